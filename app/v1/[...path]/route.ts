@@ -1,0 +1,3 @@
+import { unknownPath } from '@/lib/api/route';
+
+export const { GET, POST, PUT, PATCH, DELETE } = unknownPath();

@@ -1,0 +1,29 @@
+import { sql } from 'drizzle-orm';
+import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { createdAt, mode, tstz } from './columns';
+
+/**
+ * The outbox: every event is inserted in the same transaction as the state
+ * change it reports; the webhook fan-out reads undispatched rows.
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: text().primaryKey(),
+    tenantId: text().notNull(),
+    mode: mode(),
+    type: text().notNull(),
+    /** Id of the record the event is about (inv_, wd_, ord_...), for per-record timelines. */
+    subjectId: text(),
+    data: jsonb().notNull(),
+    createdAt: createdAt(),
+    /** Set once delivery rows were created for the subscribed endpoints. */
+    dispatchedAt: tstz(),
+  },
+  (t) => [
+    /** Invoice/withdrawal timelines: events of one record in order. */
+    index('events_subject_idx').on(t.subjectId, t.createdAt),
+    /** Fan-out: oldest undispatched events first. */
+    index('events_undispatched_idx').on(t.createdAt).where(sql`${t.dispatchedAt} is null`),
+  ],
+);

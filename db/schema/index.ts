@@ -1,0 +1,6 @@
+export * from './tenants';
+export * from './api-keys';
+export * from './events';
+export * from './ledger';
+export * from './jobs';
+export * from './users';

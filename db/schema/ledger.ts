@@ -1,0 +1,39 @@
+import { index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, mode, money, tstz } from './columns';
+
+/** One balance per tenant, mode and currency; always equal to the sum of its ledger entries. */
+export const balances = pgTable(
+  'balances',
+  {
+    tenantId: text().notNull(),
+    mode: mode(),
+    currency: text().notNull().default('USDT'),
+    available: money().notNull().default('0'),
+    updatedAt: tstz().notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.mode, t.currency] })],
+);
+
+/** Append-only: credits positive, debits negative. */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: text().primaryKey(),
+    tenantId: text().notNull(),
+    mode: mode(),
+    currency: text().notNull().default('USDT'),
+    amount: money().notNull(),
+    /** invoice_credit, withdrawal_debit, withdrawal_fee, withdrawal_refund, exchange_debit, ... */
+    kind: text().notNull(),
+    referenceType: text().notNull(),
+    referenceId: text().notNull(),
+    balanceAfter: money().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    /** A record is credited or debited for a given reason at most once, whatever retries happen. */
+    uniqueIndex('ledger_entries_kind_reference_uq').on(t.kind, t.referenceId),
+    /** Statement of one tenant and mode, newest first. */
+    index('ledger_entries_tenant_idx').on(t.tenantId, t.mode, t.createdAt),
+  ],
+);

@@ -1,0 +1,90 @@
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Db } from '@/lib/db';
+import type { Mode } from '@/lib/tenants/mode';
+import { ApiError } from '@/lib/api/errors';
+import { KEY_FORMAT, hashKeySecret } from './secret';
+
+export interface AuthContext {
+  keyId: string;
+  tenantId: string;
+  mode: Mode;
+  scopes: string[];
+}
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Unix epoch seconds at which the current one-minute window ends. */
+  reset: number;
+  /** Whole seconds until reset, at least 1. */
+  retryAfter: number;
+  exceeded: boolean;
+}
+
+interface AuthRow {
+  id: string;
+  tenant_id: string;
+  mode: Mode;
+  scopes: string[];
+  rate_limit_rpm: number;
+  usable: boolean;
+  tenant_status: string;
+  count: number | null;
+  window_start_epoch: string | null;
+  now_epoch: string;
+}
+
+/**
+ * Loads the key, counts the request against its one-minute window and
+ * refreshes last-used time, all in one statement (one round trip). Nothing is
+ * cached, so revocation and expiry apply on the very next request everywhere.
+ */
+export async function authenticate(
+  db: Db,
+  authorization: string | null,
+): Promise<{ auth: AuthContext; rateLimit: RateLimitState }> {
+  const match = authorization?.match(/^Bearer\s+(\S+)\s*$/i);
+  if (!match) {
+    throw new ApiError('invalid_api_key', 'Missing or malformed Authorization header; expected "Bearer <API key>".');
+  }
+  const secret = match[1]!;
+  if (!KEY_FORMAT.test(secret)) throw new ApiError('invalid_api_key', 'Invalid API key.');
+
+  const result = await db.execute(sql`
+    with k as (
+      select k.id, k.tenant_id, k.mode, k.scopes, k.rate_limit_rpm, t.status as tenant_status,
+             (k.status = 'ACTIVE' and (k.expires_at is null or k.expires_at > now())) as usable
+        from api_keys k join tenants t on t.id = k.tenant_id
+       where k.key_hash = ${hashKeySecret(secret)}
+    ), rl as (
+      insert into rate_limit_windows (key_id, window_start, count)
+      select id, date_trunc('minute', now()), 1 from k where usable and tenant_status = 'active'
+      on conflict (key_id, window_start) do update set count = rate_limit_windows.count + 1
+      returning count, window_start
+    ), touch as (
+      update api_keys set last_used_at = now()
+       where id in (select id from k where usable)
+         and (last_used_at is null or last_used_at < now() - interval '60 seconds')
+      returning id
+    )
+    select k.*, rl.count, extract(epoch from rl.window_start)::text as window_start_epoch,
+           extract(epoch from now())::text as now_epoch
+      from k left join rl on true`);
+  const row = rowsOf<AuthRow>(result)[0];
+  if (!row || !row.usable) throw new ApiError('invalid_api_key', 'Invalid, revoked or expired API key.');
+  if (row.tenant_status !== 'active') throw new ApiError('tenant_suspended', 'This account is suspended.');
+
+  const count = Number(row.count);
+  const reset = Math.round(Number(row.window_start_epoch)) + 60;
+  const retryAfter = Math.max(1, Math.ceil(reset - Number(row.now_epoch)));
+  return {
+    auth: { keyId: row.id, tenantId: row.tenant_id, mode: row.mode, scopes: row.scopes },
+    rateLimit: {
+      limit: row.rate_limit_rpm,
+      remaining: Math.max(0, row.rate_limit_rpm - count),
+      reset,
+      retryAfter,
+      exceeded: count > row.rate_limit_rpm,
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { apiKeys } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import { newId } from '@/lib/ids';
+import type { Mode } from '@/lib/tenants/mode';
+import type { CreateApiKeyInput } from './schemas';
+import { KEY_PREFIX, generateKeySecret, hashKeySecret } from './secret';
+import { apiKeyView } from './view';
+
+const DAY_MS = 86_400_000;
+
+/** Issues a key; the secret is returned here once and only its hash is kept. */
+export async function createApiKey(
+  db: Db,
+  input: { tenantId: string; mode: Mode } & Omit<CreateApiKeyInput, 'mode' | 'rateLimitRpm'> & { rateLimitRpm?: number },
+) {
+  const secret = generateKeySecret(input.mode);
+  const now = new Date();
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      id: newId('apiKey'),
+      tenantId: input.tenantId,
+      mode: input.mode,
+      name: input.name,
+      keyHash: hashKeySecret(secret),
+      keyPrefix: KEY_PREFIX[input.mode],
+      lastFour: secret.slice(-4),
+      scopes: input.scopes,
+      rateLimitRpm: input.rateLimitRpm ?? 120,
+      expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * DAY_MS) : null,
+    })
+    .returning();
+  return { ...apiKeyView(row!), key: secret };
+}

@@ -1,0 +1,91 @@
+/** Machine-readable error codes and the HTTP status each maps to: the one table. */
+export const ERROR_STATUS = {
+  validation_failed: 400,
+  invalid_json: 400,
+  invalid_amount: 400,
+  amount_below_minimum: 400,
+  invalid_address: 400,
+  invalid_url: 400,
+  limit_exceeded: 400,
+  insufficient_balance: 400,
+  invalid_api_key: 401,
+  insufficient_scope: 403,
+  tenant_suspended: 403,
+  https_required: 403,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  idempotency_key_in_use: 409,
+  invalid_state: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  exchange_error: 502,
+  exchange_unavailable: 503,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+const REASON: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export function reasonPhrase(status: number): string {
+  return REASON[status] ?? 'Error';
+}
+
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+  code: ErrorCode;
+  details?: ErrorDetail[];
+  requestId: string;
+}
+
+export function errorBody(err: ApiError, requestId: string): ErrorBody {
+  return {
+    statusCode: err.status,
+    error: reasonPhrase(err.status),
+    message: err.message,
+    code: err.code,
+    ...(err.details ? { details: err.details } : {}),
+    requestId,
+  };
+}
+
+export const notFound = (what = 'Resource') => new ApiError('not_found', `${what} not found.`);

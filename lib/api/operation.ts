@@ -1,0 +1,43 @@
+import type { z } from 'zod';
+import type { Scope } from '@/lib/api-keys/scopes';
+import type { ErrorCode } from './errors';
+import type { IdKind } from '@/lib/ids';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/**
+ * One `/v1` operation: the contract both ways. Route handlers, the OpenAPI
+ * document and the generated authorization tests all read these.
+ */
+export interface Operation<
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType = z.ZodType,
+> {
+  id: string;
+  method: HttpMethod;
+  /** Express-style path, e.g. /v1/api-keys/:id */
+  path: string;
+  /** Scope required; null means any valid key. */
+  scope: Scope | null;
+  tag: string;
+  summary: string;
+  description?: string;
+  body?: B;
+  query?: Q;
+  response: R;
+  /** Success status, 200 unless given. */
+  status?: number;
+  /** Path parameters and the kind of id each one holds (junk ids are a 404 without a query). */
+  params?: Record<string, IdKind>;
+  /** Error codes this operation can answer besides the common ones. */
+  errors?: ErrorCode[];
+  /** Only test-mode keys see it; live keys get 404. */
+  testOnly?: boolean;
+}
+
+export function defineOperation<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(
+  op: Operation<B, Q, R>,
+): Operation<B, Q, R> {
+  return op;
+}

@@ -1,0 +1,143 @@
+import type { z } from 'zod';
+import { authenticate, type AuthContext, type RateLimitState } from '@/lib/api-keys/authenticate';
+import { hasScope } from '@/lib/api-keys/scopes';
+import { getDb, type Db } from '@/lib/db';
+import { env, isProduction } from '@/lib/env';
+import { isId, newId } from '@/lib/ids';
+import { log } from '@/lib/log';
+import { ApiError, errorBody, notFound } from './errors';
+import { beginIdempotentRequest } from './idempotency';
+import type { Operation } from './operation';
+import { parseJsonBody, parseQuery, readRawBody } from './request';
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export interface HandlerContext<B, Q> {
+  req: Request;
+  db: Db;
+  auth: AuthContext;
+  body: B;
+  query: Q;
+  params: Record<string, string>;
+  requestId: string;
+}
+
+export type RouteContext = { params: Promise<Record<string, string | string[]>> };
+export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>;
+
+const HSTS = 'max-age=63072000; includeSubDomains; preload';
+
+export function baseHeaders(requestId: string): Headers {
+  const h = new Headers({ 'X-Request-Id': requestId, 'Cache-Control': 'no-store' });
+  if (isProduction()) h.set('Strict-Transport-Security', HSTS);
+  return h;
+}
+
+export function jsonResponse(status: number, text: string, headers: Headers): Response {
+  headers.set('Content-Type', 'application/json; charset=utf-8');
+  return new Response(text, { status, headers });
+}
+
+export function errorResponse(err: unknown, requestId: string, headers: Headers, context: Record<string, unknown> = {}): Response {
+  let apiErr: ApiError;
+  if (err instanceof ApiError) {
+    apiErr = err;
+  } else {
+    // A 500 is a bug: log it with the request id, show nothing internal.
+    log.error('unhandled error', { requestId, ...context, error: err instanceof Error ? err.stack ?? err.message : String(err) });
+    apiErr = new ApiError('internal_error', 'Internal server error. Quote the request id when contacting support.');
+  }
+  for (const [k, v] of Object.entries(apiErr.headers ?? {})) headers.set(k, v);
+  return jsonResponse(apiErr.status, JSON.stringify(errorBody(apiErr, requestId)), headers);
+}
+
+function assertHttps(req: Request) {
+  if (!isProduction()) return;
+  const forwarded = env().TRUST_PROXY ? req.headers.get('x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
+  const proto = forwarded ?? new URL(req.url).protocol.replace(':', '');
+  if (proto !== 'https') throw new ApiError('https_required', 'The API is only served over HTTPS.');
+}
+
+function setRateLimitHeaders(h: Headers, rl: RateLimitState) {
+  h.set('X-RateLimit-Limit', String(rl.limit));
+  h.set('X-RateLimit-Remaining', String(rl.remaining));
+  h.set('X-RateLimit-Reset', String(rl.reset));
+}
+
+async function resolveParams(op: Operation, ctx: RouteContext): Promise<Record<string, string>> {
+  const raw = ctx?.params ? await ctx.params : {};
+  const out: Record<string, string> = {};
+  for (const [name, kind] of Object.entries(op.params ?? {})) {
+    const value = raw[name];
+    if (typeof value !== 'string' || !isId(kind, value)) throw notFound();
+    out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * The `/v1` wrapper: HTTPS, API key, rate limit, scope, body/query parsing,
+ * idempotency, output schema, error mapping and request id, so that handlers
+ * only call one domain function.
+ */
+export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(
+  op: Operation<B, Q, R>,
+  handler: (ctx: HandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
+): RouteHandler {
+  return async (req, routeCtx) => {
+    const requestId = newId('request');
+    const headers = baseHeaders(requestId);
+    try {
+      assertHttps(req);
+      const db = await getDb();
+      const { auth, rateLimit } = await authenticate(db, req.headers.get('authorization'));
+      setRateLimitHeaders(headers, rateLimit);
+      if (rateLimit.exceeded) {
+        throw new ApiError('rate_limited', `Rate limit exceeded. Retry in ${rateLimit.retryAfter} seconds.`, undefined, {
+          'Retry-After': String(rateLimit.retryAfter),
+        });
+      }
+      if (op.scope && !hasScope(auth.scopes, op.scope)) {
+        throw new ApiError('insufficient_scope', `This API key lacks the required scope "${op.scope}".`, [
+          { path: 'scopes', message: `missing ${op.scope}` },
+        ]);
+      }
+      if (op.testOnly && auth.mode !== 'test') throw notFound();
+      const params = await resolveParams(op, routeCtx);
+      const url = new URL(req.url);
+      const query = parseQuery(url, op.query) as Infer<Q>;
+      const rawBody = op.method === 'GET' ? '' : await readRawBody(req);
+
+      const idemKey = op.method === 'POST' ? req.headers.get('idempotency-key') : null;
+      const idem =
+        idemKey === null
+          ? null
+          : await beginIdempotentRequest(db, auth, idemKey, { method: op.method, path: url.pathname, rawBody });
+      if (idem?.kind === 'replay') {
+        headers.set('Idempotent-Replayed', 'true');
+        return jsonResponse(idem.status, idem.body, headers);
+      }
+
+      let status: number;
+      let text: string;
+      try {
+        const body = parseJsonBody(req, rawBody, op.body) as Infer<B>;
+        const result = await handler({ req, db, auth, body, query, params, requestId });
+        const parsed = op.response.safeParse(result);
+        if (!parsed.success) throw new Error(`response of ${op.id} does not match its schema: ${parsed.error.message}`);
+        status = op.status ?? 200;
+        text = JSON.stringify(parsed.data);
+      } catch (err) {
+        if (!idem) throw err;
+        const res = errorResponse(err, requestId, headers, { op: op.id });
+        if (res.status >= 500) await idem.release().catch(() => {});
+        else await idem.finish(res.status, await res.clone().text());
+        return res;
+      }
+      await idem?.finish(status, text);
+      return jsonResponse(status, text, headers);
+    } catch (err) {
+      return errorResponse(err, requestId, headers, { op: op.id });
+    }
+  };
+}

@@ -1,0 +1,35 @@
+import { dbKind, getDb, migrate } from '@/lib/db';
+import { env } from '@/lib/env';
+import { log } from '@/lib/log';
+
+const bootKey = Symbol.for('gateway.booted');
+type G = typeof globalThis & { [bootKey]?: Promise<void> };
+
+/**
+ * Runs once per web process: validates the environment, applies migrations
+ * outside production, seeds the demo tenant in development and, with the
+ * embedded database, runs the job worker in-process.
+ */
+export function boot(): Promise<void> {
+  const g = globalThis as G;
+  g[bootKey] ??= (async () => {
+    const e = env();
+    const kind = await dbKind();
+    if (e.APP_ENV === 'production' && kind === 'pglite') {
+      throw new Error('DATABASE_URL: production needs PostgreSQL; the embedded database is for development only');
+    }
+    const db = await getDb();
+    if (e.APP_ENV !== 'production') await migrate();
+    if (e.APP_ENV === 'development') {
+      const { seedDemoTenant } = await import('@/lib/dev/seed');
+      await seedDemoTenant(db);
+    }
+    const inline = process.env.WORKER_INLINE !== undefined ? e.WORKER_INLINE : kind === 'pglite';
+    if (inline) {
+      const { runWorker } = await import('@/lib/jobs/worker');
+      void runWorker({ db, signal: new AbortController().signal });
+    }
+    log.info('gateway booted', { env: e.APP_ENV, database: kind, worker: inline ? 'inline' : 'external' });
+  })();
+  return g[bootKey]!;
+}

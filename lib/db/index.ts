@@ -1,0 +1,90 @@
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import * as schema from '@/db/schema';
+import { env } from '@/lib/env';
+
+export type Schema = typeof schema;
+/** A database handle or a transaction: every domain function takes one as its first argument. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+
+interface DbHolder {
+  db: Db;
+  kind: 'postgres' | 'pglite';
+  close: () => Promise<void>;
+  migrated?: Promise<void>;
+}
+
+// One client per process, shared by every module graph Next creates (route handlers, instrumentation).
+const globalKey = Symbol.for('gateway.db');
+type GlobalWithDb = typeof globalThis & { [globalKey]?: Promise<DbHolder> };
+const g = globalThis as GlobalWithDb;
+
+async function open(): Promise<DbHolder> {
+  const { DATABASE_URL, DATA_DIR, DB_POOL_MAX } = env();
+  if (DATABASE_URL) {
+    const { default: postgres } = await import('postgres');
+    const { drizzle } = await import('drizzle-orm/postgres-js');
+    const client = postgres(DATABASE_URL, {
+      max: DB_POOL_MAX,
+      onnotice: () => {},
+    });
+    const db = drizzle(client, { schema, casing: 'snake_case' }) as unknown as Db;
+    return { db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
+  }
+  const dir = path.resolve(DATA_DIR, 'pglite');
+  mkdirSync(dir, { recursive: true });
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const client = await PGlite.create(dir);
+  const db = drizzle(client, { schema, casing: 'snake_case' }) as unknown as Db;
+  return { db, kind: 'pglite', close: () => client.close() };
+}
+
+function holder(): Promise<DbHolder> {
+  g[globalKey] ??= open();
+  return g[globalKey]!;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await holder()).db;
+}
+
+export async function dbKind(): Promise<'postgres' | 'pglite'> {
+  return (await holder()).kind;
+}
+
+export async function closeDb(): Promise<void> {
+  const h = g[globalKey];
+  if (!h) return;
+  g[globalKey] = undefined;
+  await (await h).close();
+}
+
+/** Applies committed migrations from db/migrations (idempotent). */
+export async function migrate(): Promise<void> {
+  const h = await holder();
+  h.migrated ??= (async () => {
+    const migrationsFolder = path.resolve(process.cwd(), 'db/migrations');
+    if (h.kind === 'postgres') {
+      const { migrate: run } = await import('drizzle-orm/postgres-js/migrator');
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      await run(h.db as any, { migrationsFolder });
+    } else {
+      const { migrate: run } = await import('drizzle-orm/pglite/migrator');
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      await run(h.db as any, { migrationsFolder });
+    }
+  })();
+  await h.migrated;
+}
+
+/** Rows of a raw `db.execute` result, whichever driver produced it. */
+export function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
+
+export { schema };

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).optional(),
+  /** development | test | production. Production turns on HTTPS enforcement, HSTS and refuses dev secrets. */
+  APP_ENV: z.enum(['development', 'test', 'production']).optional(),
+  /** Postgres connection string. Unset: the embedded PGlite database under DATA_DIR. */
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().min(1).default('.data'),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /** Trust X-Forwarded-Proto / X-Forwarded-For from the load balancer in front of the app. */
+  TRUST_PROXY: bool,
+  /** Run the job worker inside the web process (the default with the embedded database). */
+  WORKER_INLINE: bool,
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+});
+
+export type Env = z.infer<typeof EnvSchema> & { APP_ENV: 'development' | 'test' | 'production' };
+
+let cached: Env | undefined;
+
+/** Parses process.env once; a missing or malformed variable stops start-up with its name. */
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = EnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    const message = `Invalid environment configuration:\n${lines.join('\n')}`;
+    console.error(message);
+    throw new Error(message);
+  }
+  const appEnv = parsed.data.APP_ENV ?? (parsed.data.NODE_ENV === 'production' ? 'production' : 'development');
+  cached = { ...parsed.data, APP_ENV: appEnv };
+  return cached;
+}
+
+export function isProduction(): boolean {
+  return env().APP_ENV === 'production';
+}
+
+/** For tests that change process.env between cases. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}

@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * The one registry of id prefixes. Ids are `<prefix>_<26 chars>`: 48 bits of
+ * milliseconds then 80 random bits in Crockford base32, so they sort by
+ * creation time as plain strings and never collide in practice.
+ */
+export const ID_PREFIXES = {
+  tenant: 'ten',
+  apiKey: 'key',
+  invoice: 'inv',
+  payment: 'pay',
+  withdrawal: 'wd',
+  event: 'evt',
+  webhookEndpoint: 'whe',
+  webhookDelivery: 'whd',
+  ledgerEntry: 'led',
+  exchangeOrder: 'exo',
+  chainTx: 'ctx',
+  product: 'prod',
+  order: 'ord',
+  user: 'usr',
+  audit: 'aud',
+  request: 'req',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+function encodeTime(ms: number): string {
+  let out = '';
+  let t = ms;
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[t % 32] + out;
+    t = Math.floor(t / 32);
+  }
+  return out;
+}
+
+function encodeRandom(): string {
+  const bytes = randomBytes(10);
+  let bits = 0n;
+  for (const b of bytes) bits = (bits << 8n) | BigInt(b);
+  let out = '';
+  for (let i = 0; i < 16; i++) {
+    out = ALPHABET[Number(bits & 31n)] + out;
+    bits >>= 5n;
+  }
+  return out;
+}
+
+export function newId(kind: IdKind, now = Date.now()): string {
+  return `${ID_PREFIXES[kind]}_${encodeTime(now)}${encodeRandom()}`;
+}
+
+const ID_BODY = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** True when `value` is a well-formed id of `kind` (used to 404 early on junk path ids). */
+export function isId(kind: IdKind, value: string): boolean {
+  const prefix = `${ID_PREFIXES[kind]}_`;
+  return value.startsWith(prefix) && ID_BODY.test(value.slice(prefix.length));
+}

@@ -1,0 +1,65 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Db } from '@/lib/db';
+import { log } from '@/lib/log';
+import { acquireLease, completeLease } from './lease';
+import { SCHEDULED_JOBS, type ScheduledJob } from './registry';
+
+export interface WorkerOptions {
+  db: Db;
+  signal: AbortSignal;
+  jobs?: ScheduledJob[];
+  /** How often to look for due jobs. */
+  tickMs?: number;
+}
+
+/**
+ * The local worker: runs each scheduled job when its shared lease is free.
+ * Jobs run concurrently with each other; one job never overlaps itself.
+ */
+export async function runWorker({ db, signal, jobs = SCHEDULED_JOBS, tickMs = 200 }: WorkerOptions): Promise<void> {
+  const owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const running = new Set<string>();
+  log.info('worker started', { owner, jobs: jobs.map((j) => j.name) });
+  while (!signal.aborted) {
+    for (const job of jobs) {
+      if (running.has(job.name)) continue;
+      running.add(job.name);
+      void runOnce(db, job, owner, signal).finally(() => running.delete(job.name));
+    }
+    await sleep(tickMs, signal);
+  }
+  while (running.size > 0) await sleep(50);
+  log.info('worker stopped', { owner });
+}
+
+async function runOnce(db: Db, job: ScheduledJob, owner: string, signal: AbortSignal) {
+  try {
+    if (!(await acquireLease(db, job.name, owner, job.leaseMs))) return;
+  } catch (err) {
+    if (!signal.aborted) log.warn('lease check failed', { job: job.name, error: String(err) });
+    return;
+  }
+  let error: string | undefined;
+  try {
+    await job.run(db, signal);
+  } catch (err) {
+    error = err instanceof Error ? err.message : String(err);
+    log.error('job failed', { job: job.name, error });
+  }
+  await completeLease(db, job.name, owner, job.everyMs, error).catch(() => {});
+}
+
+export function sleep(ms: number, signal?: AbortSignal) {
+  return new Promise<void>((resolve) => {
+    const onAbort = () => {
+      clearTimeout(t);
+      resolve();
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,17 @@
+import Decimal from 'decimal.js';
+
+// Enough precision for 38-digit numerics; never round silently.
+Decimal.set({ precision: 60, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -40, toExpPos: 60 });
+
+export { Decimal };
+
+/** A decimal as the wire shows it: plain digits, no exponent, no trailing zeros beyond `dp` if given. */
+export function toMoneyString(value: Decimal.Value, dp?: number): string {
+  const d = new Decimal(value);
+  return dp === undefined ? d.toFixed() : d.toFixed(dp);
+}
+
+/** Wire amounts: two decimals fixed ("10.00"). */
+export function usdt(value: Decimal.Value): string {
+  return new Decimal(value).toFixed(2, Decimal.ROUND_DOWN);
+}

@@ -1,0 +1,26 @@
+import { eq } from 'drizzle-orm';
+import { tenants } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import { notFound } from '@/lib/api/errors';
+import { Decimal } from '@/lib/money';
+import type { Mode } from './mode';
+
+export async function getTenantOrThrow(db: Db, id: string) {
+  const [row] = await db.select().from(tenants).where(eq(tenants.id, id));
+  if (!row) throw notFound('Tenant');
+  return row;
+}
+
+/** The tenant as GET /v1/tenants/me shows it to a key of `mode`. */
+export async function getTenantView(db: Db, where: { tenantId: string; mode: Mode }) {
+  const t = await getTenantOrThrow(db, where.tenantId);
+  return {
+    id: t.id,
+    name: t.name,
+    mode: where.mode,
+    invoiceFeePercent: new Decimal(t.invoiceFeeRate).toFixed(),
+    feePercent: new Decimal(t.withdrawalFeeRate).toFixed(),
+    status: t.status,
+    createdAt: t.createdAt.toISOString(),
+  };
+}

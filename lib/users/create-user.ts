@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { users } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import { newId } from '@/lib/ids';
+import { getTenantOrThrow } from '@/lib/tenants/get-tenant-or-throw';
+import { hashPassword } from './password';
+
+export const CreateUserInput = z
+  .object({
+    email: z.email().transform((e) => e.toLowerCase()),
+    password: z.string().min(10, 'must be at least 10 characters').max(200),
+    role: z.enum(['owner', 'member', 'support']),
+    tenantId: z.string().optional(),
+  })
+  .refine((u) => (u.role === 'support') === !u.tenantId, {
+    message: 'owners and members need a tenant; support users have none',
+    path: ['tenantId'],
+  });
+
+export async function createUser(db: Db, input: z.input<typeof CreateUserInput>) {
+  const u = CreateUserInput.parse(input);
+  if (u.tenantId) await getTenantOrThrow(db, u.tenantId);
+  const [row] = await db
+    .insert(users)
+    .values({ id: newId('user'), email: u.email, passwordHash: await hashPassword(u.password), role: u.role, tenantId: u.tenantId ?? null })
+    .returning({ id: users.id, email: users.email, role: users.role, tenantId: users.tenantId });
+  return row!;
+}

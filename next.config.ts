@@ -1,0 +1,10 @@
+import type { NextConfig } from 'next';
+
+const nextConfig: NextConfig = {
+  // Native/wasm database drivers must be loaded by Node, not bundled.
+  serverExternalPackages: ['@electric-sql/pglite', 'postgres'],
+  poweredByHeader: false,
+  typedRoutes: false,
+};
+
+export default nextConfig;
