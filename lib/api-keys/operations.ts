@@ -13,6 +13,7 @@ export const createApiKeyOp = defineOperation({
   summary: 'Create an API key',
   description: 'Returns the full secret once. Only its SHA-256 hash, prefix and last four characters are stored.',
   body: CreateApiKeyBody,
+  example: { name: 'Checkout server', scopes: ['invoices:read', 'invoices:write'], rateLimitRpm: 600 },
   response: CreatedApiKeySchema,
   status: 201,
 });
@@ -37,6 +38,7 @@ export const updateApiKeyOp = defineOperation({
   summary: 'Change the name, scopes or rate limit of a key',
   params: { id: 'apiKey' },
   body: UpdateApiKeyBody,
+  example: { name: 'Renamed key' },
   response: ApiKeySchema,
   errors: ['invalid_state'],
 });

@@ -78,7 +78,7 @@ export function buildOpenApiDocument(operations: Operation[] = OPERATIONS) {
       'x-scope': op.scope,
       parameters,
       ...(op.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: strip(jsonSchema(op.body, 'input')) } } } }
+        ? { requestBody: { required: true, content: { 'application/json': { schema: strip(jsonSchema(op.body, 'input')), ...(op.example ? { example: op.example } : {}) } } } }
         : {}),
       responses: {
         [String(op.status ?? 200)]: {

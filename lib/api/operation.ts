@@ -32,6 +32,8 @@ export interface Operation<
   params?: Record<string, IdKind>;
   /** Error codes this operation can answer besides the common ones. */
   errors?: ErrorCode[];
+  /** A valid request body: shown in the reference and used by the generated auth tests. */
+  example?: B extends z.ZodType ? z.input<B> : never;
   /** Only test-mode keys see it; live keys get 404. */
   testOnly?: boolean;
 }

@@ -1,0 +1,27 @@
+import { events } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import { newId } from '@/lib/ids';
+import type { Mode } from '@/lib/tenants/mode';
+import type { EventType } from './types';
+
+export interface EmitEventInput {
+  tenantId: string;
+  mode: Mode;
+  type: EventType;
+  /** The record the event is about (inv_, wd_, ord_...). */
+  subjectId: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Writes an event to the outbox. Call it with the transaction that makes the
+ * state change it reports: both commit or neither does. Delivery (webhooks)
+ * reads the outbox afterwards, at least once.
+ */
+export async function emitEvent(tx: Db, input: EmitEventInput) {
+  const [row] = await tx
+    .insert(events)
+    .values({ id: newId('event'), tenantId: input.tenantId, mode: input.mode, type: input.type, subjectId: input.subjectId, data: input.data })
+    .returning();
+  return row!;
+}

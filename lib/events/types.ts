@@ -1,0 +1,23 @@
+/** The spec's 17 event types (plus webhook.test, sent only by the endpoint test action). */
+export const EVENT_TYPES = [
+  'invoice.created',
+  'invoice.detected',
+  'invoice.partial',
+  'invoice.overpaid',
+  'invoice.confirmed',
+  'invoice.processing_payout',
+  'invoice.paid_out',
+  'invoice.expired',
+  'invoice.failed',
+  'invoice.late_payment',
+  'withdrawal.created',
+  'withdrawal.completed',
+  'withdrawal.failed',
+  'order.created',
+  'order.paid',
+  'order.fulfilled',
+  'order.cancelled',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+export const TEST_EVENT_TYPE = 'webhook.test';

@@ -1,0 +1,13 @@
+import { and, eq } from 'drizzle-orm';
+import { balances } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import type { Mode } from '@/lib/tenants/mode';
+
+/** Available balance of a tenant and mode as a decimal string ("0" when nothing was ever credited). */
+export async function getBalance(db: Db, where: { tenantId: string; mode: Mode; currency?: string }): Promise<string> {
+  const [row] = await db
+    .select({ available: balances.available })
+    .from(balances)
+    .where(and(eq(balances.tenantId, where.tenantId), eq(balances.mode, where.mode), eq(balances.currency, where.currency ?? 'USDT')));
+  return row?.available ?? '0';
+}

@@ -1,0 +1,103 @@
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Calls the real /v1 route handlers in-process, routing paths the way the
+ * App Router does (static segments before [param] before [...catchAll]).
+ */
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+interface RouteFile {
+  file: string;
+  segments: string[];
+}
+
+const ROOT = path.resolve(__dirname, '../..');
+let routes: RouteFile[] | undefined;
+
+function scan(dir: string, segments: string[], out: RouteFile[]) {
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) scan(full, [...segments, name], out);
+    else if (name === 'route.ts') out.push({ file: full, segments });
+  }
+}
+
+function rank(seg: string) {
+  return seg.startsWith('[...') ? 2 : seg.startsWith('[') ? 1 : 0;
+}
+
+function match(route: RouteFile, parts: string[]): Record<string, string | string[]> | null {
+  const params: Record<string, string | string[]> = {};
+  for (let i = 0; i < route.segments.length; i++) {
+    const seg = route.segments[i]!;
+    if (seg.startsWith('[...')) {
+      if (i >= parts.length) return null;
+      params[seg.slice(4, -1)] = parts.slice(i);
+      return params;
+    }
+    const part = parts[i];
+    if (part === undefined) return null;
+    if (seg.startsWith('[')) params[seg.slice(1, -1)] = decodeURIComponent(part);
+    else if (seg !== part) return null;
+  }
+  return route.segments.length === parts.length ? params : null;
+}
+
+function findRoute(pathname: string) {
+  if (!routes) {
+    routes = [];
+    scan(path.join(ROOT, 'app'), [], routes);
+    routes.sort((a, b) => {
+      for (let i = 0; i < Math.max(a.segments.length, b.segments.length); i++) {
+        const d = rank(a.segments[i] ?? '') - rank(b.segments[i] ?? '');
+        if (d !== 0) return d;
+      }
+      return b.segments.length - a.segments.length;
+    });
+  }
+  const parts = pathname.split('/').filter(Boolean);
+  for (const r of routes) {
+    const params = match(r, parts);
+    if (params) return { route: r, params };
+  }
+  return null;
+}
+
+export interface CallOptions {
+  key?: string | null;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export async function call<T = any>(method: string, url: string, opts: CallOptions = {}): Promise<CallResult<T>> {
+  const full = new URL(url, 'http://localhost');
+  const found = findRoute(full.pathname);
+  if (!found) throw new Error(`no route file for ${full.pathname}`);
+  const mod = (await import(found.route.file)) as Record<string, Handler>;
+  const handler = mod[method];
+  if (!handler) throw new Error(`${found.route.file} exports no ${method}`);
+  const headers = new Headers(opts.headers);
+  if (opts.key) headers.set('authorization', `Bearer ${opts.key}`);
+  let body: string | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+  }
+  const res = await handler(new Request(full, { method, headers, body }), { params: Promise.resolve(found.params) });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
