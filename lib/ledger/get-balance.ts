@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { balances } from '@/db/schema';
 import type { Db } from '@/lib/db';
+import { Decimal } from '@/lib/money';
 import type { Mode } from '@/lib/tenants/mode';
 
 /** Available balance of a tenant and mode as a decimal string ("0" when nothing was ever credited). */
@@ -9,5 +10,5 @@ export async function getBalance(db: Db, where: { tenantId: string; mode: Mode; 
     .select({ available: balances.available })
     .from(balances)
     .where(and(eq(balances.tenantId, where.tenantId), eq(balances.mode, where.mode), eq(balances.currency, where.currency ?? 'USDT')));
-  return row?.available ?? '0';
+  return new Decimal(row?.available ?? '0').toFixed();
 }
