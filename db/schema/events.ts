@@ -16,6 +16,8 @@ export const events = pgTable(
     /** Id of the record the event is about (inv_, wd_, ord_...), for per-record timelines. */
     subjectId: text(),
     data: jsonb().notNull(),
+    /** Withdrawals created with a postBackUrl: their events go only there (signed with the tenant's postback secret), never to endpoints. */
+    postBackUrl: text(),
     createdAt: createdAt(),
     /** Set once delivery rows were created for the subscribed endpoints. */
     dispatchedAt: tstz(),

@@ -4,3 +4,4 @@ export * from './events';
 export * from './ledger';
 export * from './jobs';
 export * from './users';
+export * from './webhooks';

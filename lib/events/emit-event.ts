@@ -11,6 +11,8 @@ export interface EmitEventInput {
   /** The record the event is about (inv_, wd_, ord_...). */
   subjectId: string;
   data: Record<string, unknown>;
+  /** Withdrawals with a postBackUrl: the event goes only to that URL, not to the tenant's endpoints. */
+  postBackUrl?: string | null;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface EmitEventInput {
 export async function emitEvent(tx: Db, input: EmitEventInput) {
   const [row] = await tx
     .insert(events)
-    .values({ id: newId('event'), tenantId: input.tenantId, mode: input.mode, type: input.type, subjectId: input.subjectId, data: input.data })
+    .values({ id: newId('event'), tenantId: input.tenantId, mode: input.mode, type: input.type, subjectId: input.subjectId, data: input.data, postBackUrl: input.postBackUrl ?? null })
     .returning();
   return row!;
 }

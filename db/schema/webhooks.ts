@@ -1,0 +1,122 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, mode, tstz } from './columns';
+import { tenants } from './tenants';
+
+/** A tenant's webhook receiver in one mode. Deleted endpoints are kept (deletedAt) so the delivery log still names them. */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text().primaryKey(),
+    tenantId: text().notNull().references(() => tenants.id),
+    mode: mode(),
+    url: text().notNull(),
+    description: text(),
+    enabled: boolean().notNull().default(true),
+    /** Event type names, or ['*'] for every type. */
+    eventsSubscribed: text().array().notNull(),
+    /** Signing secret (whsec_...). Kept in clear because every delivery needs it for the HMAC. */
+    secret: text().notNull(),
+    /** The secret before the last rotation; deliveries carry a second signature with it until previousSecretExpiresAt. */
+    previousSecret: text(),
+    previousSecretExpiresAt: tstz(),
+    /** Why the gateway disabled it (e.g. the receiver answered 410 Gone); null when the tenant did. */
+    disabledReason: text(),
+    createdAt: createdAt(),
+    updatedAt: tstz().notNull().defaultNow(),
+    deletedAt: tstz(),
+  },
+  (t) => [
+    /** Endpoint list, the 20-per-tenant-and-mode count and the fan-out's subscriber lookup. */
+    index('webhook_endpoints_tenant_mode_idx').on(t.tenantId, t.mode, t.createdAt).where(sql`${t.deletedAt} is null`),
+  ],
+);
+
+/** The per-tenant (and mode) secret that signs notifications sent to a withdrawal's postBackUrl. */
+export const webhookPostbackSecrets = pgTable(
+  'webhook_postback_secrets',
+  {
+    tenantId: text().notNull().references(() => tenants.id),
+    mode: mode(),
+    secret: text().notNull(),
+    previousSecret: text(),
+    previousSecretExpiresAt: tstz(),
+    /** Set when the tenant has read this secret (reveal or rotate); reveal works only once. */
+    revealedAt: tstz(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.mode] })],
+);
+
+export const DELIVERY_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED', 'DEAD_LETTER'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/**
+ * One event to one target (an endpoint, or a withdrawal's postBackUrl), with
+ * its retry schedule. Workers claim due rows with FOR UPDATE SKIP LOCKED and
+ * hold them through claimedUntil; a crashed worker's claim simply expires.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text().primaryKey(),
+    tenantId: text().notNull(),
+    mode: mode(),
+    eventId: text().notNull(),
+    /** Copied from the event for the eventType filter. */
+    eventType: text().notNull(),
+    /** Null for postBackUrl deliveries. */
+    endpointId: text(),
+    /** The postBackUrl for postback deliveries; endpoint deliveries use the endpoint's current URL. */
+    postBackUrl: text(),
+    status: text({ enum: DELIVERY_STATUSES }).notNull().default('PENDING'),
+    /** Attempts completed so far (0 to 8). */
+    attemptCount: integer().notNull().default(0),
+    /** When the next attempt is due; null once SUCCEEDED or DEAD_LETTER. */
+    nextAttemptAt: tstz(),
+    /** A worker holds the row until then; past it, another worker may retry the attempt. */
+    claimedUntil: tstz(),
+    /** Random token of the claiming worker: only it may record the attempt's outcome. */
+    claimToken: text(),
+    lastAttemptAt: tstz(),
+    lastError: text(),
+    /** Original fan-out only: `<eventId>:<endpointId|postback>`, so a fan-out retried after a crash adds no duplicates. */
+    fanoutKey: text(),
+    /** The delivery this one replays (replay or recover). */
+    replayOf: text(),
+    /** Set when recover replayed this delivery, so a second recover does not send it again. */
+    supersededBy: text(),
+    createdAt: createdAt(),
+    updatedAt: tstz().notNull().defaultNow(),
+  },
+  (t) => [
+    /** Claim query: due rows in order of their due time. */
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('PENDING', 'FAILED')`),
+    /** GET /v1/webhooks/deliveries: a tenant's deliveries of one mode, newest first. */
+    index('webhook_deliveries_tenant_created_idx').on(t.tenantId, t.mode, t.createdAt.desc()),
+    /** Recover (endpoint + window) and the endpointId filter. */
+    index('webhook_deliveries_endpoint_created_idx').on(t.endpointId, t.createdAt),
+    /** The eventId filter and replay lookups. */
+    index('webhook_deliveries_event_idx').on(t.eventId),
+    uniqueIndex('webhook_deliveries_fanout_key_uq').on(t.fanoutKey),
+  ],
+);
+
+/** One HTTP attempt of a delivery, written with the outcome (a worker killed mid-attempt leaves no row; the attempt is retried). */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    deliveryId: text().notNull(),
+    /** 1 to 8. */
+    number: integer().notNull(),
+    attemptedAt: tstz().notNull(),
+    /** The URL posted to (endpoint URLs can change between attempts). */
+    url: text().notNull(),
+    responseStatus: integer(),
+    durationMs: integer().notNull(),
+    error: text(),
+    /** First 4 KB of the response body. */
+    responseBody: text(),
+  },
+  (t) => [primaryKey({ columns: [t.deliveryId, t.number] })],
+);
