@@ -70,11 +70,9 @@ export async function migrate(): Promise<void> {
     const migrationsFolder = path.resolve(process.cwd(), 'db/migrations');
     if (h.kind === 'postgres') {
       const { migrate: run } = await import('drizzle-orm/postgres-js/migrator');
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
       await run(h.db as any, { migrationsFolder });
     } else {
       const { migrate: run } = await import('drizzle-orm/pglite/migrator');
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
       await run(h.db as any, { migrationsFolder });
     }
   })();

@@ -1,0 +1,40 @@
+import { defineConfig } from '@playwright/test';
+
+// Two `next start` processes of the production build share one PostgreSQL
+// (DATABASE_URL from scripts/test.ts), as two app instances behind a balancer would.
+const PORTS = [3101, 3102];
+const serverEnv = {
+  ...process.env,
+  APP_ENV: 'test',
+  WORKER_INLINE: 'false',
+  NEXT_TELEMETRY_DISABLED: '1',
+  LOG_LEVEL: 'warn',
+} as Record<string, string>;
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: './test-results',
+  fullyParallel: false,
+  workers: 1,
+  timeout: 60_000,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${PORTS[0]}`,
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+    },
+  },
+  webServer: PORTS.map((port) => ({
+    command: `node_modules/.bin/next start -H 127.0.0.1 -p ${port}`,
+    url: `http://127.0.0.1:${port}/api/health`,
+    env: serverEnv,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  })),
+});
+
+export const APP_PORTS = PORTS;
