@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NETWORK_ENV, networkEnvProblems } from '@/lib/chain/network-env';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -19,6 +20,8 @@ const EnvSchema = z.object({
   WORKER_INLINE: bool,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   PUBLIC_BASE_URL: z.string().url().optional(),
+  /** Per-mode chain networks and wallets: lib/chain/network-env.ts. */
+  ...NETWORK_ENV,
 });
 
 export type Env = z.infer<typeof EnvSchema> & { APP_ENV: 'development' | 'test' | 'production' };
@@ -36,6 +39,12 @@ export function env(): Env {
     throw new Error(message);
   }
   const appEnv = parsed.data.APP_ENV ?? (parsed.data.NODE_ENV === 'production' ? 'production' : 'development');
+  const networkProblems = networkEnvProblems(parsed.data, appEnv);
+  if (networkProblems.length > 0) {
+    const message = `Invalid environment configuration:\n${networkProblems.map((l) => `  ${l}`).join('\n')}`;
+    console.error(message);
+    throw new Error(message);
+  }
   cached = { ...parsed.data, APP_ENV: appEnv };
   return cached;
 }

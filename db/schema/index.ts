@@ -5,3 +5,6 @@ export * from './ledger';
 export * from './jobs';
 export * from './users';
 export * from './webhooks';
+export * from './invoices';
+export * from './chain';
+export * from './settlements';

@@ -1,0 +1,76 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, mode, money, tstz } from './columns';
+
+/** The watcher's position per mode and chain: every block up to lastBlock has been scanned. */
+export const chainCursors = pgTable(
+  'chain_cursors',
+  {
+    mode: mode(),
+    chainId: integer().notNull(),
+    lastBlock: bigint({ mode: 'number' }).notNull(),
+    lastBlockHash: text().notNull(),
+    /** Timestamp of lastBlock: invoices expire against chain time the watcher has fully seen. */
+    lastBlockTime: tstz().notNull(),
+    updatedAt: tstz().notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.mode, t.chainId] })],
+);
+
+/** Hashes of recently scanned blocks: a changed hash means a reorg, found by comparison. */
+export const chainBlocks = pgTable(
+  'chain_blocks',
+  {
+    mode: mode(),
+    chainId: integer().notNull(),
+    number: bigint({ mode: 'number' }).notNull(),
+    hash: text().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.mode, t.chainId, t.number] })],
+);
+
+/** Token transfers to deposit addresses, as found on the canonical chain. */
+export const chainTransfers = pgTable(
+  'chain_transfers',
+  {
+    id: text().primaryKey(),
+    mode: mode(),
+    chainId: integer().notNull(),
+    txHash: text().notNull(),
+    logIndex: integer().notNull(),
+    blockNumber: bigint({ mode: 'number' }).notNull(),
+    blockHash: text().notNull(),
+    blockTime: tstz().notNull(),
+    fromAddress: text().notNull(),
+    toAddress: text().notNull(),
+    amount: money().notNull(),
+    invoiceId: text().notNull(),
+    tenantId: text().notNull(),
+    /** Arrived after the invoice expired or was already confirmed: settled on its own. */
+    late: boolean().notNull().default(false),
+    /** Settlement that swept it; null until then. */
+    settlementId: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    /** Restart- and rescan-safe: one row per log, whatever happens. */
+    uniqueIndex('chain_transfers_log_uq').on(t.chainId, t.txHash, t.logIndex),
+    /** An invoice's payments in chain order. */
+    index('chain_transfers_invoice_idx').on(t.invoiceId, t.blockNumber, t.logIndex),
+    /** Reorg rollback and settlement fan-out: unsettled transfers of a chain by height. */
+    index('chain_transfers_unsettled_idx')
+      .on(t.chainId, t.blockNumber)
+      .where(sql`${t.settlementId} is null`),
+  ],
+);
+
+/** Next nonce per sending wallet shared by concurrent settlements (the gas wallet). */
+export const walletNonces = pgTable(
+  'wallet_nonces',
+  {
+    chainId: integer().notNull(),
+    address: text().notNull(),
+    nextNonce: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chainId, t.address] })],
+);

@@ -1,0 +1,74 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, jsonb, pgSequence, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, mode, money, tstz } from './columns';
+import { tenants } from './tenants';
+
+export const INVOICE_STATUSES = [
+  'PENDING',
+  'DETECTED',
+  'PARTIALLY_PAID',
+  'OVERPAID',
+  'CONFIRMED',
+  'PROCESSING_PAYOUT',
+  'PAID_OUT',
+  'EXPIRED',
+  'FAILED',
+] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+/**
+ * HD index of the next deposit address. A sequence hands out each value once,
+ * even to transactions that roll back, so an address is never reused.
+ */
+export const depositAddressIndexSeq = pgSequence('deposit_address_index_seq', { startWith: 0, minValue: 0 });
+
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: text().primaryKey(),
+    tenantId: text().notNull().references(() => tenants.id),
+    mode: mode(),
+    status: text({ enum: INVOICE_STATUSES }).notNull().default('PENDING'),
+    chain: text().notNull().default('BSC'),
+    token: text().notNull().default('USDT'),
+    /** EVM chain id of the network the invoice was created on; jobs only touch their own network's invoices. */
+    chainId: integer().notNull(),
+    /** Lower-case hex (the watcher matches log recipients as-is); shown EIP-55 checksummed. */
+    depositAddress: text().notNull(),
+    /** m/44'/60'/0'/0/<addressIndex> of the mode's deposit mnemonic. */
+    addressIndex: bigint({ mode: 'number' }).notNull(),
+    amountExpected: money().notNull(),
+    /** Sum of the canonical transfers to the deposit address, late ones included. */
+    amountReceived: money().notNull().default('0'),
+    /** Credited to the tenant balance so far (received minus fees, over all settlements). */
+    amountCredited: money().notNull().default('0'),
+    feeAmount: money().notNull().default('0'),
+    confirmationsRequired: integer().notNull(),
+    externalId: text(),
+    description: text(),
+    metadata: jsonb().notNull().default({}),
+    expiresAt: tstz().notNull(),
+    createdAt: createdAt(),
+    updatedAt: tstz().notNull().defaultNow(),
+  },
+  (t) => [
+    /** Watcher: match Transfer recipients against every deposit address of a chain (late payments too). */
+    uniqueIndex('invoices_chain_deposit_address_uq').on(t.chainId, t.depositAddress),
+    /** Never two invoices on one HD index. */
+    uniqueIndex('invoices_address_index_uq').on(t.addressIndex),
+    /** GET /v1/invoices: a tenant's invoices of one mode, newest first. */
+    index('invoices_tenant_mode_created_idx').on(t.tenantId, t.mode, t.createdAt.desc(), t.id.desc()),
+    /** GET /v1/invoices?externalId=: lookup by the tenant's own reference. */
+    index('invoices_tenant_mode_external_idx').on(t.tenantId, t.mode, t.externalId),
+    /** Expiry job: unpaid invoices of a chain by deadline. */
+    index('invoices_open_expiry_idx')
+      .on(t.chainId, t.expiresAt)
+      .where(sql`${t.status} in ('PENDING', 'PARTIALLY_PAID')`),
+    /** Confirmation pass and settlement fan-out: the few invoices waiting for blocks or payout. */
+    index('invoices_awaiting_idx')
+      .on(t.chainId, t.status)
+      .where(sql`${t.status} in ('DETECTED', 'OVERPAID', 'CONFIRMED')`),
+  ],
+);
+
+export type Invoice = typeof invoices.$inferSelect;

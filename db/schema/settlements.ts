@@ -1,0 +1,78 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, mode, money, tstz } from './columns';
+
+export const SETTLEMENT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
+
+/**
+ * One sweep of confirmed transfers of an invoice to the fee and custody wallets.
+ * kind `invoice` is the payout of a confirmed invoice; `extra` sweeps funds that
+ * came later (late, partial-then-expired, or extra payments).
+ */
+export const settlements = pgTable(
+  'settlements',
+  {
+    id: text().primaryKey(),
+    invoiceId: text().notNull(),
+    tenantId: text().notNull(),
+    mode: mode(),
+    chainId: integer().notNull(),
+    kind: text({ enum: ['invoice', 'extra'] }).notNull(),
+    status: text({ enum: SETTLEMENT_STATUSES }).notNull().default('pending'),
+    /** Sum of the swept transfers. */
+    amount: money().notNull(),
+    /** amount × tenant fee rate, rounded up to the token's 18 decimals (in the gateway's favour). */
+    feeAmount: money().notNull(),
+    netAmount: money().notNull(),
+    /** Gas price (wei) and per-step gas limits fixed at the top-up, reused on resume. */
+    gasPlan: jsonb().$type<{ gasPrice: string; feeGas: string; custodyGas: string }>(),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: tstz().notNull().defaultNow(),
+    /** A worker holds it until then; a crashed worker's claim lapses. */
+    lockedUntil: tstz(),
+    lastError: text(),
+    createdAt: createdAt(),
+    completedAt: tstz(),
+  },
+  (t) => [
+    /** Settle job: claimable settlements by due time. */
+    index('settlements_due_idx')
+      .on(t.chainId, t.nextAttemptAt)
+      .where(sql`${t.status} in ('pending', 'processing')`),
+    /** One active settlement per invoice: the deposit address has a single sender at a time. */
+    uniqueIndex('settlements_active_invoice_uq')
+      .on(t.invoiceId)
+      .where(sql`${t.status} in ('pending', 'processing')`),
+    /** Invoice detail: its settlements. */
+    index('settlements_invoice_idx').on(t.invoiceId),
+  ],
+);
+
+/**
+ * Every on-chain step of a settlement, written with its nonce, hash and signed
+ * bytes before broadcast, so a resumed settlement rebroadcasts or checks the
+ * same transaction instead of sending a second one.
+ */
+export const settlementTxs = pgTable(
+  'settlement_txs',
+  {
+    id: text().primaryKey(),
+    settlementId: text().notNull(),
+    step: text({ enum: ['gas_topup', 'fee', 'custody'] }).notNull(),
+    chainId: integer().notNull(),
+    fromAddress: text().notNull(),
+    toAddress: text().notNull(),
+    nonce: integer().notNull(),
+    txHash: text().notNull(),
+    rawTx: text().notNull(),
+    /** Wei for gas_topup, token base units for fee and custody. */
+    value: text().notNull(),
+    status: text({ enum: ['signed', 'confirmed'] }).notNull().default('signed'),
+    createdAt: createdAt(),
+    confirmedAt: tstz(),
+  },
+  (t) => [
+    /** Each step happens at most once per settlement. */
+    uniqueIndex('settlement_txs_step_uq').on(t.settlementId, t.step),
+  ],
+);
