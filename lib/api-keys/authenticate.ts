@@ -9,6 +9,17 @@ export interface AuthContext {
   tenantId: string;
   mode: Mode;
   scopes: string[];
+  /** The tenant row as read by the authentication query (saves a second round trip). */
+  tenant: AuthTenant;
+}
+
+export interface AuthTenant {
+  id: string;
+  name: string;
+  invoiceFeeRate: string;
+  withdrawalFeeRate: string;
+  status: 'active' | 'suspended';
+  createdAt: Date;
 }
 
 export interface RateLimitState {
@@ -28,7 +39,11 @@ interface AuthRow {
   scopes: string[];
   rate_limit_rpm: number;
   usable: boolean;
-  tenant_status: string;
+  tenant_status: 'active' | 'suspended';
+  tenant_name: string;
+  invoice_fee_rate: string;
+  withdrawal_fee_rate: string;
+  tenant_created_ms: string;
   count: number | null;
   window_start_epoch: string | null;
   now_epoch: string;
@@ -53,6 +68,9 @@ export async function authenticate(
   const result = await db.execute(sql`
     with k as (
       select k.id, k.tenant_id, k.mode, k.scopes, k.rate_limit_rpm, t.status as tenant_status,
+             t.name as tenant_name, t.invoice_fee_rate::text as invoice_fee_rate,
+             t.withdrawal_fee_rate::text as withdrawal_fee_rate,
+             (extract(epoch from t.created_at) * 1000)::bigint::text as tenant_created_ms,
              (k.status = 'ACTIVE' and (k.expires_at is null or k.expires_at > now())) as usable
         from api_keys k join tenants t on t.id = k.tenant_id
        where k.key_hash = ${hashKeySecret(secret)}
@@ -78,7 +96,20 @@ export async function authenticate(
   const reset = Math.round(Number(row.window_start_epoch)) + 60;
   const retryAfter = Math.max(1, Math.ceil(reset - Number(row.now_epoch)));
   return {
-    auth: { keyId: row.id, tenantId: row.tenant_id, mode: row.mode, scopes: row.scopes },
+    auth: {
+      keyId: row.id,
+      tenantId: row.tenant_id,
+      mode: row.mode,
+      scopes: row.scopes,
+      tenant: {
+        id: row.tenant_id,
+        name: row.tenant_name,
+        invoiceFeeRate: row.invoice_fee_rate,
+        withdrawalFeeRate: row.withdrawal_fee_rate,
+        status: row.tenant_status,
+        createdAt: new Date(Number(row.tenant_created_ms)),
+      },
+    },
     rateLimit: {
       limit: row.rate_limit_rpm,
       remaining: Math.max(0, row.rate_limit_rpm - count),

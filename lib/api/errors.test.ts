@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '@/lib/env';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
+import { productionEnv } from '@/lib/testing/production-env';
 import { errorResponse } from './with-api-key';
 
 describe('error shape', () => {
@@ -22,7 +23,7 @@ describe('error shape', () => {
   });
 
   it('a 500 shows neither stack nor internals', async () => {
-    const res = errorResponse(new Error('relation "secret_table" does not exist at Object.<anonymous> (/app/x.ts:1:1)'), 'req_test', new Headers());
+    const res = errorResponse(Object.assign(new Error('relation "secret_table" does not exist at /app/x.ts:1:1'), { stack: undefined }), 'req_test', new Headers());
     expect(res.status).toBe(500);
     const text = await res.text();
     expect(text).not.toContain('secret_table');
@@ -32,18 +33,20 @@ describe('error shape', () => {
 });
 
 describe('HTTPS in production', () => {
-  const saved = { APP_ENV: process.env.APP_ENV, TRUST_PROXY: process.env.TRUST_PROXY };
+  const saved = { ...process.env };
   afterEach(() => {
-    process.env.APP_ENV = saved.APP_ENV;
-    process.env.TRUST_PROXY = saved.TRUST_PROXY ?? '';
+    process.env = { ...saved };
     resetEnvCache();
   });
+  const production = (trustProxy: string) => {
+    Object.assign(process.env, productionEnv(), { TRUST_PROXY: trustProxy });
+    delete process.env.TEST_RPC_URL;
+    resetEnvCache();
+  };
 
   it('refuses plain HTTP with 403 https_required and sends HSTS', async () => {
     const t = await createTestTenant();
-    process.env.APP_ENV = 'production';
-    process.env.TRUST_PROXY = 'true';
-    resetEnvCache();
+    production('true');
     const plain = await call('GET', '/v1/tenants/me', { key: t.test });
     expect(plain.status).toBe(403);
     expect(plain.body.code).toBe('https_required');
@@ -55,9 +58,7 @@ describe('HTTPS in production', () => {
 
   it('ignores X-Forwarded-Proto unless the proxy is trusted', async () => {
     const t = await createTestTenant();
-    process.env.APP_ENV = 'production';
-    process.env.TRUST_PROXY = 'false';
-    resetEnvCache();
+    production('false');
     const res = await call('GET', '/v1/tenants/me', { key: t.test, headers: { 'x-forwarded-proto': 'https' } });
     expect(res.status).toBe(403);
   });

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { authenticate, type AuthContext, type RateLimitState } from '@/lib/api-keys/authenticate';
 import { hasScope } from '@/lib/api-keys/scopes';
-import { getDb, type Db } from '@/lib/db';
+import { getAuthDb, getDb, type Db } from '@/lib/db';
 import { env, isProduction } from '@/lib/env';
 import { isId, newId } from '@/lib/ids';
 import { log } from '@/lib/log';
@@ -90,7 +90,7 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
     try {
       assertHttps(req);
       const db = await getDb();
-      const { auth, rateLimit } = await authenticate(db, req.headers.get('authorization'));
+      const { auth, rateLimit } = await authenticate(await getAuthDb(), req.headers.get('authorization'));
       setRateLimitHeaders(headers, rateLimit);
       if (rateLimit.exceeded) {
         throw new ApiError('rate_limited', `Rate limit exceeded. Retry in ${rateLimit.retryAfter} seconds.`, undefined, {

@@ -12,6 +12,13 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelati
 
 interface DbHolder {
   db: Db;
+  /**
+   * Handle for the per-request authentication statement (rate-limit counter,
+   * last-used time). Its commits skip the WAL flush (synchronous_commit off):
+   * a crash can lose a few counter increments, never money, and hot keys stop
+   * serialising on fsync.
+   */
+  authDb: Db;
   kind: 'postgres' | 'pglite';
   close: () => Promise<void>;
   migrated?: Promise<void>;
@@ -27,12 +34,22 @@ async function open(): Promise<DbHolder> {
   if (DATABASE_URL) {
     const { default: postgres } = await import('postgres');
     const { drizzle } = await import('drizzle-orm/postgres-js');
-    const client = postgres(DATABASE_URL, {
+    const client = postgres(DATABASE_URL, { max: DB_POOL_MAX, onnotice: () => {} });
+    const authClient = postgres(DATABASE_URL, {
       max: DB_POOL_MAX,
       onnotice: () => {},
+      connection: { synchronous_commit: 'off' },
     });
     const db = drizzle(client, { schema, casing: 'snake_case' }) as unknown as Db;
-    return { db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
+    const authDb = drizzle(authClient, { schema, casing: 'snake_case' }) as unknown as Db;
+    return {
+      db,
+      authDb,
+      kind: 'postgres',
+      close: async () => {
+        await Promise.all([client.end({ timeout: 5 }), authClient.end({ timeout: 5 })]);
+      },
+    };
   }
   const dir = path.resolve(DATA_DIR, 'pglite');
   mkdirSync(dir, { recursive: true });
@@ -40,7 +57,7 @@ async function open(): Promise<DbHolder> {
   const { drizzle } = await import('drizzle-orm/pglite');
   const client = await PGlite.create(dir);
   const db = drizzle(client, { schema, casing: 'snake_case' }) as unknown as Db;
-  return { db, kind: 'pglite', close: () => client.close() };
+  return { db, authDb: db, kind: 'pglite', close: () => client.close() };
 }
 
 function holder(): Promise<DbHolder> {
@@ -50,6 +67,10 @@ function holder(): Promise<DbHolder> {
 
 export async function getDb(): Promise<Db> {
   return (await holder()).db;
+}
+
+export async function getAuthDb(): Promise<Db> {
+  return (await holder()).authDb;
 }
 
 export async function dbKind(): Promise<'postgres' | 'pglite'> {

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { tenants } from '@/db/schema';
+import { tenants, type Tenant } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { notFound } from '@/lib/api/errors';
 import { Decimal } from '@/lib/money';
@@ -12,12 +12,11 @@ export async function getTenantOrThrow(db: Db, id: string) {
 }
 
 /** The tenant as GET /v1/tenants/me shows it to a key of `mode`. */
-export async function getTenantView(db: Db, where: { tenantId: string; mode: Mode }) {
-  const t = await getTenantOrThrow(db, where.tenantId);
+export function tenantView(t: Pick<Tenant, 'id' | 'name' | 'invoiceFeeRate' | 'withdrawalFeeRate' | 'status' | 'createdAt'>, mode: Mode) {
   return {
     id: t.id,
     name: t.name,
-    mode: where.mode,
+    mode,
     invoiceFeePercent: new Decimal(t.invoiceFeeRate).toFixed(),
     feePercent: new Decimal(t.withdrawalFeeRate).toFixed(),
     status: t.status,
