@@ -15,3 +15,9 @@ export function toMoneyString(value: Decimal.Value, dp?: number): string {
 export function usdt(value: Decimal.Value): string {
   return new Decimal(value).toFixed(2, Decimal.ROUND_DOWN);
 }
+
+/** Amounts on the wire: exact, no exponent, at least two decimals ("10.00", "0.01845"). */
+export function formatAmount(value: Decimal.Value): string {
+  const d = new Decimal(value);
+  return d.decimalPlaces() <= 2 ? d.toFixed(2) : d.toFixed();
+}

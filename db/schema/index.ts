@@ -8,3 +8,4 @@ export * from './webhooks';
 export * from './invoices';
 export * from './chain';
 export * from './settlements';
+export * from './withdrawals';

@@ -1,6 +1,9 @@
 import type { Operation } from './operation';
 import * as apiKeys from '@/lib/api-keys/operations';
 import * as tenants from '@/lib/tenants/operations';
+import * as webhooks from '@/lib/webhooks/operations';
+import * as invoices from '@/lib/invoices/operations';
+import * as withdrawals from '@/lib/withdrawals/operations';
 
 /** Every /v1 operation: the OpenAPI document and the generated auth tests iterate this list. */
-export const OPERATIONS: Operation[] = [...Object.values(tenants), ...Object.values(apiKeys)] as Operation[];
+export const OPERATIONS: Operation[] = [...Object.values(tenants), ...Object.values(apiKeys), ...Object.values(invoices), ...Object.values(webhooks), ...Object.values(withdrawals)] as Operation[];

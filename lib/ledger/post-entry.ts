@@ -18,41 +18,61 @@ export interface PostEntryInput {
 }
 
 /**
- * Appends a ledger entry and moves the balance in one statement pair; call it
- * inside the transaction of the state change that causes it. A debit that
- * would take the balance below zero throws insufficient_balance and changes
- * nothing (the conditional UPDATE is atomic under concurrency). The unique
- * (kind, referenceId) index makes a repeated post fail instead of counting twice.
+ * Appends ledger entries of one tenant, mode and currency and moves the
+ * balance by their sum in one conditional UPDATE; call it inside the
+ * transaction of the state change that causes them. A net debit that would
+ * take the balance below zero throws insufficient_balance and changes nothing
+ * (the UPDATE is atomic under concurrency). The unique (kind, referenceId)
+ * index makes a repeated post fail instead of counting twice.
  */
-export async function postLedgerEntry(tx: Db, input: PostEntryInput) {
-  const amount = new Decimal(input.amount);
-  const currency = input.currency ?? 'USDT';
+export async function postLedgerEntries(tx: Db, entries: PostEntryInput[]) {
+  const first = entries[0];
+  if (!first) return [];
+  const currency = first.currency ?? 'USDT';
+  if (entries.some((e) => e.tenantId !== first.tenantId || e.mode !== first.mode || (e.currency ?? 'USDT') !== currency)) {
+    throw new Error('postLedgerEntries: entries must share tenant, mode and currency');
+  }
+  const total = entries.reduce((sum, e) => sum.plus(e.amount), new Decimal(0));
   await tx.execute(sql`
-    insert into balances (tenant_id, mode, currency, available) values (${input.tenantId}, ${input.mode}, ${currency}, 0)
+    insert into balances (tenant_id, mode, currency, available) values (${first.tenantId}, ${first.mode}, ${currency}, 0)
     on conflict do nothing`);
   const updated = rowsOf<{ available: string }>(
     await tx.execute(sql`
-      update balances set available = available + ${amount.toFixed()}::numeric, updated_at = now()
-       where tenant_id = ${input.tenantId} and mode = ${input.mode} and currency = ${currency}
-         and available + ${amount.toFixed()}::numeric >= 0
+      update balances set available = available + ${total.toFixed()}::numeric, updated_at = now()
+       where tenant_id = ${first.tenantId} and mode = ${first.mode} and currency = ${currency}
+         and available + ${total.toFixed()}::numeric >= 0
       returning available::text as available`),
   );
   if (updated.length === 0) {
-    throw new ApiError('insufficient_balance', `Insufficient balance for a debit of ${amount.neg().toFixed()} ${currency}.`);
+    throw new ApiError('insufficient_balance', `Insufficient balance for a debit of ${total.neg().toFixed()} ${currency}.`);
   }
-  const [entry] = await tx
+  // balance_after of each entry: the final balance minus the entries that follow it.
+  let after = new Decimal(updated[0]!.available);
+  const afters: string[] = [];
+  for (let i = entries.length - 1; i >= 0; i--) {
+    afters[i] = after.toFixed();
+    after = after.minus(entries[i]!.amount);
+  }
+  return tx
     .insert(ledgerEntries)
-    .values({
-      id: newId('ledgerEntry'),
-      tenantId: input.tenantId,
-      mode: input.mode,
-      currency,
-      amount: amount.toFixed(),
-      kind: input.kind,
-      referenceType: input.referenceType,
-      referenceId: input.referenceId,
-      balanceAfter: updated[0]!.available,
-    })
+    .values(
+      entries.map((e, i) => ({
+        id: newId('ledgerEntry'),
+        tenantId: e.tenantId,
+        mode: e.mode,
+        currency,
+        amount: new Decimal(e.amount).toFixed(),
+        kind: e.kind,
+        referenceType: e.referenceType,
+        referenceId: e.referenceId,
+        balanceAfter: afters[i]!,
+      })),
+    )
     .returning();
+}
+
+/** One entry: see postLedgerEntries. */
+export async function postLedgerEntry(tx: Db, input: PostEntryInput) {
+  const [entry] = await postLedgerEntries(tx, [input]);
   return entry!;
 }

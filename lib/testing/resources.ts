@@ -2,6 +2,11 @@ import type { Db } from '@/lib/db';
 import type { IdKind } from '@/lib/ids';
 import type { Mode } from '@/lib/tenants/mode';
 import { createTestKey } from './fixtures';
+import { createTestEvent, createTestWebhookEndpoint } from './webhook-resources';
+import { createInvoice } from '@/lib/invoices/create-invoice';
+import { CreateInvoiceBody } from '@/lib/invoices/schemas';
+import { DEV_MNEMONIC } from '@/lib/chain/network-env';
+import { createTestWithdrawal } from './withdrawal-resources';
 
 /**
  * Makes a real record of each kind a /v1 path can name, for the generated
@@ -10,4 +15,9 @@ import { createTestKey } from './fixtures';
  */
 export const RESOURCE_FACTORIES: Partial<Record<IdKind, (db: Db, owner: { tenantId: string; mode: Mode }) => Promise<string>>> = {
   apiKey: async (db, owner) => (await createTestKey(db, { ...owner, scopes: ['invoices:read'] })).id,
+  webhookEndpoint: async (db, owner) => (await createTestWebhookEndpoint(db, owner)).id,
+  event: async (db, owner) => (await createTestEvent(db, owner)).id,
+  invoice: async (db, owner) =>
+    (await createInvoice(db, owner, { chainId: 31337, confirmations: 5, depositMnemonic: DEV_MNEMONIC }, CreateInvoiceBody.parse({ amount: '10.00' }))).id,
+  withdrawal: async (db, owner) => (await createTestWithdrawal(db, owner)).id,
 };

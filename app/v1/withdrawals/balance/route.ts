@@ -1,0 +1,8 @@
+import { route } from '@/lib/api/route';
+import { withApiKey } from '@/lib/api/with-api-key';
+import { getBalanceOp } from '@/lib/withdrawals/operations';
+import { getBalanceSummary } from '@/lib/withdrawals/get-balance-summary';
+
+export const { GET, POST, PUT, PATCH, DELETE } = route({
+  GET: withApiKey(getBalanceOp, ({ db, auth }) => getBalanceSummary(db, auth)),
+});

@@ -1,0 +1,8 @@
+import { route } from '@/lib/api/route';
+import { withApiKey } from '@/lib/api/with-api-key';
+import { getMaxWithdrawalOp } from '@/lib/withdrawals/operations';
+import { getMaxWithdrawal } from '@/lib/withdrawals/get-max-withdrawal';
+
+export const { GET, POST, PUT, PATCH, DELETE } = route({
+  GET: withApiKey(getMaxWithdrawalOp, ({ db, auth }) => getMaxWithdrawal(db, auth)),
+});

@@ -1,0 +1,10 @@
+import { route } from '@/lib/api/route';
+import { withApiKey } from '@/lib/api/with-api-key';
+import { createWithdrawalOp, listWithdrawalsOp } from '@/lib/withdrawals/operations';
+import { createWithdrawal } from '@/lib/withdrawals/create-withdrawal';
+import { listWithdrawals } from '@/lib/withdrawals/list-withdrawals';
+
+export const { GET, POST, PUT, PATCH, DELETE } = route({
+  GET: withApiKey(listWithdrawalsOp, ({ db, auth, query }) => listWithdrawals(db, auth, query)),
+  POST: withApiKey(createWithdrawalOp, ({ db, auth, body }) => createWithdrawal(db, auth, body)),
+});

@@ -1,0 +1,59 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { createdAt, mode, money, tstz } from './columns';
+
+export const WITHDRAWAL_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const;
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+
+export const withdrawals = pgTable(
+  'withdrawals',
+  {
+    id: text().primaryKey(),
+    tenantId: text().notNull(),
+    mode: mode(),
+    /** internal: USDT to an external address; exchange: USDT to an exchange order's deposit address. */
+    kind: text({ enum: ['internal', 'exchange'] }).notNull().default('internal'),
+    amount: money().notNull(),
+    /** internal: amount × the tenant's withdrawal fee rate, debited on top; exchange: the exchange's fee. */
+    feeAmount: money().notNull(),
+    /** What leaves the hot wallet on chain. */
+    netAmount: money().notNull(),
+    status: text({ enum: WITHDRAWAL_STATUSES }).notNull().default('PENDING'),
+    destinationAddress: text().notNull(),
+    chainId: integer().notNull(),
+    postBackUrl: text(),
+    /** Exchange withdrawals: exchangeOrderId, exchangeToken, fromCurrency, toCurrency, ... (strings). */
+    metadata: jsonb().$type<Record<string, string>>(),
+    /** Why a PENDING withdrawal waits (hot wallet short of USDT or BNB); cleared when sent. */
+    pendingReason: text(),
+    failureReason: text(),
+    /** Hot wallet nonce reserved for this transfer; kept across re-broadcasts (same nonce, higher gas). */
+    nonce: integer(),
+    /** The signed raw transaction, stored before broadcast so a restart re-sends exactly it. */
+    signedTx: text(),
+    txHash: text(),
+    /** Gas price (wei) of the signed transaction, raised when a stuck transaction is replaced. */
+    gasPrice: bigint({ mode: 'bigint' }),
+    broadcastAt: tstz(),
+    confirmedAt: tstz(),
+    sendAttempts: integer().notNull().default(0),
+    /** Next time the sender looks at this withdrawal (retry back-off for PENDING with a reason). */
+    nextAttemptAt: tstz().notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: tstz().notNull().defaultNow(),
+  },
+  (t) => [
+    /** GET /v1/withdrawals: a tenant's withdrawals of one mode, newest first. */
+    index('withdrawals_tenant_created_idx').on(t.tenantId, t.mode, t.createdAt.desc()),
+    /** The sender: open withdrawals of a chain by due time. */
+    index('withdrawals_open_idx')
+      .on(t.chainId, t.nextAttemptAt)
+      .where(sql`${t.status} in ('PENDING', 'PROCESSING')`),
+    /** Balance "pending": open withdrawals of a tenant and mode. */
+    index('withdrawals_tenant_open_idx')
+      .on(t.tenantId, t.mode)
+      .where(sql`${t.status} in ('PENDING', 'PROCESSING')`),
+  ],
+);
+
+export type Withdrawal = typeof withdrawals.$inferSelect;

@@ -1,0 +1,43 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { withdrawals, type Withdrawal } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import { postLedgerEntries } from '@/lib/ledger/post-entry';
+import { Decimal } from '@/lib/money';
+import { emitWithdrawalEvent } from './emit-withdrawal-event';
+
+/**
+ * Final states, each in one transaction with its event. FAILED returns
+ * amount + fee through a ledger entry; the (kind, reference) unique index
+ * and the status guard make a second call a no-op, never a double refund.
+ */
+export async function failWithdrawal(db: Db, id: string, reason: string): Promise<Withdrawal | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(withdrawals)
+      .set({ status: 'FAILED', failureReason: reason.slice(0, 500), updatedAt: new Date() })
+      .where(and(eq(withdrawals.id, id), inArray(withdrawals.status, ['PENDING', 'PROCESSING'])))
+      .returning();
+    if (!row) return null;
+    const refund = new Decimal(row.amount).plus(row.feeAmount);
+    if (refund.gt(0)) {
+      await postLedgerEntries(tx, [
+        { tenantId: row.tenantId, mode: row.mode, amount: refund.toFixed(), kind: 'withdrawal_refund', referenceType: 'withdrawal', referenceId: row.id },
+      ]);
+    }
+    await emitWithdrawalEvent(tx, row, 'withdrawal.failed');
+    return row;
+  });
+}
+
+export async function completeWithdrawal(db: Db, id: string): Promise<Withdrawal | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(withdrawals)
+      .set({ status: 'COMPLETED', confirmedAt: new Date(), pendingReason: null, updatedAt: new Date() })
+      .where(and(eq(withdrawals.id, id), inArray(withdrawals.status, ['PENDING', 'PROCESSING'])))
+      .returning();
+    if (!row) return null;
+    await emitWithdrawalEvent(tx, row, 'withdrawal.completed');
+    return row;
+  });
+}

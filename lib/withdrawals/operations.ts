@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { defineOperation } from '@/lib/api/operation';
+import { PageQuery } from '@/lib/api/schemas';
+import { BalanceSchema, CreateWithdrawalBody, MaxWithdrawalSchema, WithdrawalList, WithdrawalSchema } from './schemas';
+
+const tag = 'Withdrawals';
+
+export const getBalanceOp = defineOperation({
+  id: 'getBalance',
+  method: 'GET',
+  path: '/v1/withdrawals/balance',
+  scope: 'withdrawals:read',
+  tag,
+  summary: 'Balance available for withdrawal',
+  description: 'From the ledger, for the mode of the key. `pending` is what open withdrawals hold (already deducted).',
+  query: z.strictObject({}),
+  response: BalanceSchema,
+});
+
+export const getMaxWithdrawalOp = defineOperation({
+  id: 'getMaxWithdrawal',
+  method: 'GET',
+  path: '/v1/withdrawals/max',
+  scope: 'withdrawals:read',
+  tag,
+  summary: 'Largest withdrawal the balance allows',
+  description:
+    'maxAmount = balance / (1 + feePercent), rounded down to two decimals so that a withdrawal of exactly maxAmount always succeeds; estimatedFee = balance − maxAmount.',
+  query: z.strictObject({}),
+  response: MaxWithdrawalSchema,
+});
+
+export const createWithdrawalOp = defineOperation({
+  id: 'createWithdrawal',
+  method: 'POST',
+  path: '/v1/withdrawals',
+  scope: 'withdrawals:write',
+  tag,
+  summary: 'Withdraw USDT (BEP-20) to an external address',
+  description:
+    'The fee (amount × the tenant withdrawal fee rate) is charged on top. Amount + fee are debited at once; the transfer is sent from the hot wallet by a background job. A failed transfer returns amount + fee to the balance.',
+  body: CreateWithdrawalBody,
+  example: { amount: '25.00', destinationAddress: '0x8ba1f109551bD432803012645Ac136ddd64DBA72' },
+  response: WithdrawalSchema,
+  status: 201,
+  errors: ['insufficient_balance', 'amount_below_minimum', 'invalid_address', 'invalid_amount', 'invalid_url'],
+});
+
+export const listWithdrawalsOp = defineOperation({
+  id: 'listWithdrawals',
+  method: 'GET',
+  path: '/v1/withdrawals',
+  scope: 'withdrawals:read',
+  tag,
+  summary: 'List withdrawals, newest first',
+  query: PageQuery,
+  response: WithdrawalList,
+});
+
+export const getWithdrawalOp = defineOperation({
+  id: 'getWithdrawal',
+  method: 'GET',
+  path: '/v1/withdrawals/:id',
+  scope: 'withdrawals:read',
+  tag,
+  summary: 'Get a withdrawal',
+  params: { id: 'withdrawal' },
+  query: z.strictObject({}),
+  response: WithdrawalSchema,
+});

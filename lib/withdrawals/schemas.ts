@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { NullableTimestamp, Timestamp, paged } from '@/lib/api/schemas';
+import { WITHDRAWAL_STATUSES } from '@/db/schema/withdrawals';
+
+export const MIN_WITHDRAWAL = '0.01';
+
+/** A decimal string with at most 2 decimals (format only; range checks give their own codes). */
+export const WithdrawalAmount = z
+  .string()
+  .max(40)
+  .describe('USDT amount as a decimal string, at least 0.01, at most 2 decimals, e.g. "25.00".');
+
+export const CreateWithdrawalBody = z.strictObject({
+  amount: WithdrawalAmount,
+  destinationAddress: z.string().max(100).describe('BEP-20 address (0x + 40 hex; checksum checked when mixed case).'),
+  postBackUrl: z.string().max(2048).optional().describe('HTTPS URL that receives this withdrawal\'s events instead of the webhook endpoints.'),
+});
+export type CreateWithdrawalInput = z.infer<typeof CreateWithdrawalBody>;
+
+export const WithdrawalSchema = z
+  .object({
+    id: z.string(),
+    amount: z.string(),
+    feeAmount: z.string(),
+    netAmount: z.string(),
+    status: z.enum(WITHDRAWAL_STATUSES),
+    destinationAddress: z.string(),
+    chain: z.literal('BSC'),
+    token: z.literal('USDT'),
+    txHash: z.string().nullable(),
+    failureReason: z.string().nullable(),
+    pendingReason: z.string().nullable().describe('Why a PENDING withdrawal is waiting (e.g. hot wallet short of gas); retried automatically.'),
+    postBackUrl: z.string().nullable(),
+    metadata: z.record(z.string(), z.string()).optional(),
+    createdAt: Timestamp,
+    completedAt: NullableTimestamp,
+  })
+  .meta({ id: 'Withdrawal' });
+export type WithdrawalView = z.infer<typeof WithdrawalSchema>;
+
+export const WithdrawalListItem = WithdrawalSchema.pick({
+  id: true,
+  amount: true,
+  feeAmount: true,
+  netAmount: true,
+  status: true,
+  destinationAddress: true,
+  txHash: true,
+  createdAt: true,
+}).meta({ id: 'WithdrawalListItem' });
+
+export const WithdrawalList = paged(WithdrawalListItem);
+
+export const BalanceSchema = z
+  .object({
+    available: z.string().describe('Available for withdrawal, from the ledger.'),
+    pending: z.string().describe('Held by withdrawals not yet final (already deducted from available).'),
+    currency: z.literal('USDT'),
+    network: z.literal('BSC'),
+  })
+  .meta({ id: 'Balance' });
+
+export const MaxWithdrawalSchema = z
+  .object({
+    maxAmount: z.string(),
+    balance: z.string(),
+    feePercent: z.string().describe('Fee rate as a fraction (0.01 = 1 percent).'),
+    estimatedFee: z.string(),
+    minWithdrawal: z.string(),
+  })
+  .meta({ id: 'MaxWithdrawal' });
