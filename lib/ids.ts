@@ -17,6 +17,7 @@ export const ID_PREFIXES = {
   ledgerEntry: 'led',
   exchangeOrder: 'exo',
   chainTx: 'ctx',
+  settlement: 'stl',
   product: 'prod',
   order: 'ord',
   user: 'usr',

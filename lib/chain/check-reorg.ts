@@ -1,0 +1,54 @@
+import { and, desc, eq, gt, lt } from 'drizzle-orm';
+import type { PublicClient } from 'viem';
+import { chainBlocks, chainTransfers } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import { log } from '@/lib/log';
+import { revertTransfers } from '@/lib/invoices/revert-transfers';
+import type { Cursor } from './cursor';
+import type { Network } from './network';
+
+export async function blockAt(client: PublicClient, n: number): Promise<Cursor> {
+  const b = await client.getBlock({ blockNumber: BigInt(n) });
+  return { lastBlock: n, lastBlockHash: b.hash!, lastBlockTime: new Date(Number(b.timestamp) * 1000) };
+}
+
+/**
+ * Reorg detection by hash comparison (anvil_reorg and many nodes emit no
+ * `removed` logs): when the cursor block's hash changed, walk the stored
+ * hashes down to the newest one still canonical and roll back to it.
+ * Returns the cursor to continue from.
+ */
+export async function checkReorg(db: Db, net: Pick<Network, 'mode' | 'chainId'>, client: PublicClient, cursor: Cursor): Promise<Cursor> {
+  // A chain that got shorter has no block at the cursor: that is a reorg too.
+  const current = await blockAt(client, cursor.lastBlock).catch(() => undefined);
+  if (current?.lastBlockHash === cursor.lastBlockHash) return cursor;
+  const stored = await db
+    .select()
+    .from(chainBlocks)
+    .where(and(eq(chainBlocks.mode, net.mode), eq(chainBlocks.chainId, net.chainId), lt(chainBlocks.number, cursor.lastBlock)))
+    .orderBy(desc(chainBlocks.number))
+    .limit(512);
+  let ancestor: Cursor | undefined;
+  for (const s of stored) {
+    const b = await blockAt(client, s.number).catch(() => undefined);
+    if (b && b.lastBlockHash === s.hash) {
+      ancestor = b;
+      break;
+    }
+  }
+  if (!ancestor) {
+    // Deeper than the kept window: rescan it all (unique transfers make that safe).
+    const floor = Math.max(0, (stored.at(-1)?.number ?? cursor.lastBlock) - 1);
+    log.error('reorg deeper than the stored block window', { mode: net.mode, chainId: net.chainId, from: cursor.lastBlock, to: floor });
+    ancestor = await blockAt(client, floor);
+  }
+  const affected = await db
+    .selectDistinct({ n: chainTransfers.blockNumber })
+    .from(chainTransfers)
+    .where(and(eq(chainTransfers.mode, net.mode), eq(chainTransfers.chainId, net.chainId), gt(chainTransfers.blockNumber, ancestor.lastBlock)));
+  const canonical = new Map<number, string>();
+  for (const { n } of affected) canonical.set(n, (await blockAt(client, n).catch(() => undefined))?.lastBlockHash ?? '');
+  const { removed } = await revertTransfers(db, net, ancestor, canonical);
+  log.warn('reorg handled', { mode: net.mode, chainId: net.chainId, from: cursor.lastBlock, ancestor: ancestor.lastBlock, removed });
+  return ancestor;
+}

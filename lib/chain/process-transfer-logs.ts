@@ -1,0 +1,86 @@
+import { sql } from 'drizzle-orm';
+import { formatUnits } from 'viem';
+import { chainTransfers } from '@/db/schema';
+import { rowsOf, type Db } from '@/lib/db';
+import { newId } from '@/lib/ids';
+import { applyTransfer } from '@/lib/invoices/apply-transfer';
+import { saveCursor, type Cursor } from './cursor';
+import type { Network } from './network';
+import { decodeTransfer, type RpcLog, type TokenTransfer } from './transfer-logs';
+
+export interface ScannedRange {
+  logs: RpcLog[];
+  /** The range's last block: becomes the cursor. */
+  to: Cursor;
+  /** Timestamp (seconds) of a block, for matched logs that carry none. */
+  blockTime: (blockNumber: number) => Promise<number>;
+}
+
+/**
+ * The database half of scanning one block range: decode, match recipients
+ * against deposit addresses with one indexed query (cost independent of the
+ * number of open invoices), then insert the matches, move invoice states and
+ * advance the cursor in one transaction. A rescan or restart inserts nothing
+ * twice: transfers are unique by (chain, txHash, logIndex).
+ */
+export async function processTransferLogs(db: Db, net: Pick<Network, 'mode' | 'chainId' | 'decimals'>, range: ScannedRange) {
+  const transfers: TokenTransfer[] = [];
+  const recipients = new Set<string>();
+  for (const log of range.logs) {
+    if (log.removed) continue;
+    const t = decodeTransfer(log);
+    if (t && t.value > 0n) {
+      transfers.push(t);
+      recipients.add(t.to);
+    }
+  }
+  const owners = new Map<string, { id: string; tenantId: string }>();
+  if (recipients.size > 0) {
+    const rows = rowsOf<{ id: string; tenant_id: string; deposit_address: string }>(
+      await db.execute(sql`
+        select id, tenant_id, deposit_address from invoices
+         where chain_id = ${net.chainId} and mode = ${net.mode}
+           and deposit_address = any(${`{${[...recipients].join(',')}}`}::text[])`),
+    );
+    for (const r of rows) owners.set(r.deposit_address, { id: r.id, tenantId: r.tenant_id });
+  }
+  const matched = transfers.filter((t) => owners.has(t.to)).sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
+  const times = new Map<number, number>();
+  for (const t of matched) {
+    if (!times.has(t.blockNumber)) times.set(t.blockNumber, t.blockTimestamp ?? (await range.blockTime(t.blockNumber)));
+  }
+
+  let inserted = 0;
+  await db.transaction(async (tx) => {
+    for (const t of matched) {
+      const owner = owners.get(t.to)!;
+      const [row] = await tx
+        .insert(chainTransfers)
+        .values({
+          id: newId('payment'),
+          mode: net.mode,
+          chainId: net.chainId,
+          txHash: t.txHash,
+          logIndex: t.logIndex,
+          blockNumber: t.blockNumber,
+          blockHash: t.blockHash,
+          blockTime: new Date(times.get(t.blockNumber)! * 1000),
+          fromAddress: t.from,
+          toAddress: t.to,
+          amount: formatUnits(t.value, net.decimals),
+          invoiceId: owner.id,
+          tenantId: owner.tenantId,
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (!row) continue;
+      inserted++;
+      await tx.execute(sql`
+        insert into chain_blocks (mode, chain_id, number, hash) values (${net.mode}, ${net.chainId}, ${t.blockNumber}, ${t.blockHash})
+        on conflict (mode, chain_id, number) do update set hash = excluded.hash`);
+      await applyTransfer(tx, row);
+    }
+    await saveCursor(tx, net, range.to);
+  });
+  return { decoded: transfers.length, matched: matched.length, inserted };
+}

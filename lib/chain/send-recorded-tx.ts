@@ -1,0 +1,119 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { keccak256, type Address, type Hex, type PublicClient } from 'viem';
+import type { PrivateKeyAccount } from 'viem/accounts';
+import { settlementTxs } from '@/db/schema';
+import { rowsOf, type Db } from '@/lib/db';
+import { newId } from '@/lib/ids';
+
+export type SettlementStep = 'gas_topup' | 'fee' | 'custody';
+
+export interface RecordedTxInput {
+  settlementId: string;
+  step: SettlementStep;
+  chainId: number;
+  /** The sender; its key never leaves the account object. */
+  account: PrivateKeyAccount;
+  to: Address;
+  data?: Hex;
+  /** Wei sent with the transaction. */
+  value: bigint;
+  gas: bigint;
+  gasPrice: bigint;
+  /** What the record shows as moved (wei or token base units). */
+  recordValue: string;
+  /** The sender is shared by concurrent settlements (the gas wallet): nonces come from a locked row. */
+  sharedSender: boolean;
+  /** Tests: runs after the record is committed, before the broadcast (a crash there). */
+  beforeBroadcast?: () => void | Promise<void>;
+}
+
+type Row = typeof settlementTxs.$inferSelect;
+
+export async function findRecordedTx(db: Db, settlementId: string, step: SettlementStep): Promise<Row | undefined> {
+  const [row] = await db
+    .select()
+    .from(settlementTxs)
+    .where(and(eq(settlementTxs.settlementId, settlementId), eq(settlementTxs.step, step)));
+  return row;
+}
+
+async function allocateNonce(tx: Db, chainId: number, address: string, chainPending: number): Promise<number> {
+  const [row] = rowsOf<{ next_nonce: number }>(
+    await tx.execute(sql`
+      insert into wallet_nonces (chain_id, address, next_nonce) values (${chainId}, ${address}, ${chainPending})
+      on conflict (chain_id, address) do update set next_nonce = greatest(wallet_nonces.next_nonce, excluded.next_nonce)
+      returning next_nonce`),
+  );
+  const nonce = Number(row!.next_nonce);
+  await tx.execute(sql`update wallet_nonces set next_nonce = ${nonce + 1} where chain_id = ${chainId} and address = ${address}`);
+  return nonce;
+}
+
+async function broadcast(client: PublicClient, raw: Hex) {
+  try {
+    await client.request({ method: 'eth_sendRawTransaction', params: [raw] });
+  } catch (err) {
+    // Already in the pool or mined (a resumed step): the receipt check decides.
+    if (!/already known|known transaction|nonce too low|already imported|nonce has already been used/i.test(String((err as Error).message))) throw err;
+  }
+}
+
+/** Rebroadcasts a recorded transaction if the chain lacks it, waits for its receipt, requires success. */
+export async function confirmRecordedTx(db: Db, client: PublicClient, row: Row): Promise<Row> {
+  if (row.status === 'confirmed') return row;
+  const existing = await client.getTransactionReceipt({ hash: row.txHash as Hex }).catch(() => null);
+  if (!existing) await broadcast(client, row.rawTx as Hex);
+  const receipt = existing ?? (await client.waitForTransactionReceipt({ hash: row.txHash as Hex, timeout: 120_000, pollingInterval: 100 }));
+  if (receipt.status !== 'success') throw new Error(`${row.step} transaction ${row.txHash} reverted`);
+  const [updated] = await db
+    .update(settlementTxs)
+    .set({ status: 'confirmed', confirmedAt: new Date() })
+    .where(eq(settlementTxs.id, row.id))
+    .returning();
+  return updated!;
+}
+
+/**
+ * Sends one settlement step exactly once: the transaction is signed with an
+ * explicit nonce and recorded (nonce, hash, signed bytes) before broadcast;
+ * a step already recorded is only rebroadcast and awaited, never re-signed.
+ */
+export async function sendRecordedTx(db: Db, client: PublicClient, input: RecordedTxInput): Promise<Row> {
+  const recorded = await findRecordedTx(db, input.settlementId, input.step);
+  if (recorded) return confirmRecordedTx(db, client, recorded);
+  const { account } = input;
+  const from = account.address.toLowerCase();
+  const chainPending = await client.getTransactionCount({ address: account.address, blockTag: 'pending' });
+  const row = await db.transaction(async (tx) => {
+    const nonce = input.sharedSender ? await allocateNonce(tx, input.chainId, from, chainPending) : chainPending;
+    const raw = await account.signTransaction({
+      type: 'legacy',
+      chainId: input.chainId,
+      nonce,
+      to: input.to,
+      data: input.data,
+      value: input.value,
+      gas: input.gas,
+      gasPrice: input.gasPrice,
+    });
+    const [inserted] = await tx
+      .insert(settlementTxs)
+      .values({
+        id: newId('chainTx'),
+        settlementId: input.settlementId,
+        step: input.step,
+        chainId: input.chainId,
+        fromAddress: from,
+        toAddress: input.to.toLowerCase(),
+        nonce,
+        txHash: keccak256(raw),
+        rawTx: raw,
+        value: input.recordValue,
+      })
+      .returning();
+    return inserted!;
+  });
+  await input.beforeBroadcast?.();
+  await broadcast(client, row.rawTx as Hex);
+  return confirmRecordedTx(db, client, row);
+}

@@ -1,0 +1,63 @@
+import { toHex, type PublicClient } from 'viem';
+
+/** keccak256("Transfer(address,address,uint256)") */
+export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+
+export interface RpcLog {
+  address: string;
+  topics: string[];
+  data: string;
+  blockNumber: string;
+  blockHash: string;
+  transactionHash: string;
+  logIndex: string;
+  blockTimestamp?: string;
+  removed?: boolean;
+}
+
+export interface TokenTransfer {
+  txHash: string;
+  logIndex: number;
+  blockNumber: number;
+  blockHash: string;
+  /** Seconds; absent when the node does not put timestamps on logs. */
+  blockTimestamp?: number;
+  from: string;
+  /** Lower-case, as deposit addresses are stored. */
+  to: string;
+  value: bigint;
+}
+
+/** Decodes a raw Transfer log by hand: the watcher decodes thousands per block, viem's generic decoder is slower. */
+export function decodeTransfer(log: RpcLog): TokenTransfer | null {
+  if (log.topics.length !== 3 || log.topics[0] !== TRANSFER_TOPIC) return null;
+  return {
+    txHash: log.transactionHash,
+    logIndex: Number(log.logIndex),
+    blockNumber: Number(log.blockNumber),
+    blockHash: log.blockHash,
+    blockTimestamp: log.blockTimestamp ? Number(log.blockTimestamp) : undefined,
+    from: `0x${log.topics[1]!.slice(26)}`.toLowerCase(),
+    to: `0x${log.topics[2]!.slice(26)}`.toLowerCase(),
+    value: log.data === '0x' ? 0n : BigInt(log.data),
+  };
+}
+
+/** One eth_getLogs for the token contract and the Transfer topic only; recipients are matched in the database. */
+export async function fetchTransferLogs(client: PublicClient, token: string, from: number, to: number): Promise<RpcLog[]> {
+  return (await client.request({
+    method: 'eth_getLogs',
+    params: [{ address: token as `0x${string}`, topics: [TRANSFER_TOPIC], fromBlock: toHex(from), toBlock: toHex(to) }],
+  })) as unknown as RpcLog[];
+}
+
+/** -32005 and the providers' "limit exceeded" / "more than N results" / range messages: retry with a smaller range. */
+export function isRangeLimitError(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message, details } = e as { code?: number; message?: string; details?: string };
+    if (code === -32005) return true;
+    const text = `${message ?? ''} ${details ?? ''}`;
+    if (/limit exceeded|more than \d+ results|block range|range (is )?too (large|wide)|too many (results|blocks)/i.test(text)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,80 @@
+import { and, eq, isNull, lte, sql } from 'drizzle-orm';
+import { chainTransfers, invoices, settlements, tenants } from '@/db/schema';
+import { rowsOf, type Db } from '@/lib/db';
+import { loadCursor } from '@/lib/chain/cursor';
+import type { Network } from '@/lib/chain/network';
+import { newId } from '@/lib/ids';
+import { Decimal } from '@/lib/money';
+import { emitInvoiceEvent } from './emit-invoice-event';
+import { settlementFee } from './fee';
+import { updateInvoice } from './transitions';
+
+/**
+ * Settlement fan-out for one network. Each confirmed invoice gets its payout
+ * settlement and moves to PROCESSING_PAYOUT (invoice.processing_payout) in the
+ * same transaction. Confirmed transfers nobody settled yet (late payments,
+ * partial payments of expired invoices, extra payments after a payout) get an
+ * `extra` settlement once the invoice has no other settlement running: money
+ * is never left on a deposit address. Returns the new settlement ids.
+ */
+export async function createSettlements(db: Db, net: Pick<Network, 'mode' | 'chainId' | 'decimals'>, opts: { limit?: number } = {}): Promise<string[]> {
+  const cursor = await loadCursor(db, net);
+  if (!cursor) return [];
+  const limit = opts.limit ?? 100;
+  const candidates = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      (select i.id from invoices i where i.chain_id = ${net.chainId} and i.mode = ${net.mode} and i.status = 'CONFIRMED' limit ${limit})
+      union
+      (select distinct t.invoice_id from chain_transfers t join invoices i on i.id = t.invoice_id
+        where t.chain_id = ${net.chainId} and t.mode = ${net.mode} and t.settlement_id is null
+          and t.block_number <= ${cursor.lastBlock} - i.confirmations_required
+          and i.status in ('PAID_OUT', 'EXPIRED')
+          and not exists (select 1 from settlements s where s.invoice_id = i.id and s.status in ('pending', 'processing'))
+        limit ${limit})`),
+  );
+  const created: string[] = [];
+  for (const { id } of candidates) {
+    const settlementId = await db.transaction(async (tx) => {
+      const [row] = await tx.select().from(invoices).where(eq(invoices.id, id)).for('update', { skipLocked: true });
+      if (!row || !['CONFIRMED', 'PAID_OUT', 'EXPIRED'].includes(row.status)) return null;
+      const [busy] = await tx
+        .select({ id: settlements.id })
+        .from(settlements)
+        .where(and(eq(settlements.invoiceId, id), sql`${settlements.status} in ('pending', 'processing')`));
+      if (busy) return null;
+      const transfers = await tx
+        .select()
+        .from(chainTransfers)
+        .where(
+          and(eq(chainTransfers.invoiceId, id), isNull(chainTransfers.settlementId), lte(chainTransfers.blockNumber, cursor.lastBlock - row.confirmationsRequired)),
+        )
+        .for('update');
+      if (transfers.length === 0) return null;
+      const confirmed = transfers;
+      const amount = confirmed.reduce((s, t) => s.add(t.amount), new Decimal(0));
+      const [tenant] = await tx.select({ rate: tenants.invoiceFeeRate }).from(tenants).where(eq(tenants.id, row.tenantId));
+      const { fee, net: netAmount } = settlementFee(amount, tenant!.rate, net.decimals);
+      const kind = row.status === 'CONFIRMED' ? 'invoice' : 'extra';
+      const sid = newId('settlement');
+      await tx.insert(settlements).values({
+        id: sid,
+        invoiceId: id,
+        tenantId: row.tenantId,
+        mode: row.mode,
+        chainId: row.chainId,
+        kind,
+        amount: amount.toFixed(),
+        feeAmount: fee,
+        netAmount,
+      });
+      for (const t of confirmed) await tx.update(chainTransfers).set({ settlementId: sid }).where(eq(chainTransfers.id, t.id));
+      if (kind === 'invoice') {
+        const moved = await updateInvoice(tx, id, { status: 'PROCESSING_PAYOUT' });
+        await emitInvoiceEvent(tx, moved, 'invoice.processing_payout');
+      }
+      return sid;
+    });
+    if (settlementId) created.push(settlementId);
+  }
+  return created;
+}

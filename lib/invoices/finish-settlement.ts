@@ -1,0 +1,43 @@
+import { eq } from 'drizzle-orm';
+import { settlements } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import { postLedgerEntry } from '@/lib/ledger/post-entry';
+import { Decimal } from '@/lib/money';
+import { emitInvoiceEvent } from './emit-invoice-event';
+import { lockInvoice, updateInvoice } from './transitions';
+
+/**
+ * The one transaction after the on-chain steps: credit the tenant's balance
+ * with the net amount (ledger entry keyed by the settlement, so never twice),
+ * mark the settlement completed, add to the invoice's credited and fee totals,
+ * move a payout invoice to PAID_OUT, and write invoice.paid_out.
+ */
+export async function finishSettlement(db: Db, settlementId: string) {
+  return db.transaction(async (tx) => {
+    const [s] = await tx.select().from(settlements).where(eq(settlements.id, settlementId)).for('update');
+    if (!s) throw new Error(`settlement ${settlementId} not found`);
+    if (s.status === 'completed') return s;
+    const invoice = await lockInvoice(tx, s.invoiceId);
+    await postLedgerEntry(tx, {
+      tenantId: s.tenantId,
+      mode: s.mode,
+      amount: s.netAmount,
+      kind: 'invoice_credit',
+      referenceType: 'settlement',
+      referenceId: s.id,
+    });
+    const [done] = await tx
+      .update(settlements)
+      .set({ status: 'completed', completedAt: new Date(), lockedUntil: null, lastError: null })
+      .where(eq(settlements.id, s.id))
+      .returning();
+    const payout = s.kind === 'invoice' && (invoice.status === 'PROCESSING_PAYOUT' || invoice.status === 'FAILED');
+    const row = await updateInvoice(tx, invoice.id, {
+      amountCredited: new Decimal(invoice.amountCredited).add(s.netAmount).toFixed(),
+      feeAmount: new Decimal(invoice.feeAmount).add(s.feeAmount).toFixed(),
+      ...(payout ? { status: 'PAID_OUT' as const } : {}),
+    });
+    await emitInvoiceEvent(tx, row, 'invoice.paid_out');
+    return done!;
+  });
+}

@@ -1,0 +1,59 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { chainCursors, chainTransfers, events, settlements, settlementTxs } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import type { Mode } from '@/lib/tenants/mode';
+import { formatAmount } from './amount';
+import { getInvoiceOrThrow } from './get-invoice-or-throw';
+import { invoiceView } from './view';
+
+/** GET /v1/invoices/:id: the invoice with its payments, settlements and event timeline. */
+export async function getInvoice(db: Db, where: { id: string; tenantId: string; mode: Mode }) {
+  const row = await getInvoiceOrThrow(db, where);
+  const [transfers, cursor, stls, timeline] = await Promise.all([
+    db.select().from(chainTransfers).where(eq(chainTransfers.invoiceId, row.id)).orderBy(asc(chainTransfers.blockNumber), asc(chainTransfers.logIndex)),
+    db
+      .select({ lastBlock: chainCursors.lastBlock })
+      .from(chainCursors)
+      .where(and(eq(chainCursors.mode, row.mode), eq(chainCursors.chainId, row.chainId))),
+    db.select().from(settlements).where(eq(settlements.invoiceId, row.id)).orderBy(asc(settlements.createdAt)),
+    db
+      .select({ id: events.id, type: events.type, data: events.data, createdAt: events.createdAt })
+      .from(events)
+      .where(eq(events.subjectId, row.id))
+      .orderBy(asc(events.createdAt), asc(events.id)),
+  ]);
+  const txs = stls.length
+    ? await db.select().from(settlementTxs).where(inArray(settlementTxs.settlementId, stls.map((s) => s.id))).orderBy(asc(settlementTxs.createdAt))
+    : [];
+  const head = cursor[0]?.lastBlock;
+  const txHashes = [...new Set(transfers.map((t) => t.txHash))];
+  return {
+    ...invoiceView(row, txHashes),
+    payments: transfers.map((t) => ({
+      txHash: t.txHash,
+      logIndex: t.logIndex,
+      amount: formatAmount(t.amount),
+      blockNumber: t.blockNumber,
+      confirmations: head === undefined ? 0 : Math.max(0, head - t.blockNumber),
+      late: t.late,
+      createdAt: t.createdAt.toISOString(),
+    })),
+    settlements: stls.map((s) => ({
+      id: s.id,
+      kind: s.kind,
+      status: s.status,
+      amount: formatAmount(s.amount),
+      feeAmount: formatAmount(s.feeAmount),
+      netAmount: formatAmount(s.netAmount),
+      txHashes: txs.filter((t) => t.settlementId === s.id).map((t) => t.txHash),
+      createdAt: s.createdAt.toISOString(),
+      completedAt: s.completedAt?.toISOString() ?? null,
+    })),
+    events: timeline.map((e) => ({
+      id: e.id,
+      type: e.type,
+      status: ((e.data as { status?: string } | null)?.status ?? null) as string | null,
+      createdAt: e.createdAt.toISOString(),
+    })),
+  };
+}

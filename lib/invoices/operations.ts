@@ -1,0 +1,70 @@
+import { defineOperation } from '@/lib/api/operation';
+import {
+  CreateInvoiceBody,
+  InvoiceDetailSchema,
+  InvoiceListSchema,
+  InvoiceSchema,
+  ListInvoicesQuery,
+  PayInvoiceBody,
+  PayInvoiceResult,
+} from './schemas';
+import { z } from 'zod';
+
+const tag = 'Invoices';
+
+export const createInvoiceOp = defineOperation({
+  id: 'createInvoice',
+  method: 'POST',
+  path: '/v1/invoices',
+  scope: 'invoices:write',
+  tag,
+  summary: 'Create an invoice',
+  description:
+    'Returns a fresh deposit address (USDT BEP-20 on BSC). Only `amount` is required. The invoice is PENDING until a payment is seen; see docs/invoices.md for the lifecycle.',
+  body: CreateInvoiceBody,
+  example: { amount: '100.50', externalId: 'order-1042', description: 'Order #1042', metadata: { customerId: 'c_77' } },
+  response: InvoiceSchema,
+  status: 201,
+  errors: ['service_unavailable'],
+});
+
+export const listInvoicesOp = defineOperation({
+  id: 'listInvoices',
+  method: 'GET',
+  path: '/v1/invoices',
+  scope: 'invoices:read',
+  tag,
+  summary: 'List invoices, newest first',
+  description: 'Paged: `page` defaults to 1, `limit` to 20 (at most 100). Filters combine with AND.',
+  query: ListInvoicesQuery,
+  response: InvoiceListSchema,
+});
+
+export const getInvoiceOp = defineOperation({
+  id: 'getInvoice',
+  method: 'GET',
+  path: '/v1/invoices/:id',
+  scope: 'invoices:read',
+  tag,
+  summary: 'Fetch an invoice with its payments, settlements and event timeline',
+  params: { id: 'invoice' },
+  query: z.strictObject({}),
+  response: InvoiceDetailSchema,
+});
+
+export const payTestInvoiceOp = defineOperation({
+  id: 'payTestInvoice',
+  method: 'POST',
+  path: '/v1/test-helpers/invoices/:id/pay',
+  scope: 'invoices:write',
+  tag: 'Test helpers',
+  summary: 'Pay a test-mode invoice with test USDT',
+  description:
+    'Test keys only (live keys get 404). Sends a real test-USDT transfer from the faucet to the deposit address on the test chain; the chain watcher then detects it like any payment. Any amount may be sent, to try partial and overpaid flows.',
+  params: { id: 'invoice' },
+  body: PayInvoiceBody,
+  example: { amount: '100.50' },
+  response: PayInvoiceResult,
+  testOnly: true,
+  errors: ['service_unavailable'],
+});

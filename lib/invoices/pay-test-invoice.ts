@@ -1,0 +1,27 @@
+import { erc20Abi, getAddress, parseUnits } from 'viem';
+import type { Db } from '@/lib/db';
+import { requireNetwork } from '@/lib/chain/network';
+import { walletClient } from '@/lib/chain/wallet-client';
+import { getInvoiceOrThrow } from './get-invoice-or-throw';
+import { formatAmount } from './amount';
+
+// The faucet sends one transaction at a time per process so concurrent calls never pick the same nonce.
+let queue: Promise<unknown> = Promise.resolve();
+
+/**
+ * POST /v1/test-helpers/invoices/:id/pay: a real test-USDT transfer from the
+ * faucet to the invoice's deposit address on the test chain; the watcher finds
+ * it like any customer payment. Answers once the transaction is broadcast.
+ */
+export async function payTestInvoice(db: Db, where: { id: string; tenantId: string }, amount: string) {
+  const invoice = await getInvoiceOrThrow(db, { ...where, mode: 'test' });
+  const net = requireNetwork('test', ['rpcUrl', 'tokenAddress', 'faucetKey']);
+  const faucet = walletClient(net.rpcUrl, net.chainId, net.faucetKey);
+  const to = getAddress(invoice.depositAddress);
+  const send = () =>
+    faucet.writeContract({ address: net.tokenAddress, abi: erc20Abi, functionName: 'transfer', args: [to, parseUnits(amount, net.decimals)] });
+  const result = queue.then(send, send);
+  queue = result.catch(() => {});
+  const txHash = await result;
+  return { invoiceId: invoice.id, txHash, from: faucet.account.address, to, amount: formatAmount(amount) };
+}

@@ -1,0 +1,43 @@
+import { and, eq, gt, inArray } from 'drizzle-orm';
+import { chainBlocks, chainTransfers } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import { saveCursor, type Cursor } from '@/lib/chain/cursor';
+import type { Network } from '@/lib/chain/network';
+import { log } from '@/lib/log';
+import { lockInvoice, OPEN_STATUSES, receivedTotal, statusForReceived, updateInvoice } from './transitions';
+
+/**
+ * Reorg rollback to `ancestor` (the newest block whose hash still matches):
+ * transfers above it whose block is no longer canonical are removed, their
+ * invoices go back to the status their remaining transfers give (no event:
+ * nothing was confirmed or credited), and the cursor moves back so the range
+ * is rescanned. `canonical` maps each affected block number to its hash now.
+ */
+export async function revertTransfers(db: Db, net: Pick<Network, 'mode' | 'chainId'>, ancestor: Cursor, canonical: Map<number, string>) {
+  return db.transaction(async (tx) => {
+    const above = await tx
+      .select()
+      .from(chainTransfers)
+      .where(and(eq(chainTransfers.mode, net.mode), eq(chainTransfers.chainId, net.chainId), gt(chainTransfers.blockNumber, ancestor.lastBlock)))
+      .for('update');
+    const gone = above.filter((t) => canonical.get(t.blockNumber) !== t.blockHash);
+    const removable = gone.filter((t) => t.settlementId === null);
+    for (const t of gone) {
+      // Settled means buried under the required confirmations: only a reorg deeper than that gets here.
+      if (t.settlementId !== null) log.error('settled transfer left the canonical chain', { transferId: t.id, txHash: t.txHash, settlementId: t.settlementId });
+    }
+    if (removable.length) await tx.delete(chainTransfers).where(inArray(chainTransfers.id, removable.map((t) => t.id)));
+    for (const invoiceId of new Set(removable.map((t) => t.invoiceId))) {
+      const invoice = await lockInvoice(tx, invoiceId);
+      const received = await receivedTotal(tx, invoiceId);
+      // CONFIRMED has no settlement yet (the fan-out moves it on), so it can still fall back.
+      const reopen = OPEN_STATUSES.includes(invoice.status) || invoice.status === 'CONFIRMED';
+      await updateInvoice(tx, invoiceId, reopen ? { amountReceived: received, status: statusForReceived(received, invoice.amountExpected) } : { amountReceived: received });
+    }
+    await tx
+      .delete(chainBlocks)
+      .where(and(eq(chainBlocks.mode, net.mode), eq(chainBlocks.chainId, net.chainId), gt(chainBlocks.number, ancestor.lastBlock)));
+    await saveCursor(tx, net, ancestor);
+    return { removed: removable.length };
+  });
+}

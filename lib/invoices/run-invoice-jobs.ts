@@ -1,0 +1,20 @@
+import type { Db } from '@/lib/db';
+import type { Network } from '@/lib/chain/network';
+import { watchChain, type WatchOptions } from '@/lib/chain/watch-chain';
+import { createSettlements } from './create-settlements';
+import { expireInvoices } from './expire-invoices';
+import type { RetryPolicy } from './record-settlement-failure';
+import { runSettlements } from './run-settlements';
+import type { SettleNetwork } from './settle-invoice';
+
+/**
+ * Every invoice job of one network once, in pipeline order (watch, expire,
+ * fan out, settle): for tests, benches and scripts that want a deterministic step.
+ */
+export async function runInvoiceJobs(db: Db, net: Network, opts: { watch?: WatchOptions; retry?: RetryPolicy } = {}) {
+  const watched = await watchChain(db, net as SettleNetwork, opts.watch);
+  const expired = await expireInvoices(db, net);
+  const settlementsCreated = await createSettlements(db, net);
+  const settled = await runSettlements(db, net as SettleNetwork, { retry: opts.retry });
+  return { ...watched, expired, settlementsCreated: settlementsCreated.length, ...settled };
+}

@@ -1,0 +1,50 @@
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Db } from '@/lib/db';
+import type { Network } from '@/lib/chain/network';
+import { recordSettlementFailure, type RetryPolicy } from './record-settlement-failure';
+import { settleInvoice, type SettleHooks, type SettleNetwork } from './settle-invoice';
+
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, backoffMs: 10_000 };
+const LEASE = '5 minutes';
+
+/**
+ * Claims a due settlement of the network (or the given one): one worker at a
+ * time, FOR UPDATE SKIP LOCKED, held by lockedUntil so a crashed worker's claim
+ * lapses and another resumes it.
+ */
+export async function claimSettlement(db: Db, net: Pick<Network, 'mode' | 'chainId'>, id?: string): Promise<string | null> {
+  const [row] = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      update settlements set status = 'processing', attempts = attempts + 1, locked_until = now() + ${LEASE}::interval
+       where id = (
+         select id from settlements
+          where chain_id = ${net.chainId} and mode = ${net.mode} and status in ('pending', 'processing')
+            and next_attempt_at <= now() and (locked_until is null or locked_until < now())
+            ${id ? sql`and id = ${id}` : sql``}
+          order by next_attempt_at limit 1 for update skip locked)
+      returning id`),
+  );
+  return row?.id ?? null;
+}
+
+/** Settles due settlements one after another until none is left or `max` ran. */
+export async function runSettlements(
+  db: Db,
+  net: SettleNetwork,
+  opts: { max?: number; retry?: RetryPolicy; hooks?: SettleHooks; signal?: AbortSignal; only?: string } = {},
+) {
+  const result = { completed: 0, failed: 0 };
+  for (let i = 0; i < (opts.max ?? 20) && !opts.signal?.aborted; i++) {
+    const id = await claimSettlement(db, net, opts.only);
+    if (!id) break;
+    try {
+      await settleInvoice(db, net, id, opts.hooks);
+      result.completed++;
+    } catch (err) {
+      result.failed++;
+      await recordSettlementFailure(db, id, err, opts.retry ?? DEFAULT_RETRY);
+    }
+    if (opts.only) break;
+  }
+  return result;
+}

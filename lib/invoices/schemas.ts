@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { INVOICE_STATUSES } from '@/db/schema/invoices';
+import { PageQuery, paged, Timestamp } from '@/lib/api/schemas';
+import { amountString } from './amount';
+
+export const InvoiceStatusSchema = z.enum(INVOICE_STATUSES, { error: () => `must be one of: ${INVOICE_STATUSES.join(', ')}` });
+
+const METADATA_MAX_BYTES = 8192;
+
+export const CreateInvoiceBody = z.strictObject({
+  amount: amountString({ maxDecimals: 2, max: '1000000000', example: '100.50' }).describe(
+    'USDT to receive: a decimal string greater than 0 with at most 2 decimals, at most 1,000,000,000.',
+  ),
+  externalId: z.string().trim().min(1).max(255).optional().describe("Your own reference (at most 255 characters); filterable."),
+  description: z.string().max(1000).optional().describe('Free text, at most 1,000 characters.'),
+  metadata: z
+    .record(z.string(), z.unknown(), { error: () => 'must be a JSON object' })
+    .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= METADATA_MAX_BYTES, `must be at most ${METADATA_MAX_BYTES} bytes as JSON`)
+    .optional()
+    .describe('Your key-value data, returned as given (a JSON object of at most 8 KB).'),
+  chain: z.enum(['BSC'], { error: () => 'must be one of: BSC' }).default('BSC').describe('Only BSC (BNB Smart Chain, BEP-20).'),
+  token: z.enum(['USDT'], { error: () => 'must be one of: USDT' }).default('USDT').describe('Only USDT.'),
+  expiresInMinutes: z
+    .number({ error: () => 'must be an integer from 5 to 10080' })
+    .int('must be an integer from 5 to 10080')
+    .min(5, 'must be at least 5')
+    .max(10_080, 'must be at most 10080 (7 days)')
+    .default(30)
+    .describe('Minutes until the invoice expires unpaid: 5 to 10,080, default 30.'),
+});
+export type CreateInvoiceInput = z.output<typeof CreateInvoiceBody>;
+
+export const PaymentSchema = z.object({
+  txHash: z.string(),
+  logIndex: z.number().int(),
+  amount: z.string(),
+  blockNumber: z.number().int(),
+  confirmations: z.number().int().describe('Blocks on top of the payment block on the canonical chain (0 in the newest block).'),
+  late: z.boolean().describe('Arrived after expiry or after the invoice was confirmed; settled on its own.'),
+  createdAt: Timestamp,
+});
+
+export const InvoiceSchema = z
+  .object({
+    id: z.string(),
+    status: InvoiceStatusSchema,
+    chain: z.literal('BSC'),
+    token: z.literal('USDT'),
+    depositAddress: z.string().describe('EIP-55 checksummed address the customer pays to.'),
+    amountExpected: z.string(),
+    amountReceived: z.string(),
+    amountCredited: z.string().describe('Credited to the balance so far: received minus fees, over every settlement.'),
+    feeAmount: z.string(),
+    confirmationsRequired: z.number().int(),
+    txHashes: z.array(z.string()),
+    externalId: z.string().nullable(),
+    description: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+    expiresAt: Timestamp,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Invoice' });
+export type InvoiceView = z.infer<typeof InvoiceSchema>;
+
+export const InvoiceEventSchema = z.object({ id: z.string(), type: z.string(), status: z.string().nullable(), createdAt: Timestamp });
+
+export const SettlementViewSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['invoice', 'extra']),
+  status: z.enum(['pending', 'processing', 'completed', 'failed']),
+  amount: z.string(),
+  feeAmount: z.string(),
+  netAmount: z.string(),
+  txHashes: z.array(z.string()),
+  createdAt: Timestamp,
+  completedAt: Timestamp.nullable(),
+});
+
+export const InvoiceDetailSchema = InvoiceSchema.extend({
+  payments: z.array(PaymentSchema),
+  settlements: z.array(SettlementViewSchema),
+  events: z.array(InvoiceEventSchema).describe('Event timeline, oldest first.'),
+}).meta({ id: 'InvoiceDetail' });
+
+export const ListInvoicesQuery = PageQuery.extend({
+  status: InvoiceStatusSchema.optional().describe('Only invoices in this status.'),
+  externalId: z.string().min(1).max(255).optional().describe('Only invoices with this externalId.'),
+  createdFrom: z.iso.datetime({ offset: true }).optional().describe('Created at or after this instant (ISO 8601).'),
+  createdTo: z.iso.datetime({ offset: true }).optional().describe('Created before this instant (ISO 8601).'),
+});
+
+export const InvoiceListSchema = paged(InvoiceSchema);
+
+export const PayInvoiceBody = z.strictObject({
+  amount: amountString({ maxDecimals: 18, max: '1000000000', example: '100.50' }).describe('Test USDT to send, up to 18 decimals.'),
+});
+
+export const PayInvoiceResult = z.object({
+  invoiceId: z.string(),
+  txHash: z.string(),
+  from: z.string(),
+  to: z.string(),
+  amount: z.string(),
+});

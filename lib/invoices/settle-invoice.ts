@@ -1,0 +1,114 @@
+import { eq } from 'drizzle-orm';
+import { encodeFunctionData, erc20Abi, parseUnits, type Address, type PublicClient } from 'viem';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { invoices, settlements } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import { publicClient } from '@/lib/chain/clients';
+import { depositAccount } from '@/lib/chain/deposit-account';
+import type { ReadyNetwork } from '@/lib/chain/network';
+import { confirmRecordedTx, findRecordedTx, sendRecordedTx, type SettlementStep } from '@/lib/chain/send-recorded-tx';
+import { finishSettlement } from './finish-settlement';
+
+export type SettleNetwork = ReadyNetwork<'rpcUrl' | 'tokenAddress' | 'depositMnemonic' | 'gasWalletKey' | 'feeWallet' | 'hotWalletKey'>;
+
+export interface SettleHooks {
+  /** Tests: called once a step is confirmed on chain (throw to simulate a crash there). */
+  afterStep?: (step: SettlementStep) => void | Promise<void>;
+  /** Tests: called after a step is recorded and before it is broadcast. */
+  beforeBroadcast?: (step: SettlementStep) => void | Promise<void>;
+}
+
+type GasPlan = { gasPrice: string; feeGas: string; custodyGas: string };
+
+// Estimates plus 10 percent: the top-up covers these limits and no more.
+const withMargin = (gas: bigint) => (gas * 11n) / 10n + 1n;
+
+async function gasPlan(db: Db, client: PublicClient, s: typeof settlements.$inferSelect, token: Address, deposit: Address, moves: Move[]): Promise<GasPlan> {
+  if (s.gasPlan) return s.gasPlan;
+  const estimate = async (m: Move | undefined) =>
+    m ? withMargin(await client.estimateContractGas({ address: token, abi: erc20Abi, functionName: 'transfer', args: [m.to, m.units], account: deposit })) : 0n;
+  const plan = {
+    gasPrice: (await client.getGasPrice()).toString(),
+    feeGas: (await estimate(moves.find((m) => m.step === 'fee'))).toString(),
+    custodyGas: (await estimate(moves.find((m) => m.step === 'custody'))).toString(),
+  };
+  await db.update(settlements).set({ gasPlan: plan }).where(eq(settlements.id, s.id));
+  return plan;
+}
+
+interface Move {
+  step: 'fee' | 'custody';
+  to: Address;
+  units: bigint;
+}
+
+/**
+ * Runs one settlement to completion, resumable at any point: top up the
+ * deposit address with just the BNB its remaining transfers need, send the
+ * fee to the fee wallet and the rest to the custody wallet (each step recorded
+ * before broadcast, see sendRecordedTx), then credit the ledger, move the
+ * invoice and write invoice.paid_out in one transaction.
+ */
+export async function settleInvoice(db: Db, net: SettleNetwork, settlementId: string, hooks: SettleHooks = {}) {
+  const [s] = await db.select().from(settlements).where(eq(settlements.id, settlementId));
+  if (!s) throw new Error(`settlement ${settlementId} not found`);
+  if (s.status === 'completed') return s;
+  const [invoice] = await db.select().from(invoices).where(eq(invoices.id, s.invoiceId));
+  const client = publicClient(net.rpcUrl);
+  const deposit: PrivateKeyAccount = depositAccount(net.depositMnemonic, invoice!.addressIndex);
+  const moves: Move[] = (
+    [
+      { step: 'fee', to: net.feeWallet, units: parseUnits(s.feeAmount, net.decimals) },
+      { step: 'custody', to: privateKeyToAccount(net.hotWalletKey).address, units: parseUnits(s.netAmount, net.decimals) },
+    ] as Move[]
+  ).filter((m) => m.units > 0n);
+  const plan = await gasPlan(db, client, s, net.tokenAddress, deposit.address, moves);
+  const gasPrice = BigInt(plan.gasPrice);
+  const gasOf = (m: Move) => BigInt(m.step === 'fee' ? plan.feeGas : plan.custodyGas);
+
+  const topUp = await findRecordedTx(db, s.id, 'gas_topup');
+  if (topUp) {
+    await confirmRecordedTx(db, client, topUp);
+  } else {
+    // Only the transfers not yet recorded still need gas (a resumed run has paid for the others).
+    const pending: Move[] = [];
+    for (const m of moves) if (!(await findRecordedTx(db, s.id, m.step))) pending.push(m);
+    const needed = pending.reduce((sum, m) => sum + gasOf(m) * gasPrice, 0n);
+    const balance = await client.getBalance({ address: deposit.address });
+    if (balance < needed) {
+      await sendRecordedTx(db, client, {
+        settlementId: s.id,
+        step: 'gas_topup',
+        chainId: net.chainId,
+        account: privateKeyToAccount(net.gasWalletKey),
+        to: deposit.address,
+        value: needed - balance,
+        gas: 21_000n,
+        gasPrice,
+        recordValue: (needed - balance).toString(),
+        sharedSender: true,
+        beforeBroadcast: () => hooks.beforeBroadcast?.('gas_topup'),
+      });
+    }
+  }
+  await hooks.afterStep?.('gas_topup');
+
+  for (const m of moves) {
+    await sendRecordedTx(db, client, {
+      settlementId: s.id,
+      step: m.step,
+      chainId: net.chainId,
+      account: deposit,
+      to: net.tokenAddress,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [m.to, m.units] }),
+      value: 0n,
+      gas: gasOf(m),
+      gasPrice,
+      recordValue: m.units.toString(),
+      sharedSender: false,
+      beforeBroadcast: () => hooks.beforeBroadcast?.(m.step),
+    });
+    await hooks.afterStep?.(m.step);
+  }
+  return finishSettlement(db, s.id);
+}

@@ -1,0 +1,46 @@
+import { getAddress } from 'viem';
+import type { Invoice } from '@/db/schema';
+import { formatAmount } from './amount';
+import type { InvoiceView } from './schemas';
+
+/** The wire shape of an invoice; txHashes are its canonical payments' hashes in chain order. */
+export function invoiceView(row: Invoice, txHashes: string[]): InvoiceView {
+  return {
+    id: row.id,
+    status: row.status,
+    chain: 'BSC',
+    token: 'USDT',
+    depositAddress: getAddress(row.depositAddress),
+    amountExpected: formatAmount(row.amountExpected),
+    amountReceived: formatAmount(row.amountReceived),
+    amountCredited: formatAmount(row.amountCredited),
+    feeAmount: formatAmount(row.feeAmount),
+    confirmationsRequired: row.confirmationsRequired,
+    txHashes,
+    externalId: row.externalId,
+    description: row.description,
+    metadata: (row.metadata ?? {}) as Record<string, unknown>,
+    expiresAt: row.expiresAt.toISOString(),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The spec's invoice event payload, exactly these fields. */
+export function invoiceEventData(row: Invoice, txHashes: string[]) {
+  const v = invoiceView(row, txHashes);
+  return {
+    invoiceId: v.id,
+    tenantId: row.tenantId,
+    chain: v.chain,
+    token: v.token,
+    depositAddress: v.depositAddress,
+    amountExpected: v.amountExpected,
+    amountReceived: v.amountReceived,
+    status: v.status,
+    expiresAt: v.expiresAt,
+    confirmationsRequired: v.confirmationsRequired,
+    txHashes: v.txHashes,
+    metadata: v.metadata,
+  };
+}

@@ -1,0 +1,152 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import {
+  createTestClient,
+  createWalletClient,
+  http,
+  parseUnits,
+  publicActions,
+  type Abi,
+  type Address,
+  type Hex,
+} from 'viem';
+import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
+import { DEV_MNEMONIC } from '@/lib/chain/network-env';
+import type { Network } from '@/lib/chain/network';
+import type { Mode } from '@/lib/tenants/mode';
+
+/**
+ * A local chain for dev, tests and benches: anvil on a free 127.0.0.1 port with
+ * its own chain id, a test USDT (OpenZeppelin ERC20PresetMinterPauser: 18
+ * decimals, mint, pause) and funded gas, hot and faucet wallets.
+ */
+const ANVIL_BIN = path.resolve(process.cwd(), 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
+const TOKEN_ARTIFACT = path.resolve(process.cwd(), 'node_modules/@openzeppelin/contracts/build/contracts/ERC20PresetMinterPauser.json');
+
+/** Wallet keys are fixed derivations of the dev mnemonic's second account, so a dev chain looks the same each start. */
+function devKey(i: number): Hex {
+  const key = mnemonicToAccount(DEV_MNEMONIC, { accountIndex: 1, addressIndex: i }).getHdKey().privateKey!;
+  return `0x${Buffer.from(key).toString('hex')}`;
+}
+
+export interface AnvilOptions {
+  /** Interval mining in seconds (fractions allowed); default: mine on each transaction. */
+  blockTime?: number;
+  chainId?: number;
+  port?: number;
+  /** Test USDT minted to the faucet. */
+  faucetSupply?: string;
+}
+
+export type AnvilChain = Awaited<ReturnType<typeof startAnvil>>;
+
+export function tokenArtifact(): { abi: Abi; bytecode: Hex } {
+  const json = JSON.parse(readFileSync(TOKEN_ARTIFACT, 'utf8')) as { abi: Abi; bytecode: Hex };
+  return { abi: json.abi, bytecode: json.bytecode };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForRpc(url: string, proc: ChildProcess) {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`anvil exited with ${proc.exitCode}`);
+    try {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' });
+      if (res.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('anvil did not start within 15 s');
+}
+
+export async function startAnvil(opts: AnvilOptions = {}) {
+  const port = opts.port ?? (await freePort());
+  // A distinct chain id per chain keeps invoices, cursors and nonces of parallel test files apart.
+  const chainId = opts.chainId ?? 100_000 + Math.floor(Math.random() * 800_000);
+  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--accounts', '0', '--silent'];
+  if (opts.blockTime) args.push('--block-time', String(opts.blockTime));
+  const proc = spawn(ANVIL_BIN, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  await waitForRpc(rpcUrl, proc);
+
+  const chain = {
+    id: chainId,
+    name: 'anvil',
+    nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  } as const;
+  const client = createTestClient({ chain, mode: 'anvil', transport: http(rpcUrl), cacheTime: 0, pollingInterval: 50 }).extend(publicActions);
+  const keys = { faucet: devKey(0), gas: devKey(1), hot: devKey(2), fee: devKey(3), other: devKey(4) };
+  const addr = (k: Hex) => privateKeyToAccount(k).address;
+  for (const k of Object.values(keys)) await client.setBalance({ address: addr(k), value: parseUnits('1000', 18) });
+
+  const faucet = createWalletClient({ chain, account: privateKeyToAccount(keys.faucet), transport: http(rpcUrl), cacheTime: 0, pollingInterval: 50 });
+  const { abi, bytecode } = tokenArtifact();
+  const deploy = async (name: string) => {
+    const hash = await faucet.deployContract({ abi, bytecode, args: [name, 'USDT'] });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    return receipt.contractAddress as Address;
+  };
+  const token = await deploy('Tether USD (test)');
+  const mint = async (to: Address, amount: string, tokenAddress: Address = token) => {
+    const hash = await faucet.writeContract({ address: tokenAddress, abi, functionName: 'mint', args: [to, parseUnits(amount, 18)] });
+    return client.waitForTransactionReceipt({ hash });
+  };
+  await mint(faucet.account.address, opts.faucetSupply ?? '1000000000000');
+
+  const network = (mode: Mode, overrides: Partial<Network> = {}): Network => ({
+    mode,
+    chain: 'BSC',
+    token: 'USDT',
+    chainId,
+    rpcUrl,
+    tokenAddress: token,
+    decimals: 18,
+    confirmations: 5,
+    startBlock: undefined,
+    depositMnemonic: DEV_MNEMONIC,
+    gasWalletKey: keys.gas,
+    feeWallet: addr(keys.fee),
+    hotWalletKey: keys.hot,
+    faucetKey: mode === 'test' ? keys.faucet : undefined,
+    ...overrides,
+  });
+
+  return {
+    rpcUrl,
+    chainId,
+    port,
+    token,
+    keys,
+    addresses: { faucet: addr(keys.faucet), gas: addr(keys.gas), hot: addr(keys.hot), fee: addr(keys.fee) },
+    client,
+    faucet,
+    network,
+    /** Deploys another ERC-20 (e.g. to check that its transfers are ignored). */
+    deployToken: deploy,
+    mint,
+    async tokenBalance(owner: Address, tokenAddress: Address = token): Promise<bigint> {
+      return (await client.readContract({ address: tokenAddress, abi, functionName: 'balanceOf', args: [owner] })) as bigint;
+    },
+    mine: (blocks = 1) => client.mine({ blocks }),
+    async stop() {
+      if (proc.exitCode !== null) return;
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+    },
+  };
+}
