@@ -22,6 +22,19 @@ const EnvSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   /** Per-mode chain networks and wallets: lib/chain/network-env.ts. */
   ...NETWORK_ENV,
+  /**
+   * Webhook SSRF allow-list for development and tests: comma-separated IPs or
+   * CIDRs (e.g. `127.0.0.0/8,::1`) that deliveries may reach although private.
+   * Refused in production.
+   */
+  WEBHOOK_ALLOW_PRIVATE_HOSTS: z.string().default(''),
+  /**
+   * Test-only: multiplies the webhook retry delays (0.001 turns 30 s into 30 ms)
+   * so end-to-end tests can dead-letter a delivery quickly. Refused in production.
+   */
+  WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
+  /** Webhook attempts one worker keeps in flight at once. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { APP_ENV: 'development' | 'test' | 'production' };
@@ -42,6 +55,11 @@ export function env(): Env {
   const networkProblems = networkEnvProblems(parsed.data, appEnv);
   if (networkProblems.length > 0) {
     const message = `Invalid environment configuration:\n${networkProblems.map((l) => `  ${l}`).join('\n')}`;
+    console.error(message);
+    throw new Error(message);
+  }
+  if (appEnv === 'production' && (parsed.data.WEBHOOK_ALLOW_PRIVATE_HOSTS.trim() !== '' || parsed.data.WEBHOOK_RETRY_SCALE !== 1)) {
+    const message = 'Invalid environment configuration:\n  WEBHOOK_ALLOW_PRIVATE_HOSTS / WEBHOOK_RETRY_SCALE: not allowed in production';
     console.error(message);
     throw new Error(message);
   }

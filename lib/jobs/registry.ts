@@ -1,5 +1,6 @@
 import type { Db } from '@/lib/db';
 import { purgeExpiredRequestState } from './maintenance';
+import { runDeliveryLoop } from '@/lib/webhooks/delivery-loop';
 
 export interface ScheduledJob {
   name: string;
@@ -13,4 +14,6 @@ export interface ScheduledJob {
 /** Every scheduled job. The local worker runs these; jobs/ wraps the same functions for Trigger.dev. */
 export const SCHEDULED_JOBS: ScheduledJob[] = [
   { name: 'purge-expired-request-state', everyMs: 60_000, leaseMs: 60_000, run: (db) => purgeExpiredRequestState(db) },
+  // Webhook fan-out and delivery: one run is a 55 s loop with many attempts in flight (per-row claims make overlap safe).
+  { name: 'webhook-delivery', everyMs: 500, leaseMs: 90_000, run: async (db, signal) => void (await runDeliveryLoop(db, { signal, runForMs: 55_000 })) },
 ];

@@ -1,0 +1,47 @@
+import { events, webhookEndpoints } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import { newId } from '@/lib/ids';
+import type { Mode } from '@/lib/tenants/mode';
+import { newWebhookSecret } from '@/lib/webhooks/secret';
+
+/** A webhook endpoint row for tests (no URL checks; defaults to every event type). */
+export async function createTestWebhookEndpoint(
+  db: Db,
+  owner: { tenantId: string; mode: Mode },
+  opts: { url?: string; eventsSubscribed?: string[]; enabled?: boolean } = {},
+) {
+  const [row] = await db
+    .insert(webhookEndpoints)
+    .values({
+      id: newId('webhookEndpoint'),
+      ...owner,
+      url: opts.url ?? 'https://example.com/hooks',
+      eventsSubscribed: opts.eventsSubscribed ?? ['*'],
+      enabled: opts.enabled ?? true,
+      secret: newWebhookSecret(),
+    })
+    .returning();
+  return row!;
+}
+
+/** An outbox event for tests, already dispatched unless asked otherwise (so no worker picks it up by surprise). */
+export async function createTestEvent(
+  db: Db,
+  owner: { tenantId: string; mode: Mode },
+  opts: { type?: string; data?: Record<string, unknown>; dispatched?: boolean; postBackUrl?: string } = {},
+) {
+  const now = new Date();
+  const [row] = await db
+    .insert(events)
+    .values({
+      id: newId('event'),
+      ...owner,
+      type: opts.type ?? 'invoice.created',
+      subjectId: 'inv_test',
+      data: opts.data ?? { invoiceId: 'inv_test', amountExpected: '10.00' },
+      postBackUrl: opts.postBackUrl ?? null,
+      dispatchedAt: opts.dispatched === false ? null : now,
+    })
+    .returning();
+  return row!;
+}

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Db } from '@/lib/db';
+
+/** Claims last this long: the 10 s attempt timeout plus a wide margin; past it another worker retries. */
+export const CLAIM_LEASE_MS = 60_000;
+
+export interface ClaimedDelivery {
+  id: string;
+  token: string;
+  tenantId: string;
+  mode: 'live' | 'test';
+  eventId: string;
+  eventType: string;
+  eventCreatedAt: Date;
+  eventData: unknown;
+  attemptCount: number;
+  endpointId: string | null;
+  postBackUrl: string | null;
+  /** Endpoint state at claim time (null fields for postback deliveries). */
+  url: string | null;
+  secret: string | null;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+  endpointActive: boolean;
+}
+
+export interface ClaimOptions {
+  now?: Date;
+  limit: number;
+  leaseMs?: number;
+  /** Targets (endpoint id or postBackUrl) this worker already has enough attempts in flight for. */
+  saturated?: string[];
+  /** At most this many of one target per claim, so a slow endpoint cannot fill every slot. */
+  perTarget?: number;
+  /** Only this tenant's deliveries (tests run side by side on one database). */
+  tenantId?: string;
+}
+
+// Timestamps come back as epoch milliseconds: driver-independent and exact.
+const toDate = (v: unknown) => (v === null || v === undefined ? null : new Date(Number(v)));
+
+/**
+ * Claims due deliveries (PENDING or FAILED, due, unclaimed or with an expired
+ * claim) with FOR UPDATE SKIP LOCKED, so two workers never take the same one,
+ * and loads what the attempt needs in the same round trip.
+ */
+export async function claimDeliveries(db: Db, opts: ClaimOptions): Promise<ClaimedDelivery[]> {
+  const now = opts.now ?? new Date();
+  const token = randomBytes(12).toString('base64url');
+  const until = new Date(now.getTime() + (opts.leaseMs ?? CLAIM_LEASE_MS));
+  const nowIso = now.toISOString();
+  const res = await db.execute(sql`
+    with candidates as (
+      select id, coalesce(endpoint_id, post_back_url) as target, next_attempt_at
+        from webhook_deliveries
+       where status in ('PENDING', 'FAILED') and next_attempt_at <= ${nowIso}::timestamptz
+         and (claimed_until is null or claimed_until <= ${nowIso}::timestamptz)
+         ${opts.tenantId ? sql`and tenant_id = ${opts.tenantId}` : sql``}
+         and coalesce(endpoint_id, post_back_url) <> all(string_to_array(${(opts.saturated ?? []).join('\n')}, chr(10)))
+       order by next_attempt_at
+       limit ${opts.limit * 4}
+    ), picked as (
+      select id from (
+        select id, next_attempt_at, row_number() over (partition by target order by next_attempt_at) as rn from candidates
+      ) r where rn <= ${opts.perTarget ?? opts.limit} order by next_attempt_at limit ${opts.limit}
+    ), locked as (
+      -- Lock only the rows we take, re-checking them: a row another worker holds or just claimed is skipped.
+      select id from webhook_deliveries
+       where id in (select id from picked) and status in ('PENDING', 'FAILED')
+         and (claimed_until is null or claimed_until <= ${nowIso}::timestamptz)
+         for update skip locked
+    ), claimed as (
+      update webhook_deliveries d set claimed_until = ${until.toISOString()}::timestamptz, claim_token = ${token}
+        from locked where d.id = locked.id
+      returning d.id, d.tenant_id, d.mode, d.event_id, d.event_type, d.attempt_count, d.endpoint_id, d.post_back_url
+    )
+    select c.*, floor(extract(epoch from ev.created_at) * 1000)::bigint as event_created_at, ev.data as event_data,
+           e.url, e.secret, e.previous_secret, floor(extract(epoch from e.previous_secret_expires_at) * 1000)::bigint as previous_secret_expires_at,
+           (e.id is not null and e.enabled and e.deleted_at is null) as endpoint_active
+      from claimed c
+      join events ev on ev.id = c.event_id
+      left join webhook_endpoints e on e.id = c.endpoint_id`);
+  return rowsOf<Record<string, unknown>>(res).map((r) => ({
+    id: r.id as string,
+    token,
+    tenantId: r.tenant_id as string,
+    mode: r.mode as 'live' | 'test',
+    eventId: r.event_id as string,
+    eventType: r.event_type as string,
+    eventCreatedAt: toDate(r.event_created_at)!,
+    eventData: typeof r.event_data === 'string' ? JSON.parse(r.event_data) : r.event_data,
+    attemptCount: Number(r.attempt_count),
+    endpointId: (r.endpoint_id as string | null) ?? null,
+    postBackUrl: (r.post_back_url as string | null) ?? null,
+    url: (r.url as string | null) ?? null,
+    secret: (r.secret as string | null) ?? null,
+    previousSecret: (r.previous_secret as string | null) ?? null,
+    previousSecretExpiresAt: toDate(r.previous_secret_expires_at),
+    endpointActive: r.endpoint_active === true,
+  }));
+}

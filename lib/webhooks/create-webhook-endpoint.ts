@@ -1,0 +1,44 @@
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import { webhookEndpoints } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import { ApiError } from '@/lib/api/errors';
+import { newId } from '@/lib/ids';
+import type { Mode } from '@/lib/tenants/mode';
+import { endpointView } from './endpoint-view';
+import type { CreateWebhookEndpointInput } from './schemas';
+import { newWebhookSecret } from './secret';
+import { validateEndpointUrl } from './validate-endpoint-url';
+
+export const MAX_ENDPOINTS = 20;
+
+/** Creates an endpoint and returns it with its secret (shown only here and on rotation). */
+export async function createWebhookEndpoint(db: Db, owner: { tenantId: string; mode: Mode }, input: CreateWebhookEndpointInput) {
+  const url = validateEndpointUrl(input.url, owner.mode);
+  return db.transaction(async (tx) => {
+    // Serializes creations per tenant and mode so two concurrent requests cannot both pass the limit.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`webhook-endpoints:${owner.tenantId}:${owner.mode}`}))`);
+    const [{ n }] = (await tx
+      .select({ n: count() })
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.tenantId, owner.tenantId), eq(webhookEndpoints.mode, owner.mode), isNull(webhookEndpoints.deletedAt)))) as [{ n: number }];
+    if (Number(n) >= MAX_ENDPOINTS) {
+      throw new ApiError('limit_exceeded', `At most ${MAX_ENDPOINTS} webhook endpoints per tenant and mode.`, [
+        { path: 'url', message: `limit of ${MAX_ENDPOINTS} endpoints reached; delete one first` },
+      ]);
+    }
+    const [row] = await tx
+      .insert(webhookEndpoints)
+      .values({
+        id: newId('webhookEndpoint'),
+        tenantId: owner.tenantId,
+        mode: owner.mode,
+        url,
+        description: input.description ?? null,
+        enabled: input.enabled,
+        eventsSubscribed: input.eventsSubscribed,
+        secret: newWebhookSecret(),
+      })
+      .returning();
+    return { ...endpointView(row!), secret: row!.secret };
+  });
+}

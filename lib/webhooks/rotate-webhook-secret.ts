@@ -1,0 +1,30 @@
+import { eq } from 'drizzle-orm';
+import { webhookEndpoints } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import type { Mode } from '@/lib/tenants/mode';
+import { endpointView } from './endpoint-view';
+import { getWebhookEndpointOrThrow } from './get-webhook-endpoint-or-throw';
+import { newWebhookSecret } from './secret';
+
+/**
+ * New signing secret, returned once. With graceHours > 0 every delivery also
+ * carries a signature made with the old secret until the grace period ends
+ * (`v1=<new>,v1=<old>`); with 0 the old secret stops at once.
+ */
+export async function rotateWebhookSecret(db: Db, where: { id: string; tenantId: string; mode: Mode }, { graceHours }: { graceHours: number }, now = new Date()) {
+  return db.transaction(async (tx) => {
+    const ep = await getWebhookEndpointOrThrow(tx, where, { forUpdate: true });
+    const grace = graceHours > 0;
+    const [row] = await tx
+      .update(webhookEndpoints)
+      .set({
+        secret: newWebhookSecret(),
+        previousSecret: grace ? ep.secret : null,
+        previousSecretExpiresAt: grace ? new Date(now.getTime() + graceHours * 3_600_000) : null,
+        updatedAt: now,
+      })
+      .where(eq(webhookEndpoints.id, ep.id))
+      .returning();
+    return { ...endpointView(row!, now), secret: row!.secret };
+  });
+}

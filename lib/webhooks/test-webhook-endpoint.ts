@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import type { BlockList } from 'node:net';
+import { events, webhookDeliveries } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import { TEST_EVENT_TYPE } from '@/lib/events/types';
+import { newId } from '@/lib/ids';
+import type { Mode } from '@/lib/tenants/mode';
+import { attemptDelivery } from './attempt-delivery';
+import { CLAIM_LEASE_MS } from './claim-deliveries';
+import { getWebhookEndpointOrThrow } from './get-webhook-endpoint-or-throw';
+
+/**
+ * Sends a webhook.test event to one endpoint now (even a disabled one, to
+ * check it before enabling) and returns the outcome. The delivery is logged
+ * like any other but never retried.
+ */
+export async function testWebhookEndpoint(db: Db, where: { id: string; tenantId: string; mode: Mode }, opts: { allow?: BlockList } = {}) {
+  const ep = await getWebhookEndpointOrThrow(db, where);
+  const now = new Date();
+  const eventId = newId('event', now.getTime());
+  const deliveryId = newId('webhookDelivery', now.getTime());
+  const token = randomBytes(12).toString('base64url');
+  const data = { endpointId: ep.id, message: 'Test event sent from the gateway.' };
+  await db.transaction(async (tx) => {
+    // Written already dispatched: the fan-out must not send it to other endpoints.
+    await tx.insert(events).values({ id: eventId, tenantId: ep.tenantId, mode: ep.mode, type: TEST_EVENT_TYPE, subjectId: ep.id, data, createdAt: now, dispatchedAt: now });
+    await tx.insert(webhookDeliveries).values({
+      id: deliveryId,
+      tenantId: ep.tenantId,
+      mode: ep.mode,
+      eventId,
+      eventType: TEST_EVENT_TYPE,
+      endpointId: ep.id,
+      nextAttemptAt: now,
+      claimedUntil: new Date(now.getTime() + CLAIM_LEASE_MS),
+      claimToken: token,
+      createdAt: now,
+    });
+  });
+  const result = await attemptDelivery(
+    db,
+    {
+      id: deliveryId,
+      token,
+      tenantId: ep.tenantId,
+      mode: ep.mode,
+      eventId,
+      eventType: TEST_EVENT_TYPE,
+      eventCreatedAt: now,
+      eventData: data,
+      attemptCount: 0,
+      endpointId: ep.id,
+      postBackUrl: null,
+      url: ep.url,
+      secret: ep.secret,
+      previousSecret: ep.previousSecret,
+      previousSecretExpiresAt: ep.previousSecretExpiresAt,
+      endpointActive: true,
+    },
+    { now, allow: opts.allow },
+  );
+  const o = result.outcome!;
+  return { deliveryId, eventId, success: o.ok, statusCode: o.status, durationMs: o.durationMs, error: o.ok ? null : (o.error ?? `HTTP ${o.status}`), responseBody: o.responseBody };
+}
