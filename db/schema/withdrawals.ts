@@ -32,6 +32,8 @@ export const withdrawals = pgTable(
     /** The signed raw transaction, stored before broadcast so a restart re-sends exactly it. */
     signedTx: text(),
     txHash: text(),
+    /** Hashes of earlier signatures of the same nonce (replaced with a higher gas price); any of them may be the one mined. */
+    replacedTxHashes: text().array().notNull().default([]),
     /** Gas price (wei) of the signed transaction, raised when a stuck transaction is replaced. */
     gasPrice: bigint({ mode: 'bigint' }),
     broadcastAt: tstz(),

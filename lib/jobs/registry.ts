@@ -1,6 +1,8 @@
 import type { Db } from '@/lib/db';
 import { purgeExpiredRequestState } from './maintenance';
+import { processAllWithdrawals } from '@/lib/withdrawals/process-withdrawals';
 import { runDeliveryLoop } from '@/lib/webhooks/delivery-loop';
+import { INVOICE_JOBS } from '@/lib/invoices/scheduled-jobs';
 
 export interface ScheduledJob {
   name: string;
@@ -16,4 +18,8 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
   { name: 'purge-expired-request-state', everyMs: 60_000, leaseMs: 60_000, run: (db) => purgeExpiredRequestState(db) },
   // Webhook fan-out and delivery: one run is a 55 s loop with many attempts in flight (per-row claims make overlap safe).
   { name: 'webhook-delivery', everyMs: 500, leaseMs: 90_000, run: async (db, signal) => void (await runDeliveryLoop(db, { signal, runForMs: 55_000 })) },
+  // Invoices: chain watch per mode, expiry, settlement fan-out and settlement (lib/invoices/scheduled-jobs.ts).
+  ...INVOICE_JOBS,
+  // The hot wallet's sending lane: one runner at a time (the lease), so nonces are reserved in order.
+  { name: 'process-withdrawals', everyMs: 1_000, leaseMs: 120_000, run: (db) => processAllWithdrawals(db) },
 ];

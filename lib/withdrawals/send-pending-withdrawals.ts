@@ -1,0 +1,101 @@
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { erc20Abi, formatUnits, keccak256, parseUnits, type Hex, type PublicClient } from 'viem';
+import type { PrivateKeyAccount } from 'viem/accounts';
+import { withdrawals, type Withdrawal } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import { failWithdrawal } from './finish-withdrawal';
+import { broadcastRaw, reserveNonce, transferData, type LaneNetwork } from './lane-helpers';
+
+export interface SendOptions {
+  now?: Date;
+  /** Wait before re-checking a withdrawal the hot wallet cannot fund yet. */
+  retryDelayMs?: number;
+  /** Tests: runs after the signed transaction is stored, before it is broadcast (a crash there). */
+  beforeBroadcast?: (w: Withdrawal) => void | Promise<void>;
+}
+
+const REVERT = /revert|execution reverted|paused/i;
+
+async function postpone(db: Db, w: Withdrawal, reason: string, now: Date, delayMs: number) {
+  await db
+    .update(withdrawals)
+    .set({ pendingReason: reason, nextAttemptAt: new Date(now.getTime() + delayMs), updatedAt: now })
+    .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PENDING')));
+}
+
+/**
+ * Sends the due PENDING withdrawals of one hot wallet, one at a time (the
+ * lane): check funds, reserve the next nonce, sign, store the signed
+ * transaction with status PROCESSING, then broadcast. A crash after the store
+ * leaves a PROCESSING row whose exact bytes tracking re-broadcasts; nothing is
+ * ever signed twice for one withdrawal.
+ */
+export async function sendPendingWithdrawals(db: Db, net: LaneNetwork, client: PublicClient, account: PrivateKeyAccount, opts: SendOptions = {}) {
+  const now = opts.now ?? new Date();
+  const due = await db
+    .select()
+    .from(withdrawals)
+    .where(and(eq(withdrawals.chainId, net.chainId), eq(withdrawals.status, 'PENDING'), lte(withdrawals.nextAttemptAt, now)))
+    .orderBy(asc(withdrawals.createdAt))
+    .limit(50);
+  let sent = 0;
+  for (const w of due) {
+    const amount = parseUnits(w.netAmount, net.decimals);
+    const data = transferData(w.destinationAddress as `0x${string}`, amount);
+    const [tokenBalance, bnb, gasPrice] = await Promise.all([
+      client.readContract({ address: net.tokenAddress, abi: erc20Abi, functionName: 'balanceOf', args: [account.address] }),
+      client.getBalance({ address: account.address }),
+      client.getGasPrice(),
+    ]);
+    if (tokenBalance < amount) {
+      await postpone(db, w, `Hot wallet holds ${formatUnits(tokenBalance, net.decimals)} USDT, needs ${w.netAmount}; retrying.`, now, opts.retryDelayMs ?? 15_000);
+      continue;
+    }
+    let gas: bigint;
+    try {
+      gas = await client.estimateGas({ account: account.address, to: net.tokenAddress, data });
+    } catch (err) {
+      const message = String((err as Error).message);
+      if (REVERT.test(message)) {
+        await failWithdrawal(db, w.id, `The token transfer would revert: ${message.split('\n')[0]!.slice(0, 200)}`);
+      } else {
+        await postpone(db, w, 'Could not estimate gas (RPC unavailable); retrying.', now, opts.retryDelayMs ?? 15_000);
+      }
+      continue;
+    }
+    gas = (gas * 12n) / 10n;
+    if (bnb < gas * gasPrice) {
+      await postpone(db, w, 'Hot wallet lacks BNB for gas; retrying.', now, opts.retryDelayMs ?? 15_000);
+      continue;
+    }
+    const from = account.address.toLowerCase();
+    const chainPending = await client.getTransactionCount({ address: account.address, blockTag: 'pending' });
+    const stored = await db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(withdrawals).where(eq(withdrawals.id, w.id)).for('update');
+      if (!locked || locked.status !== 'PENDING') return null;
+      const nonce = await reserveNonce(tx, net.chainId, from, chainPending);
+      const raw = await account.signTransaction({ type: 'legacy', chainId: net.chainId, nonce, to: net.tokenAddress, data, gas, gasPrice });
+      const [row] = await tx
+        .update(withdrawals)
+        .set({
+          status: 'PROCESSING',
+          nonce,
+          signedTx: raw,
+          txHash: keccak256(raw),
+          gasPrice,
+          pendingReason: null,
+          sendAttempts: sql`${withdrawals.sendAttempts} + 1`,
+          updatedAt: now,
+        })
+        .where(eq(withdrawals.id, w.id))
+        .returning();
+      return row!;
+    });
+    if (!stored) continue;
+    await opts.beforeBroadcast?.(stored);
+    await broadcastRaw(client, stored.signedTx as Hex);
+    await db.update(withdrawals).set({ broadcastAt: new Date() }).where(eq(withdrawals.id, stored.id));
+    sent++;
+  }
+  return sent;
+}

@@ -1,0 +1,170 @@
+import { and, eq } from 'drizzle-orm';
+import { erc20Abi, parseUnits, type Address } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { events, withdrawals } from '@/db/schema';
+import { setNetworkOverride } from '@/lib/chain/network';
+import { postLedgerEntry } from '@/lib/ledger/post-entry';
+import { startAnvil, type AnvilChain } from '@/lib/testing/anvil';
+import { call } from '@/lib/testing/app';
+import { createTestTenant } from '@/lib/testing/fixtures';
+import type { LaneNetwork } from './lane-helpers';
+import { processWithdrawals } from './process-withdrawals';
+import { getWithdrawalOrThrow } from './get-withdrawal-or-throw';
+
+let chain: AnvilChain;
+let net: LaneNetwork;
+let seq = 0;
+
+beforeAll(async () => {
+  chain = await startAnvil();
+  net = chain.network('test') as LaneNetwork;
+  setNetworkOverride('test', net);
+  await chain.mint(chain.addresses.hot, '100000');
+});
+afterAll(async () => {
+  setNetworkOverride('test', undefined);
+  await chain?.stop();
+});
+
+async function fundedTenant(balance: string, feeRate = '0.01') {
+  const t = await createTestTenant({ withdrawalFeeRate: feeRate });
+  await t.db.transaction((tx) =>
+    postLedgerEntry(tx, { tenantId: t.tenant.id, mode: 'test', amount: balance, kind: 'test_credit', referenceType: 'test', referenceId: `wdc-${process.pid}-${++seq}` }),
+  );
+  return t;
+}
+
+function freshAddress(): Address {
+  return `0x${(BigInt(Date.now()) * 1_000_003n + BigInt(++seq)).toString(16).padStart(40, '0')}` as Address;
+}
+
+async function transfersTo(to: Address) {
+  return chain.client.getContractEvents({ address: chain.token, abi: erc20Abi, eventName: 'Transfer', args: { to }, fromBlock: 0n });
+}
+
+async function settle(id: string, rounds = 3) {
+  for (let i = 0; i < rounds; i++) {
+    await processWithdrawals((await createTestTenant()).db, net);
+    await chain.mine(5);
+  }
+  await processWithdrawals((await createTestTenant()).db, net);
+}
+
+describe('USDT withdrawals on a real chain', () => {
+  it('the destination receives exactly the amount; the fee stays; COMPLETED with its event', async () => {
+    const t = await fundedTenant('100');
+    const to = freshAddress();
+    const hotBefore = await chain.tokenBalance(chain.addresses.hot);
+    const res = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '25.50', destinationAddress: to } });
+    expect(res.status).toBe(201);
+
+    await processWithdrawals(t.db, net);
+    const processing = await getWithdrawalOrThrow(t.db, { id: res.body.id, tenantId: t.tenant.id, mode: 'test' });
+    expect(processing.status).toBe('PROCESSING');
+    expect(processing.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+
+    await chain.mine(5);
+    await processWithdrawals(t.db, net);
+    const done = await call('GET', `/v1/withdrawals/${res.body.id}`, { key: t.test });
+    expect(done.body.status).toBe('COMPLETED');
+    expect(done.body.txHash).toBe(processing.txHash);
+    expect(await chain.tokenBalance(to)).toBe(parseUnits('25.50', 18));
+    expect(hotBefore - (await chain.tokenBalance(chain.addresses.hot))).toBe(parseUnits('25.50', 18));
+    expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body).toMatchObject({ available: '74.245', pending: '0.00' });
+    const types = (await t.db.select().from(events).where(eq(events.subjectId, res.body.id))).map((e) => e.type);
+    expect(types).toEqual(['withdrawal.created', 'withdrawal.completed']);
+  });
+
+  it('a reverting transfer (token paused) ends FAILED with the full refund and withdrawal.failed', async () => {
+    const t = await fundedTenant('10');
+    const res = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '5.00', destinationAddress: freshAddress() } });
+    const { abi } = await import('@/lib/testing/anvil').then((m) => m.tokenArtifact());
+    await chain.client.waitForTransactionReceipt({ hash: await chain.faucet.writeContract({ address: chain.token, abi, functionName: 'pause' }) });
+    try {
+      await processWithdrawals(t.db, net);
+    } finally {
+      await chain.client.waitForTransactionReceipt({ hash: await chain.faucet.writeContract({ address: chain.token, abi, functionName: 'unpause' }) });
+    }
+    const w = await call('GET', `/v1/withdrawals/${res.body.id}`, { key: t.test });
+    expect(w.body.status).toBe('FAILED');
+    expect(w.body.failureReason).toMatch(/revert/i);
+    expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body.available).toBe('10.00');
+    const [failed] = await t.db.select().from(events).where(and(eq(events.subjectId, res.body.id), eq(events.type, 'withdrawal.failed')));
+    expect(failed!.data).toMatchObject({ status: 'FAILED', amount: '5.00' });
+  });
+
+  it('a crash between storing and broadcasting resumes with exactly one transfer on chain', async () => {
+    const t = await fundedTenant('10');
+    const to = freshAddress();
+    const res = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '3.00', destinationAddress: to } });
+    await expect(
+      processWithdrawals(t.db, net, {
+        beforeBroadcast: () => {
+          throw new Error('simulated crash');
+        },
+      }),
+    ).rejects.toThrow('simulated crash');
+    const stored = await getWithdrawalOrThrow(t.db, { id: res.body.id, tenantId: t.tenant.id, mode: 'test' });
+    expect(stored.status).toBe('PROCESSING');
+    expect(stored.broadcastAt).toBeNull();
+    expect(await transfersTo(to)).toHaveLength(0);
+    // Restart: the lane re-broadcasts the stored bytes, then confirms.
+    await settle(res.body.id);
+    expect((await getWithdrawalOrThrow(t.db, { id: res.body.id, tenantId: t.tenant.id, mode: 'test' })).status).toBe('COMPLETED');
+    expect(await transfersTo(to)).toHaveLength(1);
+    expect(await chain.tokenBalance(to)).toBe(parseUnits('3', 18));
+  });
+
+  it('a crash after broadcast, before the receipt, is reconciled without a second send', async () => {
+    const t = await fundedTenant('10');
+    const to = freshAddress();
+    const res = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '2.00', destinationAddress: to } });
+    await processWithdrawals(t.db, net); // broadcast; the process "dies" before tracking
+    await chain.mine(5);
+    await settle(res.body.id);
+    expect((await getWithdrawalOrThrow(t.db, { id: res.body.id, tenantId: t.tenant.id, mode: 'test' })).status).toBe('COMPLETED');
+    expect(await transfersTo(to)).toHaveLength(1);
+  });
+
+  it('a stuck transaction is replaced under the same nonce with a higher gas price; one transfer lands', async () => {
+    const t = await fundedTenant('10');
+    const to = freshAddress();
+    const res = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '1.00', destinationAddress: to } });
+    await chain.client.setAutomine(false);
+    try {
+      await processWithdrawals(t.db, net);
+      const first = await getWithdrawalOrThrow(t.db, { id: res.body.id, tenantId: t.tenant.id, mode: 'test' });
+      await processWithdrawals(t.db, net, { stuckAfterMs: 0, now: new Date(Date.now() + 1000) });
+      const replaced = await getWithdrawalOrThrow(t.db, { id: res.body.id, tenantId: t.tenant.id, mode: 'test' });
+      expect(replaced.nonce).toBe(first.nonce);
+      expect(replaced.txHash).not.toBe(first.txHash);
+      expect(replaced.gasPrice! > first.gasPrice!).toBe(true);
+      expect(replaced.replacedTxHashes).toEqual([first.txHash]);
+    } finally {
+      await chain.client.setAutomine(true);
+    }
+    await chain.mine(6);
+    await processWithdrawals(t.db, net);
+    expect((await getWithdrawalOrThrow(t.db, { id: res.body.id, tenantId: t.tenant.id, mode: 'test' })).status).toBe('COMPLETED');
+    expect(await transfersTo(to)).toHaveLength(1);
+  });
+
+  it('stays PENDING with a visible reason while the hot wallet lacks USDT, then sends', async () => {
+    const t = await fundedTenant('10');
+    const poor = { ...net, hotWalletKey: chain.keys.other } as LaneNetwork;
+    const res = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '4.00', destinationAddress: freshAddress() } });
+    await t.db.update(withdrawals).set({ chainId: poor.chainId }).where(eq(withdrawals.id, res.body.id));
+    await processWithdrawals(t.db, poor, { retryDelayMs: 0 });
+    const waiting = await call('GET', `/v1/withdrawals/${res.body.id}`, { key: t.test });
+    expect(waiting.body.status).toBe('PENDING');
+    expect(waiting.body.pendingReason).toMatch(/Hot wallet holds 0 USDT, needs 4/);
+    await chain.mint(chain.addresses.faucet, '0'); // no-op tx keeps block numbers moving
+    await chain.mint((await import('viem/accounts')).privateKeyToAddress(chain.keys.other), '10');
+    await processWithdrawals(t.db, poor, { retryDelayMs: 0 });
+    await chain.mine(5);
+    await processWithdrawals(t.db, poor);
+    const sent = await call('GET', `/v1/withdrawals/${res.body.id}`, { key: t.test });
+    expect(sent.body.status).toBe('COMPLETED');
+    expect(sent.body.pendingReason).toBeNull();
+  });
+});
