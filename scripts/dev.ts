@@ -3,9 +3,14 @@
  * - database: DATABASE_URL if set, else embedded PGlite under .data/
  * - worker: inside the web process with PGlite, a separate process with PostgreSQL
  * - Next.js dev server
+ * - chains: unless TEST_RPC_URL / LIVE_RPC_URL are set, one anvil per mode on 127.0.0.1
+ *   (0.45 s blocks like BSC) with a freshly deployed test USDT and funded wallets;
+ *   a new chain id each start, so invoices of an earlier run (whose chain is gone) are left alone
  * Ctrl-C stops every child.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { startAnvil, type AnvilChain } from '@/lib/testing/anvil';
+import { DEV_MNEMONIC } from '@/lib/chain/network-env';
 
 const children: ChildProcess[] = [];
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', APP_ENV: process.env.APP_ENV ?? 'development' };
@@ -26,6 +31,7 @@ let shuttingDown = false;
 function shutdown(code = 0) {
   if (shuttingDown) return;
   shuttingDown = true;
+  for (const chain of chains) void chain.stop();
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
   setTimeout(() => {
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
@@ -35,6 +41,29 @@ function shutdown(code = 0) {
 }
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
+
+const chains: AnvilChain[] = [];
+
+/** Starts a local chain for a mode and returns the env that points the mode at it. */
+async function localChain(mode: 'test' | 'live'): Promise<Record<string, string>> {
+  const p = mode === 'test' ? 'TEST' : 'LIVE';
+  if (process.env[`${p}_RPC_URL`]) return {};
+  const chain = await startAnvil({ blockTime: 0.45 });
+  chains.push(chain);
+  console.log(`[dev] ${mode} chain: anvil ${chain.rpcUrl} (chain id ${chain.chainId}), test USDT ${chain.token}`);
+  return {
+    [`${p}_RPC_URL`]: chain.rpcUrl,
+    [`${p}_CHAIN_ID`]: String(chain.chainId),
+    [`${p}_TOKEN_ADDRESS`]: chain.token,
+    [`${p}_START_BLOCK`]: '0',
+    [`${p}_DEPOSIT_MNEMONIC`]: DEV_MNEMONIC,
+    [`${p}_GAS_WALLET_PRIVATE_KEY`]: chain.keys.gas,
+    [`${p}_FEE_WALLET_ADDRESS`]: chain.addresses.fee,
+    [`${p}_HOT_WALLET_PRIVATE_KEY`]: chain.keys.hot,
+    ...(mode === 'test' ? { TEST_FAUCET_PRIVATE_KEY: chain.keys.faucet } : {}),
+  };
+}
+Object.assign(env, await localChain('test'), await localChain('live'));
 
 const port = process.env.PORT ?? '3000';
 const external = Boolean(process.env.DATABASE_URL);

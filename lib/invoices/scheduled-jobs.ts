@@ -1,0 +1,50 @@
+import type { ScheduledJob } from '@/lib/jobs/registry';
+import { getNetwork, isNetworkReady, type Network } from '@/lib/chain/network';
+import { watchChainLoop } from '@/lib/chain/watch-loop';
+import { MODES } from '@/lib/tenants/mode';
+import { createSettlements } from './create-settlements';
+import { expireInvoices } from './expire-invoices';
+import { runSettlements } from './run-settlements';
+import type { SettleNetwork } from './settle-invoice';
+
+const ready = (): Network[] => MODES.map(getNetwork).filter(isNetworkReady);
+
+/**
+ * The invoice pipeline for the local worker, per configured network: chain
+ * watch (a 55 s polling loop per mode), expiry, settlement fan-out and
+ * settlement. jobs/invoices.ts wraps the same functions for Trigger.dev.
+ */
+export const INVOICE_JOBS: ScheduledJob[] = [
+  ...MODES.map((mode) => ({
+    name: `chain-watch-${mode}`,
+    everyMs: 100,
+    leaseMs: 90_000,
+    run: (db: Parameters<ScheduledJob['run']>[0], signal: AbortSignal) => watchChainLoop(db, mode, { signal, runForMs: 55_000 }),
+  })),
+  {
+    name: 'expire-invoices',
+    everyMs: 2_000,
+    leaseMs: 60_000,
+    run: async (db) => {
+      for (const net of ready()) await expireInvoices(db, net);
+    },
+  },
+  {
+    name: 'settlement-fanout',
+    everyMs: 500,
+    leaseMs: 60_000,
+    run: async (db) => {
+      for (const net of ready()) await createSettlements(db, net);
+    },
+  },
+  {
+    name: 'settle-invoices',
+    everyMs: 500,
+    leaseMs: 10 * 60_000,
+    run: async (db, signal) => {
+      for (const net of ready()) {
+        if (net.depositMnemonic && net.gasWalletKey && net.feeWallet && net.hotWalletKey) await runSettlements(db, net as SettleNetwork, { signal });
+      }
+    },
+  },
+];
