@@ -3,7 +3,7 @@ import { formatUnits } from 'viem';
 import { chainTransfers } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
-import { applyTransfer } from '@/lib/invoices/apply-transfer';
+import { applyTransfers } from '@/lib/invoices/apply-transfers';
 import { saveCursor, type Cursor } from './cursor';
 import type { Network } from './network';
 import { decodeTransfer, type RpcLog, type TokenTransfer } from './transfer-logs';
@@ -52,33 +52,39 @@ export async function processTransferLogs(db: Db, net: Pick<Network, 'mode' | 'c
 
   let inserted = 0;
   await db.transaction(async (tx) => {
-    for (const t of matched) {
-      const owner = owners.get(t.to)!;
-      const [row] = await tx
+    if (matched.length > 0) {
+      const rows = await tx
         .insert(chainTransfers)
-        .values({
-          id: newId('payment'),
-          mode: net.mode,
-          chainId: net.chainId,
-          txHash: t.txHash,
-          logIndex: t.logIndex,
-          blockNumber: t.blockNumber,
-          blockHash: t.blockHash,
-          blockTime: new Date(times.get(t.blockNumber)! * 1000),
-          fromAddress: t.from,
-          toAddress: t.to,
-          amount: formatUnits(t.value, net.decimals),
-          invoiceId: owner.id,
-          tenantId: owner.tenantId,
-        })
+        .values(
+          matched.map((t) => ({
+            id: newId('payment'),
+            mode: net.mode,
+            chainId: net.chainId,
+            txHash: t.txHash,
+            logIndex: t.logIndex,
+            blockNumber: t.blockNumber,
+            blockHash: t.blockHash,
+            blockTime: new Date(times.get(t.blockNumber)! * 1000),
+            fromAddress: t.from,
+            toAddress: t.to,
+            amount: formatUnits(t.value, net.decimals),
+            invoiceId: owners.get(t.to)!.id,
+            tenantId: owners.get(t.to)!.tenantId,
+          })),
+        )
         .onConflictDoNothing()
         .returning();
-      if (!row) continue;
-      inserted++;
-      await tx.execute(sql`
-        insert into chain_blocks (mode, chain_id, number, hash) values (${net.mode}, ${net.chainId}, ${t.blockNumber}, ${t.blockHash})
-        on conflict (mode, chain_id, number) do update set hash = excluded.hash`);
-      await applyTransfer(tx, row);
+      inserted = rows.length;
+      rows.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
+      // Hashes of the blocks holding transfers, for the reorg walk-back.
+      const blocks = [...new Map(rows.map((r) => [r.blockNumber, r.blockHash])).entries()];
+      if (blocks.length) {
+        await tx.execute(sql`
+          insert into chain_blocks (mode, chain_id, number, hash)
+          values ${sql.join(blocks.map(([n, h]) => sql`(${net.mode}, ${net.chainId}, ${n}, ${h})`), sql`, `)}
+          on conflict (mode, chain_id, number) do update set hash = excluded.hash`);
+      }
+      await applyTransfers(tx, rows);
     }
     await saveCursor(tx, net, range.to);
   });
