@@ -21,6 +21,8 @@ export const ID_PREFIXES = {
   product: 'prod',
   order: 'ord',
   user: 'usr',
+  session: 'ses',
+  invitation: 'ivt',
   audit: 'aud',
   request: 'req',
 } as const;

@@ -9,3 +9,6 @@ export * from './invoices';
 export * from './chain';
 export * from './settlements';
 export * from './withdrawals';
+export * from './user-sessions';
+export * from './invitations';
+export * from './login-throttles';
