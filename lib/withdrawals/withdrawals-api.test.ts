@@ -1,6 +1,6 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { events, ledgerEntries, withdrawals } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
