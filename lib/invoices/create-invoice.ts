@@ -5,7 +5,7 @@ import { depositAccount } from '@/lib/chain/deposit-account';
 import type { Network } from '@/lib/chain/network';
 import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/tenants/mode';
-import { emitInvoiceEvent } from './emit-invoice-event';
+import { writeInvoiceEvents } from './write-invoice-events';
 import type { CreateInvoiceInput } from './schemas';
 import { invoiceView } from './view';
 
@@ -49,7 +49,7 @@ export async function createInvoice(
         updatedAt: now,
       })
       .returning();
-    await emitInvoiceEvent(tx, row!, 'invoice.created');
+    await writeInvoiceEvents(tx, [{ invoice: row!, type: 'invoice.created', txHashes: [] }]);
     return invoiceView(row!, []);
   });
 }
