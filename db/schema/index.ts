@@ -12,3 +12,4 @@ export * from './withdrawals';
 export * from './user-sessions';
 export * from './invitations';
 export * from './login-throttles';
+export * from './exchange';

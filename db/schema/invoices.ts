@@ -48,6 +48,14 @@ export const invoices = pgTable(
     description: text(),
     metadata: jsonb().notNull().default({}),
     expiresAt: tstz().notNull(),
+    /** Pay-in from another coin (issue 6): the currency and amount the customer sends to payinAddress at the exchange; null for direct USDT. */
+    payinCurrency: text(),
+    payinAmount: money(),
+    /** The exchange's deposit address (shown as depositAddress); the USDT then arrives at depositAddress above. */
+    payinAddress: text(),
+    payinTag: text(),
+    /** Last exchange order status the tracker saw. */
+    payinStatus: text(),
     createdAt: createdAt(),
     updatedAt: tstz().notNull().defaultNow(),
   },
