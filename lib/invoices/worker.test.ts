@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { setNetworkOverride } from '@/lib/chain/network';
+import { runWorker } from '@/lib/jobs/worker';
+import { startAnvil, type AnvilChain } from '@/lib/testing/anvil';
+import { createTestTenant } from '@/lib/testing/fixtures';
+import { invoiceHelpers } from '@/lib/testing/invoice-helpers';
+import { INVOICE_JOBS } from './scheduled-jobs';
+
+let chain: AnvilChain;
+const h = invoiceHelpers(() => chain);
+
+beforeAll(async () => {
+  // Interval mining like BSC: the worker's jobs see blocks arrive on their own.
+  chain = await startAnvil({ blockTime: 0.45 });
+  setNetworkOverride('test', chain.network('test'));
+});
+afterAll(async () => {
+  setNetworkOverride('test', undefined);
+  await chain?.stop();
+});
+
+it('the local worker takes a paid invoice to PAID_OUT on its own', async () => {
+  const t = await createTestTenant({ invoiceFeeRate: '0.01' });
+  const controller = new AbortController();
+  const worker = runWorker({ db: t.db, signal: controller.signal, jobs: INVOICE_JOBS, tickMs: 50 });
+  try {
+    const inv = await h.create(t.test, { amount: '8.00' });
+    await h.pay(t.test, inv.id, '8');
+    let d = await h.detail(t.test, inv.id);
+    for (let i = 0; i < 150 && d.status !== 'PAID_OUT'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      d = await h.detail(t.test, inv.id);
+    }
+    expect(d).toMatchObject({ status: 'PAID_OUT', amountCredited: '7.92', feeAmount: '0.08' });
+    expect(d.events.map((e: { type: string }) => e.type)).toEqual([
+      'invoice.created',
+      'invoice.detected',
+      'invoice.confirmed',
+      'invoice.processing_payout',
+      'invoice.paid_out',
+    ]);
+  } finally {
+    controller.abort();
+    await worker;
+  }
+});
