@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgSequence, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, mode, money, tstz } from './columns';
 import { tenants } from './tenants';
 
@@ -21,6 +21,24 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
  * even to transactions that roll back, so an address is never reused.
  */
 export const depositAddressIndexSeq = pgSequence('deposit_address_index_seq', { startWith: 0, minValue: 0 });
+
+/**
+ * Deposit addresses derived ahead of time by a background job (one EC
+ * multiplication each), so creating an invoice only claims a row. Each row is
+ * claimed once (deleted); its index came from the sequence, so never reused.
+ */
+export const depositAddressPool = pgTable(
+  'deposit_address_pool',
+  {
+    /** Fingerprint of the mnemonic's branch (hash of its xpub), never the mnemonic. */
+    keyId: text().notNull(),
+    addressIndex: bigint({ mode: 'number' }).notNull(),
+    /** EIP-55 checksummed (invoices store it lower-case; the event payload shows it checksummed). */
+    address: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.addressIndex] })],
+);
 
 export const invoices = pgTable(
   'invoices',

@@ -1,6 +1,7 @@
 import type { ScheduledJob } from '@/lib/jobs/registry';
 import { getNetwork, isNetworkReady, type Network } from '@/lib/chain/network';
 import { watchChainLoop } from '@/lib/chain/watch-loop';
+import { refillAddressPool } from '@/lib/chain/refill-address-pool';
 import { MODES } from '@/lib/tenants/mode';
 import { createSettlements } from './create-settlements';
 import { expireInvoices } from './expire-invoices';
@@ -11,8 +12,8 @@ const ready = (): Network[] => MODES.map(getNetwork).filter(isNetworkReady);
 
 /**
  * The invoice pipeline for the local worker, per configured network: chain
- * watch (a 55 s polling loop per mode), expiry, settlement fan-out and
- * settlement. jobs/invoices.ts wraps the same functions for Trigger.dev.
+ * watch (a 55 s polling loop per mode), the deposit address pool, expiry,
+ * settlement fan-out and settlement. jobs/invoices.ts wraps the same functions for Trigger.dev.
  */
 export const INVOICE_JOBS: ScheduledJob[] = [
   ...MODES.map((mode) => ({
@@ -21,6 +22,16 @@ export const INVOICE_JOBS: ScheduledJob[] = [
     leaseMs: 90_000,
     run: (db: Parameters<ScheduledJob['run']>[0], signal: AbortSignal) => watchChainLoop(db, mode, { signal, runForMs: 55_000 }),
   })),
+  {
+    // Pre-derives deposit addresses so POST /v1/invoices only claims one (see claimDepositAddress).
+    name: 'deposit-address-pool',
+    everyMs: 5_000,
+    leaseMs: 120_000,
+    run: async (db, signal) => {
+      const mnemonics = new Set(MODES.map((m) => getNetwork(m).depositMnemonic).filter((m): m is string => Boolean(m)));
+      for (const mnemonic of mnemonics) await refillAddressPool(db, mnemonic, { target: 2_000, signal });
+    },
+  },
   {
     name: 'expire-invoices',
     everyMs: 2_000,
