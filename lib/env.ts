@@ -33,6 +33,15 @@ const EnvSchema = z.object({
    * so end-to-end tests can dead-letter a delivery quickly. Refused in production.
    */
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
+  /**
+   * Signs dashboard session cookies (next-auth). Required in production; outside
+   * production a fixed development value is used when unset.
+   */
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Public dashboard sign-up (creates a tenant and its owner); false leaves invitations and the CLI. */
+  SIGNUP_ENABLED: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
+  /** Dashboard sessions end this many hours after sign-in. */
+  SESSION_MAX_AGE_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
   /** Webhook attempts one worker keeps in flight at once. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
 });
@@ -60,6 +69,11 @@ export function env(): Env {
   }
   if (appEnv === 'production' && (parsed.data.WEBHOOK_ALLOW_PRIVATE_HOSTS.trim() !== '' || parsed.data.WEBHOOK_RETRY_SCALE !== 1)) {
     const message = 'Invalid environment configuration:\n  WEBHOOK_ALLOW_PRIVATE_HOSTS / WEBHOOK_RETRY_SCALE: not allowed in production';
+    console.error(message);
+    throw new Error(message);
+  }
+  if (appEnv === 'production' && !parsed.data.AUTH_SECRET) {
+    const message = 'Invalid environment configuration:\n  AUTH_SECRET: required in production (e.g. `openssl rand -base64 32`)';
     console.error(message);
     throw new Error(message);
   }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { english, generateMnemonic, generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 
 /** A complete, valid production configuration (fresh keys, never the dev mnemonic) for tests of production behaviour. */
@@ -11,5 +12,6 @@ export function productionEnv(): Record<string, string> {
     LIVE_GAS_WALLET_PRIVATE_KEY: generatePrivateKey(),
     LIVE_FEE_WALLET_ADDRESS: privateKeyToAddress(generatePrivateKey()),
     LIVE_HOT_WALLET_PRIVATE_KEY: generatePrivateKey(),
+    AUTH_SECRET: randomBytes(32).toString('base64'),
   };
 }

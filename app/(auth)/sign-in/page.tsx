@@ -1,0 +1,25 @@
+import Link from 'next/link';
+import { redirect } from 'next/navigation';
+import { getDashboardContext } from '@/lib/dashboard/context';
+import { env } from '@/lib/env';
+import { SignInForm } from './sign-in-form';
+
+export const metadata = { title: 'Sign in · USDT Gateway' };
+
+export default async function SignInPage() {
+  if (await getDashboardContext()) redirect('/dashboard');
+  return (
+    <>
+      <h1 className="text-xl font-semibold text-slate-900">Sign in to your account</h1>
+      <SignInForm />
+      {env().SIGNUP_ENABLED && (
+        <p className="mt-6 text-center text-sm text-slate-500">
+          New here?{' '}
+          <Link href="/sign-up" className="font-medium text-indigo-600 hover:underline">
+            Create an account
+          </Link>
+        </p>
+      )}
+    </>
+  );
+}

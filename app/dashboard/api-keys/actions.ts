@@ -1,0 +1,38 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { createApiKey } from '@/lib/api-keys/create-api-key';
+import { revokeApiKey } from '@/lib/api-keys/revoke-api-key';
+import { CreateApiKeyBody, UpdateApiKeyBody } from '@/lib/api-keys/schemas';
+import { updateApiKey } from '@/lib/api-keys/update-api-key';
+import { runAction } from '@/lib/dashboard/action-result';
+import { actionContext } from '@/lib/dashboard/context';
+
+/** The key is created in the header's mode; a `mode` sent by the client is ignored. */
+export async function createKeyAction(input: unknown) {
+  return runAction(async () => {
+    const ctx = await actionContext('keys:manage');
+    const { mode: _ignored, ...body } = CreateApiKeyBody.parse(input);
+    const created = await createApiKey(ctx.db, { tenantId: ctx.tenant.id, mode: ctx.mode, ...body });
+    revalidatePath('/dashboard/api-keys');
+    return created;
+  });
+}
+
+export async function updateKeyAction(id: string, input: unknown) {
+  return runAction(async () => {
+    const ctx = await actionContext('keys:manage');
+    const view = await updateApiKey(ctx.db, { id, tenantId: ctx.tenant.id, mode: ctx.mode }, UpdateApiKeyBody.parse(input));
+    revalidatePath('/dashboard/api-keys');
+    return view;
+  });
+}
+
+export async function revokeKeyAction(id: string) {
+  return runAction(async () => {
+    const ctx = await actionContext('keys:manage');
+    const view = await revokeApiKey(ctx.db, { id, tenantId: ctx.tenant.id, mode: ctx.mode });
+    revalidatePath('/dashboard/api-keys');
+    return view;
+  });
+}

@@ -1,0 +1,36 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { getNetwork } from '@/lib/chain/network';
+import { runAction } from '@/lib/dashboard/action-result';
+import { actionContext } from '@/lib/dashboard/context';
+import { createWithdrawal } from '@/lib/withdrawals/create-withdrawal';
+import { getMaxWithdrawal } from '@/lib/withdrawals/get-max-withdrawal';
+import { CreateWithdrawalBody } from '@/lib/withdrawals/schemas';
+import { validateDestination } from '@/lib/withdrawals/validate-destination';
+
+export async function createWithdrawalAction(input: unknown) {
+  return runAction(async () => {
+    const ctx = await actionContext('withdrawals:create');
+    const withdrawal = await createWithdrawal(ctx.db, ctx.owner, CreateWithdrawalBody.parse(input));
+    revalidatePath('/dashboard/balance');
+    revalidatePath('/dashboard');
+    return withdrawal;
+  });
+}
+
+/** The same destination checks as POST /v1/withdrawals, run when the field loses focus. */
+export async function validateAddressAction(address: string) {
+  return runAction(async () => {
+    const ctx = await actionContext();
+    return { address: await validateDestination(ctx.db, getNetwork(ctx.mode), String(address).trim()) };
+  });
+}
+
+/** GET /v1/withdrawals/max's function, for the Max button. */
+export async function maxWithdrawalAction() {
+  return runAction(async () => {
+    const ctx = await actionContext();
+    return getMaxWithdrawal(ctx.db, ctx.owner);
+  });
+}

@@ -1,0 +1,83 @@
+import { StatusBadge } from '@/components/ui/badge';
+import { Card, EmptyState, PageHeader, tableClass, tdClass, thClass } from '@/components/ui/card';
+import { Money } from '@/components/ui/money';
+import { Pagination } from '@/components/ui/pagination';
+import { Time } from '@/components/ui/time';
+import { getNetwork } from '@/lib/chain/network';
+import { requireContext } from '@/lib/dashboard/context';
+import { explorerTxUrl } from '@/lib/dashboard/explorer';
+import { can } from '@/lib/dashboard/permissions';
+import { getBalanceSummary } from '@/lib/withdrawals/get-balance-summary';
+import { getMaxWithdrawal } from '@/lib/withdrawals/get-max-withdrawal';
+import { listWithdrawals } from '@/lib/withdrawals/list-withdrawals';
+import { ExchangeWithdrawal } from './exchange-withdrawal';
+import { WithdrawalForm } from './withdrawal-form';
+
+export const metadata = { title: 'Balance · USDT Gateway' };
+
+export default async function BalancePage({ searchParams }: { searchParams: Promise<{ page?: string }> }) {
+  const ctx = await requireContext();
+  const page = Math.max(1, Math.min(100_000, Number.parseInt((await searchParams).page ?? '1', 10) || 1));
+  const [balance, max, history] = await Promise.all([
+    getBalanceSummary(ctx.db, ctx.owner),
+    getMaxWithdrawal(ctx.db, ctx.owner),
+    listWithdrawals(ctx.db, ctx.owner, { page, limit: 20 }),
+  ]);
+  const chainId = getNetwork(ctx.mode).chainId;
+  const canWithdraw = can(ctx.user.role, 'withdrawals:create');
+  return (
+    <>
+      <PageHeader title="Balance & withdrawals" description="Settled invoice funds, net of fees, ready to withdraw as USDT (BEP-20)." />
+      <div className="grid gap-4 lg:grid-cols-3">
+        <Card title="Balance">
+          <dl className="space-y-4">
+            <div>
+              <dt className="text-sm text-slate-500">Available</dt>
+              <dd className="mt-1 text-3xl font-semibold text-slate-900" data-testid="balance-available"><Money value={balance.available} /></dd>
+            </div>
+            <div>
+              <dt className="text-sm text-slate-500">Held by open withdrawals</dt>
+              <dd className="mt-1 text-lg text-slate-700" data-testid="balance-pending"><Money value={balance.pending} /></dd>
+            </div>
+            <div className="text-xs text-slate-500">Withdrawal fee: {max.feePercent} of the amount, charged on top · minimum {max.minWithdrawal} USDT</div>
+          </dl>
+        </Card>
+        <Card title="Withdraw USDT" className="lg:col-span-2">
+          {canWithdraw ? <WithdrawalForm initialMax={max} /> : <p className="text-sm text-slate-500">Only the account owner can withdraw funds.</p>}
+        </Card>
+      </div>
+      <ExchangeWithdrawal />
+      <Card title="Withdrawal history" className="mt-4">
+        <div className="-m-5">
+          {history.data.length === 0 ? (
+            <EmptyState title="No withdrawals yet" />
+          ) : (
+            <div className="overflow-x-auto">
+              <table className={tableClass}>
+                <thead><tr>{['Amount', 'Fee', 'Status', 'Destination', 'Transaction', 'Created'].map((h) => <th key={h} className={thClass}>{h}</th>)}</tr></thead>
+                <tbody>
+                  {history.data.map((w) => {
+                    const url = w.txHash ? explorerTxUrl(chainId, w.txHash) : null;
+                    return (
+                      <tr key={w.id} data-withdrawal-id={w.id}>
+                        <td className={`${tdClass} font-medium text-slate-900`}><Money value={w.amount} /></td>
+                        <td className={tdClass}><Money value={w.feeAmount} /></td>
+                        <td className={tdClass}><StatusBadge status={w.status} /></td>
+                        <td className={`${tdClass} font-mono text-xs`} title={w.destinationAddress}>{w.destinationAddress.slice(0, 8)}…{w.destinationAddress.slice(-6)}</td>
+                        <td className={`${tdClass} font-mono text-xs`}>
+                          {!w.txHash ? '—' : url ? <a className="text-indigo-600 hover:underline" href={url} target="_blank" rel="noreferrer">{w.txHash.slice(0, 12)}…</a> : <span title={w.txHash}>{w.txHash.slice(0, 12)}…</span>}
+                        </td>
+                        <td className={tdClass}><Time iso={w.createdAt} /></td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <Pagination basePath="/dashboard/balance" params={{}} page={history.meta.page} lastPage={history.meta.lastPage} total={history.meta.total} />
+        </div>
+      </Card>
+    </>
+  );
+}

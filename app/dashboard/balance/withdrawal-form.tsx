@@ -1,0 +1,111 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Field, FormError, inputClass } from '@/components/ui/field';
+import { formatMoney } from '@/components/ui/money';
+import { useToast } from '@/components/ui/toast';
+import { ApiError } from '@/lib/api/errors';
+import { fieldErrors } from '@/lib/dashboard/form-errors';
+import { Decimal } from '@/lib/money';
+import { parseWithdrawalAmount, withdrawalFee } from '@/lib/withdrawals/amounts';
+import { CreateWithdrawalBody } from '@/lib/withdrawals/schemas';
+import { createWithdrawalAction, maxWithdrawalAction, validateAddressAction } from './actions';
+
+interface Max { maxAmount: string; balance: string; feePercent: string; estimatedFee: string; minWithdrawal: string }
+
+/** Amount checks are lib/withdrawals' own parser, so the form refuses exactly what the API refuses. */
+function amountProblem(raw: string): string | null {
+  try {
+    parseWithdrawalAmount(raw);
+    return null;
+  } catch (err) {
+    return err instanceof ApiError ? (err.details?.[0]?.message ?? err.message) : 'is not a valid amount';
+  }
+}
+
+export function WithdrawalForm({ initialMax }: { initialMax: Max }) {
+  const router = useRouter();
+  const toast = useToast();
+  const [max, setMax] = useState(initialMax);
+  const [amount, setAmount] = useState('');
+  const [address, setAddress] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [addressOk, setAddressOk] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const amountErr = amount ? amountProblem(amount) : null;
+  const fee = amount && !amountErr ? withdrawalFee(new Decimal(amount), max.feePercent) : null;
+  const total = fee ? new Decimal(amount).plus(fee) : null;
+  const over = total ? total.gt(max.balance) : false;
+
+  async function checkAddress(value: string) {
+    setAddressOk(null);
+    if (!value) return;
+    if (!/^0x[0-9a-fA-F]{40}$/.test(value)) return setErrors((e) => ({ ...e, destinationAddress: 'must be 0x followed by 40 hex characters' }));
+    const res = await validateAddressAction(value);
+    if (res.ok) {
+      setErrors(({ destinationAddress: _, ...rest }) => rest);
+      setAddressOk(res.data.address);
+    } else setErrors((e) => ({ ...e, destinationAddress: res.error.details?.[0]?.message ?? res.error.message }));
+  }
+
+  async function fillMax() {
+    const res = await maxWithdrawalAction();
+    if (!res.ok) return toast(res.error.message, 'error');
+    setMax(res.data);
+    setAmount(res.data.maxAmount);
+  }
+
+  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const input = { amount: amount.trim(), destinationAddress: address.trim() };
+    const parsed = CreateWithdrawalBody.safeParse(input);
+    const problems: Record<string, string> = parsed.success ? {} : fieldErrors(parsed.error.issues);
+    const a = amountProblem(input.amount);
+    if (a) problems.amount = a;
+    if (!/^0x[0-9a-fA-F]{40}$/.test(input.destinationAddress)) problems.destinationAddress = 'must be 0x followed by 40 hex characters';
+    if (Object.keys(problems).length) return setErrors(problems);
+    setFormError(null);
+    setBusy(true);
+    const res = await createWithdrawalAction(input);
+    setBusy(false);
+    if (!res.ok) {
+      setErrors(fieldErrors(res.error.details));
+      return setFormError(res.error.message);
+    }
+    toast(`Withdrawal of ${formatMoney(res.data.amount)} USDT created`);
+    setAmount('');
+    setAddress('');
+    setAddressOk(null);
+    const m = await maxWithdrawalAction();
+    if (m.ok) setMax(m.data);
+    router.refresh();
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-2">
+      <FormError message={formError} />
+      <Field id="wd-amount" label="Amount (USDT)" error={errors.amount ?? amountErr ?? undefined} hint={`Up to ${formatMoney(max.maxAmount)} USDT after the fee.`}>
+        <div className="flex gap-2">
+          <input id="wd-amount" name="amount" inputMode="decimal" placeholder="0.00" value={amount} onChange={(e) => { setAmount(e.target.value.trim()); setErrors(({ amount: _, ...r }) => r); }} className={inputClass} aria-invalid={!!(errors.amount ?? amountErr)} aria-describedby="wd-amount-msg" />
+          <Button variant="secondary" onClick={fillMax}>Max</Button>
+        </div>
+      </Field>
+      <Field id="wd-address" label="Destination address (BEP-20)" error={errors.destinationAddress} hint={addressOk ? `✓ Valid address ${addressOk}` : 'Checked when you leave the field.'}>
+        <input id="wd-address" name="destinationAddress" placeholder="0x…" value={address} onChange={(e) => { setAddress(e.target.value); setAddressOk(null); }} onBlur={(e) => checkAddress(e.target.value.trim())} className={`${inputClass} font-mono`} aria-invalid={!!errors.destinationAddress} aria-describedby="wd-address-msg" spellCheck={false} autoComplete="off" />
+      </Field>
+      <dl className="grid grid-cols-3 gap-4 rounded-md bg-slate-50 p-3 text-sm" aria-live="polite">
+        <div><dt className="text-slate-500">Amount</dt><dd className="tabular-nums" data-testid="wd-amount-view">{amount && !amountErr ? formatMoney(amount) : '—'}</dd></div>
+        <div><dt className="text-slate-500">Fee ({new Decimal(max.feePercent).times(100).toFixed()}%)</dt><dd className="tabular-nums" data-testid="wd-fee">{fee ? formatMoney(fee.toFixed()) : '—'}</dd></div>
+        <div><dt className="text-slate-500">Total debited</dt><dd className={`tabular-nums font-medium ${over ? 'text-red-600' : ''}`} data-testid="wd-total">{total ? formatMoney(total.toFixed()) : '—'}</dd></div>
+      </dl>
+      <p className="min-h-5 text-xs text-red-600">{over ? `Exceeds the available balance of ${formatMoney(max.balance)} USDT.` : ''}</p>
+      <div className="flex justify-end">
+        <Button type="submit" disabled={busy || over}>{busy ? 'Submitting…' : 'Withdraw'}</Button>
+      </div>
+    </form>
+  );
+}

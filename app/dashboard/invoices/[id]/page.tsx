@@ -1,0 +1,154 @@
+import { notFound } from 'next/navigation';
+import { StatusBadge } from '@/components/ui/badge';
+import { Card, EmptyState, tableClass, tdClass, thClass } from '@/components/ui/card';
+import { CopyButton } from '@/components/ui/copy-button';
+import { Money } from '@/components/ui/money';
+import { Time } from '@/components/ui/time';
+import { ApiError } from '@/lib/api/errors';
+import { getNetwork } from '@/lib/chain/network';
+import { requireContext } from '@/lib/dashboard/context';
+import { listEventDeliveries } from '@/lib/dashboard/event-deliveries';
+import { explorerTxUrl } from '@/lib/dashboard/explorer';
+import { paymentQrSvg } from '@/lib/dashboard/payment-qr';
+import { can } from '@/lib/dashboard/permissions';
+import { getInvoice } from '@/lib/invoices/get-invoice';
+import { isId } from '@/lib/ids';
+import { InvoiceWatcher, SimulatePayment } from './live';
+
+export const metadata = { title: 'Invoice · USDT Gateway' };
+
+function TxLink({ chainId, hash }: { chainId: number; hash: string }) {
+  const url = explorerTxUrl(chainId, hash);
+  const short = `${hash.slice(0, 10)}…${hash.slice(-8)}`;
+  return url ? (
+    <a href={url} target="_blank" rel="noreferrer" className="font-mono text-xs text-indigo-600 hover:underline" title={hash}>{short}</a>
+  ) : (
+    <span className="font-mono text-xs" title={`${hash} (local chain: no explorer)`}>{short}</span>
+  );
+}
+
+export default async function InvoicePage({ params }: { params: Promise<{ id: string }> }) {
+  const ctx = await requireContext();
+  const { id } = await params;
+  if (!isId('invoice', id)) notFound();
+  let invoice: Awaited<ReturnType<typeof getInvoice>>;
+  try {
+    // Tenant and mode come from the session: another tenant's invoice is simply not found.
+    invoice = await getInvoice(ctx.db, { id, tenantId: ctx.tenant.id, mode: ctx.mode });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'not_found') notFound();
+    throw err;
+  }
+  const network = getNetwork(ctx.mode);
+  const [qr, deliveries] = await Promise.all([
+    paymentQrSvg(invoice.depositAddress, invoice.amountExpected, network),
+    listEventDeliveries(ctx.db, ctx.owner, invoice.events.map((e) => e.id)),
+  ]);
+  const checkoutPath = `/pay/${invoice.id}`;
+  const rows: [string, React.ReactNode][] = [
+    ['Amount expected', <Money key="e" value={invoice.amountExpected} />],
+    ['Amount received', <Money key="r" value={invoice.amountReceived} />],
+    ['Gateway fee', <Money key="f" value={invoice.feeAmount} />],
+    ['Credited to balance', <Money key="c" value={invoice.amountCredited} />],
+    ['Confirmations required', invoice.confirmationsRequired],
+    ['External id', invoice.externalId ?? '—'],
+    ['Description', invoice.description ?? '—'],
+    ['Created', <Time key="cr" iso={invoice.createdAt} withSeconds />],
+    ['Expires', <Time key="ex" iso={invoice.expiresAt} withSeconds />],
+  ];
+  return (
+    <>
+      <div className="mb-6">
+        <p className="text-sm text-slate-500">Invoice</p>
+        <div className="mt-1 flex flex-wrap items-center gap-3">
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900"><Money value={invoice.amountExpected} /></h1>
+          <span data-testid="invoice-status"><StatusBadge status={invoice.status} /></span>
+          <InvoiceWatcher id={invoice.id} status={invoice.status} />
+        </div>
+        <p className="mt-1 font-mono text-xs text-slate-500">{invoice.id}</p>
+      </div>
+      <div className="grid gap-4 lg:grid-cols-3">
+        <Card title="Details" className="lg:col-span-2">
+          <dl className="grid grid-cols-1 gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
+            {rows.map(([k, v]) => (
+              <div key={k}>
+                <dt className="text-slate-500">{k}</dt>
+                <dd className="mt-0.5 text-slate-900">{v}</dd>
+              </div>
+            ))}
+          </dl>
+          <div className="mt-5 border-t border-slate-100 pt-4 text-sm">
+            <p className="text-slate-500">Hosted checkout</p>
+            <div className="mt-1 flex items-center gap-2">
+              <a href={checkoutPath} className="font-mono text-xs text-indigo-600 hover:underline" data-testid="checkout-link">{checkoutPath}</a>
+              <CopyButton value={checkoutPath} label="Copy" />
+            </div>
+          </div>
+        </Card>
+        <Card title="Deposit address">
+          <div className="mx-auto h-44 w-44" aria-label="QR code of the deposit address" role="img" dangerouslySetInnerHTML={{ __html: qr }} />
+          <p className="mt-3 break-all text-center font-mono text-xs text-slate-800" data-testid="deposit-address">{invoice.depositAddress}</p>
+          <div className="mt-2 flex justify-center"><CopyButton value={invoice.depositAddress} /></div>
+          <p className="mt-2 text-center text-xs text-slate-500">USDT (BEP-20) on BNB Smart Chain only.</p>
+          {ctx.mode === 'test' && can(ctx.user.role, 'invoices:create') && invoice.status === 'PENDING' && (
+            <SimulatePayment id={invoice.id} amount={invoice.amountExpected} />
+          )}
+        </Card>
+      </div>
+      <div className="mt-4 grid gap-4 lg:grid-cols-2">
+        <Card title="Payments">
+          {invoice.payments.length === 0 ? (
+            <EmptyState title="No payment yet">The watcher picks up transfers to the deposit address within seconds.</EmptyState>
+          ) : (
+            <table className={tableClass}>
+              <thead><tr>{['Transaction', 'Amount', 'Confirmations', 'Seen'].map((h) => <th key={h} className={thClass}>{h}</th>)}</tr></thead>
+              <tbody>
+                {invoice.payments.map((p) => (
+                  <tr key={`${p.txHash}:${p.logIndex}`}>
+                    <td className={tdClass}><TxLink chainId={network.chainId} hash={p.txHash} />{p.late && <span className="ml-2 text-xs text-amber-700">late</span>}</td>
+                    <td className={tdClass}><Money value={p.amount} /></td>
+                    <td className={tdClass}>{p.confirmations}</td>
+                    <td className={tdClass}><Time iso={p.createdAt} /></td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </Card>
+        <Card title="Timeline">
+          <ol className="relative space-y-3 border-l border-slate-200 pl-4" data-testid="timeline">
+            {invoice.events.map((e) => (
+              <li key={e.id} className="text-sm">
+                <span className="absolute -left-1.5 mt-1.5 h-3 w-3 rounded-full border-2 border-white bg-indigo-500" aria-hidden="true" />
+                <p className="font-medium text-slate-900">{e.type}</p>
+                <p className="text-xs text-slate-500"><Time iso={e.createdAt} withSeconds /> · <span className="font-mono">{e.id}</span></p>
+              </li>
+            ))}
+          </ol>
+        </Card>
+      </div>
+      <Card title="Webhook deliveries of this invoice's events" className="mt-4">
+        {deliveries.length === 0 ? (
+          <EmptyState title="No deliveries">Add a webhook endpoint to be notified of these events.</EmptyState>
+        ) : (
+          <div className="-m-5 overflow-x-auto">
+            <table className={tableClass}>
+              <thead><tr>{['Event', 'Status', 'Attempts', 'Last response', 'Created'].map((h) => <th key={h} className={thClass}>{h}</th>)}</tr></thead>
+              <tbody>
+                {deliveries.map((d) => (
+                  <tr key={d.id}>
+                    <td className={tdClass}>{d.eventType}</td>
+                    <td className={tdClass}><StatusBadge status={d.status} /></td>
+                    <td className={tdClass}>{d.attemptCount}</td>
+                    <td className={tdClass}>{d.attempts.at(-1)?.responseStatus ?? d.lastError ?? '—'}</td>
+                    <td className={tdClass}><Time iso={d.createdAt} withSeconds /></td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+    </>
+  );
+}

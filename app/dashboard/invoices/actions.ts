@@ -1,0 +1,30 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { requireNetwork } from '@/lib/chain/network';
+import { runAction } from '@/lib/dashboard/action-result';
+import { actionContext } from '@/lib/dashboard/context';
+import { ApiError } from '@/lib/api/errors';
+import { createInvoice } from '@/lib/invoices/create-invoice';
+import { payTestInvoice } from '@/lib/invoices/pay-test-invoice';
+import { CreateInvoiceBody, PayInvoiceBody } from '@/lib/invoices/schemas';
+
+export async function createInvoiceAction(input: unknown) {
+  return runAction(async () => {
+    const ctx = await actionContext('invoices:create');
+    const body = CreateInvoiceBody.parse(input);
+    const invoice = await createInvoice(ctx.db, ctx.owner, requireNetwork(ctx.mode, ['depositMnemonic']), body);
+    revalidatePath('/dashboard/invoices');
+    return invoice;
+  });
+}
+
+/** Test mode only: the same faucet payment as POST /v1/test-helpers/invoices/:id/pay. */
+export async function payTestInvoiceAction(id: string, input: unknown) {
+  return runAction(async () => {
+    const ctx = await actionContext('invoices:create');
+    if (ctx.mode !== 'test') throw new ApiError('forbidden', 'Simulated payments exist only in test mode.');
+    const { amount } = PayInvoiceBody.parse(input);
+    return payTestInvoice(ctx.db, { id, tenantId: ctx.tenant.id }, amount);
+  });
+}

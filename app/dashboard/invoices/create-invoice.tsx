@@ -1,0 +1,70 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { Field, FormError, inputClass } from '@/components/ui/field';
+import { useToast } from '@/components/ui/toast';
+import { fieldErrors, zodFieldErrors } from '@/lib/dashboard/form-errors';
+import { CreateInvoiceBody } from '@/lib/invoices/schemas';
+import { createInvoiceAction } from './actions';
+
+export function CreateInvoiceButton() {
+  const router = useRouter();
+  const toast = useToast();
+  const [open, setOpen] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const input: Record<string, unknown> = { amount: String(f.get('amount') ?? '').trim(), expiresInMinutes: Number(f.get('expiresInMinutes')) };
+    for (const k of ['externalId', 'description'] as const) {
+      const v = String(f.get(k) ?? '').trim();
+      if (v) input[k] = v;
+    }
+    const parsed = CreateInvoiceBody.safeParse(input);
+    if (!parsed.success) return setErrors(zodFieldErrors(parsed.error));
+    setErrors({});
+    setFormError(null);
+    setBusy(true);
+    const res = await createInvoiceAction(input);
+    setBusy(false);
+    if (!res.ok) {
+      setErrors(fieldErrors(res.error.details));
+      return setFormError(res.error.message);
+    }
+    setOpen(false);
+    toast('Invoice created');
+    router.push(`/dashboard/invoices/${res.data.id}`);
+  }
+
+  return (
+    <>
+      <Button onClick={() => setOpen(true)}>Create invoice</Button>
+      <Dialog open={open} onClose={() => setOpen(false)} title="Create invoice">
+        <form onSubmit={onSubmit} noValidate className="space-y-2">
+          <FormError message={formError} />
+          <Field id="inv-amount" label="Amount (USDT)" error={errors.amount} hint="What you receive, up to 2 decimals.">
+            <input id="inv-amount" name="amount" inputMode="decimal" placeholder="100.00" className={inputClass} aria-invalid={!!errors.amount} />
+          </Field>
+          <Field id="inv-external" label="External id (optional)" error={errors.externalId} hint="Your order number, for search and reconciliation.">
+            <input id="inv-external" name="externalId" className={inputClass} />
+          </Field>
+          <Field id="inv-description" label="Description (optional)" error={errors.description}>
+            <input id="inv-description" name="description" className={inputClass} />
+          </Field>
+          <Field id="inv-expiry" label="Expires after (minutes)" error={errors.expiresInMinutes}>
+            <input id="inv-expiry" name="expiresInMinutes" type="number" min={5} max={10080} defaultValue={30} className={inputClass} />
+          </Field>
+          <div className="flex justify-end pt-2">
+            <Button type="submit" disabled={busy}>{busy ? 'Creating…' : 'Create invoice'}</Button>
+          </div>
+        </form>
+      </Dialog>
+    </>
+  );
+}

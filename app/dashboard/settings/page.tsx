@@ -1,0 +1,58 @@
+import { Card, PageHeader } from '@/components/ui/card';
+import { Time } from '@/components/ui/time';
+import { listPendingInvitations, listTeam } from '@/lib/auth/invitations';
+import { recoveryCodesLeft } from '@/lib/auth/two-factor';
+import { requireContext } from '@/lib/dashboard/context';
+import { can } from '@/lib/dashboard/permissions';
+import { Decimal } from '@/lib/money';
+import { getPostbackSecret } from '@/lib/webhooks/get-postback-secret';
+import { PostbackSecretPanel, TenantNameForm } from './account-forms';
+import { SecurityPanel } from './security-panel';
+import { TeamPanel } from './team-panel';
+
+export const metadata = { title: 'Settings · USDT Gateway' };
+
+const pct = (rate: string) => `${new Decimal(rate).times(100).toFixed()}%`;
+
+export default async function SettingsPage() {
+  const ctx = await requireContext();
+  const owner = can(ctx.user.role, 'settings:manage');
+  const [postback, team, invites, codesLeft] = await Promise.all([
+    getPostbackSecret(ctx.db, ctx.owner),
+    listTeam(ctx.db, ctx.tenant.id),
+    owner ? listPendingInvitations(ctx.db, ctx.tenant.id) : Promise.resolve([]),
+    recoveryCodesLeft(ctx.db, ctx.user.id),
+  ]);
+  return (
+    <>
+      <PageHeader title="Settings" />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Card title="Business">
+          <TenantNameForm name={ctx.tenant.name} canEdit={owner} />
+          <dl className="mt-4 grid grid-cols-2 gap-4 border-t border-slate-100 pt-4 text-sm">
+            <div><dt className="text-slate-500">Invoice fee</dt><dd className="mt-0.5 text-slate-900" data-testid="invoice-fee">{pct(ctx.tenant.invoiceFeeRate)} of each settled invoice</dd></div>
+            <div><dt className="text-slate-500">Withdrawal fee</dt><dd className="mt-0.5 text-slate-900">{pct(ctx.tenant.withdrawalFeeRate)} on top of each withdrawal</dd></div>
+            <div className="col-span-2 text-xs text-slate-500">Fee rates are set by the gateway operator. Account id <span className="font-mono">{ctx.tenant.id}</span></div>
+          </dl>
+        </Card>
+        <Card title={`Postback secret (${ctx.mode})`}>
+          <PostbackSecretPanel status={postback} canReveal={can(ctx.user.role, 'secrets:reveal')} />
+        </Card>
+        <Card title="Team" className="lg:col-span-2">
+          <TeamPanel
+            currentUserId={ctx.user.id}
+            canManage={can(ctx.user.role, 'team:manage')}
+            members={team.map((m) => ({ ...m, createdAt: m.createdAt.toISOString(), lastLoginAt: m.lastLoginAt?.toISOString() ?? null }))}
+            invites={invites.map((i) => ({ id: i.id, email: i.email, expiresAt: i.expiresAt.toISOString() }))}
+          />
+        </Card>
+        <Card title="Your security" className="lg:col-span-2">
+          <p className="mb-3 text-sm text-slate-500">
+            Signed in as {ctx.user.email}. Session ends <Time iso={ctx.expiresAt.toISOString()} />.
+          </p>
+          <SecurityPanel enabled={ctx.user.totpEnabled} codesLeft={codesLeft} />
+        </Card>
+      </div>
+    </>
+  );
+}
