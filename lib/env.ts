@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NETWORK_ENV, networkEnvProblems } from '@/lib/chain/network-env';
+import { EXCHANGE_ENV } from '@/lib/exchange/env';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -22,6 +23,8 @@ const EnvSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   /** Per-mode chain networks and wallets: lib/chain/network-env.ts. */
   ...NETWORK_ENV,
+  /** Exchange service (FixedFloat API v2): lib/exchange/env.ts. */
+  ...EXCHANGE_ENV,
   /**
    * Webhook SSRF allow-list for development and tests: comma-separated IPs or
    * CIDRs (e.g. `127.0.0.0/8,::1`) that deliveries may reach although private.

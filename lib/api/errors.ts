@@ -8,6 +8,10 @@ export const ERROR_STATUS = {
   invalid_url: 400,
   limit_exceeded: 400,
   insufficient_balance: 400,
+  unknown_currency: 400,
+  currency_unavailable: 400,
+  amount_out_of_range: 400,
+  exchange_rejected: 400,
   invalid_api_key: 401,
   insufficient_scope: 403,
   tenant_suspended: 403,
@@ -25,6 +29,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   exchange_error: 502,
   exchange_unavailable: 503,
+  exchange_busy: 503,
   service_unavailable: 503,
 } as const;
 

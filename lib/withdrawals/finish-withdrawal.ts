@@ -18,7 +18,8 @@ export async function failWithdrawal(db: Db, id: string, reason: string): Promis
       .where(and(eq(withdrawals.id, id), inArray(withdrawals.status, ['PENDING', 'PROCESSING'])))
       .returning();
     if (!row) return null;
-    const refund = new Decimal(row.amount).plus(row.feeAmount);
+    // Exchange withdrawals debited only amount (their feeAmount is the exchange's, inside the rate).
+    const refund = row.kind === 'exchange' ? new Decimal(row.amount) : new Decimal(row.amount).plus(row.feeAmount);
     if (refund.gt(0)) {
       await postLedgerEntries(tx, [
         { tenantId: row.tenantId, mode: row.mode, amount: refund.toFixed(), kind: 'withdrawal_refund', referenceType: 'withdrawal', referenceId: row.id },

@@ -9,7 +9,7 @@ export async function getBalanceSummary(db: Db, owner: { tenantId: string; mode:
     await db.execute(sql`
       select coalesce((select available from balances
                         where tenant_id = ${owner.tenantId} and mode = ${owner.mode} and currency = 'USDT'), 0)::text as available,
-             coalesce((select sum(amount + fee_amount) from withdrawals
+             coalesce((select sum(case when kind = 'exchange' then amount else amount + fee_amount end) from withdrawals
                         where tenant_id = ${owner.tenantId} and mode = ${owner.mode}
                           and status in ('PENDING', 'PROCESSING')), 0)::text as pending`),
   );

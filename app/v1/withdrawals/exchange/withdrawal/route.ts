@@ -1,0 +1,8 @@
+import { route } from '@/lib/api/route';
+import { withApiKey } from '@/lib/api/with-api-key';
+import { createExchangeWithdrawal } from '@/lib/exchange/create-exchange-withdrawal';
+import { exchangeWithdrawalOp } from '@/lib/exchange/operations';
+
+export const { GET, POST, PUT, PATCH, DELETE } = route({
+  POST: withApiKey(exchangeWithdrawalOp, ({ db, auth, body }) => createExchangeWithdrawal(db, auth, body)),
+});

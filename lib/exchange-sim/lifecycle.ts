@@ -1,0 +1,113 @@
+import type { Address, Hex } from 'viem';
+import type { SimChain } from './chain';
+import { applyDeposit, type SimOrder } from './orders';
+
+export interface LifecycleOptions {
+  /** Off-chain coins: time from the simulated deposit to its confirmation. */
+  confirmMs: number;
+  exchangeMs: number;
+  /** Off-chain payouts: time from WITHDRAW to DONE. */
+  withdrawMs: number;
+}
+
+const FINAL = new Set(['DONE']);
+
+/**
+ * One step of every open order: on-chain deposits to USDTBSC deposit
+ * addresses, confirmations, the exchange and withdraw stages (a real test-USDT
+ * payout when the to-currency is USDTBSC) and expiry of unpaid orders.
+ */
+export async function tickOrders(orders: Map<string, SimOrder>, chain: SimChain | null, opts: LifecycleOptions, log: (msg: string) => void) {
+  const now = Date.now();
+  const open = [...orders.values()].filter((o) => !FINAL.has(o.status) && !(o.status === 'EMERGENCY' && o.emergency.choice === 'NONE' && o.from.code !== 'USDTBSC'));
+  let head: bigint | null = null;
+  if (chain) {
+    const watched = new Map<string, SimOrder>();
+    for (const o of open) if (o.from.code === 'USDTBSC' && ['NEW', 'EXPIRED', 'PENDING', 'EMERGENCY'].includes(o.status)) watched.set(o.from.address, o);
+    head = await chain.head();
+    if (watched.size > 0) {
+      for (const d of await chain.scan(new Set(watched.keys()))) {
+        const o = watched.get(d.to)!;
+        applyDeposit(o, d.amount, d.txHash, now);
+        o.depositBlock ??= d.blockNumber;
+      }
+    } else {
+      await chain.scan(new Set());
+    }
+  }
+  for (const o of open) {
+    switch (o.status) {
+      case 'NEW':
+        if (now >= o.times.expiration) setStatus(o, 'EXPIRED', now);
+        break;
+      case 'PENDING': {
+        if (o.from.code === 'USDTBSC' && chain && head !== null && o.depositBlock !== null) {
+          const conf = Number(head - o.depositBlock) + 1;
+          o.from.tx.confirmations = conf;
+          if (conf >= o.from.reqConfirmations) toExchange(o, now, opts);
+        } else if (o.from.code !== 'USDTBSC' && now >= o.stepAt) {
+          o.from.tx.confirmations = o.from.reqConfirmations;
+          toExchange(o, now, opts);
+        }
+        break;
+      }
+      case 'EXCHANGE':
+        if (now >= o.stepAt) {
+          setStatus(o, 'WITHDRAW', now);
+          o.stepAt = now + opts.withdrawMs;
+          if (o.to.code === 'USDTBSC' && chain) startPayout(o, chain, log);
+        }
+        break;
+      case 'WITHDRAW':
+        if (o.to.code === 'USDTBSC' && chain) {
+          if (!o.payoutHash) break;
+          if (o.payoutHash === 'sending') break;
+          const r = await chain.receipt(o.payoutHash as Hex);
+          if (r?.status === 'success') {
+            o.to.tx = { ...o.to.tx, timeBlock: Math.floor(now / 1000), confirmations: 1 };
+            finish(o, now);
+          } else if (r) {
+            log(`payout ${o.payoutHash} of order ${o.id} reverted; retrying`);
+            o.payoutHash = null;
+            startPayout(o, chain, log);
+          }
+        } else if (now >= o.stepAt) {
+          o.to.tx = { id: `sim${o.id}${now.toString(16)}`, amount: o.to.amount, fee: '0', ccyfee: '0', timeReg: Math.floor(now / 1000), timeBlock: Math.floor(now / 1000), confirmations: 1 };
+          finish(o, now);
+        }
+        break;
+    }
+  }
+}
+
+function setStatus(o: SimOrder, status: SimOrder['status'], now: number) {
+  o.status = status;
+  o.times.update = now;
+}
+
+function toExchange(o: SimOrder, now: number, opts: LifecycleOptions) {
+  setStatus(o, 'EXCHANGE', now);
+  o.stepAt = now + opts.exchangeMs;
+}
+
+function finish(o: SimOrder, now: number) {
+  setStatus(o, 'DONE', now);
+  o.times.finish = now;
+}
+
+function startPayout(o: SimOrder, chain: SimChain, log: (msg: string) => void) {
+  o.payoutHash = 'sending';
+  chain
+    .send(o.to.address as Address, o.to.amount)
+    .then((hash) => {
+      o.payoutHash = hash;
+      o.to.tx = { id: hash, amount: o.to.amount, fee: '0', ccyfee: '0', timeReg: Math.floor(Date.now() / 1000), timeBlock: null, confirmations: 0 };
+    })
+    .catch((err) => {
+      log(`payout of order ${o.id} failed: ${String((err as Error).message).split('\n')[0]}; retrying`);
+      o.payoutHash = null;
+      // Retried on a later tick by going back to EXCHANGE with an immediate step.
+      o.status = 'EXCHANGE';
+      o.stepAt = Date.now() + 1000;
+    });
+}

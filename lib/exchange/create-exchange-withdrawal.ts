@@ -1,0 +1,121 @@
+import { eq, sql } from 'drizzle-orm';
+import { getAddress } from 'viem';
+import { exchangeOrders, withdrawals } from '@/db/schema';
+import { rowsOf, type Db } from '@/lib/db';
+import { ApiError } from '@/lib/api/errors';
+import type { AuthTenant } from '@/lib/api-keys/authenticate';
+import { requireNetwork } from '@/lib/chain/network';
+import { env } from '@/lib/env';
+import { newId } from '@/lib/ids';
+import { postLedgerEntries } from '@/lib/ledger/post-entry';
+import { Decimal, formatAmount } from '@/lib/money';
+import type { Mode } from '@/lib/tenants/mode';
+import { emitWithdrawalEvent } from '@/lib/withdrawals/emit-withdrawal-event';
+import { withdrawalView } from '@/lib/withdrawals/view';
+import { checkPair } from './check-pair';
+import { assertEvmDeposit, createRecordedOrder } from './create-recorded-order';
+import { USDT_BSC } from './currencies';
+import { exchangeFeeOf } from './exchange-fee';
+import { requireExchange } from './get-exchange';
+import type { OrderInput } from './schemas';
+import { sendWithdrawalNow } from './send-withdrawal-now';
+import { orderRecord } from './view';
+
+async function availableBalance(db: Db, owner: { tenantId: string; mode: Mode }, lock: boolean) {
+  const [row] = rowsOf<{ available: string }>(
+    await db.execute(sql`select available::text as available from balances
+                          where tenant_id = ${owner.tenantId} and mode = ${owner.mode} and currency = 'USDT' ${lock ? sql`for update` : sql``}`),
+  );
+  return new Decimal(row?.available ?? '0');
+}
+
+const short = (need: Decimal, have: Decimal) =>
+  new ApiError('insufficient_balance', `Insufficient balance: available ${formatAmount(have)} USDT, the exchange needs ${formatAmount(need)} USDT.`, [
+    { path: 'amount', message: `needs ${formatAmount(need)} USDT, available ${formatAmount(have)}` },
+  ]);
+
+/**
+ * POST /v1/withdrawals/exchange/withdrawal: checks pair and amount, creates
+ * the order, then in one transaction debits from.amount (fee included),
+ * inserts the exchange withdrawal (to the order's deposit address) and its
+ * event, and marks the order open; then sends the USDT through the hot
+ * wallet's lane and waits (bounded) for its confirmations.
+ */
+export async function createExchangeWithdrawal(db: Db, owner: { tenantId: string; mode: Mode; tenant: Pick<AuthTenant, 'withdrawalFeeRate'> }, input: OrderInput) {
+  if (input.fromCcy !== USDT_BSC) {
+    throw new ApiError('validation_failed', `fromCcy must be ${USDT_BSC}: withdrawals are paid from the USDT (BEP-20) balance.`, [{ path: 'fromCcy', message: `must be ${USDT_BSC}` }]);
+  }
+  const client = requireExchange(db, owner.mode);
+  const net = requireNetwork(owner.mode, ['rpcUrl', 'tokenAddress', 'hotWalletKey']);
+  const quote = await checkPair(client, owner.mode, input);
+  const quoted = new Decimal(quote.from.amount);
+  const before = await availableBalance(db, owner, false);
+  if (before.lt(quoted)) throw short(quoted, before); // no create (50 weight) for a withdrawal that cannot be paid
+
+  const { row: exo, order } = await createRecordedOrder(db, client, owner, 'withdrawal', input);
+  try {
+    assertEvmDeposit(order);
+  } catch (err) {
+    await db.update(exchangeOrders).set({ state: 'abandoned', error: 'deposit address is not EVM' }).where(eq(exchangeOrders.id, exo.id));
+    throw err;
+  }
+  const debit = new Decimal(order.from.amount);
+  const fee = exchangeFeeOf(quote, debit);
+  const id = newId('withdrawal');
+  const metadata = {
+    exchangeOrderId: order.id,
+    exchangeToken: order.token,
+    fromCurrency: order.from.code,
+    toCurrency: order.to.code,
+    depositAddress: order.from.address,
+    depositAmount: debit.toFixed(),
+    expectedAmount: new Decimal(order.to.amount).toFixed(),
+    exchangeFee: fee.toFixed(),
+    toAddress: order.to.address,
+    exchangeStatus: order.status,
+  };
+  let created;
+  try {
+    created = await db.transaction(async (tx) => {
+      const available = await availableBalance(tx, owner, true);
+      if (available.lt(debit)) throw short(debit, available);
+      await postLedgerEntries(tx, [{ tenantId: owner.tenantId, mode: owner.mode, amount: debit.neg().toFixed(), kind: 'exchange_withdrawal', referenceType: 'withdrawal', referenceId: id }]);
+      const [w] = await tx
+        .insert(withdrawals)
+        .values({
+          id,
+          tenantId: owner.tenantId,
+          mode: owner.mode,
+          kind: 'exchange',
+          amount: debit.toFixed(),
+          feeAmount: fee.toFixed(),
+          netAmount: debit.toFixed(),
+          destinationAddress: getAddress(order.from.address),
+          chainId: net.chainId,
+          metadata,
+        })
+        .returning();
+      await tx
+        .update(exchangeOrders)
+        .set({ state: 'open', withdrawalId: id, priority: 0, nextCheckAt: new Date(Date.now() + 10_000), updatedAt: new Date() })
+        .where(eq(exchangeOrders.id, exo.id));
+      await emitWithdrawalEvent(tx, w!, 'withdrawal.created');
+      return w!;
+    });
+  } catch (err) {
+    // Created but not funded: it expires at the exchange unpaid.
+    await db.update(exchangeOrders).set({ state: 'abandoned', error: String((err as Error).message).slice(0, 300) }).where(eq(exchangeOrders.id, exo.id));
+    throw err;
+  }
+  const w = await sendWithdrawalNow(db, net, created.id, { waitMs: env().EXCHANGE_WITHDRAWAL_WAIT_SECONDS * 1000 });
+  const rec = orderRecord(order);
+  return {
+    success: true as const,
+    data: {
+      withdrawal: withdrawalView(w),
+      exchangeOrder: { id: rec.id, status: rec.status, from: rec.from, to: rec.to, token: rec.token },
+      txHash: w.txHash,
+    },
+    meta: { timestamp: new Date().toISOString() },
+  };
+}

@@ -1,0 +1,108 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { exchangeOrders, invoices, withdrawals, type ExchangeOrder } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import { log } from '@/lib/log';
+import type { FfOrder } from './types';
+
+export interface TrackIntervals {
+  /** Deposit seen: PENDING, EXCHANGE, WITHDRAW (and NEW withdrawal orders, which we fund at once). */
+  movingMs: number;
+  /** Waiting for a customer (NEW pay-in orders): at most this long between looks, and once at expiry. */
+  waitingMs: number;
+  /** EMERGENCY: waits for a person. */
+  emergencyMs: number;
+  /** EXPIRED: a late deposit turns it into EMERGENCY, so look now and then for a day. */
+  expiredMs: number;
+}
+
+export const DEFAULT_INTERVALS: TrackIntervals = { movingMs: 5_000, waitingMs: 10 * 60_000, emergencyMs: 5 * 60_000, expiredMs: 15 * 60_000 };
+const EXPIRED_WATCH_MS = 24 * 3600_000;
+/** A pay-in invoice whose deposit the exchange has seen waits this long for the USDT. */
+const CONVERSION_GRACE_MS = 2 * 3600_000;
+
+/** What to do, for operators and tenants, per problem status. */
+export const ATTENTION: Record<string, string> = {
+  EXPIRED: 'No deposit arrived in time. Nothing to do unless funds were sent late: then the order turns EMERGENCY.',
+  EMERGENCY:
+    'The deposit was late, short, too large or outside limits. Decide at the exchange (emergency method): EXCHANGE continues at the market rate, REFUND returns the deposit minus the network fee to an address you give.',
+};
+
+function schedule(row: ExchangeOrder, o: FfOrder, now: Date, iv: TrackIntervals) {
+  const t = now.getTime();
+  const expiration = o.time?.expiration ? o.time.expiration * 1000 : null;
+  switch (o.status) {
+    case 'DONE':
+      return { state: 'final' as const, nextCheckAt: null, priority: 1 };
+    case 'PENDING':
+    case 'EXCHANGE':
+    case 'WITHDRAW':
+      return { state: 'open' as const, nextCheckAt: new Date(t + iv.movingMs), priority: 0 };
+    case 'NEW':
+      if (row.purpose === 'withdrawal') return { state: 'open' as const, nextCheckAt: new Date(t + iv.movingMs * 2), priority: 0 };
+      return { state: 'open' as const, nextCheckAt: new Date(Math.min(t + iv.waitingMs, Math.max(t + 1000, (expiration ?? Infinity) + 2000))), priority: 1 };
+    case 'EMERGENCY':
+      return { state: 'open' as const, nextCheckAt: new Date(t + iv.emergencyMs), priority: 1 };
+    case 'EXPIRED':
+    default:
+      if (expiration !== null && t > expiration + EXPIRED_WATCH_MS) return { state: 'final' as const, nextCheckAt: null, priority: 1 };
+      return { state: 'open' as const, nextCheckAt: new Date(t + iv.expiredMs), priority: 1 };
+  }
+}
+
+/**
+ * Records what the exchange says about an order: on the order row (with the
+ * next look), on its withdrawal (metadata.exchangeStatus) and on its pay-in
+ * invoice (payinStatus; an EXPIRED order expires the unpaid invoice now, a
+ * seen deposit keeps the invoice open while the exchange converts). One transaction.
+ */
+export async function recordOrderState(db: Db, row: ExchangeOrder, o: FfOrder, opts: { now?: Date; intervals?: TrackIntervals } = {}) {
+  const now = opts.now ?? new Date();
+  const next = schedule(row, o, now, opts.intervals ?? DEFAULT_INTERVALS);
+  const changed = row.status !== o.status;
+  await db.transaction(async (tx) => {
+    await tx
+      .update(exchangeOrders)
+      .set({
+        status: o.status,
+        lastOrder: o as unknown as Record<string, unknown>,
+        toAmount: String(o.to.amount),
+        state: row.purpose === 'manual' ? row.state : next.state,
+        nextCheckAt: row.purpose === 'manual' ? null : next.nextCheckAt,
+        priority: next.priority,
+        checks: sql`${exchangeOrders.checks} + 1`,
+        recordedAt: next.state === 'final' ? sql`coalesce(${exchangeOrders.recordedAt}, ${now.toISOString()}::timestamptz)` : undefined,
+        updatedAt: now,
+      })
+      .where(eq(exchangeOrders.id, row.id));
+    if (!changed) return;
+    if (row.withdrawalId) {
+      await tx
+        .update(withdrawals)
+        .set({ metadata: sql`coalesce(${withdrawals.metadata}, '{}'::jsonb) || jsonb_build_object('exchangeStatus', ${o.status}::text)`, updatedAt: now })
+        .where(eq(withdrawals.id, row.withdrawalId));
+    }
+    if (row.invoiceId) {
+      const moving = ['PENDING', 'EXCHANGE', 'WITHDRAW', 'DONE'].includes(o.status);
+      await tx
+        .update(invoices)
+        .set({
+          payinStatus: o.status,
+          ...(o.status === 'EXPIRED' ? { expiresAt: sql`least(${invoices.expiresAt}, ${now.toISOString()}::timestamptz)` } : {}),
+          ...(moving ? { expiresAt: sql`greatest(${invoices.expiresAt}, ${new Date(now.getTime() + CONVERSION_GRACE_MS).toISOString()}::timestamptz)` } : {}),
+          updatedAt: now,
+        })
+        .where(and(eq(invoices.id, row.invoiceId)));
+    }
+  });
+  if (changed && (o.status === 'EXPIRED' || o.status === 'EMERGENCY')) {
+    log.warn('exchange order needs attention', {
+      exchangeOrder: row.id,
+      exchangeId: o.id,
+      status: o.status,
+      reasons: o.emergency?.status?.join(',') ?? '',
+      withdrawal: row.withdrawalId ?? undefined,
+      invoice: row.invoiceId ?? undefined,
+      todo: ATTENTION[o.status],
+    });
+  }
+}

@@ -1,0 +1,106 @@
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Db } from '@/lib/db';
+import { ExchangeBusyError } from './errors';
+
+export interface BudgetLimits {
+  /** Weight per window (250). */
+  limit: number;
+  windowMs: number;
+  /** Spend only while the window would hold at most this much (the tracker leaves room for creates). */
+  ceiling?: number;
+}
+
+/**
+ * Our reservation precedes the request's arrival at the exchange: counting
+ * over a slightly longer window keeps every exchange-side window within the
+ * limit even when requests are delayed in flight.
+ */
+const marginMs = (windowMs: number) => Math.min(1000, windowMs * 0.1);
+
+interface Attempt {
+  granted: number;
+  /** When to try again if nothing (or not enough) was granted. */
+  retryAt: Date | null;
+}
+
+/**
+ * One atomic look at the key's window (all processes serialise on an
+ * advisory lock per key): grants between `min` and `max` weight if the
+ * window has room under the cap and no 429 block is running.
+ */
+async function attempt(db: Db, keyHash: string, min: number, max: number, l: BudgetLimits): Promise<Attempt> {
+  const windowSecs = (l.windowMs + marginMs(l.windowMs)) / 1000;
+  const cap = Math.min(l.ceiling ?? l.limit, l.limit);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`exchange-weight:${keyHash}`}))`);
+    const [block] = rowsOf<{ blocked_until: string | Date; now: string | Date }>(
+      await tx.execute(sql`select blocked_until, clock_timestamp() as now from exchange_rate_blocks
+                            where key_hash = ${keyHash} and blocked_until > clock_timestamp()`),
+    );
+    if (block) return { granted: 0, retryAt: new Date(block.blocked_until) };
+    await tx.execute(sql`delete from exchange_weight_spends
+                          where key_hash = ${keyHash} and spent_at < clock_timestamp() - make_interval(secs => ${windowSecs * 2})`);
+    const spends = rowsOf<{ weight: number; until: string | Date }>(
+      await tx.execute(sql`select weight, spent_at + make_interval(secs => ${windowSecs}) as until from exchange_weight_spends
+                            where key_hash = ${keyHash} and spent_at > clock_timestamp() - make_interval(secs => ${windowSecs})
+                            order by spent_at`),
+    );
+    const used = spends.reduce((a, s) => a + Number(s.weight), 0);
+    const room = cap - used;
+    if (room >= min) {
+      const granted = Math.min(max, room);
+      await tx.execute(sql`insert into exchange_weight_spends (key_hash, weight, spent_at) values (${keyHash}, ${granted}, clock_timestamp())`);
+      return { granted, retryAt: null };
+    }
+    // Enough room for `min` once the oldest spends leave the window.
+    let freed = 0;
+    for (const s of spends) {
+      freed += Number(s.weight);
+      if (room + freed >= min) return { granted: 0, retryAt: new Date(s.until) };
+    }
+    return { granted: 0, retryAt: new Date(Date.now() + l.windowMs) };
+  });
+}
+
+/**
+ * Reserves `weight` for one request, waiting (queueing) while the window is
+ * full or a 429 block runs. Throws ExchangeBusyError when the wait would pass `maxWaitMs`.
+ */
+export async function reserveWeight(db: Db, keyHash: string, weight: number, l: BudgetLimits & { maxWaitMs: number }): Promise<void> {
+  const deadline = Date.now() + l.maxWaitMs;
+  for (;;) {
+    const a = await attempt(db, keyHash, weight, weight, l);
+    if (a.granted > 0) return;
+    const retryAt = a.retryAt!;
+    if (retryAt.getTime() > deadline) throw new ExchangeBusyError(retryAt);
+    // A little jitter so queued processes do not all wake on the same millisecond.
+    await new Promise((r) => setTimeout(r, Math.max(5, retryAt.getTime() - Date.now()) + Math.random() * 20));
+  }
+}
+
+/** Takes what is free now, up to `max` (the tracker: never waits). */
+export async function takeAvailableWeight(db: Db, keyHash: string, max: number, l: BudgetLimits): Promise<number> {
+  if (max <= 0) return 0;
+  return (await attempt(db, keyHash, 1, max, l)).granted;
+}
+
+/**
+ * Records a 429: every process waits until the block ends. Without a
+ * Retry-After the back-off doubles with each violation in a row (from
+ * `baseMs`, at most 10 minutes); a quiet spell of ten windows resets it.
+ */
+export async function recordRateLimited(db: Db, keyHash: string, opts: { retryAfterMs?: number; baseMs: number; windowMs: number }): Promise<Date> {
+  const [row] = rowsOf<{ blocked_until: string | Date }>(
+    await db.execute(sql`
+      insert into exchange_rate_blocks as b (key_hash, blocked_until, violations, updated_at)
+      values (${keyHash}, clock_timestamp() + make_interval(secs => ${(opts.retryAfterMs ?? opts.baseMs) / 1000}), 1, clock_timestamp())
+      on conflict (key_hash) do update set
+        violations = case when b.updated_at < clock_timestamp() - make_interval(secs => ${(opts.windowMs * 10) / 1000}) then 1 else b.violations + 1 end,
+        blocked_until = greatest(b.blocked_until, clock_timestamp() + make_interval(secs => ${
+          opts.retryAfterMs !== undefined ? opts.retryAfterMs / 1000 : sql`least(600, ${opts.baseMs / 1000} * power(2, least(b.violations, 12)))`
+        })),
+        updated_at = clock_timestamp()
+      returning blocked_until`),
+  );
+  return new Date(row!.blocked_until);
+}
