@@ -6,10 +6,13 @@
  * - chains: unless TEST_RPC_URL / LIVE_RPC_URL are set, one anvil per mode on 127.0.0.1
  *   (0.45 s blocks like BSC) with a freshly deployed test USDT and funded wallets;
  *   a new chain id each start, so invoices of an earlier run (whose chain is gone) are left alone
+ * - exchange: unless EXCHANGE_URL is set, a local FixedFloat-compatible exchange per local chain
  * Ctrl-C stops every child.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { startAnvil, type AnvilChain } from '@/lib/testing/anvil';
+import { randomBytes } from 'node:crypto';
+import { privateKeyToAccount } from 'viem/accounts';
+import { freePort, startAnvil, type AnvilChain } from '@/lib/testing/anvil';
 import { DEV_MNEMONIC } from '@/lib/chain/network-env';
 
 const children: ChildProcess[] = [];
@@ -43,6 +46,7 @@ process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
 const chains: AnvilChain[] = [];
+const chainByMode: Partial<Record<'test' | 'live', AnvilChain>> = {};
 
 /** Starts a local chain for a mode and returns the env that points the mode at it. */
 async function localChain(mode: 'test' | 'live'): Promise<Record<string, string>> {
@@ -50,6 +54,7 @@ async function localChain(mode: 'test' | 'live'): Promise<Record<string, string>
   if (process.env[`${p}_RPC_URL`]) return {};
   const chain = await startAnvil({ blockTime: 0.45 });
   chains.push(chain);
+  chainByMode[mode] = chain;
   console.log(`[dev] ${mode} chain: anvil ${chain.rpcUrl} (chain id ${chain.chainId}), test USDT ${chain.token}`);
   return {
     [`${p}_RPC_URL`]: chain.rpcUrl,
@@ -64,6 +69,29 @@ async function localChain(mode: 'test' | 'live'): Promise<Record<string, string>
   };
 }
 Object.assign(env, await localChain('test'), await localChain('live'));
+
+/**
+ * The local exchange (npm run exchange:sim) per local chain, unless EXCHANGE_URL is set: it sees
+ * USDTBSC deposits on that chain and pays USDTBSC out of its own funded wallet (the chain's spare key).
+ */
+async function localExchange(mode: 'test' | 'live'): Promise<Record<string, string>> {
+  const chain = chainByMode[mode];
+  if (process.env.EXCHANGE_URL || !chain) return {};
+  await chain.mint(privateKeyToAccount(chain.keys.other).address, '100000000');
+  const port = String(await freePort());
+  const [key, secret] = [`sim_${mode}_${randomBytes(4).toString('hex')}`, randomBytes(24).toString('hex')];
+  start(`exchange-sim-${mode}`, 'npx', ['tsx', 'scripts/exchange-sim.ts'], {
+    EXCHANGE_SIM_PORT: port,
+    EXCHANGE_SIM_API_KEY: key,
+    EXCHANGE_SIM_API_SECRET: secret,
+    EXCHANGE_SIM_RPC_URL: chain.rpcUrl,
+    EXCHANGE_SIM_TOKEN_ADDRESS: chain.token,
+    EXCHANGE_SIM_WALLET_KEY: chain.keys.other,
+  });
+  const p = mode === 'test' ? 'TEST_EXCHANGE' : 'EXCHANGE';
+  return { [`${p}_URL`]: `http://127.0.0.1:${port}`, [`${p}_API_KEY`]: key, [`${p}_API_SECRET`]: secret };
+}
+Object.assign(env, await localExchange('test'), await localExchange('live'));
 
 const port = process.env.PORT ?? '3000';
 const external = Boolean(process.env.DATABASE_URL);

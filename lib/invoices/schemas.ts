@@ -27,6 +27,13 @@ export const CreateInvoiceBody = z.strictObject({
     .max(10_080, 'must be at most 10080 (7 days)')
     .default(30)
     .describe('Minutes until the invoice expires unpaid: 5 to 10,080, default 30.'),
+  payinCurrency: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z0-9]{2,20}$/, 'must be a currency code from GET /v1/invoices/payin/currencies')
+    .optional()
+    .describe('Pay in another coin (e.g. BTC): the exchange converts it and you receive `amount` USDT. See docs/exchange.md.'),
 });
 export type CreateInvoiceInput = z.output<typeof CreateInvoiceBody>;
 
@@ -59,6 +66,10 @@ export const InvoiceSchema = z
     expiresAt: Timestamp,
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    payinCurrency: z.string().optional().describe('Pay-in invoices only: the coin the customer pays in; depositAddress is then the exchange address in that coin.'),
+    payinAmount: z.string().optional().describe('Pay-in invoices only: what the customer sends, in payinCurrency.'),
+    payinTag: z.string().nullable().optional().describe('Pay-in invoices only: memo / destination tag the customer must add, if the coin needs one.'),
+    payinStatus: z.string().nullable().optional().describe('Pay-in invoices only: the exchange order status (NEW, PENDING, EXCHANGE, WITHDRAW, DONE, EXPIRED, EMERGENCY).'),
   })
   .meta({ id: 'Invoice' });
 export type InvoiceView = z.infer<typeof InvoiceSchema>;

@@ -10,7 +10,8 @@ export function invoiceView(row: Invoice, txHashes: string[]): InvoiceView {
     status: row.status,
     chain: 'BSC',
     token: 'USDT',
-    depositAddress: getAddress(row.depositAddress),
+    // Pay-in invoices show the exchange's address in payinCurrency; the USDT still arrives at row.depositAddress.
+    depositAddress: row.payinAddress ?? getAddress(row.depositAddress),
     amountExpected: formatAmount(row.amountExpected),
     amountReceived: formatAmount(row.amountReceived),
     amountCredited: formatAmount(row.amountCredited),
@@ -23,6 +24,9 @@ export function invoiceView(row: Invoice, txHashes: string[]): InvoiceView {
     expiresAt: row.expiresAt.toISOString(),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    ...(row.payinCurrency
+      ? { payinCurrency: row.payinCurrency, payinAmount: formatAmount(row.payinAmount ?? '0'), payinTag: row.payinTag, payinStatus: row.payinStatus }
+      : {}),
   };
 }
 

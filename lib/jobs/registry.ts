@@ -3,6 +3,7 @@ import { purgeExpiredRequestState } from './maintenance';
 import { processAllWithdrawals } from '@/lib/withdrawals/process-withdrawals';
 import { runDeliveryLoop } from '@/lib/webhooks/delivery-loop';
 import { INVOICE_JOBS } from '@/lib/invoices/scheduled-jobs';
+import { trackExchangeOrders } from '@/lib/exchange/track-orders';
 
 export interface ScheduledJob {
   name: string;
@@ -22,4 +23,6 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
   ...INVOICE_JOBS,
   // The hot wallet's sending lane: one runner at a time (the lease), so nonces are reserved in order.
   { name: 'process-withdrawals', everyMs: 1_000, leaseMs: 120_000, run: (db) => processAllWithdrawals(db) },
+  // Exchange orders (withdrawals, pay-ins) followed to a final status within the shared weight budget.
+  { name: 'track-exchange-orders', everyMs: 1_000, leaseMs: 60_000, run: async (db) => void (await trackExchangeOrders(db)) },
 ];

@@ -1,0 +1,12 @@
+import { schedules } from '@trigger.dev/sdk';
+import { getDb } from '@/lib/db';
+import { trackExchangeOrdersLoop } from '@/lib/exchange/track-orders';
+
+/** Trigger.dev: the exchange order tracker, a 55 s polling run per minute (one at a time: the weight budget is shared anyway). */
+export const trackExchangeOrdersTask = schedules.task({
+  id: 'track-exchange-orders',
+  cron: '* * * * *',
+  maxDuration: 120,
+  queue: { name: 'exchange-tracker', concurrencyLimit: 1 },
+  run: async () => trackExchangeOrdersLoop(await getDb(), { runForMs: 55_000 }),
+});

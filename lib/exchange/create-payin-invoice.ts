@@ -1,0 +1,82 @@
+import { eq } from 'drizzle-orm';
+import { getAddress } from 'viem';
+import { exchangeOrders, invoices } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import { claimDepositAddress } from '@/lib/chain/claim-deposit-address';
+import type { Network } from '@/lib/chain/network';
+import { newId } from '@/lib/ids';
+import { emitInvoiceEvent } from '@/lib/invoices/emit-invoice-event';
+import type { CreateInvoiceInput } from '@/lib/invoices/schemas';
+import { invoiceView } from '@/lib/invoices/view';
+import { Decimal } from '@/lib/money';
+import type { Mode } from '@/lib/tenants/mode';
+import { createRecordedOrder } from './create-recorded-order';
+import { requireExchange } from './get-exchange';
+import { checkPayinPair } from './payin-pair';
+
+/**
+ * POST /v1/invoices with payinCurrency. The invoice's own BSC deposit
+ * address is claimed first and given to the exchange as toAddress of a
+ * fixed-rate order for exactly `amount` USDT; only when the order exists is
+ * the invoice inserted (with invoice.created and the order marked open, one
+ * transaction), so a refused order leaves no invoice. The customer pays the
+ * order's deposit address; the USDT the exchange sends is then detected by
+ * the chain watcher like any payment. The invoice expires with the order
+ * (the tracker keeps it open while the exchange converts).
+ */
+export async function createPayinInvoice(
+  db: Db,
+  owner: { tenantId: string; mode: Mode },
+  network: Pick<Network, 'chainId' | 'confirmations'> & { depositMnemonic: string },
+  input: CreateInvoiceInput & { payinCurrency: string },
+) {
+  const client = requireExchange(db, owner.mode);
+  const { params } = await checkPayinPair(client, owner.mode, input.payinCurrency, input.amount);
+  const { index, address } = await claimDepositAddress(db, network.depositMnemonic);
+  const { row: exo, order } = await createRecordedOrder(db, client, owner, 'payin', { ...params, toAddress: getAddress(address) });
+  const now = new Date();
+  const requested = new Date(now.getTime() + input.expiresInMinutes * 60_000);
+  const expiresAt = order.time?.expiration ? new Date(order.time.expiration * 1000) : requested;
+  const id = newId('invoice');
+  return db
+    .transaction(async (tx) => {
+    const [row] = await tx
+      .insert(invoices)
+      .values({
+        id,
+        tenantId: owner.tenantId,
+        mode: owner.mode,
+        status: 'PENDING',
+        chain: input.chain,
+        token: input.token,
+        chainId: network.chainId,
+        depositAddress: address.toLowerCase(),
+        addressIndex: index,
+        amountExpected: input.amount,
+        confirmationsRequired: network.confirmations,
+        externalId: input.externalId ?? null,
+        description: input.description ?? null,
+        metadata: input.metadata ?? {},
+        expiresAt,
+        payinCurrency: order.from.code,
+        payinAmount: new Decimal(order.from.amount).toFixed(),
+        payinAddress: order.from.address,
+        payinTag: order.from.tag ?? null,
+        payinStatus: order.status,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    await emitInvoiceEvent(tx, row!, 'invoice.created');
+    await tx
+      .update(exchangeOrders)
+      .set({ state: 'open', invoiceId: id, priority: 1, nextCheckAt: new Date(Math.min(expiresAt.getTime() + 2000, now.getTime() + 10 * 60_000)), updatedAt: now })
+      .where(eq(exchangeOrders.id, exo.id));
+    return invoiceView(row!, []);
+    })
+    .catch(async (err) => {
+      // Created but never shown to anyone: it expires at the exchange unpaid.
+      await db.update(exchangeOrders).set({ state: 'abandoned', error: String((err as Error).message).slice(0, 300) }).where(eq(exchangeOrders.id, exo.id));
+      throw err;
+    });
+}

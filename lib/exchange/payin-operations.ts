@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { defineOperation } from '@/lib/api/operation';
+import { Timestamp } from '@/lib/api/schemas';
+import { amountString } from '@/lib/invoices/amount';
+import { CurrencyCode } from './schemas';
+
+const tag = 'Invoices';
+
+export const PayinQuoteBody = z.strictObject({
+  payinCurrency: CurrencyCode,
+  amount: amountString({ maxDecimals: 2, max: '1000000000', example: '100.00' }).describe('USDT you want to receive.'),
+});
+
+export const payinCurrenciesOp = defineOperation({
+  id: 'payinCurrencies',
+  method: 'GET',
+  path: '/v1/invoices/payin/currencies',
+  scope: 'invoices:read',
+  tag,
+  summary: 'Currencies a customer can pay an invoice in',
+  description: 'Usable as payinCurrency on POST /v1/invoices. `tag` names the memo field the customer must fill for coins that need one.',
+  query: z.strictObject({}),
+  response: z
+    .object({ data: z.array(z.object({ code: z.string(), coin: z.string(), network: z.string(), name: z.string(), tag: z.string().nullable() })) })
+    .meta({ id: 'PayinCurrencies' }),
+  errors: ['exchange_unavailable', 'exchange_busy', 'exchange_error'],
+});
+
+export const payinQuoteOp = defineOperation({
+  id: 'payinQuote',
+  method: 'POST',
+  path: '/v1/invoices/payin/quote',
+  scope: 'invoices:write',
+  tag,
+  summary: 'Quote a pay-in: what the customer pays for you to receive `amount` USDT',
+  description:
+    'Indicative for validForSeconds; the rate is locked when POST /v1/invoices with payinCurrency creates the fixed-rate exchange order. min and max are in USDT.',
+  body: PayinQuoteBody,
+  example: { payinCurrency: 'BTC', amount: '100.00' },
+  response: z
+    .object({
+      payinCurrency: z.string(),
+      payinAmount: z.string(),
+      amount: z.string(),
+      currency: z.literal('USDT'),
+      rate: z.string().describe('USDT per one unit of payinCurrency, fees included.'),
+      min: z.string(),
+      max: z.string(),
+      validForSeconds: z.number().int(),
+      expiresAt: Timestamp,
+    })
+    .meta({ id: 'PayinQuote' }),
+  errors: ['exchange_unavailable', 'exchange_busy', 'exchange_error', 'unknown_currency', 'currency_unavailable', 'amount_out_of_range'],
+});
