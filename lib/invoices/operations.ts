@@ -66,5 +66,5 @@ export const payTestInvoiceOp = defineOperation({
   example: { amount: '100.50' },
   response: PayInvoiceResult,
   testOnly: true,
-  errors: ['service_unavailable'],
+  errors: ['service_unavailable', 'invalid_state'],
 });

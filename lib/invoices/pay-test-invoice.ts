@@ -1,5 +1,6 @@
 import { erc20Abi, getAddress, parseUnits } from 'viem';
 import type { Db } from '@/lib/db';
+import { ApiError } from '@/lib/api/errors';
 import { requireNetwork } from '@/lib/chain/network';
 import { walletClient } from '@/lib/chain/wallet-client';
 import { getInvoiceOrThrow } from './get-invoice-or-throw';
@@ -16,6 +17,10 @@ let queue: Promise<unknown> = Promise.resolve();
 export async function payTestInvoice(db: Db, where: { id: string; tenantId: string }, amount: string) {
   const invoice = await getInvoiceOrThrow(db, { ...where, mode: 'test' });
   const net = requireNetwork('test', ['rpcUrl', 'tokenAddress', 'faucetKey']);
+  if (invoice.chainId !== net.chainId) {
+    // Created on an earlier test chain (e.g. before a dev restart): nothing would ever see the payment.
+    throw new ApiError('invalid_state', `This invoice belongs to chain ${invoice.chainId}; the test network is now chain ${net.chainId}.`);
+  }
   const faucet = walletClient(net.rpcUrl, net.chainId, net.faucetKey);
   const to = getAddress(invoice.depositAddress);
   const send = () =>
