@@ -13,3 +13,4 @@ export * from './user-sessions';
 export * from './invitations';
 export * from './login-throttles';
 export * from './exchange';
+export * from './storefront';

@@ -4,8 +4,9 @@ import * as tenants from '@/lib/tenants/operations';
 import * as webhooks from '@/lib/webhooks/operations';
 import * as invoices from '@/lib/invoices/operations';
 import * as withdrawals from '@/lib/withdrawals/operations';
+import * as storefront from '@/lib/storefront/operations';
 import * as exchange from '@/lib/exchange/operations';
 import { payinCurrenciesOp, payinQuoteOp } from '@/lib/exchange/payin-operations';
 
 /** Every /v1 operation: the OpenAPI document and the generated auth tests iterate this list. */
-export const OPERATIONS: Operation[] = [...Object.values(tenants), ...Object.values(apiKeys), ...Object.values(invoices), ...Object.values(webhooks), ...Object.values(withdrawals), ...Object.values(exchange), payinCurrenciesOp, payinQuoteOp] as Operation[];
+export const OPERATIONS: Operation[] = [...Object.values(tenants), ...Object.values(apiKeys), ...Object.values(invoices), ...Object.values(webhooks), ...Object.values(withdrawals), ...Object.values(storefront), ...Object.values(exchange), payinCurrenciesOp, payinQuoteOp] as Operation[];

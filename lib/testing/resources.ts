@@ -7,6 +7,7 @@ import { createInvoice } from '@/lib/invoices/create-invoice';
 import { CreateInvoiceBody } from '@/lib/invoices/schemas';
 import { DEV_MNEMONIC } from '@/lib/chain/network-env';
 import { createTestWithdrawal } from './withdrawal-resources';
+import { createTestOrder, createTestProduct } from './storefront-resources';
 
 /**
  * Makes a real record of each kind a /v1 path can name, for the generated
@@ -20,4 +21,6 @@ export const RESOURCE_FACTORIES: Partial<Record<IdKind, (db: Db, owner: { tenant
   invoice: async (db, owner) =>
     (await createInvoice(db, owner, { chainId: 31337, confirmations: 5, depositMnemonic: DEV_MNEMONIC }, CreateInvoiceBody.parse({ amount: '10.00' }))).id,
   withdrawal: async (db, owner) => (await createTestWithdrawal(db, owner)).id,
+  product: async (db, owner) => (await createTestProduct(db, owner)).id,
+  order: async (db, owner) => (await createTestOrder(db, owner)).id,
 };

@@ -1,0 +1,40 @@
+import type { Order, Product } from '@/db/schema';
+import { isoOrNull } from '@/lib/api/schemas';
+import { formatAmount } from '@/lib/money';
+import type { OrderView } from './schemas';
+
+export function productView(p: Product) {
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    price: formatAmount(p.price),
+    imageUrl: p.imageUrl,
+    active: p.active,
+    createdAt: p.createdAt.toISOString(),
+    updatedAt: p.updatedAt.toISOString(),
+  };
+}
+
+export function orderView(o: Order): OrderView {
+  return {
+    id: o.id,
+    status: o.status,
+    items: o.items,
+    total: formatAmount(o.total),
+    customerEmail: o.customerEmail,
+    invoiceId: o.invoiceId,
+    checkoutUrl: `/pay/${o.invoiceId}`,
+    cancelReason: o.cancelReason,
+    paidAt: isoOrNull(o.paidAt),
+    fulfilledAt: isoOrNull(o.fulfilledAt),
+    cancelledAt: isoOrNull(o.cancelledAt),
+    createdAt: o.createdAt.toISOString(),
+  };
+}
+
+/** Data of order.* events: id, status, items, total, customer email, invoiceId. */
+export function orderEventData(o: Order) {
+  const v = orderView(o);
+  return { id: v.id, status: v.status, items: v.items, total: v.total, customerEmail: v.customerEmail, invoiceId: v.invoiceId, createdAt: v.createdAt };
+}
