@@ -1,0 +1,39 @@
+'use server';
+
+import { redirect } from 'next/navigation';
+import { z } from 'zod';
+import { ApiError } from '@/lib/api/errors';
+import { requireNetwork } from '@/lib/chain/network';
+import { getDb } from '@/lib/db';
+import { createOrder } from '@/lib/storefront/create-order';
+import { getStore } from '@/lib/storefront/get-store';
+import { CreateOrderBody } from '@/lib/storefront/schemas';
+
+export interface BuyState {
+  error?: string;
+}
+
+const Form = z.object({ slug: z.string().max(100), mode: z.enum(['live', 'test']), productId: z.string().max(64), quantity: z.coerce.number(), email: z.string() });
+
+/** A customer buys one product: order + invoice, then off to the hosted checkout. */
+export async function buyProduct(_prev: BuyState, formData: FormData): Promise<BuyState> {
+  const form = Form.safeParse(Object.fromEntries(formData));
+  if (!form.success) return { error: 'Please check the form.' };
+  const input = CreateOrderBody.safeParse({ items: [{ productId: form.data.productId, quantity: form.data.quantity }], customerEmail: form.data.email });
+  if (!input.success) {
+    const issue = input.error.issues[0]!;
+    return { error: issue.path.includes('customerEmail') ? 'Enter a valid email address.' : 'Quantity must be a whole number from 1 to 100.' };
+  }
+  const db = await getDb();
+  const store = await getStore(db, form.data.slug, form.data.mode);
+  if (!store) return { error: 'This store is not available.' };
+  let invoiceId: string;
+  try {
+    const order = await createOrder(db, { tenantId: store.tenantId, mode: store.mode }, requireNetwork(store.mode, ['depositMnemonic']), input.data);
+    invoiceId = order.invoiceId;
+  } catch (err) {
+    if (err instanceof ApiError) return { error: err.details?.[0]?.message ? `Sorry: ${err.details[0].message}.` : err.message };
+    throw err;
+  }
+  redirect(`/pay/${invoiceId}`);
+}

@@ -1,0 +1,102 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import type { CheckoutState } from '@/lib/checkout/get-checkout';
+import { CopyField } from './copy-field';
+
+const FINAL = new Set(['PAID_OUT', 'EXPIRED', 'FAILED']);
+const PAID = new Set(['CONFIRMED', 'PROCESSING_PAYOUT', 'PAID_OUT']);
+
+function useCountdown(expiresAt: string) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, []);
+  const left = Math.max(0, Date.parse(expiresAt) - now);
+  const m = Math.floor(left / 60_000);
+  const s = Math.floor((left % 60_000) / 1000);
+  return { left, label: `${m}:${String(s).padStart(2, '0')}` };
+}
+
+function headline(s: CheckoutState): { title: string; tone: string } {
+  if (PAID.has(s.status)) return { title: 'Payment received', tone: 'bg-emerald-50 text-emerald-800 border-emerald-200' };
+  if (s.status === 'OVERPAID') return { title: 'Payment received (more than requested)', tone: 'bg-emerald-50 text-emerald-800 border-emerald-200' };
+  if (s.status === 'DETECTED') return { title: `Payment detected: ${s.confirmations}/${s.confirmationsRequired} confirmations`, tone: 'bg-sky-50 text-sky-800 border-sky-200' };
+  if (s.status === 'PARTIALLY_PAID') return { title: `Partially paid: ${s.remaining} USDT still to pay`, tone: 'bg-amber-50 text-amber-800 border-amber-200' };
+  if (s.status === 'EXPIRED')
+    return s.payments > 0
+      ? { title: 'Expired: your payment arrived late or incomplete and was passed on to the merchant; contact them', tone: 'bg-amber-50 text-amber-800 border-amber-200' }
+      : { title: 'This payment request has expired', tone: 'bg-slate-100 text-slate-700 border-slate-200' };
+  if (s.status === 'FAILED') return { title: 'Payment received; the merchant is finishing the settlement', tone: 'bg-amber-50 text-amber-800 border-amber-200' };
+  return { title: 'Waiting for payment', tone: 'bg-white text-slate-700 border-slate-200' };
+}
+
+/** The live part of the hosted checkout: polls the public status endpoint every 2 s until final. */
+export function CheckoutLive({ initial, qrSvg }: { initial: CheckoutState; qrSvg: string }) {
+  const [state, setState] = useState(initial);
+  const countdown = useCountdown(state.expiresAt);
+  useEffect(() => {
+    if (FINAL.has(state.status)) return;
+    const t = setInterval(async () => {
+      try {
+        const res = await fetch(`/pay/${state.id}/status`, { cache: 'no-store' });
+        if (res.ok) setState(await res.json());
+      } catch {
+        /* offline for a moment: keep the last state */
+      }
+    }, 2000);
+    return () => clearInterval(t);
+  }, [state.id, state.status]);
+
+  const h = headline(state);
+  const awaiting = state.status === 'PENDING' || state.status === 'PARTIALLY_PAID';
+  const amountToPay = state.payin ? `${state.payin.amount} ${state.payin.currency}` : `${state.status === 'PARTIALLY_PAID' ? state.remaining : state.amountExpected} USDT`;
+  return (
+    <div className="space-y-4">
+      {state.mode === 'test' ? (
+        <div className="rounded-md bg-amber-100 px-3 py-1.5 text-center text-xs font-semibold uppercase tracking-wide text-amber-900">Test mode: no real funds</div>
+      ) : null}
+      <header className="text-center">
+        <p className="text-sm text-slate-500">Pay {state.tenantName}</p>
+        <p className="mt-1 text-3xl font-semibold tabular-nums" data-testid="amount">
+          {state.amountExpected} <span className="text-lg font-medium text-slate-500">USDT</span>
+        </p>
+        <p className="mt-1 text-xs text-slate-500">{state.network}</p>
+      </header>
+
+      <div role="status" aria-live="polite" data-testid="checkout-status" data-status={state.status} className={`rounded-lg border px-4 py-3 text-sm font-medium ${h.tone}`}>
+        {h.title}
+      </div>
+
+      {awaiting ? (
+        <section className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+          <p className="text-sm text-slate-600">
+            Send exactly <strong className="tabular-nums">{amountToPay}</strong>
+            {state.payin ? '' : ' (BEP-20 on BNB Smart Chain)'} to:
+          </p>
+          <div className="mx-auto w-fit rounded-lg border border-slate-100 p-2" aria-label="QR code of the payment address" dangerouslySetInnerHTML={{ __html: qrSvg }} />
+          <CopyField label="Deposit address" value={state.payin?.address ?? state.depositAddress} />
+          {state.payin?.tag ? <CopyField label="Memo / tag" value={state.payin.tag} /> : null}
+          <CopyField label="Amount" value={state.payin?.amount ?? (state.status === 'PARTIALLY_PAID' ? state.remaining : state.amountExpected)} />
+          <p className="text-center text-sm text-slate-500">
+            Expires in <span className="font-mono tabular-nums" data-testid="countdown">{countdown.label}</span>
+          </p>
+        </section>
+      ) : null}
+
+      {state.status === 'PARTIALLY_PAID' ? (
+        <p className="text-sm text-slate-600">
+          Received {state.amountReceived} of {state.amountExpected} USDT.
+        </p>
+      ) : null}
+
+      {state.returnUrl && !awaiting ? (
+        <a href={state.returnUrl} className="block rounded-md bg-slate-900 px-4 py-2 text-center text-sm font-medium text-white">
+          Back to {state.tenantName}
+        </a>
+      ) : null}
+      <p className="text-center text-xs text-slate-400">Invoice {state.id}</p>
+    </div>
+  );
+}
