@@ -19,7 +19,8 @@ const children: ChildProcess[] = [];
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', APP_ENV: process.env.APP_ENV ?? 'development' };
 
 function start(name: string, cmd: string, args: string[], extra: Record<string, string> = {}) {
-  const child = spawn(cmd, args, { stdio: 'inherit', env: { ...env, ...extra } });
+  // Its own process group, so Ctrl-C reaches grandchildren too (npx → next → workers).
+  const child = spawn(cmd, args, { stdio: 'inherit', env: { ...env, ...extra }, detached: true });
   child.on('exit', (code, signal) => {
     if (!shuttingDown) {
       console.error(`[dev] ${name} exited (${signal ?? code}); stopping everything`);
@@ -30,14 +31,22 @@ function start(name: string, cmd: string, args: string[], extra: Record<string, 
   return child;
 }
 
+function killGroup(c: ChildProcess, signal: NodeJS.Signals) {
+  try {
+    process.kill(-c.pid!, signal);
+  } catch {
+    c.kill(signal);
+  }
+}
+
 let shuttingDown = false;
 function shutdown(code = 0) {
   if (shuttingDown) return;
   shuttingDown = true;
   for (const chain of chains) void chain.stop();
-  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  for (const c of children) if (c.exitCode === null) killGroup(c, 'SIGTERM');
   setTimeout(() => {
-    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    for (const c of children) if (c.exitCode === null) killGroup(c, 'SIGKILL');
     process.exit(code);
   }, 5_000).unref();
   Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once('exit', r))))).then(() => process.exit(code));
@@ -95,6 +104,6 @@ Object.assign(env, await localExchange('test'), await localExchange('live'));
 
 const port = process.env.PORT ?? '3000';
 const external = Boolean(process.env.DATABASE_URL);
-start('next', 'npx', ['next', 'dev', '-p', port], { WORKER_INLINE: external ? 'false' : 'true' });
-if (external) start('worker', 'npx', ['tsx', 'scripts/worker.ts']);
+start('next', 'node_modules/.bin/next', ['dev', '-p', port], { WORKER_INLINE: external ? 'false' : 'true' });
+if (external) start('worker', 'node_modules/.bin/tsx', ['scripts/worker.ts']);
 console.log(`[dev] gateway on http://localhost:${port} (database: ${external ? 'PostgreSQL' : 'embedded PGlite in .data/'})`);
