@@ -58,6 +58,14 @@ export async function startServer(databaseUrl: string, port: number, extraEnv: R
   throw new Error('next start did not come up');
 }
 
+/** The job worker (deposit-address pool, webhooks, ...) as production runs it beside the app. */
+export function startWorker(databaseUrl: string, extraEnv: Record<string, string> = {}): ChildProcess {
+  return spawn('node_modules/.bin/tsx', ['scripts/worker.ts'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, APP_ENV: 'test', LOG_LEVEL: 'warn', ...extraEnv },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
 export function stopServer(child: ChildProcess) {
   return new Promise<void>((resolve) => {
     if (child.exitCode !== null) return resolve();
