@@ -38,7 +38,11 @@ function schedule(row: ExchangeOrder, o: FfOrder, now: Date, iv: TrackIntervals)
     case 'WITHDRAW':
       return { state: 'open' as const, nextCheckAt: new Date(t + iv.movingMs), priority: 0 };
     case 'NEW':
-      if (row.purpose === 'withdrawal') return { state: 'open' as const, nextCheckAt: new Date(t + iv.movingMs * 2), priority: 0 };
+      // Funded by us at creation: it should move soon, so it counts as moving for a quarter of an hour.
+      if (row.purpose === 'withdrawal') {
+        const fresh = t - row.createdAt.getTime() < 15 * 60_000;
+        return { state: 'open' as const, nextCheckAt: new Date(t + iv.movingMs * (fresh ? 2 : 6)), priority: fresh ? 0 : 1 };
+      }
       return { state: 'open' as const, nextCheckAt: new Date(Math.min(t + iv.waitingMs, Math.max(t + 1000, (expiration ?? Infinity) + 2000))), priority: 1 };
     case 'EMERGENCY':
       return { state: 'open' as const, nextCheckAt: new Date(t + iv.emergencyMs), priority: 1 };
