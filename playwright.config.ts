@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { STACK_PORT, stackEnv } from './e2e/support/stack-env';
 
 // Two `next start` processes of the production build share one PostgreSQL
 // (DATABASE_URL from scripts/test.ts), as two app instances behind a balancer would.
@@ -9,6 +10,8 @@ const serverEnv = {
   WORKER_INLINE: 'false',
   NEXT_TELEMETRY_DISABLED: '1',
   LOG_LEVEL: 'warn',
+  // The dashboard flow's chain, worker and webhook settings (e2e/support/stack-env.ts).
+  ...stackEnv(),
 } as Record<string, string>;
 
 export default defineConfig({
@@ -26,15 +29,27 @@ export default defineConfig({
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
     },
   },
-  webServer: PORTS.map((port) => ({
+  webServer: [
+    // First (web servers start in order): anvil and the job worker, which also migrates the database.
+    {
+      command: 'node_modules/.bin/tsx e2e/support/stack.ts',
+      url: `http://127.0.0.1:${STACK_PORT}/health`,
+      env: serverEnv,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+    },
+    ...PORTS.map((port) => ({
     command: `node_modules/.bin/next start -H 127.0.0.1 -p ${port}`,
     url: `http://127.0.0.1:${port}/api/health`,
     env: serverEnv,
     reuseExistingServer: false,
     timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
   })),
+  ],
 });
 
 export const APP_PORTS = PORTS;

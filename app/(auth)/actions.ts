@@ -9,6 +9,7 @@ import { signUp } from '@/lib/auth/sign-up';
 import { runAction, type ActionResult } from '@/lib/dashboard/action-result';
 import { getDashboardContext } from '@/lib/dashboard/context';
 import { getDb } from '@/lib/db';
+import { log } from '@/lib/log';
 
 type SignInResult = { ok: true } | { ok: false; code: 'invalid' | 'totp_required' | 'throttled' | 'no_tenant'; message: string };
 
@@ -23,6 +24,11 @@ async function credentialsSignIn(fields: { email: string; password: string; code
     await signIn('credentials', { ...fields, code: fields.code ?? '', redirect: false });
     return { ok: true };
   } catch (err) {
+    if (err instanceof AuthError && err.type !== 'CredentialsSignin') {
+      // Anything but a refusal is our failure (database down, bug): say so rather than blaming the password.
+      log.error('sign-in failed', { error: (err.cause as { err?: Error } | undefined)?.err?.message ?? err.message });
+      return { ok: false, code: 'invalid', message: 'Sign-in is unavailable right now. Try again in a moment.' };
+    }
     if (err instanceof AuthError) {
       const code = (err as AuthError & { code?: string }).code ?? 'invalid';
       if (code.startsWith('throttled:')) {

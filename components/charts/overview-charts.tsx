@@ -69,7 +69,7 @@ export function DeliveryRateChart({ series }: { series: DayPoint[] }) {
         <XAxis dataKey="day" tickFormatter={shortDay} tick={{ fontSize: 11, fill: '#64748b' }} minTickGap={16} />
         <YAxis domain={[0, 100]} unit="%" tick={{ fontSize: 11, fill: '#64748b' }} width={44} />
         <Tooltip formatter={(v) => [`${v}%`, 'Success rate']} />
-        <Line type="monotone" dataKey="rate" stroke="#10b981" strokeWidth={2} dot={false} connectNulls isAnimationActive={false} />
+        <Line type="monotone" dataKey="rate" stroke="#10b981" strokeWidth={2} dot={{ r: 3 }} connectNulls isAnimationActive={false} />
       </LineChart>
     </ResponsiveContainer>
   );

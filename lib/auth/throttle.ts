@@ -5,7 +5,7 @@ import type { Db } from '@/lib/db';
 /**
  * Brute-force slowing. Each key (account, client address) gets `free`
  * failures per 15-minute window; every failure beyond that locks the key for
- * an exponentially growing time (2 s, 4 s, ... capped at 15 minutes). A locked
+ * an exponentially growing time (30 s, 1 min, 2 min, ... capped at 15 minutes). A locked
  * key is refused before the password is even checked.
  */
 const WINDOW_MS = 15 * 60_000;
@@ -31,14 +31,15 @@ export async function recordFailure(db: Db, key: string, free: number, now = new
     .onConflictDoUpdate({
       target: loginThrottles.key,
       set: {
-        failures: sql`case when ${loginThrottles.windowStartedAt} < ${windowStart} then 1 else ${loginThrottles.failures} + 1 end`,
-        windowStartedAt: sql`case when ${loginThrottles.windowStartedAt} < ${windowStart} then ${now} else ${loginThrottles.windowStartedAt} end`,
+        // Instants as ISO text with a cast: raw sql parameters reach the driver untyped.
+        failures: sql`case when ${loginThrottles.windowStartedAt} < ${windowStart.toISOString()}::timestamptz then 1 else ${loginThrottles.failures} + 1 end`,
+        windowStartedAt: sql`case when ${loginThrottles.windowStartedAt} < ${windowStart.toISOString()}::timestamptz then ${now.toISOString()}::timestamptz else ${loginThrottles.windowStartedAt} end`,
       },
     })
     .returning();
   const over = row!.failures - free;
   if (over > 0) {
-    const lockMs = Math.min(MAX_LOCK_MS, 2 ** over * 1000);
+    const lockMs = Math.min(MAX_LOCK_MS, 2 ** (over - 1) * 30_000);
     await db
       .update(loginThrottles)
       .set({ lockedUntil: new Date(now.getTime() + lockMs), windowStartedAt: now })

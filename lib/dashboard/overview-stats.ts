@@ -25,23 +25,25 @@ export async function getOverviewStats(db: Db, owner: { tenantId: string; mode: 
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const start = new Date(today - (days - 1) * 86_400_000);
   const { tenantId, mode } = owner;
+  // Raw SQL parameters go through the driver as text: pass the instant as ISO and cast.
+  const since = sql`${start.toISOString()}::timestamptz`;
   const [volume, statuses, hooks] = await Promise.all([
     db.execute(sql`
       select to_char(date_trunc('day', completed_at at time zone 'UTC'), 'YYYY-MM-DD') as day,
              sum(amount)::text as received, sum(fee_amount)::text as fees
         from settlements
-       where tenant_id = ${tenantId} and mode = ${mode} and status = 'completed' and completed_at >= ${start}
+       where tenant_id = ${tenantId} and mode = ${mode} and status = 'completed' and completed_at >= ${since}
        group by 1`),
     db.execute(sql`
       select status, count(*)::int as n from invoices
-       where tenant_id = ${tenantId} and mode = ${mode} and created_at >= ${start}
+       where tenant_id = ${tenantId} and mode = ${mode} and created_at >= ${since}
        group by 1 order by 2 desc`),
     db.execute(sql`
       select to_char(date_trunc('day', created_at at time zone 'UTC'), 'YYYY-MM-DD') as day,
              count(*) filter (where status = 'SUCCEEDED')::int as delivered,
              count(*) filter (where status in ('FAILED', 'DEAD_LETTER'))::int as failed
         from webhook_deliveries
-       where tenant_id = ${tenantId} and mode = ${mode} and created_at >= ${start}
+       where tenant_id = ${tenantId} and mode = ${mode} and created_at >= ${since}
        group by 1`),
   ]);
   const vol = new Map(rowsOf<{ day: string; received: string; fees: string }>(volume).map((r) => [r.day, r]));

@@ -4,6 +4,8 @@ import { getDashboardContext } from '@/lib/dashboard/context';
 import { env } from '@/lib/env';
 import { SignInForm } from './sign-in-form';
 
+// Reads configuration and the session at request time, never at build time.
+export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Sign in · USDT Gateway' };
 
 export default async function SignInPage() {

@@ -3,6 +3,8 @@ import { redirect } from 'next/navigation';
 import { env } from '@/lib/env';
 import { SignUpForm } from './sign-up-form';
 
+// Reads configuration and the session at request time, never at build time.
+export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Create account · USDT Gateway' };
 
 export default function SignUpPage() {

@@ -2,6 +2,8 @@ import { findInvitation } from '@/lib/auth/invitations';
 import { getDb } from '@/lib/db';
 import { AcceptInviteForm } from './accept-invite-form';
 
+// Reads configuration and the session at request time, never at build time.
+export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Join your team · USDT Gateway' };
 
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {

@@ -100,7 +100,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           {invoice.payments.length === 0 ? (
             <EmptyState title="No payment yet">The watcher picks up transfers to the deposit address within seconds.</EmptyState>
           ) : (
-            <table className={tableClass}>
+            <div className="-m-5 overflow-x-auto"><table className={tableClass}>
               <thead><tr>{['Transaction', 'Amount', 'Confirmations', 'Seen'].map((h) => <th key={h} className={thClass}>{h}</th>)}</tr></thead>
               <tbody>
                 {invoice.payments.map((p) => (
@@ -112,7 +112,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </table></div>
           )}
         </Card>
         <Card title="Timeline">

@@ -1,0 +1,115 @@
+import { expect, test } from '@playwright/test';
+import { privateKeyToAddress, generatePrivateKey } from 'viem/accounts';
+import { APP_PORTS } from '../playwright.config';
+import { shot, signUpViaUi, startReceiver, uniqueEmail } from './support/dashboard';
+
+const BASE = `http://127.0.0.1:${APP_PORTS[0]}`;
+const PASSWORD = 'correct-horse-battery';
+
+test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+test('merchant flow: sign up, key, invoice paid out, withdrawal with Max, webhook test, dead letter and replay', async ({ page, request }) => {
+  test.setTimeout(300_000);
+  const receiver = await startReceiver();
+  try {
+    // Sign up: a new tenant and its owner, in test mode.
+    await signUpViaUi(page, { business: 'Acme Coffee', email: uniqueEmail('owner'), password: PASSWORD });
+    await expect(page.getByTestId('test-mode-banner')).toBeVisible();
+    await expect(page.getByTestId('tenant-name')).toHaveText('Acme Coffee');
+
+    // API key: create with scopes, copy it once.
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByLabel('Name').fill('Checkout server');
+    await page.getByRole('checkbox', { name: /withdrawals:read/ }).check();
+    await page.getByRole('button', { name: 'Create key' }).last().click();
+    const keyText = page.getByTestId('new-key');
+    await expect(keyText).toContainText('gw_test_');
+    const key = (await keyText.textContent())!.trim();
+    await page.getByRole('button', { name: 'Copy to clipboard' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    await shot(page, 'api-keys');
+
+    // Use the key like a merchant's server would.
+    const auth = { authorization: `Bearer ${key}` };
+    const created = await request.post(`${BASE}/v1/invoices`, { headers: auth, data: { amount: '125.50', externalId: 'order-1001' } });
+    expect(created.status()).toBe(201);
+    const invoice = (await created.json()) as { id: string; depositAddress: string };
+    const paid = await request.post(`${BASE}/v1/test-helpers/invoices/${invoice.id}/pay`, { headers: auth, data: { amount: '125.50' } });
+    expect(paid.status()).toBe(200);
+
+    // Detail page follows the invoice to PAID_OUT on its own.
+    await page.goto(`/dashboard/invoices/${invoice.id}`);
+    await expect(page.getByTestId('deposit-address')).toHaveText(invoice.depositAddress);
+    await expect(page.locator('[data-testid="invoice-status"] [data-status]')).toHaveAttribute('data-status', 'PAID_OUT', { timeout: 150_000 });
+    await expect(page.getByTestId('timeline')).toContainText('invoice.paid_out');
+    await shot(page, 'invoice-detail');
+
+    await page.goto('/dashboard/invoices?q=order-1001');
+    await expect(page.getByRole('link', { name: invoice.id })).toBeVisible();
+    await shot(page, 'invoices');
+
+    // Balance: 125.50 less the 1% invoice fee; withdraw everything with Max.
+    await page.getByRole('link', { name: 'Balance & withdrawals' }).click();
+    await expect(page.getByTestId('balance-available')).toContainText('124.245');
+    await page.getByRole('button', { name: 'Max' }).click();
+    await expect(page.getByLabel('Amount (USDT)')).toHaveValue('123.01');
+    await expect(page.getByTestId('wd-fee')).toHaveText('1.2301');
+    await page.getByLabel('Destination address (BEP-20)').fill(privateKeyToAddress(generatePrivateKey()));
+    await page.getByLabel('Destination address (BEP-20)').blur();
+    await expect(page.getByText(/Valid address/)).toBeVisible();
+    await page.getByRole('button', { name: 'Withdraw' }).click();
+    await expect(page.locator('[data-toast]').filter({ hasText: 'Withdrawal of 123.01 USDT created' })).toBeVisible();
+    await expect(page.locator('[data-withdrawal-id]')).toHaveCount(1);
+    await expect(page.getByTestId('balance-available')).toContainText('0.0049');
+    await shot(page, 'balance');
+
+    // Webhook endpoint at the local receiver; its secret is shown once; a test is delivered.
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByLabel('Endpoint URL').fill(receiver.url);
+    await page.getByLabel('All events, including ones added later').check();
+    await page.getByRole('button', { name: 'Add endpoint' }).last().click();
+    await expect(page.getByTestId('endpoint-secret')).toContainText('whsec_');
+    await page.getByRole('button', { name: 'Send test' }).click();
+    await expect(page.getByTestId('test-outcome')).toContainText('Test delivered · HTTP 200');
+    expect(receiver.state.received.some((e) => e.type === 'webhook.test')).toBe(true);
+    await shot(page, 'webhooks');
+
+    await page.getByRole('link', { name: 'Webhook deliveries' }).click();
+    await expect(page.locator('[data-event-type="webhook.test"] [data-status="SUCCEEDED"]')).toBeVisible();
+
+    // The receiver fails: a new event's delivery is retried on the (shrunk) schedule until dead-lettered.
+    receiver.state.fail = true;
+    const second = await request.post(`${BASE}/v1/invoices`, { headers: auth, data: { amount: '10.00' } });
+    expect(second.status()).toBe(201);
+    const deadRow = page.locator('[data-event-type="invoice.created"]').filter({ has: page.locator('[data-status="DEAD_LETTER"]') });
+    await expect(async () => {
+      await page.goto('/dashboard/webhooks/deliveries?status=DEAD_LETTER');
+      await expect(deadRow.first()).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 60_000 });
+    await deadRow.first().locator('summary').click();
+    await expect(deadRow.first().locator('[data-attempt="8"]')).toContainText('HTTP 500');
+    await shot(page, 'dead-letter');
+
+    // Replay from the UI once the receiver is healthy: the new delivery succeeds.
+    receiver.state.fail = false;
+    await deadRow.first().getByRole('button', { name: 'Replay' }).click();
+    await expect(page.locator('[data-toast]').filter({ hasText: 'Replay queued' })).toBeVisible();
+    await expect(async () => {
+      await page.goto('/dashboard/webhooks/deliveries?eventType=invoice.created&status=SUCCEEDED');
+      await expect(page.locator('[data-event-type="invoice.created"] [data-status="SUCCEEDED"]').first()).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 30_000 });
+    await shot(page, 'webhook-deliveries');
+
+    await page.goto('/dashboard');
+    await expect(page.getByTestId('overview-available')).toContainText('0.0049');
+    await page.locator('.recharts-responsive-container').first().waitFor({ timeout: 15_000 });
+    await shot(page, 'overview');
+    await page.goto('/dashboard/settings');
+    await expect(page.getByTestId('invoice-fee')).toContainText('1%');
+    await shot(page, 'settings');
+  } finally {
+    await receiver.close();
+  }
+});

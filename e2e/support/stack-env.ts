@@ -1,0 +1,40 @@
+import { getContractAddress, type Hex } from 'viem';
+import { mnemonicToAccount, privateKeyToAddress } from 'viem/accounts';
+import { DEV_MNEMONIC } from '../../lib/chain/network-env';
+
+/**
+ * The e2e chain and worker, known before anything starts so the config can
+ * hand the same environment to the stack and to both `next start` servers:
+ * anvil on a fixed port and chain id, wallets derived like lib/testing/anvil.ts,
+ * and the test USDT at the faucet's first contract address (its deploy is the
+ * faucet's first transaction).
+ */
+export const ANVIL_PORT = Number(process.env.E2E_ANVIL_PORT ?? 8645);
+export const STACK_PORT = Number(process.env.E2E_STACK_PORT ?? 3199);
+export const CHAIN_ID = 1_337_007;
+
+function devKey(i: number): Hex {
+  const key = mnemonicToAccount(DEV_MNEMONIC, { accountIndex: 1, addressIndex: i }).getHdKey().privateKey!;
+  return `0x${Buffer.from(key).toString('hex')}`;
+}
+
+export const STACK_KEYS = { faucet: devKey(0), gas: devKey(1), hot: devKey(2), fee: devKey(3) };
+export const TOKEN_ADDRESS = getContractAddress({ from: privateKeyToAddress(STACK_KEYS.faucet), nonce: 0n });
+
+export function stackEnv(): Record<string, string> {
+  return {
+    TEST_RPC_URL: `http://127.0.0.1:${ANVIL_PORT}`,
+    TEST_CHAIN_ID: String(CHAIN_ID),
+    TEST_TOKEN_ADDRESS: TOKEN_ADDRESS,
+    TEST_START_BLOCK: '0',
+    TEST_CONFIRMATIONS: '2',
+    TEST_DEPOSIT_MNEMONIC: DEV_MNEMONIC,
+    TEST_GAS_WALLET_PRIVATE_KEY: STACK_KEYS.gas,
+    TEST_FEE_WALLET_ADDRESS: privateKeyToAddress(STACK_KEYS.fee),
+    TEST_HOT_WALLET_PRIVATE_KEY: STACK_KEYS.hot,
+    TEST_FAUCET_PRIVATE_KEY: STACK_KEYS.faucet,
+    // Deliveries may reach the spec's receiver on loopback, and the 8-attempt schedule (38 h) shrinks to about 3 s.
+    WEBHOOK_ALLOW_PRIVATE_HOSTS: '127.0.0.0/8',
+    WEBHOOK_RETRY_SCALE: '0.00002',
+  };
+}

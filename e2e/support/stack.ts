@@ -1,0 +1,36 @@
+/**
+ * Playwright's first webServer: anvil (0.5 s blocks, test USDT) and the job
+ * worker, with a /health endpoint that answers once both run. Started before
+ * the app servers, which get the same environment (e2e/support/stack-env.ts).
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { closeDb, migrate } from '@/lib/db';
+import { startAnvil } from '@/lib/testing/anvil';
+import { ANVIL_PORT, CHAIN_ID, STACK_PORT, TOKEN_ADDRESS } from './stack-env';
+
+const chain = await startAnvil({ port: ANVIL_PORT, chainId: CHAIN_ID, blockTime: 0.5 });
+if (chain.token.toLowerCase() !== TOKEN_ADDRESS.toLowerCase()) {
+  console.error(`[e2e stack] token deployed at ${chain.token}, expected ${TOKEN_ADDRESS}`);
+  process.exit(1);
+}
+// Migrate here, before /health answers: the app servers start next and must not race the worker's migration.
+await migrate();
+await closeDb();
+const worker = spawn('node_modules/.bin/tsx', ['scripts/worker.ts'], { stdio: ['ignore', 'ignore', 'inherit'], env: process.env });
+worker.on('exit', (code) => {
+  console.error(`[e2e stack] worker exited (${code})`);
+  process.exit(1);
+});
+
+const server = createServer((_req, res) => res.end('ok')).listen(STACK_PORT, '127.0.0.1');
+
+async function stop() {
+  server.close();
+  worker.removeAllListeners('exit');
+  worker.kill('SIGTERM');
+  await chain.stop();
+  process.exit(0);
+}
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
