@@ -7,6 +7,8 @@ export interface LoadResult {
   errors: number;
   non2xx: number;
   total: number;
+  /** Responses per HTTP status. */
+  statusCodes: Record<string, number>;
 }
 
 /** Runs autocannon against one URL after a short warm-up; loopback only. */
@@ -36,5 +38,6 @@ export async function load(opts: {
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
     total: r.requests.total,
+    statusCodes: Object.fromEntries(Object.entries((r as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {}).map(([k, v]) => [k, v.count])),
   };
 }

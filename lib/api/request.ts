@@ -2,6 +2,33 @@ import type { z } from 'zod';
 import { ApiError, type ErrorDetail } from './errors';
 
 export const MAX_BODY_BYTES = 1_048_576;
+/** Deeper JSON is refused before any schema sees it (recursive code, JSON.stringify and jsonb all have limits). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Walks a parsed body or query without recursion: refuses nesting deeper than
+ * MAX_JSON_DEPTH and NUL characters in any key or string (PostgreSQL text and
+ * jsonb cannot store U+0000, so they would otherwise fail deep in a query).
+ */
+export function assertStorableJson(value: unknown, where: 'body' | 'query'): void {
+  const stack: [unknown, string, number][] = [[value, '', 0]];
+  while (stack.length > 0) {
+    const [v, path, depth] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) throw new ApiError('validation_failed', `Invalid request ${where}: ${path || where}: must not contain NUL characters`, [{ path, message: 'must not contain NUL characters' }]);
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) {
+      throw new ApiError('validation_failed', `Invalid request ${where}: nested deeper than ${MAX_JSON_DEPTH} levels`, [{ path, message: `nested deeper than ${MAX_JSON_DEPTH} levels` }]);
+    }
+    for (const [k, child] of Object.entries(v)) {
+      const childPath = path ? `${path}.${k}` : k;
+      if (k.includes('\u0000')) throw new ApiError('validation_failed', `Invalid request ${where}: field names must not contain NUL characters`, [{ path: childPath, message: 'must not contain NUL characters' }]);
+      stack.push([child, childPath, depth + 1]);
+    }
+  }
+}
 
 /** Reads the raw body, refusing more than 1 MB whatever Content-Length claims. */
 export async function readRawBody(req: Request): Promise<string> {
@@ -50,6 +77,7 @@ export function parseJsonBody(req: Request, raw: string, schema: z.ZodType | und
     } catch {
       throw new ApiError('invalid_json', 'Request body is not valid JSON.');
     }
+    assertStorableJson(value, 'body');
   }
   if (!schema) {
     const empty = value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
@@ -67,6 +95,7 @@ export function parseQuery(url: URL, schema: z.ZodType | undefined): unknown {
     const prev = out[k];
     out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
   }
+  assertStorableJson(out, 'query');
   return validate(schema, out, 'query');
 }
 
