@@ -49,19 +49,35 @@ test('merchant flow: sign up, key, invoice paid out, withdrawal with Max, webhoo
     await expect(page.getByRole('link', { name: invoice.id })).toBeVisible();
     await shot(page, 'invoices');
 
-    // Balance: 125.50 less the 1% invoice fee; withdraw everything with Max.
+    // Balance: 125.50 less the 1% invoice fee.
     await page.getByRole('link', { name: 'Balance & withdrawals' }).click();
     await expect(page.getByTestId('balance-available')).toContainText('124.245');
-    await page.getByRole('button', { name: 'Max' }).click();
-    await expect(page.getByLabel('Amount (USDT)')).toHaveValue('123.01');
-    await expect(page.getByTestId('wd-fee')).toHaveText('1.2301');
+
+    // Exchange withdrawal through the local exchange: searchable picker, live quote, order result.
+    await page.getByRole('combobox', { name: 'Currency to receive' }).fill('bitcoin');
+    await page.getByRole('option', { name: /^Bitcoin \(BTC\)/ }).click();
+    await page.getByLabel('USDT to send').fill('50');
+    await expect(page.getByTestId('exchange-quote')).toContainText('Recipient gets');
+    await expect(page.getByTestId('exchange-quote')).toContainText('Limits');
+    await page.getByLabel('Recipient address').fill('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+    await page.getByRole('button', { name: 'Withdraw via exchange' }).click();
+    await expect(page.getByTestId('exchange-result')).toContainText('Order', { timeout: 45_000 });
+    await expect(page.getByTestId('balance-available')).toContainText('74.245');
+
+    // Internal withdrawal of everything with Max: the same numbers as GET /v1/withdrawals/max.
+    await page.getByRole('button', { name: 'Max', exact: true }).click();
+    const max = (await (await request.get(`${BASE}/v1/withdrawals/max`, { headers: auth })).json()) as { maxAmount: string; feePercent: string };
+    expect(max.maxAmount).toBe('73.50');
+    await expect(page.getByLabel('Amount (USDT)')).toHaveValue(max.maxAmount);
+    await expect(page.getByTestId('wd-fee')).toHaveText('0.735');
+    await expect(page.getByTestId('wd-total')).toHaveText('74.235');
     await page.getByLabel('Destination address (BEP-20)').fill(privateKeyToAddress(generatePrivateKey()));
     await page.getByLabel('Destination address (BEP-20)').blur();
     await expect(page.getByText(/Valid address/)).toBeVisible();
-    await page.getByRole('button', { name: 'Withdraw' }).click();
-    await expect(page.locator('[data-toast]').filter({ hasText: 'Withdrawal of 123.01 USDT created' })).toBeVisible();
-    await expect(page.locator('[data-withdrawal-id]')).toHaveCount(1);
-    await expect(page.getByTestId('balance-available')).toContainText('0.0049');
+    await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
+    await expect(page.locator('[data-toast]').filter({ hasText: 'Withdrawal of 73.50 USDT created' })).toBeVisible();
+    await expect(page.locator('[data-withdrawal-id]')).toHaveCount(2);
+    await expect(page.getByTestId('balance-available')).toContainText('0.01');
     await shot(page, 'balance');
 
     // Webhook endpoint at the local receiver; its secret is shown once; a test is delivered.
@@ -103,7 +119,7 @@ test('merchant flow: sign up, key, invoice paid out, withdrawal with Max, webhoo
     await shot(page, 'webhook-deliveries');
 
     await page.goto('/dashboard');
-    await expect(page.getByTestId('overview-available')).toContainText('0.0049');
+    await expect(page.getByTestId('overview-available')).toContainText('0.01');
     await page.locator('.recharts-responsive-container').first().waitFor({ timeout: 15_000 });
     await shot(page, 'overview');
     await page.goto('/dashboard/settings');

@@ -12,6 +12,9 @@ import { DEV_MNEMONIC } from '../../lib/chain/network-env';
 export const ANVIL_PORT = Number(process.env.E2E_ANVIL_PORT ?? 8645);
 export const STACK_PORT = Number(process.env.E2E_STACK_PORT ?? 3199);
 export const CHAIN_ID = 1_337_007;
+export const EXCHANGE_PORT = Number(process.env.E2E_EXCHANGE_PORT ?? 8646);
+export const EXCHANGE_KEY = 'e2e_sim_key';
+export const EXCHANGE_SECRET = 'e2e_sim_secret_0123456789abcdef';
 
 function devKey(i: number): Hex {
   const key = mnemonicToAccount(DEV_MNEMONIC, { accountIndex: 1, addressIndex: i }).getHdKey().privateKey!;
@@ -36,5 +39,9 @@ export function stackEnv(): Record<string, string> {
     // Deliveries may reach the spec's receiver on loopback, and the 8-attempt schedule (38 h) shrinks to about 3 s.
     WEBHOOK_ALLOW_PRIVATE_HOSTS: '127.0.0.0/8',
     WEBHOOK_RETRY_SCALE: '0.00002',
+    // Test mode's exchange: the local FixedFloat-compatible simulator the stack starts.
+    TEST_EXCHANGE_URL: `http://127.0.0.1:${EXCHANGE_PORT}`,
+    TEST_EXCHANGE_API_KEY: EXCHANGE_KEY,
+    TEST_EXCHANGE_API_SECRET: EXCHANGE_SECRET,
   };
 }

@@ -6,14 +6,26 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { closeDb, migrate } from '@/lib/db';
+import { privateKeyToAddress } from 'viem/accounts';
+import { startExchangeSim } from '@/lib/exchange-sim/server';
 import { startAnvil } from '@/lib/testing/anvil';
-import { ANVIL_PORT, CHAIN_ID, STACK_PORT, TOKEN_ADDRESS } from './stack-env';
+import { ANVIL_PORT, CHAIN_ID, EXCHANGE_KEY, EXCHANGE_PORT, EXCHANGE_SECRET, STACK_PORT, TOKEN_ADDRESS } from './stack-env';
 
 const chain = await startAnvil({ port: ANVIL_PORT, chainId: CHAIN_ID, blockTime: 0.5 });
 if (chain.token.toLowerCase() !== TOKEN_ADDRESS.toLowerCase()) {
   console.error(`[e2e stack] token deployed at ${chain.token}, expected ${TOKEN_ADDRESS}`);
   process.exit(1);
 }
+// The local exchange sees USDTBSC deposits on this chain and pays USDTBSC out of the spare wallet.
+await chain.mint(privateKeyToAddress(chain.keys.other), '1000000');
+const sim = await startExchangeSim({
+  port: EXCHANGE_PORT,
+  keys: { [EXCHANGE_KEY]: EXCHANGE_SECRET },
+  lifecycle: { confirmMs: 1_000, exchangeMs: 1_000, withdrawMs: 1_000 },
+  chain: { rpcUrl: chain.rpcUrl, tokenAddress: chain.token, walletKey: chain.keys.other, reqConfirmations: 1 },
+  log: () => {},
+});
+
 // Migrate here, before /health answers: the app servers start next and must not race the worker's migration.
 await migrate();
 await closeDb();
@@ -29,6 +41,7 @@ async function stop() {
   server.close();
   worker.removeAllListeners('exit');
   worker.kill('SIGTERM');
+  await sim.stop();
   await chain.stop();
   process.exit(0);
 }

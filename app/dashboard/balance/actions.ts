@@ -1,6 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
+import { auditMerchantAction, userActor } from '@/lib/audit/audit-merchant-action';
 import { getNetwork } from '@/lib/chain/network';
 import { runAction } from '@/lib/dashboard/action-result';
 import { actionContext } from '@/lib/dashboard/context';
@@ -13,6 +14,7 @@ export async function createWithdrawalAction(input: unknown) {
   return runAction(async () => {
     const ctx = await actionContext('withdrawals:create');
     const withdrawal = await createWithdrawal(ctx.db, ctx.owner, CreateWithdrawalBody.parse(input));
+    await auditMerchantAction(ctx.db, userActor(ctx), ctx.owner, { action: 'withdrawal.created', withdrawal });
     revalidatePath('/dashboard/balance');
     revalidatePath('/dashboard');
     return withdrawal;

@@ -1,19 +1,29 @@
 import { Card } from '@/components/ui/card';
+import { ApiError } from '@/lib/api/errors';
+import type { DashboardContext } from '@/lib/dashboard/context';
+import { can } from '@/lib/dashboard/permissions';
+import { listExchangeCurrencies } from '@/lib/exchange/list-exchange-currencies';
+import { ExchangeWithdrawalForm, type Currency } from './exchange-withdrawal-form';
 
-/**
- * Exchange withdrawals (another currency through the exchange service) wait
- * for the exchange capability (issue 6) in lib/exchange, built in parallel.
- */
-export function ExchangeWithdrawal() {
+/** Withdrawal in another currency through the exchange service (lib/exchange), paid from the USDT balance. */
+export async function ExchangeWithdrawal({ ctx }: { ctx: DashboardContext }) {
+  let currencies: Currency[] = [];
+  let unavailable: string | null = null;
+  try {
+    currencies = (await listExchangeCurrencies(ctx.db, ctx.mode)).data.filter((c) => c.recv && c.code !== 'USDTBSC');
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    unavailable = err.message;
+  }
   return (
     <Card title="Withdraw in another currency" className="mt-4">
-      <div className="flex items-start gap-3" data-testid="exchange-unavailable">
-        <span className="rounded bg-slate-100 px-2 py-0.5 text-xs font-semibold uppercase text-slate-600">Not yet available</span>
-        <p className="text-sm text-slate-600">
-          Withdrawals converted through the exchange service (searchable currency picker, live quote with minimum and maximum, order result) will appear here once the exchange
-          capability ships.
-        </p>
-      </div>
+      {unavailable ? (
+        <p className="text-sm text-slate-600" data-testid="exchange-unavailable">Not available in {ctx.mode} mode: {unavailable}</p>
+      ) : !can(ctx.user.role, 'withdrawals:create') ? (
+        <p className="text-sm text-slate-500">Only the account owner can withdraw funds.</p>
+      ) : (
+        <ExchangeWithdrawalForm currencies={currencies} />
+      )}
     </Card>
   );
 }

@@ -46,7 +46,7 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
           {canWithdraw ? <WithdrawalForm initialMax={max} /> : <p className="text-sm text-slate-500">Only the account owner can withdraw funds.</p>}
         </Card>
       </div>
-      <ExchangeWithdrawal />
+      <ExchangeWithdrawal ctx={ctx} />
       <Card title="Withdrawal history" className="mt-4">
         <div className="-m-5">
           {history.data.length === 0 ? (

@@ -1,0 +1,26 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { runAction } from '@/lib/dashboard/action-result';
+import { actionContext } from '@/lib/dashboard/context';
+import { createExchangeWithdrawal } from '@/lib/exchange/create-exchange-withdrawal';
+import { getPrice } from '@/lib/exchange/get-price';
+import { OrderBody, PairBody } from '@/lib/exchange/schemas';
+
+/** The live quote of POST /v1/withdrawals/exchange/price. */
+export async function exchangeQuoteAction(input: unknown) {
+  return runAction(async () => {
+    const ctx = await actionContext();
+    return (await getPrice(ctx.db, ctx.mode, PairBody.parse(input))).data;
+  });
+}
+
+/** POST /v1/withdrawals/exchange/withdrawal's function: order, balance debit and USDT transfer to the exchange. */
+export async function exchangeWithdrawAction(input: unknown) {
+  return runAction(async () => {
+    const ctx = await actionContext('withdrawals:create');
+    const result = await createExchangeWithdrawal(ctx.db, ctx.owner, OrderBody.parse(input));
+    revalidatePath('/dashboard/balance');
+    return result.data;
+  });
+}

@@ -1,0 +1,126 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
+import { useEffect, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Field, FormError, inputClass } from '@/components/ui/field';
+import { formatMoney } from '@/components/ui/money';
+import { useToast } from '@/components/ui/toast';
+import { fieldErrors } from '@/lib/dashboard/form-errors';
+import { OrderBody, PairBody } from '@/lib/exchange/schemas';
+import { CurrencyPicker, type Currency } from './currency-picker';
+import { exchangeQuoteAction, exchangeWithdrawAction } from './exchange-actions';
+
+export type { Currency };
+
+type Result = Extract<Awaited<ReturnType<typeof exchangeWithdrawAction>>, { ok: true }>['data'];
+
+export function ExchangeWithdrawalForm({ currencies }: { currencies: Currency[] }) {
+  const router = useRouter();
+  const toast = useToast();
+  const [toCcy, setToCcy] = useState('');
+  const [amount, setAmount] = useState('');
+  const [debounced, setDebounced] = useState('');
+  const [type, setType] = useState<'fixed' | 'float'>('fixed');
+  const [address, setAddress] = useState('');
+  const [tag, setTag] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<Result | null>(null);
+
+  useEffect(() => {
+    const t = setTimeout(() => setDebounced(amount.trim()), 400);
+    return () => clearTimeout(t);
+  }, [amount]);
+
+  const pair = { type, fromCcy: 'USDTBSC', toCcy, direction: 'from' as const, amount: debounced };
+  const pairOk = PairBody.safeParse(pair).success;
+  const quote = useQuery({
+    queryKey: ['exchange-quote', type, toCcy, debounced],
+    queryFn: async () => {
+      const res = await exchangeQuoteAction(pair);
+      if (!res.ok) throw new Error(res.error.message);
+      return res.data;
+    },
+    enabled: pairOk,
+    refetchInterval: 30_000,
+    retry: false,
+  });
+
+  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const input: Record<string, unknown> = { type, fromCcy: 'USDTBSC', toCcy, direction: 'from', amount: amount.trim(), toAddress: address.trim() };
+    if (tag.trim()) input.tag = tag.trim();
+    const parsed = OrderBody.safeParse(input);
+    if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues));
+    setErrors({});
+    setFormError(null);
+    setBusy(true);
+    const res = await exchangeWithdrawAction(input);
+    setBusy(false);
+    if (!res.ok) {
+      setErrors(fieldErrors(res.error.details));
+      return setFormError(res.error.message);
+    }
+    setResult(res.data);
+    toast(`Exchange order ${res.data.exchangeOrder.id} created`);
+    router.refresh();
+  }
+
+  const q = quote.data;
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid gap-x-6 gap-y-2 lg:grid-cols-2">
+      <div className="space-y-2">
+        <FormError message={formError} />
+        <CurrencyPicker currencies={currencies} value={toCcy} onChange={setToCcy} error={errors.toCcy} />
+        <Field id="x-amount" label="USDT to send" error={errors.amount}>
+          <input id="x-amount" inputMode="decimal" placeholder="100.00" value={amount} onChange={(e) => setAmount(e.target.value)} className={inputClass} aria-invalid={!!errors.amount} />
+        </Field>
+        <fieldset className="flex gap-4 text-sm">
+          <legend className="sr-only">Rate type</legend>
+          {(['fixed', 'float'] as const).map((t) => (
+            <label key={t} className="flex items-center gap-1.5">
+              <input type="radio" name="x-type" checked={type === t} onChange={() => setType(t)} /> {t === 'fixed' ? 'Fixed rate' : 'Floating rate'}
+            </label>
+          ))}
+        </fieldset>
+        <Field id="x-address" label="Recipient address" error={errors.toAddress}>
+          <input id="x-address" value={address} onChange={(e) => setAddress(e.target.value)} className={`${inputClass} font-mono`} spellCheck={false} autoComplete="off" aria-invalid={!!errors.toAddress} />
+        </Field>
+        <Field id="x-tag" label="Memo / tag (if the currency needs one)" error={errors.tag}>
+          <input id="x-tag" value={tag} onChange={(e) => setTag(e.target.value)} className={inputClass} />
+        </Field>
+        <div className="flex justify-end"><Button type="submit" disabled={busy || !!q?.errors.length}>{busy ? 'Creating order…' : 'Withdraw via exchange'}</Button></div>
+      </div>
+      <div className="space-y-3">
+        <div className="min-h-36 rounded-md bg-slate-50 p-4 text-sm" aria-live="polite" data-testid="exchange-quote">
+          <p className="text-xs font-semibold uppercase text-slate-500">Live quote</p>
+          {!pairOk ? (
+            <p className="mt-2 text-slate-500">Pick a currency and an amount to see the rate.</p>
+          ) : quote.isPending ? (
+            <p className="mt-2 text-slate-500">Getting a quote…</p>
+          ) : quote.isError ? (
+            <p className="mt-2 text-red-600">{quote.error.message}</p>
+          ) : q ? (
+            <dl className="mt-2 grid grid-cols-2 gap-2">
+              <dt className="text-slate-500">You send</dt><dd className="tabular-nums">{formatMoney(q.from.amount)} USDT</dd>
+              <dt className="text-slate-500">Recipient gets</dt><dd className="tabular-nums font-medium">{q.to.amount} {q.to.coin}</dd>
+              <dt className="text-slate-500">Rate</dt><dd className="tabular-nums">1 USDT = {q.from.rate} {q.to.coin}</dd>
+              <dt className="text-slate-500">Limits</dt><dd className="tabular-nums">{q.min} – {q.max} USDT</dd>
+              {q.errors.length > 0 && <dd className="col-span-2 text-red-600">{q.errors.map((e) => (e === 'LIMIT_MIN' ? `Below the minimum of ${q.min} USDT` : e === 'LIMIT_MAX' ? `Above the maximum of ${q.max} USDT` : e)).join(' · ')}</dd>}
+            </dl>
+          ) : null}
+        </div>
+        {result && (
+          <div className="rounded-md border border-emerald-200 bg-emerald-50 p-4 text-sm" data-testid="exchange-result">
+            <p className="font-semibold text-emerald-900">Order {result.exchangeOrder.id} · {result.exchangeOrder.status}</p>
+            <p className="mt-1 text-emerald-800">Sent {formatMoney(result.exchangeOrder.from.amount)} USDT; recipient gets {result.exchangeOrder.to.amount} {result.exchangeOrder.to.code}.</p>
+            <p className="mt-1 font-mono text-xs text-emerald-800">{result.txHash ? `tx ${result.txHash}` : (result.withdrawal.pendingReason ?? 'transfer queued')}</p>
+          </div>
+        )}
+      </div>
+    </form>
+  );
+}
