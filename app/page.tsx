@@ -9,6 +9,9 @@ export default function Home() {
         withdrawals and signed webhooks.
       </p>
       <div className="mt-8 flex gap-4">
+        <Link className="rounded-md bg-indigo-600 px-4 py-2 text-white" href="/dashboard">
+          Dashboard
+        </Link>
         <Link className="rounded-md bg-slate-900 px-4 py-2 text-white" href="/docs">
           API reference
         </Link>

@@ -99,3 +99,35 @@ test('two-factor sign-in with TOTP and a recovery code; sign-out ends the sessio
   await expect(page.getByRole('alert').filter({ hasText: 'Too many failed attempts' })).toBeVisible();
   await shot(page, 'sign-in-throttled');
 });
+
+test('the mode switch keeps live and test data apart; invoices are created and exported from the UI', async ({ page }) => {
+  await signUpViaUi(page, { business: 'Two Modes Ltd', email: uniqueEmail('modes'), password: PASSWORD });
+  await page.goto('/dashboard/invoices');
+  await page.getByRole('button', { name: 'Create invoice' }).click();
+  await page.getByLabel('Amount (USDT)').fill('12.345');
+  await page.getByRole('button', { name: 'Create invoice' }).last().click();
+  await expect(page.getByText('must have at most 2 decimals')).toBeVisible();
+  await page.getByLabel('Amount (USDT)').fill('12.34');
+  await page.getByLabel('External id (optional)').fill('ui-order-7');
+  await page.getByRole('button', { name: 'Create invoice' }).last().click();
+  await expect(page).toHaveURL(/\/dashboard\/invoices\/inv_/);
+  await expect(page.getByTestId('checkout-link')).toHaveText(/^\/pay\/inv_/);
+
+  const csv = await page.request.get('/dashboard/invoices/export?q=ui-order-7');
+  expect(csv.headers()['content-type']).toContain('text/csv');
+  const lines = (await csv.text()).trim().split('\n');
+  expect(lines).toHaveLength(2);
+  expect(lines[1]).toContain(',12.34,');
+
+  await page.goto('/dashboard/invoices');
+  await expect(page.locator('tbody tr')).toHaveCount(1);
+  await page.getByTestId('mode-switch').click();
+  await expect(page.getByTestId('test-mode-banner')).toHaveCount(0);
+  await expect(page.getByText('No invoices yet')).toBeVisible();
+  await page.goto('/dashboard/api-keys');
+  await expect(page.getByRole('cell', { name: 'Admin (live)' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Admin (test)' })).toHaveCount(0);
+  await shot(page, 'live-mode-api-keys');
+  await page.getByTestId('mode-switch').click();
+  await expect(page.getByTestId('test-mode-banner')).toBeVisible();
+});
