@@ -46,7 +46,7 @@ const EnvSchema = z.object({
   /** Dashboard sessions end this many hours after sign-in. */
   SESSION_MAX_AGE_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
   /** Webhook attempts one worker keeps in flight at once. */
-  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(128),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { APP_ENV: 'development' | 'test' | 'production' };

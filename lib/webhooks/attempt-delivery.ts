@@ -6,7 +6,7 @@ import { TEST_EVENT_TYPE } from '@/lib/events/types';
 import { log } from '@/lib/log';
 import type { ClaimedDelivery } from './claim-deliveries';
 import { postbackSigningSecrets } from './postback-signing-secrets';
-import { recordAttempt } from './record-attempt';
+import { recordAttempts, type AttemptRecord } from './record-attempts';
 import { nextAttemptAt, parseRetryAfter } from './schedule';
 import { sendWebhook, type SendOutcome } from './send-webhook';
 import { signatureHeader } from './sign';
@@ -15,7 +15,11 @@ export interface AttemptOptions {
   now?: Date;
   allow?: BlockList;
   timeoutMs?: number;
+  /** Where outcomes are written; the delivery loop passes a batching recorder. */
+  record?: (r: AttemptRecord) => Promise<boolean>;
 }
+
+const recordOne = async (db: Db, r: AttemptRecord) => (await recordAttempts(db, [r])).has(r.deliveryId);
 
 export interface AttemptResult {
   deliveryId: string;
@@ -38,9 +42,10 @@ export function envelopeBody(d: Pick<ClaimedDelivery, 'eventId' | 'eventType' | 
  */
 export async function attemptDelivery(db: Db, d: ClaimedDelivery, opts: AttemptOptions = {}): Promise<AttemptResult> {
   const now = opts.now ?? new Date();
+  const save = (r: AttemptRecord) => (opts.record ? opts.record(r) : recordOne(db, r));
   if (d.endpointId && !d.endpointActive) {
     // Disabled or deleted since the delivery was queued: close it unsent; recover can resend it later.
-    const recorded = await recordAttempt(db, { deliveryId: d.id, token: d.token, status: 'DEAD_LETTER', nextAttemptAt: null, lastError: 'endpoint disabled or deleted; not sent', attempt: null });
+    const recorded = await save({ deliveryId: d.id, token: d.token, status: 'DEAD_LETTER', nextAttemptAt: null, lastError: 'endpoint disabled or deleted; not sent', attempt: null });
     return { deliveryId: d.id, status: 'DEAD_LETTER', number: null, outcome: null, recorded };
   }
   const url = (d.postBackUrl ?? d.url)!;
@@ -78,7 +83,7 @@ export async function attemptDelivery(db: Db, d: ClaimedDelivery, opts: AttemptO
     next = d.eventType === TEST_EVENT_TYPE ? null : nextAttemptAt(number, now, parseRetryAfter(outcome.retryAfter, now));
     status = next ? 'FAILED' : 'DEAD_LETTER';
   }
-  const recorded = await recordAttempt(db, {
+  const recorded = await save({
     deliveryId: d.id,
     token: d.token,
     status,

@@ -33,6 +33,9 @@ export interface ClaimOptions {
   saturated?: string[];
   /** At most this many of one target per claim, so a slow endpoint cannot fill every slot. */
   perTarget?: number;
+  /** Targets known to answer slowly: at most slowPerTarget of them per claim. */
+  slow?: string[];
+  slowPerTarget?: number;
   /** Only this tenant's deliveries (tests run side by side on one database). */
   tenantId?: string;
 }
@@ -62,8 +65,10 @@ export async function claimDeliveries(db: Db, opts: ClaimOptions): Promise<Claim
        limit ${opts.limit * 4}
     ), picked as (
       select id from (
-        select id, next_attempt_at, row_number() over (partition by target order by next_attempt_at) as rn from candidates
-      ) r where rn <= ${opts.perTarget ?? opts.limit} order by next_attempt_at limit ${opts.limit}
+        select id, target, next_attempt_at, row_number() over (partition by target order by next_attempt_at) as rn from candidates
+      ) r where rn <= case when target = any(string_to_array(${(opts.slow ?? []).join('\n')}, chr(10))) then ${opts.slowPerTarget ?? 1}::int
+                          else ${opts.perTarget ?? opts.limit}::int end
+       order by next_attempt_at limit ${opts.limit}
     ), locked as (
       -- Lock only the rows we take, re-checking them: a row another worker holds or just claimed is skipped.
       select id from webhook_deliveries

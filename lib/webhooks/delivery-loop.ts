@@ -3,6 +3,7 @@ import type { Db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { attemptDelivery } from './attempt-delivery';
+import { createAttemptRecorder } from './attempt-recorder';
 import { claimDeliveries, type ClaimedDelivery } from './claim-deliveries';
 import { dispatchEvents } from './dispatch-events';
 
@@ -12,16 +13,34 @@ export interface DeliveryLoopOptions {
   runForMs?: number;
   /** Attempts in flight at once. */
   concurrency?: number;
-  /** Attempts in flight for one endpoint (or postBackUrl) at once: a slow receiver holds at most these slots. */
+  /** Attempts in flight for one endpoint (or postBackUrl) at once. */
   perTarget?: number;
+  /** The same for a receiver seen answering slowly (> 2 s or not at all) in the last minute. */
+  slowPerTarget?: number;
   /** Pause when nothing is due. */
   idleMs?: number;
   allow?: BlockList;
   timeoutMs?: number;
+  /** Only this tenant's events and deliveries (tests). */
+  tenantId?: string;
 }
 
-const wait = (ms: number, signal: AbortSignal, wake: Promise<unknown>) =>
-  Promise.race([new Promise((r) => setTimeout(r, ms)), wake, new Promise((r) => signal.addEventListener('abort', r, { once: true }))]);
+/** An attempt slower than this marks its receiver slow for a minute. */
+const SLOW_MS = 2_000;
+
+/** Sleeps until ms pass, an attempt finishes (wake) or the loop is stopped, without leaking listeners. */
+function wait(ms: number, signal: AbortSignal, wake: Promise<unknown>): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    void wake.then(done);
+  });
+}
 
 /**
  * The delivery worker: fans out new events and keeps up to `concurrency`
@@ -31,23 +50,35 @@ const wait = (ms: number, signal: AbortSignal, wake: Promise<unknown>) =>
  */
 export async function runDeliveryLoop(db: Db, opts: DeliveryLoopOptions): Promise<{ attempts: number }> {
   const concurrency = opts.concurrency ?? env().WEBHOOK_CONCURRENCY;
-  const perTarget = opts.perTarget ?? Math.max(1, Math.floor(concurrency / 8));
+  // Half the pool at most for one receiver, a sixteenth once it is seen to be slow: others keep their slots.
+  const perTarget = opts.perTarget ?? Math.max(1, Math.floor(concurrency / 2));
+  const slowPerTarget = opts.slowPerTarget ?? Math.max(1, Math.floor(concurrency / 16));
+  const slowUntil = new Map<string, number>();
+  const isSlow = (t: string) => (slowUntil.get(t) ?? 0) > Date.now();
   const idleMs = opts.idleMs ?? 200;
   const deadline = Date.now() + (opts.runForMs ?? Infinity);
+  const record = createAttemptRecorder(db);
   const inFlight = new Map<string, Promise<void>>();
   const perTargetCount = new Map<string, number>();
   let attempts = 0;
-  let lastDispatch = 0;
   let wakeUp: () => void = () => {};
   let wake = new Promise<void>((r) => (wakeUp = r));
 
   const start = (d: ClaimedDelivery) => {
     const target = d.endpointId ?? d.postBackUrl ?? '';
     perTargetCount.set(target, (perTargetCount.get(target) ?? 0) + 1);
-    const p = attemptDelivery(db, d, { allow: opts.allow, timeoutMs: opts.timeoutMs })
-      .then(() => void attempts++)
+    // Still waiting after SLOW_MS: the receiver is slow now, not only once this attempt ends.
+    const slowTimer = setTimeout(() => slowUntil.set(target, Date.now() + 60_000), SLOW_MS);
+    const p = attemptDelivery(db, d, { allow: opts.allow, timeoutMs: opts.timeoutMs, record })
+      .then((r) => {
+        attempts++;
+        if (!r.outcome) return;
+        if (r.outcome.durationMs > SLOW_MS || (r.outcome.status === null && /timed out/.test(r.outcome.error ?? ''))) slowUntil.set(target, Date.now() + 60_000);
+        else slowUntil.delete(target);
+      })
       .catch((err) => log.error('webhook attempt failed to record', { deliveryId: d.id, error: String(err) }))
       .finally(() => {
+        clearTimeout(slowTimer);
         inFlight.delete(d.id);
         const n = (perTargetCount.get(target) ?? 1) - 1;
         if (n <= 0) perTargetCount.delete(target);
@@ -57,18 +88,29 @@ export async function runDeliveryLoop(db: Db, opts: DeliveryLoopOptions): Promis
     inFlight.set(d.id, p);
   };
 
-  while (!opts.signal.aborted && Date.now() < deadline) {
+  const running = () => !opts.signal.aborted && Date.now() < deadline;
+  // Fan-out runs beside the claim loop so a large outbox batch never stalls the pool.
+  const fanOut = (async () => {
+    while (running()) {
+      let n = 0;
+      try {
+        n = (await dispatchEvents(db, { limit: 1000, tenantId: opts.tenantId })).events;
+      } catch (err) {
+        if (!opts.signal.aborted) log.warn('webhook fan-out error', { error: String(err) });
+      }
+      if (n < 1000) await wait(Math.min(100, idleMs), opts.signal, new Promise(() => {}));
+    }
+  })();
+
+  while (running()) {
     let claimed = 0;
     try {
-      if (Date.now() - lastDispatch >= 100) {
-        lastDispatch = Date.now();
-        while ((await dispatchEvents(db, { limit: 1000 })).events === 1000 && !opts.signal.aborted);
-      }
       const free = concurrency - inFlight.size;
       // Top up in batches rather than one row per finished attempt: fewer, larger claim queries.
-      if (free >= Math.min(concurrency, 8) || (free > 0 && inFlight.size === 0)) {
-        const saturated = [...perTargetCount].filter(([, n]) => n >= perTarget).map(([t]) => t);
-        const rows = await claimDeliveries(db, { limit: free, saturated, perTarget });
+      if (free >= Math.max(1, Math.min(16, concurrency / 8)) || (free > 0 && inFlight.size === 0)) {
+        const saturated = [...perTargetCount].filter(([t, n]) => n >= (isSlow(t) ? slowPerTarget : perTarget)).map(([t]) => t);
+        const slow = [...slowUntil.keys()].filter(isSlow);
+        const rows = await claimDeliveries(db, { limit: free, saturated, perTarget, slow, slowPerTarget, tenantId: opts.tenantId });
         rows.forEach(start);
         claimed = rows.length;
       }
@@ -80,6 +122,7 @@ export async function runDeliveryLoop(db: Db, opts: DeliveryLoopOptions): Promis
       wake = new Promise<void>((r) => (wakeUp = r));
     }
   }
+  await fanOut;
   await Promise.all(inFlight.values());
   return { attempts };
 }

@@ -1,8 +1,15 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { events, webhookDeliveries, webhookEndpoints } from '@/db/schema';
-import type { Db } from '@/lib/db';
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
-import { subscribes } from './subscribes';
+
+interface Pair {
+  event_id: string;
+  tenant_id: string;
+  mode: string;
+  type: string;
+  post_back_url: string | null;
+  endpoint_id: string | null;
+}
 
 /**
  * Fan-out from the outbox: for each undispatched event, one PENDING delivery
@@ -12,44 +19,46 @@ import { subscribes } from './subscribes';
  * repeated fan-out add nothing. `tenantId` limits a pass to one tenant (tests).
  */
 export async function dispatchEvents(db: Db, { now = new Date(), limit = 500, tenantId }: { now?: Date; limit?: number; tenantId?: string } = {}) {
+  const nowIso = now.toISOString();
   return db.transaction(async (tx) => {
-    const batch = await tx
-      .select({ id: events.id, tenantId: events.tenantId, mode: events.mode, type: events.type, postBackUrl: events.postBackUrl })
-      .from(events)
-      .where(tenantId ? and(isNull(events.dispatchedAt), eq(events.tenantId, tenantId)) : isNull(events.dispatchedAt))
-      .orderBy(events.createdAt)
-      .limit(limit)
-      .for('update', { skipLocked: true });
-    if (batch.length === 0) return { events: 0, deliveries: 0 };
-
-    const tenantIds = [...new Set(batch.filter((e) => !e.postBackUrl).map((e) => e.tenantId))];
-    const endpoints = tenantIds.length
-      ? await tx
-          .select({ id: webhookEndpoints.id, tenantId: webhookEndpoints.tenantId, mode: webhookEndpoints.mode, eventsSubscribed: webhookEndpoints.eventsSubscribed })
-          .from(webhookEndpoints)
-          .where(and(inArray(webhookEndpoints.tenantId, tenantIds), eq(webhookEndpoints.enabled, true), isNull(webhookEndpoints.deletedAt)))
-      : [];
-
-    const rows: (typeof webhookDeliveries.$inferInsert)[] = [];
-    for (const ev of batch) {
-      const base = { tenantId: ev.tenantId, mode: ev.mode, eventId: ev.id, eventType: ev.type, status: 'PENDING' as const, nextAttemptAt: now, createdAt: now, updatedAt: now };
-      if (ev.postBackUrl) {
+    // Events and their subscribed endpoints in one round trip (a postBackUrl event matches no endpoint).
+    const res = await tx.execute(sql`
+      select ev.id as event_id, ev.tenant_id, ev.mode, ev.type, ev.post_back_url, e.id as endpoint_id
+        from (select id, tenant_id, mode, type, post_back_url, created_at from events
+               where dispatched_at is null ${tenantId ? sql`and tenant_id = ${tenantId}` : sql``}
+               order by created_at limit ${limit}
+                 for update skip locked) ev
+        left join webhook_endpoints e
+          on ev.post_back_url is null and e.tenant_id = ev.tenant_id and e.mode = ev.mode and e.enabled and e.deleted_at is null
+         and (ev.type = any(e.events_subscribed) or '*' = any(e.events_subscribed))`);
+    const pairs = rowsOf<Pair>(res);
+    if (pairs.length === 0) return { events: 0, deliveries: 0 };
+    const eventIds = [...new Set(pairs.map((p) => p.event_id))];
+    const rows = pairs
+      .filter((p) => p.post_back_url || p.endpoint_id)
+      .map((p) => ({
+        id: newId('webhookDelivery', now.getTime()),
+        tenant_id: p.tenant_id,
+        mode: p.mode,
+        event_id: p.event_id,
+        event_type: p.type,
+        endpoint_id: p.post_back_url ? null : p.endpoint_id,
         // A withdrawal's postBackUrl replaces the endpoints for its events (spec, Withdrawals).
-        rows.push({ ...base, id: newId('webhookDelivery', now.getTime()), postBackUrl: ev.postBackUrl, fanoutKey: `${ev.id}:postback` });
-        continue;
-      }
-      for (const ep of endpoints) {
-        if (ep.tenantId !== ev.tenantId || ep.mode !== ev.mode || !subscribes(ep.eventsSubscribed, ev.type)) continue;
-        rows.push({ ...base, id: newId('webhookDelivery', now.getTime()), endpointId: ep.id, fanoutKey: `${ev.id}:${ep.id}` });
-      }
-    }
-    for (let i = 0; i < rows.length; i += 1000) {
-      await tx.insert(webhookDeliveries).values(rows.slice(i, i + 1000)).onConflictDoNothing({ target: webhookDeliveries.fanoutKey });
-    }
-    await tx
-      .update(events)
-      .set({ dispatchedAt: sql`${now.toISOString()}::timestamptz` })
-      .where(inArray(events.id, batch.map((e) => e.id)));
-    return { events: batch.length, deliveries: rows.length };
+        post_back_url: p.post_back_url,
+        fanout_key: `${p.event_id}:${p.post_back_url ? 'postback' : p.endpoint_id}`,
+      }));
+    // One statement whatever the batch size: rows travel as a single JSON parameter.
+    await tx.execute(sql`
+      with ins as (
+        insert into webhook_deliveries (id, tenant_id, mode, event_id, event_type, endpoint_id, post_back_url, fanout_key, status, next_attempt_at, created_at, updated_at)
+        select r.id, r.tenant_id, r.mode, r.event_id, r.event_type, r.endpoint_id, r.post_back_url, r.fanout_key, 'PENDING',
+               ${nowIso}::timestamptz, ${nowIso}::timestamptz, ${nowIso}::timestamptz
+          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+            as r(id text, tenant_id text, mode text, event_id text, event_type text, endpoint_id text, post_back_url text, fanout_key text)
+        on conflict (fanout_key) do nothing
+      )
+      update events set dispatched_at = ${nowIso}::timestamptz
+       where id in (select jsonb_array_elements_text(${JSON.stringify(eventIds)}::jsonb))`);
+    return { events: eventIds.length, deliveries: rows.length };
   });
 }
