@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { getDb, rowsOf } from '@/lib/db';
 import { getNetwork, isNetworkReady } from '@/lib/chain/network';
 import { watchChainLoop } from '@/lib/chain/watch-loop';
+import { refillAddressPool } from '@/lib/chain/refill-address-pool';
 import { createSettlements } from '@/lib/invoices/create-settlements';
 import { expireInvoices } from '@/lib/invoices/expire-invoices';
 import { runSettlements } from '@/lib/invoices/run-settlements';
@@ -29,6 +30,17 @@ export const expireInvoicesTask = schedules.task({
       const net = getNetwork(mode);
       if (isNetworkReady(net)) await expireInvoices(db, net);
     }
+  },
+});
+
+/** Keeps pre-derived deposit addresses ready so POST /v1/invoices only claims one (the local worker's deposit-address-pool job). */
+export const depositAddressPoolTask = schedules.task({
+  id: 'deposit-address-pool',
+  cron: '* * * * *',
+  run: async () => {
+    const db = await getDb();
+    const mnemonics = new Set(MODES.map((m) => getNetwork(m).depositMnemonic).filter((m): m is string => Boolean(m)));
+    for (const mnemonic of mnemonics) await refillAddressPool(db, mnemonic, { target: 2_000 });
   },
 });
 

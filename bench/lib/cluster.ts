@@ -1,0 +1,215 @@
+/**
+ * The scale-out and fault harness: one PostgreSQL database, anvil behind a
+ * stoppable TCP proxy, N `next start` processes of the production build behind
+ * a round-robin proxy, M workers, and loopback webhook receivers that succeed,
+ * fail, close connections or time out. Everything on 127.0.0.1; stop() ends
+ * every process it started.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { DEV_MNEMONIC } from '@/lib/chain/network-env';
+import { freePort, startAnvil, type AnvilChain } from '@/lib/testing/anvil';
+import { startRoundRobinProxy, type RoundRobinProxy } from './rr-proxy';
+
+/** A TCP proxy in front of anvil: down() refuses and cuts every connection until up(). */
+export async function startTcpProxy(targetPort: number) {
+  let down = false;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    if (down) return client.destroy();
+    const upstream = net.connect(targetPort, '127.0.0.1');
+    sockets.add(client).add(upstream);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    down() {
+      down = true;
+      for (const s of sockets) s.destroy();
+      sockets.clear();
+    },
+    up() {
+      down = false;
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+export type ReceiverBehaviour = 'ok' | 'flaky' | 'close' | 'timeout' | 'dead';
+
+/**
+ * Webhook receivers on one port, by path: /ok answers 200; /flaky answers 500
+ * to the first two attempts of each event; /close destroys the connection on
+ * the first attempt; /timeout never answers the first attempt (the gateway's
+ * 10 s attempt timeout ends it); /dead always answers 500 (dead letter).
+ */
+export async function startReceivers() {
+  const seen = new Map<string, number>(); // `${behaviour}/${endpoint}/${eventId}` -> answered-200 count
+  const attempts = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const [, behaviour, endpoint] = (req.url ?? '').split('/') as [string, ReceiverBehaviour, string];
+      const eventId = String(req.headers['x-webhook-id'] ?? '');
+      const k = `${behaviour}/${endpoint}/${eventId}`;
+      const n = (attempts.get(k) ?? 0) + 1;
+      attempts.set(k, n);
+      const ok = () => {
+        seen.set(k, (seen.get(k) ?? 0) + 1);
+        res.writeHead(200).end('ok');
+      };
+      if (behaviour === 'ok') return ok();
+      if (behaviour === 'flaky') return n <= 2 ? res.writeHead(500).end('boom') : ok();
+      if (behaviour === 'close') return n <= 1 ? req.socket.destroy() : ok();
+      if (behaviour === 'timeout') return n <= 1 ? undefined : ok();
+      res.writeHead(500).end('always failing');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    attempts,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+export interface ClusterOptions {
+  apps?: number;
+  workers?: number;
+  databaseUrl: string;
+  env?: Record<string, string>;
+}
+
+function spawnLogged(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv, log: string[]) {
+  const child = spawn(cmd, args, { env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  child.stderr!.on('data', (d: Buffer) => {
+    const text = d.toString();
+    if (!text.includes('nodedir')) log.push(`[${name}] ${text.trim()}`.slice(0, 2000));
+  });
+  return child;
+}
+
+function killGroup(c: ChildProcess, signal: NodeJS.Signals) {
+  if (c.exitCode !== null || c.signalCode !== null) return;
+  try {
+    process.kill(-c.pid!, signal);
+  } catch {
+    c.kill(signal);
+  }
+}
+
+function exited(c: ChildProcess) {
+  return c.exitCode !== null || c.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => c.once('exit', () => r()));
+}
+
+export async function waitForHealth(url: string, ms = 60_000) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+export type Cluster = Awaited<ReturnType<typeof startCluster>>;
+
+export async function startCluster(opts: ClusterOptions) {
+  const log: string[] = [];
+  const chain: AnvilChain = await startAnvil({ blockTime: 0.5 });
+  const rpc = await startTcpProxy(chain.port);
+  const receivers = await startReceivers();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: opts.databaseUrl,
+    APP_ENV: 'test',
+    WORKER_INLINE: 'false',
+    LOG_LEVEL: 'error',
+    NEXT_TELEMETRY_DISABLED: '1',
+    TEST_RPC_URL: rpc.url,
+    TEST_CHAIN_ID: String(chain.chainId),
+    TEST_TOKEN_ADDRESS: chain.token,
+    TEST_START_BLOCK: '0',
+    TEST_CONFIRMATIONS: '2',
+    TEST_DEPOSIT_MNEMONIC: DEV_MNEMONIC,
+    TEST_GAS_WALLET_PRIVATE_KEY: chain.keys.gas,
+    TEST_FEE_WALLET_ADDRESS: chain.addresses.fee,
+    TEST_HOT_WALLET_PRIVATE_KEY: chain.keys.hot,
+    TEST_FAUCET_PRIVATE_KEY: chain.keys.faucet,
+    WEBHOOK_ALLOW_PRIVATE_HOSTS: '127.0.0.0/8',
+    WEBHOOK_RETRY_SCALE: '0.0002',
+    DB_POOL_MAX: '5',
+    ...opts.env,
+  };
+  const ports: number[] = [];
+  for (let i = 0; i < (opts.apps ?? 2); i++) ports.push(await freePort());
+  const apps: (ChildProcess | null)[] = ports.map(() => null);
+  const workers: ChildProcess[] = [];
+
+  const startApp = async (i: number) => {
+    apps[i] = spawnLogged(`app${i}`, 'node_modules/.bin/next', ['start', '-H', '127.0.0.1', '-p', String(ports[i])], env, log);
+    await waitForHealth(`http://127.0.0.1:${ports[i]}`);
+  };
+  const startWorkerAt = (i: number) => {
+    workers[i] = spawnLogged(`worker${i}`, 'node_modules/.bin/tsx', ['scripts/worker.ts'], env, log);
+  };
+  await Promise.all(ports.map((_, i) => startApp(i)));
+  for (let i = 0; i < (opts.workers ?? 2); i++) startWorkerAt(i);
+  const proxy: RoundRobinProxy = await startRoundRobinProxy(ports.map((p) => `http://127.0.0.1:${p}`));
+
+  return {
+    chain,
+    rpc,
+    receivers,
+    proxy,
+    env,
+    log,
+    apps,
+    workers,
+    /** SIGKILLs worker i (its whole process group) and starts a new one. */
+    async killWorker(i: number, restart = true) {
+      const w = workers[i]!;
+      killGroup(w, 'SIGKILL');
+      await exited(w);
+      if (restart) startWorkerAt(i);
+    },
+    async killApp(i: number, restart = true) {
+      const a = apps[i]!;
+      killGroup(a, 'SIGKILL');
+      await exited(a);
+      if (restart) await startApp(i);
+    },
+    async stop() {
+      await proxy.close();
+      for (const c of [...apps, ...workers]) if (c) killGroup(c, 'SIGTERM');
+      const t = setTimeout(() => {
+        for (const c of [...apps, ...workers]) if (c) killGroup(c, 'SIGKILL');
+      }, 5_000);
+      await Promise.all([...apps, ...workers].filter((c): c is ChildProcess => c !== null).map(exited));
+      clearTimeout(t);
+      await receivers.close();
+      await rpc.close();
+      await chain.stop();
+    },
+  };
+}
