@@ -5,6 +5,8 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ['@electric-sql/pglite', 'postgres'],
   poweredByHeader: false,
   typedRoutes: false,
+  // forbidden(): the support console answers merchants with a real 403 page.
+  experimental: { authInterrupts: true },
 };
 
 export default nextConfig;

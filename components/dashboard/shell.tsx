@@ -11,6 +11,8 @@ const NAV = [
   { href: '/dashboard/api-keys', label: 'API keys' },
   { href: '/dashboard/webhooks', label: 'Webhooks', exact: true },
   { href: '/dashboard/webhooks/deliveries', label: 'Webhook deliveries' },
+  { href: '/dashboard/products', label: 'Products' },
+  { href: '/dashboard/orders', label: 'Orders' },
   { href: '/dashboard/settings', label: 'Settings' },
 ];
 

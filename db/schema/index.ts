@@ -14,3 +14,4 @@ export * from './invitations';
 export * from './login-throttles';
 export * from './exchange';
 export * from './storefront';
+export * from './audit';

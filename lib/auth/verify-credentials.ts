@@ -37,7 +37,8 @@ export async function verifyCredentials(db: Db, raw: unknown, meta: { ip: string
   const [user] = await db.select().from(users).where(eq(users.email, email)).limit(1);
   const passwordOk = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !passwordOk) return fail();
-  if (!user.tenantId) return { ok: false, reason: 'no_tenant' };
+  // Support staff belong to no tenant: they sign in to the console.
+  if (!user.tenantId && user.role !== 'support') return { ok: false, reason: 'no_tenant' };
 
   let usedRecoveryCode = false;
   if (user.totpSecret) {

@@ -4,6 +4,7 @@ import { cache } from 'react';
 import { ApiError } from '@/lib/api/errors';
 import { auth } from '@/lib/auth/next-auth';
 import { getActiveSession, type SessionContext } from '@/lib/auth/sessions';
+import { getSignedInStaff } from '@/lib/console/context';
 import { getDb, type Db } from '@/lib/db';
 import type { Mode } from '@/lib/tenants/mode';
 import { can, type Permission } from './permissions';
@@ -33,7 +34,8 @@ export const getDashboardContext = cache(async (): Promise<DashboardContext | nu
 /** For pages: the context, or a redirect to sign-in. */
 export async function requireContext(permission?: Permission): Promise<DashboardContext> {
   const ctx = await getDashboardContext();
-  if (!ctx) redirect('/sign-in');
+  // Support staff have no tenant: their home is the console.
+  if (!ctx) redirect((await getSignedInStaff())?.user.role === 'support' ? '/console' : '/sign-in');
   if (permission && !can(ctx.user.role, permission)) notFound();
   return ctx;
 }

@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import { Card, PageHeader } from '@/components/ui/card';
 import { Time } from '@/components/ui/time';
 import { listPendingInvitations, listTeam } from '@/lib/auth/invitations';
@@ -25,7 +26,10 @@ export default async function SettingsPage() {
   ]);
   return (
     <>
-      <PageHeader title="Settings" />
+      <PageHeader
+        title="Settings"
+        actions={<Link href="/dashboard/settings/activity" className="text-sm font-medium text-indigo-600 hover:underline">Activity log →</Link>}
+      />
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title="Business">
           <TenantNameForm name={ctx.tenant.name} canEdit={owner} />

@@ -1,6 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
+import { auditMerchantAction, userActor } from '@/lib/audit/audit-merchant-action';
 import { runAction } from '@/lib/dashboard/action-result';
 import { actionContext } from '@/lib/dashboard/context';
 import { createWebhookEndpoint } from '@/lib/webhooks/create-webhook-endpoint';
@@ -47,7 +48,10 @@ export async function deleteEndpointAction(id: string) {
 export async function rotateSecretAction(id: string, input: unknown) {
   return runAction(async () => {
     const ctx = await actionContext('webhooks:manage');
-    return rotateWebhookSecret(ctx.db, { id, ...ctx.owner }, RotateSecretBody.parse(input));
+    const body = RotateSecretBody.parse(input);
+    const rotated = await rotateWebhookSecret(ctx.db, { id, ...ctx.owner }, body);
+    await auditMerchantAction(ctx.db, userActor(ctx), ctx.owner, { action: 'webhook_endpoint.secret_rotated', endpoint: rotated, graceHours: body.graceHours });
+    return rotated;
   });
 }
 

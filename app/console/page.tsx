@@ -1,0 +1,49 @@
+import Link from 'next/link';
+import { Card, EmptyState, PageHeader, tableClass, tdClass, thClass } from '@/components/ui/card';
+import { inputClass } from '@/components/ui/field';
+import { requireSupport } from '@/lib/console/context';
+import { searchConsole } from '@/lib/console/search';
+
+export const metadata = { title: 'Search · Support console' };
+
+export default async function ConsoleSearchPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  const ctx = await requireSupport();
+  const q = ((await searchParams).q ?? '').slice(0, 200);
+  const hits = q ? await searchConsole(ctx.db, q) : [];
+  return (
+    <>
+      <PageHeader title="Search" description="Across every tenant: tenant name or id, invoice id, externalId, deposit address, tx hash, withdrawal id, event id, delivery id, order id." />
+      <form role="search" className="mb-6 flex max-w-2xl gap-2">
+        <label htmlFor="q" className="sr-only">Search</label>
+        <input id="q" name="q" defaultValue={q} placeholder="inv_…, 0x…, tenant name…" className={inputClass} autoFocus />
+        <button type="submit" className="h-9 rounded-md bg-indigo-600 px-4 text-sm font-medium text-white hover:bg-indigo-500">Search</button>
+      </form>
+      {q && (
+        <Card>
+          {hits.length === 0 ? (
+            <EmptyState title={`Nothing matches “${q}”`}>Ids must be complete; names match in part.</EmptyState>
+          ) : (
+            <div className="-m-5 overflow-x-auto">
+              <table className={tableClass}>
+                <thead><tr><th className={thClass}>Kind</th><th className={thClass}>Id</th><th className={thClass}>Tenant</th><th className={thClass}>Mode</th><th className={thClass}>Summary</th></tr></thead>
+                <tbody>
+                  {hits.map((h, i) => (
+                    <tr key={`${h.kind}-${h.id}-${i}`} data-hit-kind={h.kind}>
+                      <td className={tdClass}>{h.kind}</td>
+                      <td className={`${tdClass} font-mono text-xs`}>{h.id}</td>
+                      <td className={`${tdClass} font-mono text-xs`}>
+                        {h.tenantId ? <Link className="text-indigo-600 hover:underline" href={`/console/tenants/${h.tenantId}`}>{h.tenantId}</Link> : '—'}
+                      </td>
+                      <td className={tdClass}>{h.mode ?? '—'}</td>
+                      <td className={`${tdClass} whitespace-normal`}>{h.summary}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </Card>
+      )}
+    </>
+  );
+}

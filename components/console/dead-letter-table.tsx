@@ -1,0 +1,120 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { StatusBadge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { EmptyState, tableClass, tdClass, thClass } from '@/components/ui/card';
+import { formatTime } from '@/components/ui/time';
+import { useToast } from '@/components/ui/toast';
+import { replayDeadLettersAction } from '@/app/console/actions';
+import type { ReplayOutcome } from '@/lib/console/replay-dead-letters';
+import { ReplayOutcomes } from './replay-outcomes';
+
+export interface DeadLetterRow {
+  id: string;
+  tenantId: string;
+  tenantName: string;
+  mode: string;
+  eventId: string;
+  eventType: string;
+  endpointId: string | null;
+  endpointUrl: string | null;
+  postBack: boolean;
+  attemptCount: number;
+  lastError: string | null;
+  deadAt: string;
+  replayId: string | null;
+  replayStatus: string | null;
+}
+
+export function DeadLetterTable({ rows }: { rows: DeadLetterRow[] }) {
+  const router = useRouter();
+  const toast = useToast();
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [busy, setBusy] = useState(false);
+  const [outcomes, setOutcomes] = useState<ReplayOutcome[]>([]);
+  const open = rows.filter((r) => !r.replayId);
+
+  async function replay(ids: string[]) {
+    setBusy(true);
+    const res = await replayDeadLettersAction({ deliveryIds: ids });
+    setBusy(false);
+    if (!res.ok) return toast(res.error.message, 'error');
+    const ok = res.data.filter((o) => o.ok).length;
+    toast(`${ok} of ${res.data.length} replayed`, ok === res.data.length ? 'success' : 'error');
+    setOutcomes(res.data);
+    setSelected(new Set());
+    router.refresh();
+  }
+
+  const toggle = (id: string) => setSelected((s) => {
+    const n = new Set(s);
+    if (n.has(id)) n.delete(id);
+    else n.add(id);
+    return n;
+  });
+
+  return (
+    <>
+      <ReplayOutcomes outcomes={outcomes} />
+      <div className="rounded-lg border border-slate-200 bg-white shadow-sm">
+        <div className="flex items-center justify-between gap-4 border-b border-slate-100 px-4 py-2">
+          <p className="text-sm text-slate-600">{rows.length} shown · {selected.size} selected</p>
+          <Button size="sm" disabled={busy || selected.size === 0} onClick={() => replay([...selected])}>
+            {busy ? 'Replaying…' : `Replay selected (${selected.size})`}
+          </Button>
+        </div>
+        {rows.length === 0 ? (
+          <EmptyState title="No dead letters match these filters" />
+        ) : (
+          <div className="overflow-x-auto">
+            <table className={tableClass}>
+              <thead>
+                <tr>
+                  <th className={thClass}>
+                    <input
+                      type="checkbox"
+                      aria-label="Select all not yet replayed"
+                      checked={open.length > 0 && open.every((r) => selected.has(r.id))}
+                      onChange={(e) => setSelected(e.target.checked ? new Set(open.map((r) => r.id)) : new Set())}
+                    />
+                  </th>
+                  <th className={thClass}>Delivery</th><th className={thClass}>Tenant</th><th className={thClass}>Event</th><th className={thClass}>Target</th>
+                  <th className={thClass}>Last error</th><th className={thClass}>Dead since</th><th className={thClass}>Replay</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <tr key={r.id} data-delivery-id={r.id} data-event-type={r.eventType}>
+                    <td className={tdClass}>
+                      {!r.replayId && <input type="checkbox" aria-label={`Select ${r.id}`} checked={selected.has(r.id)} onChange={() => toggle(r.id)} />}
+                    </td>
+                    <td className={`${tdClass} font-mono text-xs`}>{r.id}<div className="text-slate-400">{r.attemptCount} attempts</div></td>
+                    <td className={tdClass}>{r.tenantName}<div className="font-mono text-xs text-slate-400">{r.tenantId} · {r.mode}</div></td>
+                    <td className={tdClass}>{r.eventType}<div className="font-mono text-xs text-slate-400">{r.eventId}</div></td>
+                    <td className={`${tdClass} max-w-56 truncate`} title={r.endpointUrl ?? 'postBackUrl'}>
+                      {r.postBack ? 'postBackUrl' : r.endpointUrl}<div className="font-mono text-xs text-slate-400">{r.endpointId}</div>
+                    </td>
+                    <td className={`${tdClass} max-w-56 truncate text-xs`} title={r.lastError ?? ''}>{r.lastError ?? '—'}</td>
+                    <td className={`${tdClass} text-xs`}>{formatTime(r.deadAt)}</td>
+                    <td className={tdClass}>
+                      {r.replayId ? (
+                        <span className="flex flex-col gap-1 text-xs">
+                          <span className="font-mono">{r.replayId}</span>
+                          {r.replayStatus && <StatusBadge status={r.replayStatus} />}
+                        </span>
+                      ) : (
+                        <Button size="sm" variant="secondary" disabled={busy} onClick={() => replay([r.id])}>Replay</Button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+    </>
+  );
+}

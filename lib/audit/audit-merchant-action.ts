@@ -1,0 +1,45 @@
+import type { Db } from '@/lib/db';
+import { log } from '@/lib/log';
+import type { Mode } from '@/lib/tenants/mode';
+import { recordAudit, type AuditActor } from './record-audit';
+
+/** The merchant actions every tenant sees in Settings > Activity, and what of each record is kept (never a secret). */
+export type MerchantAction =
+  | { action: 'api_key.created'; key: { id: string; name: string; scopes: string[]; mode: Mode } }
+  | { action: 'api_key.revoked'; key: { id: string; name: string; mode: Mode } }
+  | { action: 'webhook_endpoint.secret_rotated'; endpoint: { id: string; url: string }; graceHours?: number }
+  | { action: 'withdrawal.created'; withdrawal: { id: string; amount: string; feeAmount: string; destinationAddress: string; status: string }; kind?: 'internal' | 'exchange' };
+
+/** The actor of a /v1 request: the API key it was made with. */
+export const apiKeyActor = (auth: { keyId: string }): AuditActor => ({ kind: 'api_key', id: auth.keyId });
+
+/** The actor of a dashboard action: the signed-in user. */
+export const userActor = (ctx: { user: { id: string; email: string } }): AuditActor => ({ kind: 'user', id: ctx.user.id, label: ctx.user.email });
+
+/**
+ * Records a merchant's sensitive action after it succeeded. A failure to
+ * record is logged, not thrown: the action happened, and answering 500 would
+ * invite the client to repeat it (a second withdrawal).
+ */
+export async function auditMerchantAction(db: Db, actor: AuditActor, owner: { tenantId: string; mode: Mode }, a: MerchantAction) {
+  const base = { tenantId: owner.tenantId, mode: owner.mode };
+  const entry = (() => {
+    switch (a.action) {
+      case 'api_key.created':
+        return { ...base, action: a.action, target: { type: 'api_key', id: a.key.id }, after: { name: a.key.name, scopes: a.key.scopes, mode: a.key.mode, status: 'ACTIVE' } };
+      case 'api_key.revoked':
+        return { ...base, action: a.action, target: { type: 'api_key', id: a.key.id }, before: { name: a.key.name, status: 'ACTIVE' }, after: { status: 'REVOKED' } };
+      case 'webhook_endpoint.secret_rotated':
+        return { ...base, action: a.action, target: { type: 'webhook_endpoint', id: a.endpoint.id }, after: { url: a.endpoint.url, previousSecretValidHours: a.graceHours ?? 0 } };
+      case 'withdrawal.created': {
+        const w = a.withdrawal;
+        return { ...base, action: a.action, target: { type: 'withdrawal', id: w.id }, after: { kind: a.kind ?? 'internal', amount: w.amount, feeAmount: w.feeAmount, destinationAddress: w.destinationAddress, status: w.status } };
+      }
+    }
+  })();
+  try {
+    await recordAudit(db, actor, entry);
+  } catch (err) {
+    log.error('audit record failed', { action: a.action, tenantId: owner.tenantId, error: err instanceof Error ? err.message : String(err) });
+  }
+}

@@ -1,0 +1,41 @@
+import { auditLog, type AuditActorKind } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import { newId } from '@/lib/ids';
+
+export interface AuditActor {
+  kind: AuditActorKind;
+  id: string;
+  /** Email or key name as it is now; stored so the row stays readable after renames. */
+  label?: string | null;
+}
+
+export interface AuditInput {
+  action: string;
+  target: { type: string; id: string };
+  tenantId?: string | null;
+  mode?: 'live' | 'test' | null;
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+}
+
+/** Appends one audit row; pass the transaction of the change so both commit or neither does. */
+export async function recordAudit(db: Db, actor: AuditActor, entry: AuditInput, now = new Date()) {
+  const [row] = await db
+    .insert(auditLog)
+    .values({
+      id: newId('audit', now.getTime()),
+      actorKind: actor.kind,
+      actorId: actor.id,
+      actorLabel: actor.label ?? null,
+      action: entry.action,
+      targetType: entry.target.type,
+      targetId: entry.target.id,
+      tenantId: entry.tenantId ?? null,
+      mode: entry.mode ?? null,
+      before: entry.before ?? null,
+      after: entry.after ?? null,
+      createdAt: now,
+    })
+    .returning();
+  return row!;
+}

@@ -1,0 +1,66 @@
+import { and, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { exchangeOrders, invoices, settlements, tenants, withdrawals } from '@/db/schema';
+import type { Db } from '@/lib/db';
+
+/** A payout or send older than this without progress is shown as stuck. */
+export const STUCK_AFTER_MINUTES = 30;
+const LIMIT = 100;
+
+/** What an operator should do about an exchange order that needs a person (docs/exchange.md). */
+export function exchangeAdvice(o: { status: string | null; purpose: string }): string {
+  if (o.status === 'EMERGENCY') {
+    return o.purpose === 'withdrawal'
+      ? 'Decide at the exchange (emergency method): EXCHANGE continues at the market rate, REFUND returns the deposit to an address you give (not to the balance; the withdrawal is already COMPLETED).'
+      : 'Decide at the exchange (emergency method): EXCHANGE continues at the market rate, REFUND returns the deposit minus the network fee to an address you give.';
+  }
+  return 'No deposit arrived in time: nothing to do unless funds were sent late (the order then turns EMERGENCY). The tracker keeps watching for 24 h.';
+}
+
+/** Work that needs a person, across tenants: failed or slow payouts, waiting or slow withdrawals, exchange orders in EXPIRED/EMERGENCY. */
+export async function listStuckWork(db: Db, now = new Date(), stuckAfterMinutes = STUCK_AFTER_MINUTES) {
+  const before = new Date(now.getTime() - stuckAfterMinutes * 60_000);
+  const lastSettlement = sql<string | null>`(select s.last_error from ${settlements} s where s.invoice_id = ${invoices.id} order by s.created_at desc limit 1)`;
+  const failedSettlement = sql<string | null>`(select s.id from ${settlements} s where s.invoice_id = ${invoices.id} and s.status = 'failed' order by s.created_at desc limit 1)`;
+  const [inv, wd, exo] = await Promise.all([
+    db
+      .select({
+        id: invoices.id, tenantId: invoices.tenantId, tenantName: tenants.name, mode: invoices.mode, status: invoices.status,
+        amount: invoices.amountExpected, received: invoices.amountReceived, updatedAt: invoices.updatedAt,
+        lastError: lastSettlement, failedSettlementId: failedSettlement,
+      })
+      .from(invoices)
+      .innerJoin(tenants, eq(tenants.id, invoices.tenantId))
+      .where(or(eq(invoices.status, 'FAILED'), and(eq(invoices.status, 'PROCESSING_PAYOUT'), lt(invoices.updatedAt, before))))
+      .orderBy(desc(invoices.updatedAt))
+      .limit(LIMIT),
+    db
+      .select({
+        id: withdrawals.id, tenantId: withdrawals.tenantId, tenantName: tenants.name, mode: withdrawals.mode, status: withdrawals.status,
+        amount: withdrawals.amount, pendingReason: withdrawals.pendingReason, txHash: withdrawals.txHash, sendAttempts: withdrawals.sendAttempts,
+        nextAttemptAt: withdrawals.nextAttemptAt, broadcastAt: withdrawals.broadcastAt, updatedAt: withdrawals.updatedAt,
+      })
+      .from(withdrawals)
+      .innerJoin(tenants, eq(tenants.id, withdrawals.tenantId))
+      .where(
+        or(
+          and(eq(withdrawals.status, 'PENDING'), isNotNull(withdrawals.pendingReason)),
+          and(eq(withdrawals.status, 'PROCESSING'), lt(sql`coalesce(${withdrawals.broadcastAt}, ${withdrawals.updatedAt})`, before)),
+        ),
+      )
+      .orderBy(withdrawals.createdAt)
+      .limit(LIMIT),
+    db
+      .select({
+        id: exchangeOrders.id, tenantId: exchangeOrders.tenantId, tenantName: tenants.name, mode: exchangeOrders.mode, status: exchangeOrders.status,
+        purpose: exchangeOrders.purpose, exchangeId: exchangeOrders.exchangeId, withdrawalId: exchangeOrders.withdrawalId, invoiceId: exchangeOrders.invoiceId,
+        fromCcy: exchangeOrders.fromCcy, toCcy: exchangeOrders.toCcy, fromAmount: exchangeOrders.fromAmount, toAmount: exchangeOrders.toAmount,
+        updatedAt: exchangeOrders.updatedAt,
+      })
+      .from(exchangeOrders)
+      .innerJoin(tenants, eq(tenants.id, exchangeOrders.tenantId))
+      .where(and(inArray(exchangeOrders.status, ['EXPIRED', 'EMERGENCY']), eq(exchangeOrders.state, 'open')))
+      .orderBy(desc(exchangeOrders.updatedAt))
+      .limit(LIMIT),
+  ]);
+  return { invoices: inv, withdrawals: wd, exchangeOrders: exo.map((o) => ({ ...o, advice: exchangeAdvice(o) })), stuckAfterMinutes };
+}
