@@ -30,7 +30,7 @@ describe('audit log', () => {
     expect(still).toMatchObject({ action: 'test.done', after: { x: 1 } });
   });
 
-  it("records a merchant's API key create and revoke, endpoint secret rotation and withdrawal through /v1, with the key as actor and no secret", async () => {
+  it("records a merchant's API key create and revoke and endpoint secret rotation through /v1, with the key as actor and no secret", async () => {
     const t = await createTestTenant();
     const created = await call('POST', '/v1/api-keys', { key: t.test, body: { name: 'Audited', scopes: ['invoices:read'] } });
     expect(created.status).toBe(201);

@@ -44,7 +44,7 @@ export async function listStuckWork(db: Db, now = new Date(), stuckAfterMinutes 
       .where(
         or(
           and(eq(withdrawals.status, 'PENDING'), isNotNull(withdrawals.pendingReason)),
-          and(eq(withdrawals.status, 'PROCESSING'), lt(sql`coalesce(${withdrawals.broadcastAt}, ${withdrawals.updatedAt})`, before)),
+          and(eq(withdrawals.status, 'PROCESSING'), sql`coalesce(${withdrawals.broadcastAt}, ${withdrawals.updatedAt}) < ${before.toISOString()}::timestamptz`),
         ),
       )
       .orderBy(withdrawals.createdAt)
