@@ -25,7 +25,7 @@ export function ConfirmButton({
   const [busy, setBusy] = useState(false);
   return (
     <>
-      <Button variant={variant === 'danger' ? 'secondary' : variant} size={size} onClick={() => ref.current?.showModal()}>
+      <Button variant="secondary" size={size} onClick={() => ref.current?.showModal()}>
         {label}
       </Button>
       <dialog ref={ref} className="m-auto w-full max-w-md rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40" aria-label={title}>

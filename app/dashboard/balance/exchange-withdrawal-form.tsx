@@ -117,7 +117,7 @@ export function ExchangeWithdrawalForm({ currencies }: { currencies: Currency[] 
           <div className="rounded-md border border-emerald-200 bg-emerald-50 p-4 text-sm" data-testid="exchange-result">
             <p className="font-semibold text-emerald-900">Order {result.exchangeOrder.id} · {result.exchangeOrder.status}</p>
             <p className="mt-1 text-emerald-800">Sent {formatMoney(result.exchangeOrder.from.amount)} USDT; recipient gets {result.exchangeOrder.to.amount} {result.exchangeOrder.to.code}.</p>
-            <p className="mt-1 font-mono text-xs text-emerald-800">{result.txHash ? `tx ${result.txHash}` : (result.withdrawal.pendingReason ?? 'transfer queued')}</p>
+            <p className="mt-1 break-all font-mono text-xs text-emerald-800">{result.txHash ? `tx ${result.txHash}` : (result.withdrawal.pendingReason ?? 'transfer queued')}</p>
           </div>
         )}
       </div>

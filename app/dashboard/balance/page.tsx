@@ -7,6 +7,7 @@ import { getNetwork } from '@/lib/chain/network';
 import { requireContext } from '@/lib/dashboard/context';
 import { explorerTxUrl } from '@/lib/dashboard/explorer';
 import { can } from '@/lib/dashboard/permissions';
+import { Decimal } from '@/lib/money';
 import { getBalanceSummary } from '@/lib/withdrawals/get-balance-summary';
 import { getMaxWithdrawal } from '@/lib/withdrawals/get-max-withdrawal';
 import { listWithdrawals } from '@/lib/withdrawals/list-withdrawals';
@@ -39,7 +40,7 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
               <dt className="text-sm text-slate-500">Held by open withdrawals</dt>
               <dd className="mt-1 text-lg text-slate-700" data-testid="balance-pending"><Money value={balance.pending} /></dd>
             </div>
-            <div className="text-xs text-slate-500">Withdrawal fee: {max.feePercent} of the amount, charged on top · minimum {max.minWithdrawal} USDT</div>
+            <div className="text-xs text-slate-500">Withdrawal fee: {new Decimal(max.feePercent).times(100).toFixed()}% of the amount, charged on top · minimum {max.minWithdrawal} USDT</div>
           </dl>
         </Card>
         <Card title="Withdraw USDT" className="lg:col-span-2">
