@@ -220,3 +220,15 @@ describe('console search', () => {
     expect(await searchConsole(db, 'x')).toEqual([]);
   });
 });
+
+describe('dead letter filters', () => {
+  it('treats empty form fields as no filter and junk as no filter, never as 0 hours', async () => {
+    const { DeadLetterFilter, listDeadLetters } = await import('./list-dead-letters');
+    const d = await deadLetter();
+    const f = DeadLetterFilter.parse({ tenantId: d.t.tenant.id, endpointId: '', eventType: '', minAgeHours: '', maxAgeHours: '', state: 'open' });
+    expect(f).toMatchObject({ tenantId: d.t.tenant.id, endpointId: undefined, minAgeHours: undefined, maxAgeHours: undefined });
+    expect((await listDeadLetters(db, f)).map((r) => r.id)).toEqual([d.deliveryId]);
+    expect(DeadLetterFilter.parse({ maxAgeHours: 'soon', state: 'bogus' })).toMatchObject({ maxAgeHours: undefined, state: 'open' });
+    expect(await listDeadLetters(db, DeadLetterFilter.parse({ tenantId: d.t.tenant.id, minAgeHours: '1' }))).toEqual([]);
+  });
+});

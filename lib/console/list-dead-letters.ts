@@ -4,7 +4,10 @@ import { z } from 'zod';
 import { tenants, webhookDeliveries, webhookEndpoints } from '@/db/schema';
 import type { Db } from '@/lib/db';
 
-export const DeadLetterFilter = z.object({
+// An empty form field means "no filter", not 0 hours or an empty id.
+const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+export const DeadLetterFilter = z.preprocess((raw) => (raw && typeof raw === 'object' ? Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, blank(v)])) : raw), z.object({
   tenantId: z.string().trim().max(64).optional().catch(undefined),
   endpointId: z.string().trim().max(64).optional().catch(undefined),
   eventType: z.string().trim().max(64).optional().catch(undefined),
@@ -14,7 +17,7 @@ export const DeadLetterFilter = z.object({
   /** open: not yet replayed; replayed: already sent again (shows the replay's outcome). */
   state: z.enum(['open', 'replayed', 'all']).default('open').catch('open'),
   limit: z.coerce.number().int().min(1).max(200).default(100).catch(100),
-});
+}));
 export type DeadLetterFilter = z.infer<typeof DeadLetterFilter>;
 
 const replay = alias(webhookDeliveries, 'replay');
