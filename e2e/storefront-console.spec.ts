@@ -107,6 +107,13 @@ test('a customer buys from the store, pays, and the checkout turns paid live; th
     await expect(page.getByTestId('order-status').locator('[data-status]')).toHaveAttribute('data-status', 'FULFILLED');
     await shot(page, 'order-detail');
 
+    // Archived products leave the store page.
+    await page.getByRole('link', { name: 'Products' }).click();
+    await page.locator('[data-product-id]').filter({ hasText: 'House blend 1 kg' }).getByRole('button', { name: 'Archive' }).click();
+    await expect(page.locator('[data-toast]').filter({ hasText: 'Product archived' })).toBeVisible();
+    await expect(page.locator('[data-product-id]').filter({ hasText: 'House blend 1 kg' }).locator('[data-status="ARCHIVED"]')).toBeVisible();
+    expect(await (await request.get(`${BASE}${storeUrl}`)).text()).not.toContain('House blend 1 kg');
+
     // order.created, order.paid and order.fulfilled were delivered to the local endpoint.
     await expect(async () => {
       const types = receiver.state.received.map((e) => e.type);
@@ -171,7 +178,7 @@ test('a support user replays a dead-lettered delivery from the console and the a
   }
 });
 
-test('merchants get a 403 on /console; signed-out visitors go to sign-in', async ({ page }) => {
+test('merchants get a 403 on /console (signed-out visitors go to sign-in) and see their own actions in Settings > Activity', async ({ page }) => {
   await page.goto('/console');
   await expect(page).toHaveURL(/\/sign-in$/);
   await signUpViaUi(page, { business: 'Curious Merchant', email: uniqueEmail('curious'), password: PASSWORD });
@@ -181,4 +188,19 @@ test('merchants get a 403 on /console; signed-out visitors go to sign-in', async
     await expect(page.getByTestId('forbidden')).toBeVisible();
   }
   await shot(page, 'console-403');
+
+  // The merchant's own sensitive actions are in Settings > Activity, with the user as actor.
+  await page.goto('/dashboard/api-keys');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.getByLabel('Name').fill('Audited key');
+  await page.getByRole('checkbox', { name: /invoices:read/ }).check();
+  await page.getByRole('button', { name: 'Create key' }).last().click();
+  await expect(page.getByTestId('new-key')).toContainText('gw_test_');
+  await page.goto('/dashboard/settings');
+  await page.getByRole('link', { name: 'Activity log →' }).click();
+  const row = page.locator('[data-audit-action="api_key.created"]');
+  await expect(row).toContainText('User');
+  await expect(row).toContainText('Audited key');
+  await expect(row).not.toContainText('gw_test_');
+  await shot(page, 'settings-activity');
 });

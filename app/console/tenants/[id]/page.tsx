@@ -59,9 +59,12 @@ export default async function TenantPage({ params }: { params: Promise<{ id: str
           </table></div>
         </Card>
         <Card title="Team">
-          <ul className="space-y-1 text-sm">{team.map((u) => <li key={u.id}>{u.email} <span className="text-slate-500">· {u.role}</span></li>)}</ul>
+          {team.length === 0 ? <p className="text-sm text-slate-500">No dashboard users (API only).</p> : (
+            <ul className="space-y-1 text-sm">{team.map((u) => <li key={u.id}>{u.email} <span className="text-slate-500">· {u.role}</span></li>)}</ul>
+          )}
         </Card>
         <Card title="Webhook endpoints">
+          {endpoints.length === 0 && <p className="text-sm text-slate-500">No endpoints.</p>}
           <ul className="space-y-1 text-sm">{endpoints.map((e) => (
             <li key={e.id} className="truncate"><span className="font-mono text-xs">{e.id}</span> {e.mode} {e.url} {e.enabled ? '' : `(disabled${e.disabledReason ? `: ${e.disabledReason}` : ''})`}</li>
           ))}</ul>
