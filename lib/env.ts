@@ -42,7 +42,7 @@ const EnvSchema = z.object({
    */
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Public dashboard sign-up (creates a tenant and its owner); false leaves invitations and the CLI. */
-  SIGNUP_ENABLED: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
+  SIGNUP_ENABLED: z.enum(['true', 'false', '1', '0', '']).default('true').transform((v) => v !== 'false' && v !== '0'),
   /** Dashboard sessions end this many hours after sign-in. */
   SESSION_MAX_AGE_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
   /** Webhook attempts one worker keeps in flight at once. */
