@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
+import { getSignedInStaff } from '@/lib/console/context';
 import { getDashboardContext } from '@/lib/dashboard/context';
 import { env } from '@/lib/env';
 import { SignInForm } from './sign-in-form';
@@ -10,6 +11,8 @@ export const metadata = { title: 'Sign in · USDT Gateway' };
 
 export default async function SignInPage() {
   if (await getDashboardContext()) redirect('/dashboard');
+  // Support staff have no dashboard: a signed-in one goes back to the console.
+  if ((await getSignedInStaff())?.user.role === 'support') redirect('/console');
   return (
     <>
       <h1 className="text-xl font-semibold text-slate-900">Sign in to your account</h1>
