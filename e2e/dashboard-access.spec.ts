@@ -70,6 +70,7 @@ test('two-factor sign-in with TOTP and a recovery code; sign-out ends the sessio
   await expect(page).toHaveURL(/\/sign-in$/);
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/sign-in$/);
+  await shot(page, 'sign-in');
 
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);

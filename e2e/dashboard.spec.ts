@@ -13,7 +13,7 @@ test('merchant flow: sign up, key, invoice paid out, withdrawal with Max, webhoo
   const receiver = await startReceiver();
   try {
     // Sign up: a new tenant and its owner, in test mode.
-    await signUpViaUi(page, { business: 'Acme Coffee', email: uniqueEmail('owner'), password: PASSWORD });
+    await signUpViaUi(page, { business: 'Acme Coffee', email: uniqueEmail('owner'), password: PASSWORD, screenshot: true });
     await expect(page.getByTestId('test-mode-banner')).toBeVisible();
     await expect(page.getByTestId('tenant-name')).toHaveText('Acme Coffee');
 

@@ -12,8 +12,9 @@ export function uniqueEmail(tag: string) {
   return `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 }
 
-export async function signUpViaUi(page: Page, opts: { business: string; email: string; password: string }) {
+export async function signUpViaUi(page: Page, opts: { business: string; email: string; password: string; screenshot?: boolean }) {
   await page.goto('/sign-up');
+  if (opts.screenshot) await shot(page, 'sign-up');
   await page.getByLabel('Business name').fill(opts.business);
   await page.getByLabel('Email').fill(opts.email);
   await page.getByLabel('Password').fill(opts.password);

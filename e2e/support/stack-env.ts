@@ -5,13 +5,16 @@ import { DEV_MNEMONIC } from '../../lib/chain/network-env';
 /**
  * The e2e chain and worker, known before anything starts so the config can
  * hand the same environment to the stack and to both `next start` servers:
- * anvil on a fixed port and chain id, wallets derived like lib/testing/anvil.ts,
+ * anvil on a fixed port, wallets derived like lib/testing/anvil.ts,
  * and the test USDT at the faucet's first contract address (its deploy is the
  * faucet's first transaction).
  */
 export const ANVIL_PORT = Number(process.env.E2E_ANVIL_PORT ?? 8645);
 export const STACK_PORT = Number(process.env.E2E_STACK_PORT ?? 3199);
-export const CHAIN_ID = 1_337_007;
+// A new chain id per run (kept in the environment, which Playwright's workers and servers inherit): a database
+// reused from an earlier run then never mistakes the fresh chain for a reorg of the old one.
+process.env.E2E_CHAIN_ID ??= String(1_000_000 + Math.floor(Math.random() * 1_000_000));
+export const CHAIN_ID = Number(process.env.E2E_CHAIN_ID);
 export const EXCHANGE_PORT = Number(process.env.E2E_EXCHANGE_PORT ?? 8646);
 export const EXCHANGE_KEY = 'e2e_sim_key';
 export const EXCHANGE_SECRET = 'e2e_sim_secret_0123456789abcdef';
