@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { StatusBadge } from '@/components/ui/badge';
 import { Card, EmptyState, tableClass, tdClass, thClass } from '@/components/ui/card';
@@ -137,7 +138,9 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
               <tbody>
                 {deliveries.map((d) => (
                   <tr key={d.id}>
-                    <td className={tdClass}>{d.eventType}</td>
+                    <td className={tdClass}>
+                      <Link href={`/dashboard/webhooks/deliveries?eventId=${d.eventId}`} className="text-indigo-600 hover:underline">{d.eventType}</Link>
+                    </td>
                     <td className={tdClass}><StatusBadge status={d.status} /></td>
                     <td className={tdClass}>{d.attemptCount}</td>
                     <td className={tdClass}>{d.attempts.at(-1)?.responseStatus ?? d.lastError ?? '—'}</td>
