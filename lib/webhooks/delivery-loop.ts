@@ -98,7 +98,8 @@ export async function runDeliveryLoop(db: Db, opts: DeliveryLoopOptions): Promis
       } catch (err) {
         if (!opts.signal.aborted) log.warn('webhook fan-out error', { error: String(err) });
       }
-      if (n < 1000) await wait(Math.min(100, idleMs), opts.signal, new Promise(() => {}));
+      // Go straight on while events keep coming: a pause here would cap the fan-out rate.
+      if (n === 0) await wait(Math.min(100, idleMs), opts.signal, new Promise(() => {}));
     }
   })();
 
