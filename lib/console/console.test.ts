@@ -204,6 +204,11 @@ describe('console actions write audit rows', () => {
     const [w] = await db.select().from(withdrawals).where(eq(withdrawals.id, withdrawalId));
     expect(w!.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now());
 
+    // Nothing to retry: a clear refusal, no audit row.
+    await db.update(withdrawals).set({ status: 'COMPLETED' }).where(eq(withdrawals.id, withdrawalId));
+    await expect(retryWithdrawalSend(db, s.actor, withdrawalId)).rejects.toThrow(/COMPLETED: there is nothing to retry/);
+    await expect(retryWithdrawalSend(db, s.actor, 'wd_unknown')).rejects.toThrow(/Withdrawal not found/);
+
     const rows = await db.select().from(auditLog).where(and(eq(auditLog.tenantId, t.tenant.id), eq(auditLog.actorId, s.user.id)));
     expect(rows.map((r) => r.action).sort()).toEqual(['invoice.settlement_retried', 'withdrawal.send_retried']);
     expect(rows.find((r) => r.action === 'invoice.settlement_retried')).toMatchObject({ before: { invoiceStatus: 'FAILED', settlementStatus: 'failed' }, after: { invoiceStatus: 'PROCESSING_PAYOUT', settlementStatus: 'pending' } });
