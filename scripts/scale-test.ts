@@ -9,7 +9,7 @@
  * Also exports runScenario() for scripts/fault-test.ts.
  */
 import { ensureBuild, withBenchDatabase } from '../bench/lib/harness';
-import { startCluster, type Cluster } from '../bench/lib/cluster';
+import { startCluster, waitForOtherBuilds, type Cluster } from '../bench/lib/cluster';
 import { checkInvariants, checkRateLimitAcrossInstances, runFlow, setupTenants, type InvariantResult } from '../bench/lib/flow';
 
 export interface ScenarioResult {
@@ -29,7 +29,9 @@ export async function runScenario(
     withdrawalsPerTenant?: number;
     rateLimit?: boolean;
     env?: Record<string, string>;
-    databaseUrl?: (url: string) => Promise<{ url: string; stop: () => Promise<void> }>;
+    afterPayments?: (c: Cluster) => Promise<void>;
+    failingReceiversEverywhere?: boolean;
+    timeoutMs?: number;
   } = {},
 ): Promise<ScenarioResult> {
   const started = Date.now();
@@ -39,11 +41,16 @@ export async function runScenario(
     const c = await startCluster({ databaseUrl, env: opts.env });
     let finished = false;
     try {
-      const tenants = await setupTenants(db, c, opts.tenants ?? 4);
+      const tenants = await setupTenants(db, c, opts.tenants ?? 4, { failingReceiversEverywhere: opts.failingReceiversEverywhere });
       const faultRun = opts.fault ? opts.fault(c, () => finished) : Promise.resolve();
       let flow;
       try {
-        flow = await runFlow(db, c, tenants, { invoicesPerTenant: opts.invoicesPerTenant ?? 12, withdrawalsPerTenant: opts.withdrawalsPerTenant ?? 3 });
+        flow = await runFlow(db, c, tenants, {
+          invoicesPerTenant: opts.invoicesPerTenant ?? 12,
+          withdrawalsPerTenant: opts.withdrawalsPerTenant ?? 3,
+          afterPayments: opts.afterPayments ? () => opts.afterPayments!(c) : undefined,
+          timeoutMs: opts.timeoutMs,
+        });
       } finally {
         finished = true;
       }
@@ -53,7 +60,7 @@ export async function runScenario(
       invariants.push({
         name: 'HTTP 500s seen by clients (retried with the same Idempotency-Key)',
         ok: true,
-        detail: `${flow.stats.http500} x 500, ${flow.stats.retries} retries, ${flow.stats.invoices} invoices, ${flow.stats.withdrawals} withdrawals, proxy split ${c.proxy.counts.join('/')}`,
+        detail: `${flow.stats.http500} x 500, ${flow.stats.retries} retries,${flow.stats.resentPayments !== undefined ? ` ${flow.stats.resentPayments} payments re-sent after the reorg,` : ''} ${flow.stats.invoices} invoices, ${flow.stats.withdrawals} withdrawals, proxy split ${c.proxy.counts.join('/')}`,
       });
       return { name, ok: invariants.every((i) => i.ok), seconds: Math.round((Date.now() - started) / 1000), invariants, note };
     } catch (err) {
@@ -78,6 +85,7 @@ export function printScenario(r: ScenarioResult) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  await waitForOtherBuilds();
   ensureBuild();
   const r = await runScenario('scale-out: 2 app instances + round-robin proxy + 2 workers', {
     tenants: Number(process.env.SCALE_TENANTS ?? 4),

@@ -5,7 +5,8 @@
  * fail, close connections or time out. Everything on 127.0.0.1; stop() ends
  * every process it started.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -45,6 +46,17 @@ export async function startTcpProxy(targetPort: number) {
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
+}
+
+/** The tree is shared: wait (up to 10 min) while someone else's `next build` runs, rather than fail or start a second one. */
+export async function waitForOtherBuilds() {
+  for (let i = 0; i < 120; i++) {
+    const building = spawnSync('pgrep', ['-f', 'next-build|next build']).status === 0;
+    if (!building) return existsSync('.next/BUILD_ID');
+    if (i === 0) console.log('[waiting for a next build in progress]');
+    await new Promise((r) => setTimeout(r, 5_000));
+  }
+  return existsSync('.next/BUILD_ID');
 }
 
 export type ReceiverBehaviour = 'ok' | 'flaky' | 'close' | 'timeout' | 'dead';

@@ -51,6 +51,7 @@ export interface FlowStats {
   http500: number;
   invoices: number;
   withdrawals: number;
+  resentPayments?: number;
 }
 
 export interface Tenant {
@@ -58,14 +59,14 @@ export interface Tenant {
   key: string;
 }
 
-export async function setupTenants(db: Db, c: Cluster, n: number) {
+export async function setupTenants(db: Db, c: Cluster, n: number, opts: { failingReceiversEverywhere?: boolean } = {}) {
   const tenants: Tenant[] = [];
   const behaviours: ReceiverBehaviour[] = ['ok', 'flaky', 'close', 'timeout', 'dead'];
   for (let i = 0; i < n; i++) {
     const t = await createTestTenant({ name: `Scale ${i}`, invoiceFeeRate: '0.01', withdrawalFeeRate: '0.01' });
     const key = (await createTestKey(db, { tenantId: t.tenant.id, mode: 'test', scopes: ['admin'], rateLimitRpm: 10_000 })).key;
     // Every tenant has a healthy endpoint; the first one also has the failing kinds.
-    for (const b of i === 0 ? behaviours : (['ok'] as ReceiverBehaviour[])) {
+    for (const b of i === 0 || opts.failingReceiversEverywhere ? behaviours : (['ok'] as ReceiverBehaviour[])) {
       await createTestWebhookEndpoint(db, { tenantId: t.tenant.id, mode: 'test' }, { url: `${c.receivers.url}/${b}/${t.tenant.id}` });
     }
     tenants.push({ id: t.tenant.id, key });
@@ -74,11 +75,16 @@ export async function setupTenants(db: Db, c: Cluster, n: number) {
 }
 
 /** Invoices created through the balancer, paid on chain with the exact amount, then withdrawals once credited. */
-export async function runFlow(db: Db, c: Cluster, tenants: Tenant[], opts: { invoicesPerTenant: number; withdrawalsPerTenant: number; timeoutMs?: number }) {
+export async function runFlow(
+  db: Db,
+  c: Cluster,
+  tenants: Tenant[],
+  opts: { invoicesPerTenant: number; withdrawalsPerTenant: number; timeoutMs?: number; afterPayments?: () => Promise<void> },
+) {
   const stats: FlowStats = { retries: 0, http500: 0, invoices: 0, withdrawals: 0 };
   const { abi } = tokenArtifact();
   const faucet = c.chain.faucet;
-  const paid: { id: string; amount: string }[] = [];
+  const paid: { id: string; amount: string; address: Address; hash: `0x${string}` }[] = [];
   let nonce = await c.chain.client.getTransactionCount({ address: faucet.account.address, blockTag: 'pending' });
 
   // Invoices, a few at a time per tenant, paid as soon as they exist.
@@ -90,18 +96,42 @@ export async function runFlow(db: Db, c: Cluster, tenants: Tenant[], opts: { inv
         if (res.status !== 201 && res.status !== 200) throw new Error(`create invoice: ${res.status} ${JSON.stringify(res.body)}`);
         stats.invoices++;
         const n = nonce++;
-        await faucet.writeContract({ address: c.chain.token, abi, functionName: 'transfer', args: [res.body.depositAddress as Address, parseUnits(amount, 18)], nonce: n });
-        paid.push({ id: res.body.id, amount });
+        const hash = await faucet.writeContract({ address: c.chain.token, abi, functionName: 'transfer', args: [res.body.depositAddress as Address, parseUnits(amount, 18)], nonce: n });
+        paid.push({ id: res.body.id, amount, address: res.body.depositAddress as Address, hash });
       }
     }),
   );
+
+  if (opts.afterPayments) {
+    await opts.afterPayments();
+    // A payment whose block was dropped by a reorg and that is not pending any more: the customer pays again.
+    await sleep(3_000);
+    let resent = 0;
+    for (const p of paid) {
+      const tx = await c.chain.client.getTransaction({ hash: p.hash }).catch(() => null);
+      if (tx) continue;
+      p.hash = await faucet.writeContract({ address: c.chain.token, abi, functionName: 'transfer', args: [p.address, parseUnits(p.amount, 18)] });
+      resent++;
+    }
+    stats.resentPayments = resent;
+  }
 
   const deadline = Date.now() + (opts.timeoutMs ?? 150_000);
   const waitFor = async (what: string, check: () => Promise<number>) => {
     for (;;) {
       const left = await check();
       if (left === 0) return;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${left} left`);
+      if (Date.now() > deadline) {
+        const diag = rowsOf<{ s: string }>(
+          await db.execute(sql`
+            select 'invoices ' || coalesce(string_agg(status || '=' || n, ' '), '') as s from (select status, count(*) n from invoices group by status) a
+            union all select 'settlements ' || coalesce(string_agg(status || '=' || n || ' (locked ' || locked || ', attempts ' || attempts || ')', ' '), '') from (select status, count(*) n, count(*) filter (where locked_until > now()) locked, max(attempts) attempts from settlements group by status) b
+            union all select 'withdrawals ' || coalesce(string_agg(status || '=' || n, ' '), '') from (select status, count(*) n from withdrawals group by status) c
+            union all select 'deliveries ' || coalesce(string_agg(status || '=' || n, ' '), '') from (select status, count(*) n from webhook_deliveries group by status) d
+            union all select 'leases ' || coalesce(string_agg(name || ' ' || greatest(0, extract(epoch from expires_at - now()))::int || 's', ', '), '') from job_leases`),
+        );
+        throw new Error(`timed out waiting for ${what}: ${left} left; ${diag.map((d) => d.s).join('; ')}`);
+      }
       await sleep(500);
     }
   };

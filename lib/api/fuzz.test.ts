@@ -5,7 +5,7 @@ import { buildOpenApiDocument } from '@/lib/api/openapi';
 import type { Operation } from '@/lib/api/operation';
 import { newId, type IdKind } from '@/lib/ids';
 import type { Db } from '@/lib/db';
-import { call } from '@/lib/testing/app';
+import { call as callRoute, type CallOptions } from '@/lib/testing/app';
 import { createTestKey, createTestTenant } from '@/lib/testing/fixtures';
 import { RESOURCE_FACTORIES } from '@/lib/testing/resources';
 import { startTestExchange } from '@/lib/testing/exchange-sim';
@@ -97,6 +97,14 @@ function ownPath(op: Operation) {
 }
 
 const TIMEOUT = 120_000;
+
+/** Every request must answer within 10 s: a hang fails with the input that caused it. */
+function call(method: string, url: string, o: CallOptions) {
+  return Promise.race([
+    callRoute(method, url, o),
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within 10 s: ${method} ${url.slice(0, 200)}`)), 10_000).unref()),
+  ]);
+}
 
 function decodeURIComponentSafe(qs: string) {
   return [...new URLSearchParams(qs)].flat().join('&');

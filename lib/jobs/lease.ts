@@ -23,3 +23,12 @@ export async function completeLease(db: Db, name: string, owner: string, nextInM
            last_run_at = now(), last_error = ${error ?? null}
      where name = ${name} and owner = ${owner}`);
 }
+
+/** Extends a lease we hold (the heartbeat of a running job); false when another owner has it now. */
+export async function renewLease(db: Db, name: string, owner: string, holdMs: number): Promise<boolean> {
+  const res = await db.execute(sql`
+    update job_leases set expires_at = now() + make_interval(secs => ${holdMs / 1000})
+     where name = ${name} and owner = ${owner}
+    returning name`);
+  return rowsOf(res).length > 0;
+}

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
-import { acquireLease, completeLease } from './lease';
+import { acquireLease, completeLease, renewLease } from './lease';
 import { SCHEDULED_JOBS, type ScheduledJob } from './registry';
 
 export interface WorkerOptions {
@@ -33,19 +33,41 @@ export async function runWorker({ db, signal, jobs = SCHEDULED_JOBS, tickMs = 20
   log.info('worker stopped', { owner });
 }
 
+/**
+ * A running job holds its lease for HEARTBEAT_TTL_MS at a time, renewed every
+ * HEARTBEAT_EVERY_MS until the run ends or has taken `leaseMs` (a hung run then
+ * lapses as before). A worker that dies (SIGKILL, OOM, lost host) therefore
+ * frees its jobs within HEARTBEAT_TTL_MS instead of holding them for the whole
+ * `leaseMs` (10 minutes for settlement).
+ */
+export const HEARTBEAT_TTL_MS = 30_000;
+const HEARTBEAT_EVERY_MS = 10_000;
+
 async function runOnce(db: Db, job: ScheduledJob, owner: string, signal: AbortSignal) {
+  const ttl = Math.min(job.leaseMs, HEARTBEAT_TTL_MS);
   try {
-    if (!(await acquireLease(db, job.name, owner, job.leaseMs))) return;
+    if (!(await acquireLease(db, job.name, owner, ttl))) return;
   } catch (err) {
     if (!signal.aborted) log.warn('lease check failed', { job: job.name, error: String(err) });
     return;
   }
+  const started = Date.now();
+  const heartbeat = setInterval(() => {
+    if (Date.now() - started + ttl > job.leaseMs) return;
+    renewLease(db, job.name, owner, ttl)
+      .then((held) => {
+        if (!held) log.warn('lease lost while running', { job: job.name });
+      })
+      .catch(() => {});
+  }, HEARTBEAT_EVERY_MS);
   let error: string | undefined;
   try {
     await job.run(db, signal);
   } catch (err) {
     error = err instanceof Error ? err.message : String(err);
     log.error('job failed', { job: job.name, error });
+  } finally {
+    clearInterval(heartbeat);
   }
   await completeLease(db, job.name, owner, job.everyMs, error).catch(() => {});
 }

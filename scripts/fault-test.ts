@@ -1,0 +1,170 @@
+/**
+ * npm run fault-test: each scenario runs the scale-out setup (2 app instances
+ * behind a round-robin proxy, 2 workers, anvil, webhook receivers some of which
+ * fail) with the whole flow as load, injects its fault, recovers, then checks
+ * the invariants of bench/lib/flow.ts. One result line per scenario (details
+ * indented below it); exit 1 if any fails.
+ *
+ *   npm run fault-test                 every scenario
+ *   npm run fault-test -- worker-kill  only the named ones
+ *
+ * Each scenario runs in its own child process (fresh pools, and the PostgreSQL
+ * scenario points it at a private cluster). Durations are shortened for CI:
+ * the RPC outage lasts 20 s instead of 30 s.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from '@/lib/testing/anvil';
+import { waitForOtherBuilds, type Cluster } from '../bench/lib/cluster';
+import { ensureBuild } from '../bench/lib/harness';
+import { printScenario, runScenario, type ScenarioResult } from './scale-test';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const rand = (lo: number, hi: number) => lo + Math.random() * (hi - lo);
+
+type Scenario = () => Promise<ScenarioResult>;
+
+/** Keeps doing `act` at random intervals until the flow is done; returns how often it acted. */
+async function repeatedly(done: () => boolean, loMs: number, hiMs: number, max: number, act: () => Promise<void>) {
+  let n = 0;
+  await sleep(rand(loMs, hiMs));
+  while (!done() && n < max) {
+    await act();
+    n++;
+    await sleep(rand(loMs, hiMs));
+  }
+  return n;
+}
+
+const PG_BIN = '/usr/lib/postgresql/15/bin';
+
+const SCENARIOS: Record<string, Scenario> = {
+  'worker-kill': () =>
+    runScenario('worker SIGKILLed at random moments', {
+      // A settlement claimed by a killed worker is resumed when its 5-minute claim lapses (lib/invoices/run-settlements.ts).
+      timeoutMs: 400_000,
+      fault: async (c, done) => {
+        const n = await repeatedly(done, 2_000, 6_000, 10, () => c.killWorker(Math.floor(Math.random() * 2)));
+        return `${n} SIGKILLs`;
+      },
+    }),
+
+  'app-kill': () =>
+    runScenario('app process SIGKILLed during requests', {
+      fault: async (c, done) => {
+        const n = await repeatedly(done, 4_000, 8_000, 4, async () => {
+          const i = Math.floor(Math.random() * 2);
+          await c.killApp(i, false);
+          await sleep(3_000);
+          await c.killApp(i, true).catch(() => {});
+        });
+        return `${n} app kills (3 s down each), ${c.proxy.errors} requests cut (502)`;
+      },
+    }),
+
+  'pg-restart': () =>
+    runScenario('PostgreSQL restarted during load (private cluster)', {
+      fault: async (_c: Cluster, done) => {
+        const dir = process.env.FAULT_PG_DIR!;
+        const n = await repeatedly(done, 8_000, 14_000, 2, async () => {
+          spawnSync('runuser', ['-u', 'postgres', '--', `${PG_BIN}/pg_ctl`, '-D', dir, '-m', 'fast', '-w', 'stop'], { stdio: 'ignore' });
+          await sleep(2_000);
+          spawnSync('runuser', ['-u', 'postgres', '--', `${PG_BIN}/pg_ctl`, '-D', dir, '-l', `${dir}/log`, '-w', 'start'], { stdio: 'ignore' });
+        });
+        return `${n} restarts (fast shutdown, 2 s down)`;
+      },
+    }),
+
+  'rpc-outage-reorg': () =>
+    runScenario('RPC unreachable 20 s, then a reorg of depth 3', {
+      env: { TEST_CONFIRMATIONS: '5' },
+      fault: async (c, done) => {
+        await sleep(4_000);
+        if (done()) return 'flow ended before the outage';
+        c.rpc.down();
+        await sleep(20_000);
+        c.rpc.up();
+        return 'RPC down 20 s';
+      },
+      afterPayments: async (c) => {
+        await sleep(2_000);
+        await c.chain.client.request({ method: 'anvil_reorg' as never, params: [3, []] as never });
+      },
+    }),
+
+  'webhook-receivers': () =>
+    runScenario('webhook receivers timing out, answering 500, closing connections (every tenant)', {
+      failingReceiversEverywhere: true,
+    }),
+};
+
+async function privatePostgres() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'gw-fault-pg-'));
+  spawnSync('chown', ['postgres:postgres', dir]);
+  const port = await freePort();
+  const run = (args: string[]) => spawnSync('runuser', ['-u', 'postgres', '--', ...args], { encoding: 'utf8' });
+  const init = run([`${PG_BIN}/initdb`, '-D', dir, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
+  const conf = `port = ${port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '${dir}'\nfsync = off\nmax_connections = 200\n`;
+  spawnSync('runuser', ['-u', 'postgres', '--', 'sh', '-c', `cat >> ${dir}/postgresql.conf`], { input: conf });
+  const start = run([`${PG_BIN}/pg_ctl`, '-D', dir, '-l', `${dir}/log`, '-w', 'start']);
+  if (start.status !== 0) throw new Error(`pg_ctl start failed: ${start.stderr}`);
+  return {
+    dir,
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop() {
+      run([`${PG_BIN}/pg_ctl`, '-D', dir, '-m', 'immediate', '-w', 'stop']);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function runChild(name: string, env: Record<string, string>): Promise<ScenarioResult> {
+  return new Promise((resolve) => {
+    const child = spawn('node_modules/.bin/tsx', ['scripts/fault-test.ts', '--scenario', name], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('RESULT '));
+      resolve(
+        line
+          ? (JSON.parse(line.slice(7)) as ScenarioResult)
+          : { name, ok: false, seconds: 0, note: '', invariants: [{ name: 'scenario process', ok: false, detail: `exited ${code} without a result\n${out.slice(-2000)}` }] },
+      );
+    });
+  });
+}
+
+const argv = process.argv.slice(2);
+if (argv[0] === '--scenario') {
+  const r = await SCENARIOS[argv[1]!]!();
+  console.log(`RESULT ${JSON.stringify(r)}`);
+  process.exit(0);
+} else {
+  await waitForOtherBuilds();
+  ensureBuild();
+  const names = argv.length ? argv : Object.keys(SCENARIOS);
+  const results: ScenarioResult[] = [];
+  for (const name of names) {
+    if (!SCENARIOS[name]) throw new Error(`unknown scenario ${name}; known: ${Object.keys(SCENARIOS).join(', ')}`);
+    let pg: Awaited<ReturnType<typeof privatePostgres>> | undefined;
+    const env: Record<string, string> = {};
+    if (name === 'pg-restart') {
+      // Never the shared PostgreSQL: a throw-away cluster of our own on another port.
+      pg = await privatePostgres();
+      Object.assign(env, { TEST_PG_ADMIN_URL: pg.url, FAULT_PG_DIR: pg.dir });
+    }
+    try {
+      const r = await runChild(name, env);
+      results.push(r);
+      printScenario(r);
+    } finally {
+      pg?.stop();
+    }
+  }
+  console.log(`\n## Fault scenarios (${new Date().toISOString().slice(0, 16)}Z)\n`);
+  for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name}  (${r.seconds} s)${r.note ? `: ${r.note}` : ''}`);
+  process.exit(results.every((r) => r.ok) ? 0 : 1);
+}
