@@ -94,6 +94,25 @@ const SCENARIOS: Record<string, Scenario> = {
       },
     }),
 
+  'exchange-429-500': () =>
+    runScenario('exchange answering 429 then 500 (15 s each) during exchange withdrawals', {
+      exchange: {
+        perTenant: 2,
+        during: async (c) => {
+          const ex = c.exchange!;
+          ex.state.mode = '429';
+          await sleep(15_000);
+          ex.state.mode = '500';
+          await sleep(15_000);
+          ex.state.mode = 'ok';
+        },
+      },
+      fault: async (c, done) => {
+        while (!done()) await sleep(500);
+        return `${c.exchange!.state.refused} exchange calls refused`;
+      },
+    }),
+
   'webhook-receivers': () =>
     runScenario('webhook receivers timing out, answering 500, closing connections (every tenant)', {
       failingReceiversEverywhere: true,

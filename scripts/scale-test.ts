@@ -32,13 +32,14 @@ export async function runScenario(
     afterPayments?: (c: Cluster) => Promise<void>;
     failingReceiversEverywhere?: boolean;
     timeoutMs?: number;
+    exchange?: { perTenant: number; during?: (c: Cluster) => Promise<void> };
   } = {},
 ): Promise<ScenarioResult> {
   const started = Date.now();
   return withBenchDatabase(async (databaseUrl) => {
     const { getDb } = await import('@/lib/db');
     const db = await getDb();
-    const c = await startCluster({ databaseUrl, env: opts.env });
+    const c = await startCluster({ databaseUrl, env: opts.env, exchange: Boolean(opts.exchange) });
     let finished = false;
     try {
       const tenants = await setupTenants(db, c, opts.tenants ?? 4, { failingReceiversEverywhere: opts.failingReceiversEverywhere });
@@ -50,6 +51,8 @@ export async function runScenario(
           withdrawalsPerTenant: opts.withdrawalsPerTenant ?? 3,
           afterPayments: opts.afterPayments ? () => opts.afterPayments!(c) : undefined,
           timeoutMs: opts.timeoutMs,
+          exchangeWithdrawalsPerTenant: opts.exchange?.perTenant,
+          duringExchange: opts.exchange?.during ? () => opts.exchange!.during!(c) : undefined,
         });
       } finally {
         finished = true;
@@ -59,8 +62,9 @@ export async function runScenario(
       if (opts.rateLimit) invariants.push(await checkRateLimitAcrossInstances(db, c, tenants[0]!.id));
       invariants.push({
         name: 'HTTP 500s seen by clients (retried with the same Idempotency-Key)',
-        ok: true,
-        detail: `${flow.stats.http500} x 500, ${flow.stats.retries} retries,${flow.stats.resentPayments !== undefined ? ` ${flow.stats.resentPayments} payments re-sent after the reorg,` : ''} ${flow.stats.invoices} invoices, ${flow.stats.withdrawals} withdrawals, proxy split ${c.proxy.counts.join('/')}`,
+        // An unavailable exchange must be a 502/503 (exchange_error, exchange_busy), never a 500.
+        ok: !opts.exchange || flow.stats.http500 === 0,
+        detail: `${flow.stats.http500} x 500, ${flow.stats.retries} retries,${flow.stats.resentPayments !== undefined ? ` ${flow.stats.resentPayments} payments re-sent after the reorg,` : ''} ${flow.stats.invoices} invoices, ${flow.stats.withdrawals} withdrawals, ${flow.stats.exchangeWithdrawals ?? 0} exchange withdrawals, proxy split ${c.proxy.counts.join('/')}`,
       });
       return { name, ok: invariants.every((i) => i.ok), seconds: Math.round((Date.now() - started) / 1000), invariants, note };
     } catch (err) {

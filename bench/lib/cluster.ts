@@ -11,6 +11,9 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { DEV_MNEMONIC } from '@/lib/chain/network-env';
+import { randomBytes } from 'node:crypto';
+import { privateKeyToAccount } from 'viem/accounts';
+import { startExchangeSim } from '@/lib/exchange-sim/server';
 import { freePort, startAnvil, type AnvilChain } from '@/lib/testing/anvil';
 import { startRoundRobinProxy, type RoundRobinProxy } from './rr-proxy';
 
@@ -102,7 +105,55 @@ export async function startReceivers() {
   };
 }
 
+/**
+ * The local exchange (simulator, paying out on the chain) behind a switchable
+ * HTTP proxy: mode '429' or '500' answers every call with that status.
+ */
+export async function startFaultyExchange(chain: AnvilChain) {
+  await chain.mint(privateKeyToAccount(chain.keys.other).address, '1000000');
+  const apiKey = `k_${randomBytes(6).toString('hex')}`;
+  const apiSecret = randomBytes(24).toString('hex');
+  const sim = await startExchangeSim({
+    keys: { [apiKey]: apiSecret },
+    lifecycle: { confirmMs: 500, exchangeMs: 500, withdrawMs: 500 },
+    tickMs: 200,
+    log: () => {},
+    chain: { rpcUrl: chain.rpcUrl, tokenAddress: chain.token, walletKey: chain.keys.other, reqConfirmations: 1 },
+  });
+  const state = { mode: 'ok' as 'ok' | '429' | '500', refused: 0 };
+  const target = new URL(sim.url);
+  const server = http.createServer((req, res) => {
+    if (state.mode !== 'ok') {
+      state.refused++;
+      req.resume();
+      const status = Number(state.mode);
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ code: status, msg: status === 429 ? 'Too many requests' : 'Internal error', data: null }));
+      return;
+    }
+    const up = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    up.on('error', () => res.writeHead(502).end());
+    req.pipe(up);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    apiKey,
+    apiSecret,
+    state,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await sim.stop();
+    },
+  };
+}
+
 export interface ClusterOptions {
+  /** Start the exchange simulator (behind a switchable proxy) and point test mode at it. */
+  exchange?: boolean;
   apps?: number;
   workers?: number;
   databaseUrl: string;
@@ -151,6 +202,7 @@ export async function startCluster(opts: ClusterOptions) {
   const chain: AnvilChain = await startAnvil({ blockTime: 0.5 });
   const rpc = await startTcpProxy(chain.port);
   const receivers = await startReceivers();
+  const exchange = opts.exchange ? await startFaultyExchange(chain) : null;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: opts.databaseUrl,
@@ -171,6 +223,7 @@ export async function startCluster(opts: ClusterOptions) {
     WEBHOOK_ALLOW_PRIVATE_HOSTS: '127.0.0.0/8',
     WEBHOOK_RETRY_SCALE: '0.0002',
     DB_POOL_MAX: '5',
+    ...(exchange ? { TEST_EXCHANGE_URL: exchange.url, TEST_EXCHANGE_API_KEY: exchange.apiKey, TEST_EXCHANGE_API_SECRET: exchange.apiSecret } : {}),
     ...opts.env,
   };
   const ports: number[] = [];
@@ -193,6 +246,7 @@ export async function startCluster(opts: ClusterOptions) {
     chain,
     rpc,
     receivers,
+    exchange,
     proxy,
     env,
     log,
@@ -220,6 +274,7 @@ export async function startCluster(opts: ClusterOptions) {
       await Promise.all([...apps, ...workers].filter((c): c is ChildProcess => c !== null).map(exited));
       clearTimeout(t);
       await receivers.close();
+      await exchange?.close();
       await rpc.close();
       await chain.stop();
     },

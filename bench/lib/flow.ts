@@ -52,6 +52,7 @@ export interface FlowStats {
   invoices: number;
   withdrawals: number;
   resentPayments?: number;
+  exchangeWithdrawals?: number;
 }
 
 export interface Tenant {
@@ -79,7 +80,15 @@ export async function runFlow(
   db: Db,
   c: Cluster,
   tenants: Tenant[],
-  opts: { invoicesPerTenant: number; withdrawalsPerTenant: number; timeoutMs?: number; afterPayments?: () => Promise<void> },
+  opts: {
+    invoicesPerTenant: number;
+    withdrawalsPerTenant: number;
+    exchangeWithdrawalsPerTenant?: number;
+    timeoutMs?: number;
+    afterPayments?: () => Promise<void>;
+    /** Runs beside the exchange withdrawals (e.g. the exchange failing for a while). */
+    duringExchange?: () => Promise<void>;
+  },
 ) {
   const stats: FlowStats = { retries: 0, http500: 0, invoices: 0, withdrawals: 0 };
   const { abi } = tokenArtifact();
@@ -119,7 +128,8 @@ export async function runFlow(
   const deadline = Date.now() + (opts.timeoutMs ?? 150_000);
   const waitFor = async (what: string, check: () => Promise<number>) => {
     for (;;) {
-      const left = await check();
+      // The checker's own connection may fail while PostgreSQL restarts: try again.
+      const left = await check().catch(() => -1);
       if (left === 0) return;
       if (Date.now() > deadline) {
         const diag = rowsOf<{ s: string }>(
@@ -155,7 +165,25 @@ export async function runFlow(
       }
     }),
   );
-  const wids = `{${sent.map((s) => s.id).join(',')}}`;
+  // Exchange withdrawals (USDT → BTC through the exchange), through the balancer, retried on 502/503.
+  const exchangeIds: string[] = [];
+  if (opts.exchangeWithdrawalsPerTenant) {
+    const during = opts.duringExchange?.();
+    await Promise.all(
+      tenants.map(async (t) => {
+        for (let i = 0; i < opts.exchangeWithdrawalsPerTenant!; i++) {
+          const body = { type: 'float', fromCcy: 'USDTBSC', toCcy: 'BTC', direction: 'from', amount: '12', toAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' };
+          const res = await api(c, 'POST', '/v1/withdrawals/exchange/withdrawal', t.key, body, stats);
+          if (res.status !== 201 && res.status !== 200) throw new Error(`exchange withdrawal: ${res.status} ${JSON.stringify(res.body)}`);
+          stats.exchangeWithdrawals = (stats.exchangeWithdrawals ?? 0) + 1;
+          exchangeIds.push(res.body.data.withdrawal.id);
+          await sleep(1_000);
+        }
+      }),
+    );
+    await during;
+  }
+  const wids = `{${[...sent.map((s) => s.id), ...exchangeIds].join(',')}}`;
   await waitFor('withdrawals final', async () => {
     const [r] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::text as n from withdrawals where id = any(${wids}::text[]) and status not in ('COMPLETED', 'FAILED')`));
     return Number(r!.n);
@@ -167,7 +195,7 @@ export async function runFlow(
     );
     return Number(r!.n);
   });
-  return { stats, paid, sent };
+  return { stats, paid, sent, exchangeIds };
 }
 
 export interface InvariantResult {
@@ -207,7 +235,8 @@ export async function checkInvariants(db: Db, c: Cluster, tenants: Tenant[], flo
   const [m] = await one<{ bal: string; fees: string; wd: string }>(sql`
     select (select coalesce(sum(available), 0) from balances where tenant_id = any(${tids}::text[]))::text as bal,
            (select coalesce(sum(fee_amount), 0) from settlements where tenant_id = any(${tids}::text[]) and status = 'completed')::text as fees,
-           (select coalesce(sum(amount + fee_amount), 0) from withdrawals where tenant_id = any(${tids}::text[]) and status <> 'FAILED')::text as wd`);
+           (select coalesce(sum(case when kind = 'exchange' then amount else amount + fee_amount end), 0) from withdrawals
+             where tenant_id = any(${tids}::text[]) and status <> 'FAILED')::text as wd`);
   const deposits = flow.paid.reduce((s, p) => s.plus(p.amount), new Decimal(0));
   const sum = new Decimal(m!.bal).plus(m!.fees).plus(m!.wd);
   out.push({ name: 'money conserved (balances + fees + withdrawals = deposits)', ok: sum.eq(deposits), detail: `${sum.toFixed()} vs ${deposits.toFixed()}` });
@@ -216,6 +245,13 @@ export async function checkInvariants(db: Db, c: Cluster, tenants: Tenant[], flo
   const units = async (a: Address) => new Decimal((await c.chain.tokenBalance(a)).toString()).div(new Decimal(10).pow(18));
   let onChain = (await units(c.chain.addresses.fee)).plus(await units(c.chain.addresses.hot));
   for (const s of flow.sent) onChain = onChain.plus(await units(s.address));
+  // Exchange withdrawals send the USDT to the order's deposit address (the simulator leaves it there).
+  const exchangeRows = flow.exchangeIds.length
+    ? await one<{ id: string; status: string; destination_address: string; amount: string }>(
+        sql`select id, status, destination_address, amount::text from withdrawals where id = any(${`{${flow.exchangeIds.join(',')}}`}::text[])`,
+      )
+    : [];
+  for (const s of exchangeRows) onChain = onChain.plus(await units(s.destination_address as Address));
   out.push({ name: 'on chain: fee + hot wallets + destinations = deposits', ok: onChain.eq(deposits), detail: `${onChain.toFixed()} vs ${deposits.toFixed()}` });
 
   // 4. no on-chain transfer sent twice: each destination holds exactly its withdrawal (0 if FAILED)
@@ -230,7 +266,15 @@ export async function checkInvariants(db: Db, c: Cluster, tenants: Tenant[], flo
     if (status === 'FAILED') failed++;
     if (!got.eq(status === 'COMPLETED' ? s.amount : 0)) twice++;
   }
-  out.push({ name: 'no withdrawal sent twice (destination = amount)', ok: twice === 0, detail: `${flow.sent.length} withdrawals, ${failed} failed, ${twice} wrong` });
+  for (const s of exchangeRows) {
+    if (s.status === 'FAILED') failed++;
+    if (!(await units(s.destination_address as Address)).eq(s.status === 'COMPLETED' ? s.amount : 0)) twice++;
+  }
+  out.push({
+    name: 'no withdrawal sent twice (destination = amount)',
+    ok: twice === 0,
+    detail: `${flow.sent.length} internal + ${exchangeRows.length} exchange withdrawals, ${failed} failed, ${twice} wrong`,
+  });
 
   // 5. every event delivered to every subscribed endpoint at least once, or dead-lettered
   const del = await one<{ status: string | null; url: string; event_id: string; endpoint_id: string }>(sql`
