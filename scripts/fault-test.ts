@@ -66,6 +66,8 @@ const SCENARIOS: Record<string, Scenario> = {
 
   'pg-restart': () =>
     runScenario('PostgreSQL restarted during load (private cluster)', {
+      // A settlement whose worker lost the database mid-way keeps its 5-minute claim (lib/invoices/run-settlements.ts).
+      timeoutMs: 400_000,
       fault: async (_c: Cluster, done) => {
         const dir = process.env.FAULT_PG_DIR!;
         const n = await repeatedly(done, 8_000, 14_000, 2, async () => {

@@ -32,9 +32,11 @@ async function api(c: Cluster, method: string, path: string, key: string, body?:
       });
       const json = (await res.json().catch(() => null)) as any;
       if (res.status === 500 && stats) stats.http500++;
-      if ((res.status >= 500 || res.status === 409) && attempt < 30) {
+      if ((res.status >= 500 || res.status === 409) && attempt < 60) {
         if (stats) stats.retries++;
-        await sleep(300 * Math.min(attempt, 5));
+        // Honour Retry-After (exchange_busy), capped; else a short backoff.
+        const after = Number(res.headers.get('retry-after') ?? 0);
+        await sleep(after > 0 ? Math.min(after, 30) * 1000 : 300 * Math.min(attempt, 5));
         continue;
       }
       return { status: res.status, body: json };

@@ -16,13 +16,14 @@ const cache = new Map<string, { at: number; list: Promise<FfCurrency[]> }>();
 export async function getCurrencies(client: ExchangeClient, mode: Mode): Promise<FfCurrency[]> {
   const k = `${mode}:${client.keyHash}:${client.config.url}`;
   const hit = cache.get(k);
-  if (hit && Date.now() - hit.at < TTL_MS) return hit.list;
-  const list = client.ccies({ maxWaitMs: 10_000 });
-  cache.set(k, { at: Date.now(), list });
+  const fresh = hit && Date.now() - hit.at < TTL_MS;
+  // A concurrent caller shares the fetch in flight: its failure must be mapped too (it was a raw 500).
+  const list = fresh ? hit.list : client.ccies({ maxWaitMs: 10_000 });
+  if (!fresh) cache.set(k, { at: Date.now(), list });
   try {
     return await list;
   } catch (err) {
-    cache.delete(k);
+    if (cache.get(k)?.list === list) cache.delete(k);
     return toApiError(err);
   }
 }

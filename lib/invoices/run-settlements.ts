@@ -42,9 +42,25 @@ export async function runSettlements(
       result.completed++;
     } catch (err) {
       result.failed++;
-      await recordSettlementFailure(db, id, err, opts.retry ?? DEFAULT_RETRY);
+      await recordFailureRetrying(db, id, err, opts.retry ?? DEFAULT_RETRY);
     }
     if (opts.only) break;
   }
   return result;
+}
+
+/**
+ * Records the failure, retrying for about 15 s: when the database itself went
+ * away mid-settlement (a restart or failover), giving up at once would leave the
+ * settlement claimed for the whole 5-minute LEASE.
+ */
+async function recordFailureRetrying(db: Db, id: string, err: unknown, retry: RetryPolicy) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await recordSettlementFailure(db, id, err, retry);
+    } catch (recordErr) {
+      if (attempt >= 8) throw recordErr;
+      await new Promise((r) => setTimeout(r, 2_000));
+    }
+  }
 }
