@@ -98,6 +98,8 @@ const SCENARIOS: Record<string, Scenario> = {
 
   'exchange-429-500': () =>
     runScenario('exchange answering 429 then 500 (15 s each) during exchange withdrawals', {
+      // The 30 s outage comes out of the shared deadline; late webhook retries need the rest.
+      timeoutMs: 300_000,
       exchange: {
         perTenant: 2,
         during: async (c) => {
