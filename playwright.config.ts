@@ -19,6 +19,8 @@ export default defineConfig({
   outputDir: './test-results',
   fullyParallel: false,
   workers: 1,
+  // One retry in CI: a slow shared machine can miss a UI wait; a real failure fails twice.
+  retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   reporter: [['list']],
   use: {

@@ -17,8 +17,8 @@ export interface ScheduledJob {
 /** Every scheduled job. The local worker runs these; jobs/ wraps the same functions for Trigger.dev. */
 export const SCHEDULED_JOBS: ScheduledJob[] = [
   { name: 'purge-expired-request-state', everyMs: 60_000, leaseMs: 60_000, run: (db) => purgeExpiredRequestState(db) },
-  // Webhook fan-out and delivery: one run is a 55 s loop with many attempts in flight (per-row claims make overlap safe).
-  { name: 'webhook-delivery', everyMs: 500, leaseMs: 90_000, run: async (db, signal) => void (await runDeliveryLoop(db, { signal, runForMs: 55_000 })) },
+  // Webhook fan-out and delivery: one run is a 25 s loop with many attempts in flight (per-row claims make overlap safe).
+  { name: 'webhook-delivery', everyMs: 500, leaseMs: 45_000, run: async (db, signal) => void (await runDeliveryLoop(db, { signal, runForMs: 25_000 })) },
   // Invoices: chain watch per mode, expiry, settlement fan-out and settlement (lib/invoices/scheduled-jobs.ts).
   ...INVOICE_JOBS,
   // The hot wallet's sending lane: one runner at a time (the lease), so nonces are reserved in order.

@@ -19,13 +19,23 @@ export interface WorkerOptions {
  */
 export async function runWorker({ db, signal, jobs = SCHEDULED_JOBS, tickMs = 200 }: WorkerOptions): Promise<void> {
   const owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  const running = new Set<string>();
+  // Job name → start time of its current run.
+  const running = new Map<string, number>();
   log.info('worker started', { owner, jobs: jobs.map((j) => j.name) });
   while (!signal.aborted) {
     for (const job of jobs) {
-      if (running.has(job.name)) continue;
-      running.add(job.name);
-      void runOnce(db, job, owner, signal).finally(() => running.delete(job.name));
+      const since = running.get(job.name);
+      if (since !== undefined) {
+        // A run past its lease has lost it (another worker may run the job now): stop waiting for it here too,
+        // so one hung call cannot stall a job in this worker for good.
+        if (Date.now() - since <= job.leaseMs) continue;
+        log.warn('job run exceeded its lease; starting a new run', { job: job.name });
+      }
+      const started = Date.now();
+      running.set(job.name, started);
+      void runOnce(db, job, owner, signal).finally(() => {
+        if (running.get(job.name) === started) running.delete(job.name);
+      });
     }
     await sleep(tickMs, signal);
   }
