@@ -2,6 +2,7 @@
 export const ERROR_STATUS = {
   validation_failed: 400,
   invalid_json: 400,
+  request_aborted: 400,
   invalid_amount: 400,
   amount_below_minimum: 400,
   invalid_address: 400,
@@ -26,6 +27,7 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
   rate_limited: 429,
+  too_many_failed_auth: 429,
   internal_error: 500,
   exchange_error: 502,
   exchange_unavailable: 503,

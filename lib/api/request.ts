@@ -39,7 +39,10 @@ export async function readRawBody(req: Request): Promise<string> {
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      // The client went away mid-body: nothing to answer and nothing was written; not a server fault.
+      throw new ApiError('request_aborted', 'The request body ended before it was complete.');
+    });
     if (done) break;
     total += value.byteLength;
     if (total > MAX_BODY_BYTES) {

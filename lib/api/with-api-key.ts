@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import { authenticate, type AuthContext, type RateLimitState } from '@/lib/api-keys/authenticate';
+import { failedAuthGuard } from '@/lib/api-keys/failed-auth-guard';
 import { hasScope } from '@/lib/api-keys/scopes';
+import { clientIp } from '@/lib/auth/client-ip';
 import { getAuthDb, getDb, type Db } from '@/lib/db';
 import { env, isProduction } from '@/lib/env';
 import { isId, newId } from '@/lib/ids';
@@ -75,6 +77,22 @@ async function resolveParams(op: Operation, ctx: RouteContext): Promise<Record<s
   return out;
 }
 
+/** Authentication behind the failed-auth guard: a blocked address's bad keys never reach the database. */
+async function authenticateGuarded(req: Request) {
+  const guard = failedAuthGuard();
+  const address = clientIp(req.headers);
+  const authorization = req.headers.get('authorization');
+  guard.check(address, authorization);
+  try {
+    const result = await authenticate(await getAuthDb(), authorization);
+    guard.succeeded(authorization);
+    return result;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'invalid_api_key') guard.failed(address);
+    throw err;
+  }
+}
+
 /**
  * The `/v1` wrapper: HTTPS, API key, rate limit, scope, body/query parsing,
  * idempotency, output schema, error mapping and request id, so that handlers
@@ -90,7 +108,7 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
     try {
       assertHttps(req);
       const db = await getDb();
-      const { auth, rateLimit } = await authenticate(await getAuthDb(), req.headers.get('authorization'));
+      const { auth, rateLimit } = await authenticateGuarded(req);
       setRateLimitHeaders(headers, rateLimit);
       if (rateLimit.exceeded) {
         throw new ApiError('rate_limited', `Rate limit exceeded. Retry in ${rateLimit.retryAfter} seconds.`, undefined, {

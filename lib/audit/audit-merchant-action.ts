@@ -1,7 +1,7 @@
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
 import type { Mode } from '@/lib/tenants/mode';
-import { recordAudit, type AuditActor } from './record-audit';
+import { recordAudit, type AuditActor, type AuditInput } from './record-audit';
 
 /** The merchant actions every tenant sees in Settings > Activity, and what of each record is kept (never a secret). */
 export type MerchantAction =
@@ -16,29 +16,33 @@ export const apiKeyActor = (auth: { keyId: string }): AuditActor => ({ kind: 'ap
 /** The actor of a dashboard action: the signed-in user. */
 export const userActor = (ctx: { user: { id: string; email: string } }): AuditActor => ({ kind: 'user', id: ctx.user.id, label: ctx.user.email });
 
+/** The audit row of a merchant action (what of each record is kept: never a secret). */
+export function merchantAuditEntry(owner: { tenantId: string; mode: Mode }, a: MerchantAction): AuditInput {
+  const base = { tenantId: owner.tenantId, mode: owner.mode };
+  switch (a.action) {
+    case 'api_key.created':
+      return { ...base, action: a.action, target: { type: 'api_key', id: a.key.id }, after: { name: a.key.name, scopes: a.key.scopes, mode: a.key.mode, status: 'ACTIVE' } };
+    case 'api_key.revoked':
+      return { ...base, action: a.action, target: { type: 'api_key', id: a.key.id }, before: { name: a.key.name, status: 'ACTIVE' }, after: { status: 'REVOKED' } };
+    case 'webhook_endpoint.secret_rotated':
+      return { ...base, action: a.action, target: { type: 'webhook_endpoint', id: a.endpoint.id }, after: { url: a.endpoint.url, previousSecretValidHours: a.graceHours ?? 0 } };
+    case 'withdrawal.created': {
+      const w = a.withdrawal;
+      return { ...base, action: a.action, target: { type: 'withdrawal', id: w.id }, after: { kind: a.kind ?? 'internal', amount: w.amount, feeAmount: w.feeAmount, destinationAddress: w.destinationAddress, status: w.status } };
+    }
+  }
+}
+
 /**
- * Records a merchant's sensitive action after it succeeded. A failure to
- * record is logged, not thrown: the action happened, and answering 500 would
- * invite the client to repeat it (a second withdrawal).
+ * Records a merchant's sensitive action after it succeeded (actions whose
+ * domain function has no transaction to share). A failure to record is
+ * logged, not thrown: the action happened, and answering 500 would invite the
+ * client to repeat it. Money movements (withdrawals) record their row inside
+ * their own transaction instead (`recordAudit(tx, ...)`).
  */
 export async function auditMerchantAction(db: Db, actor: AuditActor, owner: { tenantId: string; mode: Mode }, a: MerchantAction) {
-  const base = { tenantId: owner.tenantId, mode: owner.mode };
-  const entry = (() => {
-    switch (a.action) {
-      case 'api_key.created':
-        return { ...base, action: a.action, target: { type: 'api_key', id: a.key.id }, after: { name: a.key.name, scopes: a.key.scopes, mode: a.key.mode, status: 'ACTIVE' } };
-      case 'api_key.revoked':
-        return { ...base, action: a.action, target: { type: 'api_key', id: a.key.id }, before: { name: a.key.name, status: 'ACTIVE' }, after: { status: 'REVOKED' } };
-      case 'webhook_endpoint.secret_rotated':
-        return { ...base, action: a.action, target: { type: 'webhook_endpoint', id: a.endpoint.id }, after: { url: a.endpoint.url, previousSecretValidHours: a.graceHours ?? 0 } };
-      case 'withdrawal.created': {
-        const w = a.withdrawal;
-        return { ...base, action: a.action, target: { type: 'withdrawal', id: w.id }, after: { kind: a.kind ?? 'internal', amount: w.amount, feeAmount: w.feeAmount, destinationAddress: w.destinationAddress, status: w.status } };
-      }
-    }
-  })();
   try {
-    await recordAudit(db, actor, entry);
+    await recordAudit(db, actor, merchantAuditEntry(owner, a));
   } catch (err) {
     log.error('audit record failed', { action: a.action, tenantId: owner.tenantId, error: err instanceof Error ? err.message : String(err) });
   }

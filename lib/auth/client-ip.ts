@@ -1,15 +1,15 @@
-import { env } from '@/lib/env';
-
 /**
- * The client address for per-IP throttling. `next start` appends the socket
- * address to X-Forwarded-For, so without a trusted proxy the last entry is the
- * peer (a client cannot forge it); behind TRUST_PROXY the first entry is.
+ * The client address for per-address throttling: the last X-Forwarded-For
+ * entry. Behind the TLS-terminating balancer production requires, that entry
+ * is the peer the balancer saw (balancers append it; whatever a client put in
+ * front of it is ignored). Without a proxy, `next start` fills the header with
+ * the socket address only when the client sent none, so there a client could
+ * choose its own address: per-address limits assume the production topology.
  */
 export function clientIp(headers: Headers): string {
   const xff = (headers.get('x-forwarded-for') ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const ip = env().TRUST_PROXY ? xff[0] : xff[xff.length - 1];
-  return ip || headers.get('x-real-ip') || 'unknown';
+  return xff[xff.length - 1] || headers.get('x-real-ip') || 'unknown';
 }

@@ -1,9 +1,11 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { keccak256, type Address, type Hex, type PublicClient } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { settlementTxs } from '@/db/schema';
-import { rowsOf, type Db } from '@/lib/db';
+import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
+import { broadcastRaw } from './broadcast-raw';
+import { reserveNonce } from './reserve-nonce';
 
 export type SettlementStep = 'gas_topup' | 'fee' | 'custody';
 
@@ -37,32 +39,12 @@ export async function findRecordedTx(db: Db, settlementId: string, step: Settlem
   return row;
 }
 
-async function allocateNonce(tx: Db, chainId: number, address: string, chainPending: number): Promise<number> {
-  const [row] = rowsOf<{ next_nonce: number }>(
-    await tx.execute(sql`
-      insert into wallet_nonces (chain_id, address, next_nonce) values (${chainId}, ${address}, ${chainPending})
-      on conflict (chain_id, address) do update set next_nonce = greatest(wallet_nonces.next_nonce, excluded.next_nonce)
-      returning next_nonce`),
-  );
-  const nonce = Number(row!.next_nonce);
-  await tx.execute(sql`update wallet_nonces set next_nonce = ${nonce + 1} where chain_id = ${chainId} and address = ${address}`);
-  return nonce;
-}
-
-async function broadcast(client: PublicClient, raw: Hex) {
-  try {
-    await client.request({ method: 'eth_sendRawTransaction', params: [raw] });
-  } catch (err) {
-    // Already in the pool or mined (a resumed step): the receipt check decides.
-    if (!/already known|known transaction|nonce too low|already imported|nonce has already been used/i.test(String((err as Error).message))) throw err;
-  }
-}
 
 /** Rebroadcasts a recorded transaction if the chain lacks it, waits for its receipt, requires success. */
 export async function confirmRecordedTx(db: Db, client: PublicClient, row: Row): Promise<Row> {
   if (row.status === 'confirmed') return row;
   const existing = await client.getTransactionReceipt({ hash: row.txHash as Hex }).catch(() => null);
-  if (!existing) await broadcast(client, row.rawTx as Hex);
+  if (!existing) await broadcastRaw(client, row.rawTx as Hex);
   const receipt = existing ?? (await client.waitForTransactionReceipt({ hash: row.txHash as Hex, timeout: 120_000, pollingInterval: 100 }));
   if (receipt.status !== 'success') throw new Error(`${row.step} transaction ${row.txHash} reverted`);
   const [updated] = await db
@@ -85,7 +67,7 @@ export async function sendRecordedTx(db: Db, client: PublicClient, input: Record
   const from = account.address.toLowerCase();
   const chainPending = await client.getTransactionCount({ address: account.address, blockTag: 'pending' });
   const row = await db.transaction(async (tx) => {
-    const nonce = input.sharedSender ? await allocateNonce(tx, input.chainId, from, chainPending) : chainPending;
+    const nonce = input.sharedSender ? await reserveNonce(tx, input.chainId, from, chainPending) : chainPending;
     const raw = await account.signTransaction({
       type: 'legacy',
       chainId: input.chainId,
@@ -114,6 +96,6 @@ export async function sendRecordedTx(db: Db, client: PublicClient, input: Record
     return inserted!;
   });
   await input.beforeBroadcast?.();
-  await broadcast(client, row.rawTx as Hex);
+  await broadcastRaw(client, row.rawTx as Hex);
   return confirmRecordedTx(db, client, row);
 }

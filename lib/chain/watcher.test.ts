@@ -1,10 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { createPublicClient, custom, getAddress, type PublicClient } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chainCursors, chainTransfers } from '@/db/schema';
-import { setNetworkOverride, type Network, type ReadyNetwork } from '@/lib/chain/network';
+import { type Network, type ReadyNetwork } from '@/lib/chain/network';
 import { runInvoiceJobs } from '@/lib/invoices/run-invoice-jobs';
-import { startAnvil, type AnvilChain } from '@/lib/testing/anvil';
+import type { AnvilChain } from '@/lib/testing/anvil';
+import { withTestChain } from '@/lib/testing/test-chain';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { invoiceHelpers } from '@/lib/testing/invoice-helpers';
 import { watchChain } from './watch-chain';
@@ -13,14 +14,9 @@ let chain: AnvilChain;
 let net: Network;
 const h = invoiceHelpers(() => chain);
 
-beforeAll(async () => {
-  chain = await startAnvil();
-  net = chain.network('test');
-  setNetworkOverride('test', net);
-});
-afterAll(async () => {
-  setNetworkOverride('test', undefined);
-  await chain?.stop();
+withTestChain(async (c) => {
+  chain = c;
+  net = c.network('test');
 });
 
 async function setup() {

@@ -1,21 +1,17 @@
 import type { Hex } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setNetworkOverride, type Network } from '@/lib/chain/network';
+import { describe, expect, it } from 'vitest';
+import { type Network } from '@/lib/chain/network';
 import { runInvoiceJobs } from '@/lib/invoices/run-invoice-jobs';
-import { startAnvil, type AnvilChain } from '@/lib/testing/anvil';
+import type { AnvilChain } from '@/lib/testing/anvil';
+import { withTestChain } from '@/lib/testing/test-chain';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 
 let chain: AnvilChain;
 let net: Network;
-beforeAll(async () => {
-  chain = await startAnvil();
-  net = chain.network('test');
-  setNetworkOverride('test', net);
-});
-afterAll(async () => {
-  setNetworkOverride('test', undefined);
-  await chain?.stop();
+withTestChain(async (c) => {
+  chain = c;
+  net = c.network('test');
 });
 
 describe('hosted checkout status', () => {

@@ -6,7 +6,7 @@ import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import { publicClient } from '@/lib/chain/clients';
 import { getNetwork } from '@/lib/chain/network';
 import type { Db } from '@/lib/db';
-import { broadcastRaw } from '@/lib/withdrawals/lane-helpers';
+import { broadcastRaw } from '@/lib/chain/broadcast-raw';
 
 /**
  * Console: "retry send" for a withdrawal, without ever signing anything here.

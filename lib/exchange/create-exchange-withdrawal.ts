@@ -4,6 +4,8 @@ import { exchangeOrders, withdrawals } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import type { AuthTenant } from '@/lib/api-keys/authenticate';
+import { merchantAuditEntry } from '@/lib/audit/audit-merchant-action';
+import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import { requireNetwork } from '@/lib/chain/network';
 import { env } from '@/lib/env';
 import { newId } from '@/lib/ids';
@@ -21,10 +23,10 @@ import type { OrderInput } from './schemas';
 import { sendWithdrawalNow } from './send-withdrawal-now';
 import { orderRecord } from './view';
 
-async function availableBalance(db: Db, owner: { tenantId: string; mode: Mode }, lock: boolean) {
+async function availableBalance(db: Db, owner: { tenantId: string; mode: Mode }) {
   const [row] = rowsOf<{ available: string }>(
     await db.execute(sql`select available::text as available from balances
-                          where tenant_id = ${owner.tenantId} and mode = ${owner.mode} and currency = 'USDT' ${lock ? sql`for update` : sql``}`),
+                          where tenant_id = ${owner.tenantId} and mode = ${owner.mode} and currency = 'USDT'`),
   );
   return new Decimal(row?.available ?? '0');
 }
@@ -37,11 +39,16 @@ const short = (need: Decimal, have: Decimal) =>
 /**
  * POST /v1/withdrawals/exchange/withdrawal: checks pair and amount, creates
  * the order, then in one transaction debits from.amount (fee included),
- * inserts the exchange withdrawal (to the order's deposit address) and its
- * event, and marks the order open; then sends the USDT through the hot
+ * inserts the exchange withdrawal (to the order's deposit address), its
+ * event and audit row, and marks the order open; then sends the USDT through the hot
  * wallet's lane and waits (bounded) for its confirmations.
  */
-export async function createExchangeWithdrawal(db: Db, owner: { tenantId: string; mode: Mode; tenant: Pick<AuthTenant, 'withdrawalFeeRate'> }, input: OrderInput) {
+export async function createExchangeWithdrawal(
+  db: Db,
+  owner: { tenantId: string; mode: Mode; tenant: Pick<AuthTenant, 'withdrawalFeeRate'> },
+  input: OrderInput,
+  actor?: AuditActor,
+) {
   if (input.fromCcy !== USDT_BSC) {
     throw new ApiError('validation_failed', `fromCcy must be ${USDT_BSC}: withdrawals are paid from the USDT (BEP-20) balance.`, [{ path: 'fromCcy', message: `must be ${USDT_BSC}` }]);
   }
@@ -49,7 +56,7 @@ export async function createExchangeWithdrawal(db: Db, owner: { tenantId: string
   const net = requireNetwork(owner.mode, ['rpcUrl', 'tokenAddress', 'hotWalletKey']);
   const quote = await checkPair(client, owner.mode, input);
   const quoted = new Decimal(quote.from.amount);
-  const before = await availableBalance(db, owner, false);
+  const before = await availableBalance(db, owner);
   if (before.lt(quoted)) throw short(quoted, before); // no create (50 weight) for a withdrawal that cannot be paid
 
   const { row: exo, order } = await createRecordedOrder(db, client, owner, 'withdrawal', input);
@@ -77,9 +84,6 @@ export async function createExchangeWithdrawal(db: Db, owner: { tenantId: string
   let created;
   try {
     created = await db.transaction(async (tx) => {
-      const available = await availableBalance(tx, owner, true);
-      if (available.lt(debit)) throw short(debit, available);
-      await postLedgerEntries(tx, [{ tenantId: owner.tenantId, mode: owner.mode, amount: debit.neg().toFixed(), kind: 'exchange_withdrawal', referenceType: 'withdrawal', referenceId: id }]);
       const [w] = await tx
         .insert(withdrawals)
         .values({
@@ -100,6 +104,13 @@ export async function createExchangeWithdrawal(db: Db, owner: { tenantId: string
         .set({ state: 'open', withdrawalId: id, priority: 0, nextCheckAt: new Date(Date.now() + 10_000), updatedAt: new Date() })
         .where(eq(exchangeOrders.id, exo.id));
       await emitWithdrawalEvent(tx, w!, 'withdrawal.created');
+      if (actor) await recordAudit(tx, actor, merchantAuditEntry(owner, { action: 'withdrawal.created', withdrawal: withdrawalView(w!), kind: 'exchange' }));
+      // The debit last: its row lock is then held only for the entry and the commit (see postLedgerEntries).
+      await postLedgerEntries(
+        tx,
+        [{ tenantId: owner.tenantId, mode: owner.mode, amount: debit.neg().toFixed(), kind: 'exchange_withdrawal', referenceType: 'withdrawal', referenceId: id }],
+        { insufficient: (available) => short(debit, available) },
+      );
       return w!;
     });
   } catch (err) {

@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { exchangeOrders, invoices } from '@/db/schema';
-import { setNetworkOverride, type Network } from '@/lib/chain/network';
+import { type Network } from '@/lib/chain/network';
 import { runInvoiceJobs } from '@/lib/invoices/run-invoice-jobs';
-import { startAnvil, type AnvilChain } from '@/lib/testing/anvil';
+import type { AnvilChain } from '@/lib/testing/anvil';
+import { withTestChain } from '@/lib/testing/test-chain';
 import { call } from '@/lib/testing/app';
 import { startTestExchange } from '@/lib/testing/exchange-sim';
 import { createTestTenant } from '@/lib/testing/fixtures';
@@ -13,16 +14,13 @@ let chain: AnvilChain;
 let net: Network;
 let ex: Awaited<ReturnType<typeof startTestExchange>>;
 
-beforeAll(async () => {
-  chain = await startAnvil();
-  net = chain.network('test');
-  setNetworkOverride('test', net);
+withTestChain(async (c) => {
+  chain = c;
+  net = c.network('test');
   ex = await startTestExchange(chain);
 });
 afterAll(async () => {
   await ex?.stop();
-  setNetworkOverride('test', undefined);
-  await chain?.stop();
 });
 
 describe('pay-in from another coin', () => {

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { erc20Abi, parseUnits, type Address } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { events, exchangeOrders, withdrawals } from '@/db/schema';
-import { setNetworkOverride } from '@/lib/chain/network';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
-import { startAnvil, tokenArtifact, type AnvilChain } from '@/lib/testing/anvil';
+import { tokenArtifact, type AnvilChain } from '@/lib/testing/anvil';
+import { withTestChain } from '@/lib/testing/test-chain';
 import { call } from '@/lib/testing/app';
 import { startTestExchange } from '@/lib/testing/exchange-sim';
 import { createTestTenant } from '@/lib/testing/fixtures';
@@ -16,16 +16,13 @@ let ex: Awaited<ReturnType<typeof startTestExchange>>;
 let seq = 0;
 const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 
-beforeAll(async () => {
-  chain = await startAnvil();
-  setNetworkOverride('test', chain.network('test'));
+withTestChain(async (c) => {
+  chain = c;
   await chain.mint(chain.addresses.hot, '100000');
   ex = await startTestExchange(chain);
 });
 afterAll(async () => {
   await ex?.stop();
-  setNetworkOverride('test', undefined);
-  await chain?.stop();
 });
 
 async function fundedTenant(balance: string) {

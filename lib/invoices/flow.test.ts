@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { parseUnits, type Hex } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { events, invoices } from '@/db/schema';
-import { setNetworkOverride, type Network } from '@/lib/chain/network';
+import { type Network } from '@/lib/chain/network';
 import { getBalance } from '@/lib/ledger/get-balance';
 import { Decimal } from '@/lib/money';
-import { startAnvil, type AnvilChain } from '@/lib/testing/anvil';
+import type { AnvilChain } from '@/lib/testing/anvil';
+import { withTestChain } from '@/lib/testing/test-chain';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { runInvoiceJobs } from './run-invoice-jobs';
@@ -13,14 +14,9 @@ import { runInvoiceJobs } from './run-invoice-jobs';
 let chain: AnvilChain;
 let net: Network;
 
-beforeAll(async () => {
-  chain = await startAnvil();
-  net = chain.network('test');
-  setNetworkOverride('test', net);
-});
-afterAll(async () => {
-  setNetworkOverride('test', undefined);
-  await chain?.stop();
+withTestChain(async (c) => {
+  chain = c;
+  net = c.network('test');
 });
 
 async function setup(fee = '0.015') {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, or, type SQL } from 'drizzle-orm';
 import { chainTransfers, invoices } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { pageMeta } from '@/lib/api/schemas';
@@ -7,13 +7,23 @@ import type { z } from 'zod';
 import type { ListInvoicesQuery } from './schemas';
 import { invoiceView } from './view';
 
-/** GET /v1/invoices: newest first, paged, filtered by status, externalId and creation time. */
-export async function listInvoices(db: Db, owner: { tenantId: string; mode: Mode }, q: z.output<typeof ListInvoicesQuery>) {
+/**
+ * /v1's filters, plus `search` for the dashboard's search box (an exact id,
+ * externalId or deposit address), so the API and the dashboard list the same way.
+ */
+export type InvoiceListFilters = z.output<typeof ListInvoicesQuery> & { search?: string };
+
+/** GET /v1/invoices and the dashboard's table: newest first, paged, always scoped to one tenant and mode. */
+export async function listInvoices(db: Db, owner: { tenantId: string; mode: Mode }, q: InvoiceListFilters) {
   const conds: SQL[] = [eq(invoices.tenantId, owner.tenantId), eq(invoices.mode, owner.mode)];
   if (q.status) conds.push(eq(invoices.status, q.status));
   if (q.externalId) conds.push(eq(invoices.externalId, q.externalId));
   if (q.createdFrom) conds.push(gte(invoices.createdAt, new Date(q.createdFrom)));
   if (q.createdTo) conds.push(lt(invoices.createdAt, new Date(q.createdTo)));
+  if (q.search) {
+    const s = q.search;
+    conds.push(or(eq(invoices.id, s), eq(invoices.externalId, s), eq(invoices.depositAddress, s.toLowerCase()))!);
+  }
   const where = and(...conds);
   const [rows, [{ total }]] = (await Promise.all([
     db

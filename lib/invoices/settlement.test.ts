@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { parseUnits, type Address } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ledgerEntries, settlements, settlementTxs } from '@/db/schema';
-import { setNetworkOverride, type Network } from '@/lib/chain/network';
 import { watchChain } from '@/lib/chain/watch-chain';
-import { tokenArtifact, startAnvil, type AnvilChain } from '@/lib/testing/anvil';
+import { tokenArtifact, type AnvilChain } from '@/lib/testing/anvil';
+import { withTestChain } from '@/lib/testing/test-chain';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { invoiceHelpers } from '@/lib/testing/invoice-helpers';
 import { createSettlements } from './create-settlements';
@@ -17,14 +17,9 @@ let chain: AnvilChain;
 let net: SettleNetwork;
 const h = invoiceHelpers(() => chain);
 
-beforeAll(async () => {
-  chain = await startAnvil();
-  net = chain.network('test') as SettleNetwork;
-  setNetworkOverride('test', net as Network);
-});
-afterAll(async () => {
-  setNetworkOverride('test', undefined);
-  await chain?.stop();
+withTestChain(async (c) => {
+  chain = c;
+  net = c.network('test') as SettleNetwork;
 });
 
 /** A confirmed, paid invoice whose settlement exists but has not run. */

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { invoices } from '@/db/schema';
-import { setNetworkOverride } from '@/lib/chain/network';
 import { runWorker } from '@/lib/jobs/worker';
-import { startAnvil, type AnvilChain } from '@/lib/testing/anvil';
+import type { AnvilChain } from '@/lib/testing/anvil';
+import { withTestChain } from '@/lib/testing/test-chain';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { invoiceHelpers } from '@/lib/testing/invoice-helpers';
 import { INVOICE_JOBS } from './scheduled-jobs';
@@ -11,15 +11,10 @@ import { INVOICE_JOBS } from './scheduled-jobs';
 let chain: AnvilChain;
 const h = invoiceHelpers(() => chain);
 
-beforeAll(async () => {
-  // Interval mining like BSC: the worker's jobs see blocks arrive on their own.
-  chain = await startAnvil({ blockTime: 0.45 });
-  setNetworkOverride('test', chain.network('test'));
-});
-afterAll(async () => {
-  setNetworkOverride('test', undefined);
-  await chain?.stop();
-});
+// Interval mining like BSC: the worker's jobs see blocks arrive on their own.
+withTestChain((c) => {
+  chain = c;
+}, { blockTime: 0.45 });
 
 it('the local worker takes a paid invoice to PAID_OUT on its own', async () => {
   const t = await createTestTenant({ invoiceFeeRate: '0.01' });

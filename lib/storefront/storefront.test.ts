@@ -1,23 +1,19 @@
 import { and, count, eq } from 'drizzle-orm';
 import type { Hex } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { events, invoices, orders, products } from '@/db/schema';
-import { setNetworkOverride, type Network } from '@/lib/chain/network';
+import { type Network } from '@/lib/chain/network';
 import { runInvoiceJobs } from '@/lib/invoices/run-invoice-jobs';
-import { startAnvil, type AnvilChain } from '@/lib/testing/anvil';
+import type { AnvilChain } from '@/lib/testing/anvil';
+import { withTestChain } from '@/lib/testing/test-chain';
 import { call } from '@/lib/testing/app';
 import { createTestKey, createTestTenant } from '@/lib/testing/fixtures';
 
 let chain: AnvilChain;
 let net: Network;
-beforeAll(async () => {
-  chain = await startAnvil();
-  net = chain.network('test');
-  setNetworkOverride('test', net);
-});
-afterAll(async () => {
-  setNetworkOverride('test', undefined);
-  await chain?.stop();
+withTestChain(async (c) => {
+  chain = c;
+  net = c.network('test');
 });
 
 const eventTypes = async (db: any, id: string) =>

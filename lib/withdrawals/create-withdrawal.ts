@@ -1,11 +1,12 @@
-import { sql } from 'drizzle-orm';
 import { withdrawals } from '@/db/schema';
-import { rowsOf, type Db } from '@/lib/db';
+import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import type { AuthTenant } from '@/lib/api-keys/authenticate';
+import { merchantAuditEntry } from '@/lib/audit/audit-merchant-action';
+import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import { getNetwork } from '@/lib/chain/network';
 import { newId } from '@/lib/ids';
-import { formatAmount, Decimal } from '@/lib/money';
+import { formatAmount } from '@/lib/money';
 import { postLedgerEntries } from '@/lib/ledger/post-entry';
 import type { Mode } from '@/lib/tenants/mode';
 import { validateEndpointUrl } from '@/lib/webhooks/validate-endpoint-url';
@@ -16,15 +17,18 @@ import { validateDestination } from './validate-destination';
 import { withdrawalView } from './view';
 
 /**
- * Creates an internal USDT withdrawal. In one transaction: lock the balance,
- * check amount + fee against it, debit both through the ledger, insert the
- * PENDING withdrawal and write withdrawal.created. Concurrent requests of one
- * tenant serialise on the balance row, so the balance never goes negative.
+ * Creates an internal USDT withdrawal. In one transaction: insert the PENDING
+ * withdrawal, write withdrawal.created and the audit row, then debit amount +
+ * fee through the ledger. The debit comes last: its conditional UPDATE locks
+ * the balance row, so concurrent requests of one tenant serialise only on the
+ * debit and the commit, and the balance never goes negative (an overdraft
+ * rolls the whole transaction back: no row, no event).
  */
 export async function createWithdrawal(
   db: Db,
   owner: { tenantId: string; mode: Mode; tenant: Pick<AuthTenant, 'withdrawalFeeRate'> },
   input: CreateWithdrawalInput,
+  actor?: AuditActor,
 ) {
   const amount = parseWithdrawalAmount(input.amount);
   const network = getNetwork(owner.mode);
@@ -36,25 +40,6 @@ export async function createWithdrawal(
   const id = newId('withdrawal');
 
   return db.transaction(async (tx) => {
-    const [balance] = rowsOf<{ available: string }>(
-      await tx.execute(sql`
-        select available::text as available from balances
-         where tenant_id = ${owner.tenantId} and mode = ${owner.mode} and currency = 'USDT'
-         for update`),
-    );
-    const available = new Decimal(balance?.available ?? '0');
-    if (available.lt(total)) {
-      throw new ApiError(
-        'insufficient_balance',
-        `Insufficient balance: available ${formatAmount(available)} USDT, amount + fee needed ${formatAmount(total)} USDT.`,
-        [{ path: 'amount', message: `amount ${formatAmount(amount)} + fee ${formatAmount(fee)} exceeds the available ${formatAmount(available)}` }],
-      );
-    }
-    const common = { tenantId: owner.tenantId, mode: owner.mode, referenceType: 'withdrawal', referenceId: id };
-    await postLedgerEntries(tx, [
-      { ...common, amount: amount.neg().toFixed(), kind: 'withdrawal' },
-      ...(fee.gt(0) ? [{ ...common, amount: fee.neg().toFixed(), kind: 'withdrawal_fee' }] : []),
-    ]);
     const [row] = await tx
       .insert(withdrawals)
       .values({
@@ -70,7 +55,27 @@ export async function createWithdrawal(
         postBackUrl,
       })
       .returning();
-    await emitWithdrawalEvent(tx, row!, 'withdrawal.created');
-    return withdrawalView(row!);
+    const view = withdrawalView(row!);
+    await Promise.all([
+      emitWithdrawalEvent(tx, row!, 'withdrawal.created'),
+      actor ? recordAudit(tx, actor, merchantAuditEntry(owner, { action: 'withdrawal.created', withdrawal: view })) : undefined,
+    ]);
+    const common = { tenantId: owner.tenantId, mode: owner.mode, referenceType: 'withdrawal', referenceId: id };
+    await postLedgerEntries(
+      tx,
+      [
+        { ...common, amount: amount.neg().toFixed(), kind: 'withdrawal' },
+        ...(fee.gt(0) ? [{ ...common, amount: fee.neg().toFixed(), kind: 'withdrawal_fee' }] : []),
+      ],
+      {
+        insufficient: (available) =>
+          new ApiError(
+            'insufficient_balance',
+            `Insufficient balance: available ${formatAmount(available)} USDT, amount + fee needed ${formatAmount(total)} USDT.`,
+            [{ path: 'amount', message: `amount ${formatAmount(amount)} + fee ${formatAmount(fee)} exceeds the available ${formatAmount(available)}` }],
+          ),
+      },
+    );
+    return view;
   });
 }

@@ -4,7 +4,9 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { withdrawals, type Withdrawal } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { failWithdrawal } from './finish-withdrawal';
-import { broadcastRaw, reserveNonce, transferData, type LaneNetwork } from './lane-helpers';
+import { broadcastRaw } from '@/lib/chain/broadcast-raw';
+import { reserveNonce } from '@/lib/chain/reserve-nonce';
+import { transferData, type LaneNetwork } from './lane-helpers';
 
 export interface SendOptions {
   now?: Date;

@@ -3,7 +3,8 @@ import { keccak256, type Hex, type PublicClient, type TransactionReceipt } from 
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { withdrawals, type Withdrawal } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import { broadcastRaw, transferDataOf, type LaneNetwork } from './lane-helpers';
+import { broadcastRaw } from '@/lib/chain/broadcast-raw';
+import { transferDataOf, type LaneNetwork } from './lane-helpers';
 import { completeWithdrawal, failWithdrawal } from './finish-withdrawal';
 
 export interface TrackOptions {

@@ -1,7 +1,7 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { events, ledgerEntries, withdrawals } from '@/db/schema';
+import { auditLog, events, ledgerEntries, withdrawals } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import { call } from '@/lib/testing/app';
@@ -100,6 +100,10 @@ describe('POST /v1/withdrawals', () => {
     expect(bal.body.available).toBe('37.4749');
     const [evt] = await t.db.select().from(events).where(and(eq(events.subjectId, res.body.id), eq(events.type, 'withdrawal.created')));
     expect(evt!.data).toMatchObject({ id: res.body.id, amount: '12.34', feeAmount: '0.1851', status: 'PENDING' });
+    // The audit row is part of the same transaction: who (the key), what, how much.
+    const [audit] = await t.db.select().from(auditLog).where(and(eq(auditLog.targetId, res.body.id), eq(auditLog.action, 'withdrawal.created')));
+    expect(audit).toMatchObject({ actorKind: 'api_key', tenantId: t.tenant.id, mode: 'test' });
+    expect(audit!.after).toMatchObject({ kind: 'internal', amount: '12.34', feeAmount: '0.1851', destinationAddress: DEST });
     const got = await call('GET', `/v1/withdrawals/${res.body.id}`, { key: t.test });
     expect(got.body).toEqual(res.body);
     const list = await call('GET', '/v1/withdrawals?page=1&limit=10', { key: t.test });
@@ -119,6 +123,14 @@ describe('POST /v1/withdrawals', () => {
     expect(res.body.code).toBe('insufficient_balance');
     expect(res.body.message).toContain('available 5.00 USDT');
     expect(res.body.message).toContain('5.05 USDT');
+    // Refused as a whole: no withdrawal, no event, no audit row, balance untouched.
+    const [{ n }] = await t.db.select({ n: count() }).from(withdrawals).where(eq(withdrawals.tenantId, t.tenant.id));
+    expect(n).toBe(0);
+    const [{ e }] = await t.db.select({ e: count() }).from(events).where(and(eq(events.tenantId, t.tenant.id), eq(events.type, 'withdrawal.created')));
+    expect(e).toBe(0);
+    const [{ a }] = await t.db.select({ a: count() }).from(auditLog).where(eq(auditLog.tenantId, t.tenant.id));
+    expect(a).toBe(0);
+    expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body.available).toBe('5.00');
   });
 
   const bad: [string, Record<string, unknown>, number, string][] = [

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { erc20Abi, parseUnits, type Address } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { events, withdrawals } from '@/db/schema';
-import { setNetworkOverride } from '@/lib/chain/network';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
-import { startAnvil, type AnvilChain } from '@/lib/testing/anvil';
+import type { AnvilChain } from '@/lib/testing/anvil';
+import { withTestChain } from '@/lib/testing/test-chain';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import type { LaneNetwork } from './lane-helpers';
@@ -15,15 +15,10 @@ let chain: AnvilChain;
 let net: LaneNetwork;
 let seq = 0;
 
-beforeAll(async () => {
-  chain = await startAnvil();
-  net = chain.network('test') as LaneNetwork;
-  setNetworkOverride('test', net);
+withTestChain(async (c) => {
+  chain = c;
+  net = c.network('test') as LaneNetwork;
   await chain.mint(chain.addresses.hot, '100000');
-});
-afterAll(async () => {
-  setNetworkOverride('test', undefined);
-  await chain?.stop();
 });
 
 async function fundedTenant(balance: string, feeRate = '0.01') {

@@ -1,7 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { auditMerchantAction, userActor } from '@/lib/audit/audit-merchant-action';
+import { userActor } from '@/lib/audit/audit-merchant-action';
 import { getNetwork } from '@/lib/chain/network';
 import { runAction } from '@/lib/dashboard/action-result';
 import { actionContext } from '@/lib/dashboard/context';
@@ -13,8 +13,7 @@ import { validateDestination } from '@/lib/withdrawals/validate-destination';
 export async function createWithdrawalAction(input: unknown) {
   return runAction(async () => {
     const ctx = await actionContext('withdrawals:create');
-    const withdrawal = await createWithdrawal(ctx.db, ctx.owner, CreateWithdrawalBody.parse(input));
-    await auditMerchantAction(ctx.db, userActor(ctx), ctx.owner, { action: 'withdrawal.created', withdrawal });
+    const withdrawal = await createWithdrawal(ctx.db, ctx.owner, CreateWithdrawalBody.parse(input), userActor(ctx));
     revalidatePath('/dashboard/balance');
     revalidatePath('/dashboard');
     return withdrawal;

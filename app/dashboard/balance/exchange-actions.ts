@@ -1,7 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { auditMerchantAction, userActor } from '@/lib/audit/audit-merchant-action';
+import { userActor } from '@/lib/audit/audit-merchant-action';
 import { runAction } from '@/lib/dashboard/action-result';
 import { actionContext } from '@/lib/dashboard/context';
 import { createExchangeWithdrawal } from '@/lib/exchange/create-exchange-withdrawal';
@@ -20,8 +20,7 @@ export async function exchangeQuoteAction(input: unknown) {
 export async function exchangeWithdrawAction(input: unknown) {
   return runAction(async () => {
     const ctx = await actionContext('withdrawals:create');
-    const result = await createExchangeWithdrawal(ctx.db, ctx.owner, OrderBody.parse(input));
-    await auditMerchantAction(ctx.db, userActor(ctx), ctx.owner, { action: 'withdrawal.created', withdrawal: result.data.withdrawal, kind: 'exchange' });
+    const result = await createExchangeWithdrawal(ctx.db, ctx.owner, OrderBody.parse(input), userActor(ctx));
     revalidatePath('/dashboard/balance');
     return result.data;
   });

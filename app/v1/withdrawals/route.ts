@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route';
-import { apiKeyActor, auditMerchantAction } from '@/lib/audit/audit-merchant-action';
+import { apiKeyActor } from '@/lib/audit/audit-merchant-action';
 import { withApiKey } from '@/lib/api/with-api-key';
 import { createWithdrawalOp, listWithdrawalsOp } from '@/lib/withdrawals/operations';
 import { createWithdrawal } from '@/lib/withdrawals/create-withdrawal';
@@ -7,9 +7,5 @@ import { listWithdrawals } from '@/lib/withdrawals/list-withdrawals';
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
   GET: withApiKey(listWithdrawalsOp, ({ db, auth, query }) => listWithdrawals(db, auth, query)),
-  POST: withApiKey(createWithdrawalOp, async ({ db, auth, body }) => {
-    const withdrawal = await createWithdrawal(db, auth, body);
-    await auditMerchantAction(db, apiKeyActor(auth), auth, { action: 'withdrawal.created', withdrawal });
-    return withdrawal;
-  }),
+  POST: withApiKey(createWithdrawalOp, ({ db, auth, body }) => createWithdrawal(db, auth, body, apiKeyActor(auth))),
 });
