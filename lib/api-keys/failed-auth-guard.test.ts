@@ -9,25 +9,30 @@ import { generateKeySecret } from './secret';
 const bad = () => `Bearer ${generateKeySecret('test')}`;
 
 describe('failed-auth guard', () => {
-  it('blocks an address after FAILURE_LIMIT failures in a window, for BLOCK_MS, with Retry-After', () => {
+  it('blocks an address after FAILURE_LIMIT failures in a window, for BLOCK_MS, with Retry-After', async () => {
     let now = 1_000_000;
     const guard = new FailedAuthGuard(() => now);
     for (let i = 0; i < FAILURE_LIMIT - 1; i++) guard.failed('203.0.113.7');
-    expect(() => guard.check('203.0.113.7', bad())).not.toThrow();
+    await expect(guard.check('203.0.113.7', bad(), 0)).resolves.toBeUndefined();
     guard.failed('203.0.113.7');
-    const err = (() => {
-      try {
-        guard.check('203.0.113.7', bad());
-      } catch (e) {
-        return e as { code: string; status: number; headers: Record<string, string> };
-      }
-    })();
+    const err = await guard.check('203.0.113.7', bad(), 0).catch((e) => e as { code: string; status: number; headers: Record<string, string> });
     expect(err?.code).toBe('too_many_failed_auth');
     expect(err?.status).toBe(429);
     expect(err?.headers['Retry-After']).toBe(String(BLOCK_MS / 1000));
-    expect(() => guard.check('198.51.100.1', bad())).not.toThrow(); // other addresses unaffected
+    expect(guard.blocks('198.51.100.1', bad())).toBe(false); // other addresses unaffected
     now += BLOCK_MS;
-    expect(() => guard.check('203.0.113.7', bad())).not.toThrow();
+    expect(guard.blocks('203.0.113.7', bad())).toBe(false);
+  });
+
+  it('holds a blocked request for the tarpit delay before answering 429', async () => {
+    const guard = new FailedAuthGuard();
+    for (let i = 0; i < FAILURE_LIMIT; i++) guard.failed('203.0.113.8');
+    const started = performance.now();
+    await expect(guard.check('203.0.113.8', bad(), 200)).rejects.toMatchObject({ code: 'too_many_failed_auth' });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+    const quick = performance.now();
+    await guard.check('198.51.100.2', bad(), 200); // not blocked: no delay
+    expect(performance.now() - quick).toBeLessThan(50);
   });
 
   it('counts failures per window, so a slow trickle of typos is never blocked', () => {
@@ -37,7 +42,7 @@ describe('failed-auth guard', () => {
       guard.failed('203.0.113.7');
       now += (WINDOW_MS / FAILURE_LIMIT) * 2;
     }
-    expect(() => guard.check('203.0.113.7', bad())).not.toThrow();
+    expect(guard.blocks('203.0.113.7', bad())).toBe(false);
   });
 
   it('lets a key that authenticated recently through from a blocked address', () => {
@@ -45,9 +50,9 @@ describe('failed-auth guard', () => {
     const good = bad();
     guard.succeeded(good);
     for (let i = 0; i < FAILURE_LIMIT; i++) guard.failed('203.0.113.7');
-    expect(() => guard.check('203.0.113.7', good)).not.toThrow();
-    expect(() => guard.check('203.0.113.7', bad())).toThrow();
-    expect(() => guard.check('203.0.113.7', null)).toThrow();
+    expect(guard.blocks('203.0.113.7', good)).toBe(false);
+    expect(guard.blocks('203.0.113.7', bad())).toBe(true);
+    expect(guard.blocks('203.0.113.7', null)).toBe(true);
   });
 });
 

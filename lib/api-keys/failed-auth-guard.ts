@@ -13,11 +13,19 @@ import { KEY_FORMAT, hashKeySecret } from './secret';
  * on the same server. The recent-good set only lets a request reach the normal
  * lookup; it never authenticates anything by itself (revocation still applies
  * on the next request).
+ *
+ * A blocked request is answered after TARPIT_MS rather than at once: a client
+ * that waits for each answer (as every HTTP client on a keep-alive connection
+ * does) then sends at most one request per connection per TARPIT_MS, so a
+ * flood stops costing CPU that good keys need. At most MAX_TARPITTED requests
+ * are held at a time; beyond that they are answered at once.
  */
 export const FAILURE_LIMIT = 30;
 export const WINDOW_MS = 10_000;
 export const BLOCK_MS = 30_000;
 const MAX_TRACKED = 50_000;
+export const TARPIT_MS = 1_000;
+const MAX_TARPITTED = 2_000;
 const GOOD_TTL_MS = 10 * 60_000;
 
 interface AddressState {
@@ -32,14 +40,26 @@ export class FailedAuthGuard {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Throws 429 when `address` is blocked and the presented key has not authenticated recently here. */
-  check(address: string, authorization: string | null): void {
+  private tarpitted = 0;
+
+  /** True when `address` is blocked and the presented key has not authenticated recently here. */
+  blocks(address: string, authorization: string | null): boolean {
     const state = this.addresses.get(address);
-    if (!state || state.blockedUntil <= this.now()) return;
+    if (!state || state.blockedUntil <= this.now()) return false;
     const hash = keyHashOf(authorization);
     const goodUntil = hash ? this.recentlyGood.get(hash) : undefined;
-    if (goodUntil !== undefined && goodUntil > this.now()) return;
-    const retryAfter = Math.max(1, Math.ceil((state.blockedUntil - this.now()) / 1000));
+    return goodUntil === undefined || goodUntil <= this.now();
+  }
+
+  /** Rejects a blocked request with 429 after the tarpit delay; returns at once for everything else. */
+  async check(address: string, authorization: string | null, delayMs = TARPIT_MS): Promise<void> {
+    if (!this.blocks(address, authorization)) return;
+    if (delayMs > 0 && this.tarpitted < MAX_TARPITTED) {
+      this.tarpitted += 1;
+      await new Promise((resolve) => setTimeout(resolve, delayMs)).finally(() => (this.tarpitted -= 1));
+    }
+    const state = this.addresses.get(address);
+    const retryAfter = Math.max(1, Math.ceil(((state?.blockedUntil ?? this.now()) - this.now()) / 1000));
     throw new ApiError(
       'too_many_failed_auth',
       `Too many requests with invalid API keys from this address. Retry in ${retryAfter} seconds.`,

@@ -82,7 +82,7 @@ async function authenticateGuarded(req: Request) {
   const guard = failedAuthGuard();
   const address = clientIp(req.headers);
   const authorization = req.headers.get('authorization');
-  guard.check(address, authorization);
+  await guard.check(address, authorization);
   try {
     const result = await authenticate(await getAuthDb(), authorization);
     guard.succeeded(authorization);

@@ -37,10 +37,19 @@ export function setNetworkOverride(mode: Mode, network: Network | undefined): vo
 }
 
 /** The network of a mode: an override if set, else the environment (read lazily). */
+const BUILT = new WeakMap<object, Partial<Record<Mode, Network>>>();
+
 export function getNetwork(mode: Mode): Network {
   const override = g[overrideKey]?.[mode];
   if (override) return override;
+  // Built once per parsed environment: callers (and caches keyed by the network) see one frozen object.
   const e = env();
+  let byMode = BUILT.get(e);
+  if (!byMode) BUILT.set(e, (byMode = {}));
+  return (byMode[mode] ??= Object.freeze(buildNetwork(e, mode)));
+}
+
+function buildNetwork(e: ReturnType<typeof env>, mode: Mode): Network {
   const dev = e.APP_ENV !== 'production';
   const p = mode === 'live' ? 'LIVE' : 'TEST';
   return {

@@ -6,6 +6,27 @@ import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import type { Network } from '@/lib/chain/network';
 
+const OWN_WALLETS = new WeakMap<Network, Set<string>>();
+
+/** The gateway's own addresses on a network (lowercase); deriving them from keys is costly, so once per network object. */
+function ownWallets(network: Network): Set<string> {
+  let own = OWN_WALLETS.get(network);
+  if (!own) {
+    own = new Set(
+      [
+        network.feeWallet,
+        network.gasWalletKey && privateKeyToAddress(network.gasWalletKey),
+        network.hotWalletKey && privateKeyToAddress(network.hotWalletKey),
+        network.faucetKey && privateKeyToAddress(network.faucetKey),
+      ]
+        .filter((a): a is `0x${string}` => Boolean(a))
+        .map((a) => a.toLowerCase()),
+    );
+    OWN_WALLETS.set(network, own);
+  }
+  return own;
+}
+
 /**
  * A withdrawal destination: 20-byte hex, checksum-valid when mixed case, not
  * the zero address, not one of the gateway's own wallets or deposit addresses
@@ -19,13 +40,7 @@ export async function validateDestination(db: Db, network: Network, raw: string)
   if (mixedCase && !isAddress(raw, { strict: true })) throw invalid('has an invalid checksum (check for a typo)');
   const address = getAddress(raw.toLowerCase());
   if (address === zeroAddress) throw invalid('must not be the zero address');
-  const own = [
-    network.feeWallet,
-    network.gasWalletKey && privateKeyToAddress(network.gasWalletKey),
-    network.hotWalletKey && privateKeyToAddress(network.hotWalletKey),
-    network.faucetKey && privateKeyToAddress(network.faucetKey),
-  ].filter((a): a is `0x${string}` => Boolean(a));
-  if (own.some((a) => a.toLowerCase() === address.toLowerCase())) throw invalid("is one of the gateway's own wallets");
+  if (ownWallets(network).has(address.toLowerCase())) throw invalid("is one of the gateway's own wallets");
   const [deposit] = await db
     .select({ id: invoices.id })
     .from(invoices)
