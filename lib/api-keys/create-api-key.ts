@@ -1,4 +1,6 @@
 import { apiKeys } from '@/db/schema';
+import { merchantAuditEntry } from '@/lib/audit/audit-merchant-action';
+import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/tenants/mode';
@@ -8,11 +10,24 @@ import { apiKeyView } from './view';
 
 const DAY_MS = 86_400_000;
 
-/** Issues a key; the secret is returned here once and only its hash is kept. */
+export type CreatedApiKey = ReturnType<typeof apiKeyView> & { key: string };
+
+/**
+ * Issues a key; the secret is returned here once and only its hash is kept.
+ * With an actor (a merchant's request), the audit row is written in the same transaction.
+ */
 export async function createApiKey(
   db: Db,
   input: { tenantId: string; mode: Mode } & Omit<CreateApiKeyInput, 'mode' | 'rateLimitRpm'> & { rateLimitRpm?: number },
-) {
+  actor?: AuditActor,
+): Promise<CreatedApiKey> {
+  if (actor) {
+    return db.transaction(async (tx) => {
+      const created = await createApiKey(tx, input);
+      await recordAudit(tx, actor, merchantAuditEntry({ tenantId: input.tenantId, mode: created.mode }, { action: 'api_key.created', key: created }));
+      return created;
+    });
+  }
   const secret = generateKeySecret(input.mode);
   const now = new Date();
   const [row] = await db

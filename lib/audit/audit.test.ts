@@ -36,12 +36,15 @@ describe('audit log', () => {
     expect(created.status).toBe(201);
     const revoked = await call('DELETE', `/v1/api-keys/${created.body.id}/revoke`, { key: t.test });
     expect(revoked.status).toBe(200);
+    // Revoking again changes nothing, so it records nothing (one api_key.revoked row below).
+    expect((await call('DELETE', `/v1/api-keys/${created.body.id}/revoke`, { key: t.test })).status).toBe(200);
     const ep = await call('POST', '/v1/webhooks/endpoints', { key: t.test, body: { url: 'https://example.com/hook', eventsSubscribed: ['*'] } });
     expect(ep.status).toBe(201);
     const rotated = await call('POST', `/v1/webhooks/endpoints/${ep.body.id}/rotate-secret`, { key: t.test, body: { graceHours: 1 } });
     expect(rotated.status).toBe(200);
 
     const { rows } = await listAudit(t.db, { tenantId: t.tenant.id });
+    expect(rows).toHaveLength(3);
     const byAction = Object.fromEntries(rows.map((r) => [r.action, r]));
     expect(Object.keys(byAction).sort()).toEqual(['api_key.created', 'api_key.revoked', 'webhook_endpoint.secret_rotated']);
     for (const r of rows) {

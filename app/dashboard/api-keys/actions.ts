@@ -1,7 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { auditMerchantAction, userActor } from '@/lib/audit/audit-merchant-action';
+import { userActor } from '@/lib/audit/audit-merchant-action';
 import { createApiKey } from '@/lib/api-keys/create-api-key';
 import { revokeApiKey } from '@/lib/api-keys/revoke-api-key';
 import { CreateApiKeyBody, UpdateApiKeyBody } from '@/lib/api-keys/schemas';
@@ -14,8 +14,7 @@ export async function createKeyAction(input: unknown) {
   return runAction(async () => {
     const ctx = await actionContext('keys:manage');
     const { mode: _ignored, ...body } = CreateApiKeyBody.parse(input);
-    const created = await createApiKey(ctx.db, { tenantId: ctx.tenant.id, mode: ctx.mode, ...body });
-    await auditMerchantAction(ctx.db, userActor(ctx), ctx.owner, { action: 'api_key.created', key: created });
+    const created = await createApiKey(ctx.db, { tenantId: ctx.tenant.id, mode: ctx.mode, ...body }, userActor(ctx));
     revalidatePath('/dashboard/api-keys');
     return created;
   });
@@ -33,8 +32,7 @@ export async function updateKeyAction(id: string, input: unknown) {
 export async function revokeKeyAction(id: string) {
   return runAction(async () => {
     const ctx = await actionContext('keys:manage');
-    const view = await revokeApiKey(ctx.db, { id, tenantId: ctx.tenant.id, mode: ctx.mode });
-    await auditMerchantAction(ctx.db, userActor(ctx), ctx.owner, { action: 'api_key.revoked', key: { ...view, mode: ctx.mode } });
+    const view = await revokeApiKey(ctx.db, { id, tenantId: ctx.tenant.id, mode: ctx.mode }, userActor(ctx));
     revalidatePath('/dashboard/api-keys');
     return view;
   });
