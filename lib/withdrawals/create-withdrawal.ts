@@ -56,26 +56,28 @@ export async function createWithdrawal(
       })
       .returning();
     const view = withdrawalView(row!);
+    const common = { tenantId: owner.tenantId, mode: owner.mode, referenceType: 'withdrawal', referenceId: id };
+    // Issued together, so postgres.js sends them in one write (one round trip); the server runs them in
+    // order, so the debit, whose row lock serialises the tenant's withdrawals, still comes last.
     await Promise.all([
       emitWithdrawalEvent(tx, row!, 'withdrawal.created'),
       actor ? recordAudit(tx, actor, merchantAuditEntry(owner, { action: 'withdrawal.created', withdrawal: view })) : undefined,
+      postLedgerEntries(
+        tx,
+        [
+          { ...common, amount: amount.neg().toFixed(), kind: 'withdrawal' },
+          ...(fee.gt(0) ? [{ ...common, amount: fee.neg().toFixed(), kind: 'withdrawal_fee' }] : []),
+        ],
+        {
+          insufficient: (available) =>
+            new ApiError(
+              'insufficient_balance',
+              `Insufficient balance: available ${formatAmount(available)} USDT, amount + fee needed ${formatAmount(total)} USDT.`,
+              [{ path: 'amount', message: `amount ${formatAmount(amount)} + fee ${formatAmount(fee)} exceeds the available ${formatAmount(available)}` }],
+            ),
+        },
+      ),
     ]);
-    const common = { tenantId: owner.tenantId, mode: owner.mode, referenceType: 'withdrawal', referenceId: id };
-    await postLedgerEntries(
-      tx,
-      [
-        { ...common, amount: amount.neg().toFixed(), kind: 'withdrawal' },
-        ...(fee.gt(0) ? [{ ...common, amount: fee.neg().toFixed(), kind: 'withdrawal_fee' }] : []),
-      ],
-      {
-        insufficient: (available) =>
-          new ApiError(
-            'insufficient_balance',
-            `Insufficient balance: available ${formatAmount(available)} USDT, amount + fee needed ${formatAmount(total)} USDT.`,
-            [{ path: 'amount', message: `amount ${formatAmount(amount)} + fee ${formatAmount(fee)} exceeds the available ${formatAmount(available)}` }],
-          ),
-      },
-    );
     return view;
   });
 }
