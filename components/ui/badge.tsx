@@ -24,6 +24,7 @@ const STATUS_TONE: Record<string, keyof typeof TONES> = {
   DEAD_LETTER: 'red',
   REVOKED: 'red',
   EXPIRED: 'gray',
+  EMERGENCY: 'red',
 };
 
 export function Badge({ tone = 'gray', children }: { tone?: keyof typeof TONES; children: React.ReactNode }) {

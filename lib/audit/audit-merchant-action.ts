@@ -8,7 +8,11 @@ export type MerchantAction =
   | { action: 'api_key.created'; key: { id: string; name: string; scopes: string[]; mode: Mode } }
   | { action: 'api_key.revoked'; key: { id: string; name: string; mode: Mode } }
   | { action: 'webhook_endpoint.secret_rotated'; endpoint: { id: string; url: string }; graceHours?: number }
-  | { action: 'withdrawal.created'; withdrawal: { id: string; amount: string; feeAmount: string; destinationAddress: string; status: string }; kind?: 'internal' | 'exchange' };
+  | { action: 'withdrawal.created'; withdrawal: { id: string; amount: string; feeAmount: string; destinationAddress: string; status: string }; kind?: 'internal' | 'exchange' }
+  | {
+      action: 'exchange_order.emergency_resolved';
+      order: { id: string; exchangeId: string; purpose: string; reasons: string[]; choice: 'EXCHANGE' | 'REFUND'; refundAddress: string | null; status: string | null };
+    };
 
 /** The actor of a /v1 request: the API key it was made with. */
 export const apiKeyActor = (auth: { keyId: string }): AuditActor => ({ kind: 'api_key', id: auth.keyId });
@@ -29,6 +33,17 @@ export function merchantAuditEntry(owner: { tenantId: string; mode: Mode }, a: M
     case 'withdrawal.created': {
       const w = a.withdrawal;
       return { ...base, action: a.action, target: { type: 'withdrawal', id: w.id }, after: { kind: a.kind ?? 'internal', amount: w.amount, feeAmount: w.feeAmount, destinationAddress: w.destinationAddress, status: w.status } };
+    }
+    case 'exchange_order.emergency_resolved': {
+      // The order's token is a secret and is never part of the record.
+      const o = a.order;
+      return {
+        ...base,
+        action: a.action,
+        target: { type: 'exchange_order', id: o.id },
+        before: { status: 'EMERGENCY', choice: 'NONE', reasons: o.reasons },
+        after: { exchangeId: o.exchangeId, purpose: o.purpose, choice: o.choice, refundAddress: o.refundAddress, status: o.status },
+      };
     }
   }
 }

@@ -1,20 +1,11 @@
 import { and, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import { exchangeOrders, invoices, settlements, tenants, withdrawals } from '@/db/schema';
 import type { Db } from '@/lib/db';
+import { exchangeAdvice, readEmergency } from '@/lib/exchange/exchange-advice';
 
 /** A payout or send older than this without progress is shown as stuck. */
 export const STUCK_AFTER_MINUTES = 30;
 const LIMIT = 100;
-
-/** What an operator should do about an exchange order that needs a person (docs/exchange.md). */
-export function exchangeAdvice(o: { status: string | null; purpose: string }): string {
-  if (o.status === 'EMERGENCY') {
-    return o.purpose === 'withdrawal'
-      ? 'Decide at the exchange (emergency method): EXCHANGE continues at the market rate, REFUND returns the deposit to an address you give (not to the balance; the withdrawal is already COMPLETED).'
-      : 'Decide at the exchange (emergency method): EXCHANGE continues at the market rate, REFUND returns the deposit minus the network fee to an address you give.';
-  }
-  return 'No deposit arrived in time: nothing to do unless funds were sent late (the order then turns EMERGENCY). The tracker keeps watching for 24 h.';
-}
 
 /** Work that needs a person, across tenants: failed or slow payouts, waiting or slow withdrawals, exchange orders in EXPIRED/EMERGENCY. */
 export async function listStuckWork(db: Db, now = new Date(), stuckAfterMinutes = STUCK_AFTER_MINUTES) {
@@ -54,7 +45,7 @@ export async function listStuckWork(db: Db, now = new Date(), stuckAfterMinutes 
         id: exchangeOrders.id, tenantId: exchangeOrders.tenantId, tenantName: tenants.name, mode: exchangeOrders.mode, status: exchangeOrders.status,
         purpose: exchangeOrders.purpose, exchangeId: exchangeOrders.exchangeId, withdrawalId: exchangeOrders.withdrawalId, invoiceId: exchangeOrders.invoiceId,
         fromCcy: exchangeOrders.fromCcy, toCcy: exchangeOrders.toCcy, fromAmount: exchangeOrders.fromAmount, toAmount: exchangeOrders.toAmount,
-        updatedAt: exchangeOrders.updatedAt,
+        updatedAt: exchangeOrders.updatedAt, emergency: sql`${exchangeOrders.lastOrder}->'emergency'`.mapWith(exchangeOrders.lastOrder),
       })
       .from(exchangeOrders)
       .innerJoin(tenants, eq(tenants.id, exchangeOrders.tenantId))
@@ -62,5 +53,5 @@ export async function listStuckWork(db: Db, now = new Date(), stuckAfterMinutes 
       .orderBy(desc(exchangeOrders.updatedAt))
       .limit(LIMIT),
   ]);
-  return { invoices: inv, withdrawals: wd, exchangeOrders: exo.map((o) => ({ ...o, advice: exchangeAdvice(o) })), stuckAfterMinutes };
+  return { invoices: inv, withdrawals: wd, exchangeOrders: exo.map(({ emergency, ...o }) => ({ ...o, advice: exchangeAdvice({ ...o, ...readEmergency(emergency) }) })), stuckAfterMinutes };
 }

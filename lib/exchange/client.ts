@@ -114,7 +114,7 @@ export function createExchangeClient(db: Db, config: ExchangeConfig, opts: Clien
     /** Sent once. ExchangeNoAnswerError here means the outcome is unknown: do not fund or re-create. */
     create: (p: CreateParams, co?: CallOptions) => call<FfOrder>('create', { ...p }, co),
     order: (id: string, token: string, co?: CallOptions) => call<FfOrder>('order', { id, token }, co),
-    emergency: (p: { id: string; token: string; choice: 'EXCHANGE' | 'REFUND'; address?: string }, co?: CallOptions) => call<boolean>('emergency', p, co),
+    emergency: (p: { id: string; token: string; choice: 'EXCHANGE' | 'REFUND'; address?: string; tag?: string }, co?: CallOptions) => call<boolean>('emergency', p, co),
   };
 }
 export type ExchangeClient = ReturnType<typeof createExchangeClient>;

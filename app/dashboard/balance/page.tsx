@@ -11,6 +11,7 @@ import { Decimal } from '@/lib/money';
 import { getBalanceSummary } from '@/lib/withdrawals/get-balance-summary';
 import { getMaxWithdrawal } from '@/lib/withdrawals/get-max-withdrawal';
 import { listWithdrawals } from '@/lib/withdrawals/list-withdrawals';
+import { ExchangeAttention } from './exchange-attention';
 import { ExchangeWithdrawal } from './exchange-withdrawal';
 import { WithdrawalForm } from './withdrawal-form';
 
@@ -29,6 +30,7 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
   return (
     <>
       <PageHeader title="Balance & withdrawals" description="Settled invoice funds, net of fees, ready to withdraw as USDT (BEP-20)." />
+      <ExchangeAttention ctx={ctx} />
       <div className="grid gap-4 lg:grid-cols-3">
         <Card title="Balance">
           <dl className="space-y-4">
