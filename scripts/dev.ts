@@ -16,7 +16,14 @@ import { freePort, startAnvil, type AnvilChain } from '@/lib/testing/anvil';
 import { DEV_MNEMONIC } from '@/lib/chain/network-env';
 
 const children: ChildProcess[] = [];
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', APP_ENV: process.env.APP_ENV ?? 'development' };
+const env = {
+  ...process.env,
+  NEXT_TELEMETRY_DISABLED: '1',
+  APP_ENV: process.env.APP_ENV ?? 'development',
+  // Test-mode endpoints may point at http://localhost in development; let deliveries reach them too
+  // (loopback only; production refuses this setting).
+  WEBHOOK_ALLOW_PRIVATE_HOSTS: process.env.WEBHOOK_ALLOW_PRIVATE_HOSTS ?? '127.0.0.1,::1',
+};
 
 function start(name: string, cmd: string, args: string[], extra: Record<string, string> = {}) {
   // Its own process group, so Ctrl-C reaches grandchildren too (npx → next → workers).
