@@ -13,6 +13,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { and, count, eq } from 'drizzle-orm';
 import { events, webhookDeliveries, webhookEndpoints } from '@/db/schema';
+import { sealSecret } from '@/lib/crypto/secret-box';
 import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import { parseAllowList } from '@/lib/webhooks/blocked-address';
@@ -50,7 +51,8 @@ async function insertEvents(db: Db, tenantId: string, n: number, type = 'invoice
 }
 
 async function endpoint(db: Db, tenantId: string, url: string, secret: string, subscribed = ['*']) {
-  await db.insert(webhookEndpoints).values({ id: newId('webhookEndpoint'), tenantId, mode: 'test', url, secret, eventsSubscribed: subscribed });
+  // Sealed as the API stores it, so every attempt pays for opening it.
+  await db.insert(webhookEndpoints).values({ id: newId('webhookEndpoint'), tenantId, mode: 'test', url, secret: sealSecret(secret), eventsSubscribed: subscribed });
 }
 
 async function succeeded(db: Db, tenantId: string) {

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { DEV_SECRETS_ENCRYPTION_KEY } from '@/lib/crypto/secrets-key';
 import { productionEnv } from '@/lib/testing/production-env';
 import { env, resetEnvCache } from './env';
 
@@ -35,5 +37,41 @@ describe('env()', () => {
     resetEnvCache();
     expect(() => env()).toThrow(/LIVE_HOT_WALLET_PRIVATE_KEY/);
     expect(() => env()).toThrow(/LIVE_DEPOSIT_MNEMONIC: the well-known development mnemonic/);
+  });
+
+  it('production refuses to start without SECRETS_ENCRYPTION_KEY, or with the development key, naming it', () => {
+    Object.assign(process.env, productionEnv());
+    resetEnvCache();
+    expect(env().SECRETS_ENCRYPTION_KEY).toBeTruthy();
+    delete process.env.SECRETS_ENCRYPTION_KEY;
+    resetEnvCache();
+    expect(() => env()).toThrow(/SECRETS_ENCRYPTION_KEY: required in production/);
+    process.env.SECRETS_ENCRYPTION_KEY = '';
+    resetEnvCache();
+    expect(() => env()).toThrow(/SECRETS_ENCRYPTION_KEY: required in production/);
+    process.env.SECRETS_ENCRYPTION_KEY = DEV_SECRETS_ENCRYPTION_KEY.toString('base64');
+    resetEnvCache();
+    expect(() => env()).toThrow(/SECRETS_ENCRYPTION_KEY: the development key is refused in production/);
+    process.env.SECRETS_ENCRYPTION_KEY = randomBytes(32).toString('hex');
+    process.env.SECRETS_ENCRYPTION_KEY_PREVIOUS = randomBytes(32).toString('base64');
+    resetEnvCache();
+    expect(env().APP_ENV).toBe('production');
+  });
+
+  it('names a malformed encryption key (not 32 bytes of base64 or hex) in any environment', () => {
+    process.env.SECRETS_ENCRYPTION_KEY = randomBytes(16).toString('base64');
+    resetEnvCache();
+    expect(() => env()).toThrow(/SECRETS_ENCRYPTION_KEY: must be 32 bytes/);
+    process.env.SECRETS_ENCRYPTION_KEY = randomBytes(32).toString('base64');
+    process.env.SECRETS_ENCRYPTION_KEY_PREVIOUS = 'not-a-key';
+    resetEnvCache();
+    expect(() => env()).toThrow(/SECRETS_ENCRYPTION_KEY_PREVIOUS: must be 32 bytes/);
+  });
+
+  it('outside production an unset key is fine (the development key is used)', () => {
+    delete process.env.SECRETS_ENCRYPTION_KEY;
+    process.env.APP_ENV = 'development';
+    resetEnvCache();
+    expect(env().SECRETS_ENCRYPTION_KEY).toBeUndefined();
   });
 });

@@ -1,11 +1,21 @@
 import { z } from 'zod';
 import { NETWORK_ENV, networkEnvProblems } from '@/lib/chain/network-env';
+import { decodeSecretsKey, DEV_SECRETS_ENCRYPTION_KEY } from '@/lib/crypto/secrets-key';
 import { EXCHANGE_ENV } from '@/lib/exchange/env';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()
   .transform((v) => v === 'true' || v === '1');
+
+/** A 32-byte key, base64 or hex; empty counts as unset. */
+const encryptionKey = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined))
+  .refine((v) => v === undefined || decodeSecretsKey(v) !== null, {
+    message: 'must be 32 bytes, base64 (`openssl rand -base64 32`) or 64 hex characters',
+  });
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).optional(),
@@ -41,6 +51,14 @@ const EnvSchema = z.object({
    * production a fixed development value is used when unset.
    */
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * Encrypts the secrets the gateway must read back (webhook and postback
+   * signing secrets, TOTP secrets) at rest: lib/crypto/secret-box.ts. Required
+   * in production; outside production a fixed development key is used when unset.
+   */
+  SECRETS_ENCRYPTION_KEY: encryptionKey,
+  /** The key before the last rotation: still opens values until `gateway secrets:reencrypt` has rewritten them. */
+  SECRETS_ENCRYPTION_KEY_PREVIOUS: encryptionKey,
   /** Public dashboard sign-up (creates a tenant and its owner); false leaves invitations and the CLI. */
   SIGNUP_ENABLED: z.enum(['true', 'false', '1', '0', '']).default('true').transform((v) => v !== 'false' && v !== '0'),
   /** Dashboard sessions end this many hours after sign-in. */
@@ -77,6 +95,16 @@ export function env(): Env {
   }
   if (appEnv === 'production' && !parsed.data.AUTH_SECRET) {
     const message = 'Invalid environment configuration:\n  AUTH_SECRET: required in production (e.g. `openssl rand -base64 32`)';
+    console.error(message);
+    throw new Error(message);
+  }
+  if (appEnv === 'production' && !parsed.data.SECRETS_ENCRYPTION_KEY) {
+    const message = 'Invalid environment configuration:\n  SECRETS_ENCRYPTION_KEY: required in production (32 bytes, e.g. `openssl rand -base64 32`)';
+    console.error(message);
+    throw new Error(message);
+  }
+  if (appEnv === 'production' && decodeSecretsKey(parsed.data.SECRETS_ENCRYPTION_KEY!)!.equals(DEV_SECRETS_ENCRYPTION_KEY)) {
+    const message = 'Invalid environment configuration:\n  SECRETS_ENCRYPTION_KEY: the development key is refused in production';
     console.error(message);
     throw new Error(message);
   }

@@ -1,7 +1,14 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { users, webhookEndpoints } from '@/db/schema';
+import { generateTotpSecret } from '@/lib/auth/totp';
+import { openSecret, sealedPrefix } from '@/lib/crypto/secret-box';
 import { call } from '@/lib/testing/app';
+import { createTestTenant } from '@/lib/testing/fixtures';
+import { createTestWebhookEndpoint } from '@/lib/testing/webhook-resources';
+import { createUser } from '@/lib/users/create-user';
 
 const exec = promisify(execFile);
 
@@ -40,6 +47,37 @@ describe('operator CLI', () => {
     expect(JSON.parse(user.stdout).password).toBeTruthy();
   });
 
+  it('secrets:reencrypt seals secrets stored in clear, prints no secret, and a second run leaves them as they are', async () => {
+    const t = await createTestTenant();
+    const ep = await createTestWebhookEndpoint(t.db, { tenantId: t.tenant.id, mode: 'test' }, { legacyPlaintext: true });
+    const user = await createUser(t.db, { email: `cli-totp-${Date.now()}@example.com`, password: 'a-long-enough-password', role: 'owner', tenantId: t.tenant.id });
+    const totp = generateTotpSecret();
+    await t.db.update(users).set({ totpSecret: totp }).where(eq(users.id, user.id));
+    const stored = async () => [
+      (await t.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, ep.id)))[0]!.secret,
+      (await t.db.select().from(users).where(eq(users.id, user.id)))[0]!.totpSecret!,
+    ];
+
+    const run = await cli('secrets:reencrypt', '--batch-size', '50');
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report.failures).toEqual([]);
+    expect(report.columns['webhook_endpoints.secret'].sealed).toBeGreaterThanOrEqual(1);
+    expect(report.columns['users.totp_secret'].sealed).toBeGreaterThanOrEqual(1);
+    for (const out of [run.stdout, run.stderr]) {
+      expect(out).not.toContain(ep.secret);
+      expect(out).not.toContain(totp);
+      expect(out).not.toContain('enc:v1:');
+    }
+    const sealed = await stored();
+    expect(sealed.every((v) => v.startsWith(sealedPrefix()))).toBe(true);
+    expect(sealed.map((v) => openSecret(v))).toEqual([ep.secret, totp]);
+
+    const again = await cli('secrets:reencrypt');
+    expect(again.code).toBe(0);
+    expect(await stored()).toEqual(sealed);
+  });
+
   it.each([
     [['tenant:create'], /--name is required/],
     [['tenant:create', '--name', 'X', '--invoice-fee', 'abc'], /invoice fee/],
@@ -47,6 +85,7 @@ describe('operator CLI', () => {
     [['tenant:create', '--name', 'X', '--colour', 'red'], /unknown flag/],
     [['key:create', '--tenant', 'ten_nope', '--mode', 'test', '--scopes', 'admin'], /not found/],
     [['bogus:cmd'], /unknown command/],
+    [['secrets:reencrypt', '--batch-size', '0'], /--batch-size must be/],
     [['user:create', '--email', 'support@example.com', '--role', 'support', '--tenant', 'ten_x'], /support users have none/],
   ])('fails clearly for %j', async (args, message) => {
     const res = await cli(...(args as string[]));

@@ -4,6 +4,7 @@
  *   tenant:list
  *   key:create --tenant ID --mode test|live --scopes a,b [--name N] [--rate-limit 120] [--expires-in-days D]
  *   user:create --email E --role owner|member|support [--tenant ID] [--password P]
+ *   secrets:reencrypt [--batch-size 500]
  */
 import { randomBytes } from 'node:crypto';
 import { closeDb, getDb, migrate } from '@/lib/db';
@@ -14,6 +15,7 @@ import { createTenant } from '@/lib/tenants/create-tenant';
 import { getTenantOrThrow } from '@/lib/tenants/get-tenant-or-throw';
 import { listTenants } from '@/lib/tenants/list-tenants';
 import { createUser } from '@/lib/users/create-user';
+import { reencryptSecrets } from '@/lib/crypto/reencrypt-secrets';
 import { ApiError } from '@/lib/api/errors';
 import { ZodError } from 'zod';
 
@@ -48,7 +50,8 @@ const USAGE = `usage: npm run gateway -- <command> [flags]
   tenant:create --name N [--invoice-fee 0.01] [--withdrawal-fee 0.01]
   tenant:list
   key:create --tenant ID --mode test|live --scopes a,b [--name N] [--rate-limit 120] [--expires-in-days D]
-  user:create --email E --role owner|member|support [--tenant ID] [--password P]`;
+  user:create --email E --role owner|member|support [--tenant ID] [--password P]
+  secrets:reencrypt [--batch-size 500]   seal plaintext secrets and re-seal those under SECRETS_ENCRYPTION_KEY_PREVIOUS`;
 
 async function main() {
   const [command, ...rest] = process.argv.slice(2);
@@ -109,6 +112,16 @@ async function main() {
         password,
       });
       print({ ...user, ...(flags.password ? {} : { password }) });
+      break;
+    }
+    case 'secrets:reencrypt': {
+      allowOnly(flags, ['batch-size']);
+      const batchSize = flags['batch-size'] === undefined ? undefined : Number(flags['batch-size']);
+      if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= 10_000)) throw new UsageError('--batch-size must be an integer from 1 to 10000');
+      const report = await reencryptSecrets(db, { batchSize });
+      // Counts, row keys and reasons only: never a secret, sealed or not.
+      print(report);
+      if (report.failures.length > 0) process.exitCode = 1;
       break;
     }
     default:

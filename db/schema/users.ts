@@ -11,9 +11,9 @@ export const users = pgTable(
     passwordHash: text().notNull(),
     role: text({ enum: ['owner', 'member', 'support'] }).notNull(),
     tenantId: text(),
-    /** Base32 TOTP secret once two-factor sign-in is confirmed; null when 2FA is off. */
+    /** Base32 TOTP secret once two-factor sign-in is confirmed, sealed (lib/crypto/secret-box.ts); null when 2FA is off. */
     totpSecret: text(),
-    /** Secret being enrolled: becomes totpSecret when the user proves a code from it. */
+    /** Secret being enrolled (sealed): becomes totpSecret when the user proves a code from it. */
     totpPendingSecret: text(),
     /** SHA-256 hashes of the unused recovery codes (each works once instead of a TOTP code). */
     recoveryCodeHashes: text().array().notNull().default([]),

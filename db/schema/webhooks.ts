@@ -15,9 +15,12 @@ export const webhookEndpoints = pgTable(
     enabled: boolean().notNull().default(true),
     /** Event type names, or ['*'] for every type. */
     eventsSubscribed: text().array().notNull(),
-    /** Signing secret (whsec_...). Kept in clear because every delivery needs it for the HMAC. */
+    /**
+     * Signing secret (whsec_...), sealed with SECRETS_ENCRYPTION_KEY (`enc:v1:...`, lib/crypto/secret-box.ts):
+     * every delivery needs it back for the HMAC, so it is encrypted, not hashed. Empty once the endpoint is deleted.
+     */
     secret: text().notNull(),
-    /** The secret before the last rotation; deliveries carry a second signature with it until previousSecretExpiresAt. */
+    /** The secret before the last rotation (sealed); deliveries carry a second signature with it until previousSecretExpiresAt. */
     previousSecret: text(),
     previousSecretExpiresAt: tstz(),
     /** Why the gateway disabled it (e.g. the receiver answered 410 Gone); null when the tenant did. */
@@ -38,6 +41,7 @@ export const webhookPostbackSecrets = pgTable(
   {
     tenantId: text().notNull().references(() => tenants.id),
     mode: mode(),
+    /** Sealed like the endpoints' secrets (lib/crypto/secret-box.ts). */
     secret: text().notNull(),
     previousSecret: text(),
     previousSecretExpiresAt: tstz(),

@@ -2,14 +2,15 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginThrottles, userSessions, users } from '@/db/schema';
 import { closeDb, getDb, type Db } from '@/lib/db';
+import { openSecret } from '@/lib/crypto/secret-box';
 import { resetEnvCache } from '@/lib/env';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { createUser } from '@/lib/users/create-user';
 import { acceptInvitation, inviteMember, listTeam } from './invitations';
 import { getActiveSession, revokeSession } from './sessions';
 import { signUp } from './sign-up';
-import { base32Decode, base32Encode, totpCode, verifyTotp } from './totp';
-import { confirmTotpEnrollment, startTotpEnrollment } from './two-factor';
+import { base32Decode, base32Encode, generateTotpSecret, totpCode, verifyTotp } from './totp';
+import { confirmTotpEnrollment, disableTotp, regenerateRecoveryCodes, startTotpEnrollment } from './two-factor';
 import { verifyCredentials } from './verify-credentials';
 
 let db: Db;
@@ -116,6 +117,45 @@ describe('sign-up and sign-in', () => {
     const viaRecovery = await verifyCredentials(db, { email: e, password: PASSWORD, code: recoveryCodes[0]!.toUpperCase() }, { ip: ip() });
     expect(viaRecovery).toMatchObject({ ok: true, usedRecoveryCode: true });
     expect(await verifyCredentials(db, { email: e, password: PASSWORD, code: recoveryCodes[0]! }, { ip: ip() })).toEqual({ ok: false, reason: 'invalid' });
+  });
+});
+
+describe('TOTP secrets at rest', () => {
+  const stored = async (id: string) => (await db.select().from(users).where(eq(users.id, id)))[0]!;
+
+  it('are stored sealed while pending and once confirmed, and sign-in and turning 2FA off still work', async () => {
+    const e = email();
+    const { user } = await signUp(db, { businessName: 'Shop', email: e, password: PASSWORD });
+    const { secret, uri } = await startTotpEnrollment(db, user.id);
+    expect(uri).toContain(`secret=${secret}`);
+    const pending = await stored(user.id);
+    expect(pending.totpPendingSecret).toMatch(/^enc:v1:/);
+    expect(pending.totpPendingSecret).not.toContain(secret);
+    expect(openSecret(pending.totpPendingSecret!)).toBe(secret);
+
+    await confirmTotpEnrollment(db, user.id, { code: totpCode(secret) });
+    const on = await stored(user.id);
+    expect(on.totpPendingSecret).toBeNull();
+    expect(on.totpSecret).toMatch(/^enc:v1:/);
+    expect(on.totpSecret).not.toContain(secret);
+    expect(openSecret(on.totpSecret!)).toBe(secret);
+
+    expect((await verifyCredentials(db, { email: e, password: PASSWORD, code: totpCode(secret) }, { ip: ip() })).ok).toBe(true);
+    expect((await regenerateRecoveryCodes(db, user.id, { code: totpCode(secret) })).recoveryCodes).toHaveLength(10);
+    await expect(disableTotp(db, user.id, { code: '000000' })).rejects.toMatchObject({ code: 'validation_failed' });
+    await disableTotp(db, user.id, { code: totpCode(secret) });
+    expect((await stored(user.id)).totpSecret).toBeNull();
+  });
+
+  it('a secret stored in clear before encryption at rest still verifies', async () => {
+    const e = email();
+    const { user } = await signUp(db, { businessName: 'Shop', email: e, password: PASSWORD });
+    const secret = generateTotpSecret();
+    await db.update(users).set({ totpSecret: secret }).where(eq(users.id, user.id));
+    expect(await verifyCredentials(db, { email: e, password: PASSWORD, code: '000000' }, { ip: ip() })).toMatchObject({ ok: false });
+    expect((await verifyCredentials(db, { email: e, password: PASSWORD, code: totpCode(secret) }, { ip: ip() })).ok).toBe(true);
+    await disableTotp(db, user.id, { code: totpCode(secret) });
+    expect((await stored(user.id)).totpSecret).toBeNull();
   });
 });
 

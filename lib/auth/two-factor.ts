@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { users } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
+import { openSecret, sealSecret } from '@/lib/crypto/secret-box';
 import { TotpCodeInput } from './schemas';
 import { generateRecoveryCodes } from './tokens';
 import { generateTotpSecret, otpauthUri, verifyTotp } from './totp';
@@ -12,12 +13,12 @@ async function loadUser(db: Db, userId: string) {
   return u;
 }
 
-/** Step 1: a fresh secret, kept pending until a code from it is confirmed. */
+/** Step 1: a fresh secret, kept pending (sealed, like the confirmed one) until a code from it is confirmed. */
 export async function startTotpEnrollment(db: Db, userId: string) {
   const u = await loadUser(db, userId);
   if (u.totpSecret) throw new ApiError('invalid_state', 'Two-factor sign-in is already on.');
   const secret = generateTotpSecret();
-  await db.update(users).set({ totpPendingSecret: secret }).where(eq(users.id, userId));
+  await db.update(users).set({ totpPendingSecret: sealSecret(secret) }).where(eq(users.id, userId));
   return { secret, uri: otpauthUri(secret, u.email) };
 }
 
@@ -26,9 +27,10 @@ export async function confirmTotpEnrollment(db: Db, userId: string, input: unkno
   const { code } = TotpCodeInput.parse(input);
   const u = await loadUser(db, userId);
   if (!u.totpPendingSecret) throw new ApiError('invalid_state', 'Start the setup again: no pending authenticator.');
-  if (!verifyTotp(u.totpPendingSecret, code)) throw new ApiError('validation_failed', 'That code is not valid. Check the time on your phone and try the next code.', [{ path: 'code', message: 'is not valid' }]);
+  const pending = openSecret(u.totpPendingSecret);
+  if (!verifyTotp(pending, code)) throw new ApiError('validation_failed', 'That code is not valid. Check the time on your phone and try the next code.', [{ path: 'code', message: 'is not valid' }]);
   const { codes, hashes } = generateRecoveryCodes();
-  await db.update(users).set({ totpSecret: u.totpPendingSecret, totpPendingSecret: null, recoveryCodeHashes: hashes }).where(eq(users.id, userId));
+  await db.update(users).set({ totpSecret: sealSecret(pending), totpPendingSecret: null, recoveryCodeHashes: hashes }).where(eq(users.id, userId));
   return { recoveryCodes: codes };
 }
 
@@ -37,7 +39,7 @@ export async function disableTotp(db: Db, userId: string, input: unknown) {
   const { code } = TotpCodeInput.parse(input);
   const u = await loadUser(db, userId);
   if (!u.totpSecret) return { disabled: true };
-  if (!verifyTotp(u.totpSecret, code)) throw new ApiError('validation_failed', 'That code is not valid.', [{ path: 'code', message: 'is not valid' }]);
+  if (!verifyTotp(openSecret(u.totpSecret), code)) throw new ApiError('validation_failed', 'That code is not valid.', [{ path: 'code', message: 'is not valid' }]);
   await db.update(users).set({ totpSecret: null, totpPendingSecret: null, recoveryCodeHashes: [] }).where(eq(users.id, userId));
   return { disabled: true };
 }
@@ -45,7 +47,7 @@ export async function disableTotp(db: Db, userId: string, input: unknown) {
 export async function regenerateRecoveryCodes(db: Db, userId: string, input: unknown) {
   const { code } = TotpCodeInput.parse(input);
   const u = await loadUser(db, userId);
-  if (!u.totpSecret || !verifyTotp(u.totpSecret, code)) throw new ApiError('validation_failed', 'That code is not valid.', [{ path: 'code', message: 'is not valid' }]);
+  if (!u.totpSecret || !verifyTotp(openSecret(u.totpSecret), code)) throw new ApiError('validation_failed', 'That code is not valid.', [{ path: 'code', message: 'is not valid' }]);
   const { codes, hashes } = generateRecoveryCodes();
   await db.update(users).set({ recoveryCodeHashes: hashes }).where(eq(users.id, userId));
   return { recoveryCodes: codes };

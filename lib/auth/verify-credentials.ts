@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { users } from '@/db/schema';
+import { openSecret } from '@/lib/crypto/secret-box';
 import type { Db } from '@/lib/db';
 import { verifyPassword } from '@/lib/users/password';
 import { SignInInput } from './schemas';
@@ -43,7 +44,7 @@ export async function verifyCredentials(db: Db, raw: unknown, meta: { ip: string
   let usedRecoveryCode = false;
   if (user.totpSecret) {
     if (!code) return { ok: false, reason: 'totp_required' };
-    if (!verifyTotp(user.totpSecret, code)) {
+    if (!verifyTotp(openSecret(user.totpSecret), code)) {
       const hash = sha256(normalizeRecoveryCode(code));
       if (!user.recoveryCodeHashes.includes(hash)) return fail();
       await db

@@ -13,5 +13,6 @@ export function productionEnv(): Record<string, string> {
     LIVE_FEE_WALLET_ADDRESS: privateKeyToAddress(generatePrivateKey()),
     LIVE_HOT_WALLET_PRIVATE_KEY: generatePrivateKey(),
     AUTH_SECRET: randomBytes(32).toString('base64'),
+    SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   };
 }

@@ -1,15 +1,22 @@
 import { events, webhookEndpoints } from '@/db/schema';
+import { sealSecret } from '@/lib/crypto/secret-box';
 import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/tenants/mode';
 import { newWebhookSecret } from '@/lib/webhooks/secret';
 
-/** A webhook endpoint row for tests (no URL checks; defaults to every event type). */
+/**
+ * A webhook endpoint row for tests (no URL checks; defaults to every event
+ * type). Stored sealed like a real one; the row returned carries the secret in
+ * clear, as the API would show it. `legacyPlaintext` stores it unsealed, as
+ * rows written before encryption at rest were.
+ */
 export async function createTestWebhookEndpoint(
   db: Db,
   owner: { tenantId: string; mode: Mode },
-  opts: { url?: string; eventsSubscribed?: string[]; enabled?: boolean } = {},
+  opts: { url?: string; eventsSubscribed?: string[]; enabled?: boolean; legacyPlaintext?: boolean } = {},
 ) {
+  const secret = newWebhookSecret();
   const [row] = await db
     .insert(webhookEndpoints)
     .values({
@@ -18,10 +25,10 @@ export async function createTestWebhookEndpoint(
       url: opts.url ?? 'https://example.com/hooks',
       eventsSubscribed: opts.eventsSubscribed ?? ['*'],
       enabled: opts.enabled ?? true,
-      secret: newWebhookSecret(),
+      secret: opts.legacyPlaintext ? secret : sealSecret(secret),
     })
     .returning();
-  return row!;
+  return { ...row!, secret };
 }
 
 /** An outbox event for tests, already dispatched unless asked otherwise (so no worker picks it up by surprise). */

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { BlockList } from 'node:net';
 import { webhookEndpoints, type DeliveryStatus } from '@/db/schema';
+import { openSecret } from '@/lib/crypto/secret-box';
 import type { Db } from '@/lib/db';
 import { TEST_EVENT_TYPE } from '@/lib/events/types';
 import { log } from '@/lib/log';
@@ -50,7 +51,7 @@ export async function attemptDelivery(db: Db, d: ClaimedDelivery, opts: AttemptO
   }
   const url = (d.postBackUrl ?? d.url)!;
   const secrets = d.endpointId
-    ? [d.secret!, ...(d.previousSecret && d.previousSecretExpiresAt && d.previousSecretExpiresAt > now ? [d.previousSecret] : [])]
+    ? [openSecret(d.secret!), ...(d.previousSecret && d.previousSecretExpiresAt && d.previousSecretExpiresAt > now ? [openSecret(d.previousSecret)] : [])]
     : await postbackSigningSecrets(db, { tenantId: d.tenantId, mode: d.mode }, now);
   const body = envelopeBody(d);
   const timestamp = now.getTime();

@@ -17,7 +17,7 @@ export interface ClaimedDelivery {
   attemptCount: number;
   endpointId: string | null;
   postBackUrl: string | null;
-  /** Endpoint state at claim time (null fields for postback deliveries). */
+  /** Endpoint state at claim time (null fields for postback deliveries). Secrets as stored (sealed): attemptDelivery opens them. */
   url: string | null;
   secret: string | null;
   previousSecret: string | null;

@@ -2,6 +2,7 @@ import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import { webhookEndpoints } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
+import { sealSecret } from '@/lib/crypto/secret-box';
 import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/tenants/mode';
 import { endpointView } from './endpoint-view';
@@ -26,6 +27,7 @@ export async function createWebhookEndpoint(db: Db, owner: { tenantId: string; m
         { path: 'url', message: `limit of ${MAX_ENDPOINTS} endpoints reached; delete one first` },
       ]);
     }
+    const secret = newWebhookSecret();
     const [row] = await tx
       .insert(webhookEndpoints)
       .values({
@@ -36,9 +38,9 @@ export async function createWebhookEndpoint(db: Db, owner: { tenantId: string; m
         description: input.description ?? null,
         enabled: input.enabled,
         eventsSubscribed: input.eventsSubscribed,
-        secret: newWebhookSecret(),
+        secret: sealSecret(secret),
       })
       .returning();
-    return { ...endpointView(row!), secret: row!.secret };
+    return { ...endpointView(row!), secret };
   });
 }

@@ -1,8 +1,14 @@
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookPostbackSecrets } from '@/db/schema';
+import { openSecret } from '@/lib/crypto/secret-box';
 import { resetEnvCache } from '@/lib/env';
+import { emitEvent } from '@/lib/events/emit-event';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { startReceiver } from '@/lib/testing/webhook-receiver';
+import { parseAllowList } from './blocked-address';
+import { deliverDue } from './deliver-due';
 import { verifyWebhook } from './verify-webhook';
 
 // The receivers below listen on loopback: allow it, as the development setting does.
@@ -141,5 +147,29 @@ describe('postback secret', () => {
     const rotated = await call('POST', '/v1/webhooks/postback-secret/rotate', { key: u.test, body: { graceHours: 1 } });
     expect(rotated.body.secret).not.toBe(first.body.secret);
     expect(rotated.body.previousSecretExpiresAt).not.toBeNull();
+  });
+
+  it('is stored sealed on reveal and rotation, and postbacks verify with the secret the API returned', async () => {
+    const u = await createTestTenant();
+    const stored = async () =>
+      (await u.db.select().from(webhookPostbackSecrets).where(and(eq(webhookPostbackSecrets.tenantId, u.tenant.id), eq(webhookPostbackSecrets.mode, 'test'))))[0]!;
+    const first = (await call('POST', '/v1/webhooks/postback-secret/reveal', { key: u.test })).body.secret as string;
+    expect((await stored()).secret).toMatch(/^enc:v1:/);
+    expect((await stored()).secret).not.toContain(first.slice(6));
+    const second = (await call('POST', '/v1/webhooks/postback-secret/rotate', { key: u.test, body: { graceHours: 1 } })).body.secret as string;
+    const row = await stored();
+    for (const v of [row.secret, row.previousSecret!]) {
+      expect(v).toMatch(/^enc:v1:/);
+      expect(v).not.toContain(first.slice(6));
+      expect(v).not.toContain(second.slice(6));
+    }
+    expect([openSecret(row.secret), openSecret(row.previousSecret!)]).toEqual([second, first]);
+
+    const ev = await emitEvent(u.db, { tenantId: u.tenant.id, mode: 'test', type: 'withdrawal.created', subjectId: 'wd_1', data: {}, postBackUrl: r.url });
+    const [d] = await deliverDue(u.db, { tenantId: u.tenant.id, allow: parseAllowList('127.0.0.1') });
+    expect(d!.status).toBe('SUCCEEDED');
+    const got = r.received.find((x) => x.headers['x-webhook-id'] === ev.id)!;
+    const check = (secret: string) => verifyWebhook({ secret, headers: got.headers as Record<string, string>, rawBody: got.rawBody }).ok;
+    expect(check(second) && check(first)).toBe(true);
   });
 });

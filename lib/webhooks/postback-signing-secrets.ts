@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { openSecret, sealSecret } from '@/lib/crypto/secret-box';
 import { rowsOf, type Db } from '@/lib/db';
 import type { Mode } from '@/lib/tenants/mode';
 import { newWebhookSecret } from './secret';
@@ -11,7 +12,7 @@ import { newWebhookSecret } from './secret';
 export async function postbackSigningSecrets(db: Db, owner: { tenantId: string; mode: Mode }, now: Date): Promise<string[]> {
   const res = await db.execute(sql`
     with ins as (
-      insert into webhook_postback_secrets (tenant_id, mode, secret) values (${owner.tenantId}, ${owner.mode}, ${newWebhookSecret()})
+      insert into webhook_postback_secrets (tenant_id, mode, secret) values (${owner.tenantId}, ${owner.mode}, ${sealSecret(newWebhookSecret())})
       on conflict (tenant_id, mode) do nothing
       returning secret, null::text as previous_secret, null::timestamptz as previous_secret_expires_at
     )
@@ -20,7 +21,7 @@ export async function postbackSigningSecrets(db: Db, owner: { tenantId: string; 
     select secret, previous_secret, floor(extract(epoch from previous_secret_expires_at) * 1000)::bigint
       from webhook_postback_secrets where tenant_id = ${owner.tenantId} and mode = ${owner.mode}`);
   const row = rowsOf<{ secret: string; previous_secret: string | null; prev_until: string | null }>(res)[0]!;
-  const secrets = [row.secret];
-  if (row.previous_secret && row.prev_until && Number(row.prev_until) > now.getTime()) secrets.push(row.previous_secret);
+  const secrets = [openSecret(row.secret)];
+  if (row.previous_secret && row.prev_until && Number(row.prev_until) > now.getTime()) secrets.push(openSecret(row.previous_secret));
   return secrets;
 }

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { webhookEndpoints } from '@/db/schema';
+import { openSecret, sealSecret } from '@/lib/crypto/secret-box';
 import type { Db } from '@/lib/db';
 import type { Mode } from '@/lib/tenants/mode';
 import { endpointView } from './endpoint-view';
@@ -15,16 +16,18 @@ export async function rotateWebhookSecret(db: Db, where: { id: string; tenantId:
   return db.transaction(async (tx) => {
     const ep = await getWebhookEndpointOrThrow(tx, where, { forUpdate: true });
     const grace = graceHours > 0;
+    const secret = newWebhookSecret();
     const [row] = await tx
       .update(webhookEndpoints)
       .set({
-        secret: newWebhookSecret(),
-        previousSecret: grace ? ep.secret : null,
+        secret: sealSecret(secret),
+        // Re-sealed with the current key (the stored value may be legacy plaintext or under the previous key).
+        previousSecret: grace ? sealSecret(openSecret(ep.secret)) : null,
         previousSecretExpiresAt: grace ? new Date(now.getTime() + graceHours * 3_600_000) : null,
         updatedAt: now,
       })
       .where(eq(webhookEndpoints.id, ep.id))
       .returning();
-    return { ...endpointView(row!, now), secret: row!.secret };
+    return { ...endpointView(row!, now), secret };
   });
 }

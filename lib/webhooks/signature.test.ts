@@ -1,9 +1,13 @@
 import { createHmac } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllowList } from './blocked-address';
 import { deliverDue } from './deliver-due';
 import { signPayload } from './sign';
 import { verifyWebhook } from './verify-webhook';
+import { webhookEndpoints } from '@/db/schema';
+import { openSecret } from '@/lib/crypto/secret-box';
+import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { startReceiver } from '@/lib/testing/webhook-receiver';
 import { createTestWebhookEndpoint } from '@/lib/testing/webhook-resources';
@@ -37,6 +41,54 @@ describe('webhook signature', () => {
     expect(Object.keys(body)).toEqual(['id', 'type', 'createdAt', 'data']);
     expect(body).toMatchObject({ id: ev.id, type: 'invoice.paid_out', createdAt: ev.createdAt.toISOString(), data: { amountReceived: '10.50', note: 'é ü 💸' } });
     expect(body.createdAt).toMatch(/\.\d{3}Z$/);
+  });
+});
+
+describe('signing secrets at rest', () => {
+  it('are stored sealed, and deliveries verify with the secret the API returned, on creation and through a rotation', async () => {
+    const t = await createTestTenant();
+    const created = await call('POST', '/v1/webhooks/endpoints', { key: t.test, body: { url: receiver.url, eventsSubscribed: ['*'] } });
+    expect(created.status).toBe(201);
+    const secret = created.body.secret as string;
+    const stored = async () => (await t.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, created.body.id)))[0]!;
+    const row = await stored();
+    expect(row.secret).toMatch(/^enc:v1:[0-9a-f]{8}:/);
+    expect(row.secret).not.toContain(secret);
+    expect(row.secret).not.toContain(secret.slice(6));
+
+    const deliver = async () => {
+      const ev = await emitEvent(t.db, { tenantId: t.tenant.id, mode: 'test', type: 'invoice.created', subjectId: 'inv_x', data: {} });
+      const [r] = await deliverDue(t.db, { tenantId: t.tenant.id, allow });
+      expect(r!.status).toBe('SUCCEEDED');
+      const got = receiver.received.find((x) => x.headers['x-webhook-id'] === ev.id)!;
+      return (s: string) => verifyWebhook({ secret: s, headers: got.headers as Record<string, string>, rawBody: got.rawBody }).ok;
+    };
+    expect((await deliver())(secret)).toBe(true);
+
+    const rotated = await call('POST', `/v1/webhooks/endpoints/${created.body.id}/rotate-secret`, { key: t.test, body: { graceHours: 1 } });
+    const newSecret = rotated.body.secret as string;
+    const after = await stored();
+    for (const v of [after.secret, after.previousSecret!]) {
+      expect(v).toMatch(/^enc:v1:/);
+      expect(v).not.toContain(secret.slice(6));
+      expect(v).not.toContain(newSecret.slice(6));
+    }
+    expect(openSecret(after.previousSecret!)).toBe(secret);
+    const check = await deliver();
+    expect(check(newSecret)).toBe(true);
+    expect(check(secret)).toBe(true); // grace: v1=<new>,v1=<old>
+  });
+
+  it('a row written in clear before encryption at rest still signs', async () => {
+    const t = await createTestTenant();
+    const ep = await createTestWebhookEndpoint(t.db, { tenantId: t.tenant.id, mode: 'test' }, { url: receiver.url, legacyPlaintext: true });
+    const [row] = await t.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, ep.id));
+    expect(row!.secret).toBe(ep.secret);
+    const ev = await emitEvent(t.db, { tenantId: t.tenant.id, mode: 'test', type: 'invoice.created', subjectId: 'inv_x', data: {} });
+    const [r] = await deliverDue(t.db, { tenantId: t.tenant.id, allow });
+    expect(r!.status).toBe('SUCCEEDED');
+    const got = receiver.received.find((x) => x.headers['x-webhook-id'] === ev.id)!;
+    expect(verifyWebhook({ secret: ep.secret, headers: got.headers as Record<string, string>, rawBody: got.rawBody }).ok).toBe(true);
   });
 });
 
