@@ -17,7 +17,10 @@ export interface BudgetLimits {
  */
 const marginMs = (windowMs: number) => Math.min(1000, windowMs * 0.1);
 
-interface Attempt {
+/** The window our reservations are counted over: the exchange's plus the margin. */
+export const countedWindowMs = (windowMs: number) => windowMs + marginMs(windowMs);
+
+export interface Attempt {
   granted: number;
   /** When to try again if nothing (or not enough) was granted. */
   retryAt: Date | null;
@@ -29,7 +32,7 @@ interface Attempt {
  * window has room under the cap and no 429 block is running.
  */
 async function attempt(db: Db, keyHash: string, min: number, max: number, l: BudgetLimits): Promise<Attempt> {
-  const windowSecs = (l.windowMs + marginMs(l.windowMs)) / 1000;
+  const windowSecs = countedWindowMs(l.windowMs) / 1000;
   const cap = Math.min(l.ceiling ?? l.limit, l.limit);
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`exchange-weight:${keyHash}`}))`);
@@ -78,10 +81,13 @@ export async function reserveWeight(db: Db, keyHash: string, weight: number, l: 
   }
 }
 
-/** Takes what is free now, up to `max` (the tracker: never waits). */
-export async function takeAvailableWeight(db: Db, keyHash: string, max: number, l: BudgetLimits): Promise<number> {
-  if (max <= 0) return 0;
-  return (await attempt(db, keyHash, 1, max, l)).granted;
+/**
+ * Takes what is free now, up to `max` (the tracker: never waits). With
+ * nothing granted, `retryAt` says when one unit will be free (the window or a 429 block).
+ */
+export async function takeAvailableWeight(db: Db, keyHash: string, max: number, l: BudgetLimits): Promise<Attempt> {
+  if (max <= 0) return { granted: 0, retryAt: null };
+  return attempt(db, keyHash, 1, max, l);
 }
 
 /**

@@ -3,7 +3,7 @@ import { purgeExpiredRequestState } from './maintenance';
 import { processAllWithdrawals } from '@/lib/withdrawals/process-withdrawals';
 import { runDeliveryLoop } from '@/lib/webhooks/delivery-loop';
 import { INVOICE_JOBS } from '@/lib/invoices/scheduled-jobs';
-import { trackExchangeOrders } from '@/lib/exchange/track-orders';
+import { trackExchangeOrdersLoop } from '@/lib/exchange/track-orders';
 
 export interface ScheduledJob {
   name: string;
@@ -23,6 +23,7 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
   ...INVOICE_JOBS,
   // The hot wallet's sending lane: one runner at a time (the lease), so nonces are reserved in order.
   { name: 'process-withdrawals', everyMs: 1_000, leaseMs: 120_000, run: (db) => processAllWithdrawals(db) },
-  // Exchange orders (withdrawals, pay-ins) followed to a final status within the shared weight budget.
-  { name: 'track-exchange-orders', everyMs: 1_000, leaseMs: 60_000, run: async (db) => void (await trackExchangeOrders(db)) },
+  // Exchange orders (withdrawals, pay-ins) followed to a final status within the shared weight budget: a 55 s loop
+  // that polls as soon as the tracker's pace allows (lib/exchange/track-orders.ts), like the chain watcher.
+  { name: 'track-exchange-orders', everyMs: 100, leaseMs: 90_000, run: (db, signal) => trackExchangeOrdersLoop(db, { signal, runForMs: 55_000 }) },
 ];
