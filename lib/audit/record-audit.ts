@@ -1,5 +1,6 @@
 import { auditLog, type AuditActorKind } from '@/db/schema';
 import type { Db } from '@/lib/db';
+import { insertRow } from '@/lib/db/insert-row';
 import { newId } from '@/lib/ids';
 
 type AuditRow = typeof auditLog.$inferSelect;
@@ -37,6 +38,6 @@ export async function recordAudit(db: Db, actor: AuditActor, entry: AuditInput, 
     createdAt: now,
   };
   // Every column is set here, so nothing needs to come back (it sits on the withdrawal path).
-  await db.insert(auditLog).values(row);
+  await insertRow(db, auditLog, row);
   return row;
 }

@@ -1,5 +1,6 @@
 import { events } from '@/db/schema';
 import type { Db } from '@/lib/db';
+import { insertRow } from '@/lib/db/insert-row';
 import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/tenants/mode';
 import type { EventType } from './types';
@@ -25,6 +26,6 @@ export interface EmitEventInput {
 export async function emitEvent(tx: Db, input: EmitEventInput): Promise<Event> {
   const values = { id: newId('event'), tenantId: input.tenantId, mode: input.mode, type: input.type, subjectId: input.subjectId, data: input.data, postBackUrl: input.postBackUrl ?? null };
   // Only the database's timestamp comes back: the outbox insert is on every money path, and a full RETURNING costs more to build and parse than the insert.
-  const [row] = await tx.insert(events).values(values).returning({ createdAt: events.createdAt });
-  return { ...values, createdAt: row!.createdAt, dispatchedAt: null };
+  const { createdAt } = await insertRow(tx, events, values, ['createdAt']);
+  return { ...values, createdAt, dispatchedAt: null };
 }

@@ -5,6 +5,7 @@ import type { AuthTenant } from '@/lib/api-keys/authenticate';
 import { merchantAuditEntry } from '@/lib/audit/audit-merchant-action';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import { getNetwork } from '@/lib/chain/network';
+import { insertRow } from '@/lib/db/insert-row';
 import { newId } from '@/lib/ids';
 import { formatAmount } from '@/lib/money';
 import { postLedgerEntries } from '@/lib/ledger/post-entry';
@@ -40,9 +41,10 @@ export async function createWithdrawal(
   const id = newId('withdrawal');
 
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(withdrawals)
-      .values({
+    const row = await insertRow(
+      tx,
+      withdrawals,
+      {
         id,
         tenantId: owner.tenantId,
         mode: owner.mode,
@@ -53,14 +55,15 @@ export async function createWithdrawal(
         destinationAddress: destination,
         chainId: network.chainId,
         postBackUrl,
-      })
-      .returning();
-    const view = withdrawalView(row!);
+      },
+      'all',
+    );
+    const view = withdrawalView(row);
     const common = { tenantId: owner.tenantId, mode: owner.mode, referenceType: 'withdrawal', referenceId: id };
     // Issued together, so postgres.js sends them in one write (one round trip); the server runs them in
     // order, so the debit, whose row lock serialises the tenant's withdrawals, still comes last.
     await Promise.all([
-      emitWithdrawalEvent(tx, row!, 'withdrawal.created'),
+      emitWithdrawalEvent(tx, row, 'withdrawal.created'),
       actor ? recordAudit(tx, actor, merchantAuditEntry(owner, { action: 'withdrawal.created', withdrawal: view })) : undefined,
       postLedgerEntries(
         tx,

@@ -1,8 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { getAddress, isAddress, zeroAddress } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
-import { invoices } from '@/db/schema';
-import type { Db } from '@/lib/db';
+import { rowsOf, type Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import type { Network } from '@/lib/chain/network';
 
@@ -41,11 +40,10 @@ export async function validateDestination(db: Db, network: Network, raw: string)
   const address = getAddress(raw.toLowerCase());
   if (address === zeroAddress) throw invalid('must not be the zero address');
   if (ownWallets(network).has(address.toLowerCase())) throw invalid("is one of the gateway's own wallets");
-  const [deposit] = await db
-    .select({ id: invoices.id })
-    .from(invoices)
-    .where(and(eq(invoices.chainId, network.chainId), eq(invoices.depositAddress, address.toLowerCase())))
-    .limit(1);
-  if (deposit) throw invalid("is a deposit address of this gateway");
+  // Plain values only: this runs on every withdrawal, and a builder query costs more CPU to assemble than to run.
+  const deposit = rowsOf(
+    await db.execute(sql`select 1 from invoices where chain_id = ${network.chainId} and deposit_address = ${address.toLowerCase()} limit 1`),
+  );
+  if (deposit.length > 0) throw invalid("is a deposit address of this gateway");
   return address;
 }
