@@ -14,6 +14,7 @@ import { validateEndpointUrl } from '@/lib/webhooks/validate-endpoint-url';
 import { parseWithdrawalAmount, withdrawalFee } from './amounts';
 import { emitWithdrawalEvent } from './emit-withdrawal-event';
 import type { CreateWithdrawalInput } from './schemas';
+import { parseDestination } from './parse-destination';
 import { validateDestination } from './validate-destination';
 import { withdrawalView } from './view';
 
@@ -33,7 +34,8 @@ export async function createWithdrawal(
 ) {
   const amount = parseWithdrawalAmount(input.amount);
   const network = getNetwork(owner.mode);
-  const destination = await validateDestination(db, network, input.destinationAddress);
+  // Malformed destinations are refused before the transaction; the deposit-address check runs inside it.
+  const destination = parseDestination(network, input.destinationAddress);
   // postBackUrl follows the spec: HTTPS only, never a private or local host.
   const postBackUrl = input.postBackUrl === undefined ? null : validateEndpointUrl(input.postBackUrl, 'live', 'postBackUrl');
   const fee = withdrawalFee(amount, owner.tenant.withdrawalFeeRate);
@@ -41,23 +43,28 @@ export async function createWithdrawal(
   const id = newId('withdrawal');
 
   return db.transaction(async (tx) => {
-    const row = await insertRow(
-      tx,
-      withdrawals,
-      {
-        id,
-        tenantId: owner.tenantId,
-        mode: owner.mode,
-        kind: 'internal',
-        amount: amount.toFixed(),
-        feeAmount: fee.toFixed(),
-        netAmount: amount.toFixed(),
-        destinationAddress: destination,
-        chainId: network.chainId,
-        postBackUrl,
-      },
-      'all',
-    );
+    // The deposit-address check and the insert go out in one write (one round trip); if the check refuses,
+    // the transaction rolls the insert back.
+    const [, row] = await Promise.all([
+      validateDestination(tx, network, destination),
+      insertRow(
+        tx,
+        withdrawals,
+        {
+          id,
+          tenantId: owner.tenantId,
+          mode: owner.mode,
+          kind: 'internal',
+          amount: amount.toFixed(),
+          feeAmount: fee.toFixed(),
+          netAmount: amount.toFixed(),
+          destinationAddress: destination,
+          chainId: network.chainId,
+          postBackUrl,
+        },
+        'all',
+      ),
+    ]);
     const view = withdrawalView(row);
     const common = { tenantId: owner.tenantId, mode: owner.mode, referenceType: 'withdrawal', referenceId: id };
     // Issued together, so postgres.js sends them in one write (one round trip); the server runs them in

@@ -169,6 +169,13 @@ describe('POST /v1/withdrawals', () => {
     const res = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '1.00', destinationAddress: inv.body.depositAddress } });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid_address');
+    expect(res.body.message).toContain('deposit address of this gateway');
+    // The check runs inside the withdrawal's transaction: nothing of it stays behind.
+    const [w] = await t.db.select({ n: count() }).from(withdrawals).where(eq(withdrawals.tenantId, t.tenant.id));
+    const [e] = await t.db.select({ n: count() }).from(events).where(and(eq(events.tenantId, t.tenant.id), eq(events.type, 'withdrawal.created')));
+    const [l] = await t.db.select({ n: count() }).from(ledgerEntries).where(and(eq(ledgerEntries.tenantId, t.tenant.id), eq(ledgerEntries.kind, 'withdrawal')));
+    expect([Number(w!.n), Number(e!.n), Number(l!.n)]).toEqual([0, 0, 0]);
+    expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body.available).toBe('100.00');
   });
 });
 
