@@ -1,9 +1,9 @@
 import { auditLog, type AuditActorKind } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { insertRow } from '@/lib/db/insert-row';
-import { newId } from '@/lib/ids';
+import { auditRow } from './audit-row';
 
-type AuditRow = typeof auditLog.$inferSelect;
+export type AuditRow = typeof auditLog.$inferSelect;
 
 export interface AuditActor {
   kind: AuditActorKind;
@@ -23,20 +23,7 @@ export interface AuditInput {
 
 /** Appends one audit row; pass the transaction of the change so both commit or neither does. */
 export async function recordAudit(db: Db, actor: AuditActor, entry: AuditInput, now = new Date()): Promise<AuditRow> {
-  const row: AuditRow = {
-    id: newId('audit', now.getTime()),
-    actorKind: actor.kind,
-    actorId: actor.id,
-    actorLabel: actor.label ?? null,
-    action: entry.action,
-    targetType: entry.target.type,
-    targetId: entry.target.id,
-    tenantId: entry.tenantId ?? null,
-    mode: entry.mode ?? null,
-    before: entry.before ?? null,
-    after: entry.after ?? null,
-    createdAt: now,
-  };
+  const row = auditRow(actor, entry, now);
   // Every column is set here, so nothing needs to come back (it sits on the withdrawal path).
   await insertRow(db, auditLog, row);
   return row;

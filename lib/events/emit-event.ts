@@ -1,7 +1,7 @@
 import { events } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { insertRow } from '@/lib/db/insert-row';
-import { newId } from '@/lib/ids';
+import { eventRow } from './event-row';
 import type { Mode } from '@/lib/tenants/mode';
 import type { EventType } from './types';
 
@@ -24,7 +24,7 @@ export interface EmitEventInput {
  * reads the outbox afterwards, at least once.
  */
 export async function emitEvent(tx: Db, input: EmitEventInput): Promise<Event> {
-  const values = { id: newId('event'), tenantId: input.tenantId, mode: input.mode, type: input.type, subjectId: input.subjectId, data: input.data, postBackUrl: input.postBackUrl ?? null };
+  const values = eventRow(input);
   // Only the database's timestamp comes back: the outbox insert is on every money path, and a full RETURNING costs more to build and parse than the insert.
   const { createdAt } = await insertRow(tx, events, values, ['createdAt']);
   return { ...values, createdAt, dispatchedAt: null };

@@ -1,30 +1,37 @@
-import { withdrawals } from '@/db/schema';
-import type { Db } from '@/lib/db';
+import { sql } from 'drizzle-orm';
+import { auditLog, events, withdrawals, type Withdrawal } from '@/db/schema';
+import { rowsOf, type Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import type { AuthTenant } from '@/lib/api-keys/authenticate';
 import { merchantAuditEntry } from '@/lib/audit/audit-merchant-action';
-import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
+import { auditRow } from '@/lib/audit/audit-row';
+import type { AuditActor } from '@/lib/audit/record-audit';
 import { getNetwork } from '@/lib/chain/network';
-import { insertRow } from '@/lib/db/insert-row';
+import { insertRowSql } from '@/lib/db/insert-row-sql';
+import { eventRow } from '@/lib/events/event-row';
 import { newId } from '@/lib/ids';
+import { getBalance } from '@/lib/ledger/get-balance';
+import { ledgerPostSql } from '@/lib/ledger/ledger-post-sql';
 import { formatAmount } from '@/lib/money';
-import { postLedgerEntries } from '@/lib/ledger/post-entry';
 import type { Mode } from '@/lib/tenants/mode';
 import { validateEndpointUrl } from '@/lib/webhooks/validate-endpoint-url';
 import { parseWithdrawalAmount, withdrawalFee } from './amounts';
-import { emitWithdrawalEvent } from './emit-withdrawal-event';
-import type { CreateWithdrawalInput } from './schemas';
+import { withdrawalEvent } from './emit-withdrawal-event';
 import { parseDestination } from './parse-destination';
+import type { CreateWithdrawalInput } from './schemas';
 import { validateDestination } from './validate-destination';
 import { withdrawalView } from './view';
 
 /**
- * Creates an internal USDT withdrawal. In one transaction: insert the PENDING
- * withdrawal, write withdrawal.created and the audit row, then debit amount +
- * fee through the ledger. The debit comes last: its conditional UPDATE locks
- * the balance row, so concurrent requests of one tenant serialise only on the
- * debit and the commit, and the balance never goes negative (an overdraft
- * rolls the whole transaction back: no row, no event).
+ * Creates an internal USDT withdrawal in one statement (one round trip, no
+ * explicit transaction): debit amount + fee through the ledger's conditional
+ * balance update, and, only if it moved the balance, insert the PENDING
+ * withdrawal, its ledger entries, withdrawal.created and the audit row
+ * (`from moved`). The update also refuses a destination that is one of our
+ * deposit addresses. A single statement is atomic, and the balance row lock is
+ * held only while it runs and commits, so a tenant's withdrawals serialise on
+ * that alone and the balance never goes negative. When it writes nothing, a
+ * second look says why (deposit address or insufficient balance).
  */
 export async function createWithdrawal(
   db: Db,
@@ -34,60 +41,68 @@ export async function createWithdrawal(
 ) {
   const amount = parseWithdrawalAmount(input.amount);
   const network = getNetwork(owner.mode);
-  // Malformed destinations are refused before the transaction; the deposit-address check runs inside it.
   const destination = parseDestination(network, input.destinationAddress);
   // postBackUrl follows the spec: HTTPS only, never a private or local host.
   const postBackUrl = input.postBackUrl === undefined ? null : validateEndpointUrl(input.postBackUrl, 'live', 'postBackUrl');
   const fee = withdrawalFee(amount, owner.tenant.withdrawalFeeRate);
   const total = amount.plus(fee);
-  const id = newId('withdrawal');
-
-  return db.transaction(async (tx) => {
-    // The deposit-address check and the insert go out in one write (one round trip); if the check refuses,
-    // the transaction rolls the insert back.
-    const [, row] = await Promise.all([
-      validateDestination(tx, network, destination),
-      insertRow(
-        tx,
-        withdrawals,
-        {
-          id,
-          tenantId: owner.tenantId,
-          mode: owner.mode,
-          kind: 'internal',
-          amount: amount.toFixed(),
-          feeAmount: fee.toFixed(),
-          netAmount: amount.toFixed(),
-          destinationAddress: destination,
-          chainId: network.chainId,
-          postBackUrl,
-        },
-        'all',
-      ),
-    ]);
-    const view = withdrawalView(row);
-    const common = { tenantId: owner.tenantId, mode: owner.mode, referenceType: 'withdrawal', referenceId: id };
-    // Issued together, so postgres.js sends them in one write (one round trip); the server runs them in
-    // order, so the debit, whose row lock serialises the tenant's withdrawals, still comes last.
-    await Promise.all([
-      emitWithdrawalEvent(tx, row, 'withdrawal.created'),
-      actor ? recordAudit(tx, actor, merchantAuditEntry(owner, { action: 'withdrawal.created', withdrawal: view })) : undefined,
-      postLedgerEntries(
-        tx,
-        [
-          { ...common, amount: amount.neg().toFixed(), kind: 'withdrawal' },
-          ...(fee.gt(0) ? [{ ...common, amount: fee.neg().toFixed(), kind: 'withdrawal_fee' }] : []),
-        ],
-        {
-          insufficient: (available) =>
-            new ApiError(
-              'insufficient_balance',
-              `Insufficient balance: available ${formatAmount(available)} USDT, amount + fee needed ${formatAmount(total)} USDT.`,
-              [{ path: 'amount', message: `amount ${formatAmount(amount)} + fee ${formatAmount(fee)} exceeds the available ${formatAmount(available)}` }],
-            ),
-        },
-      ),
-    ]);
-    return view;
-  });
+  const now = new Date();
+  // The row as the statement stores it; columns not written here take these same defaults.
+  const row: Withdrawal = {
+    id: newId('withdrawal', now.getTime()),
+    tenantId: owner.tenantId,
+    mode: owner.mode,
+    kind: 'internal',
+    amount: amount.toFixed(),
+    feeAmount: fee.toFixed(),
+    netAmount: amount.toFixed(),
+    status: 'PENDING',
+    destinationAddress: destination,
+    chainId: network.chainId,
+    postBackUrl,
+    metadata: null,
+    pendingReason: null,
+    failureReason: null,
+    nonce: null,
+    signedTx: null,
+    txHash: null,
+    replacedTxHashes: [],
+    gasPrice: null,
+    broadcastAt: null,
+    confirmedAt: null,
+    sendAttempts: 0,
+    nextAttemptAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const { id, tenantId, mode, kind, feeAmount, netAmount, destinationAddress, chainId, createdAt, updatedAt, nextAttemptAt } = row;
+  const view = withdrawalView(row);
+  const common = { tenantId, mode, referenceType: 'withdrawal', referenceId: id };
+  const ledger = ledgerPostSql(
+    [
+      { ...common, amount: amount.neg().toFixed(), kind: 'withdrawal' },
+      ...(fee.gt(0) ? [{ ...common, amount: fee.neg().toFixed(), kind: 'withdrawal_fee' }] : []),
+    ],
+    sql`not exists (select 1 from invoices where chain_id = ${chainId} and deposit_address = ${destination.toLowerCase()})`,
+  );
+  const inserted = { tenantId, mode, kind, amount: row.amount, feeAmount, netAmount, destinationAddress, chainId, postBackUrl, createdAt, updatedAt, nextAttemptAt };
+  const audit = actor && auditRow(actor, merchantAuditEntry(owner, { action: 'withdrawal.created', withdrawal: view }), now);
+  const moved = rowsOf<{ available: string }>(
+    await db.execute(sql`
+      with ${ledger.ctes},
+      w as (${insertRowSql(withdrawals, { id, ...inserted }, { from: 'moved' }).sql}),
+      e as (${insertRowSql(events, eventRow(withdrawalEvent(row, 'withdrawal.created')), { from: 'moved' }).sql})
+      ${audit ? sql`, a as (${insertRowSql(auditLog, audit, { from: 'moved' }).sql})` : sql``}
+      select available::text as available from moved`),
+  );
+  if (moved.length === 0) {
+    await validateDestination(db, network, destination);
+    const available = await getBalance(db, { tenantId, mode });
+    throw new ApiError(
+      'insufficient_balance',
+      `Insufficient balance: available ${formatAmount(available)} USDT, amount + fee needed ${formatAmount(total)} USDT.`,
+      [{ path: 'amount', message: `amount ${formatAmount(amount)} + fee ${formatAmount(fee)} exceeds the available ${formatAmount(available)}` }],
+    );
+  }
+  return view;
 }
