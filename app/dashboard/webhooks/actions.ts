@@ -1,7 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { auditMerchantAction, userActor } from '@/lib/audit/audit-merchant-action';
+import { userActor } from '@/lib/audit/audit-merchant-action';
 import { runAction } from '@/lib/dashboard/action-result';
 import { actionContext } from '@/lib/dashboard/context';
 import { createWebhookEndpoint } from '@/lib/webhooks/create-webhook-endpoint';
@@ -49,9 +49,7 @@ export async function rotateSecretAction(id: string, input: unknown) {
   return runAction(async () => {
     const ctx = await actionContext('webhooks:manage');
     const body = RotateSecretBody.parse(input);
-    const rotated = await rotateWebhookSecret(ctx.db, { id, ...ctx.owner }, body);
-    await auditMerchantAction(ctx.db, userActor(ctx), ctx.owner, { action: 'webhook_endpoint.secret_rotated', endpoint: rotated, graceHours: body.graceHours });
-    return rotated;
+    return rotateWebhookSecret(ctx.db, { id, ...ctx.owner }, body, userActor(ctx));
   });
 }
 
