@@ -1,10 +1,28 @@
+import { networkInterfaces } from 'node:os';
 import type { NextConfig } from 'next';
+
+/**
+ * Next's dev server serves its scripts only to origins it knows (localhost by default); a page
+ * opened on 127.0.0.1 or the machine's LAN address never hydrated. Development only: production
+ * has no such check.
+ */
+function devOrigins(): string[] {
+  const own = Object.values(networkInterfaces())
+    .flat()
+    .filter((i) => i && !i.internal)
+    .map((i) => (i!.family === 'IPv6' ? `[${i!.address}]` : i!.address));
+  return ['127.0.0.1', '[::1]', 'localhost', ...own];
+}
 
 const nextConfig: NextConfig = {
   // Native/wasm database drivers must be loaded by Node, not bundled.
   serverExternalPackages: ['@electric-sql/pglite', 'postgres'],
   poweredByHeader: false,
   typedRoutes: false,
+  allowedDevOrigins: devOrigins(),
+  // The dev server logs each Server Function call with its arguments: sign-in and sign-up would
+  // print passwords to the terminal. Off.
+  logging: { serverFunctions: false },
   // forbidden(): the support console answers merchants with a real 403 page.
   experimental: { authInterrupts: true },
 };

@@ -32,6 +32,10 @@ test('an invited member signs in but cannot create API keys', async ({ page, bro
   await expect(member.getByRole('button', { name: 'Create key' })).toHaveCount(0);
   await expect(member.getByRole('button', { name: 'Revoke' })).toHaveCount(0);
   await shot(member, 'member-api-keys');
+  // Products (prices) are the owner's; the member sees them but cannot change them.
+  await member.goto('/dashboard/products');
+  await expect(member.getByTestId('products-owner-only')).toBeVisible();
+  await expect(member.getByRole('button', { name: /add product/i })).toHaveCount(0);
   await memberContext.close();
 
   await page.reload();

@@ -39,6 +39,15 @@ describe('env()', () => {
     expect(() => env()).toThrow(/LIVE_DEPOSIT_MNEMONIC: the well-known development mnemonic/);
   });
 
+  it('production refuses an anvil key for a wallet and equal test and live chain ids, naming the variables', () => {
+    const anvilKey0 = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+    Object.assign(process.env, productionEnv(), { LIVE_HOT_WALLET_PRIVATE_KEY: anvilKey0, TEST_CHAIN_ID: '56' });
+    resetEnvCache();
+    expect(() => env()).toThrow(/LIVE_HOT_WALLET_PRIVATE_KEY: a well-known development key/);
+    expect(() => env()).toThrow(/TEST_CHAIN_ID: the test network's chain id \(56\) must differ from LIVE_CHAIN_ID/);
+    expect(() => env()).not.toThrow(/ac0974bec39a17e36ba4/);
+  });
+
   it('production refuses to start without SECRETS_ENCRYPTION_KEY, or with the development key, naming it', () => {
     Object.assign(process.env, productionEnv());
     resetEnvCache();

@@ -63,8 +63,32 @@ const EnvSchema = z.object({
   SIGNUP_ENABLED: z.enum(['true', 'false', '1', '0', '']).default('true').transform((v) => v !== 'false' && v !== '0'),
   /** Dashboard sessions end this many hours after sign-in. */
   SESSION_MAX_AGE_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
+  /** Sign-in attempts per account and client address per 15 minutes before that pair is locked (docs/dashboard.md). */
+  LOGIN_PAIR_LIMIT: z.coerce.number().int().min(1).max(1000).default(5),
+  /** Sign-in attempts per client address (any accounts) per 15 minutes before the address is locked. */
+  LOGIN_ADDRESS_LIMIT: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** Sign-in attempts per account from all addresses per 15 minutes before unknown addresses are locked out of it. */
+  LOGIN_ACCOUNT_LIMIT: z.coerce.number().int().min(1).max(100_000).default(100),
+  /** Dashboard sign-ups per client address per hour before the address is slowed. */
+  SIGNUP_ADDRESS_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
+  /** Turning 2FA off or regenerating recovery codes: attempts per user per 15 minutes before slowing. */
+  TWO_FACTOR_CHANGE_LIMIT: z.coerce.number().int().min(1).max(1000).default(5),
+  /** Worker threads hashing passwords (argon2id); 0 means one fewer than the cores (at least one). */
+  PASSWORD_HASH_THREADS: z.coerce.number().int().min(0).max(64).default(0),
+  /** CPU priority of the hashing threads (Linux nice, 0-19; higher yields more to requests and the database). */
+  PASSWORD_HASH_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /** Hashes waiting for a thread beyond which sign-in and sign-up answer "busy" instead of queueing. */
+  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(1).max(100_000).default(64),
+  /** Orders one client address may place on public store pages per minute (all stores together). */
+  STORE_ORDERS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  /** Orders one store (tenant and mode) accepts per minute, store page and /v1/orders together. */
+  STORE_ORDERS_PER_STORE_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  /** Unpaid (PENDING_PAYMENT) orders one store may hold at once; they cancel when their 30-minute invoice expires. */
+  STORE_MAX_OPEN_ORDERS: z.coerce.number().int().min(1).default(500),
   /** Webhook attempts one worker keeps in flight at once. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(128),
+  /** Delivery attempts one tenant may have in flight per worker (default: a quarter of WEBHOOK_CONCURRENCY, at least 2). */
+  WEBHOOK_TENANT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { APP_ENV: 'development' | 'test' | 'production' };

@@ -24,6 +24,7 @@ export const ID_PREFIXES = {
   session: 'ses',
   invitation: 'ivt',
   audit: 'aud',
+  allowlistEntry: 'wal',
   request: 'req',
 } as const;
 

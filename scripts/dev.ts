@@ -1,6 +1,7 @@
 /**
  * npm run dev: everything on embedded defaults with one command.
- * - database: DATABASE_URL if set, else embedded PGlite under .data/
+ * - database: DATABASE_URL if set, else embedded PGlite under DATA_DIR (.data/): this process owns it
+ *   and serves it on a Unix socket; Next, the worker and `npm run gateway` all connect there
  * - worker: inside the web process with PGlite, a separate process with PostgreSQL
  * - Next.js dev server
  * - chains: unless TEST_RPC_URL / LIVE_RPC_URL are set, one anvil per mode on 127.0.0.1
@@ -14,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { privateKeyToAccount } from 'viem/accounts';
 import { freePort, startAnvil, type AnvilChain } from '@/lib/testing/anvil';
 import { DEV_MNEMONIC } from '@/lib/chain/network-env';
+import { EmbeddedDbBusyError, hostEmbedded, type EmbeddedHost } from '@/lib/db/embedded';
 
 const children: ChildProcess[] = [];
 const env = {
@@ -52,14 +54,44 @@ function shutdown(code = 0) {
   shuttingDown = true;
   for (const chain of chains) void chain.stop();
   for (const c of children) if (c.exitCode === null) killGroup(c, 'SIGTERM');
+  const exit = async () => {
+    // The database closes last, once nothing uses it, so PGlite writes a clean shutdown.
+    await embedded?.close().catch((e) => console.error('[dev] closing the embedded database:', e));
+    process.exit(code);
+  };
   setTimeout(() => {
     for (const c of children) if (c.exitCode === null) killGroup(c, 'SIGKILL');
-    process.exit(code);
+    void exit();
   }, 5_000).unref();
-  Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once('exit', r))))).then(() => process.exit(code));
+  Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once('exit', r))))).then(exit);
 }
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
+
+let embedded: EmbeddedHost | undefined;
+/**
+ * Takes the embedded database before anything else starts. A CLI command that owns it briefly
+ * (run with no dev stack) is waited for; another long-running owner stops this start.
+ */
+async function ownEmbedded(dataDir: string): Promise<EmbeddedHost> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await hostEmbedded(dataDir);
+    } catch (e) {
+      if (!(e instanceof EmbeddedDbBusyError) || Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+if (!process.env.DATABASE_URL) {
+  try {
+    embedded = await ownEmbedded(process.env.DATA_DIR || '.data');
+  } catch (e) {
+    console.error(`[dev] ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  }
+}
 
 const chains: AnvilChain[] = [];
 const chainByMode: Partial<Record<'test' | 'live', AnvilChain>> = {};
@@ -113,4 +145,6 @@ const port = process.env.PORT ?? '3000';
 const external = Boolean(process.env.DATABASE_URL);
 start('next', 'node_modules/.bin/next', ['dev', '-p', port], { WORKER_INLINE: external ? 'false' : 'true' });
 if (external) start('worker', 'node_modules/.bin/tsx', ['scripts/worker.ts']);
-console.log(`[dev] gateway on http://localhost:${port} (database: ${external ? 'PostgreSQL' : 'embedded PGlite in .data/'})`);
+console.log(
+  `[dev] gateway on http://localhost:${port} (database: ${external ? 'PostgreSQL' : `embedded PGlite in ${process.env.DATA_DIR || '.data'}/, served by this process on ${embedded!.socket}`})`,
+);

@@ -11,6 +11,9 @@
  * Each scenario runs in its own child process (fresh pools, and the PostgreSQL
  * scenario points it at a private cluster). Fault durations:
  * the RPC outage lasts 30 s and the exchange fails for a minute, as the issue asks.
+ * The rpc-* scenarios put a JSON-RPC fault proxy (lib/testing/rpc-fault-proxy.ts)
+ * between the gateway and anvil: receipts failing, random failures and timeouts,
+ * a lagging node in a round-robin pair.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -39,6 +42,19 @@ async function repeatedly(done: () => boolean, loMs: number, hiMs: number, max: 
 }
 
 const PG_BIN = '/usr/lib/postgresql/15/bin';
+
+/** Waits until the flow has created its first withdrawal; false if the flow ended first. */
+async function firstWithdrawal(done: () => boolean) {
+  const { getDb, rowsOf } = await import('@/lib/db');
+  const db = await getDb();
+  const { sql } = await import('drizzle-orm');
+  while (!done()) {
+    const [r] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::text as n from withdrawals`));
+    if (Number(r!.n) > 0) return true;
+    await sleep(200);
+  }
+  return false;
+}
 
 const SCENARIOS: Record<string, Scenario> = {
   'worker-kill': () =>
@@ -114,6 +130,56 @@ const SCENARIOS: Record<string, Scenario> = {
       fault: async (c, done) => {
         while (!done()) await sleep(500);
         return `${c.exchange!.state.refused} exchange calls refused`;
+      },
+    }),
+
+  'rpc-receipts-503': () =>
+    runScenario('receipt look-ups failing (HTTP 503 on eth_getTransactionReceipt only) for 30 s while withdrawals are sent', {
+      rpcFaults: true,
+      timeoutMs: 300_000,
+      exchange: { perTenant: 1 },
+      fault: async (c, done) => {
+        const rpc = c.rpcFaults!;
+        // The fault targets the sending lane: it starts with the first withdrawal.
+        if (!(await firstWithdrawal(done))) return 'flow ended before any withdrawal';
+        rpc.state.failMethods.add('eth_getTransactionReceipt');
+        await sleep(30_000);
+        rpc.heal();
+        return `receipts failing 30 s, ${rpc.state.failed} requests answered 503`;
+      },
+    }),
+
+  'rpc-random-30': () =>
+    runScenario('30 % of all RPC calls failing (HTTP 503) or timing out (20 s, then cut) at random for 60 s', {
+      rpcFaults: true,
+      timeoutMs: 400_000,
+      exchange: { perTenant: 1 },
+      fault: async (c, done) => {
+        const rpc = c.rpcFaults!;
+        await sleep(4_000);
+        if (done()) return 'flow ended before the fault';
+        const answered = () => rpc.state.counts.reduce((a, b) => a + b, 0);
+        const before = { answered: answered(), failed: rpc.state.failed };
+        Object.assign(rpc.state, { failRate: 0.3, hangMs: 20_000 });
+        await sleep(60_000);
+        rpc.heal();
+        const failed = rpc.state.failed - before.failed;
+        return `60 s at 30 %: ${failed} of ${failed + answered() - before.answered} HTTP requests failed or timed out`;
+      },
+    }),
+
+  'rpc-lagging-node': () =>
+    runScenario('two upstream nodes behind a round-robin proxy, one lagging three blocks (whole run)', {
+      rpcFaults: true,
+      timeoutMs: 300_000,
+      exchange: { perTenant: 1 },
+      fault: async (c, done) => {
+        const rpc = c.rpcFaults!;
+        rpc.state.nodes = [{ lag: 0 }, { lag: 3 }];
+        while (!done()) await sleep(500);
+        const counts = rpc.state.counts.join('/');
+        rpc.heal();
+        return `requests per node (up to date / 3 behind): ${counts}`;
       },
     }),
 

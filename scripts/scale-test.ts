@@ -33,13 +33,14 @@ export async function runScenario(
     failingReceiversEverywhere?: boolean;
     timeoutMs?: number;
     exchange?: { perTenant: number; during?: (c: Cluster) => Promise<void> };
+    rpcFaults?: boolean;
   } = {},
 ): Promise<ScenarioResult> {
   const started = Date.now();
   return withBenchDatabase(async (databaseUrl) => {
     const { getDb } = await import('@/lib/db');
     const db = await getDb();
-    const c = await startCluster({ databaseUrl, env: opts.env, exchange: Boolean(opts.exchange) });
+    const c = await startCluster({ databaseUrl, env: opts.env, exchange: Boolean(opts.exchange), rpcFaults: opts.rpcFaults });
     let finished = false;
     try {
       const tenants = await setupTenants(db, c, opts.tenants ?? 4, { failingReceiversEverywhere: opts.failingReceiversEverywhere });

@@ -3,6 +3,7 @@ import { Card, EmptyState, PageHeader, tableClass, tdClass, thClass } from '@/co
 import { inputClass } from '@/components/ui/field';
 import { requireSupport } from '@/lib/console/context';
 import { searchConsole } from '@/lib/console/search';
+import { GasWallets } from './gas-wallets';
 
 export const metadata = { title: 'Search · Support console' };
 
@@ -13,6 +14,7 @@ export default async function ConsoleSearchPage({ searchParams }: { searchParams
   return (
     <>
       <PageHeader title="Search" description="Across every tenant: tenant name or id, invoice id, externalId, deposit address, tx hash, withdrawal id, event id, delivery id, order id." />
+      <GasWallets />
       <form role="search" className="mb-6 flex max-w-2xl gap-2">
         <label htmlFor="q" className="sr-only">Search</label>
         <input id="q" name="q" defaultValue={q} placeholder="inv_…, 0x…, tenant name…" className={inputClass} autoFocus />

@@ -1,10 +1,8 @@
 'use server';
 
 import { cookies } from 'next/headers';
-import { ModeSchema } from '@/lib/tenants/mode';
-import { MODE_COOKIE } from '@/lib/dashboard/context';
+import { modeCookie } from '@/lib/dashboard/mode-cookie';
 
 export async function setModeAction(mode: string): Promise<void> {
-  const m = ModeSchema.parse(mode);
-  (await cookies()).set(MODE_COOKIE, m, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 365 * 86_400 });
+  (await cookies()).set(...modeCookie(mode));
 }

@@ -1,7 +1,8 @@
 import { buildOpenApiDocument } from '@/lib/api/openapi';
 
 export const metadata = { title: 'API reference · USDT Gateway' };
-export const dynamic = 'force-static';
+// Rendered per request: the CSP nonce (proxy.ts) must reach Next's scripts, which a prerendered page cannot carry.
+export const dynamic = 'force-dynamic';
 
 type Json = Record<string, unknown>;
 

@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startExchangeSim } from '@/lib/exchange-sim/server';
 import { freePort, startAnvil, type AnvilChain } from '@/lib/testing/anvil';
+import { startRpcFaultProxy } from '@/lib/testing/rpc-fault-proxy';
 import { startRoundRobinProxy, type RoundRobinProxy } from './rr-proxy';
 
 /** A TCP proxy in front of anvil: down() refuses and cuts every connection until up(). */
@@ -158,6 +159,8 @@ export interface ClusterOptions {
   workers?: number;
   databaseUrl: string;
   env?: Record<string, string>;
+  /** Put a JSON-RPC fault proxy (failing methods, random failures, lagging nodes) between the gateway and anvil. */
+  rpcFaults?: boolean;
 }
 
 function spawnLogged(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv, log: string[]) {
@@ -201,6 +204,7 @@ export async function startCluster(opts: ClusterOptions) {
   const log: string[] = [];
   const chain: AnvilChain = await startAnvil({ blockTime: 0.5 });
   const rpc = await startTcpProxy(chain.port);
+  const rpcFaults = opts.rpcFaults ? await startRpcFaultProxy(rpc.url) : null;
   const receivers = await startReceivers();
   const exchange = opts.exchange ? await startFaultyExchange(chain) : null;
   const env: NodeJS.ProcessEnv = {
@@ -210,7 +214,7 @@ export async function startCluster(opts: ClusterOptions) {
     WORKER_INLINE: 'false',
     LOG_LEVEL: 'error',
     NEXT_TELEMETRY_DISABLED: '1',
-    TEST_RPC_URL: rpc.url,
+    TEST_RPC_URL: rpcFaults?.url ?? rpc.url,
     TEST_CHAIN_ID: String(chain.chainId),
     TEST_TOKEN_ADDRESS: chain.token,
     TEST_START_BLOCK: '0',
@@ -245,6 +249,7 @@ export async function startCluster(opts: ClusterOptions) {
   return {
     chain,
     rpc,
+    rpcFaults,
     receivers,
     exchange,
     proxy,
@@ -275,6 +280,7 @@ export async function startCluster(opts: ClusterOptions) {
       clearTimeout(t);
       await receivers.close();
       await exchange?.close();
+      await rpcFaults?.close();
       await rpc.close();
       await chain.stop();
     },

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { parseUnits, type Address } from 'viem';
+import { erc20Abi, parseUnits, TransactionNotFoundError, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { rowsOf, type Db } from '@/lib/db';
 import { Decimal } from '@/lib/money';
@@ -119,7 +119,11 @@ export async function runFlow(
     await sleep(3_000);
     let resent = 0;
     for (const p of paid) {
-      const tx = await c.chain.client.getTransaction({ hash: p.hash }).catch(() => null);
+      // Only the node's "no such transaction" means dropped; any other failure is no answer (and must not pay twice).
+      const tx = await c.chain.client.getTransaction({ hash: p.hash }).catch((err: unknown) => {
+        if (err instanceof TransactionNotFoundError) return null;
+        throw err;
+      });
       if (tx) continue;
       p.hash = await faucet.writeContract({ address: c.chain.token, abi, functionName: 'transfer', args: [p.address, parseUnits(p.amount, 18)] });
       resent++;
@@ -277,6 +281,37 @@ export async function checkInvariants(db: Db, c: Cluster, tenants: Tenant[], flo
     ok: twice === 0,
     detail: `${flow.sent.length} internal + ${exchangeRows.length} exchange withdrawals, ${failed} failed, ${twice} wrong`,
   });
+
+  // 4b. counted on chain: each withdrawal's destination got exactly one Transfer from the hot wallet, of its amount (none if FAILED)
+  const allRows = await one<{ id: string; status: string; destination_address: string; net_amount: string }>(
+    sql`select id, status, destination_address, net_amount::text from withdrawals where id = any(${`{${[...flow.sent.map((s) => s.id), ...flow.exchangeIds].join(',')}}`}::text[])`,
+  );
+  let notOnce = 0;
+  let transfersSeen = 0;
+  for (const w of allRows) {
+    const logs = await c.chain.client.getContractEvents({
+      address: c.chain.token,
+      abi: erc20Abi,
+      eventName: 'Transfer',
+      args: { from: c.chain.addresses.hot, to: w.destination_address as Address },
+      fromBlock: 0n,
+    });
+    transfersSeen += logs.length;
+    const expected = w.status === 'COMPLETED' ? [parseUnits(w.net_amount, 18)] : [];
+    if (logs.length !== expected.length || logs.some((l, i) => l.args.value !== expected[i])) notOnce++;
+  }
+  out.push({
+    name: "each withdrawal's destination received its amount exactly once, counted on chain",
+    ok: notOnce === 0 && allRows.length === flow.sent.length + flow.exchangeIds.length,
+    detail: `${allRows.length} withdrawals, ${transfersSeen} transfers from the hot wallet to their destinations, ${notOnce} wrong`,
+  });
+
+  // 4c. no invoice event written twice for one transfer (same invoice, type and payments)
+  const [dupEvents] = await one<{ n: string; total: string }>(sql`
+    select (select count(*) from (select 1 from events where tenant_id = any(${tids}::text[]) and type like 'invoice.%'
+              group by subject_id, type, data->'txHashes' having count(*) > 1) d)::text as n,
+           (select count(*) from events where tenant_id = any(${tids}::text[]) and type like 'invoice.%')::text as total`);
+  out.push({ name: 'no invoice event written twice for one transfer', ok: dupEvents!.n === '0', detail: `${dupEvents!.total} invoice events, ${dupEvents!.n} written twice` });
 
   // 5. every event delivered to every subscribed endpoint at least once, or dead-lettered
   const del = await one<{ status: string | null; url: string; event_id: string; endpoint_id: string }>(sql`

@@ -78,6 +78,8 @@ export const exchangeWeightSpends = pgTable(
     id: bigserial({ mode: 'number' }).primaryKey(),
     /** sha256 of the exchange API key (the key itself is never stored). */
     keyHash: text().notNull(),
+    /** The tenant whose request spent it (its fair share is counted from these); null for system work (tracker, shared lists). */
+    tenantId: text(),
     weight: integer().notNull(),
     spentAt: tstz().notNull().defaultNow(),
   },

@@ -15,3 +15,4 @@ export * from './login-throttles';
 export * from './exchange';
 export * from './storefront';
 export * from './audit';
+export * from './withdrawal-controls';

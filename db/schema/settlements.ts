@@ -1,6 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, mode, money, tstz } from './columns';
+
+/** Fixed before the first transaction of a sweep, reused on resume: gas, and the deferred settlements it carries. */
+export interface SweepPlan {
+  gasPrice: string;
+  feeGas: string;
+  custodyGas: string;
+  carried?: { ids: string[]; fee: string; net: string };
+}
 
 export const SETTLEMENT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
 
@@ -25,7 +33,15 @@ export const settlements = pgTable(
     feeAmount: money().notNull(),
     netAmount: money().notNull(),
     /** Gas price (wei) and per-step gas limits fixed at the top-up, reused on resume. */
-    gasPlan: jsonb().$type<{ gasPrice: string; feeGas: string; custodyGas: string }>(),
+    gasPlan: jsonb().$type<SweepPlan>(),
+    /**
+     * Credited without an on-chain sweep: the deposit address held less than the
+     * network's sweep minimum (dust), so its tokens stay there until a later
+     * sweep of the same address carries them (carriedBy).
+     */
+    sweepDeferred: boolean().notNull().default(false),
+    /** The settlement whose sweep moved this deferred settlement's tokens. */
+    carriedBy: text(),
     attempts: integer().notNull().default(0),
     nextAttemptAt: tstz().notNull().defaultNow(),
     /** A worker holds it until then; a crashed worker's claim lapses. */
@@ -76,3 +92,5 @@ export const settlementTxs = pgTable(
     uniqueIndex('settlement_txs_step_uq').on(t.settlementId, t.step),
   ],
 );
+
+export type Settlement = typeof settlements.$inferSelect;

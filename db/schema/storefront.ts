@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, mode, money, tstz } from './columns';
 
 /** Storefront products; archived ones (active = false) stay for past orders. */
@@ -70,3 +70,19 @@ export const orders = pgTable(
 
 export type Product = typeof products.$inferSelect;
 export type Order = typeof orders.$inferSelect;
+
+/**
+ * Fixed one-minute windows counting order creations per bucket
+ * (`addr:<client address>` for the public store page, `store:<tenant>:<mode>`
+ * for every order of a store), shared by every app instance. Old windows are
+ * pruned now and then by the throttle itself.
+ */
+export const storeOrderWindows = pgTable(
+  'store_order_windows',
+  {
+    bucket: text().notNull(),
+    windowStart: tstz().notNull(),
+    count: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })],
+);

@@ -1,4 +1,4 @@
-import { index, pgTable, text } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, tstz } from './columns';
 
 /** Dashboard and console users. Owners and members belong to a tenant; support staff to none. */
@@ -17,6 +17,8 @@ export const users = pgTable(
     totpPendingSecret: text(),
     /** SHA-256 hashes of the unused recovery codes (each works once instead of a TOTP code). */
     recoveryCodeHashes: text().array().notNull().default([]),
+    /** The TOTP time step (Unix seconds / 30) of the last code accepted: a code of this step or an earlier one is refused (no reuse inside its window). */
+    totpLastStep: integer(),
     createdAt: createdAt(),
     lastLoginAt: tstz(),
   },

@@ -24,7 +24,7 @@ export const withdrawals = pgTable(
     postBackUrl: text(),
     /** Exchange withdrawals: exchangeOrderId, exchangeToken, fromCurrency, toCurrency, ... (strings). */
     metadata: jsonb().$type<Record<string, string>>(),
-    /** Why a PENDING withdrawal waits (hot wallet short of USDT or BNB); cleared when sent. */
+    /** Why a withdrawal waits: PENDING (hot wallet short of USDT or BNB) or PROCESSING (chain unreadable, transaction not found yet); null when nothing is in the way. */
     pendingReason: text(),
     failureReason: text(),
     /** Hot wallet nonce reserved for this transfer; kept across re-broadcasts (same nonce, higher gas). */
@@ -32,8 +32,17 @@ export const withdrawals = pgTable(
     /** The signed raw transaction, stored before broadcast so a restart re-sends exactly it. */
     signedTx: text(),
     txHash: text(),
-    /** Hashes of earlier signatures of the same nonce (replaced with a higher gas price); any of them may be the one mined. */
+    /**
+     * Every earlier signature of this withdrawal: replaced ones of the same nonce (higher gas price) and those
+     * of a nonce given up after it was proven used by another transaction. Tracking looks for receipts of all of them.
+     */
     replacedTxHashes: text().array().notNull().default([]),
+    /**
+     * Head block of the node that first showed the nonce used while none of this withdrawal's
+     * transactions had a receipt. Re-signing under a new nonce waits until a node whose head is
+     * the network's confirmations past this block still finds none of them (docs/withdrawals.md).
+     */
+    nonceUsedAtBlock: bigint({ mode: 'number' }),
     /** Gas price (wei) of the signed transaction, raised when a stuck transaction is replaced. */
     gasPrice: bigint({ mode: 'bigint' }),
     broadcastAt: tstz(),

@@ -39,15 +39,41 @@ describe('POST /v1/api-keys', () => {
     expect(denied.body.message).toContain('admin');
   });
 
-  it('defaults mode to the calling key and accepts an explicit live mode', async () => {
-    const live = await call('POST', '/v1/api-keys', { key: t.test, body: { name: 'Live', scopes: ['admin'], mode: 'live' } });
-    expect(live.status).toBe(201);
-    expect(live.body.key.startsWith('gw_live_')).toBe(true);
-    const me = await call('GET', '/v1/tenants/me', { key: live.body.key });
-    expect(me.body.mode).toBe('live');
+  it('defaults mode to the calling key and accepts its own mode named explicitly', async () => {
+    const own = await call('POST', '/v1/api-keys', { key: t.test, body: { name: 'Own', scopes: ['admin'], mode: 'test' } });
+    expect(own.status).toBe(201);
+    expect(own.body.key.startsWith('gw_test_')).toBe(true);
+    const fromLive = await call('POST', '/v1/api-keys', { key: t.live, body: { name: 'Live child', scopes: ['invoices:read'] } });
+    expect(fromLive.status).toBe(201);
+    expect(fromLive.body.mode).toBe('live');
     // The test key lists only test keys.
     const list = await call('GET', '/v1/api-keys', { key: t.test });
     expect(list.body.data.every((k: { mode: string }) => k.mode === 'test')).toBe(true);
+  });
+
+  // Issue 14: a test key (shared with CI, contractors) minted a working live admin key.
+  it.each([
+    ['test', 'live'],
+    ['live', 'test'],
+  ] as const)('a %s key cannot create a %s key: 403 mode_mismatch, nothing written', async (own, other) => {
+    const before = await keyCount();
+    const res = await call('POST', '/v1/api-keys', { key: t[own], body: { name: 'Escalate', scopes: ['admin'], mode: other } });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ statusCode: 403, code: 'mode_mismatch', error: 'Forbidden' });
+    expect(res.body.message).toContain(other);
+    expect(res.body.key).toBeUndefined();
+    expect(await keyCount()).toBe(before);
+  });
+
+  it("a key cannot edit or revoke a key of the other mode (404, as for another tenant's)", async () => {
+    const live = await call('POST', '/v1/api-keys', { key: t.live, body: { name: 'Live target', scopes: ['admin'] } });
+    const patch = await call('PATCH', `/v1/api-keys/${live.body.id}`, { key: t.test, body: { scopes: ['invoices:read'] } });
+    expect(patch.status).toBe(404);
+    const revoke = await call('DELETE', `/v1/api-keys/${live.body.id}/revoke`, { key: t.test });
+    expect(revoke.status).toBe(404);
+    expect((await call('GET', '/v1/tenants/me', { key: live.body.key })).status).toBe(200);
+    const [row] = await t.db.select().from(apiKeys).where(eq(apiKeys.id, live.body.id));
+    expect(row!.scopes).toEqual(['admin']);
   });
 
   it('sets an expiry when asked', async () => {

@@ -2,6 +2,7 @@ import { apiKeys } from '@/db/schema';
 import { merchantAuditEntry } from '@/lib/audit/audit-merchant-action';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import type { Db } from '@/lib/db';
+import { ApiError } from '@/lib/api/errors';
 import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/tenants/mode';
 import type { CreateApiKeyInput } from './schemas';
@@ -46,4 +47,25 @@ export async function createApiKey(
     })
     .returning();
   return { ...apiKeyView(row!), key: secret };
+}
+
+/**
+ * POST /v1/api-keys: a key issues keys of its own mode only. Test keys are
+ * shared with CI and contractors; letting one name `live` would hand them live
+ * withdrawals. The dashboard owner (session) and the operator CLI may issue
+ * either mode through createApiKey directly.
+ */
+export function createApiKeyWithKey(
+  db: Db,
+  auth: { tenantId: string; mode: Mode; keyId: string },
+  body: CreateApiKeyInput,
+  actor?: AuditActor,
+): Promise<CreatedApiKey> {
+  if (body.mode !== undefined && body.mode !== auth.mode) {
+    throw new ApiError('mode_mismatch', `A ${auth.mode} key cannot create ${body.mode} keys. Use a ${body.mode} key, or the dashboard.`, [
+      { path: 'mode', message: `must be ${auth.mode} (the mode of the calling key) or omitted` },
+    ]);
+  }
+  const { mode: _same, ...rest } = body;
+  return createApiKey(db, { ...rest, tenantId: auth.tenantId, mode: auth.mode }, actor);
 }

@@ -11,11 +11,14 @@ export const createApiKeyOp = defineOperation({
   scope: 'admin',
   tag,
   summary: 'Create an API key',
-  description: 'Returns the full secret once. Only its SHA-256 hash, prefix and last four characters are stored.',
+  description:
+    'Returns the full secret once. Only its SHA-256 hash, prefix and last four characters are stored. A key creates keys of its own mode only: naming the other mode is a 403 mode_mismatch.',
   body: CreateApiKeyBody,
   example: { name: 'Checkout server', scopes: ['invoices:read', 'invoices:write'], rateLimitRpm: 600 },
   response: CreatedApiKeySchema,
   status: 201,
+  secretFields: ['key'],
+  errors: ['mode_mismatch', 'secret_not_replayable'],
 });
 
 export const listApiKeysOp = defineOperation({

@@ -16,7 +16,7 @@ export const CreateApiKeyBody = z.strictObject({
   scopes: Scopes,
   rateLimitRpm: RateLimitRpm.default(120),
   expiresInDays: z.number().int().min(1).max(3650).optional().describe('Lifetime in days; no expiry when omitted.'),
-  mode: ModeSchema.optional().describe("live or test; defaults to the calling key's mode."),
+  mode: ModeSchema.optional().describe("The calling key's mode (the default); the other mode is refused with 403 mode_mismatch."),
 });
 export type CreateApiKeyInput = z.infer<typeof CreateApiKeyBody>;
 

@@ -4,6 +4,7 @@ import { idempotencyRequests } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import type { Mode } from '@/lib/tenants/mode';
 import { ApiError } from './errors';
+import type { Operation } from './operation';
 
 /** An in-flight entry older than this belongs to a crashed request and may be taken over. */
 const STALE_LOCK_MS = 60_000;
@@ -74,4 +75,34 @@ export async function beginIdempotentRequest(
     .returning({ key: idempotencyRequests.idempotencyKey });
   if (taken.length > 0) return proceed;
   throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
+}
+
+/**
+ * What the idempotency record keeps of a response. A successful response of an
+ * operation with `secretFields` is kept without them: the secret is shown once
+ * and never sits in this table (24 hours of clear secrets otherwise).
+ */
+export function storableResponse(op: Pick<Operation, 'secretFields'>, status: number, text: string): string {
+  if (!op.secretFields?.length || status >= 400) return text;
+  const body = JSON.parse(text) as Record<string, unknown>;
+  for (const field of op.secretFields) delete body[field];
+  return JSON.stringify(body);
+}
+
+/**
+ * A replay of a successful secret-issuing request does not show the secret
+ * again (it is not kept, and a second showing is exactly what the postback
+ * reveal refuses): it names what the first request created so the client can
+ * revoke or rotate it.
+ */
+export function assertReplayable(op: Pick<Operation, 'secretFields' | 'id'>, stored: { status: number; body: string }): void {
+  if (!op.secretFields?.length || stored.status >= 400) return;
+  const id = (JSON.parse(stored.body) as { id?: unknown }).id;
+  const what = typeof id === 'string' ? ` (${id})` : '';
+  throw new ApiError(
+    'secret_not_replayable',
+    `This request already succeeded${what}, and its response carried a secret that is shown only once and is not kept. ` +
+      'Revoke or rotate it and make a new request with a new Idempotency-Key.',
+    typeof id === 'string' ? [{ path: 'id', message: id }] : undefined,
+  );
 }

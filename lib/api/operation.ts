@@ -34,6 +34,14 @@ export interface Operation<
   errors?: ErrorCode[];
   /** A valid request body: shown in the reference and used by the generated auth tests. */
   example?: B extends z.ZodType ? z.input<B> : never;
+  /**
+   * Top-level response fields that carry a secret shown once (an API key, a signing secret).
+   * The idempotency record keeps the response without them, and replaying a successful
+   * request answers 409 secret_not_replayable instead of showing the secret again
+   * (lib/api/idempotency.ts). lib/api/secret-fields.test.ts fails for a secret-looking
+   * response field that is not declared here.
+   */
+  secretFields?: readonly string[];
   /** Only test-mode keys see it; live keys get 404. */
   testOnly?: boolean;
 }

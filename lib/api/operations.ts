@@ -6,7 +6,8 @@ import * as invoices from '@/lib/invoices/operations';
 import * as withdrawals from '@/lib/withdrawals/operations';
 import * as storefront from '@/lib/storefront/operations';
 import * as exchange from '@/lib/exchange/operations';
+import * as withdrawalControls from '@/lib/withdrawal-controls/operations';
 import { payinCurrenciesOp, payinQuoteOp } from '@/lib/exchange/payin-operations';
 
 /** Every /v1 operation: the OpenAPI document and the generated auth tests iterate this list. */
-export const OPERATIONS: Operation[] = [...Object.values(tenants), ...Object.values(apiKeys), ...Object.values(invoices), ...Object.values(webhooks), ...Object.values(withdrawals), ...Object.values(storefront), ...Object.values(exchange), payinCurrenciesOp, payinQuoteOp] as Operation[];
+export const OPERATIONS: Operation[] = [...Object.values(tenants), ...Object.values(apiKeys), ...Object.values(invoices), ...Object.values(webhooks), ...Object.values(withdrawals), withdrawalControls.getWithdrawalControlsOp, ...Object.values(storefront), ...Object.values(exchange), payinCurrenciesOp, payinQuoteOp] as Operation[];

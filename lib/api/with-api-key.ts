@@ -5,10 +5,11 @@ import { hasScope } from '@/lib/api-keys/scopes';
 import { clientIp } from '@/lib/auth/client-ip';
 import { getAuthDb, getDb, type Db } from '@/lib/db';
 import { env, isProduction } from '@/lib/env';
+import { HSTS } from '@/lib/http/security-headers';
 import { isId, newId } from '@/lib/ids';
 import { log } from '@/lib/log';
 import { ApiError, errorBody, notFound } from './errors';
-import { beginIdempotentRequest } from './idempotency';
+import { assertReplayable, beginIdempotentRequest, storableResponse } from './idempotency';
 import type { Operation } from './operation';
 import { parseJsonBody, parseQuery, readRawBody } from './request';
 
@@ -27,10 +28,9 @@ export interface HandlerContext<B, Q> {
 export type RouteContext = { params: Promise<Record<string, string | string[]>> };
 export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>;
 
-const HSTS = 'max-age=63072000; includeSubDomains; preload';
-
 export function baseHeaders(requestId: string): Headers {
-  const h = new Headers({ 'X-Request-Id': requestId, 'Cache-Control': 'no-store' });
+  // Pages get theirs from proxy.ts; /v1 skips that hop and sets what a JSON API needs here.
+  const h = new Headers({ 'X-Request-Id': requestId, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' });
   if (isProduction()) h.set('Strict-Transport-Security', HSTS);
   return h;
 }
@@ -133,6 +133,7 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
           : await beginIdempotentRequest(db, auth, idemKey, { method: op.method, path: url.pathname, rawBody });
       if (idem?.kind === 'replay') {
         headers.set('Idempotent-Replayed', 'true');
+        assertReplayable(op, idem);
         return jsonResponse(idem.status, idem.body, headers);
       }
 
@@ -152,7 +153,7 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
         else await idem.finish(res.status, await res.clone().text());
         return res;
       }
-      await idem?.finish(status, text);
+      await idem?.finish(status, storableResponse(op, status, text));
       return jsonResponse(status, text, headers);
     } catch (err) {
       return errorResponse(err, requestId, headers, { op: op.id });

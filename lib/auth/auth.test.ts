@@ -18,6 +18,8 @@ let n = 0;
 const email = () => `auth-${process.pid}-${Date.now()}-${++n}@example.com`;
 const PASSWORD = 'a-long-enough-password';
 const ip = () => `10.0.${n}.${Math.floor(Math.random() * 250)}`;
+/** A TOTP code is accepted once per 30-second step: this stands for waiting until the next step. */
+const nextStep = (userId: string) => db.update(users).set({ totpLastStep: null }).where(eq(users.id, userId));
 
 beforeAll(async () => {
   db = await getDb();
@@ -46,17 +48,17 @@ describe('TOTP', () => {
 describe('sign-up and sign-in', () => {
   it('sign-up creates a tenant and its owner; a second sign-up with the email is refused', async () => {
     const e = email();
-    const { tenant, user } = await signUp(db, { businessName: 'Shop', email: e.toUpperCase(), password: PASSWORD });
+    const { tenant, user } = await signUp(db, { businessName: 'Shop', email: e.toUpperCase(), password: PASSWORD }, { ip: ip() });
     expect(user).toMatchObject({ email: e, role: 'owner', tenantId: tenant.id });
-    await expect(signUp(db, { businessName: 'Other', email: e, password: PASSWORD })).rejects.toMatchObject({ code: 'conflict' });
-    await expect(signUp(db, { businessName: '', email: email(), password: 'short' })).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(signUp(db, { businessName: 'Other', email: e, password: PASSWORD }, { ip: ip() })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(signUp(db, { businessName: '', email: email(), password: 'short' }, { ip: ip() })).rejects.toMatchObject({ code: 'validation_failed' });
   });
 
   it('sign-up can be turned off', async () => {
     process.env.SIGNUP_ENABLED = 'false';
     resetEnvCache();
     try {
-      await expect(signUp(db, { businessName: 'Shop', email: email(), password: PASSWORD })).rejects.toMatchObject({ code: 'forbidden' });
+      await expect(signUp(db, { businessName: 'Shop', email: email(), password: PASSWORD }, { ip: ip() })).rejects.toMatchObject({ code: 'forbidden' });
     } finally {
       delete process.env.SIGNUP_ENABLED;
       resetEnvCache();
@@ -65,7 +67,7 @@ describe('sign-up and sign-in', () => {
 
   it('opens a session on the right password and refuses a wrong one', async () => {
     const e = email();
-    await signUp(db, { businessName: 'Shop', email: e, password: PASSWORD });
+    await signUp(db, { businessName: 'Shop', email: e, password: PASSWORD }, { ip: ip() });
     expect(await verifyCredentials(db, { email: e, password: 'nope-nope-nope' }, { ip: ip() })).toEqual({ ok: false, reason: 'invalid' });
     const ok = await verifyCredentials(db, { email: e, password: PASSWORD }, { ip: ip() });
     expect(ok.ok).toBe(true);
@@ -77,17 +79,18 @@ describe('sign-up and sign-in', () => {
 
   it('sessions expire', async () => {
     const e = email();
-    await signUp(db, { businessName: 'Shop', email: e, password: PASSWORD });
+    await signUp(db, { businessName: 'Shop', email: e, password: PASSWORD }, { ip: ip() });
     const ok = (await verifyCredentials(db, { email: e, password: PASSWORD }, { ip: ip() })) as { sessionId: string };
     await db.update(userSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(userSessions.id, ok.sessionId));
     expect(await getActiveSession(db, ok.sessionId)).toBeNull();
   });
 
-  it('slows brute force per account: locked after 5 failures, even for the right password', async () => {
+  it('slows brute force per account and address: locked after 5 attempts, even for the right password', async () => {
     const e = email();
-    await signUp(db, { businessName: 'Shop', email: e, password: PASSWORD });
-    for (let i = 0; i < 6; i++) expect((await verifyCredentials(db, { email: e, password: `wrong-${i}-xxxxx` }, { ip: ip() })).ok).toBe(false);
-    const locked = await verifyCredentials(db, { email: e, password: PASSWORD }, { ip: ip() });
+    const from = ip();
+    await signUp(db, { businessName: 'Shop', email: e, password: PASSWORD }, { ip: ip() });
+    for (let i = 0; i < 6; i++) expect((await verifyCredentials(db, { email: e, password: `wrong-${i}-xxxxx` }, { ip: from })).ok).toBe(false);
+    const locked = await verifyCredentials(db, { email: e, password: PASSWORD }, { ip: from });
     expect(locked).toMatchObject({ ok: false, reason: 'throttled' });
     expect((locked as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(20);
   });
@@ -97,14 +100,14 @@ describe('sign-up and sign-in', () => {
     await db.delete(loginThrottles).where(eq(loginThrottles.key, `ip:${addr}`));
     for (let i = 0; i < 31; i++) await verifyCredentials(db, { email: email(), password: 'whatever-wrong' }, { ip: addr });
     const e = email();
-    await signUp(db, { businessName: 'Shop', email: e, password: PASSWORD });
+    await signUp(db, { businessName: 'Shop', email: e, password: PASSWORD }, { ip: ip() });
     expect(await verifyCredentials(db, { email: e, password: PASSWORD }, { ip: addr })).toMatchObject({ ok: false, reason: 'throttled' });
     expect((await verifyCredentials(db, { email: e, password: PASSWORD }, { ip: ip() })).ok).toBe(true);
   });
 
   it('with TOTP on: asks for a code, accepts a valid one, and each recovery code once', async () => {
     const e = email();
-    const { user } = await signUp(db, { businessName: 'Shop', email: e, password: PASSWORD });
+    const { user } = await signUp(db, { businessName: 'Shop', email: e, password: PASSWORD }, { ip: ip() });
     const { secret } = await startTotpEnrollment(db, user.id);
     await expect(confirmTotpEnrollment(db, user.id, { code: '000000' })).rejects.toMatchObject({ code: 'validation_failed' });
     const { recoveryCodes } = await confirmTotpEnrollment(db, user.id, { code: totpCode(secret) });
@@ -113,6 +116,7 @@ describe('sign-up and sign-in', () => {
     expect(row!.recoveryCodeHashes).not.toContain(recoveryCodes[0]);
 
     expect(await verifyCredentials(db, { email: e, password: PASSWORD }, { ip: ip() })).toEqual({ ok: false, reason: 'totp_required' });
+    await nextStep(user.id);
     expect((await verifyCredentials(db, { email: e, password: PASSWORD, code: totpCode(secret) }, { ip: ip() })).ok).toBe(true);
     const viaRecovery = await verifyCredentials(db, { email: e, password: PASSWORD, code: recoveryCodes[0]!.toUpperCase() }, { ip: ip() });
     expect(viaRecovery).toMatchObject({ ok: true, usedRecoveryCode: true });
@@ -125,7 +129,7 @@ describe('TOTP secrets at rest', () => {
 
   it('are stored sealed while pending and once confirmed, and sign-in and turning 2FA off still work', async () => {
     const e = email();
-    const { user } = await signUp(db, { businessName: 'Shop', email: e, password: PASSWORD });
+    const { user } = await signUp(db, { businessName: 'Shop', email: e, password: PASSWORD }, { ip: ip() });
     const { secret, uri } = await startTotpEnrollment(db, user.id);
     expect(uri).toContain(`secret=${secret}`);
     const pending = await stored(user.id);
@@ -140,20 +144,24 @@ describe('TOTP secrets at rest', () => {
     expect(on.totpSecret).not.toContain(secret);
     expect(openSecret(on.totpSecret!)).toBe(secret);
 
+    await nextStep(user.id);
     expect((await verifyCredentials(db, { email: e, password: PASSWORD, code: totpCode(secret) }, { ip: ip() })).ok).toBe(true);
+    await nextStep(user.id);
     expect((await regenerateRecoveryCodes(db, user.id, { code: totpCode(secret) })).recoveryCodes).toHaveLength(10);
     await expect(disableTotp(db, user.id, { code: '000000' })).rejects.toMatchObject({ code: 'validation_failed' });
+    await nextStep(user.id);
     await disableTotp(db, user.id, { code: totpCode(secret) });
     expect((await stored(user.id)).totpSecret).toBeNull();
   });
 
   it('a secret stored in clear before encryption at rest still verifies', async () => {
     const e = email();
-    const { user } = await signUp(db, { businessName: 'Shop', email: e, password: PASSWORD });
+    const { user } = await signUp(db, { businessName: 'Shop', email: e, password: PASSWORD }, { ip: ip() });
     const secret = generateTotpSecret();
     await db.update(users).set({ totpSecret: secret }).where(eq(users.id, user.id));
     expect(await verifyCredentials(db, { email: e, password: PASSWORD, code: '000000' }, { ip: ip() })).toMatchObject({ ok: false });
     expect((await verifyCredentials(db, { email: e, password: PASSWORD, code: totpCode(secret) }, { ip: ip() })).ok).toBe(true);
+    await nextStep(user.id);
     await disableTotp(db, user.id, { code: totpCode(secret) });
     expect((await stored(user.id)).totpSecret).toBeNull();
   });

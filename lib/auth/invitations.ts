@@ -5,6 +5,7 @@ import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { newId } from '@/lib/ids';
 import { createUser } from '@/lib/users/create-user';
+import { hashPassword } from '@/lib/users/password';
 import { AcceptInvitationInput, InviteMemberInput } from './schemas';
 import { generateToken, sha256 } from './tokens';
 
@@ -50,6 +51,8 @@ export async function acceptInvitation(db: Db, input: z.input<typeof AcceptInvit
   const { token, password } = AcceptInvitationInput.parse(input);
   const inv = await findInvitation(db, token);
   if (!inv) throw new ApiError('not_found', 'This invitation link is invalid, used or expired. Ask the owner for a new one.');
+  // Hashed before the transaction: it must not hold a connection while the hash waits for a thread.
+  const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(invitations)
@@ -57,7 +60,7 @@ export async function acceptInvitation(db: Db, input: z.input<typeof AcceptInvit
       .where(and(eq(invitations.id, inv.id), isNull(invitations.acceptedAt)))
       .returning({ id: invitations.id });
     if (!claimed) throw new ApiError('conflict', 'This invitation was already used.');
-    return createUser(tx, { email: inv.email, password, role: inv.role, tenantId: inv.tenantId });
+    return createUser(tx, { email: inv.email, password, role: inv.role, tenantId: inv.tenantId }, { passwordHash });
   });
 }
 

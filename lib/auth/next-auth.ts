@@ -3,10 +3,8 @@ import Credentials from 'next-auth/providers/credentials';
 import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
 import { clientIp } from './client-ip';
+import { authSecret, signInWithGrant } from './sign-in-grant';
 import { verifyCredentials } from './verify-credentials';
-
-// Outside production only: lets `next start` in tests and dev run without configuring a secret.
-const DEV_AUTH_SECRET = 'development-only-auth-secret-not-for-production-use';
 
 /** The sign-in refusal reason travels in `code` (invalid, totp_required, no_tenant, throttled:<seconds>). */
 class SignInRefused extends CredentialsSignin {
@@ -20,8 +18,10 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
   const e = env();
   const maxAge = Math.round(e.SESSION_MAX_AGE_HOURS * 3600);
   return {
-    secret: e.AUTH_SECRET ?? DEV_AUTH_SECRET,
+    secret: authSecret(),
     trustHost: true,
+    // Production serves only HTTPS: session cookies are Secure (and __Secure- prefixed) whatever the proxy says.
+    useSecureCookies: e.APP_ENV === 'production',
     session: { strategy: 'jwt', maxAge },
     jwt: { maxAge },
     pages: { signIn: '/sign-in' },
@@ -35,13 +35,15 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
     },
     providers: [
       Credentials({
-        credentials: { email: {}, password: {}, code: {} },
+        credentials: { email: {}, password: {}, code: {}, grant: {} },
         async authorize(credentials, request) {
           const db = await getDb();
-          const outcome = await verifyCredentials(db, credentials, {
-            ip: clientIp(request.headers),
-            userAgent: request.headers.get('user-agent') ?? undefined,
-          });
+          const meta = { ip: clientIp(request.headers), userAgent: request.headers.get('user-agent') ?? undefined };
+          // A grant (issued by our own sign-up or invitation action) stands in for the password just hashed.
+          const outcome =
+            typeof credentials.grant === 'string' && credentials.grant !== ''
+              ? await signInWithGrant(db, credentials.grant, meta)
+              : await verifyCredentials(db, credentials, meta);
           if (!outcome.ok) throw new SignInRefused(outcome.reason === 'throttled' ? `throttled:${outcome.retryAfterSeconds}` : outcome.reason);
           // The JWT carries only the session row id; who and which tenant are read from the database per request.
           return { id: outcome.sessionId };

@@ -55,13 +55,19 @@ export function totpCode(secret: string, now = Date.now()): string {
   return hotp(base32Decode(secret), Math.floor(now / 1000 / STEP_S));
 }
 
-/** Accepts the current code and one step either side (clock drift). */
-export function verifyTotp(secret: string, code: string, now = Date.now()): boolean {
+/** The time step whose code `code` is: the current one or one either side (clock drift); null when none. */
+export function totpStep(secret: string, code: string, now = Date.now()): number | null {
   const c = code.replace(/\s/g, '');
-  if (!/^\d{6}$/.test(c)) return false;
+  if (!/^\d{6}$/.test(c)) return null;
   const key = base32Decode(secret);
   const counter = Math.floor(now / 1000 / STEP_S);
-  return [-1, 0, 1].some((d) => timingSafeEqual(Buffer.from(hotp(key, counter + d)), Buffer.from(c)));
+  for (const d of [-1, 0, 1]) if (timingSafeEqual(Buffer.from(hotp(key, counter + d)), Buffer.from(c))) return counter + d;
+  return null;
+}
+
+/** Whether `code` is valid now. Accepting it for sign-in or a change goes through claimTotpCode, which refuses reuse. */
+export function verifyTotp(secret: string, code: string, now = Date.now()): boolean {
+  return totpStep(secret, code, now) !== null;
 }
 
 export function otpauthUri(secret: string, email: string, issuer = 'USDT Gateway'): string {

@@ -4,12 +4,19 @@ import { chainBlocks, chainTransfers } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
 import { revertTransfers } from '@/lib/invoices/revert-transfers';
+import { RpcReadError } from './rpc-batch';
 import type { Cursor } from './cursor';
 import type { Network } from './network';
 
+/**
+ * Block n as the node sees it. Any failure throws, and so does a node without
+ * the block (behind the others, or a chain that is shorter for now): neither
+ * says anything about the block's hash.
+ */
 export async function blockAt(client: PublicClient, n: number): Promise<Cursor> {
   const b = await client.getBlock({ blockNumber: BigInt(n) });
-  return { lastBlock: n, lastBlockHash: b.hash!, lastBlockTime: new Date(Number(b.timestamp) * 1000) };
+  if (!b?.hash) throw new RpcReadError(`the node has no block ${n}`);
+  return { lastBlock: n, lastBlockHash: b.hash, lastBlockTime: new Date(Number(b.timestamp) * 1000) };
 }
 
 /**
@@ -17,11 +24,14 @@ export async function blockAt(client: PublicClient, n: number): Promise<Cursor> 
  * `removed` logs): when the cursor block's hash changed, walk the stored
  * hashes down to the newest one still canonical and roll back to it.
  * Returns the cursor to continue from.
+ *
+ * Only a hash read from a node that has the block counts: a failed read or a
+ * missing block (a lagging node, or a chain shorter than the cursor until it
+ * grows back) throws before anything changes, and the next run looks again.
  */
 export async function checkReorg(db: Db, net: Pick<Network, 'mode' | 'chainId'>, client: PublicClient, cursor: Cursor): Promise<Cursor> {
-  // A chain that got shorter has no block at the cursor: that is a reorg too.
-  const current = await blockAt(client, cursor.lastBlock).catch(() => undefined);
-  if (current?.lastBlockHash === cursor.lastBlockHash) return cursor;
+  const current = await blockAt(client, cursor.lastBlock);
+  if (current.lastBlockHash === cursor.lastBlockHash) return cursor;
   const stored = await db
     .select()
     .from(chainBlocks)
@@ -30,8 +40,8 @@ export async function checkReorg(db: Db, net: Pick<Network, 'mode' | 'chainId'>,
     .limit(512);
   let ancestor: Cursor | undefined;
   for (const s of stored) {
-    const b = await blockAt(client, s.number).catch(() => undefined);
-    if (b && b.lastBlockHash === s.hash) {
+    const b = await blockAt(client, s.number);
+    if (b.lastBlockHash === s.hash) {
       ancestor = b;
       break;
     }
@@ -47,7 +57,7 @@ export async function checkReorg(db: Db, net: Pick<Network, 'mode' | 'chainId'>,
     .from(chainTransfers)
     .where(and(eq(chainTransfers.mode, net.mode), eq(chainTransfers.chainId, net.chainId), gt(chainTransfers.blockNumber, ancestor.lastBlock)));
   const canonical = new Map<number, string>();
-  for (const { n } of affected) canonical.set(n, (await blockAt(client, n).catch(() => undefined))?.lastBlockHash ?? '');
+  for (const { n } of affected) canonical.set(n, (await blockAt(client, n)).lastBlockHash);
   const { removed } = await revertTransfers(db, net, ancestor, canonical);
   log.warn('reorg handled', { mode: net.mode, chainId: net.chainId, from: cursor.lastBlock, ancestor: ancestor.lastBlock, removed });
   return ancestor;

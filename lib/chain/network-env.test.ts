@@ -1,6 +1,7 @@
+import { mnemonicToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DEV_MNEMONIC, NETWORK_ENV, networkEnvProblems } from './network-env';
+import { DEV_ACCOUNT_ADDRESSES, DEV_MNEMONIC, NETWORK_ENV, networkEnvProblems } from './network-env';
 
 const parse = (vars: Record<string, string>) => z.object(NETWORK_ENV).parse(vars);
 const KEY = `0x${'11'.repeat(32)}`;
@@ -41,5 +42,64 @@ describe('network environment', () => {
   it('rejects malformed keys and addresses by name', () => {
     expect(() => parse({ LIVE_GAS_WALLET_PRIVATE_KEY: 'nope' })).toThrow(/LIVE_GAS_WALLET_PRIVATE_KEY/);
     expect(() => parse({ TEST_FEE_WALLET_ADDRESS: '0x12' })).toThrow(/TEST_FEE_WALLET_ADDRESS/);
+  });
+
+  // Anvil's and hardhat's well-known keys (printed by every local node): account 0, 9 and 19 of the dev mnemonic.
+  const devKey = (i: number) => {
+    const hd = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: i }).getHdKey();
+    return `0x${Buffer.from(hd.privateKey!).toString('hex')}`;
+  };
+
+  it('the well-known development accounts are those of the development mnemonic', () => {
+    expect(DEV_ACCOUNT_ADDRESSES).toEqual(Array.from({ length: 20 }, (_, i) => mnemonicToAccount(DEV_MNEMONIC, { addressIndex: i }).address.toLowerCase()));
+    expect(devKey(0)).toBe('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'); // anvil's account 0, as it prints it
+  });
+
+  const TEST_NET = {
+    TEST_RPC_URL: 'https://bsc-testnet.example',
+    TEST_CHAIN_ID: '97',
+    TEST_TOKEN_ADDRESS: '0x337610d27c682E347C9cD60BD4b3b107C9d34dDd',
+    TEST_DEPOSIT_MNEMONIC: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
+    TEST_GAS_WALLET_PRIVATE_KEY: `0x${'33'.repeat(32)}`,
+    TEST_FEE_WALLET_ADDRESS: `0x${'44'.repeat(20)}`,
+    TEST_HOT_WALLET_PRIVATE_KEY: `0x${'55'.repeat(32)}`,
+  };
+
+  it('accepts a complete test network beside the live one', () => {
+    expect(networkEnvProblems(parse({ ...LIVE, ...TEST_NET }), 'production')).toEqual([]);
+  });
+
+  it.each([
+    ['LIVE_GAS_WALLET_PRIVATE_KEY', 0],
+    ['LIVE_HOT_WALLET_PRIVATE_KEY', 9],
+    ['TEST_GAS_WALLET_PRIVATE_KEY', 19],
+    ['TEST_HOT_WALLET_PRIVATE_KEY', 1],
+    ['TEST_FAUCET_PRIVATE_KEY', 2],
+  ] as const)('refuses a well-known development key for %s (account %i) in production, naming it, never the key', (name, i) => {
+    const problems = networkEnvProblems(parse({ ...LIVE, ...TEST_NET, [name]: devKey(i) }), 'production');
+    expect(problems).toEqual([`${name}: a well-known development key (anvil/hardhat) is refused in production`]);
+    expect(problems.join()).not.toContain(devKey(i).slice(2, 12));
+    // Development and tests run on anvil with exactly these keys.
+    expect(networkEnvProblems(parse({ ...LIVE, ...TEST_NET, [name]: devKey(i) }), 'development')).toEqual([]);
+  });
+
+  it.each(['LIVE_FEE_WALLET_ADDRESS', 'TEST_FEE_WALLET_ADDRESS'] as const)('refuses a development account as %s in production (any case)', (name) => {
+    const problems = networkEnvProblems(parse({ ...LIVE, ...TEST_NET, [name]: mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 3 }).address }), 'production');
+    expect(problems).toEqual([`${name}: a well-known development account (anvil/hardhat) is refused in production`]);
+  });
+
+  it('refuses the development mnemonic for the test network too, whatever its case and spacing', () => {
+    const problems = networkEnvProblems(parse({ ...LIVE, ...TEST_NET, TEST_DEPOSIT_MNEMONIC: `  ${DEV_MNEMONIC.toUpperCase().replaceAll(' ', '   ')} ` }), 'production');
+    expect(problems).toEqual(['TEST_DEPOSIT_MNEMONIC: the well-known development mnemonic is refused in production']);
+  });
+
+  it('refuses equal test and live chain ids in production, also through the test default (97)', () => {
+    expect(networkEnvProblems(parse({ ...LIVE, ...TEST_NET, TEST_CHAIN_ID: '56' }), 'production')).toEqual([
+      "TEST_CHAIN_ID: the test network's chain id (56) must differ from LIVE_CHAIN_ID in production",
+    ]);
+    expect(networkEnvProblems(parse({ ...LIVE, LIVE_CHAIN_ID: '97' }), 'production')).toEqual([
+      "TEST_CHAIN_ID: the test network's chain id (97) must differ from LIVE_CHAIN_ID in production",
+    ]);
+    expect(networkEnvProblems(parse({ ...LIVE, ...TEST_NET, TEST_CHAIN_ID: '56' }), 'development')).toEqual([]);
   });
 });

@@ -1,7 +1,29 @@
+import { privateKeyToAddress } from 'viem/accounts';
 import { z } from 'zod';
 
 /** The well-known development mnemonic (anvil, hardhat): anyone can spend from it, so production refuses it. */
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
+
+/**
+ * The accounts m/44'/60'/0'/0/0..19 of DEV_MNEMONIC: anvil's ten default accounts and hardhat's twenty,
+ * whose private keys are printed by every local node and published everywhere. Production refuses any
+ * wallet (gas, hot, faucet key, fee address) that is one of them. network-env.test.ts derives them again.
+ */
+export const DEV_ACCOUNT_ADDRESSES: readonly string[] = [
+  '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+  '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc', '0x90f79bf6eb2c4f870365e785982e1f101e93b906',
+  '0x15d34aaf54267db7d7c367839aaf71a00a2c6a65', '0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc',
+  '0x976ea74026e726554db657fa54763abd0c3a0aa9', '0x14dc79964da2c08b23698b3d3cc7ca32193d9955',
+  '0x23618e81e3f5cdf7f54c3d65f7fbc0abf5b21e8f', '0xa0ee7a142d267c1f36714e4a8f75612f20a79720',
+  '0xbcd4042de499d14e55001ccbb24a551f3b954096', '0x71be63f3384f5fb98995898a86b02fb2426c5788',
+  '0xfabb0ac9d68b0b445fb7357272ff202c5651694a', '0x1cbd3b2770909d4e10f157cabc84c7264073c9ec',
+  '0xdf3e18d64bc6a983f673ab319ccae4f1a57c7097', '0xcd3b766ccdd6ae721141f452c550ca635964ce71',
+  '0x2546bcd3c84621e976d8185a91a922ae77ecec30', '0xbda5747bfd65f08deb54cb465eb87d40e51b197e',
+  '0xdd2fd4581271e230360230f9337d5c0430bf44c0', '0x8626f6940e2eb28930efb4cef49b2d1f2c9c1199',
+];
+
+/** Chain ids the networks take in production when *_CHAIN_ID is unset: BSC mainnet, BSC testnet. */
+export const PRODUCTION_DEFAULT_CHAIN_ID = { live: 56, test: 97 } as const;
 
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key');
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
@@ -13,6 +35,7 @@ const chainId = z.coerce.number().int().min(1);
 const decimals = z.coerce.number().int().min(0).max(36);
 const confirmations = z.coerce.number().int().min(1).max(1000);
 const block = z.coerce.number().int().min(0);
+const decimal = z.string().trim().regex(/^\d{1,20}(\.\d{1,18})?$/, 'must be a decimal number such as 1.00');
 
 /**
  * One network per mode (TEST_* and LIVE_*): where invoices of that mode are
@@ -37,6 +60,10 @@ export const NETWORK_ENV = {
   TEST_HOT_WALLET_PRIVATE_KEY: privateKey.optional(),
   /** Test mode only: holds the test USDT that POST /v1/test-helpers/invoices/:id/pay sends. */
   TEST_FAUCET_PRIVATE_KEY: privateKey.optional(),
+  /** A deposit address is swept only once it holds at least this much USDT (dust is credited but left in place, so dust cannot drain the gas wallet). */
+  TEST_SWEEP_MINIMUM_USDT: decimal.default('1.00'),
+  /** The console's low-balance warning for the gas wallet, in BNB. */
+  TEST_GAS_WALLET_LOW_BNB: decimal.default('0.05'),
   LIVE_RPC_URL: z.string().url().optional(),
   LIVE_CHAIN_ID: chainId.optional(),
   LIVE_TOKEN_ADDRESS: address.optional(),
@@ -47,6 +74,8 @@ export const NETWORK_ENV = {
   LIVE_GAS_WALLET_PRIVATE_KEY: privateKey.optional(),
   LIVE_FEE_WALLET_ADDRESS: address.optional(),
   LIVE_HOT_WALLET_PRIVATE_KEY: privateKey.optional(),
+  LIVE_SWEEP_MINIMUM_USDT: decimal.default('1.00'),
+  LIVE_GAS_WALLET_LOW_BNB: decimal.default('0.05'),
 };
 
 type NetworkEnv = z.output<z.ZodObject<typeof NETWORK_ENV>>;
@@ -62,9 +91,10 @@ const LIVE_REQUIRED = [
 ] as const;
 
 /**
- * Production refuses to start with a missing live network or wallet, and with
- * the development mnemonic in either mode; a test network, when configured,
- * must be complete too. Returns "NAME: problem" lines.
+ * Production refuses to start with a missing live network or wallet, with the
+ * development mnemonic or a well-known development key or account for any
+ * wallet in either mode, and with equal test and live chain ids; a test network,
+ * when configured, must be complete too. Returns "NAME: problem" lines (never values).
  */
 export function networkEnvProblems(e: NetworkEnv, appEnv: string): string[] {
   if (appEnv !== 'production') return [];
@@ -77,9 +107,25 @@ export function networkEnvProblems(e: NetworkEnv, appEnv: string): string[] {
     }
   }
   for (const name of ['LIVE_DEPOSIT_MNEMONIC', 'TEST_DEPOSIT_MNEMONIC'] as const) {
-    if (e[name] && e[name]!.split(/\s+/).join(' ') === DEV_MNEMONIC) {
+    if (e[name] && e[name]!.trim().toLowerCase().split(/\s+/).join(' ') === DEV_MNEMONIC) {
       problems.push(`${name}: the well-known development mnemonic is refused in production`);
     }
+  }
+  // Anyone holding a well-known key spends from that wallet: refuse it for every wallet, either mode.
+  const dev = new Set(DEV_ACCOUNT_ADDRESSES);
+  for (const name of ['LIVE_GAS_WALLET_PRIVATE_KEY', 'LIVE_HOT_WALLET_PRIVATE_KEY', 'TEST_GAS_WALLET_PRIVATE_KEY', 'TEST_HOT_WALLET_PRIVATE_KEY', 'TEST_FAUCET_PRIVATE_KEY'] as const) {
+    const key = e[name];
+    if (key && dev.has(privateKeyToAddress(key as `0x${string}`).toLowerCase())) {
+      problems.push(`${name}: a well-known development key (anvil/hardhat) is refused in production`);
+    }
+  }
+  for (const name of ['LIVE_FEE_WALLET_ADDRESS', 'TEST_FEE_WALLET_ADDRESS'] as const) {
+    if (e[name] && dev.has(e[name]!.toLowerCase())) problems.push(`${name}: a well-known development account (anvil/hardhat) is refused in production`);
+  }
+  // Equal chain ids would let one mode's lanes, addresses and transfers be taken for the other's.
+  const testChainId = e.TEST_CHAIN_ID ?? PRODUCTION_DEFAULT_CHAIN_ID.test;
+  if (e.LIVE_CHAIN_ID !== undefined && testChainId === e.LIVE_CHAIN_ID) {
+    problems.push(`TEST_CHAIN_ID: the test network's chain id (${testChainId}) must differ from LIVE_CHAIN_ID in production`);
   }
   return problems;
 }

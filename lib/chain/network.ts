@@ -2,7 +2,7 @@ import type { Address, Hex } from 'viem';
 import { ApiError } from '@/lib/api/errors';
 import { env } from '@/lib/env';
 import type { Mode } from '@/lib/tenants/mode';
-import { DEV_MNEMONIC } from './network-env';
+import { DEV_MNEMONIC, PRODUCTION_DEFAULT_CHAIN_ID } from './network-env';
 
 /** Where one mode's invoices are paid and settled. */
 export interface Network {
@@ -21,6 +21,10 @@ export interface Network {
   feeWallet?: Address;
   hotWalletKey?: Hex;
   faucetKey?: Hex;
+  /** USDT a deposit address must hold before it is swept (gas top-up + transfers); below it, credited but left in place. Unset: always swept. */
+  sweepMinimum?: string;
+  /** The console warns when the gas wallet holds less BNB than this. */
+  gasWalletLowBnb?: string;
 }
 
 // Process-wide overrides (tests point test mode at their own anvil); on globalThis
@@ -56,8 +60,9 @@ function buildNetwork(e: ReturnType<typeof env>, mode: Mode): Network {
     mode,
     chain: 'BSC',
     token: 'USDT',
-    // Outside production an unset chain id is anvil's default, so invoices can be created without a chain.
-    chainId: e[`${p}_CHAIN_ID`] ?? (dev ? (mode === 'live' ? 31338 : 31337) : 56),
+    // Outside production an unset chain id is anvil's default, so invoices can be created without a chain;
+    // in production the test network is never the live chain (env() refuses equal ids).
+    chainId: e[`${p}_CHAIN_ID`] ?? (dev ? (mode === 'live' ? 31338 : 31337) : PRODUCTION_DEFAULT_CHAIN_ID[mode]),
     rpcUrl: e[`${p}_RPC_URL`],
     tokenAddress: e[`${p}_TOKEN_ADDRESS`] as Address | undefined,
     decimals: e[`${p}_TOKEN_DECIMALS`],
@@ -68,6 +73,8 @@ function buildNetwork(e: ReturnType<typeof env>, mode: Mode): Network {
     feeWallet: e[`${p}_FEE_WALLET_ADDRESS`] as Address | undefined,
     hotWalletKey: e[`${p}_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined,
     faucetKey: mode === 'test' ? (e.TEST_FAUCET_PRIVATE_KEY as Hex | undefined) : undefined,
+    sweepMinimum: e[`${p}_SWEEP_MINIMUM_USDT`],
+    gasWalletLowBnb: e[`${p}_GAS_WALLET_LOW_BNB`],
   };
 }
 

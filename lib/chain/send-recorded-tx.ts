@@ -1,5 +1,5 @@
-import { and, eq } from 'drizzle-orm';
-import { keccak256, type Address, type Hex, type PublicClient } from 'viem';
+import { and, eq, max } from 'drizzle-orm';
+import { keccak256, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { settlementTxs } from '@/db/schema';
 import type { Db } from '@/lib/db';
@@ -40,10 +40,24 @@ export async function findRecordedTx(db: Db, settlementId: string, step: Settlem
 }
 
 
-/** Rebroadcasts a recorded transaction if the chain lacks it, waits for its receipt, requires success. */
+/** The receipt, or null when the node answered that it has none; a failed look-up throws (it is no answer). */
+async function receiptOrNull(client: PublicClient, hash: Hex) {
+  try {
+    return await client.getTransactionReceipt({ hash });
+  } catch (err) {
+    if (err instanceof TransactionReceiptNotFoundError) return null;
+    throw err;
+  }
+}
+
+/**
+ * Rebroadcasts a recorded transaction if the node lacks it (the identical
+ * bytes: harmless if it was mined after all), waits for its receipt, requires
+ * success. A failed look-up ends this attempt unchanged; the settlement retries.
+ */
 export async function confirmRecordedTx(db: Db, client: PublicClient, row: Row): Promise<Row> {
   if (row.status === 'confirmed') return row;
-  const existing = await client.getTransactionReceipt({ hash: row.txHash as Hex }).catch(() => null);
+  const existing = await receiptOrNull(client, row.txHash as Hex);
   if (!existing) await broadcastRaw(client, row.rawTx as Hex);
   const receipt = existing ?? (await client.waitForTransactionReceipt({ hash: row.txHash as Hex, timeout: 120_000, pollingInterval: 100 }));
   if (receipt.status !== 'success') throw new Error(`${row.step} transaction ${row.txHash} reverted`);
@@ -53,6 +67,15 @@ export async function confirmRecordedTx(db: Db, client: PublicClient, row: Row):
     .where(eq(settlementTxs.id, row.id))
     .returning();
   return updated!;
+}
+
+/** One past the highest nonce this settlement already recorded for the sender (0 if none). */
+async function nextRecordedNonce(tx: Db, settlementId: string, from: string): Promise<number> {
+  const [row] = await tx
+    .select({ n: max(settlementTxs.nonce) })
+    .from(settlementTxs)
+    .where(and(eq(settlementTxs.settlementId, settlementId), eq(settlementTxs.fromAddress, from)));
+  return row?.n === null || row?.n === undefined ? 0 : Number(row.n) + 1;
 }
 
 /**
@@ -67,7 +90,8 @@ export async function sendRecordedTx(db: Db, client: PublicClient, input: Record
   const from = account.address.toLowerCase();
   const chainPending = await client.getTransactionCount({ address: account.address, blockTag: 'pending' });
   const row = await db.transaction(async (tx) => {
-    const nonce = input.sharedSender ? await reserveNonce(tx, input.chainId, from, chainPending) : chainPending;
+    // A deposit address sends its steps one after another: a node behind the previous step's block must not hand out its nonce again.
+    const nonce = input.sharedSender ? await reserveNonce(tx, input.chainId, from, chainPending) : Math.max(chainPending, await nextRecordedNonce(tx, input.settlementId, from));
     const raw = await account.signTransaction({
       type: 'legacy',
       chainId: input.chainId,

@@ -7,7 +7,8 @@ import { publicClient } from './clients';
 import { loadCursor, saveCursor, type Cursor } from './cursor';
 import type { ReadyNetwork } from './network';
 import { processTransferLogs } from './process-transfer-logs';
-import { fetchTransferLogs, isRangeLimitError } from './transfer-logs';
+import { readRange } from './read-range';
+import { isRangeLimitError } from './transfer-logs';
 
 export interface WatchOptions {
   /** Largest block range per eth_getLogs; halved on range-limit errors, grown back after successes. */
@@ -54,9 +55,8 @@ export async function watchChain(db: Db, net: ReadyNetwork<'rpcUrl' | 'tokenAddr
     const from = cursor.lastBlock + 1;
     const to = Math.min(head, from + range - 1);
     try {
-      // The range's last block is read before its logs: if a reorg lands in between, the next run sees its hash change.
-      const toBlock = await blockAt(client, to);
-      const logs = await fetchTransferLogs(client, net.tokenAddress, from, to);
+      // The range's last block is read with its logs (one node): if a reorg lands in between, the next run sees its hash change.
+      const { toBlock, logs } = await readRange({ rpcUrl: opts.client ? undefined : net.rpcUrl, client }, net.tokenAddress, from, to);
       if (logs.some((l) => Number(l.blockNumber) === to && l.blockHash !== toBlock.lastBlockHash)) continue;
       const res = await processTransferLogs(db, net, {
         logs,

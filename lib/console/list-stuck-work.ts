@@ -34,7 +34,8 @@ export async function listStuckWork(db: Db, now = new Date(), stuckAfterMinutes 
       .innerJoin(tenants, eq(tenants.id, withdrawals.tenantId))
       .where(
         or(
-          and(eq(withdrawals.status, 'PENDING'), isNotNull(withdrawals.pendingReason)),
+          // A withdrawal awaiting the owner's approval waits for the merchant, not for support.
+          and(eq(withdrawals.status, 'PENDING'), isNotNull(withdrawals.pendingReason), sql`${withdrawals.pendingReason} <> 'awaiting_approval'`),
           and(eq(withdrawals.status, 'PROCESSING'), sql`coalesce(${withdrawals.broadcastAt}, ${withdrawals.updatedAt}) < ${before.toISOString()}::timestamptz`),
         ),
       )

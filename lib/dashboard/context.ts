@@ -7,9 +7,8 @@ import { getActiveSession, type SessionContext } from '@/lib/auth/sessions';
 import { getSignedInStaff } from '@/lib/console/context';
 import { getDb, type Db } from '@/lib/db';
 import type { Mode } from '@/lib/tenants/mode';
+import { MODE_COOKIE } from './mode-cookie';
 import { can, type Permission } from './permissions';
-
-export const MODE_COOKIE = 'gw_mode';
 
 export interface DashboardContext extends SessionContext {
   db: Db;

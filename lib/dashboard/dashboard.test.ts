@@ -85,12 +85,15 @@ describe('overview stats', () => {
 });
 
 describe('roles', () => {
-  it('members cannot manage keys, team, settings or withdraw; owners can', () => {
-    for (const p of ['keys:manage', 'team:manage', 'settings:manage', 'withdrawals:create', 'secrets:reveal'] as const) {
+  it('members cannot manage keys, team, settings, products or withdraw; owners can', () => {
+    for (const p of ['keys:manage', 'team:manage', 'settings:manage', 'withdrawals:create', 'secrets:reveal', 'products:manage'] as const) {
       expect(can('member', p)).toBe(false);
       expect(can('owner', p)).toBe(true);
       expect(can('support', p)).toBe(false);
     }
     expect(can('member', 'invoices:create')).toBe(true);
+    // Members are staff who fulfil and cancel store orders day to day.
+    expect(can('member', 'orders:manage')).toBe(true);
+    expect(can('support', 'orders:manage')).toBe(false);
   });
 });

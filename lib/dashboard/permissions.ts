@@ -1,7 +1,13 @@
-/** What each dashboard role may change; everyone in the tenant may read. */
+/**
+ * What each dashboard role may change; everyone in the tenant may read.
+ * Members are the merchant's staff doing the daily work: invoices, webhooks,
+ * and fulfilling or cancelling store orders. What decides where money goes or
+ * how much customers pay stays with the owner: keys, team, settings,
+ * withdrawals, secrets and the product catalogue (prices).
+ */
 /** Owner only. */
-type OwnerPermission = 'keys:manage' | 'team:manage' | 'settings:manage' | 'withdrawals:create' | 'secrets:reveal';
-const MEMBER = ['invoices:create', 'webhooks:manage'] as const;
+type OwnerPermission = 'keys:manage' | 'team:manage' | 'settings:manage' | 'withdrawals:create' | 'secrets:reveal' | 'products:manage';
+const MEMBER = ['invoices:create', 'webhooks:manage', 'orders:manage'] as const;
 
 export type Permission = OwnerPermission | (typeof MEMBER)[number];
 

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import * as schema from '@/db/schema';
 import { env } from '@/lib/env';
+import { applyMigrations } from './apply-migrations';
 
 export type Schema = typeof schema;
 /** A database handle or a transaction: every domain function takes one as its first argument. */
@@ -58,9 +58,9 @@ function preparedByDefault(sql: Sql): Sql {
 
 async function open(): Promise<DbHolder> {
   const { DATABASE_URL, DATA_DIR, DB_POOL_MAX } = env();
+  const { default: postgres } = await import('postgres');
+  const { drizzle } = await import('drizzle-orm/postgres-js');
   if (DATABASE_URL) {
-    const { default: postgres } = await import('postgres');
-    const { drizzle } = await import('drizzle-orm/postgres-js');
     const client = postgres(DATABASE_URL, { max: DB_POOL_MAX, onnotice: () => {} });
     const authClient = postgres(DATABASE_URL, {
       max: DB_POOL_MAX,
@@ -78,13 +78,23 @@ async function open(): Promise<DbHolder> {
       },
     };
   }
-  const dir = path.resolve(DATA_DIR, 'pglite');
-  mkdirSync(dir, { recursive: true });
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { drizzle } = await import('drizzle-orm/pglite');
-  const client = await PGlite.create(dir);
+  // Embedded: one process owns the PGlite directory and serves it on a Unix socket; every process
+  // (this one too, if it became the owner) talks to it with postgres.js, as to PostgreSQL.
+  // One connection: PGlite is a single session anyway, and postgres.js queues behind it. Unnamed
+  // statements only (prepare: false): the session is shared by every client (lib/db/embedded/server.ts).
+  const { embeddedSocket } = await import('./embedded');
+  const { socket, host } = await embeddedSocket(DATA_DIR);
+  const client = postgres({ path: socket, username: 'postgres', database: 'postgres', max: 1, prepare: false, onnotice: () => {} });
   const db = drizzle(client, { schema, casing: 'snake_case' }) as unknown as Db;
-  return { db, authDb: db, kind: 'pglite', close: () => client.close() };
+  return {
+    db,
+    authDb: db,
+    kind: 'pglite',
+    close: async () => {
+      await client.end({ timeout: 5 });
+      await host?.close();
+    },
+  };
 }
 
 function holder(): Promise<DbHolder> {
@@ -111,19 +121,10 @@ export async function closeDb(): Promise<void> {
   await (await h).close();
 }
 
-/** Applies committed migrations from db/migrations (idempotent). */
+/** Applies committed migrations from db/migrations (idempotent, safe to run from several processes at once). */
 export async function migrate(): Promise<void> {
   const h = await holder();
-  h.migrated ??= (async () => {
-    const migrationsFolder = path.resolve(process.cwd(), 'db/migrations');
-    if (h.kind === 'postgres') {
-      const { migrate: run } = await import('drizzle-orm/postgres-js/migrator');
-      await run(h.db as any, { migrationsFolder });
-    } else {
-      const { migrate: run } = await import('drizzle-orm/pglite/migrator');
-      await run(h.db as any, { migrationsFolder });
-    }
-  })();
+  h.migrated ??= applyMigrations(h.db, path.resolve(process.cwd(), 'db/migrations'));
   await h.migrated;
 }
 

@@ -1,4 +1,4 @@
-import { getTableName, SQL, StringChunk, type Column } from 'drizzle-orm';
+import { getTableName, is, SQL, StringChunk, type Column } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { columnDbName, tableColumns } from './table-columns';
 
@@ -42,7 +42,8 @@ function compile(table: PgTable, keys: string[], from: string | undefined, retur
  * builder re-assembles every insert from column objects, which cost more CPU
  * than PostgreSQL spent running the money paths' inserts. `from` names a CTE
  * of the same statement, so the row is written only if that CTE returned a row
- * (the withdrawal's debit). Undefined fields take their defaults.
+ * (the withdrawal's debit). Undefined fields take their defaults; a field given as `SQL`
+ * is written as that expression.
  */
 export function insertRowSql(
   table: PgTable,
@@ -55,7 +56,8 @@ export function insertRowSql(
   const chunks: unknown[] = [text[0]];
   for (let i = 0; i < columns.length; i++) {
     const v = record[keys[i]!];
-    chunks.push(v === null ? null : columns[i]!.mapToDriverValue(v), text[i + 1]);
+    // An SQL value is an expression of the statement (the withdrawal's fee, known only once its balance row is locked).
+    chunks.push(v === null ? null : is(v, SQL) ? v : columns[i]!.mapToDriverValue(v), text[i + 1]);
   }
   return { sql: new SQL(chunks as never), returnedNames };
 }

@@ -2,6 +2,7 @@ import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
 import { keyHashOf, type ExchangeConfig } from './config';
 import { ExchangeApiError, ExchangeError, ExchangeHttpError, ExchangeNoAnswerError, ExchangeRateLimitedError } from './errors';
+import { cachedQuote } from './quote-cache';
 import { signBody } from './sign';
 import type { CreateParams, FfCurrency, FfOrder, FfPrice, PairParams } from './types';
 import { recordRateLimited, reserveWeight } from './weight-budget';
@@ -22,6 +23,8 @@ export interface ClientOptions {
   /** First back-off after a 429 without Retry-After; doubles per violation in a row. */
   backoffBaseMs?: number;
   fetch?: typeof fetch;
+  /** The tenant this client spends for (its fair share); null or absent: system work. */
+  tenantId?: string | null;
 }
 
 const DECIMAL = /^\d+(\.\d+)?$/;
@@ -49,10 +52,14 @@ export function createExchangeClient(db: Db, config: ExchangeConfig, opts: Clien
   const doFetch = opts.fetch ?? fetch;
   const retries = opts.retries ?? 3;
 
+  const budget = { limit: config.weightLimit, windowMs: config.windowMs, tenantShare: config.tenantShare, systemReserve: config.systemReserve };
+
   async function call<T>(method: string, params: Record<string, unknown>, co: CallOptions = {}): Promise<T> {
     const weight = method === 'create' ? 50 : 1;
+    // The currency list is cached and shared by every tenant: system weight, never one tenant's share.
+    const tenantId = method === 'ccies' ? null : (opts.tenantId ?? null);
     for (let attemptNo = 0; ; attemptNo++) {
-      if (!(co.prepaid && attemptNo === 0)) await reserveWeight(db, keyHash, weight, { limit: config.weightLimit, windowMs: config.windowMs, ceiling: co.ceiling, maxWaitMs: co.maxWaitMs ?? 10_000 });
+      if (!(co.prepaid && attemptNo === 0)) await reserveWeight(db, keyHash, weight, { ...budget, tenantId, ceiling: co.ceiling, maxWaitMs: co.maxWaitMs ?? 10_000 });
       let err: ExchangeError;
       try {
         return await once<T>(method, params);
@@ -110,7 +117,8 @@ export function createExchangeClient(db: Db, config: ExchangeConfig, opts: Clien
     keyHash,
     config,
     ccies: (co?: CallOptions) => call<FfCurrency[]>('ccies', {}, co),
-    price: (p: PairParams, co?: CallOptions) => call<FfPrice>('price', { ...p, usd: true }, co),
+    /** Identical quotes within a few seconds come from the cache at no weight (successful answers only). */
+    price: (p: PairParams, co?: CallOptions) => cachedQuote(`${keyHash}:${config.url}:${encodeBody({ ...p, usd: true })}`, config.quoteCacheMs ?? 3_000, () => call<FfPrice>('price', { ...p, usd: true }, co)),
     /** Sent once. ExchangeNoAnswerError here means the outcome is unknown: do not fund or re-create. */
     create: (p: CreateParams, co?: CallOptions) => call<FfOrder>('create', { ...p }, co),
     order: (id: string, token: string, co?: CallOptions) => call<FfOrder>('order', { id, token }, co),

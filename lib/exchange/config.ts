@@ -10,6 +10,12 @@ export interface ExchangeConfig {
   windowMs: number;
   /** The tracker spends weight only up to this much per window. */
   trackCeiling: number;
+  /** Most weight one tenant may hold in a window (default 60 % of the limit). */
+  tenantShare?: number;
+  /** Weight per window that tenants together leave for system work (default 10 % of the limit). */
+  systemReserve?: number;
+  /** Identical quotes are served from a cache this long (default 3 s; 0: off). */
+  quoteCacheMs?: number;
 }
 
 const overrideKey = Symbol.for('gateway.exchangeOverrides');
@@ -32,7 +38,11 @@ export function getExchangeConfig(mode: Mode): ExchangeConfig | null {
   const o = g[overrideKey];
   if (o && mode in o) return o[mode] ?? null;
   const e = env();
-  const common = { weightLimit: e.EXCHANGE_WEIGHT_LIMIT, windowMs: e.EXCHANGE_WEIGHT_WINDOW_SECONDS * 1000, trackCeiling: e.EXCHANGE_TRACK_CEILING };
+  const common = { weightLimit: e.EXCHANGE_WEIGHT_LIMIT, windowMs: e.EXCHANGE_WEIGHT_WINDOW_SECONDS * 1000, trackCeiling: e.EXCHANGE_TRACK_CEILING,
+    tenantShare: e.EXCHANGE_TENANT_WEIGHT_SHARE,
+    systemReserve: e.EXCHANGE_SYSTEM_RESERVE,
+    quoteCacheMs: e.EXCHANGE_QUOTE_CACHE_SECONDS * 1000,
+  };
   const own = mode === 'test' ? [e.TEST_EXCHANGE_URL, e.TEST_EXCHANGE_API_KEY, e.TEST_EXCHANGE_API_SECRET] : [undefined, undefined, undefined];
   const useOwn = own.every(Boolean);
   if (mode === 'test' && !useOwn && e.APP_ENV === 'production') return null;

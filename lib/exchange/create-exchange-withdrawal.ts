@@ -14,6 +14,7 @@ import { Decimal, formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/tenants/mode';
 import { emitWithdrawalEvent } from '@/lib/withdrawals/emit-withdrawal-event';
 import { withdrawalView } from '@/lib/withdrawals/view';
+import { prepareExchangeControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
 import { checkPair } from './check-pair';
 import { assertEvmDeposit, createRecordedOrder } from './create-recorded-order';
 import { USDT_BSC } from './currencies';
@@ -52,12 +53,13 @@ export async function createExchangeWithdrawal(
   if (input.fromCcy !== USDT_BSC) {
     throw new ApiError('validation_failed', `fromCcy must be ${USDT_BSC}: withdrawals are paid from the USDT (BEP-20) balance.`, [{ path: 'fromCcy', message: `must be ${USDT_BSC}` }]);
   }
-  const client = requireExchange(db, owner.mode);
+  const client = requireExchange(db, owner.mode, owner.tenantId);
   const net = requireNetwork(owner.mode, ['rpcUrl', 'tokenAddress', 'hotWalletKey']);
   const quote = await checkPair(client, owner.mode, input);
   const quoted = new Decimal(quote.from.amount);
   const before = await availableBalance(db, owner);
   if (before.lt(quoted)) throw short(quoted, before); // no create (50 weight) for a withdrawal that cannot be paid
+  const controls = await prepareExchangeControls(db, owner, actor, { amount: quoted, toAddress: input.toAddress });
 
   const { row: exo, order } = await createRecordedOrder(db, client, owner, 'withdrawal', input);
   try {
@@ -84,6 +86,7 @@ export async function createExchangeWithdrawal(
   let created;
   try {
     created = await db.transaction(async (tx) => {
+      await controls.debit(tx, debit); // the 24 h limit, under the balance row lock
       const [w] = await tx
         .insert(withdrawals)
         .values({

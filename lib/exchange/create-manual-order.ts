@@ -14,7 +14,7 @@ import { ok, orderRecord } from './view';
  * the deposit itself. Recorded (so details can be fetched) but not tracked.
  */
 export async function createManualOrder(db: Db, owner: { tenantId: string; mode: Mode }, input: OrderInput) {
-  const client = requireExchange(db, owner.mode);
+  const client = requireExchange(db, owner.mode, owner.tenantId);
   await checkPair(client, owner.mode, input);
   const { row, order } = await createRecordedOrder(db, client, owner, 'manual', input);
   await db.update(exchangeOrders).set({ state: 'open', nextCheckAt: null }).where(eq(exchangeOrders.id, row.id));

@@ -30,7 +30,7 @@ export async function createPayinInvoice(
   network: Pick<Network, 'chainId' | 'confirmations'> & { depositMnemonic: string },
   input: CreateInvoiceInput & { payinCurrency: string },
 ) {
-  const client = requireExchange(db, owner.mode);
+  const client = requireExchange(db, owner.mode, owner.tenantId);
   const { params } = await checkPayinPair(client, owner.mode, input.payinCurrency, input.amount);
   const { index, address } = await claimDepositAddress(db, network.depositMnemonic);
   const { row: exo, order } = await createRecordedOrder(db, client, owner, 'payin', { ...params, toAddress: getAddress(address) });

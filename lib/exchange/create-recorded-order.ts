@@ -7,7 +7,7 @@ import { newId } from '@/lib/ids';
 import { log } from '@/lib/log';
 import type { Mode } from '@/lib/tenants/mode';
 import type { ExchangeClient } from './client';
-import { ExchangeApiError, ExchangeBusyError, ExchangeRateLimitedError } from './errors';
+import { ExchangeApiError, ExchangeBusyError, ExchangeRateLimitedError, TenantShareExceededError } from './errors';
 import { toApiError } from './to-api-error';
 import type { CreateParams, FfOrder } from './types';
 
@@ -51,7 +51,7 @@ export async function createRecordedOrder(
   try {
     order = await client.create(params, { maxWaitMs: 15_000 });
   } catch (err) {
-    const refused = err instanceof ExchangeApiError || err instanceof ExchangeBusyError || err instanceof ExchangeRateLimitedError;
+    const refused = err instanceof ExchangeApiError || err instanceof ExchangeBusyError || err instanceof ExchangeRateLimitedError || err instanceof TenantShareExceededError;
     await db
       .update(exchangeOrders)
       .set({ state: refused ? 'failed' : 'unknown', error: String((err as Error).message).slice(0, 500), updatedAt: new Date() })

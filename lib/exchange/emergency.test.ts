@@ -35,7 +35,7 @@ const owner = (t: Tenant, mode: 'test' | 'live' = 'test') => ({ tenantId: t.tena
 
 /** A real order at the simulator, recorded and open as the gateway keeps it. */
 async function openOrder(t: Tenant, purpose: ExchangeOrder['purpose'], params: CreateParams, links: { withdrawalId?: string; invoiceId?: string } = {}) {
-  const { row } = await createRecordedOrder(t.db, requireExchange(t.db, 'test'), owner(t), purpose, params);
+  const { row } = await createRecordedOrder(t.db, requireExchange(t.db, 'test', null), owner(t), purpose, params);
   const [open] = await t.db.update(exchangeOrders).set({ state: 'open', ...links }).where(eq(exchangeOrders.id, row.id)).returning();
   return open!;
 }
@@ -43,7 +43,7 @@ async function openOrder(t: Tenant, purpose: ExchangeOrder['purpose'], params: C
 /** What the tracker would do: ask the exchange and record it. */
 async function refresh(t: Tenant, id: string) {
   const [row] = await t.db.select().from(exchangeOrders).where(eq(exchangeOrders.id, id));
-  const order = await requireExchange(t.db, 'test').order(row!.exchangeId!, row!.token!);
+  const order = await requireExchange(t.db, 'test', null).order(row!.exchangeId!, row!.token!);
   await recordOrderState(t.db, row!, order);
   const [after] = await t.db.select().from(exchangeOrders).where(eq(exchangeOrders.id, id));
   return after!;

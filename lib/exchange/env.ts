@@ -15,6 +15,12 @@ export const EXCHANGE_ENV = {
   EXCHANGE_WEIGHT_WINDOW_SECONDS: z.coerce.number().positive().default(60),
   /** The order tracker only spends weight while the window holds at most this much, leaving room for creates. */
   EXCHANGE_TRACK_CEILING: z.coerce.number().int().min(1).default(150),
+  /** Most weight one tenant may hold in a window (less while several tenants spend: see docs/exchange.md, Fair shares). */
+  EXCHANGE_TENANT_WEIGHT_SHARE: z.coerce.number().int().min(51).default(150),
+  /** Weight per window kept for system work (the order tracker): tenants together never take the last of it. */
+  EXCHANGE_SYSTEM_RESERVE: z.coerce.number().int().min(0).default(25),
+  /** Identical price quotes within this many seconds are answered from a per-process cache at no weight (0: off). */
+  EXCHANGE_QUOTE_CACHE_SECONDS: z.coerce.number().min(0).max(30).default(3),
   /** How long POST /v1/withdrawals/exchange/withdrawal waits for the USDT transfer's confirmations before answering. */
   EXCHANGE_WITHDRAWAL_WAIT_SECONDS: z.coerce.number().min(0).max(60).default(20),
 };

@@ -47,6 +47,13 @@ export class ExchangeBusyError extends ExchangeError {
   }
 }
 
+/** The tenant holds its whole fair share of the window (fair-share.ts): it retries at `retryAt`; nothing was sent. */
+export class TenantShareExceededError extends ExchangeError {
+  constructor(readonly retryAt: Date) {
+    super(`tenant's share of the exchange weight budget used up until ${retryAt.toISOString()}`, false);
+  }
+}
+
 /** No answer (connection error, timeout, unreadable body): a create may or may not have happened. */
 export class ExchangeNoAnswerError extends ExchangeError {
   constructor(

@@ -19,7 +19,7 @@ export async function getOrderDetails(db: Db, owner: { tenantId: string; mode: M
     .from(exchangeOrders)
     .where(and(eq(exchangeOrders.exchangeId, input.id), eq(exchangeOrders.tenantId, owner.tenantId), eq(exchangeOrders.mode, owner.mode)));
   if (!row || row.token !== input.token) throw notFound('Exchange order');
-  const client = requireExchange(db, owner.mode);
+  const client = requireExchange(db, owner.mode, owner.tenantId);
   try {
     const order = await client.order(row.exchangeId!, row.token!, { maxWaitMs: 10_000 });
     if (row.purpose !== 'manual') await recordOrderState(db, row, order);

@@ -13,8 +13,9 @@ import { ok, priceRecord } from './view';
  * LIMIT_MIN / LIMIT_MAX next to min and max, as the exchange reports it;
  * unknown codes are a 400.
  */
-export async function getPrice(db: Db, mode: Mode, p: PairParams) {
-  const client = requireExchange(db, mode);
+export async function getPrice(db: Db, owner: { tenantId: string; mode: Mode }, p: PairParams) {
+  const mode = owner.mode;
+  const client = requireExchange(db, mode, owner.tenantId);
   const list = await getCurrencies(client, mode);
   for (const [path, code] of [['fromCcy', p.fromCcy], ['toCcy', p.toCcy]] as const) {
     if (!list.some((c) => c.code === code)) throw new ApiError('unknown_currency', `Unknown currency "${code}".`, [{ path, message: 'unknown currency code' }]);

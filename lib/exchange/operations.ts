@@ -84,5 +84,5 @@ export const exchangeWithdrawalOp = defineOperation({
   body: OrderBody,
   example: { ...pair, toAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
   response: ExchangeWithdrawalResult,
-  errors: [...exchangeErrors, 'amount_out_of_range', 'insufficient_balance', 'service_unavailable'],
+  errors: [...exchangeErrors, 'amount_out_of_range', 'insufficient_balance', 'service_unavailable', 'destination_not_allowed', 'withdrawal_limit_exceeded', 'approval_required'],
 });

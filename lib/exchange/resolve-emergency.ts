@@ -87,7 +87,7 @@ export async function resolveExchangeEmergency(db: Db, owner: { tenantId: string
   }
   const refundAddress = body.choice === 'REFUND' ? checkRefundAddress(row.fromCcy, body.refundAddress) : undefined;
   const refundTag = body.choice === 'REFUND' && body.refundTag ? body.refundTag : undefined;
-  const client = requireExchange(db, owner.mode);
+  const client = requireExchange(db, owner.mode, owner.tenantId);
   if (!(await claim(db, row, body.choice))) throw new ApiError('invalid_state', 'This order was already decided, or is no longer in EMERGENCY.');
 
   try {

@@ -1,11 +1,19 @@
 import { ApiError } from '@/lib/api/errors';
-import { ExchangeApiError, ExchangeBusyError, ExchangeError, ExchangeRateLimitedError } from './errors';
+import { ExchangeApiError, ExchangeBusyError, ExchangeError, ExchangeRateLimitedError, TenantShareExceededError } from './errors';
 
 const retryAfter = (at: Date) => ({ 'Retry-After': String(Math.max(1, Math.ceil((at.getTime() - Date.now()) / 1000))) });
 
 /** Maps a failed exchange call to the answer a tenant sees; anything else is rethrown. */
 export function toApiError(err: unknown): never {
   if (err instanceof ApiError || !(err instanceof ExchangeError)) throw err;
+  if (err instanceof TenantShareExceededError) {
+    throw new ApiError(
+      'rate_limited',
+      "This account's share of the exchange rate limit is used up (other merchants share the exchange); retry after the Retry-After seconds.",
+      undefined,
+      retryAfter(err.retryAt),
+    );
+  }
   if (err instanceof ExchangeBusyError || err instanceof ExchangeRateLimitedError) {
     throw new ApiError('exchange_busy', 'The exchange rate limit is used up for now; retry after the Retry-After seconds.', undefined, retryAfter(err.retryAt));
   }

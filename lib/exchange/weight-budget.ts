@@ -1,13 +1,19 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
-import { ExchangeBusyError } from './errors';
+import { ExchangeBusyError, TenantShareExceededError } from './errors';
+import { roomFor, shareLeft, whenFits, type ShareLimits, type Spend } from './fair-share';
 
 export interface BudgetLimits {
   /** Weight per window (250). */
   limit: number;
   windowMs: number;
-  /** Spend only while the window would hold at most this much (the tracker leaves room for creates). */
+  /** System callers: spend only while the window would hold at most this much (the tracker leaves room for creates). */
   ceiling?: number;
+  /** The tenant the weight is spent for; null or absent: system work. */
+  tenantId?: string | null;
+  /** Fair shares (fair-share.ts); defaults: 60 % of the limit per tenant, 10 % kept for system work. */
+  tenantShare?: number;
+  systemReserve?: number;
 }
 
 /**
@@ -20,20 +26,29 @@ const marginMs = (windowMs: number) => Math.min(1000, windowMs * 0.1);
 /** The window our reservations are counted over: the exchange's plus the margin. */
 export const countedWindowMs = (windowMs: number) => windowMs + marginMs(windowMs);
 
+export const shareLimits = (l: Pick<BudgetLimits, 'limit' | 'tenantShare' | 'systemReserve'>): ShareLimits => ({
+  limit: l.limit,
+  tenantShare: Math.min(l.limit, l.tenantShare ?? Math.floor(l.limit * 0.6)),
+  systemReserve: l.systemReserve ?? Math.floor(l.limit * 0.1),
+});
+
 export interface Attempt {
   granted: number;
   /** When to try again if nothing (or not enough) was granted. */
   retryAt: Date | null;
+  /** The tenant is past its fair share: it must come back at retryAt, not queue. */
+  overShare?: boolean;
 }
 
 /**
  * One atomic look at the key's window (all processes serialise on an
  * advisory lock per key): grants between `min` and `max` weight if the
- * window has room under the cap and no 429 block is running.
+ * caller's room (fair-share.ts) allows and no 429 block is running.
  */
 async function attempt(db: Db, keyHash: string, min: number, max: number, l: BudgetLimits): Promise<Attempt> {
   const windowSecs = countedWindowMs(l.windowMs) / 1000;
-  const cap = Math.min(l.ceiling ?? l.limit, l.limit);
+  const limits = shareLimits(l);
+  const caller = { tenantId: l.tenantId ?? null, ceiling: l.ceiling };
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`exchange-weight:${keyHash}`}))`);
     const [block] = rowsOf<{ blocked_until: string | Date; now: string | Date }>(
@@ -43,38 +58,54 @@ async function attempt(db: Db, keyHash: string, min: number, max: number, l: Bud
     if (block) return { granted: 0, retryAt: new Date(block.blocked_until) };
     await tx.execute(sql`delete from exchange_weight_spends
                           where key_hash = ${keyHash} and spent_at < clock_timestamp() - make_interval(secs => ${windowSecs * 2})`);
-    const spends = rowsOf<{ weight: number; until: string | Date }>(
-      await tx.execute(sql`select weight, spent_at + make_interval(secs => ${windowSecs}) as until from exchange_weight_spends
+    const spends: Spend[] = rowsOf<{ weight: number; tenant_id: string | null; until: string | Date }>(
+      await tx.execute(sql`select weight, tenant_id, spent_at + make_interval(secs => ${windowSecs}) as until from exchange_weight_spends
                             where key_hash = ${keyHash} and spent_at > clock_timestamp() - make_interval(secs => ${windowSecs})
                             order by spent_at`),
-    );
-    const used = spends.reduce((a, s) => a + Number(s.weight), 0);
-    const room = cap - used;
+    ).map((r) => ({ weight: Number(r.weight), tenantId: r.tenant_id, until: new Date(r.until).getTime() }));
+    if (caller.tenantId !== null && shareLeft(spends, caller.tenantId, limits) < min) {
+      const at = whenFits(spends, (rest) => shareLeft(rest, caller.tenantId!, limits) >= min);
+      return { granted: 0, retryAt: new Date(at ?? Date.now() + l.windowMs), overShare: true };
+    }
+    const room = roomFor(spends, caller, limits);
     if (room >= min) {
       const granted = Math.min(max, room);
-      await tx.execute(sql`insert into exchange_weight_spends (key_hash, weight, spent_at) values (${keyHash}, ${granted}, clock_timestamp())`);
+      await tx.execute(sql`insert into exchange_weight_spends (key_hash, tenant_id, weight, spent_at) values (${keyHash}, ${caller.tenantId}, ${granted}, clock_timestamp())`);
       return { granted, retryAt: null };
     }
     // Enough room for `min` once the oldest spends leave the window.
-    let freed = 0;
-    for (const s of spends) {
-      freed += Number(s.weight);
-      if (room + freed >= min) return { granted: 0, retryAt: new Date(s.until) };
-    }
-    return { granted: 0, retryAt: new Date(Date.now() + l.windowMs) };
+    const at = whenFits(spends, (rest) => roomFor(rest, caller, limits) >= min);
+    return { granted: 0, retryAt: new Date(at ?? Date.now() + l.windowMs) };
   });
 }
 
 /**
+ * Tenants this process found past their share, until their own spends leave
+ * the window: a flooding tenant is refused without taking the key's lock,
+ * which every other tenant's reservation needs. (Its share can only grow
+ * meanwhile if other tenants stop spending: the refusal errs on the side of the others.)
+ */
+const overShareUntil = new Map<string, number>();
+
+/**
  * Reserves `weight` for one request, waiting (queueing) while the window is
- * full or a 429 block runs. Throws ExchangeBusyError when the wait would pass `maxWaitMs`.
+ * full or a 429 block runs. Throws ExchangeBusyError when the wait would pass
+ * `maxWaitMs`, and TenantShareExceededError at once when the tenant is past its fair share.
  */
 export async function reserveWeight(db: Db, keyHash: string, weight: number, l: BudgetLimits & { maxWaitMs: number }): Promise<void> {
   const deadline = Date.now() + l.maxWaitMs;
+  const memo = l.tenantId ? `${keyHash}:${l.tenantId}:${weight}` : null;
+  const known = memo ? overShareUntil.get(memo) : undefined;
+  if (known !== undefined && known > Date.now()) throw new TenantShareExceededError(new Date(known));
   for (;;) {
     const a = await attempt(db, keyHash, weight, weight, l);
     if (a.granted > 0) return;
     const retryAt = a.retryAt!;
+    if (a.overShare) {
+      if (overShareUntil.size > 10_000) overShareUntil.clear();
+      overShareUntil.set(memo!, retryAt.getTime());
+      throw new TenantShareExceededError(retryAt);
+    }
     if (retryAt.getTime() > deadline) throw new ExchangeBusyError(retryAt);
     // A little jitter so queued processes do not all wake on the same millisecond.
     await new Promise((r) => setTimeout(r, Math.max(5, retryAt.getTime() - Date.now()) + Math.random() * 20));

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { settlements } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
@@ -10,9 +10,10 @@ import { lockInvoice, updateInvoice } from './transitions';
  * The one transaction after the on-chain steps: credit the tenant's balance
  * with the net amount (ledger entry keyed by the settlement, so never twice),
  * mark the settlement completed, add to the invoice's credited and fee totals,
- * move a payout invoice to PAID_OUT, and write invoice.paid_out.
+ * move a payout invoice to PAID_OUT, and write invoice.paid_out. With
+ * sweepDeferred (dust, see plan-sweep.ts) nothing moved on chain yet.
  */
-export async function finishSettlement(db: Db, settlementId: string) {
+export async function finishSettlement(db: Db, settlementId: string, opts: { sweepDeferred?: boolean } = {}) {
   return db.transaction(async (tx) => {
     const [s] = await tx.select().from(settlements).where(eq(settlements.id, settlementId)).for('update');
     if (!s) throw new Error(`settlement ${settlementId} not found`);
@@ -28,9 +29,12 @@ export async function finishSettlement(db: Db, settlementId: string) {
     });
     const [done] = await tx
       .update(settlements)
-      .set({ status: 'completed', completedAt: new Date(), lockedUntil: null, lastError: null })
+      .set({ status: 'completed', completedAt: new Date(), lockedUntil: null, lastError: null, sweepDeferred: opts.sweepDeferred ?? false })
       .where(eq(settlements.id, s.id))
       .returning();
+    // The earlier dust settlements whose tokens this sweep moved.
+    const carried = s.gasPlan?.carried?.ids ?? [];
+    if (carried.length) await tx.update(settlements).set({ carriedBy: s.id }).where(inArray(settlements.id, carried));
     const payout = s.kind === 'invoice' && (invoice.status === 'PROCESSING_PAYOUT' || invoice.status === 'FAILED');
     const row = await updateInvoice(tx, invoice.id, {
       amountCredited: new Decimal(invoice.amountCredited).add(s.netAmount).toFixed(),

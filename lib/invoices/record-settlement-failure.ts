@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { settlements } from '@/db/schema';
 import type { Db } from '@/lib/db';
+import { isChainUnavailable } from '@/lib/chain/is-chain-unavailable';
 import { log } from '@/lib/log';
 import { emitInvoiceEvent } from './emit-invoice-event';
 import { lockInvoice, updateInvoice } from './transitions';
@@ -15,14 +16,18 @@ export interface RetryPolicy {
  * A failed settlement attempt: retried later with exponential backoff, or
  * after `maxAttempts` marked failed with invoice.failed (a payout invoice moves
  * to FAILED). Recorded steps stay, so a retry from the console resumes them.
+ * A failure to read the chain (RPC down, timing out, a node behind) is retried
+ * with the same backoff, capped at a minute, and never ends the settlement.
  */
 export async function recordSettlementFailure(db: Db, settlementId: string, err: unknown, policy: RetryPolicy) {
   const message = (err instanceof Error ? err.message : String(err)).slice(0, 500);
   return db.transaction(async (tx) => {
     const [s] = await tx.select().from(settlements).where(eq(settlements.id, settlementId)).for('update');
     if (!s || s.status === 'completed' || s.status === 'failed') return s;
-    if (s.attempts < policy.maxAttempts) {
-      const delay = policy.backoffMs * 2 ** Math.max(0, s.attempts - 1);
+    // The chain could not be read: nothing is known to have failed, so this never uses up the attempts.
+    const unreadable = isChainUnavailable(err);
+    if (s.attempts < policy.maxAttempts || unreadable) {
+      const delay = Math.min(policy.backoffMs * 2 ** Math.max(0, Math.min(s.attempts, policy.maxAttempts) - 1), unreadable ? 60_000 : Infinity);
       log.warn('settlement attempt failed; will retry', { settlementId, attempts: s.attempts, delayMs: delay, error: message });
       await tx
         .update(settlements)

@@ -1,13 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { encodeFunctionData, erc20Abi, parseUnits, type Address, type PublicClient } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { invoices, settlements } from '@/db/schema';
+import { invoices, settlements, type SweepPlan } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { publicClient } from '@/lib/chain/clients';
 import { depositAccount } from '@/lib/chain/deposit-account';
 import type { ReadyNetwork } from '@/lib/chain/network';
 import { confirmRecordedTx, findRecordedTx, sendRecordedTx, type SettlementStep } from '@/lib/chain/send-recorded-tx';
 import { finishSettlement } from './finish-settlement';
+import { planSweep, type Carried } from './plan-sweep';
 
 export type SettleNetwork = ReadyNetwork<'rpcUrl' | 'tokenAddress' | 'depositMnemonic' | 'gasWalletKey' | 'feeWallet' | 'hotWalletKey'>;
 
@@ -18,12 +19,12 @@ export interface SettleHooks {
   beforeBroadcast?: (step: SettlementStep) => void | Promise<void>;
 }
 
-type GasPlan = { gasPrice: string; feeGas: string; custodyGas: string };
+type GasPlan = SweepPlan;
 
 // Estimates plus 10 percent: the top-up covers these limits and no more.
 const withMargin = (gas: bigint) => (gas * 11n) / 10n + 1n;
 
-async function gasPlan(db: Db, client: PublicClient, s: typeof settlements.$inferSelect, token: Address, deposit: Address, moves: Move[]): Promise<GasPlan> {
+async function gasPlan(db: Db, client: PublicClient, s: typeof settlements.$inferSelect, token: Address, deposit: Address, moves: Move[], carried: Carried): Promise<GasPlan> {
   if (s.gasPlan) return s.gasPlan;
   const estimate = async (m: Move | undefined) =>
     m ? withMargin(await client.estimateContractGas({ address: token, abi: erc20Abi, functionName: 'transfer', args: [m.to, m.units], account: deposit })) : 0n;
@@ -31,6 +32,7 @@ async function gasPlan(db: Db, client: PublicClient, s: typeof settlements.$infe
     gasPrice: (await client.getGasPrice()).toString(),
     feeGas: (await estimate(moves.find((m) => m.step === 'fee'))).toString(),
     custodyGas: (await estimate(moves.find((m) => m.step === 'custody'))).toString(),
+    carried,
   };
   await db.update(settlements).set({ gasPlan: plan }).where(eq(settlements.id, s.id));
   return plan;
@@ -56,13 +58,16 @@ export async function settleInvoice(db: Db, net: SettleNetwork, settlementId: st
   const [invoice] = await db.select().from(invoices).where(eq(invoices.id, s.invoiceId));
   const client = publicClient(net.rpcUrl);
   const deposit: PrivateKeyAccount = depositAccount(net.depositMnemonic, invoice!.addressIndex);
+  // Dust: credited now, swept later with the address's next sweep (see plan-sweep.ts).
+  const carried = await planSweep(db, client, net, s, deposit.address);
+  if (!carried) return finishSettlement(db, s.id, { sweepDeferred: true });
   const moves: Move[] = (
     [
-      { step: 'fee', to: net.feeWallet, units: parseUnits(s.feeAmount, net.decimals) },
-      { step: 'custody', to: privateKeyToAccount(net.hotWalletKey).address, units: parseUnits(s.netAmount, net.decimals) },
+      { step: 'fee', to: net.feeWallet, units: parseUnits(s.feeAmount, net.decimals) + parseUnits(carried.fee, net.decimals) },
+      { step: 'custody', to: privateKeyToAccount(net.hotWalletKey).address, units: parseUnits(s.netAmount, net.decimals) + parseUnits(carried.net, net.decimals) },
     ] as Move[]
   ).filter((m) => m.units > 0n);
-  const plan = await gasPlan(db, client, s, net.tokenAddress, deposit.address, moves);
+  const plan = await gasPlan(db, client, s, net.tokenAddress, deposit.address, moves, carried);
   const gasPrice = BigInt(plan.gasPrice);
   const gasOf = (m: Move) => BigInt(m.step === 'fee' ? plan.feeGas : plan.custodyGas);
 

@@ -9,23 +9,32 @@ import { CreateInvoiceBody } from '@/lib/invoices/schemas';
 import { Decimal } from '@/lib/money';
 import type { Mode } from '@/lib/tenants/mode';
 import { emitOrderEvent } from './emit-order-event';
+import { assertOpenOrderRoom, storeOrderLimits, throttleOrderCreation, type StoreOrderLimits } from './order-limits';
 import type { CreateOrderInput } from './schemas';
 import { orderView } from './views';
 
 /** Minutes a storefront customer has to pay. */
 export const ORDER_PAYMENT_MINUTES = 30;
 
+/** The largest order total: what one invoice may ask for. */
+export const MAX_ORDER_TOTAL = '1000000000';
+
 /**
  * Places an order for active products of the tenant and mode and creates the
  * invoice the customer pays, in one transaction with order.created (the
  * invoice writes invoice.created). Prices are snapshotted into the order.
+ * Throttled per store and, from the public store page, per client address
+ * (order-limits.ts); a store holds at most so many unpaid orders.
  */
 export async function createOrder(
   db: Db,
   owner: { tenantId: string; mode: Mode },
   network: Pick<Network, 'chainId' | 'confirmations'> & { depositMnemonic: string },
   input: CreateOrderInput,
+  opts: { clientAddress?: string; limits?: StoreOrderLimits } = {},
 ) {
+  const limits = opts.limits ?? storeOrderLimits();
+  await throttleOrderCreation(db, owner, opts.clientAddress ?? null, limits);
   const ids = [...new Set(input.items.map((i) => i.productId))];
   const found = await db
     .select()
@@ -47,9 +56,15 @@ export async function createOrder(
   });
   const total = items.reduce((s, i) => s.plus(i.amount), new Decimal(0));
   if (total.lte(0)) throw new ApiError('invalid_amount', 'The order total must be greater than 0.');
+  if (total.gt(MAX_ORDER_TOTAL)) {
+    throw new ApiError('invalid_amount', `The order total (${total.toFixed(2)} USDT) is above the largest allowed, ${MAX_ORDER_TOTAL} USDT; order fewer items.`, [
+      { path: 'items', message: `total above ${MAX_ORDER_TOTAL} USDT` },
+    ]);
+  }
   const orderId = newId('order');
 
   return db.transaction(async (tx) => {
+    await assertOpenOrderRoom(tx, owner, limits.maxOpenOrders);
     const invoice = await createInvoice(
       tx,
       owner,

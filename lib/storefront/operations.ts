@@ -45,7 +45,7 @@ export const createOrderOp = defineOperation({
   description: 'Creates the order and its invoice (30 minutes to pay); send the customer to `checkoutUrl`. The public store page at /store/<slug> does the same.',
   body: CreateOrderBody,
   example: { items: [{ productId: 'prod_01J00000000000000000000000', quantity: 1 }], customerEmail: 'buyer@example.com' },
-  response: OrderSchema, status: 201,
+  response: OrderSchema, status: 201, errors: ['invalid_amount', 'too_many_open_orders'],
 });
 
 export const listOrdersOp = defineOperation({

@@ -11,7 +11,8 @@ interface RouteFile {
   segments: string[];
 }
 
-const ROOT = path.resolve(__dirname, '../..');
+// Benches load this as an ES module (no __dirname); they run from the repository root.
+const ROOT = typeof __dirname === 'string' ? path.resolve(__dirname, '../..') : process.cwd();
 let routes: RouteFile[] | undefined;
 
 function scan(dir: string, segments: string[], out: RouteFile[]) {

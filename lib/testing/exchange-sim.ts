@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { privateKeyToAccount } from 'viem/accounts';
 import { setExchangeOverride, type ExchangeConfig } from '@/lib/exchange/config';
 import { clearCurrencyCache } from '@/lib/exchange/currencies';
+import { clearQuoteCache } from '@/lib/exchange/quote-cache';
 import { startExchangeSim, type SimOptions } from '@/lib/exchange-sim/server';
 import type { AnvilChain } from './anvil';
 
@@ -25,6 +26,7 @@ export async function startTestExchange(chain?: AnvilChain, opts: SimOptions & {
   const config: ExchangeConfig = { url: sim.url, apiKey, apiSecret, weightLimit: 250, windowMs: 60_000, trackCeiling: 150, ...opts.config };
   setExchangeOverride('test', config);
   clearCurrencyCache();
+  clearQuoteCache();
   return {
     sim,
     config,

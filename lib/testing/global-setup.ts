@@ -1,4 +1,5 @@
-import { closeDb, migrate } from '@/lib/db';
+import { closeDb, getDb, migrate } from '@/lib/db';
+import { findSecretsInDatabase, ISSUED_SECRET_PATTERNS } from './secret-scan';
 
 /** Tests always run against real PostgreSQL (scripts/test.ts creates a fresh database). */
 export default async function setup() {
@@ -7,4 +8,26 @@ export default async function setup() {
   }
   await migrate();
   await closeDb();
+  return teardown;
+}
+
+/**
+ * After every suite: no API key or signing secret the run issued is stored in
+ * clear anywhere in the database (issue 14: idempotent responses kept them for
+ * 24 hours). The secrets themselves live in the test processes, so this looks
+ * for their shapes (lib/testing/secret-scan.ts); lib/crypto/secrets-at-rest.test.ts
+ * checks exact values, TOTP secrets and invitation tokens included. A hit fails the run.
+ */
+async function teardown() {
+  try {
+    const hits = await findSecretsInDatabase(await getDb(), { patterns: ISSUED_SECRET_PATTERNS });
+    if (hits.length > 0) {
+      const where = hits.map((h) => `${h.table}.${h.column} (${h.rows} rows)`).join(', ');
+      // Vitest only logs an error thrown here ("error during close"): set the exit code so the run fails.
+      process.exitCode = 1;
+      throw new Error(`secrets stored in clear after the test run: ${where}`);
+    }
+  } finally {
+    await closeDb();
+  }
 }

@@ -17,12 +17,17 @@ export const CreateUserInput = z
     path: ['tenantId'],
   });
 
-export async function createUser(db: Db, input: z.input<typeof CreateUserInput>) {
+/**
+ * `passwordHash`: the password's hash made beforehand, by a caller that hashes before opening a transaction
+ * (a hash can wait in the pool's queue, and a transaction must not hold its connection meanwhile).
+ */
+export async function createUser(db: Db, input: z.input<typeof CreateUserInput>, opts: { passwordHash?: string } = {}) {
   const u = CreateUserInput.parse(input);
   if (u.tenantId) await getTenantOrThrow(db, u.tenantId);
+  const passwordHash = opts.passwordHash ?? (await hashPassword(u.password));
   const [row] = await db
     .insert(users)
-    .values({ id: newId('user'), email: u.email, passwordHash: await hashPassword(u.password), role: u.role, tenantId: u.tenantId ?? null })
+    .values({ id: newId('user'), email: u.email, passwordHash, role: u.role, tenantId: u.tenantId ?? null })
     .returning({ id: users.id, email: users.email, role: users.role, tenantId: users.tenantId });
   return row!;
 }

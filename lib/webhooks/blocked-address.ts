@@ -13,30 +13,16 @@ for (const [net, prefix] of [
 ] as const) {
   BLOCKED.addSubnet(net, prefix, 'ipv4');
 }
+// IPv6 ranges that embed or tunnel to an IPv4 address are refused whole, in every spelling: IPv4-compatible
+// (::/96, which also holds :: and ::1), IPv4-translated (::ffff:0:0:0/96), NAT64 (64:ff9b::/96 and the local-use
+// 64:ff9b:1::/48), 6to4 (2002::/16) and Teredo (2001::/32). A translator or relay may forward them to any IPv4
+// address, private ones included, and no receiver needs them. IPv4-mapped (::ffff:0:0/96) is how a dual-stack
+// socket shows plain IPv4, so those are judged by the IPv4 rules instead (BlockList applies its IPv4 subnets to them).
 for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
+  ['::', 96], ['::ffff:0:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32], ['2001:db8::', 32],
+  ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const) {
   BLOCKED.addSubnet(net, prefix, 'ipv6');
-}
-
-/** The IPv4 address embedded in an IPv4-mapped, IPv4-compatible, NAT64 or 6to4 IPv6 address, if any. */
-function embeddedIpv4(v6: string): string | null {
-  const lower = v6.toLowerCase();
-  const dotted = lower.match(/^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/);
-  if (dotted) return dotted[1]!;
-  const hex = lower.match(/^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/);
-  if (hex) {
-    const hi = parseInt(hex[1]!, 16);
-    const lo = parseInt(hex[2]!, 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
-  const sixToFour = lower.match(/^2002:([0-9a-f]{1,4}):([0-9a-f]{1,4}):/);
-  if (sixToFour) {
-    const hi = parseInt(sixToFour[1]!, 16);
-    const lo = parseInt(sixToFour[2]!, 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  }
-  return null;
 }
 
 /** Parses `127.0.0.0/8,::1` style allow-lists. */
@@ -59,10 +45,5 @@ export function isBlockedAddress(address: string, allow?: BlockList): boolean {
   if (family === 0) return true;
   const type = family === 4 ? 'ipv4' : 'ipv6';
   if (allow?.check(address, type)) return false;
-  if (BLOCKED.check(address, type)) return true;
-  if (family === 6) {
-    const v4 = embeddedIpv4(address);
-    if (v4 !== null) return allow?.check(v4, 'ipv4') ? false : BLOCKED.check(v4, 'ipv4') || v4.startsWith('0.');
-  }
-  return false;
+  return BLOCKED.check(address, type);
 }

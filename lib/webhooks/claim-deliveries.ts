@@ -33,12 +33,24 @@ export interface ClaimOptions {
   saturated?: string[];
   /** At most this many of one target per claim, so a slow endpoint cannot fill every slot. */
   perTarget?: number;
+  /** Targets with attempts in flight: how many more each may start now (instead of perTarget / slowPerTarget). */
+  targetRoom?: Record<string, number>;
   /** Targets known to answer slowly: at most slowPerTarget of them per claim. */
   slow?: string[];
   slowPerTarget?: number;
-  /** Only this tenant's deliveries (tests run side by side on one database). */
-  tenantId?: string;
+  /** Attempts a tenant may start in this claim unless tenantRoom names it (its share of the worker's slots). */
+  perTenant?: number;
+  /** Tenants with attempts in flight: how many more each may start now; 0 skips the tenant altogether. */
+  tenantRoom?: Record<string, number>;
+  /** Skip these targets (the loop's second pass leaves slow receivers to the tenants' shares). */
+  exclude?: string[];
+  /** Only this tenant's (or these tenants') deliveries (tests run side by side on one database). */
+  tenantId?: string | string[];
 }
+
+/** The test-only tenant filter. */
+export const tenantFilter = (tenantId: string | string[] | undefined) =>
+  tenantId === undefined ? sql`` : sql`and tenant_id = any(string_to_array(${[tenantId].flat().join('\n')}, chr(10)))`;
 
 // Timestamps come back as epoch milliseconds: driver-independent and exact.
 const toDate = (v: unknown) => (v === null || v === undefined ? null : new Date(Number(v)));
@@ -53,21 +65,37 @@ export async function claimDeliveries(db: Db, opts: ClaimOptions): Promise<Claim
   const token = randomBytes(12).toString('base64url');
   const until = new Date(now.getTime() + (opts.leaseMs ?? CLAIM_LEASE_MS));
   const nowIso = now.toISOString();
+  const room = Object.entries(opts.tenantRoom ?? {});
+  const full = room.filter(([, n]) => n <= 0).map(([t]) => t);
+  const partial = room.filter(([, n]) => n > 0);
+  const tRoom = Object.entries(opts.targetRoom ?? {});
+  const skip = [...(opts.saturated ?? []), ...(opts.exclude ?? []), ...tRoom.filter(([, n]) => n <= 0).map(([t]) => t)];
+  const tPartial = tRoom.filter(([, n]) => n > 0);
   const res = await db.execute(sql`
     with candidates as (
-      select id, coalesce(endpoint_id, post_back_url) as target, next_attempt_at
+      select id, tenant_id, coalesce(endpoint_id, post_back_url) as target, next_attempt_at
         from webhook_deliveries
        where status in ('PENDING', 'FAILED') and next_attempt_at <= ${nowIso}::timestamptz
          and (claimed_until is null or claimed_until <= ${nowIso}::timestamptz)
-         ${opts.tenantId ? sql`and tenant_id = ${opts.tenantId}` : sql``}
-         and coalesce(endpoint_id, post_back_url) <> all(string_to_array(${(opts.saturated ?? []).join('\n')}, chr(10)))
+         ${tenantFilter(opts.tenantId)}
+         and coalesce(endpoint_id, post_back_url) <> all(string_to_array(${skip.join('\n')}, chr(10)))
+         -- Tenants already using their whole share of the slots: their backlog waits, others' deliveries go.
+         and tenant_id <> all(string_to_array(${full.join('\n')}, chr(10)))
        order by next_attempt_at
        limit ${opts.limit * 4}
     ), picked as (
       select id from (
-        select id, target, next_attempt_at, row_number() over (partition by target order by next_attempt_at) as rn from candidates
-      ) r where rn <= case when target = any(string_to_array(${(opts.slow ?? []).join('\n')}, chr(10))) then ${opts.slowPerTarget ?? 1}::int
-                          else ${opts.perTarget ?? opts.limit}::int end
+        select id, tenant_id, target, next_attempt_at,
+               row_number() over (partition by target order by next_attempt_at) as rn,
+               row_number() over (partition by tenant_id order by next_attempt_at) as tenant_rn
+          from candidates
+      ) r left join unnest(string_to_array(${partial.map(([t]) => t).join('\n')}, chr(10)), string_to_array(${partial.map(([, n]) => String(n)).join('\n')}, chr(10))::int[]) as room(tenant, n)
+          on room.tenant = r.tenant_id
+        left join unnest(string_to_array(${tPartial.map(([t]) => t).join('\n')}, chr(10)), string_to_array(${tPartial.map(([, n]) => String(n)).join('\n')}, chr(10))::int[]) as troom(target, n)
+          on troom.target = r.target
+       where rn <= coalesce(troom.n, case when r.target = any(string_to_array(${(opts.slow ?? []).join('\n')}, chr(10))) then ${opts.slowPerTarget ?? 1}::int
+                                         else ${opts.perTarget ?? opts.limit}::int end)
+         and tenant_rn <= coalesce(room.n, ${opts.perTenant ?? opts.limit}::int)
        order by next_attempt_at limit ${opts.limit}
     ), locked as (
       -- Lock only the rows we take, re-checking them: a row another worker holds or just claimed is skipped.

@@ -17,12 +17,14 @@ export interface DeliveryLoopOptions {
   perTarget?: number;
   /** The same for a receiver seen answering slowly (> 2 s or not at all) in the last minute. */
   slowPerTarget?: number;
+  /** Attempts in flight for one tenant at once (its share of the pool). */
+  perTenant?: number;
   /** Pause when nothing is due. */
   idleMs?: number;
   allow?: BlockList;
   timeoutMs?: number;
-  /** Only this tenant's events and deliveries (tests). */
-  tenantId?: string;
+  /** Only this tenant's (or these tenants') events and deliveries (tests). */
+  tenantId?: string | string[];
 }
 
 /** An attempt slower than this marks its receiver slow for a minute. */
@@ -53,6 +55,10 @@ export async function runDeliveryLoop(db: Db, opts: DeliveryLoopOptions): Promis
   // Half the pool at most for one receiver, a sixteenth once it is seen to be slow: others keep their slots.
   const perTarget = opts.perTarget ?? Math.max(1, Math.floor(concurrency / 2));
   const slowPerTarget = opts.slowPerTarget ?? Math.max(1, Math.floor(concurrency / 16));
+  // A quarter of the pool per tenant (at least 2): one tenant's hanging endpoints and replays cannot hold every slot.
+  const perTenant = opts.perTenant ?? env().WEBHOOK_TENANT_CONCURRENCY ?? Math.max(2, Math.floor(concurrency / 4));
+  // Slots the second pass leaves free for a tenant whose events arrive next.
+  const reserve = Math.max(1, Math.floor(concurrency / 16));
   const slowUntil = new Map<string, number>();
   const isSlow = (t: string) => (slowUntil.get(t) ?? 0) > Date.now();
   const idleMs = opts.idleMs ?? 200;
@@ -60,6 +66,12 @@ export async function runDeliveryLoop(db: Db, opts: DeliveryLoopOptions): Promis
   const record = createAttemptRecorder(db);
   const inFlight = new Map<string, Promise<void>>();
   const perTargetCount = new Map<string, number>();
+  const perTenantCount = new Map<string, number>();
+  const dec = (m: Map<string, number>, k: string) => {
+    const n = (m.get(k) ?? 1) - 1;
+    if (n <= 0) m.delete(k);
+    else m.set(k, n);
+  };
   let attempts = 0;
   let wakeUp: () => void = () => {};
   let wake = new Promise<void>((r) => (wakeUp = r));
@@ -67,6 +79,7 @@ export async function runDeliveryLoop(db: Db, opts: DeliveryLoopOptions): Promis
   const start = (d: ClaimedDelivery) => {
     const target = d.endpointId ?? d.postBackUrl ?? '';
     perTargetCount.set(target, (perTargetCount.get(target) ?? 0) + 1);
+    perTenantCount.set(d.tenantId, (perTenantCount.get(d.tenantId) ?? 0) + 1);
     // Still waiting after SLOW_MS: the receiver is slow now, not only once this attempt ends.
     const slowTimer = setTimeout(() => slowUntil.set(target, Date.now() + 60_000), SLOW_MS);
     const p = attemptDelivery(db, d, { allow: opts.allow, timeoutMs: opts.timeoutMs, record })
@@ -80,12 +93,31 @@ export async function runDeliveryLoop(db: Db, opts: DeliveryLoopOptions): Promis
       .finally(() => {
         clearTimeout(slowTimer);
         inFlight.delete(d.id);
-        const n = (perTargetCount.get(target) ?? 1) - 1;
-        if (n <= 0) perTargetCount.delete(target);
-        else perTargetCount.set(target, n);
+        dec(perTargetCount, target);
+        dec(perTenantCount, d.tenantId);
         wakeUp();
       });
     inFlight.set(d.id, p);
+  };
+
+  const targetRoom = () => Object.fromEntries([...perTargetCount].map(([t, n]) => [t, (isSlow(t) ? slowPerTarget : perTarget) - n]));
+  /**
+   * Two passes. First every tenant up to its share (tenants at it are skipped,
+   * so one tenant's backlog or hanging receivers never hold the others back).
+   * Then, so a lone busy tenant still uses the pool, slots nobody else claimed
+   * go to anyone, but only to receivers not seen slow and keeping `reserve`
+   * slots free, so a tenant whose events arrive next starts at once.
+   */
+  const claimTopUp = async (free: number) => {
+    const tenantRoom = Object.fromEntries([...perTenantCount].map(([t, n]) => [t, perTenant - n]));
+    const slow = [...slowUntil.keys()].filter(isSlow);
+    const fair = await claimDeliveries(db, { limit: free, targetRoom: targetRoom(), perTarget, slow, slowPerTarget, perTenant, tenantRoom, tenantId: opts.tenantId });
+    fair.forEach(start);
+    const spare = free - fair.length - reserve;
+    if (fair.length === free || spare <= 0) return fair.length;
+    const extra = await claimDeliveries(db, { limit: spare, targetRoom: targetRoom(), perTarget, exclude: slow, tenantId: opts.tenantId });
+    extra.forEach(start);
+    return fair.length + extra.length;
   };
 
   const running = () => !opts.signal.aborted && Date.now() < deadline;
@@ -107,13 +139,10 @@ export async function runDeliveryLoop(db: Db, opts: DeliveryLoopOptions): Promis
     let claimed = 0;
     try {
       const free = concurrency - inFlight.size;
-      // Top up in batches rather than one row per finished attempt: fewer, larger claim queries.
-      if (free >= Math.max(1, Math.min(16, concurrency / 8)) || (free > 0 && inFlight.size === 0)) {
-        const saturated = [...perTargetCount].filter(([t, n]) => n >= (isSlow(t) ? slowPerTarget : perTarget)).map(([t]) => t);
-        const slow = [...slowUntil.keys()].filter(isSlow);
-        const rows = await claimDeliveries(db, { limit: free, saturated, perTarget, slow, slowPerTarget, tenantId: opts.tenantId });
-        rows.forEach(start);
-        claimed = rows.length;
+      // Top up in batches rather than one row per finished attempt: fewer, larger claim queries
+      // (but no larger than the reserve, which a newly arrived tenant must be able to claim).
+      if (free >= Math.max(1, Math.min(16, concurrency / 8, reserve)) || (free > 0 && inFlight.size === 0)) {
+        claimed = await claimTopUp(free);
       }
     } catch (err) {
       if (!opts.signal.aborted) log.warn('webhook delivery loop error', { error: String(err) });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
+import { tenantFilter } from './claim-deliveries';
 
 interface Pair {
   event_id: string;
@@ -18,14 +19,14 @@ interface Pair {
  * SKIP LOCKED lets several workers fan out side by side; fanoutKey makes a
  * repeated fan-out add nothing. `tenantId` limits a pass to one tenant (tests).
  */
-export async function dispatchEvents(db: Db, { now = new Date(), limit = 500, tenantId }: { now?: Date; limit?: number; tenantId?: string } = {}) {
+export async function dispatchEvents(db: Db, { now = new Date(), limit = 500, tenantId }: { now?: Date; limit?: number; tenantId?: string | string[] } = {}) {
   const nowIso = now.toISOString();
   return db.transaction(async (tx) => {
     // Events and their subscribed endpoints in one round trip (a postBackUrl event matches no endpoint).
     const res = await tx.execute(sql`
       select ev.id as event_id, ev.tenant_id, ev.mode, ev.type, ev.post_back_url, e.id as endpoint_id
         from (select id, tenant_id, mode, type, post_back_url, created_at from events
-               where dispatched_at is null ${tenantId ? sql`and tenant_id = ${tenantId}` : sql``}
+               where dispatched_at is null ${tenantFilter(tenantId)}
                order by created_at limit ${limit}
                  for update skip locked) ev
         left join webhook_endpoints e

@@ -17,7 +17,7 @@ export const createWebhookEndpointOp = defineOperation({
   description: 'Returns the signing secret once. HTTPS is required in live mode; at most 20 endpoints per tenant and mode.',
   body: CreateWebhookEndpointBody,
   example: { url: 'https://example.com/webhooks/gateway', eventsSubscribed: ['invoice.paid_out', 'invoice.expired'], description: 'Order service' },
-  response: WebhookEndpointWithSecretSchema, status: 201, errors: ['invalid_url', 'limit_exceeded'],
+  response: WebhookEndpointWithSecretSchema, status: 201, secretFields: ['secret'], errors: ['invalid_url', 'limit_exceeded', 'secret_not_replayable'],
 });
 
 export const listWebhookEndpointsOp = defineOperation({
@@ -48,6 +48,7 @@ export const rotateWebhookSecretOp = defineOperation({
   summary: 'Rotate the signing secret',
   description: 'Returns the new secret once. With graceHours (0 to 72) deliveries carry `v1=<new>,v1=<old>` until the grace period ends.',
   body: RotateSecretBody, example: { graceHours: 24 }, response: WebhookEndpointWithSecretSchema,
+  secretFields: ['secret'], errors: ['secret_not_replayable'],
 });
 
 export const testWebhookEndpointOp = defineOperation({
@@ -85,11 +86,12 @@ export const getPostbackSecretOp = defineOperation({
 export const revealPostbackSecretOp = defineOperation({
   id: 'revealPostbackSecret', method: 'POST', path: '/v1/webhooks/postback-secret/reveal', scope, tag,
   summary: 'Show the postback secret once', description: 'Signs notifications sent to withdrawal postBackUrls. A second reveal is a 409: rotate instead.',
-  response: PostbackSecretWithSecretSchema, errors: ['invalid_state'],
+  response: PostbackSecretWithSecretSchema, secretFields: ['secret'], errors: ['invalid_state', 'secret_not_replayable'],
 });
 
 export const rotatePostbackSecretOp = defineOperation({
   id: 'rotatePostbackSecret', method: 'POST', path: '/v1/webhooks/postback-secret/rotate', scope, tag,
   summary: 'Rotate the postback secret and return the new one once',
   body: RotateSecretBody, example: { graceHours: 0 }, response: PostbackSecretWithSecretSchema,
+  secretFields: ['secret'], errors: ['secret_not_replayable'],
 });

@@ -6,7 +6,7 @@ import { deliverDue } from './deliver-due';
 import { signPayload } from './sign';
 import { verifyWebhook } from './verify-webhook';
 import { webhookEndpoints } from '@/db/schema';
-import { openSecret } from '@/lib/crypto/secret-box';
+import { openSecret, sealSecret } from '@/lib/crypto/secret-box';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { startReceiver } from '@/lib/testing/webhook-receiver';
@@ -89,6 +89,8 @@ describe('signing secrets at rest', () => {
     expect(r!.status).toBe('SUCCEEDED');
     const got = receiver.received.find((x) => x.headers['x-webhook-id'] === ev.id)!;
     expect(verifyWebhook({ secret: ep.secret, headers: got.headers as Record<string, string>, rawBody: got.rawBody }).ok).toBe(true);
+    // Seal it as `secrets:reencrypt` would: the run ends with no secret in clear (lib/testing/global-setup.ts).
+    await t.db.update(webhookEndpoints).set({ secret: sealSecret(ep.secret) }).where(eq(webhookEndpoints.id, ep.id));
   });
 });
 

@@ -11,21 +11,24 @@ import { insertRowSql } from '@/lib/db/insert-row-sql';
 import { eventRow } from '@/lib/events/event-row';
 import { newId } from '@/lib/ids';
 import { getBalance } from '@/lib/ledger/get-balance';
-import { ledgerPostSql } from '@/lib/ledger/ledger-post-sql';
 import { formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/tenants/mode';
 import { validateEndpointUrl } from '@/lib/webhooks/validate-endpoint-url';
+import { prepareWithdrawalControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
+import { AWAITING_APPROVAL } from '@/lib/withdrawal-controls/schemas';
 import { parseWithdrawalAmount, withdrawalFee } from './amounts';
 import { withdrawalEvent } from './emit-withdrawal-event';
 import { parseDestination } from './parse-destination';
 import type { CreateWithdrawalInput } from './schemas';
 import { validateDestination } from './validate-destination';
 import { withdrawalView } from './view';
+import { withdrawalDebitSql } from './withdrawal-debit-sql';
 
 /**
  * Creates an internal USDT withdrawal in one statement (one round trip, no
- * explicit transaction): debit amount + fee through the ledger's conditional
- * balance update, and, only if it moved the balance, insert the PENDING
+ * explicit transaction): debit amount + fee from the locked balance row
+ * (withdrawalDebitSql: the fee is amount × rate, or balance − amount when the
+ * amount is that balance's Max), and, only if it moved the balance, insert the PENDING
  * withdrawal, its ledger entries, withdrawal.created and the audit row
  * (`from moved`). The update also refuses a destination that is one of our
  * deposit addresses. A single statement is atomic, and the balance row lock is
@@ -46,6 +49,8 @@ export async function createWithdrawal(
   const postBackUrl = input.postBackUrl === undefined ? null : validateEndpointUrl(input.postBackUrl, 'live', 'postBackUrl');
   const fee = withdrawalFee(amount, owner.tenant.withdrawalFeeRate);
   const total = amount.plus(fee);
+  // The owner's controls for API keys (allow-list, 24 h limit, approval): see lib/withdrawal-controls.
+  const controls = await prepareWithdrawalControls(db, owner, actor, { amount, destination });
   const now = new Date();
   // The row as the statement stores it; columns not written here take these same defaults.
   const row: Withdrawal = {
@@ -61,9 +66,10 @@ export async function createWithdrawal(
     chainId: network.chainId,
     postBackUrl,
     metadata: null,
-    pendingReason: null,
+    pendingReason: controls.hold ? AWAITING_APPROVAL : null,
     failureReason: null,
     nonce: null,
+    nonceUsedAtBlock: null,
     signedTx: null,
     txHash: null,
     replacedTxHashes: [],
@@ -75,25 +81,22 @@ export async function createWithdrawal(
     createdAt: now,
     updatedAt: now,
   };
-  const { id, tenantId, mode, kind, feeAmount, netAmount, destinationAddress, chainId, createdAt, updatedAt, nextAttemptAt } = row;
-  const view = withdrawalView(row);
-  const common = { tenantId, mode, referenceType: 'withdrawal', referenceId: id };
-  const ledger = ledgerPostSql(
-    [
-      { ...common, amount: amount.neg().toFixed(), kind: 'withdrawal' },
-      ...(fee.gt(0) ? [{ ...common, amount: fee.neg().toFixed(), kind: 'withdrawal_fee' }] : []),
-    ],
-    sql`not exists (select 1 from invoices where chain_id = ${chainId} and deposit_address = ${destination.toLowerCase()})`,
-  );
-  const inserted = { tenantId, mode, kind, amount: row.amount, feeAmount, netAmount, destinationAddress, chainId, postBackUrl, createdAt, updatedAt, nextAttemptAt };
-  const audit = actor && auditRow(actor, merchantAuditEntry(owner, { action: 'withdrawal.created', withdrawal: view }), now);
-  const moved = rowsOf<{ available: string }>(
-    await db.execute(sql`
-      with ${ledger.ctes},
+  const { id, tenantId, mode, kind, netAmount, destinationAddress, chainId, createdAt, updatedAt, nextAttemptAt } = row;
+  const guard = sql`not exists (select 1 from invoices where chain_id = ${chainId} and deposit_address = ${destination.toLowerCase()})`;
+  const debit = withdrawalDebitSql({ tenantId, mode, withdrawalId: id, amount, rate: owner.tenant.withdrawalFeeRate, guard });
+  // The fee is settled inside the statement (Max rule): the rows below carry it as an expression.
+  const feeNumeric = sql`moved.fee`;
+  const withFee = <T extends Record<string, unknown>>(json: T) => sql`jsonb_set(${JSON.stringify(json)}::jsonb, '{feeAmount}', to_jsonb(${debit.feeText}))`;
+  const inserted = { tenantId, mode, kind, amount: row.amount, feeAmount: feeNumeric, netAmount, destinationAddress, chainId, postBackUrl, pendingReason: row.pendingReason, createdAt, updatedAt, nextAttemptAt };
+  const event = eventRow(withdrawalEvent(row, 'withdrawal.created'));
+  const audit = actor && auditRow(actor, merchantAuditEntry(owner, { action: 'withdrawal.created', withdrawal: withdrawalView(row) }), now);
+  const moved = rowsOf<{ available: string; fee: string }>(
+    await controls.within(db, (db) => db.execute(sql`
+      with ${debit.ctes},
       w as (${insertRowSql(withdrawals, { id, ...inserted }, { from: 'moved' }).sql}),
-      e as (${insertRowSql(events, eventRow(withdrawalEvent(row, 'withdrawal.created')), { from: 'moved' }).sql})
-      ${audit ? sql`, a as (${insertRowSql(auditLog, audit, { from: 'moved' }).sql})` : sql``}
-      select available::text as available from moved`),
+      e as (${insertRowSql(events, { ...event, data: withFee(event.data) }, { from: 'moved' }).sql})
+      ${audit ? sql`, a as (${insertRowSql(auditLog, { ...audit, after: withFee(audit.after!) }, { from: 'moved' }).sql})` : sql``}
+      select available::text as available, fee::text as fee from moved`)),
   );
   if (moved.length === 0) {
     await validateDestination(db, network, destination);
@@ -104,5 +107,5 @@ export async function createWithdrawal(
       [{ path: 'amount', message: `amount ${formatAmount(amount)} + fee ${formatAmount(fee)} exceeds the available ${formatAmount(available)}` }],
     );
   }
-  return view;
+  return withdrawalView({ ...row, feeAmount: moved[0]!.fee });
 }

@@ -29,7 +29,7 @@ export const WithdrawalSchema = z
     token: z.literal('USDT'),
     txHash: z.string().nullable(),
     failureReason: z.string().nullable(),
-    pendingReason: z.string().nullable().describe('Why a PENDING withdrawal is waiting (e.g. hot wallet short of gas); retried automatically.'),
+    pendingReason: z.string().nullable().describe('Why the withdrawal is waiting: PENDING (e.g. hot wallet short of gas) or PROCESSING (chain could not be read, transaction not found yet); retried automatically. Null when nothing is in the way.'),
     postBackUrl: z.string().nullable(),
     metadata: z.record(z.string(), z.string()).optional(),
     createdAt: Timestamp,

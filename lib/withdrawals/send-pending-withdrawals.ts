@@ -1,11 +1,12 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
-import { erc20Abi, formatUnits, keccak256, parseUnits, type Hex, type PublicClient } from 'viem';
+import { encodeFunctionData, erc20Abi, formatUnits, keccak256, parseUnits, type Address, type Hex, type PublicClient } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { withdrawals, type Withdrawal } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { failWithdrawal } from './finish-withdrawal';
 import { broadcastRaw } from '@/lib/chain/broadcast-raw';
 import { reserveNonce } from '@/lib/chain/reserve-nonce';
+import { resultOf, rpcBatch, RpcReadError } from '@/lib/chain/rpc-batch';
 import { transferData, type LaneNetwork } from './lane-helpers';
 
 export interface SendOptions {
@@ -17,6 +18,27 @@ export interface SendOptions {
 }
 
 const REVERT = /revert|execution reverted|paused/i;
+
+/**
+ * The hot wallet's USDT and BNB, the gas price and the transfer's gas
+ * estimate from one node in one batch: a revert is believed only beside that
+ * node's own token balance, so a node behind the others cannot fail a
+ * withdrawal the wallet can pay. A failed read throws (the pass ends, nothing changes).
+ */
+async function preflight(net: LaneNetwork, from: Address, data: Hex) {
+  const [token, bnb, price, estimate] = await rpcBatch(net.rpcUrl, [
+    { method: 'eth_call', params: [{ to: net.tokenAddress, data: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [from] }) }, 'latest'] },
+    { method: 'eth_getBalance', params: [from, 'latest'] },
+    { method: 'eth_gasPrice', params: [] },
+    { method: 'eth_estimateGas', params: [{ from, to: net.tokenAddress, data }] },
+  ]);
+  return {
+    tokenBalance: BigInt(resultOf(token!, 'balanceOf') as string),
+    bnb: BigInt(resultOf(bnb!, 'eth_getBalance') as string),
+    gasPrice: BigInt(resultOf(price!, 'eth_gasPrice') as string),
+    estimate: estimate!,
+  };
+}
 
 async function postpone(db: Db, w: Withdrawal, reason: string, now: Date, delayMs: number) {
   await db
@@ -37,34 +59,39 @@ export async function sendPendingWithdrawals(db: Db, net: LaneNetwork, client: P
   const due = await db
     .select()
     .from(withdrawals)
-    .where(and(eq(withdrawals.chainId, net.chainId), eq(withdrawals.status, 'PENDING'), lte(withdrawals.nextAttemptAt, now)))
+    // By mode and chain: a lane never sends another mode's withdrawals, whatever chain ids are configured.
+    // Withdrawals held for the owner's approval wait outside the lane.
+    .where(and(eq(withdrawals.mode, net.mode), eq(withdrawals.chainId, net.chainId), eq(withdrawals.status, 'PENDING'), lte(withdrawals.nextAttemptAt, now), sql`${withdrawals.pendingReason} is distinct from 'awaiting_approval'`))
     .orderBy(asc(withdrawals.createdAt))
     .limit(50);
   let sent = 0;
   for (const w of due) {
     const amount = parseUnits(w.netAmount, net.decimals);
     const data = transferData(w.destinationAddress as `0x${string}`, amount);
-    const [tokenBalance, bnb, gasPrice] = await Promise.all([
-      client.readContract({ address: net.tokenAddress, abi: erc20Abi, functionName: 'balanceOf', args: [account.address] }),
-      client.getBalance({ address: account.address }),
-      client.getGasPrice(),
-    ]);
-    if (tokenBalance < amount) {
-      await postpone(db, w, `Hot wallet holds ${formatUnits(tokenBalance, net.decimals)} USDT, needs ${w.netAmount}; retrying.`, now, opts.retryDelayMs ?? 15_000);
+    let pre: Awaited<ReturnType<typeof preflight>>;
+    try {
+      pre = await preflight(net, account.address, data);
+    } catch (err) {
+      if (!(err instanceof RpcReadError)) throw err;
+      await postpone(db, w, `Chain state could not be read (${err.message.slice(0, 120)}); retrying.`, now, opts.retryDelayMs ?? 15_000);
       continue;
     }
-    let gas: bigint;
-    try {
-      gas = await client.estimateGas({ account: account.address, to: net.tokenAddress, data });
-    } catch (err) {
-      const message = String((err as Error).message);
-      if (REVERT.test(message)) {
+    if (pre.tokenBalance < amount) {
+      await postpone(db, w, `Hot wallet holds ${formatUnits(pre.tokenBalance, net.decimals)} USDT, needs ${w.netAmount}; retrying.`, now, opts.retryDelayMs ?? 15_000);
+      continue;
+    }
+    if (!pre.estimate.ok) {
+      const message = pre.estimate.message;
+      if (pre.estimate.code === 3 || REVERT.test(message)) {
+        // The same node, at the same state, holds the tokens and still reverts the transfer: an answer, not a glitch.
         await failWithdrawal(db, w.id, `The token transfer would revert: ${message.split('\n')[0]!.slice(0, 200)}`);
       } else {
         await postpone(db, w, 'Could not estimate gas (RPC unavailable); retrying.', now, opts.retryDelayMs ?? 15_000);
       }
       continue;
     }
+    const { bnb, gasPrice } = pre;
+    let gas = BigInt(pre.estimate.result as string);
     gas = (gas * 12n) / 10n;
     if (bnb < gas * gasPrice) {
       await postpone(db, w, 'Hot wallet lacks BNB for gas; retrying.', now, opts.retryDelayMs ?? 15_000);

@@ -1,11 +1,14 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { keccak256, type Hex, type PublicClient, type TransactionReceipt } from 'viem';
+import { keccak256, type Hex, type PublicClient } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { withdrawals, type Withdrawal } from '@/db/schema';
 import type { Db } from '@/lib/db';
+import { log } from '@/lib/log';
 import { broadcastRaw } from '@/lib/chain/broadcast-raw';
+import { resultOf, rpcBatch, RpcReadError } from '@/lib/chain/rpc-batch';
 import { transferDataOf, type LaneNetwork } from './lane-helpers';
 import { completeWithdrawal, failWithdrawal } from './finish-withdrawal';
+import { chainWaitReasons } from './pending-reasons';
 
 export interface TrackOptions {
   now?: Date;
@@ -13,65 +16,136 @@ export interface TrackOptions {
   stuckAfterMs?: number;
 }
 
-async function findReceipt(client: PublicClient, hashes: string[]): Promise<TransactionReceipt | null> {
-  for (const hash of hashes) {
-    const receipt = await client.getTransactionReceipt({ hash: hash as Hex }).catch(() => null);
-    if (receipt) return receipt;
-  }
-  return null;
+interface Snapshot {
+  head: number;
+  /** Transactions of the hot wallet mined by `head` (the next nonce at "latest"). */
+  minedCount: number;
+  receipt: { hash: string; blockNumber: number; success: boolean } | null;
+}
+
+/**
+ * One node's view in one batch: its head, the hot wallet's mined count and the
+ * receipts of every hash the withdrawal ever had. Read together, a missing
+ * receipt means "not in any block up to `head`" on that node, never "the
+ * other node has not seen it yet". Any failed call throws RpcReadError.
+ */
+async function snapshot(rpcUrl: string, from: string, hashes: string[]): Promise<Snapshot> {
+  const out = await rpcBatch(rpcUrl, [
+    { method: 'eth_blockNumber', params: [] },
+    { method: 'eth_getTransactionCount', params: [from, 'latest'] },
+    ...hashes.map((h) => ({ method: 'eth_getTransactionReceipt', params: [h] })),
+  ]);
+  const head = Number(resultOf(out[0]!, 'eth_blockNumber'));
+  const minedCount = Number(resultOf(out[1]!, 'eth_getTransactionCount'));
+  let receipt: Snapshot['receipt'] = null;
+  out.slice(2).forEach((o, i) => {
+    const r = resultOf(o, 'eth_getTransactionReceipt') as { blockNumber?: string; status?: string } | null;
+    if (r?.blockNumber && !receipt) receipt = { hash: hashes[i]!, blockNumber: Number(r.blockNumber), success: r.status === '0x1' };
+  });
+  if (!Number.isFinite(head) || !Number.isFinite(minedCount)) throw new RpcReadError('malformed head or transaction count');
+  return { head, minedCount, receipt };
+}
+
+async function setReason(db: Db, w: Withdrawal, set: { pendingReason: string | null; nonceUsedAtBlock?: number | null }, now: Date) {
+  if (w.pendingReason === set.pendingReason && (set.nonceUsedAtBlock === undefined || set.nonceUsedAtBlock === w.nonceUsedAtBlock)) return;
+  await db
+    .update(withdrawals)
+    .set({ ...set, updatedAt: now })
+    .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PROCESSING')));
 }
 
 /**
  * Follows PROCESSING withdrawals of one hot wallet to a final state:
- * COMPLETED once the receipt has the network's confirmations, FAILED (with the
+ * COMPLETED once a receipt has the network's confirmations, FAILED (with the
  * refund) when it reverted; re-broadcasts the stored bytes when the node lost
  * them, and replaces a stuck transaction under the same nonce with a higher
  * gas price (any of the signed versions may be the one mined).
+ *
+ * A read that fails is no answer: the withdrawal keeps its transaction and
+ * shows why it waits. It is re-signed under a new nonce only when a node whose
+ * head is `confirmations` blocks past the block where its nonce was first
+ * seen used still has no receipt for any hash it ever had.
  */
 export async function trackSentWithdrawals(db: Db, net: LaneNetwork, client: PublicClient, account: PrivateKeyAccount, opts: TrackOptions = {}) {
   const now = opts.now ?? new Date();
   const open = await db
     .select()
     .from(withdrawals)
-    .where(and(eq(withdrawals.chainId, net.chainId), eq(withdrawals.status, 'PROCESSING')))
+    .where(and(eq(withdrawals.mode, net.mode), eq(withdrawals.chainId, net.chainId), eq(withdrawals.status, 'PROCESSING')))
     .orderBy(asc(withdrawals.nonce));
-  if (open.length === 0) return { completed: 0, failed: 0 };
-  const head = await client.getBlockNumber();
-  const minedCount = await client.getTransactionCount({ address: account.address, blockTag: 'latest' });
   let completed = 0;
   let failed = 0;
   for (const w of open) {
-    const hashes = [w.txHash!, ...w.replacedTxHashes];
-    const receipt = await findReceipt(client, hashes);
-    if (receipt) {
-      if (receipt.transactionHash !== w.txHash) {
-        await db.update(withdrawals).set({ txHash: receipt.transactionHash }).where(eq(withdrawals.id, w.id));
-      }
-      if (receipt.status !== 'success') {
-        if (await failWithdrawal(db, w.id, `Transaction ${receipt.transactionHash} reverted on chain.`)) failed++;
-        continue;
-      }
-      const confirmations = Number(head - receipt.blockNumber) + 1;
-      if (confirmations >= net.confirmations && (await completeWithdrawal(db, w.id))) completed++;
-      continue;
+    try {
+      const outcome = await trackOne(db, net, client, account, w, now, opts);
+      if (outcome === 'completed') completed++;
+      if (outcome === 'failed') failed++;
+    } catch (err) {
+      // Nothing was decided from this read; the next pass asks again.
+      const message = String((err as Error).message ?? err).split('\n')[0]!;
+      log.warn('withdrawal tracking could not read the chain', { withdrawalId: w.id, error: message.slice(0, 300) });
+      await setReason(db, w, { pendingReason: chainWaitReasons.readFailed(err instanceof RpcReadError ? message : `RPC error: ${message}`) }, now);
     }
-    if (w.nonce !== null && w.nonce < minedCount) {
-      // The nonce was consumed by a transaction that is none of ours: ours can never be mined, so send again.
-      await requeue(db, w, now);
-      continue;
-    }
-    const stuck = w.broadcastAt !== null && now.getTime() - w.broadcastAt.getTime() > (opts.stuckAfterMs ?? 60_000);
-    if (stuck) await replaceStuck(db, net, client, account, w, now);
-    else await broadcastRaw(client, w.signedTx as Hex);
-    if (w.broadcastAt === null) await db.update(withdrawals).set({ broadcastAt: now }).where(eq(withdrawals.id, w.id));
   }
   return { completed, failed };
 }
 
-async function requeue(db: Db, w: Withdrawal, now: Date) {
+async function trackOne(db: Db, net: LaneNetwork, client: PublicClient, account: PrivateKeyAccount, w: Withdrawal, now: Date, opts: TrackOptions) {
+  const hashes = [w.txHash!, ...w.replacedTxHashes];
+  const snap = await snapshot(net.rpcUrl, account.address, hashes);
+  if (snap.receipt) {
+    const r = snap.receipt;
+    if (r.hash !== w.txHash) await db.update(withdrawals).set({ txHash: r.hash }).where(eq(withdrawals.id, w.id));
+    if (!r.success) return (await failWithdrawal(db, w.id, `Transaction ${r.hash} reverted on chain.`)) ? 'failed' : null;
+    const confirmations = snap.head - r.blockNumber + 1;
+    if (confirmations >= net.confirmations && (await completeWithdrawal(db, w.id))) return 'completed';
+    await setReason(db, w, { pendingReason: null, nonceUsedAtBlock: null }, now);
+    return null;
+  }
+  if (w.nonce !== null && w.nonce < snap.minedCount) {
+    // The nonce is used and this node has none of our transactions up to its head.
+    const seenAt = w.nonceUsedAtBlock ?? snap.head;
+    const until = seenAt + net.confirmations - 1;
+    if (w.nonceUsedAtBlock !== null && snap.head >= until) {
+      await requeue(db, w, chainWaitReasons.resent(w.nonce, hashes.length, snap.head), now);
+      return null;
+    }
+    await setReason(db, w, { pendingReason: chainWaitReasons.nonceUsed(w.nonce, seenAt, until), nonceUsedAtBlock: seenAt }, now);
+    return null;
+  }
+  if (w.nonceUsedAtBlock !== null) {
+    // Another node saw the nonce used; this one has not reached that block yet.
+    if (snap.head < w.nonceUsedAtBlock) {
+      await setReason(db, w, { pendingReason: chainWaitReasons.nodeBehind(snap.head, w.nonceUsedAtBlock) }, now);
+      return null;
+    }
+    // A node past that block sees it unused again (the using block was reorganised away): start over.
+    await setReason(db, w, { pendingReason: null, nonceUsedAtBlock: null }, now);
+  }
+  const stuck = w.broadcastAt !== null && now.getTime() - w.broadcastAt.getTime() > (opts.stuckAfterMs ?? 60_000);
+  if (stuck) await replaceStuck(db, net, client, account, w, now);
+  else await broadcastRaw(client, w.signedTx as Hex);
+  if (w.broadcastAt === null) await db.update(withdrawals).set({ broadcastAt: now }).where(eq(withdrawals.id, w.id));
+  return null;
+}
+
+/** Back to the send queue for a new nonce; every hash so far is kept, so a late receipt of any of them still counts. */
+async function requeue(db: Db, w: Withdrawal, reason: string, now: Date) {
+  log.warn('withdrawal re-queued: its nonce was used by another transaction', { withdrawalId: w.id, nonce: w.nonce, hashes: [w.txHash, ...w.replacedTxHashes] });
   await db
     .update(withdrawals)
-    .set({ status: 'PENDING', nonce: null, signedTx: null, txHash: null, replacedTxHashes: [], broadcastAt: null, nextAttemptAt: now, updatedAt: now })
+    .set({
+      status: 'PENDING',
+      nonce: null,
+      signedTx: null,
+      txHash: null,
+      replacedTxHashes: [...w.replacedTxHashes, w.txHash!],
+      nonceUsedAtBlock: null,
+      pendingReason: reason,
+      broadcastAt: null,
+      nextAttemptAt: now,
+      updatedAt: now,
+    })
     .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PROCESSING')));
 }
 

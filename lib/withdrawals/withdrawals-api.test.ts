@@ -6,6 +6,8 @@ import { rowsOf, type Db } from '@/lib/db';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
+import { Decimal } from '@/lib/money';
+import { quotedWithdrawalFee } from './amounts';
 import { failWithdrawal } from './finish-withdrawal';
 
 const DEST = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
@@ -40,26 +42,33 @@ describe('balance and max', () => {
   });
 
   const cases: [string, string, string, string][] = [
-    // balance, rate, maxAmount, estimatedFee
+    // balance, rate, maxAmount, estimatedFee (maxAmount = balance / (1 + rate) to the nearest cent, never above the balance)
     ['0', '0.01', '0.00', '0.00'],
     ['0.01', '0', '0.01', '0.00'],
-    ['0.01', '0.01', '0.00', '0.01'],
-    ['0.01', '0.015', '0.00', '0.01'],
+    ['0.01', '0.01', '0.01', '0.00'],
+    ['0.01', '0.015', '0.01', '0.00'],
     ['100', '0', '100.00', '0.00'],
-    ['100', '0.01', '99.00', '1.00'],
+    ['100', '0.01', '99.01', '0.99'],
     ['100', '0.015', '98.52', '1.48'],
     ['1234.56', '0', '1234.56', '0.00'],
-    ['1234.56', '0.01', '1222.33', '12.23'],
-    ['1234.56', '0.015', '1216.31', '18.25'],
+    ['1234.56', '0.01', '1222.34', '12.22'],
+    ['1234.56', '0.015', '1216.32', '18.24'],
+    ['34.65', '0.01', '34.31', '0.34'],
+    ['10', '0.01', '9.90', '0.10'],
+    // A balance with more than two decimals (fees on invoices): the rest below a cent is part of the fee.
+    ['34.657', '0', '34.65', '0.007'],
+    ['0.005', '0', '0.00', '0.005'],
+    // The dashboard e2e flow's balance (e2e/dashboard.spec.ts, Max).
+    ['74.245', '0.01', '73.51', '0.735'],
   ];
-  it.each(cases)('balance %s at fee %s: max %s, fee %s; max succeeds, max + 0.01 fails', async (balance, rate, max, fee) => {
+  it.each(cases)('balance %s at fee %s: max %s, fee %s; max empties the balance, max + 0.01 fails', async (balance, rate, max, fee) => {
     const t = await createTestTenant({ withdrawalFeeRate: rate });
     if (balance !== '0') await credit(t.db, t.tenant.id, balance);
     const res = await call('GET', '/v1/withdrawals/max', { key: t.test });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       maxAmount: max,
-      balance: Number(balance).toFixed(2),
+      balance: Number(balance).toFixed(Math.max(2, balance.split('.')[1]?.length ?? 0)),
       feePercent: rate,
       estimatedFee: fee,
       minWithdrawal: '0.01',
@@ -73,9 +82,88 @@ describe('balance and max', () => {
     if (max !== '0.00') {
       const ok = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: max, destinationAddress: DEST } });
       expect(ok.status).toBe(201);
+      expect(ok.body).toMatchObject({ amount: max, feeAmount: fee });
       const left = await call('GET', '/v1/withdrawals/balance', { key: t.test });
-      expect(Number(left.body.available)).toBeGreaterThanOrEqual(0);
+      expect(left.body.available).toBe('0.00');
+      const s = await ledgerSum(t.db, t.tenant.id);
+      expect(s.sum).toBe(s.balance);
+      // What the event and the audit row say is what the ledger took.
+      const [evt] = await t.db.select().from(events).where(and(eq(events.subjectId, ok.body.id), eq(events.type, 'withdrawal.created')));
+      expect(evt!.data).toMatchObject({ amount: max, feeAmount: fee });
+      const [audit] = await t.db.select().from(auditLog).where(and(eq(auditLog.targetId, ok.body.id), eq(auditLog.action, 'withdrawal.created')));
+      expect(audit!.after).toMatchObject({ amount: max, feeAmount: fee });
+      const entries = await t.db.select().from(ledgerEntries).where(eq(ledgerEntries.referenceId, ok.body.id));
+      const byKind = Object.fromEntries(entries.map((e) => [e.kind, Number(e.amount).toFixed(6)]));
+      expect(byKind.withdrawal).toBe((-Number(max)).toFixed(6));
+      if (fee.replace(/[0.]/g, '') !== '') expect(byKind.withdrawal_fee).toBe((-Number(fee)).toFixed(6));
+      const got = await call('GET', `/v1/withdrawals/${ok.body.id}`, { key: t.test });
+      expect(got.body.feeAmount).toBe(fee);
     }
+  });
+
+  it("the dashboard's fee preview is the fee the statement charges", () => {
+    expect(quotedWithdrawalFee(new Decimal('73.51'), '74.245', '0.01').toFixed()).toBe('0.735');
+    expect(quotedWithdrawalFee(new Decimal('70.00'), '74.245', '0.01').toFixed()).toBe('0.7');
+    expect(quotedWithdrawalFee(new Decimal('34.31'), '34.65', '0.01').toFixed()).toBe('0.34');
+    expect(quotedWithdrawalFee(new Decimal('34.30'), '34.65', '0.01').toFixed()).toBe('0.343');
+  });
+
+  it('issue 14: balance 34.65 at 1 %: Max 34.31, fee 0.34, nothing left behind (was 34.30 + 0.343, 0.007 stranded)', async () => {
+    const t = await createTestTenant({ withdrawalFeeRate: '0.01' });
+    await credit(t.db, t.tenant.id, '34.65');
+    const max = await call('GET', '/v1/withdrawals/max', { key: t.test });
+    expect(max.body).toMatchObject({ maxAmount: '34.31', estimatedFee: '0.34' });
+    const wd = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '34.31', destinationAddress: DEST } });
+    expect(wd.body).toMatchObject({ amount: '34.31', feeAmount: '0.34' });
+    expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body.available).toBe('0.00');
+    // Below Max the fee is amount × rate as always.
+    await credit(t.db, t.tenant.id, '34.65');
+    const less = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '34.30', destinationAddress: DEST } });
+    expect(less.body.feeAmount).toBe('0.343');
+    expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body.available).toBe('0.007');
+  });
+
+  /** Waits until some backend is blocked by the transaction of backend `pid` (the withdrawal waiting for the balance row). */
+  async function waitForLockWait(db: Db, pid: number) {
+    for (let i = 0; i < 500; i++) {
+      const rows = rowsOf<{ n: number }>(
+        await db.execute(sql`select count(*)::int as n from pg_stat_activity where ${pid}::int = any(pg_blocking_pids(pid))`),
+      );
+      if (Number(rows[0]!.n) > 0) return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error('the withdrawal never waited for the balance row');
+  }
+
+  it.each([
+    // balance read, change committed while the withdrawal waits for the row, amount, fee charged, balance after
+    ['credit 1.00 after Max was read: the normal fee, not the Max rule', '34.65', '1.00', '34.31', '0.3431', '0.9969'],
+    ['debit 1.00 turns the amount into the Max: the whole balance goes', '35.65', '-1.00', '34.31', '0.34', '0.00'],
+  ])('%s (decided on the locked balance row)', async (_label, start, change, amount, fee, after) => {
+    const t = await createTestTenant({ withdrawalFeeRate: '0.01' });
+    await credit(t.db, t.tenant.id, start);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    let pid = 0;
+    const tx = t.db.transaction(async (tx) => {
+      pid = Number(rowsOf<{ pid: number }>(await tx.execute(sql`select pg_backend_pid() as pid`))[0]!.pid);
+      await postLedgerEntry(tx, { tenantId: t.tenant.id, mode: 'test', amount: change, kind: 'test_credit', referenceType: 'test', referenceId: `race-${process.pid}-${++creditSeq}` });
+      locked();
+      await held;
+    });
+    await isLocked;
+    const wd = call('POST', '/v1/withdrawals', { key: t.test, body: { amount, destinationAddress: DEST } });
+    await waitForLockWait(t.db, pid);
+    release();
+    await tx;
+    const res = await wd;
+    expect(res.status).toBe(201);
+    expect(res.body.feeAmount).toBe(fee);
+    expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body.available).toBe(after);
+    const s = await ledgerSum(t.db, t.tenant.id);
+    expect(s.sum).toBe(s.balance);
   });
 });
 

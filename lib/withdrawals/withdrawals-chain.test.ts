@@ -10,6 +10,7 @@ import { createTestTenant } from '@/lib/testing/fixtures';
 import type { LaneNetwork } from './lane-helpers';
 import { processWithdrawals } from './process-withdrawals';
 import { getWithdrawalOrThrow } from './get-withdrawal-or-throw';
+import { newId } from '@/lib/ids';
 
 let chain: AnvilChain;
 let net: LaneNetwork;
@@ -161,5 +162,27 @@ describe('USDT withdrawals on a real chain', () => {
     const sent = await call('GET', `/v1/withdrawals/${res.body.id}`, { key: t.test });
     expect(sent.body.status).toBe('COMPLETED');
     expect(sent.body.pendingReason).toBeNull();
+  });
+
+  it("a lane sends only its own mode's withdrawals, even where another mode's share its chain id", async () => {
+    const t = await fundedTenant('10');
+    const own = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '1.00', destinationAddress: freshAddress() } });
+    // A live withdrawal recorded on the test lane's chain (production refuses equal chain ids; the lane must not rely on it).
+    const liveTo = freshAddress();
+    const [live] = await t.db
+      .insert(withdrawals)
+      .values({ id: newId('withdrawal'), tenantId: t.tenant.id, mode: 'live', amount: '1', feeAmount: '0.01', netAmount: '1', destinationAddress: liveTo, chainId: net.chainId, status: 'PENDING' })
+      .returning();
+    try {
+      await processWithdrawals(t.db, net);
+      await chain.mine(5);
+      await processWithdrawals(t.db, net);
+      expect((await getWithdrawalOrThrow(t.db, { id: own.body.id, tenantId: t.tenant.id, mode: 'test' })).status).toBe('COMPLETED');
+      const untouched = await getWithdrawalOrThrow(t.db, { id: live!.id, tenantId: t.tenant.id, mode: 'live' });
+      expect(untouched).toMatchObject({ status: 'PENDING', txHash: null, signedTx: null, nonce: null });
+      expect(await transfersTo(liveTo)).toHaveLength(0);
+    } finally {
+      await t.db.delete(withdrawals).where(eq(withdrawals.id, live!.id));
+    }
   });
 });

@@ -1,49 +1,39 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useState } from 'react';
+import { startTransition, useActionState, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
 import { SignInInput } from '@/lib/auth/schemas';
 import { zodFieldErrors } from '@/lib/dashboard/form-errors';
-import { signInAction } from '../actions';
+import { signInFormAction, type AuthFormState } from '../actions';
 
+const initial: AuthFormState = { error: null, fields: {} };
+
+/**
+ * Posts to a server action: before hydration (or without JavaScript) the browser POSTs the form
+ * and the server answers with a redirect or the page with the error; credentials never reach a URL.
+ * Once hydrated, fields are checked first and the password stays filled while a code is asked for.
+ */
 export function SignInForm() {
-  const router = useRouter();
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [needsCode, setNeedsCode] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const [state, formAction, busy] = useActionState(signInFormAction, initial);
+  const [clientErrors, setClientErrors] = useState<Record<string, string> | null>(null);
+  const errors = clientErrors ?? state.fields;
+  const needsCode = Boolean(state.needsCode);
 
-  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+  function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    const input = { email: String(f.get('email') ?? ''), password: String(f.get('password') ?? ''), code: needsCode ? String(f.get('code') ?? '') : undefined };
-    const parsed = SignInInput.safeParse(input);
-    if (!parsed.success) return setErrors(zodFieldErrors(parsed.error));
-    setErrors({});
-    setFormError(null);
-    setBusy(true);
-    const res = await signInAction(input);
-    setBusy(false);
-    if (res.ok) {
-      router.replace('/dashboard');
-      router.refresh();
-      return;
-    }
-    if (res.code === 'totp_required') {
-      setNeedsCode(true);
-      setFormError(needsCode ? res.message : null);
-      return;
-    }
-    setFormError(res.message);
+    const parsed = SignInInput.safeParse({ email: f.get('email'), password: f.get('password'), code: needsCode ? f.get('code') : undefined });
+    if (!parsed.success) return setClientErrors(zodFieldErrors(parsed.error));
+    setClientErrors(null);
+    startTransition(() => formAction(f));
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="mt-6 space-y-2">
-      <FormError message={formError} />
+    <form action={formAction} onSubmit={onSubmit} noValidate className="mt-6 space-y-2">
+      <FormError message={clientErrors ? null : state.error} />
       <Field id="email" label="Email" error={errors.email}>
-        <input id="email" name="email" type="email" autoComplete="email" required className={inputClass} aria-invalid={!!errors.email} />
+        <input id="email" name="email" type="email" autoComplete="email" required defaultValue={state.values?.email} className={inputClass} aria-invalid={!!errors.email} />
       </Field>
       <Field id="password" label="Password" error={errors.password}>
         <input id="password" name="password" type="password" autoComplete="current-password" required className={inputClass} aria-invalid={!!errors.password} />

@@ -1,47 +1,37 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useState } from 'react';
+import { startTransition, useActionState, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
 import { SignUpInput } from '@/lib/auth/schemas';
-import { fieldErrors, zodFieldErrors } from '@/lib/dashboard/form-errors';
-import { signUpAction } from '../actions';
+import { zodFieldErrors } from '@/lib/dashboard/form-errors';
+import { signUpFormAction, type AuthFormState } from '../actions';
 
+const initial: AuthFormState = { error: null, fields: {} };
+
+/** Posts to a server action, so it works before hydration too (see SignInForm). */
 export function SignUpForm() {
-  const router = useRouter();
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [state, formAction, busy] = useActionState(signUpFormAction, initial);
+  const [clientErrors, setClientErrors] = useState<Record<string, string> | null>(null);
+  const errors = clientErrors ?? state.fields;
 
-  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+  function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    const input = { businessName: String(f.get('businessName') ?? ''), email: String(f.get('email') ?? ''), password: String(f.get('password') ?? '') };
-    const parsed = SignUpInput.safeParse(input);
-    if (!parsed.success) return setErrors(zodFieldErrors(parsed.error));
-    setErrors({});
-    setFormError(null);
-    setBusy(true);
-    const res = await signUpAction(input);
-    setBusy(false);
-    if (res.ok) {
-      router.replace('/dashboard');
-      router.refresh();
-      return;
-    }
-    setErrors(fieldErrors(res.error.details));
-    setFormError(res.error.message);
+    const parsed = SignUpInput.safeParse({ businessName: f.get('businessName'), email: f.get('email'), password: f.get('password') });
+    if (!parsed.success) return setClientErrors(zodFieldErrors(parsed.error));
+    setClientErrors(null);
+    startTransition(() => formAction(f));
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="mt-6 space-y-2">
-      <FormError message={formError} />
+    <form action={formAction} onSubmit={onSubmit} noValidate className="mt-6 space-y-2">
+      <FormError message={clientErrors ? null : state.error} />
       <Field id="businessName" label="Business name" error={errors.businessName}>
-        <input id="businessName" name="businessName" autoComplete="organization" className={inputClass} aria-invalid={!!errors.businessName} />
+        <input id="businessName" name="businessName" autoComplete="organization" defaultValue={state.values?.businessName} className={inputClass} aria-invalid={!!errors.businessName} />
       </Field>
       <Field id="email" label="Email" error={errors.email}>
-        <input id="email" name="email" type="email" autoComplete="email" className={inputClass} aria-invalid={!!errors.email} />
+        <input id="email" name="email" type="email" autoComplete="email" defaultValue={state.values?.email} className={inputClass} aria-invalid={!!errors.email} />
       </Field>
       <Field id="password" label="Password" error={errors.password} hint="At least 10 characters.">
         <input id="password" name="password" type="password" autoComplete="new-password" className={inputClass} aria-invalid={!!errors.password} />

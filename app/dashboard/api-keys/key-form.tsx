@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
+import { StepUpField } from '@/components/ui/step-up-field';
 import { CreateApiKeyBody, UpdateApiKeyBody, type ApiKeyView } from '@/lib/api-keys/schemas';
 import { SCOPES } from '@/lib/api-keys/scopes';
 import { fieldErrors, zodFieldErrors } from '@/lib/dashboard/form-errors';
@@ -18,7 +19,8 @@ const SCOPE_HELP: Record<string, string> = {
   admin: 'Everything, including API keys',
 };
 
-export function KeyForm({ existing, onDone }: { existing?: ApiKeyView; onDone: (created?: { name: string; key: string }) => void }) {
+export function KeyForm({ existing, onDone, totpEnabled = false }: { existing?: ApiKeyView; onDone: (created?: { name: string; key: string }) => void; totpEnabled?: boolean }) {
+  const [totpCode, setTotpCode] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -38,7 +40,7 @@ export function KeyForm({ existing, onDone }: { existing?: ApiKeyView; onDone: (
     setErrors({});
     setFormError(null);
     setBusy(true);
-    const res = existing ? await updateKeyAction(existing.id, input) : await createKeyAction(input);
+    const res = existing ? await updateKeyAction(existing.id, input) : await createKeyAction(input, { totpCode });
     setBusy(false);
     if (!res.ok) {
       setErrors(fieldErrors(res.error.details));
@@ -78,7 +80,8 @@ export function KeyForm({ existing, onDone }: { existing?: ApiKeyView; onDone: (
           </Field>
         )}
       </div>
-      <div className="flex justify-end pt-2">
+      <div className="flex items-end justify-end gap-2 pt-2">
+        {!existing && <StepUpField id="key-totp" enabled={totpEnabled} value={totpCode} onChange={setTotpCode} />}
         <Button type="submit" disabled={busy}>{busy ? 'Saving…' : existing ? 'Save changes' : 'Create key'}</Button>
       </div>
     </form>

@@ -14,7 +14,7 @@ import type { ApiKeyView } from '@/lib/api-keys/schemas';
 import { revokeKeyAction } from './actions';
 import { KeyForm } from './key-form';
 
-export function KeysManager({ keys, canManage, mode }: { keys: ApiKeyView[]; canManage: boolean; mode: 'live' | 'test' }) {
+export function KeysManager({ keys, canManage, mode, totpEnabled = false }: { keys: ApiKeyView[]; canManage: boolean; mode: 'live' | 'test'; totpEnabled?: boolean }) {
   const router = useRouter();
   const toast = useToast();
   const [creating, setCreating] = useState(false);
@@ -95,6 +95,7 @@ export function KeysManager({ keys, canManage, mode }: { keys: ApiKeyView[]; can
       )}
       <Dialog open={creating} onClose={() => setCreating(false)} title={`Create a ${mode} key`}>
         <KeyForm
+          totpEnabled={totpEnabled}
           onDone={(created) => {
             setCreating(false);
             if (created) setSecret({ name: created.name, key: created.key });

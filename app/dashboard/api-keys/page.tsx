@@ -17,7 +17,7 @@ export default async function ApiKeysPage() {
         description={`Secret keys for ${ctx.mode} mode authenticate your server's requests to /v1. Keep them out of browsers and source control.`}
       />
       <Card>
-        <KeysManager keys={data} canManage={canManage} mode={ctx.mode} />
+        <KeysManager keys={data} canManage={canManage} mode={ctx.mode} totpEnabled={ctx.user.totpEnabled} />
       </Card>
     </>
   );

@@ -3,6 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { userActor } from '@/lib/audit/audit-merchant-action';
 import { getNetwork } from '@/lib/chain/network';
+import { requireStepUp } from '@/lib/auth/require-step-up';
 import { runAction } from '@/lib/dashboard/action-result';
 import { actionContext } from '@/lib/dashboard/context';
 import { createWithdrawal } from '@/lib/withdrawals/create-withdrawal';
@@ -10,9 +11,10 @@ import { getMaxWithdrawal } from '@/lib/withdrawals/get-max-withdrawal';
 import { CreateWithdrawalBody } from '@/lib/withdrawals/schemas';
 import { validateDestination } from '@/lib/withdrawals/validate-destination';
 
-export async function createWithdrawalAction(input: unknown) {
+export async function createWithdrawalAction(input: unknown, stepUp?: { totpCode?: string }) {
   return runAction(async () => {
     const ctx = await actionContext('withdrawals:create');
+    await requireStepUp(ctx.db, ctx.user.id, stepUp?.totpCode);
     const withdrawal = await createWithdrawal(ctx.db, ctx.owner, CreateWithdrawalBody.parse(input), userActor(ctx));
     revalidatePath('/dashboard/balance');
     revalidatePath('/dashboard');

@@ -10,13 +10,15 @@ import { useToast } from '@/components/ui/toast';
 import { fieldErrors } from '@/lib/dashboard/form-errors';
 import { OrderBody, PairBody } from '@/lib/exchange/schemas';
 import { CurrencyPicker, type Currency } from './currency-picker';
+import { StepUpField } from '@/components/ui/step-up-field';
 import { exchangeQuoteAction, exchangeWithdrawAction } from './exchange-actions';
 
 export type { Currency };
 
 type Result = Extract<Awaited<ReturnType<typeof exchangeWithdrawAction>>, { ok: true }>['data'];
 
-export function ExchangeWithdrawalForm({ currencies }: { currencies: Currency[] }) {
+export function ExchangeWithdrawalForm({ currencies, totpEnabled = false }: { currencies: Currency[]; totpEnabled?: boolean }) {
+  const [totpCode, setTotpCode] = useState('');
   const router = useRouter();
   const toast = useToast();
   const [toCcy, setToCcy] = useState('');
@@ -58,7 +60,7 @@ export function ExchangeWithdrawalForm({ currencies }: { currencies: Currency[] 
     setErrors({});
     setFormError(null);
     setBusy(true);
-    const res = await exchangeWithdrawAction(input);
+    const res = await exchangeWithdrawAction(input, { totpCode });
     setBusy(false);
     if (!res.ok) {
       setErrors(fieldErrors(res.error.details));
@@ -92,7 +94,7 @@ export function ExchangeWithdrawalForm({ currencies }: { currencies: Currency[] 
         <Field id="x-tag" label="Memo / tag (if the currency needs one)" error={errors.tag}>
           <input id="x-tag" value={tag} onChange={(e) => setTag(e.target.value)} className={inputClass} />
         </Field>
-        <div className="flex justify-end"><Button type="submit" disabled={busy || !!q?.errors.length}>{busy ? 'Creating order…' : 'Withdraw via exchange'}</Button></div>
+        <div className="flex items-end justify-end gap-2"><StepUpField id="xw-totp" enabled={totpEnabled} value={totpCode} onChange={setTotpCode} /><Button type="submit" disabled={busy || !!q?.errors.length}>{busy ? 'Creating order…' : 'Withdraw via exchange'}</Button></div>
       </div>
       <div className="space-y-3">
         <div className="min-h-36 rounded-md bg-slate-50 p-4 text-sm" aria-live="polite" data-testid="exchange-quote">

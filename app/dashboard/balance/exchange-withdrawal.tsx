@@ -22,7 +22,7 @@ export async function ExchangeWithdrawal({ ctx }: { ctx: DashboardContext }) {
       ) : !can(ctx.user.role, 'withdrawals:create') ? (
         <p className="text-sm text-slate-500">Only the account owner can withdraw funds.</p>
       ) : (
-        <ExchangeWithdrawalForm currencies={currencies} />
+        <ExchangeWithdrawalForm currencies={currencies} totpEnabled={ctx.user.totpEnabled} />
       )}
     </Card>
   );

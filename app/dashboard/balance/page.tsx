@@ -46,7 +46,7 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
           </dl>
         </Card>
         <Card title="Withdraw USDT" className="lg:col-span-2">
-          {canWithdraw ? <WithdrawalForm initialMax={max} /> : <p className="text-sm text-slate-500">Only the account owner can withdraw funds.</p>}
+          {canWithdraw ? <WithdrawalForm initialMax={max} totpEnabled={ctx.user.totpEnabled} /> : <p className="text-sm text-slate-500">Only the account owner can withdraw funds.</p>}
         </Card>
       </div>
       <ExchangeWithdrawal ctx={ctx} />

@@ -5,11 +5,12 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
 import { formatMoney } from '@/components/ui/money';
+import { StepUpField } from '@/components/ui/step-up-field';
 import { useToast } from '@/components/ui/toast';
 import { ApiError } from '@/lib/api/errors';
 import { fieldErrors } from '@/lib/dashboard/form-errors';
 import { Decimal } from '@/lib/money';
-import { parseWithdrawalAmount, withdrawalFee } from '@/lib/withdrawals/amounts';
+import { parseWithdrawalAmount, quotedWithdrawalFee } from '@/lib/withdrawals/amounts';
 import { CreateWithdrawalBody } from '@/lib/withdrawals/schemas';
 import { createWithdrawalAction, maxWithdrawalAction, validateAddressAction } from './actions';
 
@@ -25,7 +26,8 @@ function amountProblem(raw: string): string | null {
   }
 }
 
-export function WithdrawalForm({ initialMax }: { initialMax: Max }) {
+export function WithdrawalForm({ initialMax, totpEnabled = false }: { initialMax: Max; totpEnabled?: boolean }) {
+  const [totpCode, setTotpCode] = useState('');
   const router = useRouter();
   const toast = useToast();
   const [max, setMax] = useState(initialMax);
@@ -37,7 +39,8 @@ export function WithdrawalForm({ initialMax }: { initialMax: Max }) {
   const [busy, setBusy] = useState(false);
 
   const amountErr = amount ? amountProblem(amount) : null;
-  const fee = amount && !amountErr ? withdrawalFee(new Decimal(amount), max.feePercent) : null;
+  // Max is charged balance − amount (the whole balance goes), any other amount amount × rate: as the API does.
+  const fee = amount && !amountErr ? quotedWithdrawalFee(new Decimal(amount), max.balance, max.feePercent) : null;
   const total = fee ? new Decimal(amount).plus(fee) : null;
   const over = total ? total.gt(max.balance) : false;
 
@@ -70,7 +73,7 @@ export function WithdrawalForm({ initialMax }: { initialMax: Max }) {
     if (Object.keys(problems).length) return setErrors(problems);
     setFormError(null);
     setBusy(true);
-    const res = await createWithdrawalAction(input);
+    const res = await createWithdrawalAction(input, { totpCode });
     setBusy(false);
     if (!res.ok) {
       setErrors(fieldErrors(res.error.details));
@@ -103,7 +106,8 @@ export function WithdrawalForm({ initialMax }: { initialMax: Max }) {
         <div><dt className="text-slate-500">Total debited</dt><dd className={`tabular-nums font-medium ${over ? 'text-red-600' : ''}`} data-testid="wd-total">{total ? formatMoney(total.toFixed()) : '—'}</dd></div>
       </dl>
       <p className="min-h-5 text-xs text-red-600">{over ? `Exceeds the available balance of ${formatMoney(max.balance)} USDT.` : ''}</p>
-      <div className="flex justify-end">
+      <div className="flex items-end justify-end gap-2">
+        <StepUpField id="wd-totp" enabled={totpEnabled} value={totpCode} onChange={setTotpCode} />
         <Button type="submit" disabled={busy || over}>{busy ? 'Submitting…' : 'Withdraw'}</Button>
       </div>
     </form>

@@ -7,7 +7,7 @@ import { cancelOrder, fulfillOrder } from '@/lib/storefront/orders';
 
 export async function fulfillOrderAction(id: string) {
   return runAction(async () => {
-    const ctx = await actionContext();
+    const ctx = await actionContext('orders:manage');
     const o = await fulfillOrder(ctx.db, { id: String(id), ...ctx.owner });
     revalidatePath('/dashboard/orders');
     return o;
@@ -16,7 +16,7 @@ export async function fulfillOrderAction(id: string) {
 
 export async function cancelOrderAction(id: string) {
   return runAction(async () => {
-    const ctx = await actionContext();
+    const ctx = await actionContext('orders:manage');
     const o = await cancelOrder(ctx.db, { id: String(id), ...ctx.owner });
     revalidatePath('/dashboard/orders');
     return o;

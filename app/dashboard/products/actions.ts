@@ -10,7 +10,7 @@ import { CreateProductBody, UpdateProductBody } from '@/lib/storefront/schemas';
 
 export async function createProductAction(input: unknown) {
   return runAction(async () => {
-    const ctx = await actionContext();
+    const ctx = await actionContext('products:manage');
     const p = await createProduct(ctx.db, ctx.owner, CreateProductBody.parse(input));
     revalidatePath('/dashboard/products');
     return p;
@@ -20,7 +20,7 @@ export async function createProductAction(input: unknown) {
 /** Edit, archive (active: false) and restore. */
 export async function updateProductAction(id: string, input: unknown) {
   return runAction(async () => {
-    const ctx = await actionContext();
+    const ctx = await actionContext('products:manage');
     const p = await updateProduct(ctx.db, { id: String(id), ...ctx.owner }, UpdateProductBody.parse(input));
     revalidatePath('/dashboard/products');
     return p;

@@ -4,6 +4,7 @@ import { Card, EmptyState, PageHeader, tableClass, tdClass, thClass } from '@/co
 import { Money } from '@/components/ui/money';
 import { Pagination } from '@/components/ui/pagination';
 import { requireContext } from '@/lib/dashboard/context';
+import { can } from '@/lib/dashboard/permissions';
 import { listProducts } from '@/lib/storefront/products';
 import { ListProductsQuery } from '@/lib/storefront/schemas';
 import { getTenantSlug } from '@/lib/storefront/get-tenant-slug';
@@ -13,6 +14,7 @@ export const metadata = { title: 'Products · USDT Gateway' };
 
 export default async function ProductsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const ctx = await requireContext();
+  const canManage = can(ctx.user.role, 'products:manage');
   const sp = await searchParams;
   const parsed = ListProductsQuery.safeParse({ page: sp.page, limit: '25', active: sp.active });
   const q = parsed.success ? parsed.data : { page: 1, limit: 25, active: undefined };
@@ -23,7 +25,7 @@ export default async function ProductsPage({ searchParams }: { searchParams: Pro
       <PageHeader
         title="Products"
         description={<>Sold on your public store page, <Link href={storeUrl} className="text-indigo-600 hover:underline" data-testid="store-link">{storeUrl}</Link>.</>}
-        actions={<ProductFormButton />}
+        actions={canManage ? <ProductFormButton /> : <span className="text-sm text-slate-500" data-testid="products-owner-only">Only the owner can change products.</span>}
       />
       <nav aria-label="Product filter" className="mb-4 flex gap-3 text-sm">
         {[['All', undefined], ['Active', 'true'], ['Archived', 'false']].map(([label, v]) => (
@@ -45,7 +47,7 @@ export default async function ProductsPage({ searchParams }: { searchParams: Pro
                   <td className={tdClass}><Money value={p.price} /></td>
                   <td className={tdClass}><StatusBadge status={p.active ? 'ACTIVE' : 'ARCHIVED'} /></td>
                   <td className={`${tdClass} font-mono text-xs`}>{p.id}</td>
-                  <td className={`${tdClass} text-right`}><ProductActions product={p} /></td>
+                  <td className={`${tdClass} text-right`}>{canManage && <ProductActions product={p} />}</td>
                 </tr>
               ))}</tbody>
             </table>

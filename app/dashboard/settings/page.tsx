@@ -7,9 +7,11 @@ import { requireContext } from '@/lib/dashboard/context';
 import { can } from '@/lib/dashboard/permissions';
 import { Decimal } from '@/lib/money';
 import { getPostbackSecret } from '@/lib/webhooks/get-postback-secret';
+import { listWithdrawalControls } from '@/lib/withdrawal-controls/list-withdrawal-controls';
 import { PostbackSecretPanel, TenantNameForm } from './account-forms';
 import { SecurityPanel } from './security-panel';
 import { TeamPanel } from './team-panel';
+import { WithdrawalControlsPanel } from './withdrawal-controls-panel';
 
 export const metadata = { title: 'Settings · USDT Gateway' };
 
@@ -18,11 +20,12 @@ const pct = (rate: string) => `${new Decimal(rate).times(100).toFixed()}%`;
 export default async function SettingsPage() {
   const ctx = await requireContext();
   const owner = can(ctx.user.role, 'settings:manage');
-  const [postback, team, invites, codesLeft] = await Promise.all([
+  const [postback, team, invites, codesLeft, controls] = await Promise.all([
     getPostbackSecret(ctx.db, ctx.owner),
     listTeam(ctx.db, ctx.tenant.id),
     owner ? listPendingInvitations(ctx.db, ctx.tenant.id) : Promise.resolve([]),
     recoveryCodesLeft(ctx.db, ctx.user.id),
+    listWithdrawalControls(ctx.db, ctx.owner),
   ]);
   return (
     <>
@@ -49,6 +52,9 @@ export default async function SettingsPage() {
             members={team.map((m) => ({ ...m, createdAt: m.createdAt.toISOString(), lastLoginAt: m.lastLoginAt?.toISOString() ?? null }))}
             invites={invites.map((i) => ({ id: i.id, email: i.email, expiresAt: i.expiresAt.toISOString() }))}
           />
+        </Card>
+        <Card title={`Withdrawal controls (${ctx.mode})`} className="lg:col-span-2">
+          <WithdrawalControlsPanel data={controls} totpEnabled={ctx.user.totpEnabled} canManage={owner} />
         </Card>
         <Card title="Your security" className="lg:col-span-2">
           <p className="mb-3 text-sm text-slate-500">

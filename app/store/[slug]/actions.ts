@@ -1,8 +1,10 @@
 'use server';
 
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { ApiError } from '@/lib/api/errors';
+import { clientIp } from '@/lib/auth/client-ip';
 import { requireNetwork } from '@/lib/chain/network';
 import { getDb } from '@/lib/db';
 import { createOrder } from '@/lib/storefront/create-order';
@@ -29,7 +31,9 @@ export async function buyProduct(_prev: BuyState, formData: FormData): Promise<B
   if (!store) return { error: 'This store is not available.' };
   let invoiceId: string;
   try {
-    const order = await createOrder(db, { tenantId: store.tenantId, mode: store.mode }, requireNetwork(store.mode, ['depositMnemonic']), input.data);
+    const order = await createOrder(db, { tenantId: store.tenantId, mode: store.mode }, requireNetwork(store.mode, ['depositMnemonic']), input.data, {
+      clientAddress: clientIp(await headers()),
+    });
     invoiceId = order.invoiceId;
   } catch (err) {
     if (err instanceof ApiError) return { error: err.details?.[0]?.message ? `Sorry: ${err.details[0].message}.` : err.message };

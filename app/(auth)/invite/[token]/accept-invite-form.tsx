@@ -1,37 +1,33 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useState } from 'react';
+import { startTransition, useActionState, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
 import { AcceptInvitationInput } from '@/lib/auth/schemas';
 import { zodFieldErrors } from '@/lib/dashboard/form-errors';
-import { acceptInvitationAction } from '../../actions';
+import { acceptInvitationFormAction, type AuthFormState } from '../../actions';
 
+const initial: AuthFormState = { error: null, fields: {} };
+
+/** Posts to a server action, so it works before hydration too (see SignInForm). */
 export function AcceptInviteForm({ token }: { token: string }) {
-  const router = useRouter();
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [state, formAction, busy] = useActionState(acceptInvitationFormAction, initial);
+  const [clientErrors, setClientErrors] = useState<Record<string, string> | null>(null);
+  const errors = clientErrors ?? state.fields;
+
+  function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const parsed = AcceptInvitationInput.safeParse({ token, password: f.get('password') });
+    if (!parsed.success) return setClientErrors(zodFieldErrors(parsed.error));
+    setClientErrors(null);
+    startTransition(() => formAction(f));
+  }
+
   return (
-    <form
-      noValidate
-      className="mt-6 space-y-2"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        const input = { token, password: String(new FormData(e.currentTarget).get('password') ?? '') };
-        const parsed = AcceptInvitationInput.safeParse(input);
-        if (!parsed.success) return setErrors(zodFieldErrors(parsed.error));
-        setErrors({});
-        setBusy(true);
-        const res = await acceptInvitationAction(input);
-        setBusy(false);
-        if (!res.ok) return setFormError(res.error.message);
-        router.replace('/dashboard');
-        router.refresh();
-      }}
-    >
-      <FormError message={formError} />
+    <form action={formAction} onSubmit={onSubmit} noValidate className="mt-6 space-y-2">
+      <input type="hidden" name="token" value={token} />
+      <FormError message={clientErrors ? null : state.error} />
       <Field id="password" label="Password" error={errors.password} hint="At least 10 characters.">
         <input id="password" name="password" type="password" autoComplete="new-password" className={inputClass} aria-invalid={!!errors.password} />
       </Field>

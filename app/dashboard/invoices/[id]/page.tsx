@@ -96,8 +96,9 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           )}
         </Card>
       </div>
-      <div className="mt-4 grid gap-4 lg:grid-cols-2">
-        <Card title="Payments">
+      {/* Side by side only where the Payments table fits (it clipped its last column at 1280 px); min-w-0 lets it scroll inside its card otherwise. */}
+      <div className="mt-4 grid gap-4 2xl:grid-cols-2">
+        <Card title="Payments" className="min-w-0">
           {invoice.payments.length === 0 ? (
             <EmptyState title="No payment yet">The watcher picks up transfers to the deposit address within seconds.</EmptyState>
           ) : (
@@ -116,7 +117,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
             </table></div>
           )}
         </Card>
-        <Card title="Timeline">
+        <Card title="Timeline" className="min-w-0">
           <ol className="relative space-y-3 border-l border-slate-200 pl-4" data-testid="timeline">
             {invoice.events.map((e) => (
               <li key={e.id} className="text-sm">

@@ -4,5 +4,5 @@ import { quotePayin } from '@/lib/exchange/payin-endpoints';
 import { payinQuoteOp } from '@/lib/exchange/payin-operations';
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
-  POST: withApiKey(payinQuoteOp, ({ db, auth, body }) => quotePayin(db, auth.mode, body)),
+  POST: withApiKey(payinQuoteOp, ({ db, auth, body }) => quotePayin(db, auth, body)),
 });

@@ -4,5 +4,5 @@ import { getPrice } from '@/lib/exchange/get-price';
 import { exchangePriceOp } from '@/lib/exchange/operations';
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
-  POST: withApiKey(exchangePriceOp, ({ db, auth, body }) => getPrice(db, auth.mode, body)),
+  POST: withApiKey(exchangePriceOp, ({ db, auth, body }) => getPrice(db, auth, body)),
 });

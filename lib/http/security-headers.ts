@@ -1,0 +1,38 @@
+import { isProduction } from '@/lib/env';
+
+export const HSTS = 'max-age=63072000; includeSubDomains; preload';
+
+/**
+ * The headers every page carries. Scripts: only those with this request's
+ * nonce, and what they load ('strict-dynamic'); no inline handlers, no eval
+ * (development adds 'unsafe-eval' for React's dev tooling). Styles allow
+ * inline (React style attributes, Recharts): style injection cannot run code.
+ * No page may be framed, the hosted checkout included: a payment page inside
+ * someone else's frame is a clickjacking target, and merchants link or
+ * redirect to it instead.
+ */
+export function securityHeaders(pathname: string, nonce: string, production = isProduction()): Record<string, string> {
+  const csp = [
+    `default-src 'self'`,
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${production ? '' : ` 'unsafe-eval'`}`,
+    `style-src 'self' 'unsafe-inline'`,
+    `img-src 'self' data: blob:`,
+    `font-src 'self' data:`,
+    `connect-src 'self'`,
+    `object-src 'none'`,
+    `base-uri 'self'`,
+    `form-action 'self'`,
+    `frame-ancestors 'none'`,
+    ...(production ? ['upgrade-insecure-requests'] : []),
+  ].join('; ');
+  // Checkout and store URLs name an invoice or a store: they are not passed on to the sites customers go to next.
+  const publicPage = pathname.startsWith('/pay/') || pathname.startsWith('/store/');
+  return {
+    'Content-Security-Policy': csp,
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': publicPage ? 'no-referrer' : 'strict-origin-when-cross-origin',
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+    ...(production ? { 'Strict-Transport-Security': HSTS } : {}),
+  };
+}

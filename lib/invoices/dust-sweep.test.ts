@@ -1,0 +1,84 @@
+import { eq } from 'drizzle-orm';
+import { parseUnits, type Address } from 'viem';
+import { describe, expect, it } from 'vitest';
+import { ledgerEntries, settlements } from '@/db/schema';
+import { watchChain } from '@/lib/chain/watch-chain';
+import type { AnvilChain } from '@/lib/testing/anvil';
+import { call } from '@/lib/testing/app';
+import { createTestTenant } from '@/lib/testing/fixtures';
+import { invoiceHelpers } from '@/lib/testing/invoice-helpers';
+import { withTestChain } from '@/lib/testing/test-chain';
+import { createSettlements } from './create-settlements';
+import { runSettlements } from './run-settlements';
+import type { SettleNetwork } from './settle-invoice';
+
+let chain: AnvilChain;
+let net: SettleNetwork;
+const h = invoiceHelpers(() => chain);
+
+withTestChain(async (c) => {
+  chain = c;
+  net = { ...c.network('test'), sweepMinimum: '1.00' } as SettleNetwork;
+});
+
+const gasNonce = () => chain.client.getTransactionCount({ address: chain.addresses.gas });
+
+async function payAndSettle(t: Awaited<ReturnType<typeof createTestTenant>>, invoiceId: string, amount: string) {
+  await h.pay(t.test, invoiceId, amount);
+  await chain.mine(5);
+  await watchChain(t.db, net);
+  await createSettlements(t.db, net);
+  await runSettlements(t.db, net);
+}
+
+describe('dust is credited but not swept', () => {
+  it('payments below the sweep minimum cost no gas; the sweep that crosses it carries them all', async () => {
+    const t = await createTestTenant({ invoiceFeeRate: '0.01' });
+    await watchChain(t.db, net);
+    const inv = await h.create(t.test, { amount: '5.00' });
+    const deposit = inv.depositAddress as Address;
+    await payAndSettle(t, inv.id, '5.00');
+    expect(await chain.tokenBalance(deposit)).toBe(0n);
+
+    // Two dust payments after the payout: credited, no top-up, tokens stay on the address.
+    const nonce = await gasNonce();
+    const hot = await chain.tokenBalance(chain.addresses.hot);
+    await payAndSettle(t, inv.id, '0.30');
+    await payAndSettle(t, inv.id, '0.40');
+    expect(await gasNonce()).toBe(nonce);
+    expect(await chain.tokenBalance(chain.addresses.hot)).toBe(hot);
+    expect(await chain.tokenBalance(deposit)).toBe(parseUnits('0.7', 18));
+    let d = await h.detail(t.test, inv.id);
+    expect(d).toMatchObject({ status: 'PAID_OUT', amountReceived: '5.70', amountCredited: '5.643' });
+    expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body.available).toBe('5.643');
+    const deferred = await t.db.select().from(settlements).where(eq(settlements.invoiceId, inv.id));
+    expect(deferred.filter((s) => s.sweepDeferred && s.status === 'completed')).toHaveLength(2);
+
+    // 0.50 more: the address holds 1.20, at least the minimum: one top-up, everything swept.
+    await payAndSettle(t, inv.id, '0.50');
+    expect(await gasNonce()).toBe(nonce + 1);
+    expect(await chain.tokenBalance(deposit)).toBe(0n);
+    // Net of 0.30 + 0.40 + 0.50 at 1 % fee.
+    expect((await chain.tokenBalance(chain.addresses.hot)) - hot).toBe(parseUnits('1.188', 18));
+    d = await h.detail(t.test, inv.id);
+    expect(d).toMatchObject({ amountReceived: '6.20', amountCredited: '6.138' });
+    const all = await t.db.select().from(settlements).where(eq(settlements.invoiceId, inv.id));
+    const sweeper = all.find((s) => !s.sweepDeferred && s.kind === 'extra')!;
+    expect(all.filter((s) => s.sweepDeferred).every((s) => s.carriedBy === sweeper.id)).toBe(true);
+    // Each settlement credited exactly once.
+    const credits = await t.db.select().from(ledgerEntries).where(eq(ledgerEntries.tenantId, t.tenant.id));
+    expect(credits.filter((c) => c.kind === 'invoice_credit')).toHaveLength(4);
+  });
+
+  it('a dust-sized first payment to many addresses sends no gas top-up at all', async () => {
+    const t = await createTestTenant();
+    await watchChain(t.db, net);
+    const nonce = await gasNonce();
+    for (let i = 0; i < 3; i++) {
+      const inv = await h.create(t.test, { amount: '0.10' });
+      await payAndSettle(t, inv.id, '0.10');
+      expect((await h.detail(t.test, inv.id)).status).toBe('PAID_OUT');
+    }
+    expect(await gasNonce()).toBe(nonce);
+  });
+});

@@ -1,0 +1,86 @@
+import { eq } from 'drizzle-orm';
+import { parseUnits, type Address } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settlements, settlementTxs } from '@/db/schema';
+import { watchChain } from '@/lib/chain/watch-chain';
+import type { AnvilChain } from '@/lib/testing/anvil';
+import { createTestTenant } from '@/lib/testing/fixtures';
+import { invoiceHelpers } from '@/lib/testing/invoice-helpers';
+import { startRpcFaultProxy, type RpcFaultProxy } from '@/lib/testing/rpc-fault-proxy';
+import { withTestChain } from '@/lib/testing/test-chain';
+import { createSettlements } from './create-settlements';
+import { runSettlements } from './run-settlements';
+import type { SettleNetwork } from './settle-invoice';
+
+let chain: AnvilChain;
+let direct: SettleNetwork;
+let proxy: RpcFaultProxy;
+/** The settlement's network read through the fault proxy. */
+let net: SettleNetwork;
+const h = invoiceHelpers(() => chain);
+
+withTestChain((c) => {
+  chain = c;
+  direct = c.network('test') as SettleNetwork;
+});
+beforeAll(async () => {
+  proxy = await startRpcFaultProxy(chain.rpcUrl);
+  net = { ...direct, rpcUrl: proxy.url };
+});
+afterAll(() => proxy?.close());
+
+async function confirmedSettlement(amount: string) {
+  proxy.heal();
+  const t = await createTestTenant({ invoiceFeeRate: '0.01' });
+  await watchChain(t.db, direct);
+  const inv = await h.create(t.test, { amount });
+  await h.pay(t.test, inv.id, amount);
+  await chain.mine(5);
+  await watchChain(t.db, direct);
+  const [id] = await createSettlements(t.db, direct);
+  return { ...t, inv, settlementId: id!, fee: await chain.tokenBalance(chain.addresses.fee), hot: await chain.tokenBalance(chain.addresses.hot) };
+}
+
+async function expectPaidOutOnce(t: Awaited<ReturnType<typeof confirmedSettlement>>, fee: string, rest: string) {
+  expect((await h.detail(t.test, t.inv.id)).status).toBe('PAID_OUT');
+  expect((await chain.tokenBalance(chain.addresses.fee)) - t.fee).toBe(parseUnits(fee, 18));
+  expect((await chain.tokenBalance(chain.addresses.hot)) - t.hot).toBe(parseUnits(rest, 18));
+  expect(await chain.tokenBalance(t.inv.depositAddress as Address)).toBe(0n);
+  expect(await t.db.select().from(settlementTxs).where(eq(settlementTxs.settlementId, t.settlementId))).toHaveLength(3);
+}
+
+describe('settlement when chain reads fail or lag', () => {
+  it('receipt look-ups failing: attempts do not run out, nothing is sent twice, PAID_OUT once receipts return', async () => {
+    const t = await confirmedSettlement('10.00');
+    proxy.state.failMethods.add('eth_getTransactionReceipt');
+    try {
+      for (let i = 0; i < 4; i++) await runSettlements(t.db, net, { retry: { maxAttempts: 2, backoffMs: 0 } });
+      const [s] = await t.db.select().from(settlements).where(eq(settlements.id, t.settlementId));
+      expect(s!.status).not.toBe('failed');
+      expect((await h.detail(t.test, t.inv.id)).status).toBe('PROCESSING_PAYOUT');
+    } finally {
+      proxy.heal();
+    }
+    await runSettlements(t.db, net, { retry: { maxAttempts: 2, backoffMs: 0 } });
+    await expectPaidOutOnce(t, '0.10', '9.90');
+    expect(await h.eventTypes(t.db, t.inv.id)).not.toContain('invoice.failed');
+  });
+
+  it('two nodes round-robin, one lagging three blocks: the deposit address never reuses a nonce', async () => {
+    const t = await confirmedSettlement('20.00');
+    proxy.state.nodes = [{ lag: 0 }, { lag: 3 }];
+    // Blocks keep coming, as on BSC: receipt waits poll on new blocks.
+    const miner = setInterval(() => void chain.mine(1).catch(() => undefined), 300);
+    try {
+      await runSettlements(t.db, net, { retry: { maxAttempts: 2, backoffMs: 0 } });
+    } finally {
+      clearInterval(miner);
+      proxy.heal();
+    }
+    await runSettlements(t.db, net, { retry: { maxAttempts: 2, backoffMs: 0 } });
+    await expectPaidOutOnce(t, '0.20', '19.80');
+    const txs = await t.db.select().from(settlementTxs).where(eq(settlementTxs.settlementId, t.settlementId));
+    const fromDeposit = txs.filter((x) => x.step !== 'gas_topup').map((x) => x.nonce);
+    expect(new Set(fromDeposit).size).toBe(fromDeposit.length);
+  });
+});

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/** What pendingReason says while a withdrawal waits for the owner (the sending lane skips it). */
+export const AWAITING_APPROVAL = 'awaiting_approval';
+
+const Amount = z
+  .string()
+  .trim()
+  .regex(/^\d{1,20}(\.\d{1,18})?$/, 'a positive decimal string, e.g. "500.00"');
+
+/** The owner's settings form; empty strings clear a limit. */
+export const ControlsInput = z.strictObject({
+  allowlistEnabled: z.boolean(),
+  coolingOffHours: z.coerce.number().int().min(0).max(720),
+  dailyLimit: z.union([z.literal(''), Amount]).nullable().transform((v) => (v ? v : null)),
+  approvalThreshold: z.union([z.literal(''), Amount]).nullable().transform((v) => (v ? v : null)),
+  totpCode: z.string().optional(),
+});
+export type ControlsInput = z.output<typeof ControlsInput>;
+
+export const AddAddressInput = z.strictObject({
+  address: z
+    .string()
+    .trim()
+    .min(1)
+    .max(128)
+    .regex(/^\S+$/, 'no spaces'),
+  label: z.string().trim().max(80).optional(),
+  totpCode: z.string().optional(),
+});
+
+export const StepUpInput = z.strictObject({ totpCode: z.string().optional() });
+
+/** EVM addresses compare case-insensitively (checksum case is presentation); anything else exactly. */
+export function normalizeAddress(address: string) {
+  const a = address.trim();
+  return /^0x[0-9a-fA-F]{40}$/.test(a) ? a.toLowerCase() : a;
+}

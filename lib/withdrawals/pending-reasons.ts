@@ -1,0 +1,14 @@
+/**
+ * The `pendingReason` texts of a PROCESSING withdrawal that waits on the chain
+ * (docs/withdrawals.md lists them). Each starts with a stable phrase a client
+ * or a test can match; the rest says what is known.
+ */
+export const chainWaitReasons = {
+  readFailed: (what: string) => `Chain state could not be read (${what.slice(0, 120)}); checking again, nothing is re-sent meanwhile.`,
+  nodeBehind: (head: number, needed: number) =>
+    `RPC node is behind (head ${head}, needs block ${needed}); waiting for a node that has it, nothing is re-sent meanwhile.`,
+  nonceUsed: (nonce: number, atBlock: number, until: number) =>
+    `Transaction not found although nonce ${nonce} is used (seen at block ${atBlock}); re-signed only if still not found at block ${until}.`,
+  resent: (nonce: number, hashes: number, head: number) =>
+    `Re-sending: nonce ${nonce} was taken by another transaction and none of this withdrawal's ${hashes} transaction(s) was mined by block ${head}.`,
+};
