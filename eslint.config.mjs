@@ -5,7 +5,7 @@ import nextTs from 'eslint-config-next/typescript';
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores(['.next/**', '.data/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'db/migrations/**', 'next-env.d.ts']),
+  globalIgnores(['.next/**', '.data/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'db/migrations/**', 'next-env.d.ts', 'examples/client/schema.d.ts']),
   {
     rules: {
       // Test helpers and JSON bodies are loosely typed on purpose.

@@ -1,113 +1,159 @@
-import { z } from 'zod';
-import { ERROR_STATUS, reasonPhrase } from './errors';
+import { ERROR_STATUS, reasonPhrase, type ErrorCode } from './errors';
 import type { Operation } from './operation';
 import { OPERATIONS } from './operations';
+import { SchemaComponents, type Json } from './openapi-components';
+import { webhooks } from './openapi-webhooks';
 import { ErrorSchema } from './schemas';
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {
-  return z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+/** Codes every operation can answer: authentication, rate limits, scope, query validation. */
+const COMMON_ERRORS: ErrorCode[] = ['invalid_api_key', 'https_required', 'tenant_suspended', 'insufficient_scope', 'rate_limited', 'too_many_failed_auth', 'validation_failed'];
+/** Codes of reading a request body (every method but GET, lib/api/request.ts). */
+const BODY_ERRORS: ErrorCode[] = ['invalid_json', 'request_aborted', 'payload_too_large', 'unsupported_media_type'];
+/** Codes of the Idempotency-Key header (POST only, lib/api/idempotency.ts). */
+const IDEMPOTENCY_ERRORS: ErrorCode[] = ['idempotency_key_reused', 'idempotency_key_in_use'];
+
+/** Error codes an operation can answer, by HTTP status: what the document and the conformance check declare. */
+export function errorCodesByStatus(op: Operation): Map<number, ErrorCode[]> {
+  const codes = new Set<ErrorCode>([...COMMON_ERRORS, ...(op.errors ?? [])]);
+  if (op.method !== 'GET') BODY_ERRORS.forEach((c) => codes.add(c));
+  if (op.method === 'POST') IDEMPOTENCY_ERRORS.forEach((c) => codes.add(c));
+  if (op.params || op.testOnly) codes.add('not_found');
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  return new Map([...byStatus].sort(([a], [b]) => a - b));
 }
 
-function strip(schema: Record<string, unknown>) {
-  const { $schema: _ignored, ...rest } = schema;
-  return rest;
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests per minute allowed for the key.' },
+  'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests left in the current window.' },
+  'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix epoch seconds when the current one-minute window ends.' },
+};
+const REQUEST_ID_HEADER = { 'X-Request-Id': { schema: { type: 'string' }, description: 'Quote it when contacting support.' } };
+
+function scopeText(op: Operation) {
+  if (!op.scope) return 'Any valid key.';
+  return op.scope === 'admin' ? 'Scope: `admin`.' : `Scope: \`${op.scope}\` (or \`admin\`).`;
 }
 
-const COMMON_ERRORS = ['invalid_api_key', 'insufficient_scope', 'rate_limited', 'validation_failed'] as const;
+function successDescription(status: number) {
+  return status === 201 ? 'Created' : status === 202 ? 'Accepted: the work is queued' : 'OK';
+}
 
-function errorResponses(op: Operation) {
-  const codes = new Set<string>([...COMMON_ERRORS, ...(op.errors ?? [])]);
-  if (op.params) codes.add('not_found');
-  if (op.method === 'POST') codes.add('idempotency_key_reused');
-  const byStatus = new Map<number, string[]>();
-  for (const code of codes) {
-    const status = ERROR_STATUS[code as keyof typeof ERROR_STATUS];
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+function queryParameters(op: Operation, components: SchemaComponents): Json[] {
+  if (!op.query) return [];
+  // Filled in by components.build(): a placeholder now, split into parameters by expandQueries().
+  return [{ 'x-query': components.schema(op.query, 'input') }];
+}
+
+/** Replaces each query placeholder with one parameter per property of the converted schema. */
+function expandQueries(paths: Record<string, Record<string, Json>>) {
+  for (const item of Object.values(paths)) {
+    for (const op of Object.values(item)) {
+      const params = op.parameters as Json[];
+      op.parameters = params.flatMap((p) => {
+        if (!p['x-query']) return [p];
+        const schema = p['x-query'] as { properties?: Record<string, Json>; required?: string[] };
+        return Object.entries(schema.properties ?? {}).map(([name, s]) => {
+          const { description, ...rest } = s;
+          return { name, in: 'query', required: schema.required?.includes(name) ?? false, ...(description ? { description } : {}), schema: rest };
+        });
+      });
+    }
   }
-  return Object.fromEntries(
-    [...byStatus].map(([status, list]) => [
-      String(status),
-      {
-        description: `${reasonPhrase(status)} (code: ${list.join(', ')})`,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      },
+}
+
+function operationObject(op: Operation, components: SchemaComponents, errorRef: Json): Json {
+  const status = op.status ?? 200;
+  const parameters = [
+    ...Object.entries(op.params ?? {}).map(([name, kind]) => ({ name, in: 'path', required: true, description: `A ${kind} id.`, schema: { type: 'string', maxLength: 64 } })),
+    ...queryParameters(op, components),
+    ...(op.method === 'POST'
+      ? [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Up to 255 characters. Replays the first response for 24 hours.', schema: { type: 'string', minLength: 1, maxLength: 255 } }]
+      : []),
+  ];
+  const errors = Object.fromEntries(
+    [...errorCodesByStatus(op)].map(([code, list]) => [
+      String(code),
+      { description: `${reasonPhrase(code)} (code: ${list.join(', ')})`, headers: REQUEST_ID_HEADER, content: { 'application/json': { schema: errorRef } } },
     ]),
   );
-}
-
-function queryParameters(op: Operation) {
-  if (!op.query) return [];
-  const schema = jsonSchema(op.query, 'input') as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
-  return Object.entries(schema.properties ?? {}).map(([name, s]) => ({
-    name,
-    in: 'query',
-    required: schema.required?.includes(name) ?? false,
-    description: s.description,
-    schema: s,
-  }));
-}
-
-/** The OpenAPI 3.1 document, generated from the same zod schemas the handlers enforce. */
-export function buildOpenApiDocument(operations: Operation[] = OPERATIONS) {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of operations) {
-    const path = op.path.replace(/:(\w+)/g, '{$1}');
-    const parameters = [
-      ...Object.keys(op.params ?? {}).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
-      ...queryParameters(op),
-      ...(op.method === 'POST'
-        ? [
-            {
-              name: 'Idempotency-Key',
-              in: 'header',
-              required: false,
-              description: 'Up to 255 characters. Replays the first response for 24 hours.',
-              schema: { type: 'string', maxLength: 255 },
-            },
-          ]
-        : []),
-    ];
-    paths[path] ??= {};
-    paths[path][op.method.toLowerCase()] = {
-      operationId: op.id,
-      summary: op.summary,
-      description: [op.description, op.scope ? `Scope: \`${op.scope}\` (or \`admin\`).` : 'Any valid key.', op.testOnly ? 'Test mode only.' : '']
-        .filter(Boolean)
-        .join('\n\n'),
-      tags: [op.tag],
-      'x-scope': op.scope,
-      parameters,
-      ...(op.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: strip(jsonSchema(op.body, 'input')), ...(op.example ? { example: op.example } : {}) } } } }
-        : {}),
-      responses: {
-        [String(op.status ?? 200)]: {
-          description: 'Success',
-          headers: {
-            'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests per minute allowed for the key.' },
-            'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests left in the current window.' },
-            'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix epoch seconds when the current one-minute window ends.' },
-          },
-          content: { 'application/json': { schema: strip(jsonSchema(op.response, 'output')) } },
-        },
-        ...errorResponses(op),
+  return {
+    operationId: op.id,
+    summary: op.summary,
+    description: [op.description, scopeText(op), op.testOnly ? 'Test mode only: live keys get 404.' : '']
+      .filter(Boolean)
+      .join('\n\n'),
+    tags: [op.tag],
+    'x-scope': op.scope,
+    parameters,
+    ...(op.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: components.schema(op.body, 'input'), ...(op.example ? { example: op.example } : {}) } } } }
+      : {}),
+    responses: {
+      [String(status)]: {
+        description: successDescription(status),
+        headers: { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS },
+        content: { 'application/json': { schema: components.schema(op.response, 'output') } },
       },
-    };
+      ...errors,
+    },
+  };
+}
+
+/** Shown in the reference and required by the linter's tag-description rule; a tag missing here fails lib/api/openapi.test.ts. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Tenant: 'The account the API key belongs to.',
+  'API keys': 'Create, list, scope and revoke API keys.',
+  Invoices: 'Payment requests with a deposit address; poll them or subscribe to invoice.* webhooks.',
+  'Test helpers': 'Test mode only: simulate what the chain would do.',
+  Webhooks: 'Endpoints that receive the signed events, their delivery log, replay and the postback secret.',
+  Withdrawals: 'Balance and USDT withdrawals to a BEP-20 address.',
+  'Storefront orders': 'Orders of the hosted store; each has an invoice.',
+  'Storefront products': 'Products of the hosted store.',
+  'Exchange withdrawals': 'Withdrawals in other currencies through the exchange service.',
+};
+
+let cached: ReturnType<typeof build> | undefined;
+
+/** The OpenAPI 3.1 document, generated from the same zod schemas the handlers enforce (built once per process). */
+export function buildOpenApiDocument(operations: Operation[] = OPERATIONS) {
+  if (operations !== OPERATIONS) return build(operations);
+  cached ??= build(operations);
+  return cached;
+}
+
+function build(operations: Operation[]) {
+  const components = new SchemaComponents();
+  const errorRef = components.schema(ErrorSchema, 'output');
+  const paths: Record<string, Record<string, Json>> = {};
+  // Sorted: module namespaces enumerate their exports in a loader-dependent order, and generated code must not churn.
+  const sorted = [...operations].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+  for (const op of sorted) {
+    const path = op.path.replace(/:(\w+)/g, '{$1}');
+    paths[path] ??= {};
+    paths[path][op.method.toLowerCase()] = operationObject(op, components, errorRef);
   }
+  const hooks = webhooks(components);
+  const schemas = components.build();
+  expandQueries(paths);
+  const tags = [...new Set(sorted.map((o) => o.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] }));
   return {
     openapi: '3.1.0',
     info: {
       title: 'USDT BEP-20 Payment Gateway API',
       version: '1.0.0',
       description:
-        'Authenticate with `Authorization: Bearer gw_live_...` or `gw_test_...`. Errors share one shape: `{statusCode, error, message, code, details?, requestId}`.',
+        'Authenticate with `Authorization: Bearer gw_live_...` or `gw_test_...`; test keys work on test mode data only. Errors share one shape (`Error`): `{statusCode, error, message, code, details?, requestId}`. Webhook deliveries are listed under webhooks.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: '/' }],
+    servers: [{ url: '/', description: 'This gateway' }],
     security: [{ bearer: [] }],
-    components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key' } },
-      schemas: { Error: strip(jsonSchema(ErrorSchema, 'output')) },
-    },
+    tags: [...tags, { name: 'Webhook events', description: 'Deliveries the gateway POSTs to your endpoints, signed (see the X-Webhook-Signature header).' }],
     paths,
+    webhooks: hooks,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (gw_live_... or gw_test_...)' } },
+      schemas,
+    },
   };
 }

@@ -2,6 +2,7 @@ import { getAddress } from 'viem';
 import type { Invoice } from '@/db/schema';
 import { formatAmount } from './amount';
 import type { InvoiceView } from './schemas';
+import type { InvoiceEventDataView } from '@/lib/events/payloads';
 
 /** The wire shape of an invoice; txHashes are its canonical payments' hashes in chain order. */
 export function invoiceView(row: Invoice, txHashes: string[]): InvoiceView {
@@ -31,7 +32,7 @@ export function invoiceView(row: Invoice, txHashes: string[]): InvoiceView {
 }
 
 /** The spec's invoice event payload, exactly these fields. */
-export function invoiceEventData(row: Invoice, txHashes: string[]) {
+export function invoiceEventData(row: Invoice, txHashes: string[]): InvoiceEventDataView {
   const v = invoiceView(row, txHashes);
   return {
     invoiceId: v.id,

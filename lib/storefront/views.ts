@@ -2,6 +2,7 @@ import type { Order, Product } from '@/db/schema';
 import { isoOrNull } from '@/lib/api/schemas';
 import { formatAmount } from '@/lib/money';
 import type { OrderView } from './schemas';
+import type { OrderEventDataView } from '@/lib/events/payloads';
 
 export function productView(p: Product) {
   return {
@@ -34,7 +35,7 @@ export function orderView(o: Order): OrderView {
 }
 
 /** Data of order.* events: id, status, items, total, customer email, invoiceId. */
-export function orderEventData(o: Order) {
+export function orderEventData(o: Order): OrderEventDataView {
   const v = orderView(o);
   return { id: v.id, status: v.status, items: v.items, total: v.total, customerEmail: v.customerEmail, invoiceId: v.invoiceId, createdAt: v.createdAt };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { BlockList } from 'node:net';
 import { events, webhookDeliveries } from '@/db/schema';
 import type { Db } from '@/lib/db';
+import type { TestEventDataView } from '@/lib/events/payloads';
 import { TEST_EVENT_TYPE } from '@/lib/events/types';
 import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/tenants/mode';
@@ -20,7 +21,7 @@ export async function testWebhookEndpoint(db: Db, where: { id: string; tenantId:
   const eventId = newId('event', now.getTime());
   const deliveryId = newId('webhookDelivery', now.getTime());
   const token = randomBytes(12).toString('base64url');
-  const data = { endpointId: ep.id, message: 'Test event sent from the gateway.' };
+  const data: TestEventDataView = { endpointId: ep.id, message: 'Test event sent from the gateway.' };
   await db.transaction(async (tx) => {
     // Written already dispatched: the fan-out must not send it to other endpoints.
     await tx.insert(events).values({ id: eventId, tenantId: ep.tenantId, mode: ep.mode, type: TEST_EVENT_TYPE, subjectId: ep.id, data, createdAt: now, dispatchedAt: now });

@@ -2,6 +2,7 @@ import type { Withdrawal } from '@/db/schema';
 import { isoOrNull } from '@/lib/api/schemas';
 import { formatAmount } from '@/lib/money';
 import type { WithdrawalView } from './schemas';
+import type { WithdrawalEventDataView } from '@/lib/events/payloads';
 
 export function withdrawalView(w: Withdrawal): WithdrawalView {
   return {
@@ -24,7 +25,7 @@ export function withdrawalView(w: Withdrawal): WithdrawalView {
 }
 
 /** Data of withdrawal.* events: the withdrawal record. */
-export function withdrawalEventData(w: Withdrawal) {
+export function withdrawalEventData(w: Withdrawal): WithdrawalEventDataView {
   const v = withdrawalView(w);
   return {
     id: v.id,

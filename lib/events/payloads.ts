@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { INVOICE_STATUSES } from '@/db/schema/invoices';
+import { ORDER_STATUSES } from '@/db/schema/storefront';
+import { WITHDRAWAL_STATUSES } from '@/db/schema/withdrawals';
+import { Timestamp } from '@/lib/api/schemas';
+import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from './types';
+
+/*
+ * The data of each event type as it is emitted (lib/invoices/view.ts,
+ * lib/withdrawals/view.ts, lib/storefront/views.ts type their payloads
+ * against these). Integrators generate code from them through the OpenAPI
+ * `webhooks` section: add fields, never rename or remove one.
+ */
+
+const Amount = z.string().describe('Decimal string, e.g. "100.50".');
+
+export const InvoiceEventData = z
+  .object({
+    invoiceId: z.string(),
+    tenantId: z.string(),
+    chain: z.literal('BSC'),
+    token: z.literal('USDT'),
+    depositAddress: z.string(),
+    amountExpected: Amount,
+    amountReceived: Amount,
+    status: z.enum(INVOICE_STATUSES).describe('The invoice status when the event was written. invoice.paid_out of a late or partial payment on an expired invoice keeps EXPIRED.'),
+    expiresAt: Timestamp,
+    confirmationsRequired: z.number().int(),
+    txHashes: z.array(z.string()),
+    metadata: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'InvoiceEventData' });
+
+export const WithdrawalEventData = z
+  .object({
+    id: z.string(),
+    amount: Amount,
+    feeAmount: Amount,
+    netAmount: Amount,
+    status: z.enum(WITHDRAWAL_STATUSES),
+    destinationAddress: z.string(),
+    chain: z.literal('BSC'),
+    token: z.literal('USDT'),
+    txHash: z.string().nullable(),
+    createdAt: Timestamp,
+    failureReason: z.string().nullable(),
+    metadata: z.record(z.string(), z.string()).optional(),
+  })
+  .meta({ id: 'WithdrawalEventData' });
+
+export const OrderEventData = z
+  .object({
+    id: z.string(),
+    status: z.enum(ORDER_STATUSES),
+    items: z.array(
+      z.object({ productId: z.string(), name: z.string(), unitPrice: Amount, quantity: z.number().int(), amount: Amount }),
+    ),
+    total: Amount,
+    customerEmail: z.string(),
+    invoiceId: z.string(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'OrderEventData' });
+
+export const TestEventData = z.object({ endpointId: z.string(), message: z.string() }).meta({ id: 'WebhookTestEventData' });
+
+export type InvoiceEventDataView = z.infer<typeof InvoiceEventData>;
+export type WithdrawalEventDataView = z.infer<typeof WithdrawalEventData>;
+export type OrderEventDataView = z.infer<typeof OrderEventData>;
+export type TestEventDataView = z.infer<typeof TestEventData>;
+
+export type AnyEventType = EventType | typeof TEST_EVENT_TYPE;
+/** What an endpoint can receive: the spec's 17 types and webhook.test. */
+export const ALL_EVENT_TYPES: readonly AnyEventType[] = [...EVENT_TYPES, TEST_EVENT_TYPE];
+
+export function eventDataSchema(type: AnyEventType): z.ZodType {
+  if (type === TEST_EVENT_TYPE) return TestEventData;
+  if (type.startsWith('invoice.')) return InvoiceEventData;
+  if (type.startsWith('withdrawal.')) return WithdrawalEventData;
+  return OrderEventData;
+}
+
+/** One envelope schema per type, so generated code gets a discriminated union on `type`. */
+export const EVENT_ENVELOPES = Object.fromEntries(
+  ALL_EVENT_TYPES.map((type) => [
+    type,
+    z
+      .object({
+        id: z.string().describe('Event id; equals the X-Webhook-Id header. Deduplicate on it.'),
+        type: z.literal(type),
+        createdAt: Timestamp,
+        data: eventDataSchema(type),
+      })
+      .meta({ id: `${eventSchemaName(type)}Event` }),
+  ]),
+) as unknown as Record<AnyEventType, z.ZodType>;
+
+/** invoice.paid_out -> InvoicePaidOut */
+export function eventSchemaName(type: string): string {
+  return type
+    .split(/[._]/)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
+}
