@@ -4,7 +4,7 @@ export default defineConfig({
   resolve: { alias: { '@': import.meta.dirname } },
   test: {
     environment: 'node',
-    include: ['lib/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts', 'db/**/*.test.ts'],
+    include: ['lib/**/*.test.ts', 'examples/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts', 'db/**/*.test.ts'],
     globalSetup: ['lib/testing/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

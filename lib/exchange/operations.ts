@@ -69,7 +69,7 @@ export const exchangeOrderDetailsOp = defineOperation({
   body: DetailsBody,
   example: { id: 'TH7XQZ', token: 'abcdefghijklmnopqrstuvwxyz0123456789abcd' },
   response: OrderEnvelope,
-  errors: [...exchangeErrors],
+  errors: [...exchangeErrors, 'not_found'],
 });
 
 export const exchangeWithdrawalOp = defineOperation({

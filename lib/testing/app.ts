@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { checkConformance } from './conformance';
 
 /**
  * Calls the real /v1 route handlers in-process, routing paths the way the
@@ -105,5 +106,7 @@ export async function call<T = any>(method: string, url: string, opts: CallOptio
   } catch {
     parsed = text;
   }
+  // Under vitest every answer is checked against the OpenAPI document (benches skip the cost).
+  if (process.env.VITEST) checkConformance(method, full.pathname, res.status, res.headers, parsed);
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }

@@ -1,4 +1,5 @@
 import { closeDb, getDb, migrate } from '@/lib/db';
+import { finishConformanceLog, startConformanceLog } from './conformance-report';
 import { findSecretsInDatabase, ISSUED_SECRET_PATTERNS } from './secret-scan';
 
 /** Tests always run against real PostgreSQL (scripts/test.ts creates a fresh database). */
@@ -8,6 +9,7 @@ export default async function setup() {
   }
   await migrate();
   await closeDb();
+  startConformanceLog();
   return teardown;
 }
 
@@ -19,6 +21,8 @@ export default async function setup() {
  * checks exact values, TOTP secrets and invitation tokens included. A hit fails the run.
  */
 async function teardown() {
+  const unchecked = finishConformanceLog();
+  if (unchecked) process.exitCode = 1;
   try {
     const hits = await findSecretsInDatabase(await getDb(), { patterns: ISSUED_SECRET_PATTERNS });
     if (hits.length > 0) {
@@ -30,4 +34,5 @@ async function teardown() {
   } finally {
     await closeDb();
   }
+  if (unchecked) throw new Error(unchecked);
 }
