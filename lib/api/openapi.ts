@@ -2,6 +2,7 @@ import { ERROR_STATUS, reasonPhrase, type ErrorCode } from './errors';
 import type { Operation } from './operation';
 import { OPERATIONS } from './operations';
 import { SchemaComponents, type Json } from './openapi-components';
+import { codeSamples } from './openapi-samples';
 import { webhooks } from './openapi-webhooks';
 import { ErrorSchema } from './schemas';
 
@@ -85,6 +86,7 @@ function operationObject(op: Operation, components: SchemaComponents, errorRef: 
       .join('\n\n'),
     tags: [op.tag],
     'x-scope': op.scope,
+    'x-codeSamples': codeSamples(op),
     parameters,
     ...(op.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: components.schema(op.body, 'input'), ...(op.example ? { example: op.example } : {}) } } } }
