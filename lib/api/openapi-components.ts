@@ -30,9 +30,9 @@ export class SchemaComponents {
 
   /** Fills every placeholder and returns components/schemas, only the schemas the document reaches. */
   build(): Record<string, Json> {
-    const named = namedSchemas();
-    const out = this.convert('output', named);
-    const inp = this.convert('input', named);
+    const { metadata, named } = collectMetadata(this.uses.map((u) => u.schema));
+    const out = this.convert('output', named, metadata);
+    const inp = this.convert('input', named, metadata);
     const distinct = inputVariants(out, inp);
     const renameInput = (node: unknown) => rewriteRefs(node, (id) => (distinct.has(id) ? `${id}Input` : id));
     const all: Record<string, Json> = {};
@@ -55,13 +55,14 @@ export class SchemaComponents {
     return anon;
   }
 
-  private convert(io: 'input' | 'output', named: Map<z.ZodType, string>): Record<string, Json> {
+  private convert(io: 'input' | 'output', named: Map<z.ZodType, string>, metadata: z.core.$ZodRegistry<z.GlobalMeta>): Record<string, Json> {
     const registry = z.registry<{ id: string }>();
     for (const [schema, id] of named) registry.add(schema, { id });
     for (const use of this.uses) if (use.io === io) registry.add(use.schema, { id: this.idOf(use.schema, named) });
     const mark = io === 'input' ? INPUT_MARK : '';
     const { schemas } = z.toJSONSchema(registry, {
       io,
+      metadata,
       unrepresentable: 'any',
       target: 'draft-2020-12',
       uri: (id) => `${PREFIX}${id}${mark}`,
@@ -75,11 +76,29 @@ export class SchemaComponents {
   }
 }
 
-/** Every schema registered with `.meta({ id })` anywhere in the loaded modules. */
-function namedSchemas(): Map<z.ZodType, string> {
-  const map = new Map<z.ZodType, string>();
-  for (const [id, schema] of (z.globalRegistry as unknown as { _idmap: Map<string, z.ZodType> })._idmap) map.set(schema, id);
-  return map;
+/**
+ * The metadata (descriptions, ids) of every schema reachable from the roots,
+ * read from zod's global registry. Walking from the roots instead of listing
+ * the global registry matters in Next's build: each bundle instantiates its own
+ * copy of a schema module, all registering the same id in the one global registry.
+ */
+function collectMetadata(roots: z.ZodType[]) {
+  const metadata = z.registry<z.GlobalMeta>();
+  const named = new Map<z.ZodType, string>();
+  const seen = new Set<object>();
+  const visit = (value: unknown) => {
+    if (!value || typeof value !== 'object' || seen.has(value)) return;
+    seen.add(value);
+    if (value instanceof z.ZodType) {
+      const meta = z.globalRegistry.get(value);
+      if (meta) metadata.add(value, meta);
+      if (meta?.id) named.set(value, meta.id);
+      visit(value._zod.def);
+    } else if (Array.isArray(value)) value.forEach(visit);
+    else Object.values(value).forEach(visit);
+  };
+  roots.forEach(visit);
+  return { metadata, named };
 }
 
 function rewriteRefs(node: unknown, name: (id: string) => string): unknown {
