@@ -19,7 +19,9 @@ export default async function DocsPage() {
     telemetry: false,
     withDefaultFonts: false,
     agent: { disabled: true },
-    hideClientButton: false,
+    // The stand-alone client is hosted by Scalar; the per-operation "Test Request" client stays, sending to this gateway.
+    hideClientButton: true,
+    showDeveloperTools: 'never',
     documentDownloadType: 'json',
     defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
     hiddenClients: { c: true, clojure: true, csharp: true, dart: true, fsharp: true, go: true, http: false, java: true, kotlin: true, objc: true, ocaml: true, php: true, powershell: true, python: false, r: true, ruby: true, rust: true, swift: true },
@@ -28,7 +30,7 @@ export default async function DocsPage() {
   };
   return (
     <>
-      <div id="api-reference" data-configuration={JSON.stringify(configuration)} />
+      <div id="gateway-api-reference" data-configuration={JSON.stringify(configuration)} />
       <noscript>
         <main className="mx-auto max-w-4xl px-6 py-10">
           <h1 className="text-3xl font-semibold">API reference</h1>

@@ -4,7 +4,7 @@ import path from 'node:path';
 /*
  * Scalar's standalone API reference bundle, served from node_modules (no CDN:
  * CI and many deployments are offline), followed by the call that mounts it on
- * the page's #api-reference element with that element's data-configuration.
+ * the page's #gateway-api-reference element (not #api-reference, which the bundle mounts on by itself) with that element's data-configuration.
  * One script, so the page's CSP nonce covers both and the order is fixed.
  */
 export const dynamic = 'force-static';
@@ -12,7 +12,7 @@ export const dynamic = 'force-static';
 const BUNDLE = path.join(process.cwd(), 'node_modules/@scalar/api-reference/dist/browser/standalone.js');
 const MOUNT = `
 ;(function () {
-  var el = document.getElementById('api-reference');
+  var el = document.getElementById('gateway-api-reference');
   if (el) Scalar.createApiReference(el, JSON.parse(el.getAttribute('data-configuration') || '{}'));
 })();
 `;
