@@ -31,3 +31,22 @@ test('/docs renders the OpenAPI document with Scalar, bundled locally, webhooks 
   expect(doc.paths['/v1/api-keys'].post.requestBody).toBeTruthy();
   expect(Object.keys(doc.webhooks)).toContain('invoice.paid_out');
 });
+
+test('/docs also renders under the production CSP (no unsafe-eval)', async ({ page }) => {
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  // The e2e servers run in test mode, whose policy allows eval for React's dev tooling; production's does not.
+  await page.route('**/docs', async (route) => {
+    const res = await route.fetch();
+    const headers = { ...res.headers(), 'content-security-policy': res.headers()['content-security-policy']!.replace(" 'unsafe-eval'", '') };
+    expect(headers['content-security-policy']).not.toContain('unsafe-eval');
+    await route.fulfill({ response: res, headers });
+  });
+  await page.goto('/docs');
+  await expect(page.getByRole('heading', { name: 'USDT BEP-20 Payment Gateway API' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('region', { name: /^Webhook events/ })).toBeAttached();
+  expect(problems).toEqual([]);
+});

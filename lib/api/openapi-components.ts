@@ -37,7 +37,7 @@ export class SchemaComponents {
     const renameInput = (node: unknown) => rewriteRefs(node, (id) => (distinct.has(id) ? `${id}Input` : id));
     const all: Record<string, Json> = {};
     for (const [id, s] of Object.entries(out)) all[id] = s;
-    for (const id of distinct) all[inp[id] ? `${id}Input` : id] = renameInput(inp[id]) as Json;
+    for (const id of distinct) all[`${id}Input`] = renameInput(inp[id]) as Json;
     for (const use of this.uses) {
       const id = this.idOf(use.schema, named);
       const converted = use.io === 'output' ? out[id]! : (renameInput(inp[id]) as Json);
