@@ -130,7 +130,7 @@ export interface paths {
          *
          *     Scope: `invoices:read` (or `admin`).
          */
-        get: operations["payinCurrencies"];
+        get: operations["listPayinCurrencies"];
         put?: never;
         post?: never;
         delete?: never;
@@ -154,7 +154,7 @@ export interface paths {
          *
          *     Scope: `invoices:write` (or `admin`).
          */
-        post: operations["payinQuote"];
+        post: operations["getPayinQuote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -672,7 +672,7 @@ export interface paths {
          * Whether exchange withdrawals are configured
          * @description Scope: `withdrawals:read` (or `admin`).
          */
-        get: operations["exchangeAvailable"];
+        get: operations["getExchangeAvailability"];
         put?: never;
         post?: never;
         delete?: never;
@@ -694,7 +694,7 @@ export interface paths {
          *
          *     Scope: `withdrawals:read` (or `admin`).
          */
-        get: operations["exchangeCurrencies"];
+        get: operations["listExchangeCurrencies"];
         put?: never;
         post?: never;
         delete?: never;
@@ -718,7 +718,7 @@ export interface paths {
          *
          *     Scope: `withdrawals:write` (or `admin`).
          */
-        post: operations["exchangeOrder"];
+        post: operations["createExchangeOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -740,7 +740,7 @@ export interface paths {
          *
          *     Scope: `withdrawals:read` (or `admin`).
          */
-        post: operations["exchangeOrderDetails"];
+        post: operations["getExchangeOrderDetails"];
         delete?: never;
         options?: never;
         head?: never;
@@ -762,7 +762,7 @@ export interface paths {
          *
          *     Scope: `withdrawals:read` (or `admin`).
          */
-        post: operations["exchangePrice"];
+        post: operations["getExchangePrice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -784,7 +784,7 @@ export interface paths {
          *
          *     Scope: `withdrawals:write` (or `admin`).
          */
-        post: operations["exchangeWithdrawal"];
+        post: operations["createExchangeWithdrawal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2738,7 +2738,7 @@ export interface operations {
             };
         };
     };
-    payinCurrencies: {
+    listPayinCurrencies: {
         parameters: {
             query?: never;
             header?: never;
@@ -2832,7 +2832,7 @@ export interface operations {
             };
         };
     };
-    payinQuote: {
+    getPayinQuote: {
         parameters: {
             query?: never;
             header?: {
@@ -6210,7 +6210,7 @@ export interface operations {
             };
         };
     };
-    exchangeAvailable: {
+    getExchangeAvailability: {
         parameters: {
             query?: never;
             header?: never;
@@ -6282,7 +6282,7 @@ export interface operations {
             };
         };
     };
-    exchangeCurrencies: {
+    listExchangeCurrencies: {
         parameters: {
             query?: never;
             header?: never;
@@ -6376,7 +6376,7 @@ export interface operations {
             };
         };
     };
-    exchangeOrder: {
+    createExchangeOrder: {
         parameters: {
             query?: never;
             header?: {
@@ -6552,7 +6552,7 @@ export interface operations {
             };
         };
     };
-    exchangeOrderDetails: {
+    getExchangeOrderDetails: {
         parameters: {
             query?: never;
             header?: {
@@ -6717,7 +6717,7 @@ export interface operations {
             };
         };
     };
-    exchangePrice: {
+    getExchangePrice: {
         parameters: {
             query?: never;
             header?: {
@@ -6888,7 +6888,7 @@ export interface operations {
             };
         };
     };
-    exchangeWithdrawal: {
+    createExchangeWithdrawal: {
         parameters: {
             query?: never;
             header?: {

@@ -7,7 +7,7 @@ const pair = { type: 'fixed', fromCcy: 'USDTBSC', toCcy: 'BTC', direction: 'from
 const exchangeErrors = ['exchange_unavailable', 'exchange_busy', 'exchange_error', 'exchange_rejected', 'unknown_currency', 'currency_unavailable'] as const;
 
 export const exchangeAvailableOp = defineOperation({
-  id: 'exchangeAvailable',
+  id: 'getExchangeAvailability',
   method: 'GET',
   path: '/v1/withdrawals/exchange/available',
   scope: 'withdrawals:read',
@@ -18,7 +18,7 @@ export const exchangeAvailableOp = defineOperation({
 });
 
 export const exchangeCurrenciesOp = defineOperation({
-  id: 'exchangeCurrencies',
+  id: 'listExchangeCurrencies',
   method: 'GET',
   path: '/v1/withdrawals/exchange/currencies',
   scope: 'withdrawals:read',
@@ -31,7 +31,7 @@ export const exchangeCurrenciesOp = defineOperation({
 });
 
 export const exchangePriceOp = defineOperation({
-  id: 'exchangePrice',
+  id: 'getExchangePrice',
   method: 'POST',
   path: '/v1/withdrawals/exchange/price',
   scope: 'withdrawals:read',
@@ -45,7 +45,7 @@ export const exchangePriceOp = defineOperation({
 });
 
 export const exchangeOrderOp = defineOperation({
-  id: 'exchangeOrder',
+  id: 'createExchangeOrder',
   method: 'POST',
   path: '/v1/withdrawals/exchange/order',
   scope: 'withdrawals:write',
@@ -59,7 +59,7 @@ export const exchangeOrderOp = defineOperation({
 });
 
 export const exchangeOrderDetailsOp = defineOperation({
-  id: 'exchangeOrderDetails',
+  id: 'getExchangeOrderDetails',
   method: 'POST',
   path: '/v1/withdrawals/exchange/order/details',
   scope: 'withdrawals:read',
@@ -73,7 +73,7 @@ export const exchangeOrderDetailsOp = defineOperation({
 });
 
 export const exchangeWithdrawalOp = defineOperation({
-  id: 'exchangeWithdrawal',
+  id: 'createExchangeWithdrawal',
   method: 'POST',
   path: '/v1/withdrawals/exchange/withdrawal',
   scope: 'withdrawals:write',

@@ -12,7 +12,7 @@ export const PayinQuoteBody = z.strictObject({
 });
 
 export const payinCurrenciesOp = defineOperation({
-  id: 'payinCurrencies',
+  id: 'listPayinCurrencies',
   method: 'GET',
   path: '/v1/invoices/payin/currencies',
   scope: 'invoices:read',
@@ -27,7 +27,7 @@ export const payinCurrenciesOp = defineOperation({
 });
 
 export const payinQuoteOp = defineOperation({
-  id: 'payinQuote',
+  id: 'getPayinQuote',
   method: 'POST',
   path: '/v1/invoices/payin/quote',
   scope: 'invoices:write',
