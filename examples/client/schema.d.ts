@@ -1989,6 +1989,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2137,6 +2139,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2270,6 +2274,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2378,6 +2384,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2470,6 +2478,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2633,6 +2643,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2730,6 +2742,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2802,6 +2816,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2958,6 +2974,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3065,6 +3083,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3206,6 +3226,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3292,6 +3314,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3425,6 +3449,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3558,6 +3584,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3644,6 +3672,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3782,6 +3812,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3868,6 +3900,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3991,6 +4025,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4063,6 +4099,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4214,6 +4252,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4311,6 +4351,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4385,6 +4427,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4526,6 +4570,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4612,6 +4658,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4724,6 +4772,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4848,6 +4898,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5005,6 +5057,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5153,6 +5207,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5286,6 +5342,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5358,6 +5416,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5477,6 +5537,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5611,6 +5673,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5752,6 +5816,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5836,6 +5902,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5972,6 +6040,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6058,6 +6128,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6130,6 +6202,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6202,6 +6276,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6274,6 +6350,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6346,6 +6424,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6522,6 +6602,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6687,6 +6769,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6858,6 +6942,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7034,6 +7120,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7128,6 +7216,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -29,6 +29,7 @@ const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests left in the current window.' },
   'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix epoch seconds when the current one-minute window ends.' },
 };
+const RETRY_AFTER_HEADER = { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth).' } };
 const REQUEST_ID_HEADER = { 'X-Request-Id': { schema: { type: 'string' }, description: 'Quote it when contacting support.' } };
 
 function scopeText(op: Operation) {
@@ -75,7 +76,11 @@ function operationObject(op: Operation, components: SchemaComponents, errorRef: 
   const errors = Object.fromEntries(
     [...errorCodesByStatus(op)].map(([code, list]) => [
       String(code),
-      { description: `${reasonPhrase(code)} (code: ${list.join(', ')})`, headers: REQUEST_ID_HEADER, content: { 'application/json': { schema: errorRef } } },
+      {
+        description: `${reasonPhrase(code)} (code: ${list.join(', ')})`,
+        headers: code === 429 ? { ...REQUEST_ID_HEADER, ...RETRY_AFTER_HEADER } : REQUEST_ID_HEADER,
+        content: { 'application/json': { schema: errorRef } },
+      },
     ]),
   );
   return {
