@@ -9,6 +9,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // next-auth imports 'next/server' without an extension; inlined, Vite resolves it as Next does.
+    server: { deps: { inline: ['next-auth'] } },
     env: { APP_ENV: 'test', LOG_LEVEL: 'error', NEXT_TELEMETRY_DISABLED: '1' },
   },
 });
