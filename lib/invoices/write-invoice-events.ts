@@ -2,7 +2,7 @@ import { events, type Invoice } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import type { EventType } from '@/lib/events/types';
 import { newId } from '@/lib/ids';
-import { applyInvoiceEventsToOrders } from '@/lib/storefront/apply-invoice-events';
+import { runInvoiceEventHooks } from './invoice-event-hooks';
 import { invoiceEventData } from './view';
 
 export interface InvoiceEventItem {
@@ -36,7 +36,6 @@ export async function writeInvoiceEvents(tx: Db, items: InvoiceEventItem[]) {
       };
     }),
   );
-  if (items.some((i) => i.type === 'invoice.confirmed' || i.type === 'invoice.expired')) {
-    await applyInvoiceEventsToOrders(tx, items.map((i) => ({ invoiceId: i.invoice.id, type: i.type })));
-  }
+  // Other domains (storefront orders) react in this transaction, through the hooks lib/payment-hooks.ts installs.
+  await runInvoiceEventHooks(tx, items.map((i) => ({ invoiceId: i.invoice.id, type: i.type })));
 }

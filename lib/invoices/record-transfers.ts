@@ -3,27 +3,20 @@ import { formatUnits } from 'viem';
 import { chainTransfers } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
-import { applyTransfers } from '@/lib/invoices/apply-transfers';
-import { saveCursor, type Cursor } from './cursor';
-import type { Network } from './network';
-import { decodeTransfer, type RpcLog, type TokenTransfer } from './transfer-logs';
-
-export interface ScannedRange {
-  logs: RpcLog[];
-  /** The range's last block: becomes the cursor. */
-  to: Cursor;
-  /** Timestamp (seconds) of a block, for matched logs that carry none. */
-  blockTime: (blockNumber: number) => Promise<number>;
-}
+import { saveCursor } from '@/lib/chain/cursor';
+import type { Network } from '@/lib/chain/network';
+import type { ScannedRange } from '@/lib/chain/scan-chain';
+import { decodeTransfer, type TokenTransfer } from '@/lib/chain/transfer-logs';
+import { applyTransfers } from './apply-transfers';
 
 /**
- * The database half of scanning one block range: decode, match recipients
+ * The invoices pipeline's record step for one scanned block range: decode, match recipients
  * against deposit addresses with one indexed query (cost independent of the
  * number of open invoices), then insert the matches, move invoice states and
  * advance the cursor in one transaction. A rescan or restart inserts nothing
  * twice: transfers are unique by (chain, txHash, logIndex).
  */
-export async function processTransferLogs(db: Db, net: Pick<Network, 'mode' | 'chainId' | 'decimals'>, range: ScannedRange) {
+export async function recordTransfers(db: Db, net: Pick<Network, 'mode' | 'chainId' | 'decimals'>, range: ScannedRange) {
   const transfers: TokenTransfer[] = [];
   const recipients = new Set<string>();
   for (const log of range.logs) {
