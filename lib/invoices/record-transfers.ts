@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { formatUnits } from 'viem';
-import { chainTransfers } from '@/db/schema';
+import { chainTransfers, invoices } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
+import type { RawRow } from '@/lib/db/raw-row';
+import { textArray } from '@/lib/db/text-array';
 import { newId } from '@/lib/ids';
 import { saveCursor } from '@/lib/chain/cursor';
 import type { Network } from '@/lib/chain/network';
@@ -29,11 +31,11 @@ export async function recordTransfers(db: Db, net: Pick<Network, 'mode' | 'chain
   }
   const owners = new Map<string, { id: string; tenantId: string }>();
   if (recipients.size > 0) {
-    const rows = rowsOf<{ id: string; tenant_id: string; deposit_address: string }>(
+    const rows = rowsOf<RawRow<typeof invoices, { id: string; tenantId: string; depositAddress: string }>>(
       await db.execute(sql`
         select id, tenant_id, deposit_address from invoices
          where chain_id = ${net.chainId} and mode = ${net.mode}
-           and deposit_address = any(${`{${[...recipients].join(',')}}`}::text[])`),
+           and deposit_address = any(${textArray(recipients)})`),
     );
     for (const r of rows) owners.set(r.deposit_address, { id: r.id, tenantId: r.tenant_id });
   }
