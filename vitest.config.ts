@@ -6,6 +6,7 @@ export default defineConfig({
     environment: 'node',
     include: ['lib/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts', 'db/**/*.test.ts'],
     globalSetup: ['lib/testing/global-setup.ts'],
+    setupFiles: ['lib/testing/setup-hooks.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

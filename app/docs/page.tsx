@@ -1,4 +1,5 @@
 import { buildOpenApiDocument } from '@/lib/api/openapi';
+import { OPERATIONS } from '@/lib/operations';
 
 export const metadata = { title: 'API reference · USDT Gateway' };
 // Rendered per request: the CSP nonce (proxy.ts) must reach Next's scripts, which a prerendered page cannot carry.
@@ -23,7 +24,7 @@ function SchemaBlock({ schema }: { schema: unknown }) {
 
 /** Server-rendered reference generated from the same OpenAPI document as /v1/openapi.json. */
 export default function DocsPage() {
-  const doc = buildOpenApiDocument();
+  const doc = buildOpenApiDocument(OPERATIONS);
   const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Json })),
   );

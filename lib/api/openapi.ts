@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ERROR_STATUS, reasonPhrase } from './errors';
 import type { Operation } from './operation';
-import { OPERATIONS } from './operations';
 import { ErrorSchema } from './schemas';
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output') {
@@ -47,8 +46,8 @@ function queryParameters(op: Operation) {
   }));
 }
 
-/** The OpenAPI 3.1 document, generated from the same zod schemas the handlers enforce. */
-export function buildOpenApiDocument(operations: Operation[] = OPERATIONS) {
+/** The OpenAPI 3.1 document, generated from the same zod schemas the handlers enforce (pass OPERATIONS from lib/operations.ts). */
+export function buildOpenApiDocument(operations: Operation[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
     const path = op.path.replace(/:(\w+)/g, '{$1}');

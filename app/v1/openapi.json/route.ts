@@ -1,8 +1,9 @@
 import { buildOpenApiDocument } from '@/lib/api/openapi';
+import { OPERATIONS } from '@/lib/operations';
 
 // Public: the API reference needs no key.
 export const dynamic = 'force-static';
 
 export function GET() {
-  return Response.json(buildOpenApiDocument());
+  return Response.json(buildOpenApiDocument(OPERATIONS));
 }
