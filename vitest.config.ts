@@ -6,9 +6,12 @@ export default defineConfig({
     environment: 'node',
     include: ['lib/**/*.test.ts', 'examples/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts', 'db/**/*.test.ts'],
     globalSetup: ['lib/testing/global-setup.ts'],
+    setupFiles: ['lib/testing/setup-hooks.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // next-auth imports 'next/server' without an extension; inlined, Vite resolves it as Next does.
+    server: { deps: { inline: ['next-auth'] } },
     env: { APP_ENV: 'test', LOG_LEVEL: 'error', NEXT_TELEMETRY_DISABLED: '1' },
   },
 });

@@ -19,7 +19,7 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 
 await withBenchDatabase(async () => {
   const { getDb, rowsOf } = await import('@/lib/db');
-  const { processTransferLogs } = await import('@/lib/chain/process-transfer-logs');
+  const { recordTransfers } = await import('@/lib/invoices/record-transfers');
   const { createTenant } = await import('@/lib/tenants/create-tenant');
   const db = await getDb();
   const { tenant } = await createTenant(db, { name: 'Bench' });
@@ -61,7 +61,7 @@ await withBenchDatabase(async () => {
       };
     });
     t0 = performance.now();
-    const r = await processTransferLogs(db, net, {
+    const r = await recordTransfers(db, net, {
       logs,
       to: { lastBlock: b, lastBlockHash: blockHash, lastBlockTime: new Date((now + b) * 1000) },
       blockTime: async () => now + b,

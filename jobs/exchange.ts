@@ -1,6 +1,10 @@
 import { schedules } from '@trigger.dev/sdk';
 import { getDb } from '@/lib/db';
 import { trackExchangeOrdersLoop } from '@/lib/exchange/track-orders';
+import { installPaymentHooks } from '@/lib/payment-hooks';
+
+// Trigger.dev loads this file in its own process: the invoice event hooks must be in place before any task runs.
+installPaymentHooks();
 
 /** Trigger.dev: the exchange order tracker, a 55 s polling run per minute (one at a time: the weight budget is shared anyway). */
 export const trackExchangeOrdersTask = schedules.task({

@@ -2,13 +2,17 @@ import { schedules, task } from '@trigger.dev/sdk';
 import { sql } from 'drizzle-orm';
 import { getDb, rowsOf } from '@/lib/db';
 import { getNetwork, isNetworkReady } from '@/lib/chain/network';
-import { watchChainLoop } from '@/lib/chain/watch-loop';
+import { watchChainLoop } from '@/lib/invoices/watch-loop';
 import { refillAddressPool } from '@/lib/chain/refill-address-pool';
 import { createSettlements } from '@/lib/invoices/create-settlements';
 import { expireInvoices } from '@/lib/invoices/expire-invoices';
 import { runSettlements } from '@/lib/invoices/run-settlements';
 import type { SettleNetwork } from '@/lib/invoices/settle-invoice';
 import { MODES, type Mode } from '@/lib/tenants/mode';
+import { installPaymentHooks } from '@/lib/payment-hooks';
+
+// Trigger.dev loads this file in its own process: the invoice event hooks must be in place before any task runs.
+installPaymentHooks();
 
 /** Trigger.dev: the chain watcher, one minute-long polling run per schedule tick for every configured mode. */
 export const chainWatchTask = schedules.task({

@@ -1,18 +1,20 @@
 import { dbKind, getDb, migrate } from '@/lib/db';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
+import { installPaymentHooks } from '@/lib/payment-hooks';
 
 const bootKey = Symbol.for('gateway.booted');
 type G = typeof globalThis & { [bootKey]?: Promise<void> };
 
 /**
- * Runs once per web process: validates the environment, applies migrations
+ * Runs once per web process: installs the payment hooks, validates the environment, applies migrations
  * outside production, seeds the demo tenant in development and, with the
  * embedded database, runs the job worker in-process.
  */
 export function boot(): Promise<void> {
   const g = globalThis as G;
   g[bootKey] ??= (async () => {
+    installPaymentHooks();
     const e = env();
     const kind = await dbKind();
     if (e.APP_ENV === 'production' && kind === 'pglite') {

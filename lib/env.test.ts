@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { DEV_SECRETS_ENCRYPTION_KEY } from '@/lib/crypto/secrets-key';
+import { DEV_SECRETS_ENCRYPTION_KEY } from '@/lib/config/secrets-key';
 import { productionEnv } from '@/lib/testing/production-env';
 import { env, resetEnvCache } from './env';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { NETWORK_ENV, networkEnvProblems } from '@/lib/chain/network-env';
-import { decodeSecretsKey, DEV_SECRETS_ENCRYPTION_KEY } from '@/lib/crypto/secrets-key';
-import { EXCHANGE_ENV } from '@/lib/exchange/env';
+import { NETWORK_ENV, networkEnvProblems } from '@/lib/config/network-env';
+import { decodeSecretsKey, DEV_SECRETS_ENCRYPTION_KEY } from '@/lib/config/secrets-key';
+import { EXCHANGE_ENV } from '@/lib/config/exchange-env';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])

@@ -5,12 +5,6 @@ Decimal.set({ precision: 60, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -40, toE
 
 export { Decimal };
 
-/** A decimal as the wire shows it: plain digits, no exponent, no trailing zeros beyond `dp` if given. */
-export function toMoneyString(value: Decimal.Value, dp?: number): string {
-  const d = new Decimal(value);
-  return dp === undefined ? d.toFixed() : d.toFixed(dp);
-}
-
 /** Wire amounts: two decimals fixed ("10.00"). */
 export function usdt(value: Decimal.Value): string {
   return new Decimal(value).toFixed(2, Decimal.ROUND_DOWN);

@@ -14,7 +14,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { privateKeyToAccount } from 'viem/accounts';
 import { freePort, startAnvil, type AnvilChain } from '@/lib/testing/anvil';
-import { DEV_MNEMONIC } from '@/lib/chain/network-env';
+import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import { EmbeddedDbBusyError, hostEmbedded, type EmbeddedHost } from '@/lib/db/embedded';
 
 const children: ChildProcess[] = [];

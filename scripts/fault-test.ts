@@ -2,7 +2,7 @@
  * npm run fault-test: each scenario runs the scale-out setup (2 app instances
  * behind a round-robin proxy, 2 workers, anvil, webhook receivers some of which
  * fail) with the whole flow as load, injects its fault, recovers, then checks
- * the invariants of bench/lib/flow.ts. One result line per scenario (details
+ * the invariants of lib/testing/invariants.ts. One result line per scenario (details
  * indented below it); exit 1 if any fails.
  *
  *   npm run fault-test                 every scenario

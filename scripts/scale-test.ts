@@ -3,14 +3,15 @@
  * a round-robin proxy and two workers against one PostgreSQL database, running
  * the whole flow under load (invoices created through the balancer and paid on
  * anvil, settlement, withdrawals, webhook deliveries to receivers of which some
- * fail), then the invariants (bench/lib/flow.ts). Prints one line per invariant;
+ * fail), then the invariants (lib/testing/invariants.ts). Prints one line per invariant;
  * exits 1 if any fails. SCALE_INVOICES (per tenant, default 12), SCALE_TENANTS (4).
  *
  * Also exports runScenario() for scripts/fault-test.ts.
  */
 import { ensureBuild, withBenchDatabase } from '../bench/lib/harness';
 import { startCluster, waitForOtherBuilds, type Cluster } from '../bench/lib/cluster';
-import { checkInvariants, checkRateLimitAcrossInstances, runFlow, setupTenants, type InvariantResult } from '../bench/lib/flow';
+import { checkInvariants, checkRateLimitAcrossInstances, type InvariantResult } from '@/lib/testing/invariants';
+import { runFlow, setupTenants } from '../bench/lib/flow';
 
 export interface ScenarioResult {
   name: string;

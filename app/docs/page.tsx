@@ -1,5 +1,7 @@
 import { headers } from 'next/headers';
 import { buildOpenApiDocument } from '@/lib/api/openapi';
+import { OPERATIONS } from '@/lib/operations';
+import { WEBHOOK_EVENTS } from '@/lib/events/webhook-docs';
 
 export const metadata = { title: 'API reference · USDT Gateway' };
 // Rendered per request: the CSP nonce (proxy.ts) must reach the script, which a prerendered page cannot carry.
@@ -13,7 +15,7 @@ export const dynamic = 'force-dynamic';
  */
 export default async function DocsPage() {
   const nonce = (await headers()).get('x-nonce') ?? undefined;
-  const doc = buildOpenApiDocument();
+  const doc = buildOpenApiDocument(OPERATIONS, WEBHOOK_EVENTS);
   const configuration = {
     url: '/v1/openapi.json',
     telemetry: false,

@@ -10,7 +10,7 @@
 import { sql } from 'drizzle-orm';
 import { withBenchDatabase } from '../lib/harness';
 import type { AbuseRow } from './types';
-import { attacker, p99, summary, victim } from './victim';
+import { attacker, leadIn, p99, summary, victim } from './victim';
 
 const QUOTES = Number(process.env.BENCH_ABUSE_QUOTES ?? 25);
 const BTC = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
@@ -37,6 +37,7 @@ export default async function run(): Promise<AbuseRow> {
       await quote(b.test, 999); // warm-up: routes compiled, currency list cached
       const alone = await victim(QUOTES, 100, victimOp(0));
       const flood = attacker(4, async (i) => String((await quote(aKey, 100 + (i % 100_000) / 100)).status));
+      const first = await leadIn(() => quote(b.test, 998));
       const under = await victim(QUOTES, 100, victimOp(500));
       const t0 = performance.now();
       const order = await call('POST', '/v1/withdrawals/exchange/order', { key: b.test, body: { ...pair(60), toAddress: BTC } });
@@ -49,7 +50,7 @@ export default async function run(): Promise<AbuseRow> {
         victimAttackP99Ms: p99(under.latencies),
         victimRequests: alone.latencies.length + under.latencies.length + 1,
         victimRefused: alone.refused + under.refused,
-        note: `victim's order under the flood: ${order.status} in ${orderMs} ms; flood answers: ${summary(floodOutcomes)}; exchange 429s: ${ex.sim.limiter.stats().rejected}${under.firstRefusal ? `; victim refused: ${under.firstRefusal}` : ''}`,
+        note: `first quote at the flood's start ${first} ms; victim's order under the flood: ${order.status} in ${orderMs} ms; flood answers: ${summary(floodOutcomes)}; exchange 429s: ${ex.sim.limiter.stats().rejected}${under.firstRefusal ? `; victim refused: ${under.firstRefusal}` : ''}`,
       };
     } finally {
       await ex.stop();

@@ -8,7 +8,7 @@
  */
 import { withBenchDatabase } from '../lib/harness';
 import type { AbuseRow } from './types';
-import { attacker, p99, summary, victim } from './victim';
+import { attacker, leadIn, p99, summary, victim } from './victim';
 
 const ORDERS = Number(process.env.BENCH_ABUSE_ORDERS ?? 40);
 
@@ -40,6 +40,7 @@ export default async function run(): Promise<AbuseRow> {
     await place('192.0.2.1'); // warm-up
     const alone = await victim(ORDERS, 100, victimOp(0));
     const flood = attacker(4, async () => (await place('203.0.113.66')) ?? 'placed');
+    const first = await leadIn(() => place('198.51.100.250'));
     const under = await victim(ORDERS, 100, victimOp(100));
     const floodOutcomes = await flood.stop();
     return {
@@ -48,7 +49,7 @@ export default async function run(): Promise<AbuseRow> {
       victimAttackP99Ms: p99(under.latencies),
       victimRequests: alone.latencies.length + under.latencies.length,
       victimRefused: alone.refused + under.refused,
-      note: `flood from one address: ${summary(floodOutcomes)}${under.firstRefusal ? `; victim refused: ${under.firstRefusal}` : ''}`,
+      note: `first order at the flood's start ${first} ms; flood from one address: ${summary(floodOutcomes)}${under.firstRefusal ? `; victim refused: ${under.firstRefusal}` : ''}`,
     };
   });
 }

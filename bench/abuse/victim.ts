@@ -40,7 +40,22 @@ export async function victim(n: number, gapMs: number, op: (i: number) => Promis
     }
     await new Promise((res) => setTimeout(res, gapMs));
   }
+  if (process.env.BENCH_ABUSE_TRACE === '1') console.log('victim latencies', latencies.map((l) => Math.round(l)).join(' '));
   return { latencies, refused, firstRefusal };
+}
+
+/**
+ * An attack's first second is a transient: what the limits allow lands at
+ * once (an address's whole minute of orders, the first quotes of a fair
+ * share) and its refusal paths run for the first time. One victim call times
+ * it, reported apart; the steady-state p99 is measured after `ms`.
+ */
+export async function leadIn(op: () => Promise<unknown>, ms = 1000): Promise<number> {
+  const t0 = performance.now();
+  await op().catch(() => undefined);
+  const first = performance.now() - t0;
+  await new Promise((r) => setTimeout(r, Math.max(0, ms - first)));
+  return Math.round(first);
 }
 
 /**

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { DEV_MNEMONIC } from '@/lib/chain/network-env';
+import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import { randomBytes } from 'node:crypto';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startExchangeSim } from '@/lib/exchange-sim/server';

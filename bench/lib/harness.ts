@@ -14,7 +14,12 @@ export interface BenchServer {
 const adminUrl = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export async function withBenchDatabase<T>(fn: (databaseUrl: string) => Promise<T>): Promise<T> {
-  if (process.env.DATABASE_URL && process.env.BENCH_REUSE_DB === '1') return fn(process.env.DATABASE_URL);
+  // Benches call lib functions in-process: install the invoice event hooks as boot() and the worker do.
+  const installHooks = async () => (await import('@/lib/payment-hooks')).installPaymentHooks();
+  if (process.env.DATABASE_URL && process.env.BENCH_REUSE_DB === '1') {
+    await installHooks();
+    return fn(process.env.DATABASE_URL);
+  }
   const name = `gw_bench_${Date.now()}_${process.pid}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);
@@ -25,6 +30,7 @@ export async function withBenchDatabase<T>(fn: (databaseUrl: string) => Promise<
   try {
     const { migrate } = await import('@/lib/db');
     await migrate();
+    await installHooks();
     return await fn(url.toString());
   } finally {
     const { closeDb } = await import('@/lib/db');

@@ -1,11 +1,12 @@
 import { index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, mode, money, tstz } from './columns';
+import { tenants } from './tenants';
 
 /** One balance per tenant, mode and currency; always equal to the sum of its ledger entries. */
 export const balances = pgTable(
   'balances',
   {
-    tenantId: text().notNull(),
+    tenantId: text().notNull().references(() => tenants.id),
     mode: mode(),
     currency: text().notNull().default('USDT'),
     available: money().notNull().default('0'),
@@ -19,7 +20,7 @@ export const ledgerEntries = pgTable(
   'ledger_entries',
   {
     id: text().primaryKey(),
-    tenantId: text().notNull(),
+    tenantId: text().notNull().references(() => tenants.id),
     mode: mode(),
     currency: text().notNull().default('USDT'),
     amount: money().notNull(),

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, mode, money, tstz } from './columns';
+import { invoices } from './invoices';
+import { tenants } from './tenants';
 
 /** Fixed before the first transaction of a sweep, reused on resume: gas, and the deferred settlements it carries. */
 export interface SweepPlan {
@@ -21,8 +23,8 @@ export const settlements = pgTable(
   'settlements',
   {
     id: text().primaryKey(),
-    invoiceId: text().notNull(),
-    tenantId: text().notNull(),
+    invoiceId: text().notNull().references(() => invoices.id),
+    tenantId: text().notNull().references(() => tenants.id),
     mode: mode(),
     chainId: integer().notNull(),
     kind: text({ enum: ['invoice', 'extra'] }).notNull(),
@@ -73,7 +75,7 @@ export const settlementTxs = pgTable(
   'settlement_txs',
   {
     id: text().primaryKey(),
-    settlementId: text().notNull(),
+    settlementId: text().notNull().references(() => settlements.id),
     step: text({ enum: ['gas_topup', 'fee', 'custody'] }).notNull(),
     chainId: integer().notNull(),
     fromAddress: text().notNull(),

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, mode, money, tstz } from './columns';
+import { invoices } from './invoices';
+import { tenants } from './tenants';
 
 /** Storefront products; archived ones (active = false) stay for past orders. */
 export const products = pgTable(
@@ -39,7 +41,7 @@ export const orders = pgTable(
   'orders',
   {
     id: text().primaryKey(),
-    tenantId: text().notNull(),
+    tenantId: text().notNull().references(() => tenants.id),
     mode: mode(),
     status: text({ enum: ORDER_STATUSES }).notNull().default('PENDING_PAYMENT'),
     /** Snapshot of what was bought: later product edits do not change past orders. */
@@ -47,7 +49,7 @@ export const orders = pgTable(
     total: money().notNull(),
     customerEmail: text().notNull(),
     /** The invoice the customer pays; its confirmation pays the order, its expiry cancels it. */
-    invoiceId: text().notNull(),
+    invoiceId: text().notNull().references(() => invoices.id),
     /** cancelled_by_merchant | invoice_expired */
     cancelReason: text(),
     paidAt: tstz(),

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, mode, money, tstz } from './columns';
+import { tenants } from './tenants';
 
 export const WITHDRAWAL_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
@@ -9,7 +10,7 @@ export const withdrawals = pgTable(
   'withdrawals',
   {
     id: text().primaryKey(),
-    tenantId: text().notNull(),
+    tenantId: text().notNull().references(() => tenants.id),
     mode: mode(),
     /** internal: USDT to an external address; exchange: USDT to an exchange order's deposit address. */
     kind: text({ enum: ['internal', 'exchange'] }).notNull().default('internal'),

@@ -1,6 +1,6 @@
 import { getContractAddress, type Hex } from 'viem';
 import { mnemonicToAccount, privateKeyToAddress } from 'viem/accounts';
-import { DEV_MNEMONIC } from '../../lib/chain/network-env';
+import { DEV_MNEMONIC } from '../../lib/config/network-env';
 
 /**
  * The e2e chain and worker, known before anything starts so the config can

@@ -2,6 +2,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildOpenApiDocument } from '@/lib/api/openapi';
+import { OPERATIONS } from '@/lib/operations';
+import { WEBHOOK_EVENTS } from '@/lib/events/webhook-docs';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { startReceiver } from '@/lib/testing/webhook-receiver';
@@ -62,7 +64,7 @@ describe('examples/client (openapi-fetch over the generated types)', () => {
     expect(verifyWebhookSignature('whsec_wrong', headers, got.rawBody)).toBeNull();
     expect(verifyWebhookSignature(endpoint!.secret, headers, got.rawBody.replace('Test', 'Tost'))).toBeNull();
 
-    const doc = buildOpenApiDocument() as any;
+    const doc = buildOpenApiDocument(OPERATIONS, WEBHOOK_EVENTS) as any;
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);
     const validate = ajv.compile({ ...doc.webhooks['webhook.test'].post.requestBody.content['application/json'].schema, components: doc.components });

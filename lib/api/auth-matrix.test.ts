@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tenants } from '@/db/schema';
 import { SCOPES, type Scope } from '@/lib/api-keys/scopes';
-import { OPERATIONS } from '@/lib/api/operations';
+import { OPERATIONS } from '@/lib/operations';
 import type { Operation } from '@/lib/api/operation';
 import { call } from '@/lib/testing/app';
 import { createTestKey, createTestTenant } from '@/lib/testing/fixtures';

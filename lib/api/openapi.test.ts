@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '@/lib/events/types';
 import { generateTypes, TYPES_FILE } from '@/scripts/openapi-types';
 import { buildOpenApiDocument } from './openapi';
-import { OPERATIONS } from './operations';
+import { OPERATIONS } from '@/lib/operations';
+import { WEBHOOK_EVENTS } from '@/lib/events/webhook-docs';
 
 /*
  * The document integrators feed to generators, checked with tools that are
@@ -13,7 +14,7 @@ import { OPERATIONS } from './operations';
  * Redocly's `recommended` ruleset (@redocly/openapi-core; warnings fail too,
  * no rule is turned off) and openapi-typescript. All offline.
  */
-const doc = () => structuredClone(buildOpenApiDocument()) as any;
+const doc = () => structuredClone(buildOpenApiDocument(OPERATIONS, WEBHOOK_EVENTS)) as any;
 
 function refs(node: unknown, out: string[] = []): string[] {
   if (Array.isArray(node)) node.forEach((n) => refs(n, out));

@@ -1,9 +1,8 @@
 import { ERROR_STATUS, reasonPhrase, type ErrorCode } from './errors';
 import type { Operation } from './operation';
-import { OPERATIONS } from './operations';
 import { SchemaComponents, type Json } from './openapi-components';
 import { codeSamples } from './openapi-samples';
-import { webhooks } from './openapi-webhooks';
+import { webhooks, type WebhookDoc } from './openapi-webhooks';
 import { ErrorSchema } from './schemas';
 
 /** Codes every operation can answer: authentication, rate limits, scope, query validation. */
@@ -120,16 +119,24 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Exchange withdrawals': 'Withdrawals in other currencies through the exchange service.',
 };
 
-let cached: ReturnType<typeof build> | undefined;
+const cache = new WeakMap<Operation[], WeakMap<WebhookDoc[], ReturnType<typeof build>>>();
+const NO_WEBHOOKS: WebhookDoc[] = [];
 
-/** The OpenAPI 3.1 document, generated from the same zod schemas the handlers enforce (built once per process). */
-export function buildOpenApiDocument(operations: Operation[] = OPERATIONS) {
-  if (operations !== OPERATIONS) return build(operations);
-  cached ??= build(operations);
-  return cached;
+/**
+ * The OpenAPI 3.1 document, generated from the same zod schemas the handlers
+ * enforce: pass OPERATIONS (lib/operations.ts) and WEBHOOK_EVENTS
+ * (lib/events/webhook-docs.ts). Built once per pair of lists: the conformance
+ * check of the tests reads it on every call.
+ */
+export function buildOpenApiDocument(operations: Operation[], events: WebhookDoc[] = NO_WEBHOOKS) {
+  let byEvents = cache.get(operations);
+  if (!byEvents) cache.set(operations, (byEvents = new WeakMap()));
+  let doc = byEvents.get(events);
+  if (!doc) byEvents.set(events, (doc = build(operations, events)));
+  return doc;
 }
 
-function build(operations: Operation[]) {
+function build(operations: Operation[], events: WebhookDoc[]) {
   const components = new SchemaComponents();
   const errorRef = components.schema(ErrorSchema, 'output');
   const paths: Record<string, Record<string, Json>> = {};
@@ -140,7 +147,7 @@ function build(operations: Operation[]) {
     paths[path] ??= {};
     paths[path][op.method.toLowerCase()] = operationObject(op, components, errorRef);
   }
-  const hooks = webhooks(components);
+  const hooks = webhooks(components, events);
   const schemas = components.build();
   expandQueries(paths);
   const tags = [...new Set(sorted.map((o) => o.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] }));

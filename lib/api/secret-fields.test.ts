@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { OPERATIONS } from './operations';
+import { OPERATIONS } from '@/lib/operations';
 
 /** Response field names that look like a secret. */
 const SECRET_NAME = /secret|password|^key$|token|mnemonic|private/i;

@@ -38,7 +38,3 @@ export async function revokeSession(db: Db, sessionId: string) {
   await db.update(userSessions).set({ revokedAt: new Date() }).where(and(eq(userSessions.id, sessionId), isNull(userSessions.revokedAt)));
 }
 
-export async function revokeUserSessions(db: Db, userId: string, exceptSessionId?: string) {
-  const rows = await db.select({ id: userSessions.id }).from(userSessions).where(and(eq(userSessions.userId, userId), isNull(userSessions.revokedAt)));
-  for (const r of rows) if (r.id !== exceptSessionId) await revokeSession(db, r.id);
-}

@@ -3,7 +3,6 @@ import type { PublicClient } from 'viem';
 import { chainBlocks, chainTransfers } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
-import { revertTransfers } from '@/lib/invoices/revert-transfers';
 import { RpcReadError } from './rpc-batch';
 import type { Cursor } from './cursor';
 import type { Network } from './network';
@@ -19,19 +18,30 @@ export async function blockAt(client: PublicClient, n: number): Promise<Cursor> 
   return { lastBlock: n, lastBlockHash: b.hash, lastBlockTime: new Date(Number(b.timestamp) * 1000) };
 }
 
+/** A reorg found below the cursor: what the domain must roll back. */
+export interface Reorg {
+  /** The cursor block whose hash changed. */
+  from: number;
+  /** The newest stored block still canonical: the scan continues from here. */
+  ancestor: Cursor;
+  /** Each block above the ancestor that holds stored transfers, mapped to its hash now. */
+  canonical: Map<number, string>;
+}
+
 /**
  * Reorg detection by hash comparison (anvil_reorg and many nodes emit no
  * `removed` logs): when the cursor block's hash changed, walk the stored
- * hashes down to the newest one still canonical and roll back to it.
- * Returns the cursor to continue from.
+ * hashes down to the newest one still canonical. Returns what it found (null
+ * when the cursor is still canonical); the caller rolls back (lib/chain
+ * knows no invoices).
  *
  * Only a hash read from a node that has the block counts: a failed read or a
  * missing block (a lagging node, or a chain shorter than the cursor until it
  * grows back) throws before anything changes, and the next run looks again.
  */
-export async function checkReorg(db: Db, net: Pick<Network, 'mode' | 'chainId'>, client: PublicClient, cursor: Cursor): Promise<Cursor> {
+export async function checkReorg(db: Db, net: Pick<Network, 'mode' | 'chainId'>, client: PublicClient, cursor: Cursor): Promise<Reorg | null> {
   const current = await blockAt(client, cursor.lastBlock);
-  if (current.lastBlockHash === cursor.lastBlockHash) return cursor;
+  if (current.lastBlockHash === cursor.lastBlockHash) return null;
   const stored = await db
     .select()
     .from(chainBlocks)
@@ -58,7 +68,5 @@ export async function checkReorg(db: Db, net: Pick<Network, 'mode' | 'chainId'>,
     .where(and(eq(chainTransfers.mode, net.mode), eq(chainTransfers.chainId, net.chainId), gt(chainTransfers.blockNumber, ancestor.lastBlock)));
   const canonical = new Map<number, string>();
   for (const { n } of affected) canonical.set(n, (await blockAt(client, n)).lastBlockHash);
-  const { removed } = await revertTransfers(db, net, ancestor, canonical);
-  log.warn('reorg handled', { mode: net.mode, chainId: net.chainId, from: cursor.lastBlock, ancestor: ancestor.lastBlock, removed });
-  return ancestor;
+  return { from: cursor.lastBlock, ancestor, canonical };
 }

@@ -8,7 +8,7 @@ import type { AnvilChain } from '@/lib/testing/anvil';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { invoiceHelpers } from '@/lib/testing/invoice-helpers';
-import { watchChain } from './watch-chain';
+import { watchChain } from '@/lib/invoices/watch-chain';
 
 let chain: AnvilChain;
 let net: Network;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '@/lib/env';
 import { needsResealing, openSecret, sealSecret, SecretBoxError } from './secret-box';
-import { decodeSecretsKey, DEV_SECRETS_ENCRYPTION_KEY } from './secrets-key';
+import { decodeSecretsKey, DEV_SECRETS_ENCRYPTION_KEY } from '@/lib/config/secrets-key';
 import { keyringOf, secretsKeyId, secretsKeyring } from './secrets-keyring';
 
 const keyA = randomBytes(32);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { env } from '@/lib/env';
-import { decodeSecretsKey, DEV_SECRETS_ENCRYPTION_KEY } from './secrets-key';
+import { decodeSecretsKey, DEV_SECRETS_ENCRYPTION_KEY } from '@/lib/config/secrets-key';
 
 export interface SecretsKey {
   /** First 8 hex characters of SHA-256 of the key: names the key in sealed values, reveals nothing of it. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, type Db } from '@/lib/db';
-import { DEV_MNEMONIC } from '@/lib/chain/network-env';
+import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import { createInvoice } from '@/lib/invoices/create-invoice';
 import { CreateInvoiceBody } from '@/lib/invoices/schemas';
 import { createTestTenant } from '@/lib/testing/fixtures';

@@ -9,7 +9,3 @@ export function explorerTxUrl(chainId: number, txHash: string): string | null {
   return base ? `${base}/tx/${txHash}` : null;
 }
 
-export function explorerAddressUrl(chainId: number, address: string): string | null {
-  const base = EXPLORERS[chainId];
-  return base ? `${base}/address/${address}` : null;
-}

@@ -4,6 +4,8 @@ import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { events } from '@/db/schema';
 import { buildOpenApiDocument } from '@/lib/api/openapi';
+import { OPERATIONS } from '@/lib/operations';
+import { WEBHOOK_EVENTS } from '@/lib/events/webhook-docs';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
@@ -33,7 +35,7 @@ describe('event payloads as emitted match the OpenAPI webhooks section', () => {
     expect(wd.status, wd.text).toBe(201);
     await failWithdrawal(t.db, wd.body.id, 'test failure');
 
-    const doc = buildOpenApiDocument() as any;
+    const doc = buildOpenApiDocument(OPERATIONS, WEBHOOK_EVENTS) as any;
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
     const rows = await t.db.select().from(events).where(eq(events.tenantId, t.tenant.id)).orderBy(asc(events.createdAt));

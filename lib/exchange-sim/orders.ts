@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Decimal } from '@/lib/money';
 import { SIM_CURRENCY_BY_CODE, type SimCurrency } from './currencies';
-import { fakeAddress } from './addresses';
 import { quote, type PriceInput } from './pricing';
 
 export type SimStatus = 'NEW' | 'PENDING' | 'EXCHANGE' | 'WITHDRAW' | 'DONE' | 'EXPIRED' | 'EMERGENCY';
@@ -118,8 +117,6 @@ function validAddress(c: SimCurrency, address: string): boolean {
   if (c.addr === 'evm') return /^0x[0-9a-fA-F]{40}$/.test(address);
   return address.length >= 20 && address.length <= 120 && /^[0-9A-Za-z:_-]+$/.test(address);
 }
-
-export const newFakeAddress = fakeAddress;
 
 /**
  * The customer's deposit (or ours, for USDTBSC orders): moves NEW to

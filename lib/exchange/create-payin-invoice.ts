@@ -4,8 +4,8 @@ import { exchangeOrders, invoices } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { claimDepositAddress } from '@/lib/chain/claim-deposit-address';
 import type { Network } from '@/lib/chain/network';
-import { newId } from '@/lib/ids';
 import { emitInvoiceEvent } from '@/lib/invoices/emit-invoice-event';
+import { invoiceRow } from '@/lib/invoices/invoice-row';
 import type { CreateInvoiceInput } from '@/lib/invoices/schemas';
 import { invoiceView } from '@/lib/invoices/view';
 import { Decimal } from '@/lib/money';
@@ -37,35 +37,23 @@ export async function createPayinInvoice(
   const now = new Date();
   const requested = new Date(now.getTime() + input.expiresInMinutes * 60_000);
   const expiresAt = order.time?.expiration ? new Date(order.time.expiration * 1000) : requested;
-  const id = newId('invoice');
+  // The invoice row as POST /v1/invoices builds it, with the claimed address and the order's fields.
+  const invoice = invoiceRow(owner, network, input, now, {
+    depositAddress: address.toLowerCase(),
+    addressIndex: index,
+    expiresAt,
+    payinCurrency: order.from.code,
+    payinAmount: new Decimal(order.from.amount).toFixed(),
+    payinAddress: order.from.address,
+    payinTag: order.from.tag ?? null,
+    payinStatus: order.status,
+  });
+  const id = invoice.id;
   return db
     .transaction(async (tx) => {
     const [row] = await tx
       .insert(invoices)
-      .values({
-        id,
-        tenantId: owner.tenantId,
-        mode: owner.mode,
-        status: 'PENDING',
-        chain: input.chain,
-        token: input.token,
-        chainId: network.chainId,
-        depositAddress: address.toLowerCase(),
-        addressIndex: index,
-        amountExpected: input.amount,
-        confirmationsRequired: network.confirmations,
-        externalId: input.externalId ?? null,
-        description: input.description ?? null,
-        metadata: input.metadata ?? {},
-        expiresAt,
-        payinCurrency: order.from.code,
-        payinAmount: new Decimal(order.from.amount).toFixed(),
-        payinAddress: order.from.address,
-        payinTag: order.from.tag ?? null,
-        payinStatus: order.status,
-        createdAt: now,
-        updatedAt: now,
-      })
+      .values(invoice)
       .returning();
     await emitInvoiceEvent(tx, row!, 'invoice.created');
     await tx

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { withdrawals, type Withdrawal } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import { acquireLease, completeLease } from '@/lib/jobs/lease';
+import { acquireLease, completeLease } from '@/lib/db/lease';
 import type { LaneNetwork } from '@/lib/withdrawals/lane-helpers';
 import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';
 

@@ -2,7 +2,7 @@ import { and, count, eq } from 'drizzle-orm';
 import { mnemonicToAccount } from 'viem/accounts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { events, invoices } from '@/db/schema';
-import { DEV_MNEMONIC } from '@/lib/chain/network-env';
+import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 

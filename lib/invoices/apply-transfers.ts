@@ -1,6 +1,8 @@
 import { inArray, sql } from 'drizzle-orm';
 import { chainTransfers, invoices, type Invoice } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
+import type { RawRow } from '@/lib/db/raw-row';
+import { textArray } from '@/lib/db/text-array';
 import { Decimal } from '@/lib/money';
 import { OPEN_STATUSES, statusForReceived, UNPAID_STATUSES } from './transitions';
 import { writeInvoiceEvents, type InvoiceEventItem } from './write-invoice-events';
@@ -23,10 +25,10 @@ export async function applyTransfers(tx: Db, transfers: Transfer[]) {
   const ids = [...new Set(transfers.map((t) => t.invoiceId))].sort();
   const locked = await tx.select().from(invoices).where(inArray(invoices.id, ids)).orderBy(invoices.id).for('update');
   const state = new Map<string, Invoice>(locked.map((i) => [i.id, i]));
-  const all = rowsOf<{ invoice_id: string; total: string; hashes: string[] }>(
+  const all = rowsOf<RawRow<typeof chainTransfers, { invoiceId: string }> & { total: string; hashes: string[] }>(
     await tx.execute(sql`
       select invoice_id, sum(amount)::text as total, array_agg(tx_hash order by block_number, log_index) as hashes
-        from chain_transfers where invoice_id = any(${`{${ids.join(',')}}`}::text[]) group by invoice_id`),
+        from chain_transfers where invoice_id = any(${textArray(ids)}) group by invoice_id`),
   );
   const hashes = new Map(all.map((r) => [r.invoice_id, r.hashes]));
   // Received before this batch = total now minus the batch's own transfers.

@@ -1,33 +1,37 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { getAddress } from 'viem';
-import type { Invoice } from '@/db/schema';
+import { invoices, type Invoice } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
+import { insertRowSql } from '@/lib/db/insert-row-sql';
 import { claimDepositAddress, claimPooledAddressSql } from '@/lib/chain/claim-deposit-address';
 import type { Network } from '@/lib/chain/network';
-import { newId } from '@/lib/ids';
+import { outbox } from '@/lib/events/outbox';
 import type { Mode } from '@/lib/tenants/mode';
+import { invoiceRow } from './invoice-row';
 import type { CreateInvoiceInput } from './schemas';
 import { invoiceEventData, invoiceView } from './view';
 
 /** Inserts the invoice and its invoice.created event from the `addr` CTE (address_index, address) in one statement. */
 function insertSql(addr: SQL, row: Invoice): SQL {
-  const ts = row.createdAt.toISOString();
-  const data = invoiceEventData(row, []);
+  const { id, tenantId, mode, status, chain, token, chainId, amountExpected, confirmationsRequired, externalId, description, metadata, expiresAt, createdAt, updatedAt } = row;
+  // The columns the statement always wrote; the others keep their defaults (the row's values).
+  const invoice = insertRowSql(
+    invoices,
+    {
+      id, tenantId, mode, status, chain, token, chainId,
+      depositAddress: sql`lower(addr.address)`,
+      addressIndex: sql`addr.address_index`,
+      amountExpected, confirmationsRequired, externalId, description, metadata, expiresAt, createdAt, updatedAt,
+    },
+    { from: 'addr', returning: ['id', 'addressIndex'] },
+  ).sql;
+  const event = outbox.row({ tenantId, mode, type: 'invoice.created', subjectId: id, data: invoiceEventData(row, []) }, createdAt);
+  // The address is known only once the statement claims it.
+  const data = sql`jsonb_set(${JSON.stringify(event.data)}::jsonb, '{depositAddress}', to_jsonb(addr.address))`;
   return sql`
     with addr as (${addr}),
-    inv as (
-      insert into invoices (id, tenant_id, mode, status, chain, token, chain_id, deposit_address, address_index, amount_expected,
-                            confirmations_required, external_id, description, metadata, expires_at, created_at, updated_at)
-      select ${row.id}, ${row.tenantId}, ${row.mode}, 'PENDING', ${row.chain}, ${row.token}, ${row.chainId}, lower(addr.address), addr.address_index,
-             ${row.amountExpected}::numeric, ${row.confirmationsRequired}, ${row.externalId}, ${row.description},
-             ${JSON.stringify(row.metadata)}::jsonb, ${row.expiresAt.toISOString()}::timestamptz, ${ts}::timestamptz, ${ts}::timestamptz
-        from addr
-      returning id, address_index),
-    evt as (
-      insert into events (id, tenant_id, mode, type, subject_id, data, created_at)
-      select ${newId('event', row.createdAt.getTime())}, ${row.tenantId}, ${row.mode}, 'invoice.created', inv.id,
-             jsonb_set(${JSON.stringify(data)}::jsonb, '{depositAddress}', to_jsonb(addr.address)), ${ts}::timestamptz
-        from inv, addr)
+    inv as (${invoice}),
+    evt as (${outbox.insertSql(event, { from: 'inv, addr', data })})
     select addr.address_index::text as address_index, addr.address from addr, inv`;
 }
 
@@ -43,35 +47,7 @@ export async function createInvoice(
   network: Pick<Network, 'chainId' | 'confirmations'> & { depositMnemonic: string },
   input: CreateInvoiceInput,
 ) {
-  const now = new Date();
-  const row: Invoice = {
-    id: newId('invoice'),
-    tenantId: owner.tenantId,
-    mode: owner.mode,
-    status: 'PENDING',
-    chain: input.chain,
-    token: input.token,
-    chainId: network.chainId,
-    // Placeholder until the statement claims the address (jsonb_set puts the real one in the event).
-    depositAddress: '0x0000000000000000000000000000000000000000',
-    addressIndex: -1,
-    amountExpected: input.amount,
-    amountReceived: '0',
-    amountCredited: '0',
-    feeAmount: '0',
-    confirmationsRequired: network.confirmations,
-    externalId: input.externalId ?? null,
-    description: input.description ?? null,
-    metadata: input.metadata ?? {},
-    expiresAt: new Date(now.getTime() + input.expiresInMinutes * 60_000),
-    createdAt: now,
-    updatedAt: now,
-    payinCurrency: null,
-    payinAmount: null,
-    payinAddress: null,
-    payinTag: null,
-    payinStatus: null,
-  };
+  const row = invoiceRow(owner, network, input, new Date());
   let [claimed] = rowsOf<{ address_index: string; address: string }>(await db.execute(insertSql(claimPooledAddressSql(network.depositMnemonic), row)));
   if (!claimed) {
     const { index, address } = await claimDepositAddress(db, network.depositMnemonic);

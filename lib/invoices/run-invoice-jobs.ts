@@ -1,6 +1,6 @@
 import type { Db } from '@/lib/db';
 import type { Network } from '@/lib/chain/network';
-import { watchChain, type WatchOptions } from '@/lib/chain/watch-chain';
+import { watchChain, type WatchOptions } from './watch-chain';
 import { createSettlements } from './create-settlements';
 import { expireInvoices } from './expire-invoices';
 import type { RetryPolicy } from './record-settlement-failure';

@@ -6,7 +6,7 @@ import type { AnvilChain } from '@/lib/testing/anvil';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { invoiceHelpers } from '@/lib/testing/invoice-helpers';
-import { INVOICE_JOBS } from './scheduled-jobs';
+import { INVOICE_JOBS } from '@/lib/jobs/invoice-jobs';
 
 let chain: AnvilChain;
 const h = invoiceHelpers(() => chain);

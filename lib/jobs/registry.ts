@@ -1,25 +1,16 @@
-import type { Db } from '@/lib/db';
 import { purgeExpiredRequestState } from './maintenance';
 import { processAllWithdrawals } from '@/lib/withdrawals/process-withdrawals';
 import { runDeliveryLoop } from '@/lib/webhooks/delivery-loop';
-import { INVOICE_JOBS } from '@/lib/invoices/scheduled-jobs';
+import { INVOICE_JOBS } from './invoice-jobs';
+import type { ScheduledJob } from './scheduled-job';
 import { trackExchangeOrdersLoop } from '@/lib/exchange/track-orders';
-
-export interface ScheduledJob {
-  name: string;
-  /** Interval between runs, shared by all workers through the lease. */
-  everyMs: number;
-  /** Longest a run may hold the lease before another worker may take over. */
-  leaseMs: number;
-  run: (db: Db, signal: AbortSignal) => Promise<void>;
-}
 
 /** Every scheduled job. The local worker runs these; jobs/ wraps the same functions for Trigger.dev. */
 export const SCHEDULED_JOBS: ScheduledJob[] = [
   { name: 'purge-expired-request-state', everyMs: 60_000, leaseMs: 60_000, run: (db) => purgeExpiredRequestState(db) },
   // Webhook fan-out and delivery: one run is a 25 s loop with many attempts in flight (per-row claims make overlap safe).
   { name: 'webhook-delivery', everyMs: 500, leaseMs: 45_000, run: async (db, signal) => void (await runDeliveryLoop(db, { signal, runForMs: 25_000 })) },
-  // Invoices: chain watch per mode, expiry, settlement fan-out and settlement (lib/invoices/scheduled-jobs.ts).
+  // Invoices: chain watch per mode, expiry, settlement fan-out and settlement (lib/jobs/invoice-jobs.ts).
   ...INVOICE_JOBS,
   // The hot wallet's sending lane: one runner at a time (the lease), so nonces are reserved in order.
   { name: 'process-withdrawals', everyMs: 1_000, leaseMs: 120_000, run: (db) => processAllWithdrawals(db) },

@@ -2,8 +2,10 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
-import { acquireLease, completeLease, renewLease } from './lease';
-import { SCHEDULED_JOBS, type ScheduledJob } from './registry';
+import { installPaymentHooks } from '@/lib/payment-hooks';
+import { acquireLease, completeLease, renewLease } from '@/lib/db/lease';
+import { SCHEDULED_JOBS } from './registry';
+import type { ScheduledJob } from './scheduled-job';
 
 export interface WorkerOptions {
   db: Db;
@@ -18,6 +20,7 @@ export interface WorkerOptions {
  * Jobs run concurrently with each other; one job never overlaps itself.
  */
 export async function runWorker({ db, signal, jobs = SCHEDULED_JOBS, tickMs = 200 }: WorkerOptions): Promise<void> {
+  installPaymentHooks();
   const owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   // Job name → start time of its current run.
   const running = new Map<string, number>();

@@ -64,7 +64,6 @@ export async function createOrder(
   const orderId = newId('order');
 
   return db.transaction(async (tx) => {
-    await assertOpenOrderRoom(tx, owner, limits.maxOpenOrders);
     const invoice = await createInvoice(
       tx,
       owner,
@@ -82,6 +81,7 @@ export async function createOrder(
       .values({ id: orderId, ...owner, items, total: total.toFixed(2), customerEmail: input.customerEmail.toLowerCase(), invoiceId: invoice.id })
       .returning();
     await emitOrderEvent(tx, row!, 'order.created');
+    await assertOpenOrderRoom(tx, owner, limits.maxOpenOrders); // last: the per-store lock is held only to commit
     return orderView(row!);
   });
 }

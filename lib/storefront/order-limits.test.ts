@@ -74,6 +74,8 @@ describe('store order limits', () => {
     expect(burst.filter((r) => r === 'too_many_open_orders')).toHaveLength(4);
     const list = await call('GET', '/v1/orders', { key: s.test });
     expect(list.body.data).toHaveLength(2);
+    // A refused order is rolled back whole: no invoice (and no deposit address) left behind.
+    expect((await call('GET', '/v1/invoices', { key: s.test })).body.data).toHaveLength(2);
     expect((await call('POST', `/v1/orders/${list.body.data[0].id}/cancel`, { key: s.test })).status).toBe(200);
     expect(await outcome(createOrder(s.db, s.owner, net, body(s.productId), { limits }))).toBe('ok');
   });

@@ -66,17 +66,20 @@ export async function throttleOrderCreation(db: Db, owner: { tenantId: string; m
 }
 
 /**
- * Inside the order's transaction: refuses a new order while the store holds
- * `max` unpaid ones. The advisory lock serialises the count and the insert
- * per store, so concurrent orders cannot slip past the cap.
+ * Inside the order's transaction, after its order row is written: refuses
+ * (rolling the order back) when the store now holds more than `max` unpaid
+ * orders. The advisory lock serialises the count per store, so concurrent
+ * orders cannot slip past the cap; taken last, it is held only for the count
+ * and the commit, not while the invoice is built, so a burst of orders on one
+ * store (allowed or not) does not queue the store's other buyers behind it.
  */
 export async function assertOpenOrderRoom(tx: Db, owner: { tenantId: string; mode: Mode }, max: number): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`store-open-orders:${owner.tenantId}:${owner.mode}`}))`);
   const [row] = rowsOf<{ n: number }>(
     await tx.execute(sql`select count(*)::int as n from (select 1 from orders where tenant_id = ${owner.tenantId} and mode = ${owner.mode}
-                           and status = 'PENDING_PAYMENT' limit ${max}) o`),
+                           and status = 'PENDING_PAYMENT' limit ${max + 1}) o`),
   );
-  if (Number(row!.n) >= max) {
+  if (Number(row!.n) > max) {
     throw new ApiError('too_many_open_orders', 'This store has too many unpaid orders at the moment; please try again in a few minutes.', undefined, { 'Retry-After': '60' });
   }
 }

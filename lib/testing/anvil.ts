@@ -13,7 +13,7 @@ import {
   type Hex,
 } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
-import { DEV_MNEMONIC } from '@/lib/chain/network-env';
+import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import type { Network } from '@/lib/chain/network';
 import type { Mode } from '@/lib/tenants/mode';
 

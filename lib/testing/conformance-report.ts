@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { OPERATIONS } from '@/lib/api/operations';
+import { OPERATIONS } from '@/lib/operations';
 import { CONFORMANCE_DIR_ENV } from './conformance';
 
 /** Global setup: the directory test workers append checked operations to (they inherit the environment). */

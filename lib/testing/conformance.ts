@@ -4,7 +4,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { buildOpenApiDocument } from '@/lib/api/openapi';
 import type { Operation } from '@/lib/api/operation';
-import { OPERATIONS } from '@/lib/api/operations';
+import { OPERATIONS } from '@/lib/operations';
 
 /**
  * Response conformance for the test harness (lib/testing/app.ts `call`): every
@@ -43,7 +43,7 @@ function validator(op: Operation, status: string, schema: object): ValidateFunct
   const key = `${op.id} ${status}`;
   let v = validators.get(key);
   if (!v) {
-    const doc = buildOpenApiDocument();
+    const doc = buildOpenApiDocument(OPERATIONS);
     if (!ajv) {
       ajv = new Ajv2020({ strict: false, allErrors: true });
       addFormats(ajv);
@@ -60,7 +60,7 @@ export function checkConformance(method: string, pathname: string, status: numbe
   const op = findOperation(method, pathname);
   if (!op) return;
   record(op.id, status);
-  const docOp = (buildOpenApiDocument().paths[op.path.replace(/:(\w+)/g, '{$1}')] as Record<string, DocOperation>)[method.toLowerCase()]!;
+  const docOp = (buildOpenApiDocument(OPERATIONS).paths[op.path.replace(/:(\w+)/g, '{$1}')] as Record<string, DocOperation>)[method.toLowerCase()]!;
   const declared = docOp.responses[String(status)];
   if (!declared) {
     throw new Error(`${method} ${pathname} (${op.id}) answered ${status}, which the OpenAPI document does not declare (declared: ${Object.keys(docOp.responses).join(', ')}). Body: ${JSON.stringify(body)?.slice(0, 500)}`);

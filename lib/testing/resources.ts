@@ -5,7 +5,7 @@ import { createTestKey } from './fixtures';
 import { createTestEvent, createTestWebhookEndpoint } from './webhook-resources';
 import { createInvoice } from '@/lib/invoices/create-invoice';
 import { CreateInvoiceBody } from '@/lib/invoices/schemas';
-import { DEV_MNEMONIC } from '@/lib/chain/network-env';
+import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import { createTestWithdrawal } from './withdrawal-resources';
 import { createTestOrder, createTestProduct } from './storefront-resources';
 

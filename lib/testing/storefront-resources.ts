@@ -1,5 +1,5 @@
 import type { Db } from '@/lib/db';
-import { DEV_MNEMONIC } from '@/lib/chain/network-env';
+import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import type { Mode } from '@/lib/tenants/mode';
 import { createOrder } from '@/lib/storefront/create-order';
 import { createProduct } from '@/lib/storefront/products';

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { BlockList } from 'node:net';
-import { events, webhookDeliveries } from '@/db/schema';
+import { webhookDeliveries } from '@/db/schema';
 import type { Db } from '@/lib/db';
+import { outbox } from '@/lib/events/outbox';
 import type { TestEventDataView } from '@/lib/events/payloads';
 import { TEST_EVENT_TYPE } from '@/lib/events/types';
 import { newId } from '@/lib/ids';
@@ -18,13 +19,14 @@ import { getWebhookEndpointOrThrow } from './get-webhook-endpoint-or-throw';
 export async function testWebhookEndpoint(db: Db, where: { id: string; tenantId: string; mode: Mode }, opts: { allow?: BlockList } = {}) {
   const ep = await getWebhookEndpointOrThrow(db, where);
   const now = new Date();
-  const eventId = newId('event', now.getTime());
+  const data: TestEventDataView = { endpointId: ep.id, message: 'Test event sent from the gateway.' };
+  // Written already dispatched: the fan-out must not send it to other endpoints.
+  const event = { ...outbox.row({ tenantId: ep.tenantId, mode: ep.mode, type: TEST_EVENT_TYPE, subjectId: ep.id, data }, now), dispatchedAt: now };
+  const eventId = event.id;
   const deliveryId = newId('webhookDelivery', now.getTime());
   const token = randomBytes(12).toString('base64url');
-  const data: TestEventDataView = { endpointId: ep.id, message: 'Test event sent from the gateway.' };
   await db.transaction(async (tx) => {
-    // Written already dispatched: the fan-out must not send it to other endpoints.
-    await tx.insert(events).values({ id: eventId, tenantId: ep.tenantId, mode: ep.mode, type: TEST_EVENT_TYPE, subjectId: ep.id, data, createdAt: now, dispatchedAt: now });
+    await outbox.write(tx, [event]);
     await tx.insert(webhookDeliveries).values({
       id: deliveryId,
       tenantId: ep.tenantId,

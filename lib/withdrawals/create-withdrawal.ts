@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { auditLog, events, withdrawals, type Withdrawal } from '@/db/schema';
+import { auditLog, withdrawals, type Withdrawal } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import type { AuthTenant } from '@/lib/api-keys/authenticate';
@@ -8,7 +8,7 @@ import { auditRow } from '@/lib/audit/audit-row';
 import type { AuditActor } from '@/lib/audit/record-audit';
 import { getNetwork } from '@/lib/chain/network';
 import { insertRowSql } from '@/lib/db/insert-row-sql';
-import { eventRow } from '@/lib/events/event-row';
+import { outbox } from '@/lib/events/outbox';
 import { newId } from '@/lib/ids';
 import { getBalance } from '@/lib/ledger/get-balance';
 import { formatAmount } from '@/lib/money';
@@ -88,13 +88,13 @@ export async function createWithdrawal(
   const feeNumeric = sql`moved.fee`;
   const withFee = <T extends Record<string, unknown>>(json: T) => sql`jsonb_set(${JSON.stringify(json)}::jsonb, '{feeAmount}', to_jsonb(${debit.feeText}))`;
   const inserted = { tenantId, mode, kind, amount: row.amount, feeAmount: feeNumeric, netAmount, destinationAddress, chainId, postBackUrl, pendingReason: row.pendingReason, createdAt, updatedAt, nextAttemptAt };
-  const event = eventRow(withdrawalEvent(row, 'withdrawal.created'));
+  const event = outbox.row(withdrawalEvent(row, 'withdrawal.created'));
   const audit = actor && auditRow(actor, merchantAuditEntry(owner, { action: 'withdrawal.created', withdrawal: withdrawalView(row) }), now);
   const moved = rowsOf<{ available: string; fee: string }>(
     await controls.within(db, (db) => db.execute(sql`
       with ${debit.ctes},
       w as (${insertRowSql(withdrawals, { id, ...inserted }, { from: 'moved' }).sql}),
-      e as (${insertRowSql(events, { ...event, data: withFee(event.data) }, { from: 'moved' }).sql})
+      e as (${outbox.insertSql(event, { from: 'moved', data: withFee(event.data) })})
       ${audit ? sql`, a as (${insertRowSql(auditLog, { ...audit, after: withFee(audit.after!) }, { from: 'moved' }).sql})` : sql``}
       select available::text as available, fee::text as fee from moved`)),
   );

@@ -1,16 +1,12 @@
 import type { PublicClient } from 'viem';
-import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
-import { confirmInvoices } from '@/lib/invoices/confirm-invoices';
-import { blockAt, checkReorg } from './check-reorg';
-import { publicClient } from './clients';
-import { loadCursor, saveCursor, type Cursor } from './cursor';
+import { blockAt } from './check-reorg';
+import type { Cursor } from './cursor';
 import type { ReadyNetwork } from './network';
-import { processTransferLogs } from './process-transfer-logs';
 import { readRange } from './read-range';
-import { isRangeLimitError } from './transfer-logs';
+import { isRangeLimitError, type RpcLog } from './transfer-logs';
 
-export interface WatchOptions {
+export interface ScanOptions {
   /** Largest block range per eth_getLogs; halved on range-limit errors, grown back after successes. */
   maxRange?: number;
   /** Most blocks one call scans before returning (the job runs again soon). */
@@ -22,31 +18,40 @@ export interface WatchOptions {
   client?: PublicClient;
 }
 
+/** One block range as read from the node: what the scan found, for the domain to record. */
+export interface ScannedRange {
+  logs: RpcLog[];
+  /** The range's last block: becomes the cursor. */
+  to: Cursor;
+  /** Timestamp (seconds) of a block, for matched logs that carry none. */
+  blockTime: (blockNumber: number) => Promise<number>;
+}
+
+/** Records one range and moves the cursor to `range.to` in the same transaction; returns how many transfers it kept. */
+export type RecordRange = (range: ScannedRange) => Promise<number>;
+
 // Current range per network, so a provider's limit found once is remembered between runs.
 const ranges = new Map<string, number>();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function initialCursor(db: Db, net: ReadyNetwork<'rpcUrl' | 'tokenAddress'>, client: PublicClient, head: number): Promise<Cursor> {
-  const start = net.startBlock ?? Math.max(0, head - net.confirmations * 2);
-  const c = await blockAt(client, Math.max(0, start - 1));
-  await saveCursor(db, net, c);
-  return c;
-}
-
 /**
- * One watcher run for a network: reorg check, then scan Transfer logs of the
- * token from the cursor to the head range by range, then the confirmation
- * pass. Never skips a block: a failing range is retried (smaller on limit
- * errors) and the cursor only moves with the range's transfers.
+ * Reads the token's Transfer logs from `start` up to `head` range by range and
+ * hands each range to `record` (the domain's writer; the chain adapter knows no
+ * invoices). Never skips a block: a failing range (read or record) is retried,
+ * smaller on limit errors, and the cursor only moves with a recorded range.
  */
-export async function watchChain(db: Db, net: ReadyNetwork<'rpcUrl' | 'tokenAddress'>, opts: WatchOptions = {}) {
-  const client = opts.client ?? publicClient(net.rpcUrl);
+export async function scanChain(
+  net: ReadyNetwork<'rpcUrl' | 'tokenAddress'>,
+  client: PublicClient,
+  start: Cursor,
+  head: number,
+  record: RecordRange,
+  opts: ScanOptions = {},
+) {
   const maxRange = opts.maxRange ?? 500;
   const key = `${net.mode}:${net.chainId}`;
-  const head = Number(await client.getBlockNumber());
-  let cursor = (await loadCursor(db, net)) ?? (await initialCursor(db, net, client, head));
-  cursor = await checkReorg(db, net, client, cursor);
+  let cursor = start;
   let range = Math.min(ranges.get(key) ?? maxRange, maxRange);
   let scanned = 0;
   let matched = 0;
@@ -58,12 +63,11 @@ export async function watchChain(db: Db, net: ReadyNetwork<'rpcUrl' | 'tokenAddr
       // The range's last block is read with its logs (one node): if a reorg lands in between, the next run sees its hash change.
       const { toBlock, logs } = await readRange({ rpcUrl: opts.client ? undefined : net.rpcUrl, client }, net.tokenAddress, from, to);
       if (logs.some((l) => Number(l.blockNumber) === to && l.blockHash !== toBlock.lastBlockHash)) continue;
-      const res = await processTransferLogs(db, net, {
+      matched += await record({
         logs,
         to: toBlock,
         blockTime: async (n) => Math.floor((await blockAt(client, n)).lastBlockTime.getTime() / 1000),
       });
-      matched += res.inserted;
       scanned += to - from + 1;
       cursor = toBlock;
       failures = 0;
@@ -79,6 +83,5 @@ export async function watchChain(db: Db, net: ReadyNetwork<'rpcUrl' | 'tokenAddr
     }
     ranges.set(key, range);
   }
-  const confirmed = await confirmInvoices(db, net, cursor.lastBlock);
-  return { head, cursor: cursor.lastBlock, scanned, matched, confirmed };
+  return { cursor, scanned, matched };
 }

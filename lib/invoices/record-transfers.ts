@@ -1,29 +1,24 @@
 import { sql } from 'drizzle-orm';
 import { formatUnits } from 'viem';
-import { chainTransfers } from '@/db/schema';
+import { chainTransfers, invoices } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
+import type { RawRow } from '@/lib/db/raw-row';
+import { textArray } from '@/lib/db/text-array';
 import { newId } from '@/lib/ids';
-import { applyTransfers } from '@/lib/invoices/apply-transfers';
-import { saveCursor, type Cursor } from './cursor';
-import type { Network } from './network';
-import { decodeTransfer, type RpcLog, type TokenTransfer } from './transfer-logs';
-
-export interface ScannedRange {
-  logs: RpcLog[];
-  /** The range's last block: becomes the cursor. */
-  to: Cursor;
-  /** Timestamp (seconds) of a block, for matched logs that carry none. */
-  blockTime: (blockNumber: number) => Promise<number>;
-}
+import { saveCursor } from '@/lib/chain/cursor';
+import type { Network } from '@/lib/chain/network';
+import type { ScannedRange } from '@/lib/chain/scan-chain';
+import { decodeTransfer, type TokenTransfer } from '@/lib/chain/transfer-logs';
+import { applyTransfers } from './apply-transfers';
 
 /**
- * The database half of scanning one block range: decode, match recipients
+ * The invoices pipeline's record step for one scanned block range: decode, match recipients
  * against deposit addresses with one indexed query (cost independent of the
  * number of open invoices), then insert the matches, move invoice states and
  * advance the cursor in one transaction. A rescan or restart inserts nothing
  * twice: transfers are unique by (chain, txHash, logIndex).
  */
-export async function processTransferLogs(db: Db, net: Pick<Network, 'mode' | 'chainId' | 'decimals'>, range: ScannedRange) {
+export async function recordTransfers(db: Db, net: Pick<Network, 'mode' | 'chainId' | 'decimals'>, range: ScannedRange) {
   const transfers: TokenTransfer[] = [];
   const recipients = new Set<string>();
   for (const log of range.logs) {
@@ -36,11 +31,11 @@ export async function processTransferLogs(db: Db, net: Pick<Network, 'mode' | 'c
   }
   const owners = new Map<string, { id: string; tenantId: string }>();
   if (recipients.size > 0) {
-    const rows = rowsOf<{ id: string; tenant_id: string; deposit_address: string }>(
+    const rows = rowsOf<RawRow<typeof invoices, { id: string; tenantId: string; depositAddress: string }>>(
       await db.execute(sql`
         select id, tenant_id, deposit_address from invoices
          where chain_id = ${net.chainId} and mode = ${net.mode}
-           and deposit_address = any(${`{${[...recipients].join(',')}}`}::text[])`),
+           and deposit_address = any(${textArray(recipients)})`),
     );
     for (const r of rows) owners.set(r.deposit_address, { id: r.id, tenantId: r.tenant_id });
   }

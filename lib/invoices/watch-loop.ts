@@ -1,7 +1,7 @@
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
 import type { Mode } from '@/lib/tenants/mode';
-import { getNetwork, isNetworkReady } from './network';
+import { getNetwork, isNetworkReady } from '@/lib/chain/network';
 import { watchChain } from './watch-chain';
 
 const sleep = (ms: number, signal?: AbortSignal) =>

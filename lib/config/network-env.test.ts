@@ -1,7 +1,7 @@
 import { mnemonicToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DEV_ACCOUNT_ADDRESSES, DEV_MNEMONIC, NETWORK_ENV, networkEnvProblems } from './network-env';
+import { DEV_ACCOUNT_ADDRESSES, DEV_MNEMONIC, NETWORK_ENV, networkEnvProblems } from '@/lib/config/network-env';
 
 const parse = (vars: Record<string, string>) => z.object(NETWORK_ENV).parse(vars);
 const KEY = `0x${'11'.repeat(32)}`;

@@ -1,4 +1,4 @@
-import type { Operation } from './operation';
+import type { Operation } from '@/lib/api/operation';
 import * as apiKeys from '@/lib/api-keys/operations';
 import * as tenants from '@/lib/tenants/operations';
 import * as webhooks from '@/lib/webhooks/operations';
@@ -9,5 +9,8 @@ import * as exchange from '@/lib/exchange/operations';
 import * as withdrawalControls from '@/lib/withdrawal-controls/operations';
 import { payinCurrenciesOp, payinQuoteOp } from '@/lib/exchange/payin-operations';
 
-/** Every /v1 operation: the OpenAPI document and the generated auth tests iterate this list. */
+/**
+ * Every /v1 operation: the OpenAPI document and the generated auth tests iterate this list.
+ * A composition point at the top of lib/ (it imports every domain), so lib/api stays below the domains.
+ */
 export const OPERATIONS: Operation[] = [...Object.values(tenants), ...Object.values(apiKeys), ...Object.values(invoices), ...Object.values(webhooks), ...Object.values(withdrawals), withdrawalControls.getWithdrawalControlsOp, ...Object.values(storefront), ...Object.values(exchange), payinCurrenciesOp, payinQuoteOp] as Operation[];

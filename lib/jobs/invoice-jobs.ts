@@ -1,12 +1,12 @@
-import type { ScheduledJob } from '@/lib/jobs/registry';
+import type { ScheduledJob } from './scheduled-job';
 import { getNetwork, isNetworkReady, type Network } from '@/lib/chain/network';
-import { watchChainLoop } from '@/lib/chain/watch-loop';
+import { watchChainLoop } from '@/lib/invoices/watch-loop';
 import { refillAddressPool } from '@/lib/chain/refill-address-pool';
 import { MODES } from '@/lib/tenants/mode';
-import { createSettlements } from './create-settlements';
-import { expireInvoices } from './expire-invoices';
-import { runSettlements } from './run-settlements';
-import type { SettleNetwork } from './settle-invoice';
+import { createSettlements } from '@/lib/invoices/create-settlements';
+import { expireInvoices } from '@/lib/invoices/expire-invoices';
+import { runSettlements } from '@/lib/invoices/run-settlements';
+import type { SettleNetwork } from '@/lib/invoices/settle-invoice';
 
 const ready = (): Network[] => MODES.map(getNetwork).filter(isNetworkReady);
 

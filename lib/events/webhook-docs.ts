@@ -1,0 +1,34 @@
+import type { WebhookDoc } from '@/lib/api/openapi-webhooks';
+import { ALL_EVENT_TYPES, EVENT_ENVELOPES, eventSchemaName, type AnyEventType } from './payloads';
+import { TEST_EVENT_TYPE } from './types';
+
+const WHEN: Record<AnyEventType, string> = {
+  'invoice.created': 'A new invoice was created (status PENDING).',
+  'invoice.detected': 'A payment to the invoice was seen on chain (0 confirmations). Do not fulfil yet.',
+  'invoice.partial': 'Less than the expected amount was received (status PARTIALLY_PAID).',
+  'invoice.overpaid': 'More than the expected amount was received.',
+  'invoice.confirmed': 'The payment has the required confirmations; settlement follows.',
+  'invoice.processing_payout': 'Settlement (sweep and split) started.',
+  'invoice.paid_out':
+    'A settlement was credited to your balance. Fulfil the order on this event when data.status is PAID_OUT, once per invoiceId (a later extra payment to a PAID_OUT invoice writes another one). ' +
+    'It is also written for the settlement of a late payment or of a partial payment on an expired invoice: then data.status stays EXPIRED, the customer did not pay in time or in full, and nothing should be fulfilled automatically.',
+  'invoice.expired': 'The invoice expired without full payment.',
+  'invoice.failed': 'Settlement failed.',
+  'invoice.late_payment': 'A payment arrived after the invoice expired.',
+  'withdrawal.created': 'A withdrawal was created. With a postBackUrl, withdrawal events go only to that URL, signed with the postback secret.',
+  'withdrawal.completed': 'The withdrawal was confirmed on chain.',
+  'withdrawal.failed': 'The withdrawal failed; the amount was returned to the balance.',
+  'order.created': 'A storefront order was placed.',
+  'order.paid': "The order's invoice was paid: fulfil the order.",
+  'order.fulfilled': 'The order was marked fulfilled.',
+  'order.cancelled': 'The order was cancelled.',
+  [TEST_EVENT_TYPE]: 'Sent only by POST /v1/webhooks/endpoints/{id}/test.',
+};
+
+/** The OpenAPI document's `webhooks`: pass to buildOpenApiDocument with OPERATIONS. */
+export const WEBHOOK_EVENTS: WebhookDoc[] = ALL_EVENT_TYPES.map((type) => ({
+  type,
+  name: eventSchemaName(type),
+  description: WHEN[type],
+  envelope: EVENT_ENVELOPES[type],
+}));
