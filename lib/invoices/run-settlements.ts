@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
 import type { Network } from '@/lib/chain/network';
 import { recordSettlementFailure, type RetryPolicy } from './record-settlement-failure';
+import { settlementDueSql } from './due-settlements';
 import { settleInvoice, type SettleHooks, type SettleNetwork } from './settle-invoice';
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, backoffMs: 10_000 };
@@ -18,8 +19,7 @@ export async function claimSettlement(db: Db, net: Pick<Network, 'mode' | 'chain
       update settlements set status = 'processing', attempts = attempts + 1, locked_until = now() + ${LEASE}::interval
        where id = (
          select id from settlements
-          where chain_id = ${net.chainId} and mode = ${net.mode} and status in ('pending', 'processing')
-            and next_attempt_at <= now() and (locked_until is null or locked_until < now())
+          where ${settlementDueSql(net)}
             ${id ? sql`and id = ${id}` : sql``}
           order by next_attempt_at limit 1 for update skip locked)
       returning id`),
