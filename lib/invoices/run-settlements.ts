@@ -4,6 +4,8 @@ import type { Network } from '@/lib/chain/network';
 import { recordSettlementFailure, type RetryPolicy } from './record-settlement-failure';
 import { settlementDueSql } from './due-settlements';
 import { settleInvoice, type SettleHooks, type SettleNetwork } from './settle-invoice';
+import type { RawRow } from '@/lib/db/raw-row';
+import { settlements } from '@/db/schema';
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, backoffMs: 10_000 };
 const LEASE = '5 minutes';
@@ -14,7 +16,7 @@ const LEASE = '5 minutes';
  * lapses and another resumes it.
  */
 export async function claimSettlement(db: Db, net: Pick<Network, 'mode' | 'chainId'>, id?: string): Promise<string | null> {
-  const [row] = rowsOf<{ id: string }>(
+  const [row] = rowsOf<RawRow<typeof settlements, { id: string }>>(
     await db.execute(sql`
       update settlements set status = 'processing', attempts = attempts + 1, locked_until = now() + ${LEASE}::interval
        where id = (
