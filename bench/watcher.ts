@@ -9,6 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { pad, toHex } from 'viem';
 import { printTable, withBenchDatabase } from './lib/harness';
+import type { invoices } from '@/db/schema';
+import type { RawRow } from '@/lib/db/raw-row';
 
 const INVOICES = Number(process.argv[2] ?? 1_000_000);
 const BLOCKS = Number(process.argv[3] ?? 60);
@@ -37,7 +39,7 @@ await withBenchDatabase(async () => {
   await db.execute(sql`analyze invoices`);
   console.log(`seeded ${INVOICES.toLocaleString()} invoices in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-  const sample = rowsOf<{ deposit_address: string }>(
+  const sample = rowsOf<RawRow<typeof invoices, { depositAddress: string }>>(
     await db.execute(sql`select deposit_address from invoices where chain_id = ${CHAIN_ID} order by random() limit ${BLOCKS * 10}`),
   ).map((r) => r.deposit_address);
 

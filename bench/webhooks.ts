@@ -13,9 +13,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { and, count, eq } from 'drizzle-orm';
-import { events, webhookDeliveries, webhookEndpoints } from '@/db/schema';
+import { webhookDeliveries, webhookEndpoints } from '@/db/schema';
 import { sealSecret } from '@/lib/crypto/secret-box';
 import type { Db } from '@/lib/db';
+import { outbox } from '@/lib/events/outbox';
+import type { EventType } from '@/lib/events/types';
 import { newId } from '@/lib/ids';
 import { parseAllowList } from '@/lib/webhooks/blocked-address';
 import { runDeliveryLoop } from '@/lib/webhooks/delivery-loop';
@@ -44,10 +46,12 @@ function ask<T>(child: ChildProcess, type: string): Promise<T> {
 
 async function insertEvents(db: Db, tenantId: string, n: number, type = 'invoice.created') {
   for (let i = 0; i < n; i += 1000) {
-    const rows = Array.from({ length: Math.min(1000, n - i) }, (_, k) => ({
-      id: newId('event'), tenantId, mode: 'test' as const, type, subjectId: 'inv_bench', data: { invoiceId: 'inv_bench', amountReceived: '10.00', seq: i + k },
-    }));
-    await db.insert(events).values(rows);
+    // Rows from the outbox's builder; with createdAt set, outbox.write inserts each batch in one statement.
+    const now = new Date();
+    const rows = Array.from({ length: Math.min(1000, n - i) }, (_, k) =>
+      outbox.row({ tenantId, mode: 'test', type: type as EventType, subjectId: 'inv_bench', data: { invoiceId: 'inv_bench', amountReceived: '10.00', seq: i + k } }, now),
+    );
+    await outbox.write(db, rows);
   }
 }
 

@@ -1,6 +1,5 @@
 import { schedules } from '@trigger.dev/sdk';
-import { getDb } from '@/lib/db';
-import { trackExchangeOrdersLoop } from '@/lib/exchange/track-orders';
+import { runScheduledJob } from '@/lib/jobs/run-job';
 import { installPaymentHooks } from '@/lib/payment-hooks';
 
 // Trigger.dev loads this file in its own process: the invoice event hooks must be in place before any task runs.
@@ -12,5 +11,5 @@ export const trackExchangeOrdersTask = schedules.task({
   cron: '* * * * *',
   maxDuration: 120,
   queue: { name: 'exchange-tracker', concurrencyLimit: 1 },
-  run: async () => trackExchangeOrdersLoop(await getDb(), { runForMs: 55_000 }),
+  run: () => runScheduledJob('track-exchange-orders', { runForMs: 55_000 }),
 });

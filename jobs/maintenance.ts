@@ -1,9 +1,8 @@
 import { schedules } from '@trigger.dev/sdk';
-import { getDb } from '@/lib/db';
-import { purgeExpiredRequestState } from '@/lib/jobs/maintenance';
+import { runScheduledJob } from '@/lib/jobs/run-job';
 
 export const purgeExpiredRequestStateTask = schedules.task({
   id: 'purge-expired-request-state',
   cron: '* * * * *',
-  run: async () => purgeExpiredRequestState(await getDb()),
+  run: () => runScheduledJob('purge-expired-request-state'),
 });

@@ -1,6 +1,5 @@
 import { schedules } from '@trigger.dev/sdk';
-import { getDb } from '@/lib/db';
-import { runDeliveryLoop } from '@/lib/webhooks/delivery-loop';
+import { runScheduledJob } from '@/lib/jobs/run-job';
 
 /**
  * Trigger.dev: webhook fan-out and delivery. Each minute's run loops for 55 s
@@ -11,8 +10,5 @@ export const webhookDeliveryTask = schedules.task({
   id: 'webhook-delivery',
   cron: '* * * * *',
   maxDuration: 120,
-  run: async () => {
-    const controller = new AbortController();
-    return runDeliveryLoop(await getDb(), { signal: controller.signal, runForMs: 55_000 });
-  },
+  run: () => runScheduledJob('webhook-delivery', { runForMs: 55_000 }),
 });

@@ -1,11 +1,11 @@
 import { schedules } from '@trigger.dev/sdk';
-import { getDb } from '@/lib/db';
-import { processAllWithdrawals } from '@/lib/withdrawals/process-withdrawals';
+import { runScheduledJob } from '@/lib/jobs/run-job';
+import { WITHDRAWAL_LANE_LEASE } from '@/lib/withdrawals/lane-lease';
 
-// One lane per hot wallet: a queue with concurrency 1 keeps nonces in order.
+// One lane per hot wallet: a queue with concurrency 1 keeps nonces in order (the job is named by the lane's lease).
 export const processWithdrawalsTask = schedules.task({
   id: 'process-withdrawals',
   cron: '* * * * *',
   queue: { name: 'hot-wallet-lane', concurrencyLimit: 1 },
-  run: async () => processAllWithdrawals(await getDb()),
+  run: () => runScheduledJob(WITHDRAWAL_LANE_LEASE),
 });

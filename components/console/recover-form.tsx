@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { recoverEndpointAction } from '@/app/console/actions';
 
@@ -11,9 +12,8 @@ import { recoverEndpointAction } from '@/app/console/actions';
 export function RecoverForm({ defaultEndpointId }: { defaultEndpointId: string }) {
   const router = useRouter();
   const toast = useToast();
-  const [error, setError] = useState<string | null>(null);
+  const { formError: error, busy, submit } = useFormSubmit();
   const [result, setResult] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   return (
     <form
       className="grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-start"
@@ -21,12 +21,9 @@ export function RecoverForm({ defaultEndpointId }: { defaultEndpointId: string }
         e.preventDefault();
         const f = new FormData(e.currentTarget);
         const local = String(f.get('since') ?? '');
-        setError(null);
-        setBusy(true);
         // datetime-local has no zone: the console works in UTC like every time it shows.
-        const res = await recoverEndpointAction({ endpointId: String(f.get('endpointId') ?? ''), since: local ? `${local}:00Z` : '' });
-        setBusy(false);
-        if (!res.ok) return setError(res.error.message);
+        const res = await submit(null, () => recoverEndpointAction({ endpointId: String(f.get('endpointId') ?? ''), since: local ? `${local}:00Z` : '' }));
+        if (!res) return;
         const n = res.data.deliveryIds.length;
         setResult(`${n} deliver${n === 1 ? 'y' : 'ies'} queued${res.data.hasMore ? '; more remain, run it again' : ''}.`);
         toast(`Recovery queued ${n} deliver${n === 1 ? 'y' : 'ies'}`);

@@ -1,9 +1,9 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { setTenantStatusAction } from '@/app/console/actions';
 
@@ -11,8 +11,7 @@ import { setTenantStatusAction } from '@/app/console/actions';
 export function TenantStatusForm({ tenantId, status }: { tenantId: string; status: 'active' | 'suspended' }) {
   const router = useRouter();
   const toast = useToast();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { formError: error, busy, submit } = useFormSubmit();
   const next = status === 'active' ? 'suspended' : 'active';
   return (
     <form
@@ -20,11 +19,8 @@ export function TenantStatusForm({ tenantId, status }: { tenantId: string; statu
       onSubmit={async (e) => {
         e.preventDefault();
         const reason = String(new FormData(e.currentTarget).get('reason') ?? '');
-        setError(null);
-        setBusy(true);
-        const res = await setTenantStatusAction(tenantId, { status: next, reason });
-        setBusy(false);
-        if (!res.ok) return setError(res.error.message);
+        const res = await submit(null, () => setTenantStatusAction(tenantId, { status: next, reason }));
+        if (!res) return;
         toast(next === 'suspended' ? 'Tenant suspended' : 'Tenant reactivated');
         router.refresh();
       }}

@@ -1,8 +1,9 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { webhookDeliveries } from '@/db/schema';
 import { ApiError, notFound } from '@/lib/api/errors';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import type { Db } from '@/lib/db';
+import { linkReplay } from '@/lib/webhooks/link-replay';
 import { replayEvent } from '@/lib/webhooks/replay-event';
 
 /**
@@ -20,11 +21,7 @@ export async function replayDeadLetter(db: Db, actor: AuditActor, deliveryId: st
     const owner = { tenantId: dl.tenantId, mode: dl.mode };
     const { deliveryIds } = await replayEvent(tx, owner, dl.eventId, dl.endpointId ? { endpointId: dl.endpointId } : {}, now);
     const newId = deliveryIds[0]!;
-    await tx.update(webhookDeliveries).set({ replayOf: dl.id }).where(eq(webhookDeliveries.id, newId));
-    await tx
-      .update(webhookDeliveries)
-      .set({ supersededBy: newId, updatedAt: now })
-      .where(and(eq(webhookDeliveries.id, dl.id), isNull(webhookDeliveries.supersededBy)));
+    await linkReplay(tx, dl.id, newId, now);
     await recordAudit(
       tx,
       actor,

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import { withdrawals } from '@/db/schema';
 import { ApiError, notFound } from '@/lib/api/errors';
@@ -7,6 +7,7 @@ import { publicClient } from '@/lib/chain/clients';
 import { getNetwork } from '@/lib/chain/network';
 import type { Db } from '@/lib/db';
 import { broadcastRaw } from '@/lib/chain/broadcast-raw';
+import { makeWithdrawalDue } from '@/lib/withdrawals/make-withdrawal-due';
 
 /**
  * Console: "retry send" for a withdrawal, without ever signing anything here.
@@ -35,11 +36,7 @@ export async function retryWithdrawalSend(db: Db, actor: AuditActor, withdrawalI
 
   if (w.status === 'PENDING') {
     return db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(withdrawals)
-        .set({ nextAttemptAt: now, updatedAt: now })
-        .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PENDING')))
-        .returning();
+      const row = await makeWithdrawalDue(tx, w.id, now);
       if (!row) throw new ApiError('invalid_state', 'The withdrawal was picked up meanwhile; reload to see its state.');
       await audit(tx, { status: row.status, nextAttemptAt: now.toISOString(), via: 'send queue' });
       return { withdrawalId: w.id, status: row.status, action: 'queued' as const };

@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm';
-import { tenants } from '@/db/schema';
-import { ApiError, notFound } from '@/lib/api/errors';
+import { ApiError } from '@/lib/api/errors';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import type { Db } from '@/lib/db';
+import { changeTenant } from '@/lib/tenants/change-tenant';
 import { TenantStatusBody } from './schemas';
 
 /**
@@ -13,10 +12,15 @@ import { TenantStatusBody } from './schemas';
 export async function setTenantStatus(db: Db, actor: AuditActor, tenantId: string, raw: unknown, now = new Date()) {
   const input = TenantStatusBody.parse(raw);
   return db.transaction(async (tx) => {
-    const [before] = await tx.select().from(tenants).where(eq(tenants.id, tenantId)).for('update');
-    if (!before) throw notFound('Tenant');
-    if (before.status === input.status) throw new ApiError('invalid_state', `The tenant is already ${input.status}.`);
-    const [after] = await tx.update(tenants).set({ status: input.status, updatedAt: now }).where(eq(tenants.id, tenantId)).returning();
+    const { before, after } = await changeTenant(
+      tx,
+      tenantId,
+      (t) => {
+        if (t.status === input.status) throw new ApiError('invalid_state', `The tenant is already ${input.status}.`);
+        return { status: input.status };
+      },
+      now,
+    );
     await recordAudit(
       tx,
       actor,
@@ -25,10 +29,10 @@ export async function setTenantStatus(db: Db, actor: AuditActor, tenantId: strin
         target: { type: 'tenant', id: tenantId },
         tenantId,
         before: { status: before.status },
-        after: { status: after!.status, reason: input.reason },
+        after: { status: after.status, reason: input.reason },
       },
       now,
     );
-    return after!;
+    return after;
   });
 }

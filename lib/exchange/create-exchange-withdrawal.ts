@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { getAddress } from 'viem';
-import { exchangeOrders, withdrawals } from '@/db/schema';
+import { exchangeOrders } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import type { AuthTenant } from '@/lib/api-keys/authenticate';
@@ -12,7 +12,7 @@ import { newId } from '@/lib/ids';
 import { postLedgerEntries } from '@/lib/ledger/post-entry';
 import { Decimal, formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/tenants/mode';
-import { emitWithdrawalEvent } from '@/lib/withdrawals/emit-withdrawal-event';
+import { insertWithdrawal } from '@/lib/withdrawals/insert-withdrawal';
 import { withdrawalView } from '@/lib/withdrawals/view';
 import { prepareExchangeControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
 import { checkPair } from './check-pair';
@@ -87,34 +87,30 @@ export async function createExchangeWithdrawal(
   try {
     created = await db.transaction(async (tx) => {
       await controls.debit(tx, debit); // the 24 h limit, under the balance row lock
-      const [w] = await tx
-        .insert(withdrawals)
-        .values({
-          id,
-          tenantId: owner.tenantId,
-          mode: owner.mode,
-          kind: 'exchange',
-          amount: debit.toFixed(),
-          feeAmount: fee.toFixed(),
-          netAmount: debit.toFixed(),
-          destinationAddress: getAddress(order.from.address),
-          chainId: net.chainId,
-          metadata,
-        })
-        .returning();
+      const w = await insertWithdrawal(tx, {
+        id,
+        tenantId: owner.tenantId,
+        mode: owner.mode,
+        kind: 'exchange',
+        amount: debit.toFixed(),
+        feeAmount: fee.toFixed(),
+        netAmount: debit.toFixed(),
+        destinationAddress: getAddress(order.from.address),
+        chainId: net.chainId,
+        metadata,
+      });
       await tx
         .update(exchangeOrders)
         .set({ state: 'open', withdrawalId: id, priority: 0, nextCheckAt: new Date(Date.now() + 10_000), updatedAt: new Date() })
         .where(eq(exchangeOrders.id, exo.id));
-      await emitWithdrawalEvent(tx, w!, 'withdrawal.created');
-      if (actor) await recordAudit(tx, actor, merchantAuditEntry(owner, { action: 'withdrawal.created', withdrawal: withdrawalView(w!), kind: 'exchange' }));
+      if (actor) await recordAudit(tx, actor, merchantAuditEntry(owner, { action: 'withdrawal.created', withdrawal: withdrawalView(w), kind: 'exchange' }));
       // The debit last: its row lock is then held only for the entry and the commit (see postLedgerEntries).
       await postLedgerEntries(
         tx,
         [{ tenantId: owner.tenantId, mode: owner.mode, amount: debit.neg().toFixed(), kind: 'exchange_withdrawal', referenceType: 'withdrawal', referenceId: id }],
         { insufficient: (available) => short(debit, available) },
       );
-      return w!;
+      return w;
     });
   } catch (err) {
     // Created but not funded: it expires at the exchange unpaid.

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { getAddress } from 'viem';
-import { exchangeOrders, invoices } from '@/db/schema';
+import { exchangeOrders } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { claimDepositAddress } from '@/lib/chain/claim-deposit-address';
 import type { Network } from '@/lib/chain/network';
-import { emitInvoiceEvent } from '@/lib/invoices/emit-invoice-event';
+import { insertInvoice } from '@/lib/invoices/insert-invoice';
 import { invoiceRow } from '@/lib/invoices/invoice-row';
 import type { CreateInvoiceInput } from '@/lib/invoices/schemas';
 import { invoiceView } from '@/lib/invoices/view';
@@ -51,16 +51,12 @@ export async function createPayinInvoice(
   const id = invoice.id;
   return db
     .transaction(async (tx) => {
-    const [row] = await tx
-      .insert(invoices)
-      .values(invoice)
-      .returning();
-    await emitInvoiceEvent(tx, row!, 'invoice.created');
+    const row = await insertInvoice(tx, invoice);
     await tx
       .update(exchangeOrders)
       .set({ state: 'open', invoiceId: id, priority: 1, nextCheckAt: new Date(Math.min(expiresAt.getTime() + 2000, now.getTime() + 10 * 60_000)), updatedAt: now })
       .where(eq(exchangeOrders.id, exo.id));
-    return invoiceView(row!, []);
+    return invoiceView(row, []);
     })
     .catch(async (err) => {
       // Created but never shown to anyone: it expires at the exchange unpaid.

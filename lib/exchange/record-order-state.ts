@@ -1,7 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { exchangeOrders, invoices, withdrawals, type ExchangeOrder } from '@/db/schema';
+import { eq, sql } from 'drizzle-orm';
+import { exchangeOrders, type ExchangeOrder } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
+import { setInvoicePayinStatus } from '@/lib/invoices/set-payin-status';
+import { setWithdrawalExchangeStatus } from '@/lib/withdrawals/set-exchange-status';
 import type { FfOrder } from './types';
 
 export interface TrackIntervals {
@@ -101,23 +103,20 @@ export async function recordOrderState(db: Db, row: ExchangeOrder, o: FfOrder, o
       })
       .where(eq(exchangeOrders.id, row.id));
     if (!changed) return;
-    if (row.withdrawalId) {
-      await tx
-        .update(withdrawals)
-        .set({ metadata: sql`coalesce(${withdrawals.metadata}, '{}'::jsonb) || jsonb_build_object('exchangeStatus', ${o.status}::text)`, updatedAt: now })
-        .where(eq(withdrawals.id, row.withdrawalId));
-    }
+    if (row.withdrawalId) await setWithdrawalExchangeStatus(tx, row.withdrawalId, o.status, now);
     if (row.invoiceId) {
+      // EXPIRED: the unpaid invoice expires now; a seen deposit keeps it open while the exchange converts.
       const moving = ['PENDING', 'EXCHANGE', 'WITHDRAW', 'DONE'].includes(o.status);
-      await tx
-        .update(invoices)
-        .set({
-          payinStatus: o.status,
-          ...(o.status === 'EXPIRED' ? { expiresAt: sql`least(${invoices.expiresAt}, ${now.toISOString()}::timestamptz)` } : {}),
-          ...(moving ? { expiresAt: sql`greatest(${invoices.expiresAt}, ${new Date(now.getTime() + CONVERSION_GRACE_MS).toISOString()}::timestamptz)` } : {}),
-          updatedAt: now,
-        })
-        .where(and(eq(invoices.id, row.invoiceId)));
+      await setInvoicePayinStatus(
+        tx,
+        row.invoiceId,
+        o.status,
+        {
+          expireBy: o.status === 'EXPIRED' ? now : undefined,
+          keepOpenUntil: moving ? new Date(now.getTime() + CONVERSION_GRACE_MS) : undefined,
+        },
+        now,
+      );
     }
   });
   if (changed && (o.status === 'EXPIRED' || o.status === 'EMERGENCY')) {

@@ -2,12 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { withdrawals, type Withdrawal } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import { acquireLease, completeLease } from '@/lib/db/lease';
 import type { LaneNetwork } from '@/lib/withdrawals/lane-helpers';
-import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';
-
-/** The scheduled lane's lease: holding it makes this process the hot wallet's only sender. */
-const LANE_LEASE = 'process-withdrawals';
+import { runLanePassNow } from '@/lib/withdrawals/lane-lease';
 
 /**
  * Drives one withdrawal through the hot wallet's lane now instead of at the
@@ -26,14 +22,7 @@ export async function sendWithdrawalNow(db: Db, net: LaneNetwork, id: string, op
     const final = w.status === 'COMPLETED' || w.status === 'FAILED';
     const now = Date.now();
     if (final || (w.txHash && now >= finalDeadline) || now >= sendDeadline) return w;
-    if (await acquireLease(db, LANE_LEASE, owner, 60_000)) {
-      try {
-        await processWithdrawals(db, net);
-      } finally {
-        // Free at once: the scheduled lane may run right after.
-        await completeLease(db, LANE_LEASE, owner, 0).catch(() => {});
-      }
-    }
+    await runLanePassNow(db, net, owner);
     await new Promise((r) => setTimeout(r, 200));
   }
 }

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { exchangeOrders, invoices, type ExchangeOrder } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
+import { sleep } from '@/lib/async/sleep';
 import { MODES, type Mode } from '@/lib/tenants/mode';
 import { createExchangeClient } from './client';
 import { getExchangeConfig, keyHashOf, type ExchangeConfig } from './config';
@@ -167,14 +168,6 @@ async function pollAll(db: Db, config: ExchangeConfig, batch: ExchangeOrder[], o
   };
   await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 8, batch.length) }, worker));
 }
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal?.aborted) return resolve();
-    const onAbort = () => (clearTimeout(t), resolve());
-    const t = setTimeout(() => (signal?.removeEventListener('abort', onAbort), resolve()), Math.max(0, ms));
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 
 /**
  * The tracker as a job (local worker and Trigger.dev): passes for `runForMs`.

@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
 import { ExchangeBusyError, TenantShareExceededError } from './errors';
 import { roomFor, shareLeft, whenFits, type ShareLimits, type Spend } from './fair-share';
+import { exchangeRateBlocks, exchangeWeightSpends } from '@/db/schema';
+import type { RawRow } from '@/lib/db/raw-row';
 
 export interface BudgetLimits {
   /** Weight per window (250). */
@@ -51,14 +53,14 @@ async function attempt(db: Db, keyHash: string, min: number, max: number, l: Bud
   const caller = { tenantId: l.tenantId ?? null, ceiling: l.ceiling };
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`exchange-weight:${keyHash}`}))`);
-    const [block] = rowsOf<{ blocked_until: string | Date; now: string | Date }>(
+    const [block] = rowsOf<RawRow<typeof exchangeRateBlocks, { blockedUntil: string | Date }> & { now: string | Date }>(
       await tx.execute(sql`select blocked_until, clock_timestamp() as now from exchange_rate_blocks
                             where key_hash = ${keyHash} and blocked_until > clock_timestamp()`),
     );
     if (block) return { granted: 0, retryAt: new Date(block.blocked_until) };
     await tx.execute(sql`delete from exchange_weight_spends
                           where key_hash = ${keyHash} and spent_at < clock_timestamp() - make_interval(secs => ${windowSecs * 2})`);
-    const spends: Spend[] = rowsOf<{ weight: number; tenant_id: string | null; until: string | Date }>(
+    const spends: Spend[] = rowsOf<RawRow<typeof exchangeWeightSpends, { weight: number; tenantId: string | null }> & { until: string | Date }>(
       await tx.execute(sql`select weight, tenant_id, spent_at + make_interval(secs => ${windowSecs}) as until from exchange_weight_spends
                             where key_hash = ${keyHash} and spent_at > clock_timestamp() - make_interval(secs => ${windowSecs})
                             order by spent_at`),
@@ -127,7 +129,7 @@ export async function takeAvailableWeight(db: Db, keyHash: string, max: number, 
  * `baseMs`, at most 10 minutes); a quiet spell of ten windows resets it.
  */
 export async function recordRateLimited(db: Db, keyHash: string, opts: { retryAfterMs?: number; baseMs: number; windowMs: number }): Promise<Date> {
-  const [row] = rowsOf<{ blocked_until: string | Date }>(
+  const [row] = rowsOf<RawRow<typeof exchangeRateBlocks, { blockedUntil: string | Date }>>(
     await db.execute(sql`
       insert into exchange_rate_blocks as b (key_hash, blocked_until, violations, updated_at)
       values (${keyHash}, clock_timestamp() + make_interval(secs => ${(opts.retryAfterMs ?? opts.baseMs) / 1000}), 1, clock_timestamp())

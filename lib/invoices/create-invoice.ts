@@ -3,7 +3,7 @@ import { getAddress } from 'viem';
 import { invoices, type Invoice } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { insertRowSql } from '@/lib/db/insert-row-sql';
-import { claimDepositAddress, claimPooledAddressSql } from '@/lib/chain/claim-deposit-address';
+import { claimDepositAddress, claimPooledAddressSql, type PooledAddress } from '@/lib/chain/claim-deposit-address';
 import type { Network } from '@/lib/chain/network';
 import { outbox } from '@/lib/events/outbox';
 import type { Mode } from '@/lib/tenants/mode';
@@ -48,10 +48,10 @@ export async function createInvoice(
   input: CreateInvoiceInput,
 ) {
   const row = invoiceRow(owner, network, input, new Date());
-  let [claimed] = rowsOf<{ address_index: string; address: string }>(await db.execute(insertSql(claimPooledAddressSql(network.depositMnemonic), row)));
+  let [claimed] = rowsOf<PooledAddress>(await db.execute(insertSql(claimPooledAddressSql(network.depositMnemonic), row)));
   if (!claimed) {
     const { index, address } = await claimDepositAddress(db, network.depositMnemonic);
-    [claimed] = rowsOf<{ address_index: string; address: string }>(
+    [claimed] = rowsOf<PooledAddress>(
       await db.execute(insertSql(sql`select ${index}::bigint as address_index, ${getAddress(address)}::text as address`, row)),
     );
   }

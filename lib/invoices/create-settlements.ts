@@ -8,6 +8,7 @@ import { Decimal } from '@/lib/money';
 import { emitInvoiceEvent } from './emit-invoice-event';
 import { settlementFee } from './fee';
 import { updateInvoice } from './transitions';
+import type { RawRow } from '@/lib/db/raw-row';
 
 /**
  * Settlement fan-out for one network. Each confirmed invoice gets its payout
@@ -21,7 +22,7 @@ export async function createSettlements(db: Db, net: Pick<Network, 'mode' | 'cha
   const cursor = await loadCursor(db, net);
   if (!cursor) return [];
   const limit = opts.limit ?? 100;
-  const candidates = rowsOf<{ id: string }>(
+  const candidates = rowsOf<RawRow<typeof invoices, { id: string }>>(
     await db.execute(sql`
       (select i.id from invoices i where i.chain_id = ${net.chainId} and i.mode = ${net.mode} and i.status = 'CONFIRMED' limit ${limit})
       union

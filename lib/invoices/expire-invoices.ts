@@ -4,6 +4,8 @@ import { loadCursor } from '@/lib/chain/cursor';
 import type { Network } from '@/lib/chain/network';
 import { emitInvoiceEvent } from './emit-invoice-event';
 import { updateInvoice } from './transitions';
+import { invoices } from '@/db/schema';
+import type { RawRow } from '@/lib/db/raw-row';
 
 /**
  * PENDING and PARTIALLY_PAID invoices past expiresAt become EXPIRED with
@@ -19,7 +21,7 @@ export async function expireInvoices(db: Db, net: Pick<Network, 'mode' | 'chainI
   let total = 0;
   for (;;) {
     const n = await db.transaction(async (tx) => {
-      const ids = rowsOf<{ id: string }>(
+      const ids = rowsOf<RawRow<typeof invoices, { id: string }>>(
         await tx.execute(sql`
           select id from invoices
            where chain_id = ${net.chainId} and mode = ${net.mode} and status in ('PENDING', 'PARTIALLY_PAID')

@@ -2,7 +2,10 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
 import type { Network } from '@/lib/chain/network';
 import { recordSettlementFailure, type RetryPolicy } from './record-settlement-failure';
+import { settlementDueSql } from './due-settlements';
 import { settleInvoice, type SettleHooks, type SettleNetwork } from './settle-invoice';
+import type { RawRow } from '@/lib/db/raw-row';
+import { settlements } from '@/db/schema';
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, backoffMs: 10_000 };
 const LEASE = '5 minutes';
@@ -13,13 +16,12 @@ const LEASE = '5 minutes';
  * lapses and another resumes it.
  */
 export async function claimSettlement(db: Db, net: Pick<Network, 'mode' | 'chainId'>, id?: string): Promise<string | null> {
-  const [row] = rowsOf<{ id: string }>(
+  const [row] = rowsOf<RawRow<typeof settlements, { id: string }>>(
     await db.execute(sql`
       update settlements set status = 'processing', attempts = attempts + 1, locked_until = now() + ${LEASE}::interval
        where id = (
          select id from settlements
-          where chain_id = ${net.chainId} and mode = ${net.mode} and status in ('pending', 'processing')
-            and next_attempt_at <= now() and (locked_until is null or locked_until < now())
+          where ${settlementDueSql(net)}
             ${id ? sql`and id = ${id}` : sql``}
           order by next_attempt_at limit 1 for update skip locked)
       returning id`),

@@ -9,7 +9,8 @@ import { createTestTenant } from '@/lib/testing/fixtures';
 import { invoiceHelpers } from '@/lib/testing/invoice-helpers';
 import { createSettlements } from './create-settlements';
 import { retrySettlement } from './retry-settlement';
-import { runSettlements } from './run-settlements';
+import { dueSettlements } from './due-settlements';
+import { claimSettlement, runSettlements } from './run-settlements';
 import { settleInvoice, type SettleNetwork } from './settle-invoice';
 import type { SettlementStep } from '@/lib/chain/send-recorded-tx';
 
@@ -130,5 +131,15 @@ describe('settlement', () => {
     expect(d).toMatchObject({ status: 'PAID_OUT', amountReceived: '6.00', amountCredited: '5.94', feeAmount: '0.06' });
     expect(d.settlements.map((s: { kind: string; status: string }) => `${s.kind}:${s.status}`)).toEqual(['invoice:completed', 'extra:completed']);
     expect(await h.eventTypes(t.db, t.inv.id)).toContain('invoice.overpaid');
+  });
+
+  it("the fan-out's due list and the claim agree: due until claimed, then neither lists nor claims it again", async () => {
+    const t = await confirmedSettlement('3.00');
+    expect(await dueSettlements(t.db, net)).toContainEqual({ id: t.settlementId, attempts: 0 });
+    expect(await claimSettlement(t.db, net, t.settlementId)).toBe(t.settlementId);
+    expect((await dueSettlements(t.db, net)).map((s) => s.id)).not.toContain(t.settlementId);
+    expect(await claimSettlement(t.db, net, t.settlementId)).toBeNull();
+    await settleInvoice(t.db, net, t.settlementId); // finish it, as the claimant would
+    expect((await dueSettlements(t.db, net)).map((s) => s.id)).not.toContain(t.settlementId);
   });
 });

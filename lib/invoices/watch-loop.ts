@@ -2,14 +2,8 @@ import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
 import type { Mode } from '@/lib/tenants/mode';
 import { getNetwork, isNetworkReady } from '@/lib/chain/network';
+import { sleep } from '@/lib/async/sleep';
 import { watchChain } from './watch-chain';
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const onAbort = () => (clearTimeout(t), resolve());
-    const t = setTimeout(() => (signal?.removeEventListener('abort', onAbort), resolve()), ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 
 /**
  * The chain watcher as a job: polls the mode's network every `pollMs` for

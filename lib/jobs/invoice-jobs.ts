@@ -2,26 +2,31 @@ import type { ScheduledJob } from './scheduled-job';
 import { getNetwork, isNetworkReady, type Network } from '@/lib/chain/network';
 import { watchChainLoop } from '@/lib/invoices/watch-loop';
 import { refillAddressPool } from '@/lib/chain/refill-address-pool';
-import { MODES } from '@/lib/tenants/mode';
+import { MODES, type Mode } from '@/lib/tenants/mode';
 import { createSettlements } from '@/lib/invoices/create-settlements';
 import { expireInvoices } from '@/lib/invoices/expire-invoices';
 import { runSettlements } from '@/lib/invoices/run-settlements';
 import type { SettleNetwork } from '@/lib/invoices/settle-invoice';
+
+/** The chain watch job of a mode: one per mode for the local worker; Trigger.dev runs every mode's in one task. */
+export const chainWatchJob = (mode: Mode) => `chain-watch-${mode}`;
 
 const ready = (): Network[] => MODES.map(getNetwork).filter(isNetworkReady);
 
 /**
  * The invoice pipeline for the local worker, per configured network: chain
  * watch (a 55 s polling loop per mode), the deposit address pool, expiry,
- * settlement fan-out and settlement. jobs/invoices.ts wraps the same functions for Trigger.dev.
+ * settlement fan-out and settlement. jobs/invoices.ts runs the same entries for Trigger.dev.
  */
 export const INVOICE_JOBS: ScheduledJob[] = [
-  ...MODES.map((mode) => ({
-    name: `chain-watch-${mode}`,
-    everyMs: 100,
-    leaseMs: 90_000,
-    run: (db: Parameters<ScheduledJob['run']>[0], signal: AbortSignal) => watchChainLoop(db, mode, { signal, runForMs: 55_000 }),
-  })),
+  ...MODES.map(
+    (mode): ScheduledJob => ({
+      name: chainWatchJob(mode),
+      everyMs: 100,
+      leaseMs: 90_000,
+      run: (db, signal, opts) => watchChainLoop(db, mode, { signal, runForMs: opts?.runForMs ?? 55_000 }),
+    }),
+  ),
   {
     // Pre-derives deposit addresses so POST /v1/invoices only claims one (see claimDepositAddress).
     name: 'deposit-address-pool',

@@ -1,5 +1,11 @@
 import type { Db } from '@/lib/db';
 
+/** What a runner may change about one run: Trigger.dev's minute-long tasks loop longer than the local worker's runs. */
+export interface JobRunOptions {
+  /** Length of a looping job's run (webhook delivery, chain watch, exchange tracker); each job has its own default. */
+  runForMs?: number;
+}
+
 /** A job the worker runs on a schedule (lib/jobs/registry.ts lists them). */
 export interface ScheduledJob {
   name: string;
@@ -7,5 +13,6 @@ export interface ScheduledJob {
   everyMs: number;
   /** Longest a run may hold the lease before another worker may take over. */
   leaseMs: number;
-  run: (db: Db, signal: AbortSignal) => Promise<void>;
+  /** Resolves to the run's summary, if any: the worker ignores it, Trigger.dev shows it as the task's output. */
+  run: (db: Db, signal: AbortSignal, opts?: JobRunOptions) => Promise<unknown>;
 }

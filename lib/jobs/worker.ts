@@ -4,6 +4,7 @@ import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
 import { installPaymentHooks } from '@/lib/payment-hooks';
 import { acquireLease, completeLease, renewLease } from '@/lib/db/lease';
+import { sleep } from '@/lib/async/sleep';
 import { SCHEDULED_JOBS } from './registry';
 import type { ScheduledJob } from './scheduled-job';
 
@@ -83,18 +84,4 @@ async function runOnce(db: Db, job: ScheduledJob, owner: string, signal: AbortSi
     clearInterval(heartbeat);
   }
   await completeLease(db, job.name, owner, job.everyMs, error).catch(() => {});
-}
-
-export function sleep(ms: number, signal?: AbortSignal) {
-  return new Promise<void>((resolve) => {
-    const onAbort = () => {
-      clearTimeout(t);
-      resolve();
-    };
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,4 +1,6 @@
-import { events, webhookEndpoints } from '@/db/schema';
+import { webhookEndpoints } from '@/db/schema';
+import { outbox } from '@/lib/events/outbox';
+import type { EventType } from '@/lib/events/types';
 import { sealSecret } from '@/lib/crypto/secret-box';
 import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
@@ -38,17 +40,14 @@ export async function createTestEvent(
   opts: { type?: string; data?: Record<string, unknown>; dispatched?: boolean; postBackUrl?: string } = {},
 ) {
   const now = new Date();
-  const [row] = await db
-    .insert(events)
-    .values({
-      id: newId('event'),
-      ...owner,
-      type: opts.type ?? 'invoice.created',
-      subjectId: 'inv_test',
-      data: opts.data ?? { invoiceId: 'inv_test', amountExpected: '10.00' },
-      postBackUrl: opts.postBackUrl ?? null,
-      dispatchedAt: opts.dispatched === false ? null : now,
-    })
-    .returning();
+  // Through the one outbox writer, as production writes events; any type string, so tests can write unknown ones.
+  const input = {
+    ...owner,
+    type: (opts.type ?? 'invoice.created') as EventType,
+    subjectId: 'inv_test',
+    data: opts.data ?? { invoiceId: 'inv_test', amountExpected: '10.00' },
+    postBackUrl: opts.postBackUrl ?? null,
+  };
+  const [row] = await outbox.write(db, [{ ...outbox.row(input, now), dispatchedAt: opts.dispatched === false ? null : now }]);
   return row!;
 }

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
-import type { DeliveryStatus } from '@/db/schema';
+import { webhookDeliveries, type DeliveryStatus } from '@/db/schema';
 import type { SendOutcome } from './send-webhook';
+import type { RawRow } from '@/lib/db/raw-row';
 
 export interface AttemptRecord {
   deliveryId: string;
@@ -58,5 +59,5 @@ export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<
       on conflict (delivery_id, number) do nothing
     )
     select id from u`);
-  return new Set(rowsOf<{ id: string }>(res).map((r) => r.id));
+  return new Set(rowsOf<RawRow<typeof webhookDeliveries, { id: string }>>(res).map((r) => r.id));
 }

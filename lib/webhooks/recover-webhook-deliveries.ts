@@ -6,6 +6,7 @@ import { TEST_EVENT_TYPE } from '@/lib/events/types';
 import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/tenants/mode';
 import { getWebhookEndpointOrThrow } from './get-webhook-endpoint-or-throw';
+import type { RawRow } from '@/lib/db/raw-row';
 
 /** Deliveries replayed per call; the answer says when more remain (call again: replayed ones are not picked twice). */
 export const RECOVER_BATCH = 1000;
@@ -32,7 +33,7 @@ export async function recoverWebhookDeliveries(db: Db, where: { id: string; tena
        order by created_at, id
        limit ${RECOVER_BATCH * 4 + 1}
          for update skip locked`);
-    const found = rowsOf<{ id: string; event_id: string; event_type: string }>(res);
+    const found = rowsOf<RawRow<typeof webhookDeliveries, { id: string; eventId: string; eventType: string }>>(res);
     // One new delivery per event, however many times it failed in the window.
     const byEvent = new Map<string, { type: string; ids: string[] }>();
     for (const r of found) {

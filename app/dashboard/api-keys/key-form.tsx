@@ -3,10 +3,11 @@
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { StepUpField } from '@/components/ui/step-up-field';
 import { CreateApiKeyBody, UpdateApiKeyBody, type ApiKeyView } from '@/lib/api-keys/schemas';
 import { SCOPES } from '@/lib/api-keys/scopes';
-import { fieldErrors, zodFieldErrors } from '@/lib/dashboard/form-errors';
+import { zodFieldErrors } from '@/lib/dashboard/form-errors';
 import { createKeyAction, updateKeyAction } from './actions';
 
 const SCOPE_HELP: Record<string, string> = {
@@ -21,9 +22,7 @@ const SCOPE_HELP: Record<string, string> = {
 
 export function KeyForm({ existing, onDone, totpEnabled = false }: { existing?: ApiKeyView; onDone: (created?: { name: string; key: string }) => void; totpEnabled?: boolean }) {
   const [totpCode, setTotpCode] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { errors, formError, busy, submit } = useFormSubmit();
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -36,16 +35,8 @@ export function KeyForm({ existing, onDone, totpEnabled = false }: { existing?: 
     };
     if (!existing && expires) input.expiresInDays = Number(expires);
     const parsed = (existing ? UpdateApiKeyBody : CreateApiKeyBody).safeParse(input);
-    if (!parsed.success) return setErrors(zodFieldErrors(parsed.error));
-    setErrors({});
-    setFormError(null);
-    setBusy(true);
-    const res = existing ? await updateKeyAction(existing.id, input) : await createKeyAction(input, { totpCode });
-    setBusy(false);
-    if (!res.ok) {
-      setErrors(fieldErrors(res.error.details));
-      return setFormError(res.error.message);
-    }
+    const res = await submit(parsed.success ? null : zodFieldErrors(parsed.error), () => (existing ? updateKeyAction(existing.id, input) : createKeyAction(input, { totpCode })));
+    if (!res) return;
     onDone(existing ? undefined : (res.data as unknown as { name: string; key: string }));
   }
 

@@ -4,8 +4,8 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
-import { fieldErrors } from '@/lib/dashboard/form-errors';
 import { resolveEmergencyAction } from './emergency-actions';
 
 const EVM = /^0x[0-9a-fA-F]{40}$/;
@@ -24,9 +24,7 @@ export function EmergencyDecisionForm({ orderId, fromCcy }: { orderId: string; f
   const [choice, setChoice] = useState<'EXCHANGE' | 'REFUND'>('EXCHANGE');
   const [address, setAddress] = useState('');
   const [tag, setTag] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, formError, busy, submit } = useFormSubmit();
   const id = (name: string) => `em-${orderId}-${name}`;
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
@@ -38,15 +36,8 @@ export function EmergencyDecisionForm({ orderId, fromCcy }: { orderId: string; f
       input.refundAddress = address.trim();
       if (tag.trim()) input.refundTag = tag.trim();
     }
-    setErrors({});
-    setFormError(null);
-    setBusy(true);
-    const res = await resolveEmergencyAction(input);
-    setBusy(false);
-    if (!res.ok) {
-      setErrors(fieldErrors(res.error.details));
-      return setFormError(res.error.message);
-    }
+    const res = await submit(null, () => resolveEmergencyAction(input));
+    if (!res) return;
     toast(res.data.choice === 'REFUND' ? 'Refund requested at the exchange' : 'The exchange continues the order at the market rate');
     router.refresh();
   }

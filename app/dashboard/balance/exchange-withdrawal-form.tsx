@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { formatMoney } from '@/components/ui/money';
 import { useToast } from '@/components/ui/toast';
 import { fieldErrors } from '@/lib/dashboard/form-errors';
@@ -27,9 +28,7 @@ export function ExchangeWithdrawalForm({ currencies, totpEnabled = false }: { cu
   const [type, setType] = useState<'fixed' | 'float'>('fixed');
   const [address, setAddress] = useState('');
   const [tag, setTag] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { errors, formError, busy, submit } = useFormSubmit();
   const [result, setResult] = useState<Result | null>(null);
 
   useEffect(() => {
@@ -56,16 +55,8 @@ export function ExchangeWithdrawalForm({ currencies, totpEnabled = false }: { cu
     const input: Record<string, unknown> = { type, fromCcy: 'USDTBSC', toCcy, direction: 'from', amount: amount.trim(), toAddress: address.trim() };
     if (tag.trim()) input.tag = tag.trim();
     const parsed = OrderBody.safeParse(input);
-    if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues));
-    setErrors({});
-    setFormError(null);
-    setBusy(true);
-    const res = await exchangeWithdrawAction(input, { totpCode });
-    setBusy(false);
-    if (!res.ok) {
-      setErrors(fieldErrors(res.error.details));
-      return setFormError(res.error.message);
-    }
+    const res = await submit(parsed.success ? null : fieldErrors(parsed.error.issues), () => exchangeWithdrawAction(input, { totpCode }));
+    if (!res) return;
     setResult(res.data);
     toast(`Exchange order ${res.data.exchangeOrder.id} created`);
     router.refresh();

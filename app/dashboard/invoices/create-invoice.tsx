@@ -5,8 +5,9 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Field, FormError, inputClass } from '@/components/ui/field';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
-import { fieldErrors, zodFieldErrors } from '@/lib/dashboard/form-errors';
+import { zodFieldErrors } from '@/lib/dashboard/form-errors';
 import { CreateInvoiceBody } from '@/lib/invoices/schemas';
 import { createInvoiceAction } from './actions';
 
@@ -14,9 +15,7 @@ export function CreateInvoiceButton() {
   const router = useRouter();
   const toast = useToast();
   const [open, setOpen] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { errors, formError, busy, submit } = useFormSubmit();
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -27,16 +26,8 @@ export function CreateInvoiceButton() {
       if (v) input[k] = v;
     }
     const parsed = CreateInvoiceBody.safeParse(input);
-    if (!parsed.success) return setErrors(zodFieldErrors(parsed.error));
-    setErrors({});
-    setFormError(null);
-    setBusy(true);
-    const res = await createInvoiceAction(input);
-    setBusy(false);
-    if (!res.ok) {
-      setErrors(fieldErrors(res.error.details));
-      return setFormError(res.error.message);
-    }
+    const res = await submit(parsed.success ? null : zodFieldErrors(parsed.error), () => createInvoiceAction(input));
+    if (!res) return;
     setOpen(false);
     toast('Invoice created');
     router.push(`/dashboard/invoices/${res.data.id}`);

@@ -5,8 +5,9 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Field, FormError, inputClass } from '@/components/ui/field';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
-import { fieldErrors, zodFieldErrors } from '@/lib/dashboard/form-errors';
+import { zodFieldErrors } from '@/lib/dashboard/form-errors';
 import { CreateProductBody } from '@/lib/storefront/schemas';
 import { createProductAction, updateProductAction } from './actions';
 
@@ -23,9 +24,7 @@ interface Product {
 function ProductForm({ product, onDone }: { product?: Product; onDone: () => void }) {
   const router = useRouter();
   const toast = useToast();
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { errors, formError, busy, submit } = useFormSubmit();
   return (
     <form
       noValidate
@@ -42,18 +41,12 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
           active: f.get('active') === 'on',
         };
         const parsed = CreateProductBody.safeParse(input);
-        if (!parsed.success) return setErrors(zodFieldErrors(parsed.error));
-        setErrors({});
-        setFormError(null);
-        setBusy(true);
-        const res = product
-          ? await updateProductAction(product.id, { ...input, description: input.description ?? null, imageUrl: input.imageUrl ?? null })
-          : await createProductAction(input);
-        setBusy(false);
-        if (!res.ok) {
-          setErrors(fieldErrors(res.error.details));
-          return setFormError(res.error.message);
-        }
+        const res = await submit(parsed.success ? null : zodFieldErrors(parsed.error), () =>
+          product
+            ? updateProductAction(product.id, { ...input, description: input.description ?? null, imageUrl: input.imageUrl ?? null })
+            : createProductAction(input),
+        );
+        if (!res) return;
         toast(product ? 'Product saved' : `Product “${res.data.name}” created`);
         onDone();
         router.refresh();

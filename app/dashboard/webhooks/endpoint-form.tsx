@@ -3,7 +3,8 @@
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
-import { fieldErrors, zodFieldErrors } from '@/lib/dashboard/form-errors';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
+import { zodFieldErrors } from '@/lib/dashboard/form-errors';
 import { EVENT_TYPES } from '@/lib/events/types';
 import { CreateWebhookEndpointBody, UpdateWebhookEndpointBody, type WebhookEndpointView } from '@/lib/webhooks/schemas';
 import { createEndpointAction, updateEndpointAction } from './actions';
@@ -17,9 +18,7 @@ const GROUPS = [
 export function EndpointForm({ existing, onDone }: { existing?: WebhookEndpointView; onDone: (secret?: string) => void }) {
   const [all, setAll] = useState(existing ? existing.eventsSubscribed.includes('*') : false);
   const [picked, setPicked] = useState<Set<string>>(new Set(existing?.eventsSubscribed.filter((e) => e !== '*') ?? ['invoice.paid_out']));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { errors, formError, busy, submit } = useFormSubmit();
 
   const toggle = (types: readonly string[], on: boolean) =>
     setPicked((p) => {
@@ -40,16 +39,8 @@ export function EndpointForm({ existing, onDone }: { existing?: WebhookEndpointV
     if (description) input.description = description;
     else if (existing?.description) input.description = null;
     const parsed = (existing ? UpdateWebhookEndpointBody : CreateWebhookEndpointBody).safeParse(input);
-    if (!parsed.success) return setErrors(zodFieldErrors(parsed.error));
-    setErrors({});
-    setFormError(null);
-    setBusy(true);
-    const res = existing ? await updateEndpointAction(existing.id, input) : await createEndpointAction(input);
-    setBusy(false);
-    if (!res.ok) {
-      setErrors(fieldErrors(res.error.details));
-      return setFormError(res.error.message);
-    }
+    const res = await submit(parsed.success ? null : zodFieldErrors(parsed.error), () => (existing ? updateEndpointAction(existing.id, input) : createEndpointAction(input)));
+    if (!res) return;
     onDone('secret' in res.data ? (res.data as { secret: string }).secret : undefined);
   }
 

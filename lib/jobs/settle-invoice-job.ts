@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import type { Db } from '@/lib/db';
+import { getNetwork, isNetworkReady } from '@/lib/chain/network';
+import { dueSettlements } from '@/lib/invoices/due-settlements';
+import { runSettlements } from '@/lib/invoices/run-settlements';
+import type { SettleNetwork } from '@/lib/invoices/settle-invoice';
+import { MODES, ModeSchema } from '@/lib/tenants/mode';
+
+/**
+ * The payload of one settlement run (Trigger.dev's settle-invoice task). The
+ * fan-out builds it and the task parses it with this one schema, so the two
+ * cannot disagree on its fields.
+ */
+export const SettleInvoicePayload = z.strictObject({ settlementId: z.string().min(1), mode: ModeSchema });
+export type SettleInvoicePayload = z.infer<typeof SettleInvoicePayload>;
+
+/** Settles the one settlement named, if it is due (claimSettlement decides; a finished or held one is skipped). */
+export async function runSettleInvoiceJob(db: Db, payload: SettleInvoicePayload) {
+  const { settlementId, mode } = SettleInvoicePayload.parse(payload);
+  return runSettlements(db, getNetwork(mode) as SettleNetwork, { only: settlementId });
+}
+
+/**
+ * Queues one run per due settlement of every ready network. The key includes
+ * the attempt, so a settlement is queued once per attempt: new ones and
+ * retries that fell due.
+ */
+export async function enqueueDueSettlements(
+  db: Db,
+  enqueue: (payload: SettleInvoicePayload, idempotencyKey: string) => Promise<unknown>,
+): Promise<void> {
+  for (const mode of MODES) {
+    const net = getNetwork(mode);
+    if (!isNetworkReady(net)) continue;
+    for (const s of await dueSettlements(db, net)) {
+      await enqueue(SettleInvoicePayload.parse({ settlementId: s.id, mode }), `${s.id}:${s.attempts}`);
+    }
+  }
+}
