@@ -5,19 +5,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
-/**
- * Folder cycles that predate the rule (issue 21 removed those of the payment
- * path). Each entry is the set of lib folders of one strongly connected
- * component; a component inside one of these sets passes, anything else fails.
- * Remove a set when its cycle is broken: the test fails while a set is stale.
- */
-export const KNOWN_CYCLES = [
-  // lib/api (errors, schemas, withApiKey) is imported by every domain and itself imports auth, keys and tenants.
-  ['api', 'api-keys', 'audit', 'auth', 'tenants', 'users'],
-  // Approval decisions finish withdrawals; creating a withdrawal enforces the controls.
-  ['withdrawal-controls', 'withdrawals'],
-];
-
 /** Folders lib/chain (the chain adapter) must never import: it reports what it found, domains act on it. */
 export const CHAIN_FORBIDDEN = ['invoices', 'storefront', 'withdrawals', 'withdrawal-controls', 'exchange', 'webhooks', 'ledger', 'events', 'jobs', 'checkout', 'console', 'dashboard'];
 
@@ -102,16 +89,14 @@ export function folderCycles(edges) {
   return out;
 }
 
-const isKnown = (scc) => KNOWN_CYCLES.some((k) => scc.every((f) => k.includes(f)));
-
 /**
- * What the rule reports: each import edge that lies on a folder cycle not in
- * KNOWN_CYCLES, and each import of a domain from lib/chain, with a message.
+ * What the rule reports: each import edge that lies on a folder cycle, and
+ * each import of a domain from lib/chain, with a message.
  */
 export function importViolations(root) {
   const edges = libImportEdges(root);
   const bad = new Map();
-  for (const scc of folderCycles(edges).filter((c) => !isKnown(c))) for (const f of scc) bad.set(f, scc);
+  for (const scc of folderCycles(edges)) for (const f of scc) bad.set(f, scc);
   const found = [];
   for (const e of edges) {
     const scc = bad.get(e.from);

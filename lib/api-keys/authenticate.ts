@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { ApiError } from '@/lib/api/errors';
 import { KEY_FORMAT, hashKeySecret } from './secret';
 

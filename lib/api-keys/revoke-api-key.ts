@@ -3,7 +3,7 @@ import { apiKeys } from '@/db/schema';
 import { merchantAuditEntry } from '@/lib/audit/audit-merchant-action';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { getApiKeyOrThrow } from './get-api-key-or-throw';
 import { apiKeyView } from './view';
 

@@ -3,7 +3,7 @@ import { resetEnvCache } from '@/lib/env';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { productionEnv } from '@/lib/testing/production-env';
-import { errorResponse } from './with-api-key';
+import { errorResponse } from './response';
 
 describe('error shape', () => {
   it('unknown /v1 paths are JSON 404s for every method', async () => {

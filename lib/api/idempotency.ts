@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { idempotencyRequests } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { ApiError } from './errors';
 import type { Operation } from './operation';
 

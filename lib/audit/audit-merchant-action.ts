@@ -1,6 +1,6 @@
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { recordAudit, type AuditActor, type AuditInput } from './record-audit';
 
 /** The merchant actions every tenant sees in Settings > Activity, and what of each record is kept (never a secret). */

@@ -21,6 +21,4 @@ export const AcceptInvitationInput = z.object({ token: z.string().min(10).max(20
 
 export const InviteMemberInput = z.object({ email: Email });
 
-export const TenantNameInput = z.object({ name: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters') });
-
 export const TotpCodeInput = z.object({ code: z.string().trim().regex(/^\d{6}$/, 'must be the 6-digit code from your app') });

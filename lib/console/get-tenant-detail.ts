@@ -2,7 +2,7 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { apiKeys, tenants, users, webhookEndpoints } from '@/db/schema';
 import { notFound } from '@/lib/api/errors';
 import type { Db } from '@/lib/db';
-import { MODES } from '@/lib/tenants/mode';
+import { MODES } from '@/lib/mode';
 import { getBalanceSummary } from '@/lib/withdrawals/get-balance-summary';
 
 /** A tenant for support: keys (never their secrets), balances per mode, fee rates, team, endpoints. */

@@ -6,7 +6,7 @@ import { auth } from '@/lib/auth/next-auth';
 import { getActiveSession, type SessionContext } from '@/lib/auth/sessions';
 import { getSignedInStaff } from '@/lib/console/context';
 import { getDb, type Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { MODE_COOKIE } from './mode-cookie';
 import { can, type Permission } from './permissions';
 

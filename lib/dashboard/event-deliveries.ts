@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import { webhookAttempts, webhookDeliveries } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { deliveryView } from '@/lib/webhooks/delivery-view';
 
 /** Webhook deliveries (with attempts) of the given events, newest first; scoped to the tenant and mode. */

@@ -4,7 +4,7 @@ import type { Db } from '@/lib/db';
 import { insertRow } from '@/lib/db/insert-row';
 import { insertRowSql } from '@/lib/db/insert-row-sql';
 import { newId } from '@/lib/ids';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import type { EventType, TEST_EVENT_TYPE } from './types';
 
 type Event = typeof events.$inferSelect;

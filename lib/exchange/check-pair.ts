@@ -1,5 +1,5 @@
 import { ApiError } from '@/lib/api/errors';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import type { ExchangeClient } from './client';
 import { getCurrencies } from './currencies';
 import { toApiError } from './to-api-error';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { env } from '@/lib/env';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 
 export interface ExchangeConfig {
   url: string;

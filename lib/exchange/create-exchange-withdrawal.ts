@@ -11,7 +11,7 @@ import { env } from '@/lib/env';
 import { newId } from '@/lib/ids';
 import { postLedgerEntries } from '@/lib/ledger/post-entry';
 import { Decimal, formatAmount } from '@/lib/money';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { insertWithdrawal } from '@/lib/withdrawals/insert-withdrawal';
 import { withdrawalView } from '@/lib/withdrawals/view';
 import { prepareExchangeControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';

@@ -9,7 +9,7 @@ import { invoiceRow } from '@/lib/invoices/invoice-row';
 import type { CreateInvoiceInput } from '@/lib/invoices/schemas';
 import { invoiceView } from '@/lib/invoices/view';
 import { Decimal } from '@/lib/money';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { createRecordedOrder } from './create-recorded-order';
 import { requireExchange } from './get-exchange';
 import { checkPayinPair } from './payin-pair';

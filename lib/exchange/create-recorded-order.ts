@@ -5,7 +5,7 @@ import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { newId } from '@/lib/ids';
 import { log } from '@/lib/log';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import type { ExchangeClient } from './client';
 import { ExchangeApiError, ExchangeBusyError, ExchangeRateLimitedError, TenantShareExceededError } from './errors';
 import { toApiError } from './to-api-error';

@@ -1,5 +1,5 @@
 import { ApiError } from '@/lib/api/errors';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { checkPair } from './check-pair';
 import type { ExchangeClient } from './client';
 import { USDT_BSC } from './currencies';

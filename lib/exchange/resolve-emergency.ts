@@ -8,7 +8,7 @@ import { auditMerchantAction } from '@/lib/audit/audit-merchant-action';
 import type { AuditActor } from '@/lib/audit/record-audit';
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { readEmergency } from './exchange-advice';
 import { requireExchange } from './get-exchange';
 import { recordOrderState } from './record-order-state';

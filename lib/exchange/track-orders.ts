@@ -3,7 +3,7 @@ import { exchangeOrders, invoices, type ExchangeOrder } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
 import { sleep } from '@/lib/async/sleep';
-import { MODES, type Mode } from '@/lib/tenants/mode';
+import { MODES, type Mode } from '@/lib/mode';
 import { createExchangeClient } from './client';
 import { getExchangeConfig, keyHashOf, type ExchangeConfig } from './config';
 import { ExchangeApiError } from './errors';

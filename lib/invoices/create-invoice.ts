@@ -6,7 +6,7 @@ import { insertRowSql } from '@/lib/db/insert-row-sql';
 import { claimDepositAddress, claimPooledAddressSql, type PooledAddress } from '@/lib/chain/claim-deposit-address';
 import type { Network } from '@/lib/chain/network';
 import { outbox } from '@/lib/events/outbox';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { invoiceRow } from './invoice-row';
 import type { CreateInvoiceInput } from './schemas';
 import { invoiceEventData, invoiceView } from './view';

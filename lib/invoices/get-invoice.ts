@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { chainCursors, chainTransfers, events, settlements, settlementTxs } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { formatAmount } from './amount';
 import { getInvoiceOrThrow } from './get-invoice-or-throw';
 import { invoiceView } from './view';

@@ -1,7 +1,7 @@
 import type { Invoice } from '@/db/schema';
 import type { Network } from '@/lib/chain/network';
 import { newId } from '@/lib/ids';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import type { CreateInvoiceInput } from './schemas';
 
 /** What only the caller knows: the claimed address, and for pay-ins the exchange order's fields and expiry. */

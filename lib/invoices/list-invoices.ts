@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gte, inArray, lt, or, type SQL } from 'drizz
 import { chainTransfers, invoices } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { pageMeta } from '@/lib/api/schemas';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import type { z } from 'zod';
 import type { ListInvoicesQuery } from './schemas';
 import { invoiceView } from './view';

@@ -2,7 +2,7 @@ import type { ScheduledJob } from './scheduled-job';
 import { getNetwork, isNetworkReady, type Network } from '@/lib/chain/network';
 import { watchChainLoop } from '@/lib/invoices/watch-loop';
 import { refillAddressPool } from '@/lib/chain/refill-address-pool';
-import { MODES, type Mode } from '@/lib/tenants/mode';
+import { MODES, type Mode } from '@/lib/mode';
 import { createSettlements } from '@/lib/invoices/create-settlements';
 import { expireInvoices } from '@/lib/invoices/expire-invoices';
 import { runSettlements } from '@/lib/invoices/run-settlements';

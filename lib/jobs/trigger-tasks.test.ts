@@ -5,7 +5,7 @@ import { resourceCatalog } from '@trigger.dev/core/v3';
 import { StandardResourceCatalog } from '@trigger.dev/core/v3/workers';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/lib/db';
-import { MODES } from '@/lib/tenants/mode';
+import { MODES } from '@/lib/mode';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { chainWatchJob } from './invoice-jobs';
 import { SCHEDULED_JOBS } from './registry';

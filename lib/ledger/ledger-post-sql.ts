@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { newId } from '@/lib/ids';
 import { Decimal } from '@/lib/money';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 
 export interface PostEntryInput {
   tenantId: string;

@@ -7,7 +7,7 @@ import { newId } from '@/lib/ids';
 import { createInvoice } from '@/lib/invoices/create-invoice';
 import { CreateInvoiceBody } from '@/lib/invoices/schemas';
 import { Decimal } from '@/lib/money';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { emitOrderEvent } from './emit-order-event';
 import { assertOpenOrderRoom, storeOrderLimits, throttleOrderCreation, type StoreOrderLimits } from './order-limits';
 import type { CreateOrderInput } from './schemas';

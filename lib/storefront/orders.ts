@@ -3,7 +3,7 @@ import { orders } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { ApiError, notFound } from '@/lib/api/errors';
 import { pageMeta } from '@/lib/api/schemas';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { emitOrderEvent } from './emit-order-event';
 import { orderView } from './views';
 import type { OrderStatus } from '@/db/schema/storefront';

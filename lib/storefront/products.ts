@@ -4,7 +4,7 @@ import type { Db } from '@/lib/db';
 import { notFound } from '@/lib/api/errors';
 import { pageMeta } from '@/lib/api/schemas';
 import { newId } from '@/lib/ids';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import type { CreateProductInput, UpdateProductInput } from './schemas';
 import { productView } from './views';
 

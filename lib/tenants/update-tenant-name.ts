@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { tenants } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import { TenantNameInput } from '@/lib/auth/schemas';
+import { TenantNameInput } from './schemas';
 
 /** Renames a tenant (the dashboard's settings page); the slug of the store URL stays. */
 export async function updateTenantName(db: Db, tenantId: string, input: unknown) {

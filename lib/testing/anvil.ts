@@ -15,7 +15,7 @@ import {
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import type { Network } from '@/lib/chain/network';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 
 /**
  * A local chain for dev, tests and benches: anvil on a free 127.0.0.1 port with

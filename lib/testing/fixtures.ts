@@ -2,9 +2,9 @@ import { eq } from 'drizzle-orm';
 import { apiKeys } from '@/db/schema';
 import { getDb, type Db } from '@/lib/db';
 import { createApiKey } from '@/lib/api-keys/create-api-key';
-import type { Scope } from '@/lib/api-keys/scopes';
+import type { Scope } from '@/lib/api/scopes';
 import { createTenant } from '@/lib/tenants/create-tenant';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 
 let counter = 0;
 

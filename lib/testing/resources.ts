@@ -1,6 +1,6 @@
 import type { Db } from '@/lib/db';
 import type { IdKind } from '@/lib/ids';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { createTestKey } from './fixtures';
 import { createTestEvent, createTestWebhookEndpoint } from './webhook-resources';
 import { createInvoice } from '@/lib/invoices/create-invoice';

@@ -1,6 +1,6 @@
 import type { Db } from '@/lib/db';
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { createOrder } from '@/lib/storefront/create-order';
 import { createProduct } from '@/lib/storefront/products';
 

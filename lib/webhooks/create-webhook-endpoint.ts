@@ -4,7 +4,7 @@ import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { sealSecret } from '@/lib/crypto/secret-box';
 import { newId } from '@/lib/ids';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { endpointView } from './endpoint-view';
 import type { CreateWebhookEndpointInput } from './schemas';
 import { newWebhookSecret } from './secret';

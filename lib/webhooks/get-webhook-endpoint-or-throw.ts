@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { webhookEndpoints } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { notFound } from '@/lib/api/errors';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 
 /** An endpoint of this tenant and mode; another tenant's, the other mode's, a deleted or unknown one is a 404. */
 export async function getWebhookEndpointOrThrow(db: Db, where: { id: string; tenantId: string; mode: Mode }, opts: { forUpdate?: boolean } = {}) {

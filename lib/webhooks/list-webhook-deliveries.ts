@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { webhookAttempts, webhookDeliveries } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { pageMeta } from '@/lib/api/schemas';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { deliveryView } from './delivery-view';
 import type { ListDeliveriesQuery } from './schemas';
 

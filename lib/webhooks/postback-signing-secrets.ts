@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { openSecret, sealSecret } from '@/lib/crypto/secret-box';
 import { rowsOf, type Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { newWebhookSecret } from './secret';
 import type { RawRow } from '@/lib/db/raw-row';
 import { webhookPostbackSecrets } from '@/db/schema';

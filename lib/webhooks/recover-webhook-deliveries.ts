@@ -4,7 +4,7 @@ import { rowsOf, type Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { TEST_EVENT_TYPE } from '@/lib/events/types';
 import { newId } from '@/lib/ids';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { getWebhookEndpointOrThrow } from './get-webhook-endpoint-or-throw';
 import type { RawRow } from '@/lib/db/raw-row';
 

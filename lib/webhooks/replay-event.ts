@@ -3,7 +3,7 @@ import { events, webhookDeliveries, webhookEndpoints } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { ApiError, notFound } from '@/lib/api/errors';
 import { newId } from '@/lib/ids';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { getWebhookEndpointOrThrow } from './get-webhook-endpoint-or-throw';
 import { subscribes } from './subscribes';
 

@@ -3,7 +3,7 @@ import { webhookPostbackSecrets } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { openSecret, sealSecret } from '@/lib/crypto/secret-box';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { postbackSecretView } from './postback-secret-view';
 import { newWebhookSecret } from './secret';
 

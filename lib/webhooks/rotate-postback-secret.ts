@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { webhookPostbackSecrets } from '@/db/schema';
 import { openSecret, sealSecret } from '@/lib/crypto/secret-box';
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { postbackSecretView } from './postback-secret-view';
 import { newWebhookSecret } from './secret';
 

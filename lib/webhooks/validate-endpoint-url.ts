@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { ApiError } from '@/lib/api/errors';
 import { env } from '@/lib/env';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { isBlockedAddress } from './blocked-address';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);

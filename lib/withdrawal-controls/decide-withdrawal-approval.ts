@@ -5,8 +5,10 @@ import { ApiError } from '@/lib/api/errors';
 import { requireStepUp } from '@/lib/auth/require-step-up';
 import { recordAudit } from '@/lib/audit/record-audit';
 import { failWithdrawal } from '@/lib/withdrawals/finish-withdrawal';
+import { AWAITING_APPROVAL } from '@/lib/withdrawals/pending-reasons';
+import { releaseHeldWithdrawal } from '@/lib/withdrawals/release-held-withdrawal';
 import { withdrawalView } from '@/lib/withdrawals/view';
-import { AWAITING_APPROVAL, StepUpInput } from './schemas';
+import { StepUpInput } from './schemas';
 import type { OwnerSession } from './update-withdrawal-controls';
 
 /**
@@ -29,7 +31,7 @@ export async function decideWithdrawalApproval(db: Db, s: OwnerSession, id: stri
     const now = new Date();
     let row = w;
     if (decision === 'approve') {
-      [row] = await tx.update(withdrawals).set({ pendingReason: null, nextAttemptAt: now, updatedAt: now }).where(eq(withdrawals.id, w.id)).returning();
+      row = await releaseHeldWithdrawal(tx, w.id, now);
     } else {
       row = (await failWithdrawal(tx, w.id, 'Rejected by the account owner.'))!;
     }

@@ -1,8 +1,5 @@
 import { z } from 'zod';
 
-/** What pendingReason says while a withdrawal waits for the owner (the sending lane skips it). */
-export const AWAITING_APPROVAL = 'awaiting_approval';
-
 const Amount = z
   .string()
   .trim()

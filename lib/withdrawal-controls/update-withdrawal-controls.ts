@@ -4,7 +4,7 @@ import type { Db } from '@/lib/db';
 import { requireStepUp } from '@/lib/auth/require-step-up';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import { Decimal } from '@/lib/money';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { getWithdrawalControls } from './get-withdrawal-controls';
 import { ControlsInput } from './schemas';
 

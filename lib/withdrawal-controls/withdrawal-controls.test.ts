@@ -11,6 +11,7 @@ import { createTestTenant } from '@/lib/testing/fixtures';
 import { createUser } from '@/lib/users/create-user';
 import { addAllowlistAddress } from './add-allowlist-address';
 import { decideWithdrawalApproval } from './decide-withdrawal-approval';
+import { prepareWithdrawalControls } from './enforce-withdrawal-controls';
 import { listWithdrawalControls } from './list-withdrawal-controls';
 import { removeAllowlistAddress } from './remove-allowlist-address';
 import { updateWithdrawalControls, type OwnerSession } from './update-withdrawal-controls';
@@ -86,7 +87,7 @@ describe('destination allow-list', () => {
     const t = await setup();
     await updateWithdrawalControls(t.db, t.s, controls({ allowlistEnabled: true }));
     const { createWithdrawal } = await import('@/lib/withdrawals/create-withdrawal');
-    const w = await createWithdrawal(t.db, { ...t.s.owner, tenant: { withdrawalFeeRate: '0.01' } }, { amount: '1.00', destinationAddress: DEST }, t.s.actor);
+    const w = await createWithdrawal(t.db, { ...t.s.owner, tenant: { withdrawalFeeRate: '0.01' } }, { amount: '1.00', destinationAddress: DEST }, t.s.actor, prepareWithdrawalControls);
     expect(w.status).toBe('PENDING');
   });
 

@@ -6,7 +6,7 @@ import { Field, FormError, inputClass } from '@/components/ui/field';
 import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { StepUpField } from '@/components/ui/step-up-field';
 import { CreateApiKeyBody, UpdateApiKeyBody, type ApiKeyView } from '@/lib/api-keys/schemas';
-import { SCOPES } from '@/lib/api-keys/scopes';
+import { SCOPES } from '@/lib/api/scopes';
 import { zodFieldErrors } from '@/lib/dashboard/form-errors';
 import { createKeyAction, updateKeyAction } from './actions';
 

@@ -8,7 +8,7 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { Field, inputClass } from '@/components/ui/field';
 import { formatTime } from '@/components/ui/time';
 import { useToast } from '@/components/ui/toast';
-import { TenantNameInput } from '@/lib/auth/schemas';
+import { TenantNameInput } from '@/lib/tenants/schemas';
 import { renameTenantAction, revealPostbackSecretAction, rotatePostbackSecretAction } from './actions';
 
 export function TenantNameForm({ name, canEdit }: { name: string; canEdit: boolean }) {

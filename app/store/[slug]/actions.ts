@@ -4,7 +4,7 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { ApiError } from '@/lib/api/errors';
-import { clientIp } from '@/lib/auth/client-ip';
+import { clientIp } from '@/lib/http/client-ip';
 import { requireNetwork } from '@/lib/chain/network';
 import { getDb } from '@/lib/db';
 import { createOrder } from '@/lib/storefront/create-order';

@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route';
-import { withApiKey } from '@/lib/api/with-api-key';
+import { withApiKey } from '@/lib/api-keys/with-api-key';
 import { deleteWebhookEndpointOp, getWebhookEndpointOp, updateWebhookEndpointOp } from '@/lib/webhooks/operations';
 import { deleteWebhookEndpoint } from '@/lib/webhooks/delete-webhook-endpoint';
 import { endpointView } from '@/lib/webhooks/endpoint-view';
