@@ -40,7 +40,7 @@ export function CheckoutLive({ initial, qrSvg }: { initial: CheckoutState; qrSvg
     if (FINAL.has(state.status)) return;
     const t = setInterval(async () => {
       try {
-        const res = await fetch(`/pay/${state.id}/status`, { cache: 'no-store' });
+        const res = await fetch(`/api/pay/${state.id}/status`, { cache: 'no-store' });
         if (res.ok) setState(await res.json());
       } catch {
         /* offline for a moment: keep the last state */

@@ -39,7 +39,7 @@ export async function requireContext(permission?: Permission): Promise<Dashboard
   return ctx;
 }
 
-/** For server actions and dashboard-api routes: the context, or an ApiError. */
+/** For server actions and the dashboard JSON routes (app/api/dashboard): the context, or an ApiError. */
 export async function actionContext(permission?: Permission): Promise<DashboardContext> {
   const ctx = await getDashboardContext();
   if (!ctx) throw new ApiError('invalid_api_key', 'Your session has ended. Sign in again.');

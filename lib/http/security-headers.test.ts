@@ -19,7 +19,7 @@ describe('security headers', () => {
   });
 
   it('checkout and store pages send no referrer; no page may be framed, checkout included', () => {
-    for (const path of ['/pay/inv_01ABC', '/store/bean-shop']) {
+    for (const path of ['/pay/inv_01ABC', '/api/pay/inv_01ABC/status', '/store/bean-shop']) {
       const h = securityHeaders(path, 'n', false);
       expect(h['Referrer-Policy']).toBe('no-referrer');
       expect(h['Content-Security-Policy']).toContain("frame-ancestors 'none'");

@@ -18,7 +18,7 @@ export function InvoiceWatcher({ id, status }: { id: string; status: string }) {
   const { data } = useQuery({
     queryKey: ['invoice-status', id],
     queryFn: async () => {
-      const res = await fetch(`/dashboard-api/invoices/${id}`, { cache: 'no-store' });
+      const res = await fetch(`/api/dashboard/invoices/${id}`, { cache: 'no-store' });
       if (!res.ok) throw new Error('status poll failed');
       return (await res.json()) as { status: string; updatedAt: string };
     },
