@@ -6,13 +6,29 @@ import path from 'node:path';
 import ts from 'typescript';
 
 /** Folders lib/chain (the chain adapter) must never import: it reports what it found, domains act on it. */
-export const CHAIN_FORBIDDEN = ['invoices', 'storefront', 'withdrawals', 'withdrawal-controls', 'exchange', 'webhooks', 'ledger', 'events', 'jobs', 'checkout', 'console', 'dashboard'];
+export const CHAIN_FORBIDDEN = [
+  'invoices',
+  'storefront',
+  'withdrawals',
+  'withdrawal-controls',
+  'exchange',
+  'webhooks',
+  'ledger',
+  'events',
+  'jobs',
+  'checkout',
+  'console',
+  'dashboard',
+];
 
 const isSource = (f) => /\.(ts|tsx)$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.endsWith('.d.ts');
 
 /** The lib folder of a path under libDir ('boot.ts' for a file at lib/'s top: a composition point of its own). */
 export function folderOf(libDir, file) {
-  return path.relative(libDir, file).split(path.sep)[0].replace(/\.tsx?$/, '');
+  return path
+    .relative(libDir, file)
+    .split(path.sep)[0]
+    .replace(/\.tsx?$/, '');
 }
 
 /** Every import edge between lib folders: { from, to, file, specifier, line }. Type-only imports count too. */
@@ -100,8 +116,16 @@ export function importViolations(root) {
   const found = [];
   for (const e of edges) {
     const scc = bad.get(e.from);
-    if (scc && scc.includes(e.to)) found.push({ ...e, message: `lib/${e.from} → lib/${e.to} closes an import cycle between lib folders (${scc.join(', ')}); make the arrow point one way (docs/architecture.md)` });
-    else if (e.from === 'chain' && CHAIN_FORBIDDEN.includes(e.to)) found.push({ ...e, message: `lib/chain is the chain adapter and imports no domain (lib/${e.to}): return what was found and let the domain act (docs/architecture.md)` });
+    if (scc && scc.includes(e.to))
+      found.push({
+        ...e,
+        message: `lib/${e.from} → lib/${e.to} closes an import cycle between lib folders (${scc.join(', ')}); make the arrow point one way (docs/architecture.md)`,
+      });
+    else if (e.from === 'chain' && CHAIN_FORBIDDEN.includes(e.to))
+      found.push({
+        ...e,
+        message: `lib/chain is the chain adapter and imports no domain (lib/${e.to}): return what was found and let the domain act (docs/architecture.md)`,
+      });
   }
   return found;
 }

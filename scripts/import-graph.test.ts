@@ -7,7 +7,9 @@ const root = process.cwd();
 // The same check as the lint rule gateway/no-lib-cycle, so a cycle also fails `npm test`.
 describe('lib import graph', () => {
   it('has no import cycle between lib folders, and lib/chain imports no domain', () => {
-    const found = (importViolations(root) as { file: string; line: number; message: string }[]).map((v) => `${v.file.slice(root.length + 1)}:${v.line} ${v.message}`);
+    const found = (importViolations(root) as { file: string; line: number; message: string }[]).map(
+      (v) => `${v.file.slice(root.length + 1)}:${v.line} ${v.message}`,
+    );
     expect(found).toEqual([]);
   });
 

@@ -16,11 +16,7 @@ export async function revokeApiKey(db: Db, where: { id: string; tenantId: string
   return db.transaction(async (tx) => {
     const key = await getApiKeyOrThrow(tx, where, { forUpdate: true });
     if (key.status === 'REVOKED') return apiKeyView(key);
-    const [row] = await tx
-      .update(apiKeys)
-      .set({ status: 'REVOKED', revokedAt: new Date() })
-      .where(eq(apiKeys.id, key.id))
-      .returning();
+    const [row] = await tx.update(apiKeys).set({ status: 'REVOKED', revokedAt: new Date() }).where(eq(apiKeys.id, key.id)).returning();
     const view = apiKeyView(row!);
     if (actor) await recordAudit(tx, actor, merchantAuditEntry(where, { action: 'api_key.revoked', key: { ...view, mode: where.mode } }));
     return view;

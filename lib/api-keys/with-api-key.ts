@@ -98,10 +98,7 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
       const rawBody = op.method === 'GET' ? '' : await readRawBody(req);
 
       const idemKey = op.method === 'POST' ? req.headers.get('idempotency-key') : null;
-      const idem =
-        idemKey === null
-          ? null
-          : await beginIdempotentRequest(db, auth, idemKey, { method: op.method, path: url.pathname, rawBody });
+      const idem = idemKey === null ? null : await beginIdempotentRequest(db, auth, idemKey, { method: op.method, path: url.pathname, rawBody });
       if (idem?.kind === 'replay') {
         headers.set('Idempotent-Replayed', 'true');
         assertReplayable(op, idem);

@@ -39,7 +39,7 @@ async function pathFor(op: Operation, owner: { tenantId: string; mode: 'live' | 
 }
 
 function send(op: Operation, path: string, key: string | null, headers: Record<string, string> = {}) {
-  return call(op.method, path, { key, body: op.body ? op.example ?? {} : undefined, headers });
+  return call(op.method, path, { key, body: op.body ? (op.example ?? {}) : undefined, headers });
 }
 
 const badKeys: [string, () => string | null, Record<string, string>?][] = [

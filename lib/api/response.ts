@@ -10,7 +10,12 @@ export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response
 
 export function baseHeaders(requestId: string): Headers {
   // Pages get theirs from proxy.ts; /v1 skips that hop and sets what a JSON API needs here.
-  const h = new Headers({ 'X-Request-Id': requestId, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' });
+  const h = new Headers({
+    'X-Request-Id': requestId,
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+  });
   if (isProduction()) h.set('Strict-Transport-Security', HSTS);
   return h;
 }
@@ -26,7 +31,7 @@ export function errorResponse(err: unknown, requestId: string, headers: Headers,
     apiErr = err;
   } else {
     // A 500 is a bug: log it with the request id, show nothing internal.
-    log.error('unhandled error', { requestId, ...context, error: err instanceof Error ? err.stack ?? err.message : String(err) });
+    log.error('unhandled error', { requestId, ...context, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
     apiErr = new ApiError('internal_error', 'Internal server error. Quote the request id when contacting support.');
   }
   for (const [k, v] of Object.entries(apiErr.headers ?? {})) headers.set(k, v);

@@ -25,14 +25,34 @@ describe('hosted checkout status', () => {
     const res = await call('GET', `/api/pay/${inv.body.id}/status`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(
-      ['amountExpected', 'amountReceived', 'confirmations', 'confirmationsRequired', 'depositAddress', 'expiresAt', 'id', 'mode', 'network', 'payUri', 'payin', 'payments', 'remaining', 'returnUrl', 'status', 'tenantName', 'token'].sort(),
+      [
+        'amountExpected',
+        'amountReceived',
+        'confirmations',
+        'confirmationsRequired',
+        'depositAddress',
+        'expiresAt',
+        'id',
+        'mode',
+        'network',
+        'payUri',
+        'payin',
+        'payments',
+        'remaining',
+        'returnUrl',
+        'status',
+        'tenantName',
+        'token',
+      ].sort(),
     );
     expect(res.text).not.toContain('secret-ref');
     expect(res.text).not.toContain('private note');
     expect(res.text).not.toContain('vip');
     expect(res.body).toMatchObject({ status: 'PENDING', tenantName: 'Corner Shop', amountExpected: '40.00', remaining: '40.00', mode: 'test' });
     // EIP-681 token transfer URI for wallets.
-    expect(res.body.payUri.toLowerCase()).toBe(`ethereum:${chain.token}@${chain.chainId}/transfer?address=${inv.body.depositAddress}&uint256=40000000000000000000`.toLowerCase());
+    expect(res.body.payUri.toLowerCase()).toBe(
+      `ethereum:${chain.token}@${chain.chainId}/transfer?address=${inv.body.depositAddress}&uint256=40000000000000000000`.toLowerCase(),
+    );
 
     const paid = await call('POST', `/v1/test-helpers/invoices/${inv.body.id}/pay`, { key: t.test, body: { amount: '15.00' } });
     await chain.client.waitForTransactionReceipt({ hash: paid.body.txHash as Hex });

@@ -15,7 +15,21 @@ export async function listEventDeliveries(db: Db, owner: { tenantId: string; mod
     .orderBy(desc(d.createdAt), desc(d.id))
     .limit(200);
   const attempts = rows.length
-    ? await db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, rows.map((r) => r.id))).orderBy(asc(webhookAttempts.number))
+    ? await db
+        .select()
+        .from(webhookAttempts)
+        .where(
+          inArray(
+            webhookAttempts.deliveryId,
+            rows.map((r) => r.id),
+          ),
+        )
+        .orderBy(asc(webhookAttempts.number))
     : [];
-  return rows.map((r) => deliveryView(r, attempts.filter((a) => a.deliveryId === r.id)));
+  return rows.map((r) =>
+    deliveryView(
+      r,
+      attempts.filter((a) => a.deliveryId === r.id),
+    ),
+  );
 }

@@ -24,7 +24,11 @@ export interface EmitEventInput {
 export type OutboxInput = Omit<EmitEventInput, 'type'> & { type: EventType | typeof TEST_EVENT_TYPE };
 
 /** An event's outbox row. Without createdAt the database's default (now()) stamps it. */
-export type OutboxRow = Omit<Event, 'createdAt' | 'dispatchedAt' | 'data'> & { data: Record<string, unknown>; createdAt?: Date; dispatchedAt?: Date | null };
+export type OutboxRow = Omit<Event, 'createdAt' | 'dispatchedAt' | 'data'> & {
+  data: Record<string, unknown>;
+  createdAt?: Date;
+  dispatchedAt?: Date | null;
+};
 
 // Strictly increasing milliseconds per process, for events written together in order
 // (detected then partial): they keep that order in createdAt and in their time-sorted ids.

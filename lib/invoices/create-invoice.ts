@@ -13,15 +13,44 @@ import { invoiceEventData, invoiceView } from './view';
 
 /** Inserts the invoice and its invoice.created event from the `addr` CTE (address_index, address) in one statement. */
 function insertSql(addr: SQL, row: Invoice): SQL {
-  const { id, tenantId, mode, status, chain, token, chainId, amountExpected, confirmationsRequired, externalId, description, metadata, expiresAt, createdAt, updatedAt } = row;
+  const {
+    id,
+    tenantId,
+    mode,
+    status,
+    chain,
+    token,
+    chainId,
+    amountExpected,
+    confirmationsRequired,
+    externalId,
+    description,
+    metadata,
+    expiresAt,
+    createdAt,
+    updatedAt,
+  } = row;
   // The columns the statement always wrote; the others keep their defaults (the row's values).
   const invoice = insertRowSql(
     invoices,
     {
-      id, tenantId, mode, status, chain, token, chainId,
+      id,
+      tenantId,
+      mode,
+      status,
+      chain,
+      token,
+      chainId,
       depositAddress: sql`lower(addr.address)`,
       addressIndex: sql`addr.address_index`,
-      amountExpected, confirmationsRequired, externalId, description, metadata, expiresAt, createdAt, updatedAt,
+      amountExpected,
+      confirmationsRequired,
+      externalId,
+      description,
+      metadata,
+      expiresAt,
+      createdAt,
+      updatedAt,
     },
     { from: 'addr', returning: ['id', 'addressIndex'] },
   ).sql;

@@ -40,7 +40,12 @@ export async function listInvoices(db: Db, owner: { tenantId: string; mode: Mode
     const transfers = await db
       .select({ invoiceId: chainTransfers.invoiceId, txHash: chainTransfers.txHash })
       .from(chainTransfers)
-      .where(inArray(chainTransfers.invoiceId, rows.map((r) => r.id)))
+      .where(
+        inArray(
+          chainTransfers.invoiceId,
+          rows.map((r) => r.id),
+        ),
+      )
       .orderBy(asc(chainTransfers.blockNumber), asc(chainTransfers.logIndex));
     for (const t of transfers) {
       const list = hashes.get(t.invoiceId) ?? [];

@@ -19,14 +19,12 @@ const ready = (): Network[] => MODES.map(getNetwork).filter(isNetworkReady);
  * settlement fan-out and settlement. jobs/invoices.ts runs the same entries for Trigger.dev.
  */
 export const INVOICE_JOBS: ScheduledJob[] = [
-  ...MODES.map(
-    (mode): ScheduledJob => ({
-      name: chainWatchJob(mode),
-      everyMs: 100,
-      leaseMs: 90_000,
-      run: (db, signal, opts) => watchChainLoop(db, mode, { signal, runForMs: opts?.runForMs ?? 55_000 }),
-    }),
-  ),
+  ...MODES.map((mode): ScheduledJob => ({
+    name: chainWatchJob(mode),
+    everyMs: 100,
+    leaseMs: 90_000,
+    run: (db, signal, opts) => watchChainLoop(db, mode, { signal, runForMs: opts?.runForMs ?? 55_000 }),
+  })),
   {
     // Pre-derives deposit addresses so POST /v1/invoices only claims one (see claimDepositAddress).
     name: 'deposit-address-pool',

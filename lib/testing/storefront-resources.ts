@@ -10,8 +10,13 @@ export function createTestProduct(db: Db, owner: { tenantId: string; mode: Mode 
 
 export async function createTestOrder(db: Db, owner: { tenantId: string; mode: Mode }) {
   const product = await createTestProduct(db, owner);
-  return createOrder(db, owner, { chainId: 31337, confirmations: 5, depositMnemonic: DEV_MNEMONIC }, {
-    items: [{ productId: product.id, quantity: 2 }],
-    customerEmail: 'buyer@example.com',
-  });
+  return createOrder(
+    db,
+    owner,
+    { chainId: 31337, confirmations: 5, depositMnemonic: DEV_MNEMONIC },
+    {
+      items: [{ productId: product.id, quantity: 2 }],
+      customerEmail: 'buyer@example.com',
+    },
+  );
 }

@@ -21,7 +21,9 @@ export async function createWebhookEndpoint(db: Db, owner: { tenantId: string; m
     const [{ n }] = (await tx
       .select({ n: count() })
       .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.tenantId, owner.tenantId), eq(webhookEndpoints.mode, owner.mode), isNull(webhookEndpoints.deletedAt)))) as [{ n: number }];
+      .where(and(eq(webhookEndpoints.tenantId, owner.tenantId), eq(webhookEndpoints.mode, owner.mode), isNull(webhookEndpoints.deletedAt)))) as [
+      { n: number },
+    ];
     if (Number(n) >= MAX_ENDPOINTS) {
       throw new ApiError('limit_exceeded', `At most ${MAX_ENDPOINTS} webhook endpoints per tenant and mode.`, [
         { path: 'url', message: `limit of ${MAX_ENDPOINTS} endpoints reached; delete one first` },

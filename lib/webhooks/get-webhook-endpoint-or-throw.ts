@@ -9,7 +9,14 @@ export async function getWebhookEndpointOrThrow(db: Db, where: { id: string; ten
   const q = db
     .select()
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, where.id), eq(webhookEndpoints.tenantId, where.tenantId), eq(webhookEndpoints.mode, where.mode), isNull(webhookEndpoints.deletedAt)));
+    .where(
+      and(
+        eq(webhookEndpoints.id, where.id),
+        eq(webhookEndpoints.tenantId, where.tenantId),
+        eq(webhookEndpoints.mode, where.mode),
+        isNull(webhookEndpoints.deletedAt),
+      ),
+    );
   const [row] = opts.forUpdate ? await q.for('update') : await q;
   if (!row) throw notFound('Webhook endpoint');
   return row;

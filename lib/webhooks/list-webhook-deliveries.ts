@@ -18,13 +18,33 @@ export async function listWebhookDeliveries(db: Db, owner: { tenantId: string; m
   const where = and(...conds);
   const [totals, rows] = await Promise.all([
     db.select({ total: count() }).from(d).where(where),
-    db.select().from(d).where(where).orderBy(desc(d.createdAt), desc(d.id)).limit(q.limit).offset((q.page - 1) * q.limit),
+    db
+      .select()
+      .from(d)
+      .where(where)
+      .orderBy(desc(d.createdAt), desc(d.id))
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit),
   ]);
   const attempts = rows.length
-    ? await db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, rows.map((r) => r.id))).orderBy(asc(webhookAttempts.number))
+    ? await db
+        .select()
+        .from(webhookAttempts)
+        .where(
+          inArray(
+            webhookAttempts.deliveryId,
+            rows.map((r) => r.id),
+          ),
+        )
+        .orderBy(asc(webhookAttempts.number))
     : [];
   return {
-    data: rows.map((r) => deliveryView(r, attempts.filter((a) => a.deliveryId === r.id))),
+    data: rows.map((r) =>
+      deliveryView(
+        r,
+        attempts.filter((a) => a.deliveryId === r.id),
+      ),
+    ),
     meta: pageMeta(Number(totals[0]?.total ?? 0), q.page, q.limit),
   };
 }

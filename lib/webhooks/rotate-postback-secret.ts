@@ -10,7 +10,12 @@ import { newWebhookSecret } from './secret';
  * New postback secret, returned once (creates the first one too). As for
  * endpoints, graceHours keeps a second signature with the old secret.
  */
-export async function rotatePostbackSecret(db: Db, owner: { tenantId: string; mode: Mode }, { graceHours }: { graceHours: number }, now = new Date()) {
+export async function rotatePostbackSecret(
+  db: Db,
+  owner: { tenantId: string; mode: Mode },
+  { graceHours }: { graceHours: number },
+  now = new Date(),
+) {
   const secret = newWebhookSecret();
   const sealed = sealSecret(secret);
   const graceUntil = graceHours > 0 ? new Date(now.getTime() + graceHours * 3_600_000) : null;

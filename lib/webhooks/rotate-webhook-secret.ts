@@ -38,7 +38,8 @@ export async function rotateWebhookSecret(
       .where(eq(webhookEndpoints.id, ep.id))
       .returning();
     const view = endpointView(row!, now);
-    if (actor) await recordAudit(tx, actor, merchantAuditEntry(where, { action: 'webhook_endpoint.secret_rotated', endpoint: view, graceHours }), now);
+    if (actor)
+      await recordAudit(tx, actor, merchantAuditEntry(where, { action: 'webhook_endpoint.secret_rotated', endpoint: view, graceHours }), now);
     return { ...view, secret };
   });
 }

@@ -63,5 +63,13 @@ export async function testWebhookEndpoint(db: Db, where: { id: string; tenantId:
     { now, allow: opts.allow },
   );
   const o = result.outcome!;
-  return { deliveryId, eventId, success: o.ok, statusCode: o.status, durationMs: o.durationMs, error: o.ok ? null : (o.error ?? `HTTP ${o.status}`), responseBody: o.responseBody };
+  return {
+    deliveryId,
+    eventId,
+    success: o.ok,
+    statusCode: o.status,
+    durationMs: o.durationMs,
+    error: o.ok ? null : (o.error ?? `HTTP ${o.status}`),
+    responseBody: o.responseBody,
+  };
 }

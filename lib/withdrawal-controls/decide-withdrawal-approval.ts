@@ -27,7 +27,8 @@ export async function decideWithdrawalApproval(db: Db, s: OwnerSession, id: stri
       .where(and(eq(withdrawals.id, String(id)), eq(withdrawals.tenantId, s.owner.tenantId), eq(withdrawals.mode, s.owner.mode)))
       .for('update');
     if (!w) throw new ApiError('not_found', 'Withdrawal not found.');
-    if (w.status !== 'PENDING' || w.pendingReason !== AWAITING_APPROVAL) throw new ApiError('invalid_state', 'This withdrawal is not awaiting approval.');
+    if (w.status !== 'PENDING' || w.pendingReason !== AWAITING_APPROVAL)
+      throw new ApiError('invalid_state', 'This withdrawal is not awaiting approval.');
     const now = new Date();
     let row = w;
     if (decision === 'approve') {
@@ -36,13 +37,24 @@ export async function decideWithdrawalApproval(db: Db, s: OwnerSession, id: stri
       row = (await failWithdrawal(tx, w.id, 'Rejected by the account owner.'))!;
     }
     const view = withdrawalView(row!);
-    await recordAudit(tx, s.actor, {
-      action: decision === 'approve' ? 'withdrawal.approved' : 'withdrawal.rejected',
-      target: { type: 'withdrawal', id: w.id },
-      ...s.owner,
-      before: { status: w.status, pendingReason: w.pendingReason },
-      after: { status: view.status, pendingReason: view.pendingReason, amount: view.amount, feeAmount: view.feeAmount, destinationAddress: view.destinationAddress },
-    }, now);
+    await recordAudit(
+      tx,
+      s.actor,
+      {
+        action: decision === 'approve' ? 'withdrawal.approved' : 'withdrawal.rejected',
+        target: { type: 'withdrawal', id: w.id },
+        ...s.owner,
+        before: { status: w.status, pendingReason: w.pendingReason },
+        after: {
+          status: view.status,
+          pendingReason: view.pendingReason,
+          amount: view.amount,
+          feeAmount: view.feeAmount,
+          destinationAddress: view.destinationAddress,
+        },
+      },
+      now,
+    );
     return view;
   });
 }

@@ -10,5 +10,15 @@ export async function getWithdrawalControls(db: Db, owner: { tenantId: string; m
     .from(withdrawalControls)
     .where(and(eq(withdrawalControls.tenantId, owner.tenantId), eq(withdrawalControls.mode, owner.mode)))
     .limit(1);
-  return row ?? { tenantId: owner.tenantId, mode: owner.mode, allowlistEnabled: false, coolingOffHours: 24, dailyLimit: null, approvalThreshold: null, updatedAt: new Date(0) };
+  return (
+    row ?? {
+      tenantId: owner.tenantId,
+      mode: owner.mode,
+      allowlistEnabled: false,
+      coolingOffHours: 24,
+      dailyLimit: null,
+      approvalThreshold: null,
+      updatedAt: new Date(0),
+    }
+  );
 }

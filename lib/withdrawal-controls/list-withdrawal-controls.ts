@@ -26,7 +26,13 @@ export async function listWithdrawalControls(db: Db, owner: { tenantId: string; 
       dailyLimit: controls.dailyLimit,
       approvalThreshold: controls.approvalThreshold,
     },
-    addresses: addresses.map((a) => ({ id: a.id, address: a.address, label: a.label, activeAt: a.activeAt.toISOString(), active: a.activeAt <= now })),
+    addresses: addresses.map((a) => ({
+      id: a.id,
+      address: a.address,
+      label: a.label,
+      activeAt: a.activeAt.toISOString(),
+      active: a.activeAt <= now,
+    })),
     awaitingApproval: awaiting.map(withdrawalView),
   };
 }

@@ -9,19 +9,20 @@ const Amount = z
 export const ControlsInput = z.strictObject({
   allowlistEnabled: z.boolean(),
   coolingOffHours: z.coerce.number().int().min(0).max(720),
-  dailyLimit: z.union([z.literal(''), Amount]).nullable().transform((v) => (v ? v : null)),
-  approvalThreshold: z.union([z.literal(''), Amount]).nullable().transform((v) => (v ? v : null)),
+  dailyLimit: z
+    .union([z.literal(''), Amount])
+    .nullable()
+    .transform((v) => (v ? v : null)),
+  approvalThreshold: z
+    .union([z.literal(''), Amount])
+    .nullable()
+    .transform((v) => (v ? v : null)),
   totpCode: z.string().optional(),
 });
 export type ControlsInput = z.output<typeof ControlsInput>;
 
 export const AddAddressInput = z.strictObject({
-  address: z
-    .string()
-    .trim()
-    .min(1)
-    .max(128)
-    .regex(/^\S+$/, 'no spaces'),
+  address: z.string().trim().min(1).max(128).regex(/^\S+$/, 'no spaces'),
   label: z.string().trim().max(80).optional(),
   totpCode: z.string().optional(),
 });

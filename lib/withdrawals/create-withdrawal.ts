@@ -98,17 +98,34 @@ export async function createWithdrawal(
   const debit = withdrawalDebitSql({ tenantId, mode, withdrawalId: id, amount, rate: owner.tenant.withdrawalFeeRate, guard });
   // The fee is settled inside the statement (Max rule): the rows below carry it as an expression.
   const feeNumeric = sql`moved.fee`;
-  const withFee = <T extends Record<string, unknown>>(json: T) => sql`jsonb_set(${JSON.stringify(json)}::jsonb, '{feeAmount}', to_jsonb(${debit.feeText}))`;
-  const inserted = { tenantId, mode, kind, amount: row.amount, feeAmount: feeNumeric, netAmount, destinationAddress, chainId, postBackUrl, pendingReason: row.pendingReason, createdAt, updatedAt, nextAttemptAt };
+  const withFee = <T extends Record<string, unknown>>(json: T) =>
+    sql`jsonb_set(${JSON.stringify(json)}::jsonb, '{feeAmount}', to_jsonb(${debit.feeText}))`;
+  const inserted = {
+    tenantId,
+    mode,
+    kind,
+    amount: row.amount,
+    feeAmount: feeNumeric,
+    netAmount,
+    destinationAddress,
+    chainId,
+    postBackUrl,
+    pendingReason: row.pendingReason,
+    createdAt,
+    updatedAt,
+    nextAttemptAt,
+  };
   const event = outbox.row(withdrawalEvent(row, 'withdrawal.created'));
   const audit = actor && auditRow(actor, merchantAuditEntry(owner, { action: 'withdrawal.created', withdrawal: withdrawalView(row) }), now);
   const moved = rowsOf<{ available: string; fee: string }>(
-    await controls.within(db, (db) => db.execute(sql`
+    await controls.within(db, (db) =>
+      db.execute(sql`
       with ${debit.ctes},
       w as (${insertRowSql(withdrawals, { id, ...inserted }, { from: 'moved' }).sql}),
       e as (${outbox.insertSql(event, { from: 'moved', data: withFee(event.data) })})
       ${audit ? sql`, a as (${insertRowSql(auditLog, { ...audit, after: withFee(audit.after!) }, { from: 'moved' }).sql})` : sql``}
-      select available::text as available, fee::text as fee from moved`)),
+      select available::text as available, fee::text as fee from moved`),
+    ),
   );
   if (moved.length === 0) {
     await validateDestination(db, network, destination);

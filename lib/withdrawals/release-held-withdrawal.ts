@@ -8,6 +8,10 @@ import type { Db } from '@/lib/db';
  * row and checked it is PENDING and awaiting approval, in the same transaction.
  */
 export async function releaseHeldWithdrawal(tx: Db, withdrawalId: string, now: Date): Promise<Withdrawal> {
-  const [row] = await tx.update(withdrawals).set({ pendingReason: null, nextAttemptAt: now, updatedAt: now }).where(eq(withdrawals.id, withdrawalId)).returning();
+  const [row] = await tx
+    .update(withdrawals)
+    .set({ pendingReason: null, nextAttemptAt: now, updatedAt: now })
+    .where(eq(withdrawals.id, withdrawalId))
+    .returning();
   return row!;
 }

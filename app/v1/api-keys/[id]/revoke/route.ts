@@ -5,5 +5,7 @@ import { revokeApiKeyOp } from '@/lib/api-keys/operations';
 import { revokeApiKey } from '@/lib/api-keys/revoke-api-key';
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
-  DELETE: withApiKey(revokeApiKeyOp, ({ db, auth, params }) => revokeApiKey(db, { id: params.id!, tenantId: auth.tenantId, mode: auth.mode }, apiKeyActor(auth))),
+  DELETE: withApiKey(revokeApiKeyOp, ({ db, auth, params }) =>
+    revokeApiKey(db, { id: params.id!, tenantId: auth.tenantId, mode: auth.mode }, apiKeyActor(auth)),
+  ),
 });

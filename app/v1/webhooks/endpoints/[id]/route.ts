@@ -7,7 +7,9 @@ import { getWebhookEndpointOrThrow } from '@/lib/webhooks/get-webhook-endpoint-o
 import { updateWebhookEndpoint } from '@/lib/webhooks/update-webhook-endpoint';
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
-  GET: withApiKey(getWebhookEndpointOp, async ({ db, auth, params }) => endpointView(await getWebhookEndpointOrThrow(db, { id: params.id!, ...auth }))),
+  GET: withApiKey(getWebhookEndpointOp, async ({ db, auth, params }) =>
+    endpointView(await getWebhookEndpointOrThrow(db, { id: params.id!, ...auth })),
+  ),
   PATCH: withApiKey(updateWebhookEndpointOp, ({ db, auth, params, body }) => updateWebhookEndpoint(db, { id: params.id!, ...auth }, body)),
   DELETE: withApiKey(deleteWebhookEndpointOp, ({ db, auth, params }) => deleteWebhookEndpoint(db, { id: params.id!, ...auth })),
 });

@@ -5,5 +5,7 @@ import { rotateWebhookSecretOp } from '@/lib/webhooks/operations';
 import { rotateWebhookSecret } from '@/lib/webhooks/rotate-webhook-secret';
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
-  POST: withApiKey(rotateWebhookSecretOp, ({ db, auth, params, body }) => rotateWebhookSecret(db, { id: params.id!, ...auth }, body, apiKeyActor(auth))),
+  POST: withApiKey(rotateWebhookSecretOp, ({ db, auth, params, body }) =>
+    rotateWebhookSecret(db, { id: params.id!, ...auth }, body, apiKeyActor(auth)),
+  ),
 });
