@@ -31,7 +31,16 @@ const noLibCycle = {
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores(['.next/**', '.data/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'db/migrations/**', 'next-env.d.ts', 'examples/client/schema.d.ts']),
+  globalIgnores([
+    '.next/**',
+    '.data/**',
+    'node_modules/**',
+    'test-results/**',
+    'playwright-report/**',
+    'db/migrations/**',
+    'next-env.d.ts',
+    'examples/client/schema.d.ts',
+  ]),
   {
     rules: {
       // Test helpers and JSON bodies are loosely typed on purpose.

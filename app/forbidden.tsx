@@ -9,7 +9,9 @@ export default function Forbidden() {
       <div className="max-w-md text-center" data-testid="forbidden">
         <p className="text-sm font-semibold text-indigo-600">403</p>
         <h1 className="mt-2 text-2xl font-semibold text-slate-900">You do not have access to this page</h1>
-        <p className="mt-2 text-sm text-slate-600">The support console is for the gateway&apos;s support staff. Your account can use the merchant dashboard.</p>
+        <p className="mt-2 text-sm text-slate-600">
+          The support console is for the gateway&apos;s support staff. Your account can use the merchant dashboard.
+        </p>
         <Link href="/dashboard" className="mt-6 inline-block text-sm font-medium text-indigo-600 hover:underline">
           Go to the dashboard
         </Link>

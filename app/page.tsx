@@ -5,8 +5,7 @@ export default function Home() {
     <main className="mx-auto max-w-3xl px-6 py-16">
       <h1 className="text-3xl font-semibold">USDT Gateway</h1>
       <p className="mt-4 text-slate-600">
-        Accept USDT BEP-20 on BNB Smart Chain: invoices with unique deposit addresses, a ledger-backed balance,
-        withdrawals and signed webhooks.
+        Accept USDT BEP-20 on BNB Smart Chain: invoices with unique deposit addresses, a ledger-backed balance, withdrawals and signed webhooks.
       </p>
       <div className="mt-8 flex gap-4">
         <Link className="rounded-md bg-indigo-600 px-4 py-2 text-white" href="/dashboard">

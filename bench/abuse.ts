@@ -33,10 +33,19 @@ function parent(only: string[]) {
       continue;
     }
     console.log(`\n### abuse scenario ${name}`);
-    const r = spawnSync('node_modules/.bin/tsx', [fileURLToPath(import.meta.url), '--scenario', name], { encoding: 'utf8', env: process.env, maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync('node_modules/.bin/tsx', [fileURLToPath(import.meta.url), '--scenario', name], {
+      encoding: 'utf8',
+      env: process.env,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const out = r.stdout.split('\n');
     process.stdout.write(out.filter((l) => !l.startsWith(MARK)).join('\n'));
-    process.stderr.write(r.stderr.split('\n').filter((l) => !l.includes('nodedir')).join('\n'));
+    process.stderr.write(
+      r.stderr
+        .split('\n')
+        .filter((l) => !l.includes('nodedir'))
+        .join('\n'),
+    );
     const lines = out.filter((l) => l.startsWith(MARK));
     if (lines.length === 0 || r.status !== 0) rows.push({ scenario: name, failed: `exit ${r.status}` });
     else for (const l of lines) rows.push(JSON.parse(l.slice(MARK.length)) as AbuseRow);

@@ -28,8 +28,18 @@ export function apiRows(trivial: LoadResult, authed: LoadResult, invoices?: Load
     ? [
         { name: 'POST /v1/invoices req/s', value: invoices.rps.toFixed(0), target: '>= 40% of trivial', ok: invoices.rps / trivial.rps >= 0.4 },
         { name: 'POST /v1/invoices p50 / p99 ms', value: `${invoices.p50} / ${invoices.p99}`, target: '', ok: null },
-        { name: 'POST /v1/invoices / trivial', value: `${((invoices.rps / trivial.rps) * 100).toFixed(0)}%`, target: '>= 40%', ok: invoices.rps / trivial.rps >= 0.4 },
-        { name: 'POST /v1/invoices errors + non-2xx', value: String(invoices.errors + invoices.non2xx), target: '0', ok: invoices.errors + invoices.non2xx === 0 },
+        {
+          name: 'POST /v1/invoices / trivial',
+          value: `${((invoices.rps / trivial.rps) * 100).toFixed(0)}%`,
+          target: '>= 40%',
+          ok: invoices.rps / trivial.rps >= 0.4,
+        },
+        {
+          name: 'POST /v1/invoices errors + non-2xx',
+          value: String(invoices.errors + invoices.non2xx),
+          target: '0',
+          ok: invoices.errors + invoices.non2xx === 0,
+        },
       ]
     : [];
   return [
@@ -38,7 +48,12 @@ export function apiRows(trivial: LoadResult, authed: LoadResult, invoices?: Load
     { name: 'GET /v1/tenants/me req/s', value: authed.rps.toFixed(0), target: '>= 60% of trivial', ok: ratio >= 0.6 },
     { name: 'GET /v1/tenants/me p50 / p99 ms', value: `${authed.p50} / ${authed.p99}`, target: 'p99 < 100', ok: authed.p99 < 100 },
     { name: 'authenticated / trivial', value: `${(ratio * 100).toFixed(0)}%`, target: '>= 60%', ok: ratio >= 0.6 },
-    { name: 'errors + non-2xx', value: String(trivial.errors + trivial.non2xx + authed.errors + authed.non2xx), target: '0', ok: trivial.errors + trivial.non2xx + authed.errors + authed.non2xx === 0 },
+    {
+      name: 'errors + non-2xx',
+      value: String(trivial.errors + trivial.non2xx + authed.errors + authed.non2xx),
+      target: '0',
+      ok: trivial.errors + trivial.non2xx + authed.errors + authed.non2xx === 0,
+    },
     ...inv,
   ];
 }

@@ -38,7 +38,15 @@ function rotating(values: () => string, address: () => string) {
 export async function benchAuthAbuse(baseUrl: string, keys: string[], revoked: string) {
   let g = 0;
   const good = () =>
-    load({ url: `${baseUrl}/v1/tenants/me`, connections: GOOD_CONNECTIONS, seconds: SECONDS, setupRequest: rotating(() => keys[g % keys.length]!, () => `198.51.100.${g++ % keys.length}`) });
+    load({
+      url: `${baseUrl}/v1/tenants/me`,
+      connections: GOOD_CONNECTIONS,
+      seconds: SECONDS,
+      setupRequest: rotating(
+        () => keys[g % keys.length]!,
+        () => `198.51.100.${g++ % keys.length}`,
+      ),
+    });
   let b = 0;
   const badKey = () => {
     const i = b++ % 4;
@@ -48,7 +56,12 @@ export async function benchAuthAbuse(baseUrl: string, keys: string[], revoked: s
     return `not-a-key-${b}`; // malformed: refused before the database
   };
   const flood = () =>
-    load({ url: `${baseUrl}/v1/tenants/me`, connections: FLOOD_CONNECTIONS, seconds: SECONDS + 1, setupRequest: rotating(badKey, () => '203.0.113.7') });
+    load({
+      url: `${baseUrl}/v1/tenants/me`,
+      connections: FLOOD_CONNECTIONS,
+      seconds: SECONDS + 1,
+      setupRequest: rotating(badKey, () => '203.0.113.7'),
+    });
 
   const alone = await good();
   const [under, bad] = await Promise.all([good(), flood()]);
@@ -65,11 +78,31 @@ export function authAbuseRows(alone: LoadResult, under: LoadResult, bad: LoadRes
     { name: `good keys alone (${GOOD_CONNECTIONS} conns) req/s`, value: alone.rps.toFixed(0), target: 'baseline', ok: null },
     { name: 'good keys alone p50 / p99 ms', value: `${alone.p50} / ${alone.p99}`, target: '', ok: null },
     { name: `bad-key flood (${FLOOD_CONNECTIONS} conns) req/s`, value: bad.rps.toFixed(0), target: '', ok: null },
-    { name: 'bad-key flood answers 401 (looked up) / 429 (blocked)', value: `${bad.statusCodes['401'] ?? 0} / ${bad.statusCodes['429'] ?? 0}`, target: '', ok: null },
-    { name: 'bad-key flood answers other than 401/429', value: String(notStatus(bad, '401', '429')), target: '0', ok: notStatus(bad, '401', '429') === 0 },
+    {
+      name: 'bad-key flood answers 401 (looked up) / 429 (blocked)',
+      value: `${bad.statusCodes['401'] ?? 0} / ${bad.statusCodes['429'] ?? 0}`,
+      target: '',
+      ok: null,
+    },
+    {
+      name: 'bad-key flood answers other than 401/429',
+      value: String(notStatus(bad, '401', '429')),
+      target: '0',
+      ok: notStatus(bad, '401', '429') === 0,
+    },
     { name: 'good keys under flood req/s', value: under.rps.toFixed(0), target: '', ok: null },
-    { name: 'good keys under flood p50 / p99 ms', value: `${under.p50} / ${under.p99}`, target: 'p99 < 100 and <= 3x alone', ok: under.p99 < 100 && under.p99 <= Math.max(3 * alone.p99, 10) },
-    { name: 'good-key answers other than 200', value: String(notStatus(alone, '200') + notStatus(under, '200')), target: '0', ok: goodOk && notStatus(alone, '200') + notStatus(under, '200') === 0 },
+    {
+      name: 'good keys under flood p50 / p99 ms',
+      value: `${under.p50} / ${under.p99}`,
+      target: 'p99 < 100 and <= 3x alone',
+      ok: under.p99 < 100 && under.p99 <= Math.max(3 * alone.p99, 10),
+    },
+    {
+      name: 'good-key answers other than 200',
+      value: String(notStatus(alone, '200') + notStatus(under, '200')),
+      target: '0',
+      ok: goodOk && notStatus(alone, '200') + notStatus(under, '200') === 0,
+    },
   ];
 }
 

@@ -43,13 +43,26 @@ await withBenchDatabase(async () => {
 
   const latencies: number[] = [];
   for (let i = 0; i < PAYMENTS; i++) {
-    const inv = await createInvoice(db, { tenantId: tenant.id, mode: 'test' }, net as typeof net & { depositMnemonic: string }, CreateInvoiceBody.parse({ amount: '1' }));
+    const inv = await createInvoice(
+      db,
+      { tenantId: tenant.id, mode: 'test' },
+      net as typeof net & { depositMnemonic: string },
+      CreateInvoiceBody.parse({ amount: '1' }),
+    );
     await sleep(Math.random() * 450);
-    const hash = await chain.faucet.writeContract({ address: chain.token, abi: erc20Abi, functionName: 'transfer', args: [getAddress(inv.depositAddress), parseUnits('1', 18)] });
+    const hash = await chain.faucet.writeContract({
+      address: chain.token,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [getAddress(inv.depositAddress), parseUnits('1', 18)],
+    });
     const receipt = await chain.client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
     let row: { createdAt: Date } | undefined;
     for (let k = 0; k < 500 && !row; k++) {
-      [row] = await db.select({ createdAt: events.createdAt }).from(events).where(and(eq(events.subjectId, inv.id), eq(events.type, 'invoice.detected')));
+      [row] = await db
+        .select({ createdAt: events.createdAt })
+        .from(events)
+        .where(and(eq(events.subjectId, inv.id), eq(events.type, 'invoice.detected')));
       if (!row) await sleep(10);
     }
     const mined = appeared.get(receipt.blockNumber);

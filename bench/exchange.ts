@@ -32,7 +32,8 @@ const PAYINS = 1000;
 const WITHDRAWALS = 200;
 const RUN_MS = Number(process.env.BENCH_EXCHANGE_SECONDS ?? 150) * 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]! : NaN);
+const pct = (xs: number[], p: number) =>
+  xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]! : NaN;
 
 async function bench(): Promise<Row[]> {
   const { getDb } = await import('@/lib/db');
@@ -49,25 +50,59 @@ async function bench(): Promise<Row[]> {
     chain: { rpcUrl: chain.rpcUrl, tokenAddress: chain.token, walletKey: chain.keys.other, reqConfirmations: 2 },
     log: () => {},
   });
-  setExchangeOverride('test', { url: sim.url, apiKey: 'bench_key', apiSecret: 'bench_secret', weightLimit: 250, windowMs: 60_000, trackCeiling: 150 });
+  setExchangeOverride('test', {
+    url: sim.url,
+    apiKey: 'bench_key',
+    apiSecret: 'bench_secret',
+    weightLimit: 250,
+    windowMs: 60_000,
+    trackCeiling: 150,
+  });
   const t = await createTestTenant({ name: 'Bench exchange' });
   const owner = { tenantId: t.tenant.id, mode: 'test' as const };
   const now = Date.now();
 
   const payins: SimOrder[] = [];
   for (let i = 0; i < PAYINS; i++) {
-    const inv = await createInvoice(db, owner, { chainId: net.chainId, confirmations: 5, depositMnemonic: net.depositMnemonic! }, CreateInvoiceBody.parse({ amount: '50.00' }));
-    const o = sim.createOrder({ type: 'fixed', fromCcy: 'BTC', toCcy: 'USDTBSC', direction: 'to', amount: '50', toAddress: inv.depositAddress }, 'bench_key') as SimOrder;
+    const inv = await createInvoice(
+      db,
+      owner,
+      { chainId: net.chainId, confirmations: 5, depositMnemonic: net.depositMnemonic! },
+      CreateInvoiceBody.parse({ amount: '50.00' }),
+    );
+    const o = sim.createOrder(
+      { type: 'fixed', fromCcy: 'BTC', toCcy: 'USDTBSC', direction: 'to', amount: '50', toAddress: inv.depositAddress },
+      'bench_key',
+    ) as SimOrder;
     payins.push(o);
     await db.insert(exchangeOrders).values(seedRow(owner, o, 'payin', { invoiceId: inv.id, nextCheckAt: new Date(now + Math.random() * 600_000) }));
   }
   const wds: SimOrder[] = [];
   for (let i = 0; i < WITHDRAWALS; i++) {
-    const o = sim.createOrder({ type: 'fixed', fromCcy: 'USDTBSC', toCcy: 'BTC', direction: 'from', amount: '50', toAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' }, 'bench_key') as SimOrder;
+    const o = sim.createOrder(
+      { type: 'fixed', fromCcy: 'USDTBSC', toCcy: 'BTC', direction: 'from', amount: '50', toAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
+      'bench_key',
+    ) as SimOrder;
     wds.push(o);
     const id = newId('withdrawal');
-    await db.insert(withdrawals).values({ id, ...owner, kind: 'exchange', amount: '50', feeAmount: '0.5', netAmount: '50', destinationAddress: getAddress(o.from.address), chainId: net.chainId, status: 'COMPLETED' });
-    await db.insert(exchangeOrders).values(seedRow(owner, o, 'withdrawal', { withdrawalId: id, nextCheckAt: new Date(now + Math.random() * 30_000), createdAt: new Date(now - 3600_000) }));
+    await db.insert(withdrawals).values({
+      id,
+      ...owner,
+      kind: 'exchange',
+      amount: '50',
+      feeAmount: '0.5',
+      netAmount: '50',
+      destinationAddress: getAddress(o.from.address),
+      chainId: net.chainId,
+      status: 'COMPLETED',
+    });
+    await db.insert(exchangeOrders).values(
+      seedRow(owner, o, 'withdrawal', {
+        withdrawalId: id,
+        nextCheckAt: new Date(now + Math.random() * 30_000),
+        createdAt: new Date(now - 3600_000),
+      }),
+    );
   }
   console.log(`[bench] seeded ${PAYINS} pay-in and ${WITHDRAWALS} withdrawal orders; paying for ${RUN_MS / 1000} s`);
 
@@ -87,7 +122,10 @@ async function bench(): Promise<Row[]> {
       // A withdrawal is funded every 4 s: our USDT reaches the deposit address; the order row looks as createExchangeWithdrawal leaves it.
       const o = wds[wi++ % WITHDRAWALS]!;
       await chain.mint(o.from.address as Address, '50');
-      await db.update(exchangeOrders).set({ createdAt: new Date(), priority: 0, nextCheckAt: new Date(Date.now() + 10_000) }).where(eq(exchangeOrders.exchangeId, o.id));
+      await db
+        .update(exchangeOrders)
+        .set({ createdAt: new Date(), priority: 0, nextCheckAt: new Date(Date.now() + 10_000) })
+        .where(eq(exchangeOrders.exchangeId, o.id));
     }
     await sleep(2000);
   }
@@ -96,7 +134,10 @@ async function bench(): Promise<Row[]> {
   await loops;
 
   const done = [...sim.orders.values()].filter((o) => o.status === 'DONE' && o.times.finish !== null);
-  const rows = await db.select({ exchangeId: exchangeOrders.exchangeId, recordedAt: exchangeOrders.recordedAt }).from(exchangeOrders).where(eq(exchangeOrders.tenantId, t.tenant.id));
+  const rows = await db
+    .select({ exchangeId: exchangeOrders.exchangeId, recordedAt: exchangeOrders.recordedAt })
+    .from(exchangeOrders)
+    .where(eq(exchangeOrders.tenantId, t.tenant.id));
   const recorded = new Map(rows.map((r) => [r.exchangeId, r.recordedAt]));
   const latencyOf = (os: SimOrder[]) => os.filter((o) => recorded.get(o.id)).map((o) => recorded.get(o.id)!.getTime() - o.times.finish!);
   const lat = latencyOf(done);
@@ -121,7 +162,12 @@ async function bench(): Promise<Row[]> {
   ];
 }
 
-function seedRow(owner: { tenantId: string; mode: 'test' }, o: SimOrder, purpose: 'payin' | 'withdrawal', extra: { invoiceId?: string; withdrawalId?: string; nextCheckAt: Date; createdAt?: Date }) {
+function seedRow(
+  owner: { tenantId: string; mode: 'test' },
+  o: SimOrder,
+  purpose: 'payin' | 'withdrawal',
+  extra: { invoiceId?: string; withdrawalId?: string; nextCheckAt: Date; createdAt?: Date },
+) {
   return {
     id: newId('exchangeOrder'),
     ...owner,

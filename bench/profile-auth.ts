@@ -13,7 +13,10 @@ await withBenchDatabase(async () => {
   const ctx = { params: Promise.resolve({}) };
   const req = () => new Request('http://127.0.0.1/v1/tenants/me', { headers: { authorization: `Bearer ${t.test}` } });
   for (let i = 0; i < 500; i++) await me(req(), ctx);
-  for (const [name, fn] of [['health', () => health()], ['tenants/me', () => me(req(), ctx)]] as const) {
+  for (const [name, fn] of [
+    ['health', () => health()],
+    ['tenants/me', () => me(req(), ctx)],
+  ] as const) {
     const n = 5000;
     let t0 = performance.now();
     for (let i = 0; i < n; i++) await (fn as () => Promise<Response> | Response)();
@@ -21,10 +24,16 @@ await withBenchDatabase(async () => {
     t0 = performance.now();
     const cpu0 = process.cpuUsage();
     let i = 0;
-    await Promise.all(Array.from({ length: 50 }, async () => { while (i++ < n) await (fn as () => Promise<Response> | Response)(); }));
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        while (i++ < n) await (fn as () => Promise<Response> | Response)();
+      }),
+    );
     const wall = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
-    console.log(`${name}: sequential ${seq.toFixed(3)} ms/req; 50 concurrent ${(n / (wall / 1000)).toFixed(0)} req/s, node CPU ${((cpu.user + cpu.system) / 1000 / n).toFixed(3)} ms/req`);
+    console.log(
+      `${name}: sequential ${seq.toFixed(3)} ms/req; 50 concurrent ${(n / (wall / 1000)).toFixed(0)} req/s, node CPU ${((cpu.user + cpu.system) / 1000 / n).toFixed(3)} ms/req`,
+    );
   }
 });
 process.exit(0);

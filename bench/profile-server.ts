@@ -13,7 +13,10 @@ import { createTestTenant } from '@/lib/testing/fixtures';
 import { ensureBuild, stopServer, withBenchDatabase } from './lib/harness';
 import { load } from './lib/load';
 
-const BODY = JSON.stringify({ amount: process.env.PROFILE === 'invalid' ? '-1' : '0.01', destinationAddress: '0x8ba1f109551bD432803012645Ac136ddd64DBA72' });
+const BODY = JSON.stringify({
+  amount: process.env.PROFILE === 'invalid' ? '-1' : '0.01',
+  destinationAddress: '0x8ba1f109551bD432803012645Ac136ddd64DBA72',
+});
 const PORT = 3299;
 const profDir = process.env.PROF_DIR ?? '/tmp/prof';
 
@@ -23,19 +26,36 @@ await withBenchDatabase(async (databaseUrl) => {
   for (let i = 0; i < 100; i++) {
     const t = await createTestTenant({ name: `Profile ${i}` });
     await t.db.transaction((tx) =>
-      postLedgerEntry(tx, { tenantId: t.tenant.id, mode: 'test', amount: '1000000', kind: 'test_credit', referenceType: 'bench', referenceId: `bench-${t.tenant.id}` }),
+      postLedgerEntry(tx, {
+        tenantId: t.tenant.id,
+        mode: 'test',
+        amount: '1000000',
+        kind: 'test_credit',
+        referenceType: 'bench',
+        referenceId: `bench-${t.tenant.id}`,
+      }),
     );
     await t.db.execute(sql`update api_keys set rate_limit_rpm = 100000000 where tenant_id = ${t.tenant.id}`);
     keys.push(t.test);
   }
   // --cpu-prof is refused in NODE_OPTIONS, so the server is started with node directly.
-  const child = spawn('node', ['--cpu-prof', `--cpu-prof-dir=${profDir}`, 'node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(PORT)], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, APP_ENV: 'test', WORKER_INLINE: 'false', LOG_LEVEL: 'warn', NEXT_TELEMETRY_DISABLED: '1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    'node',
+    ['--cpu-prof', `--cpu-prof-dir=${profDir}`, 'node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(PORT)],
+    {
+      env: { ...process.env, DATABASE_URL: databaseUrl, APP_ENV: 'test', WORKER_INLINE: 'false', LOG_LEVEL: 'warn', NEXT_TELEMETRY_DISABLED: '1' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const url = `http://127.0.0.1:${PORT}`;
   for (let i = 0; i < 120; i++) {
-    if (await fetch(`${url}/api/health`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 250));
   }
   let k = 0;

@@ -8,7 +8,9 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { ensureBuild } from './lib/harness';
 
-const BENCHES = ['api', 'withdrawals', 'watcher', 'detection', 'webhooks', 'exchange', 'auth-abuse', 'abuse'].filter((b) => existsSync(`bench/${b}.ts`));
+const BENCHES = ['api', 'withdrawals', 'watcher', 'detection', 'webhooks', 'exchange', 'auth-abuse', 'abuse'].filter((b) =>
+  existsSync(`bench/${b}.ts`),
+);
 const only = process.argv.slice(2);
 
 ensureBuild();
@@ -17,13 +19,20 @@ for (const name of only.length ? BENCHES.filter((b) => only.includes(b)) : BENCH
   console.log(`\n### bench/${name}.ts`);
   const r = spawnSync('node_modules/.bin/tsx', [`bench/${name}.ts`], { encoding: 'utf8', env: process.env, maxBuffer: 64 * 1024 * 1024 });
   process.stdout.write(r.stdout);
-  process.stderr.write(r.stderr.split('\n').filter((l) => !l.includes('nodedir')).join('\n'));
+  process.stderr.write(
+    r.stderr
+      .split('\n')
+      .filter((l) => !l.includes('nodedir'))
+      .join('\n'),
+  );
   const table = r.stdout.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| figure'));
   if (r.status !== 0 || table.length === 0) rows.push(`| ${name} | bench failed (exit ${r.status}) | | NO |`);
   for (const line of table) rows.push(`| ${name} ${line.slice(1)}`);
 }
 
-console.log(`\n## Performance (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version})\n`);
+console.log(
+  `\n## Performance (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version})\n`,
+);
 console.log('| bench | figure | value | target | ok |');
 console.log('|---|---|---|---|---|');
 for (const r of rows) console.log(r);

@@ -30,7 +30,15 @@ const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 20_000);
 const allow = parseAllowList('127.0.0.1');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Report { total: number; unique: number; duplicates: number; badSignatures: number; p50: number; p99: number; perSecond: number[] }
+interface Report {
+  total: number;
+  unique: number;
+  duplicates: number;
+  badSignatures: number;
+  p50: number;
+  p99: number;
+  perSecond: number[];
+}
 
 function ask<T>(child: ChildProcess, type: string): Promise<T> {
   return new Promise((resolve) => {
@@ -49,7 +57,16 @@ async function insertEvents(db: Db, tenantId: string, n: number, type = 'invoice
     // Rows from the outbox's builder; with createdAt set, outbox.write inserts each batch in one statement.
     const now = new Date();
     const rows = Array.from({ length: Math.min(1000, n - i) }, (_, k) =>
-      outbox.row({ tenantId, mode: 'test', type: type as EventType, subjectId: 'inv_bench', data: { invoiceId: 'inv_bench', amountReceived: '10.00', seq: i + k } }, now),
+      outbox.row(
+        {
+          tenantId,
+          mode: 'test',
+          type: type as EventType,
+          subjectId: 'inv_bench',
+          data: { invoiceId: 'inv_bench', amountReceived: '10.00', seq: i + k },
+        },
+        now,
+      ),
     );
     await outbox.write(db, rows);
   }
@@ -57,11 +74,16 @@ async function insertEvents(db: Db, tenantId: string, n: number, type = 'invoice
 
 async function endpoint(db: Db, tenantId: string, url: string, secret: string, subscribed = ['*']) {
   // Sealed as the API stores it, so every attempt pays for opening it.
-  await db.insert(webhookEndpoints).values({ id: newId('webhookEndpoint'), tenantId, mode: 'test', url, secret: sealSecret(secret), eventsSubscribed: subscribed });
+  await db
+    .insert(webhookEndpoints)
+    .values({ id: newId('webhookEndpoint'), tenantId, mode: 'test', url, secret: sealSecret(secret), eventsSubscribed: subscribed });
 }
 
 async function succeeded(db: Db, tenantId: string) {
-  const [r] = await db.select({ n: count() }).from(webhookDeliveries).where(and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.status, 'SUCCEEDED')));
+  const [r] = await db
+    .select({ n: count() })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.status, 'SUCCEEDED')));
   return Number(r!.n);
 }
 
@@ -100,7 +122,10 @@ async function sustained(db: Db, child: ChildProcess, tenantId: string) {
   await loop.stop();
   const ok = await succeeded(db, tenantId);
   const windowRate = inWindow.reduce((a, b) => a + b, 0) / SECONDS;
-  const tens = Array.from({ length: Math.max(1, Math.floor(SECONDS / 10)) }, (_, i) => inWindow.slice(i * 10, i * 10 + 10).reduce((a, b) => a + b, 0) / 10);
+  const tens = Array.from(
+    { length: Math.max(1, Math.floor(SECONDS / 10)) },
+    (_, i) => inWindow.slice(i * 10, i * 10 + 10).reduce((a, b) => a + b, 0) / 10,
+  );
   return { produced, report, windowRate, minTen: Math.min(...tens), tens, ok };
 }
 
@@ -165,12 +190,37 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         { name: 'slowest 10 s window, deliveries/s', value: s.minTen.toFixed(0), target: '>= 1000', ok: s.minTen >= 1000 },
         { name: '10 s windows, deliveries/s', value: s.tens.map((x) => x.toFixed(0)).join(' '), target: '', ok: null },
         { name: 'latency event -> receipt p50 / p99 ms', value: `${s.report.p50} / ${s.report.p99}`, target: '', ok: null },
-        { name: 'produced / received (unique) / SUCCEEDED rows', value: `${s.produced} / ${s.report.unique} / ${s.ok}`, target: 'all equal', ok: s.produced === s.report.unique && s.ok === s.produced },
+        {
+          name: 'produced / received (unique) / SUCCEEDED rows',
+          value: `${s.produced} / ${s.report.unique} / ${s.ok}`,
+          target: 'all equal',
+          ok: s.produced === s.report.unique && s.ok === s.produced,
+        },
         { name: 'duplicates / bad signatures', value: `${s.report.duplicates} / ${s.report.badSignatures}`, target: '0 / 0', ok: clean(s.report) },
-        { name: `drain ${BACKLOG} alone, deliveries/s (1st, 3rd, 5th drain)`, value: aloneRuns.map((r) => r.rate.toFixed(0)).join(' / '), target: 'baseline', ok: null },
-        { name: `drain ${BACKLOG} beside a 10 s endpoint (2nd, 4th)`, value: slowRuns.map((r) => r.rate.toFixed(0)).join(' / '), target: '', ok: null },
-        { name: 'slowdown vs the drains either side (each / mean)', value: `${slowdowns.map((x) => (x * 100).toFixed(1)).join(' / ')} / ${(slowdown * 100).toFixed(1)}%`, target: 'mean < 10%', ok: slowdown < 0.1 },
-        { name: 'drain duplicates / bad signatures', value: `${sum((r) => r.duplicates)} / ${sum((r) => r.badSignatures)}`, target: '0 / 0', ok: runs.every((r) => clean(r.report)) },
+        {
+          name: `drain ${BACKLOG} alone, deliveries/s (1st, 3rd, 5th drain)`,
+          value: aloneRuns.map((r) => r.rate.toFixed(0)).join(' / '),
+          target: 'baseline',
+          ok: null,
+        },
+        {
+          name: `drain ${BACKLOG} beside a 10 s endpoint (2nd, 4th)`,
+          value: slowRuns.map((r) => r.rate.toFixed(0)).join(' / '),
+          target: '',
+          ok: null,
+        },
+        {
+          name: 'slowdown vs the drains either side (each / mean)',
+          value: `${slowdowns.map((x) => (x * 100).toFixed(1)).join(' / ')} / ${(slowdown * 100).toFixed(1)}%`,
+          target: 'mean < 10%',
+          ok: slowdown < 0.1,
+        },
+        {
+          name: 'drain duplicates / bad signatures',
+          value: `${sum((r) => r.duplicates)} / ${sum((r) => r.badSignatures)}`,
+          target: '0 / 0',
+          ok: runs.every((r) => clean(r.report)),
+        },
       ];
       printTable('Webhook delivery (loopback receiver verifying every signature, real PostgreSQL)', rows);
     });

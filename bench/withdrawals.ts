@@ -20,7 +20,14 @@ async function fundedTenants(n: number, balance: string) {
   for (let i = 0; i < n; i++) {
     const t = await createTestTenant({ name: `Bench wd ${i}` });
     await t.db.transaction((tx) =>
-      postLedgerEntry(tx, { tenantId: t.tenant.id, mode: 'test', amount: balance, kind: 'test_credit', referenceType: 'bench', referenceId: `bench-${t.tenant.id}` }),
+      postLedgerEntry(tx, {
+        tenantId: t.tenant.id,
+        mode: 'test',
+        amount: balance,
+        kind: 'test_credit',
+        referenceType: 'bench',
+        referenceId: `bench-${t.tenant.id}`,
+      }),
     );
     await t.db.execute(sql`update api_keys set rate_limit_rpm = 100000000 where tenant_id = ${t.tenant.id}`);
     out.push({ id: t.tenant.id, key: t.test, db: t.db });
@@ -47,7 +54,12 @@ export async function checkNoOverdraft(db: Db, tenantIds: string[], credit: stri
 export async function benchWithdrawals(baseUrl: string, db: Db): Promise<Row[]> {
   const trivial = await load({ url: `${baseUrl}/api/health` });
   const [one] = await fundedTenants(1, '1000000');
-  const single = await load({ url: `${baseUrl}/v1/withdrawals`, method: 'POST', body: BODY, headers: { authorization: `Bearer ${one!.key}`, 'content-type': 'application/json' } });
+  const single = await load({
+    url: `${baseUrl}/v1/withdrawals`,
+    method: 'POST',
+    body: BODY,
+    headers: { authorization: `Bearer ${one!.key}`, 'content-type': 'application/json' },
+  });
   const many = await fundedTenants(100, '1000000');
   let i = 0;
   const spread = await load({
@@ -66,7 +78,12 @@ export async function benchWithdrawals(baseUrl: string, db: Db): Promise<Row[]> 
     { name: 'POST /v1/withdrawals, 100 tenants req/s', value: spread.rps.toFixed(0), target: '>= 40% of trivial', ok: ratio >= 0.4 },
     { name: 'POST /v1/withdrawals, 100 tenants p50 / p99 ms', value: `${spread.p50} / ${spread.p99}`, target: '', ok: null },
     { name: '100 tenants / trivial', value: `${(ratio * 100).toFixed(0)}%`, target: '>= 40%', ok: ratio >= 0.4 },
-    { name: 'withdrawal errors + non-2xx', value: String(single.errors + single.non2xx + spread.errors + spread.non2xx), target: '0', ok: single.errors + single.non2xx + spread.errors + spread.non2xx === 0 },
+    {
+      name: 'withdrawal errors + non-2xx',
+      value: String(single.errors + single.non2xx + spread.errors + spread.non2xx),
+      target: '0',
+      ok: single.errors + single.non2xx + spread.errors + spread.non2xx === 0,
+    },
     { name: 'overdrafts / ledger mismatches', value: String(overdrafts), target: '0', ok: overdrafts === 0 },
   ];
 }

@@ -51,7 +51,7 @@ test("a user of tenant A gets a 404 for tenant B's invoice", async ({ page, requ
   await signUpViaUi(page, { business: 'Tenant A', email: uniqueEmail('tenant-a'), password: PASSWORD });
   const detail = await page.goto(`/dashboard/invoices/${id}`);
   expect(detail?.status()).toBe(404);
-  const poll = await page.request.get(`/dashboard-api/invoices/${id}`);
+  const poll = await page.request.get(`/api/dashboard/invoices/${id}`);
   expect(poll.status()).toBe(404);
   await page.goto(`/dashboard/invoices?q=${id}`);
   await expect(page.getByText('No invoices match these filters')).toBeVisible();

@@ -48,7 +48,11 @@ test('merchant flow: sign up, key, invoice paid out, withdrawal with Max, webhoo
     // At 1280 px the Payments table shows every column (it clipped the last one beside the timeline).
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.reload();
-    const payments = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Payments', exact: true }) }).locator('table').first();
+    const payments = page
+      .locator('section')
+      .filter({ has: page.getByRole('heading', { name: 'Payments', exact: true }) })
+      .locator('table')
+      .first();
     await expect(payments.locator('tbody tr')).toHaveCount(1);
     await expectTableUnclipped(page, payments);
     await shot(page, 'invoice-detail-1280');
@@ -91,7 +95,10 @@ test('merchant flow: sign up, key, invoice paid out, withdrawal with Max, webhoo
 
     // The balance page hydrates without a mismatch, with its history, in a browser far from UTC with
     // another locale (dates and numbers must not depend on either).
-    const elsewhere = await page.context().browser()!.newContext({ storageState: await page.context().storageState(), timezoneId: 'Pacific/Kiritimati', locale: 'de-DE', baseURL: BASE });
+    const elsewhere = await page
+      .context()
+      .browser()!
+      .newContext({ storageState: await page.context().storageState(), timezoneId: 'Pacific/Kiritimati', locale: 'de-DE', baseURL: BASE });
     try {
       const p = await elsewhere.newPage();
       const watch = watchPageErrors(p);

@@ -16,7 +16,8 @@ test('/docs renders the OpenAPI document with Scalar, bundled locally, webhooks 
   await expect(page.getByRole('heading', { name: 'USDT BEP-20 Payment Gateway API' })).toHaveCount(1, { timeout: 30_000 });
   await expect(page.getByRole('heading', { name: 'USDT BEP-20 Payment Gateway API' })).toBeVisible();
   // Operations by tag, and the webhooks section (the document's `webhooks`, one entry per event type).
-  for (const summary of ['Create an API key', 'Revoke a key at once']) await expect(page.getByRole('button', { name: new RegExp(`^${summary}`) })).toBeVisible();
+  for (const summary of ['Create an API key', 'Revoke a key at once'])
+    await expect(page.getByRole('button', { name: new RegExp(`^${summary}`) })).toBeVisible();
   const events = page.getByRole('region', { name: /^Webhook events/ });
   await events.getByRole('button', { name: 'Show all Webhook events endpoints' }).click();
   for (const event of ['invoice.created', 'invoice.paid_out', 'withdrawal.completed', 'order.paid', 'webhook.test']) {

@@ -25,7 +25,10 @@ test('a short pay-in turns EMERGENCY: the merchant sees what to do on the balanc
   const { key } = await createApiKey(db, { tenantId, mode: 'test', name: 'e2e', scopes: ['admin'] });
 
   // A BTC pay-in invoice; the customer sends the exchange half of what was agreed.
-  const created = await request.post(`${BASE}/v1/invoices`, { headers: { authorization: `Bearer ${key}` }, data: { amount: '50.00', payinCurrency: 'BTC' } });
+  const created = await request.post(`${BASE}/v1/invoices`, {
+    headers: { authorization: `Bearer ${key}` },
+    data: { amount: '50.00', payinCurrency: 'BTC' },
+  });
   expect(created.status()).toBe(201);
   const invoice = (await created.json()) as { id: string; payinAmount: string };
   const [order] = await db.select().from(exchangeOrders).where(eq(exchangeOrders.invoiceId, invoice.id));

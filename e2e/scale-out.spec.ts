@@ -12,11 +12,19 @@ test.skip(process.env.SKIP_SCALE_E2E === '1', 'SKIP_SCALE_E2E=1');
 test('scale-out: invariants hold with 2 app instances and 2 workers', async () => {
   test.setTimeout(330_000);
   const { DATABASE_URL: _ownDb, ...env } = process.env;
-  const child = spawn('node_modules/.bin/tsx', ['scripts/scale-test.ts'], { env: { ...env, SCALE_INVOICES: '6' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('node_modules/.bin/tsx', ['scripts/scale-test.ts'], {
+    env: { ...env, SCALE_INVOICES: '6' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  console.log(out.split('\n').filter((l) => /^(PASS|FAIL| {4})/.test(l)).join('\n'));
+  console.log(
+    out
+      .split('\n')
+      .filter((l) => /^(PASS|FAIL| {4})/.test(l))
+      .join('\n'),
+  );
   expect(code, out.slice(-3000)).toBe(0);
 });

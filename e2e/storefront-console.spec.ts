@@ -36,7 +36,11 @@ async function signInAsSupport(page: Page) {
   return email;
 }
 
-test('a customer buys from the store, pays, and the checkout turns paid live; the merchant fulfils; order events reach the endpoint', async ({ page, browser, request }) => {
+test('a customer buys from the store, pays, and the checkout turns paid live; the merchant fulfils; order events reach the endpoint', async ({
+  page,
+  browser,
+  request,
+}) => {
   test.setTimeout(240_000);
   const receiver = await startReceiver();
   try {
@@ -44,7 +48,10 @@ test('a customer buys from the store, pays, and the checkout turns paid live; th
     await signUpViaUi(page, { business: 'Bean Shop', email, password: PASSWORD });
     const key = await merchantKey(email);
     const auth = { authorization: `Bearer ${key}` };
-    const ep = await request.post(`${BASE}/v1/webhooks/endpoints`, { headers: auth, data: { url: receiver.url, eventsSubscribed: ['order.created', 'order.paid', 'order.fulfilled', 'order.cancelled'] } });
+    const ep = await request.post(`${BASE}/v1/webhooks/endpoints`, {
+      headers: auth,
+      data: { url: receiver.url, eventsSubscribed: ['order.created', 'order.paid', 'order.fulfilled', 'order.cancelled'] },
+    });
     expect(ep.status()).toBe(201);
 
     // The merchant adds a product in the dashboard.
@@ -87,7 +94,9 @@ test('a customer buys from the store, pays, and the checkout turns paid live; th
     await customer.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
     const paid = await request.post(`${BASE}/v1/test-helpers/invoices/${invoiceId}/pay`, { headers: auth, data: { amount: '25.00' } });
     expect(paid.status()).toBe(200);
-    await expect(customer.getByTestId('checkout-status')).toHaveAttribute('data-status', /^(CONFIRMED|PROCESSING_PAYOUT|PAID_OUT)$/, { timeout: 120_000 });
+    await expect(customer.getByTestId('checkout-status')).toHaveAttribute('data-status', /^(CONFIRMED|PROCESSING_PAYOUT|PAID_OUT)$/, {
+      timeout: 120_000,
+    });
     await expect(customer.getByTestId('checkout-status')).toContainText('Payment received');
     expect(await customer.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
     await customer.screenshot({ path: `${SCREENSHOTS}/checkout-paid-360.png`, fullPage: true });
@@ -131,7 +140,10 @@ test('a support user replays a dead-lettered delivery from the console and the a
     receiver.state.fail = true;
     const t = await createTestTenant({ name: `Failing Hooks ${Date.now()}` });
     const auth = { authorization: `Bearer ${t.test}` };
-    const ep = await request.post(`${BASE}/v1/webhooks/endpoints`, { headers: auth, data: { url: receiver.url, eventsSubscribed: ['invoice.created'] } });
+    const ep = await request.post(`${BASE}/v1/webhooks/endpoints`, {
+      headers: auth,
+      data: { url: receiver.url, eventsSubscribed: ['invoice.created'] },
+    });
     expect(ep.status()).toBe(201);
     const inv = await request.post(`${BASE}/v1/invoices`, { headers: auth, data: { amount: '7.00' } });
     expect(inv.status()).toBe(201);

@@ -8,7 +8,10 @@ const DEST = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
 
 async function waitForPaidOut(request: APIRequestContext, auth: Record<string, string>, id: string) {
   await expect
-    .poll(async () => ((await (await request.get(`${BASE}/v1/invoices/${id}`, { headers: auth })).json()) as { status: string }).status, { timeout: 150_000, intervals: [1000] })
+    .poll(async () => ((await (await request.get(`${BASE}/v1/invoices/${id}`, { headers: auth })).json()) as { status: string }).status, {
+      timeout: 150_000,
+      intervals: [1000],
+    })
     .toBe('PAID_OUT');
 }
 
@@ -64,7 +67,10 @@ test('owner adds an allow-list address, sets a 24 h limit and approves a held AP
   expect(w).toMatchObject({ status: 'PENDING', pendingReason: 'awaiting_approval' });
   const over = await request.post(`${BASE}/v1/withdrawals`, { headers: auth, data: { amount: '15.00', destinationAddress: DEST } });
   expect(over.status()).toBe(400);
-  expect((await over.json()) as { code: string; message: string }).toMatchObject({ code: 'withdrawal_limit_exceeded', message: expect.stringContaining('10.00 USDT') });
+  expect((await over.json()) as { code: string; message: string }).toMatchObject({
+    code: 'withdrawal_limit_exceeded',
+    message: expect.stringContaining('10.00 USDT'),
+  });
 
   // The owner approves it; the sending lane then takes it.
   await page.reload();
@@ -73,7 +79,10 @@ test('owner adds an allow-list address, sets a 24 h limit and approves a held AP
   await shot(page, 'withdrawal-controls');
   await row.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByTestId('awaiting-approval')).toContainText('Nothing waits for approval.');
-  const after = (await (await request.get(`${BASE}/v1/withdrawals/${w.id}`, { headers: auth })).json()) as { pendingReason: string | null; status: string };
+  const after = (await (await request.get(`${BASE}/v1/withdrawals/${w.id}`, { headers: auth })).json()) as {
+    pendingReason: string | null;
+    status: string;
+  };
   expect(after.pendingReason).not.toBe('awaiting_approval');
   const controls = (await (await request.get(`${BASE}/v1/withdrawals/controls`, { headers: auth })).json()) as { dailyRemaining: string };
   expect(controls.dailyRemaining).toBe('10.00');

@@ -3,7 +3,7 @@ import { getDb } from '@/lib/db';
 import { chainWatchJob } from '@/lib/jobs/invoice-jobs';
 import { runScheduledJob } from '@/lib/jobs/run-job';
 import { enqueueDueSettlements, runSettleInvoiceJob, SettleInvoicePayload } from '@/lib/jobs/settle-invoice-job';
-import { MODES } from '@/lib/tenants/mode';
+import { MODES } from '@/lib/mode';
 import { installPaymentHooks } from '@/lib/payment-hooks';
 
 // Trigger.dev loads this file in its own process: the invoice event hooks must be in place before any task runs.

@@ -60,9 +60,16 @@ const EnvSchema = z.object({
   /** The key before the last rotation: still opens values until `gateway secrets:reencrypt` has rewritten them. */
   SECRETS_ENCRYPTION_KEY_PREVIOUS: encryptionKey,
   /** Public dashboard sign-up (creates a tenant and its owner); false leaves invitations and the CLI. */
-  SIGNUP_ENABLED: z.enum(['true', 'false', '1', '0', '']).default('true').transform((v) => v !== 'false' && v !== '0'),
+  SIGNUP_ENABLED: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('true')
+    .transform((v) => v !== 'false' && v !== '0'),
   /** Dashboard sessions end this many hours after sign-in. */
-  SESSION_MAX_AGE_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
+  SESSION_MAX_AGE_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(12),
   /** Sign-in attempts per account and client address per 15 minutes before that pair is locked (docs/dashboard.md). */
   LOGIN_PAIR_LIMIT: z.coerce.number().int().min(1).max(1000).default(5),
   /** Sign-in attempts per client address (any accounts) per 15 minutes before the address is locked. */

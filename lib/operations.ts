@@ -13,4 +13,15 @@ import { payinCurrenciesOp, payinQuoteOp } from '@/lib/exchange/payin-operations
  * Every /v1 operation: the OpenAPI document and the generated auth tests iterate this list.
  * A composition point at the top of lib/ (it imports every domain), so lib/api stays below the domains.
  */
-export const OPERATIONS: Operation[] = [...Object.values(tenants), ...Object.values(apiKeys), ...Object.values(invoices), ...Object.values(webhooks), ...Object.values(withdrawals), withdrawalControls.getWithdrawalControlsOp, ...Object.values(storefront), ...Object.values(exchange), payinCurrenciesOp, payinQuoteOp] as Operation[];
+export const OPERATIONS: Operation[] = [
+  ...Object.values(tenants),
+  ...Object.values(apiKeys),
+  ...Object.values(invoices),
+  ...Object.values(webhooks),
+  ...Object.values(withdrawals),
+  withdrawalControls.getWithdrawalControlsOp,
+  ...Object.values(storefront),
+  ...Object.values(exchange),
+  payinCurrenciesOp,
+  payinQuoteOp,
+] as Operation[];

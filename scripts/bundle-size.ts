@@ -38,8 +38,15 @@ for (const file of manifests(path.join(NEXT, 'server/app'))) {
   const total = [...files].reduce((s, f) => s + size(f), 0);
   let lazy = 0;
   try {
-    const loadable = JSON.parse(readFileSync(path.join(path.dirname(file), 'page/react-loadable-manifest.json'), 'utf8')) as Record<string, { files: string[] }>;
-    const lazyFiles = new Set(Object.values(loadable).flatMap((l) => l.files.filter((f) => f.endsWith('.js')).map((f) => (f.startsWith('static/') ? f : `static/${f.replace(/^\/?_next\/static\//, '')}`))));
+    const loadable = JSON.parse(readFileSync(path.join(path.dirname(file), 'page/react-loadable-manifest.json'), 'utf8')) as Record<
+      string,
+      { files: string[] }
+    >;
+    const lazyFiles = new Set(
+      Object.values(loadable).flatMap((l) =>
+        l.files.filter((f) => f.endsWith('.js')).map((f) => (f.startsWith('static/') ? f : `static/${f.replace(/^\/?_next\/static\//, '')}`)),
+      ),
+    );
     for (const f of lazyFiles) if (!files.has(f)) lazy += size(f);
   } catch {
     /* no lazy chunks */

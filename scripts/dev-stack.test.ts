@@ -69,7 +69,10 @@ describe('npm run dev on the embedded database', () => {
   async function signIn(base: string, email: string, password: string): Promise<boolean> {
     const csrf = await fetch(`${base}/api/auth/csrf`);
     const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-    const cookie = csrf.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = csrf.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const res = await fetch(`${base}/api/auth/callback/credentials`, {
       method: 'POST',
       redirect: 'manual',
@@ -93,7 +96,12 @@ describe('npm run dev on the embedded database', () => {
     form.append('email', email);
     form.append('password', password);
     const res = await fetch(`${base}/sign-in`, { method: 'POST', body: form, redirect: 'manual', headers: { origin: base } });
-    return { status: res.status, location: res.headers.get('location'), signedIn: res.headers.getSetCookie().some((c) => c.startsWith('authjs.session-token=')), body: await res.text() };
+    return {
+      status: res.status,
+      location: res.headers.get('location'),
+      signedIn: res.headers.getSetCookie().some((c) => c.startsWith('authjs.session-token=')),
+      body: await res.text(),
+    };
   }
 
   it('keeps every invoice, key and user through CLI use beside traffic and restarts', { timeout: 900_000 }, async () => {
@@ -102,7 +110,12 @@ describe('npm run dev on the embedded database', () => {
     const users: { email: string; password: string }[] = [];
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const demo = () => JSON.parse(readFileSync(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as { tenantId: string; testKey: string; dashboard: { email: string; password: string } };
+    const demo = () =>
+      JSON.parse(readFileSync(path.join(dataDir, 'demo-credentials.json'), 'utf8')) as {
+        tenantId: string;
+        testKey: string;
+        dashboard: { email: string; password: string };
+      };
     for (let cycle = 0; cycle < CYCLES; cycle++) {
       await startDev(port);
       const creds = demo();
@@ -147,7 +160,10 @@ describe('npm run dev on the embedded database', () => {
         expect(await hmr('http://evil.example')).toBe(403);
         // And a page opened on 127.0.0.1 hydrates: React has attached itself to the sign-in form, which
         // signs the demo user in through its script and opens a dashboard that hydrates too.
-        const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+        const browser = await chromium.launch({
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: ['--headless', '--no-sandbox', '--disable-gpu'],
+        });
         const hydrated = (selector: string) => Object.keys(document.querySelector(selector) ?? {}).some((k) => k.startsWith('__reactFiber'));
         try {
           const page = await browser.newPage();
@@ -191,7 +207,11 @@ describe('npm run dev on the embedded database', () => {
     expect(await signIn(base, users[0]!.email, 'wrong-password-1')).toBe(false);
 
     // webhooks:listen makes its own endpoint with the demo key, verifies deliveries, removes it on exit.
-    const l = spawn('node_modules/.bin/tsx', ['scripts/webhooks-listen.ts', '--create-endpoint', '--port', '0', '--gateway', base], { cwd: checkout, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const l = spawn('node_modules/.bin/tsx', ['scripts/webhooks-listen.ts', '--create-endpoint', '--port', '0', '--gateway', base], {
+      cwd: checkout,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     listener = l;
     let heard = '';
     l.stdout!.on('data', (c) => (heard += c));
@@ -203,7 +223,11 @@ describe('npm run dev on the embedded database', () => {
     await until(/Signing secret: whsec_/);
     const endpointId = /Created test-mode endpoint (\S+)/.exec(heard)![1]!;
     const auth = { authorization: `Bearer ${creds.testKey}` };
-    const inv = await fetch(`${base}/v1/invoices`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ amount: '3.00' }) });
+    const inv = await fetch(`${base}/v1/invoices`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: '3.00' }),
+    });
     expect(inv.status).toBe(201);
     await until(/invoice\.created .*signature ok +-> 200/);
     const listenerExit = new Promise((r) => l.once('exit', r));

@@ -10,7 +10,12 @@ import { SIM_DEFAULT_KEY, SIM_DEFAULT_SECRET, startExchangeSim } from '@/lib/exc
 const e = process.env;
 const chain =
   e.EXCHANGE_SIM_RPC_URL && e.EXCHANGE_SIM_TOKEN_ADDRESS && e.EXCHANGE_SIM_WALLET_KEY
-    ? { rpcUrl: e.EXCHANGE_SIM_RPC_URL, tokenAddress: e.EXCHANGE_SIM_TOKEN_ADDRESS as Address, walletKey: e.EXCHANGE_SIM_WALLET_KEY as Hex, reqConfirmations: 3 }
+    ? {
+        rpcUrl: e.EXCHANGE_SIM_RPC_URL,
+        tokenAddress: e.EXCHANGE_SIM_TOKEN_ADDRESS as Address,
+        walletKey: e.EXCHANGE_SIM_WALLET_KEY as Hex,
+        reqConfirmations: 3,
+      }
     : undefined;
 const sim = await startExchangeSim({
   port: Number(e.EXCHANGE_SIM_PORT ?? 8787),
@@ -19,7 +24,9 @@ const sim = await startExchangeSim({
   lifecycle: { confirmMs: 3_000, exchangeMs: 3_000, withdrawMs: 3_000 },
   chain,
 });
-console.log(`[exchange-sim] FixedFloat API v2 on ${sim.url}/api/v2 (${chain ? `chain ${chain.rpcUrl}, payouts from ${sim.chain!.address}` : 'no chain: USDTBSC deposits only through /control'})`);
+console.log(
+  `[exchange-sim] FixedFloat API v2 on ${sim.url}/api/v2 (${chain ? `chain ${chain.rpcUrl}, payouts from ${sim.chain!.address}` : 'no chain: USDTBSC deposits only through /control'})`,
+);
 const stop = () => void sim.stop().then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

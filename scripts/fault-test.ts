@@ -212,7 +212,10 @@ async function privatePostgres() {
 
 function runChild(name: string, env: Record<string, string>): Promise<ScenarioResult> {
   return new Promise((resolve) => {
-    const child = spawn('node_modules/.bin/tsx', ['scripts/fault-test.ts', '--scenario', name], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('node_modules/.bin/tsx', ['scripts/fault-test.ts', '--scenario', name], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     child.on('exit', (code) => {
@@ -220,7 +223,13 @@ function runChild(name: string, env: Record<string, string>): Promise<ScenarioRe
       resolve(
         line
           ? (JSON.parse(line.slice(7)) as ScenarioResult)
-          : { name, ok: false, seconds: 0, note: '', invariants: [{ name: 'scenario process', ok: false, detail: `exited ${code} without a result\n${out.slice(-2000)}` }] },
+          : {
+              name,
+              ok: false,
+              seconds: 0,
+              note: '',
+              invariants: [{ name: 'scenario process', ok: false, detail: `exited ${code} without a result\n${out.slice(-2000)}` }],
+            },
       );
     });
   });

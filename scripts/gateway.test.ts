@@ -50,7 +50,12 @@ describe('operator CLI', () => {
   it('secrets:reencrypt seals secrets stored in clear, prints no secret, and a second run leaves them as they are', async () => {
     const t = await createTestTenant();
     const ep = await createTestWebhookEndpoint(t.db, { tenantId: t.tenant.id, mode: 'test' }, { legacyPlaintext: true });
-    const user = await createUser(t.db, { email: `cli-totp-${Date.now()}@example.com`, password: 'a-long-enough-password', role: 'owner', tenantId: t.tenant.id });
+    const user = await createUser(t.db, {
+      email: `cli-totp-${Date.now()}@example.com`,
+      password: 'a-long-enough-password',
+      role: 'owner',
+      tenantId: t.tenant.id,
+    });
     const totp = generateTotpSecret();
     await t.db.update(users).set({ totpSecret: totp }).where(eq(users.id, user.id));
     const stored = async () => [

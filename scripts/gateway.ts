@@ -43,7 +43,8 @@ function required(flags: Record<string, string>, name: string): string {
 
 function allowOnly(flags: Record<string, string>, allowed: string[]) {
   const unknown = Object.keys(flags).filter((f) => !allowed.includes(f));
-  if (unknown.length) throw new UsageError(`unknown flag(s): ${unknown.map((f) => `--${f}`).join(', ')}; allowed: ${allowed.map((f) => `--${f}`).join(', ')}`);
+  if (unknown.length)
+    throw new UsageError(`unknown flag(s): ${unknown.map((f) => `--${f}`).join(', ')}; allowed: ${allowed.map((f) => `--${f}`).join(', ')}`);
 }
 
 const USAGE = `usage: npm run gateway -- <command> [flags]
@@ -85,7 +86,17 @@ async function main() {
     case 'tenant:list': {
       allowOnly(flags, []);
       const rows = await listTenants(db);
-      print(rows.map((t) => ({ id: t.id, name: t.name, slug: t.slug, status: t.status, invoiceFeeRate: t.invoiceFeeRate, withdrawalFeeRate: t.withdrawalFeeRate, createdAt: t.createdAt.toISOString() })));
+      print(
+        rows.map((t) => ({
+          id: t.id,
+          name: t.name,
+          slug: t.slug,
+          status: t.status,
+          invoiceFeeRate: t.invoiceFeeRate,
+          withdrawalFeeRate: t.withdrawalFeeRate,
+          createdAt: t.createdAt.toISOString(),
+        })),
+      );
       break;
     }
     case 'key:create': {
@@ -93,7 +104,10 @@ async function main() {
       const tenant = await getTenantOrThrow(db, required(flags, 'tenant'));
       const input = CreateApiKeyBody.parse({
         name: flags.name ?? 'CLI key',
-        scopes: required(flags, 'scopes').split(',').map((s) => s.trim()).filter(Boolean),
+        scopes: required(flags, 'scopes')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
         mode: required(flags, 'mode'),
         rateLimitRpm: flags['rate-limit'] ? Number(flags['rate-limit']) : undefined,
         expiresInDays: flags['expires-in-days'] ? Number(flags['expires-in-days']) : undefined,
@@ -117,7 +131,8 @@ async function main() {
     case 'secrets:reencrypt': {
       allowOnly(flags, ['batch-size']);
       const batchSize = flags['batch-size'] === undefined ? undefined : Number(flags['batch-size']);
-      if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= 10_000)) throw new UsageError('--batch-size must be an integer from 1 to 10000');
+      if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= 10_000))
+        throw new UsageError('--batch-size must be an integer from 1 to 10000');
       const report = await reencryptSecrets(db, { batchSize });
       // Counts, row keys and reasons only: never a secret, sealed or not.
       print(report);

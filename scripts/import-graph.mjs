@@ -5,27 +5,30 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
-/**
- * Folder cycles that predate the rule (issue 21 removed those of the payment
- * path). Each entry is the set of lib folders of one strongly connected
- * component; a component inside one of these sets passes, anything else fails.
- * Remove a set when its cycle is broken: the test fails while a set is stale.
- */
-export const KNOWN_CYCLES = [
-  // lib/api (errors, schemas, withApiKey) is imported by every domain and itself imports auth, keys and tenants.
-  ['api', 'api-keys', 'audit', 'auth', 'tenants', 'users'],
-  // Approval decisions finish withdrawals; creating a withdrawal enforces the controls.
-  ['withdrawal-controls', 'withdrawals'],
-];
-
 /** Folders lib/chain (the chain adapter) must never import: it reports what it found, domains act on it. */
-export const CHAIN_FORBIDDEN = ['invoices', 'storefront', 'withdrawals', 'withdrawal-controls', 'exchange', 'webhooks', 'ledger', 'events', 'jobs', 'checkout', 'console', 'dashboard'];
+export const CHAIN_FORBIDDEN = [
+  'invoices',
+  'storefront',
+  'withdrawals',
+  'withdrawal-controls',
+  'exchange',
+  'webhooks',
+  'ledger',
+  'events',
+  'jobs',
+  'checkout',
+  'console',
+  'dashboard',
+];
 
 const isSource = (f) => /\.(ts|tsx)$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.endsWith('.d.ts');
 
 /** The lib folder of a path under libDir ('boot.ts' for a file at lib/'s top: a composition point of its own). */
 export function folderOf(libDir, file) {
-  return path.relative(libDir, file).split(path.sep)[0].replace(/\.tsx?$/, '');
+  return path
+    .relative(libDir, file)
+    .split(path.sep)[0]
+    .replace(/\.tsx?$/, '');
 }
 
 /** Every import edge between lib folders: { from, to, file, specifier, line }. Type-only imports count too. */
@@ -102,21 +105,27 @@ export function folderCycles(edges) {
   return out;
 }
 
-const isKnown = (scc) => KNOWN_CYCLES.some((k) => scc.every((f) => k.includes(f)));
-
 /**
- * What the rule reports: each import edge that lies on a folder cycle not in
- * KNOWN_CYCLES, and each import of a domain from lib/chain, with a message.
+ * What the rule reports: each import edge that lies on a folder cycle, and
+ * each import of a domain from lib/chain, with a message.
  */
 export function importViolations(root) {
   const edges = libImportEdges(root);
   const bad = new Map();
-  for (const scc of folderCycles(edges).filter((c) => !isKnown(c))) for (const f of scc) bad.set(f, scc);
+  for (const scc of folderCycles(edges)) for (const f of scc) bad.set(f, scc);
   const found = [];
   for (const e of edges) {
     const scc = bad.get(e.from);
-    if (scc && scc.includes(e.to)) found.push({ ...e, message: `lib/${e.from} → lib/${e.to} closes an import cycle between lib folders (${scc.join(', ')}); make the arrow point one way (docs/architecture.md)` });
-    else if (e.from === 'chain' && CHAIN_FORBIDDEN.includes(e.to)) found.push({ ...e, message: `lib/chain is the chain adapter and imports no domain (lib/${e.to}): return what was found and let the domain act (docs/architecture.md)` });
+    if (scc && scc.includes(e.to))
+      found.push({
+        ...e,
+        message: `lib/${e.from} → lib/${e.to} closes an import cycle between lib folders (${scc.join(', ')}); make the arrow point one way (docs/architecture.md)`,
+      });
+    else if (e.from === 'chain' && CHAIN_FORBIDDEN.includes(e.to))
+      found.push({
+        ...e,
+        message: `lib/chain is the chain adapter and imports no domain (lib/${e.to}): return what was found and let the domain act (docs/architecture.md)`,
+      });
   }
   return found;
 }

@@ -111,7 +111,10 @@ server.listen(port, values.host, async () => {
       const key = apiKey();
       creating = gateway('POST', '/v1/webhooks/endpoints', key, {
         url,
-        eventsSubscribed: values.events!.split(',').map((e) => e.trim()).filter(Boolean),
+        eventsSubscribed: values
+          .events!.split(',')
+          .map((e) => e.trim())
+          .filter(Boolean),
         description: 'npm run webhooks:listen (deleted when it stops)',
       });
       const ep = (await creating) as Record<string, unknown>;

@@ -5,7 +5,7 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { acceptInvitation } from '@/lib/auth/invitations';
 import { signIn, signOut } from '@/lib/auth/next-auth';
-import { clientIp } from '@/lib/auth/client-ip';
+import { clientIp } from '@/lib/http/client-ip';
 import { revokeSession } from '@/lib/auth/sessions';
 import { issueSignInGrant } from '@/lib/auth/sign-in-grant';
 import { signUp } from '@/lib/auth/sign-up';

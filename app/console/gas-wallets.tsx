@@ -14,7 +14,11 @@ export async function GasWallets() {
               {w.state !== 'not_configured' && <span className="ml-2 font-mono text-xs text-slate-500">{w.address}</span>}
             </span>
             {w.state === 'not_configured' && <span className="text-slate-500">not configured</span>}
-            {w.state === 'unavailable' && <span className="font-medium text-amber-700" role="status">unavailable (balance read failed)</span>}
+            {w.state === 'unavailable' && (
+              <span className="font-medium text-amber-700" role="status">
+                unavailable (balance read failed)
+              </span>
+            )}
             {(w.state === 'ok' || w.state === 'low') && (
               <span className={w.state === 'low' ? 'font-medium text-red-700' : 'text-slate-900'} role={w.state === 'low' ? 'alert' : undefined}>
                 {w.balance} BNB{w.state === 'low' && ` — low, below ${w.lowAt} BNB: sweeps will stop`}

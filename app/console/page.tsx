@@ -13,12 +13,19 @@ export default async function ConsoleSearchPage({ searchParams }: { searchParams
   const hits = q ? await searchConsole(ctx.db, q) : [];
   return (
     <>
-      <PageHeader title="Search" description="Across every tenant: tenant name or id, invoice id, externalId, deposit address, tx hash, withdrawal id, event id, delivery id, order id." />
+      <PageHeader
+        title="Search"
+        description="Across every tenant: tenant name or id, invoice id, externalId, deposit address, tx hash, withdrawal id, event id, delivery id, order id."
+      />
       <GasWallets />
       <form role="search" className="mb-6 flex max-w-2xl gap-2">
-        <label htmlFor="q" className="sr-only">Search</label>
+        <label htmlFor="q" className="sr-only">
+          Search
+        </label>
         <input id="q" name="q" defaultValue={q} placeholder="inv_…, 0x…, tenant name…" className={inputClass} autoFocus />
-        <button type="submit" className="h-9 rounded-md bg-indigo-600 px-4 text-sm font-medium text-white hover:bg-indigo-500">Search</button>
+        <button type="submit" className="h-9 rounded-md bg-indigo-600 px-4 text-sm font-medium text-white hover:bg-indigo-500">
+          Search
+        </button>
       </form>
       {q && (
         <Card>
@@ -27,14 +34,28 @@ export default async function ConsoleSearchPage({ searchParams }: { searchParams
           ) : (
             <div className="-m-5 overflow-x-auto">
               <table className={tableClass}>
-                <thead><tr><th className={thClass}>Kind</th><th className={thClass}>Id</th><th className={thClass}>Tenant</th><th className={thClass}>Mode</th><th className={thClass}>Summary</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th className={thClass}>Kind</th>
+                    <th className={thClass}>Id</th>
+                    <th className={thClass}>Tenant</th>
+                    <th className={thClass}>Mode</th>
+                    <th className={thClass}>Summary</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {hits.map((h, i) => (
                     <tr key={`${h.kind}-${h.id}-${i}`} data-hit-kind={h.kind}>
                       <td className={tdClass}>{h.kind}</td>
                       <td className={`${tdClass} font-mono text-xs`}>{h.id}</td>
                       <td className={`${tdClass} font-mono text-xs`}>
-                        {h.tenantId ? <Link className="text-indigo-600 hover:underline" href={`/console/tenants/${h.tenantId}`}>{h.tenantId}</Link> : '—'}
+                        {h.tenantId ? (
+                          <Link className="text-indigo-600 hover:underline" href={`/console/tenants/${h.tenantId}`}>
+                            {h.tenantId}
+                          </Link>
+                        ) : (
+                          '—'
+                        )}
                       </td>
                       <td className={tdClass}>{h.mode ?? '—'}</td>
                       <td className={`${tdClass} whitespace-normal`}>{h.summary}</td>

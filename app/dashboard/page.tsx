@@ -25,7 +25,13 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const fees = stats.series.reduce((s, p) => s.plus(p.fees), new Decimal(0)).toFixed();
   const delivered = stats.series.reduce((s, p) => s + p.delivered, 0);
   const failed = stats.series.reduce((s, p) => s + p.failed, 0);
-  const rate = delivered + failed === 0 ? '—' : `${new Decimal(delivered).div(delivered + failed).times(100).toFixed(1)}%`;
+  const rate =
+    delivered + failed === 0
+      ? '—'
+      : `${new Decimal(delivered)
+          .div(delivered + failed)
+          .times(100)
+          .toFixed(1)}%`;
   return (
     <>
       <PageHeader
@@ -33,7 +39,12 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         actions={
           <nav aria-label="Period" className="flex rounded-md border border-slate-300 bg-white p-0.5 text-sm">
             {PERIODS.map((p) => (
-              <Link key={p} href={`/dashboard?days=${p}`} aria-current={p === days ? 'true' : undefined} className={`rounded px-3 py-1 ${p === days ? 'bg-slate-900 text-white' : 'text-slate-600 hover:bg-slate-100'}`}>
+              <Link
+                key={p}
+                href={`/dashboard?days=${p}`}
+                aria-current={p === days ? 'true' : undefined}
+                className={`rounded px-3 py-1 ${p === days ? 'bg-slate-900 text-white' : 'text-slate-600 hover:bg-slate-100'}`}
+              >
                 {p} days
               </Link>
             ))}
@@ -49,13 +60,17 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         ].map(([label, value, id]) => (
           <Card key={id as string}>
             <p className="text-sm text-slate-500">{label}</p>
-            <p className="mt-1 text-2xl font-semibold text-slate-900" data-testid={id as string}>{value}</p>
+            <p className="mt-1 text-2xl font-semibold text-slate-900" data-testid={id as string}>
+              {value}
+            </p>
           </Card>
         ))}
       </div>
       <div className="mt-4 grid gap-4 lg:grid-cols-2">
         <Card title="Received volume and fees per day">
-          <div className="h-64"><VolumeChart series={stats.series} /></div>
+          <div className="h-64">
+            <VolumeChart series={stats.series} />
+          </div>
         </Card>
         <Card title="Invoices by status">
           <div className="h-64">
@@ -67,18 +82,45 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             {delivered + failed === 0 ? <EmptyState title="No finished deliveries in this period" /> : <DeliveryRateChart series={stats.series} />}
           </div>
         </Card>
-        <Card title="Recent invoices" actions={<Link href="/dashboard/invoices" className="text-sm text-indigo-600 hover:underline">View all</Link>}>
+        <Card
+          title="Recent invoices"
+          actions={
+            <Link href="/dashboard/invoices" className="text-sm text-indigo-600 hover:underline">
+              View all
+            </Link>
+          }
+        >
           {recent.data.length === 0 ? (
-            <EmptyState title="No invoices yet"><Link href="/dashboard/invoices" className="text-indigo-600 hover:underline">Create your first invoice</Link></EmptyState>
+            <EmptyState title="No invoices yet">
+              <Link href="/dashboard/invoices" className="text-indigo-600 hover:underline">
+                Create your first invoice
+              </Link>
+            </EmptyState>
           ) : (
             <table className={`${tableClass} -m-5 w-[calc(100%+2.5rem)]`}>
-              <thead><tr>{['Amount', 'Status', 'Created'].map((h) => <th key={h} className={thClass}>{h}</th>)}</tr></thead>
+              <thead>
+                <tr>
+                  {['Amount', 'Status', 'Created'].map((h) => (
+                    <th key={h} className={thClass}>
+                      {h}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
               <tbody>
                 {recent.data.map((inv) => (
                   <tr key={inv.id}>
-                    <td className={tdClass}><Link href={`/dashboard/invoices/${inv.id}`} className="font-medium text-indigo-600 hover:underline"><Money value={inv.amountExpected} /></Link></td>
-                    <td className={tdClass}><StatusBadge status={inv.status} /></td>
-                    <td className={tdClass}><Time iso={inv.createdAt} /></td>
+                    <td className={tdClass}>
+                      <Link href={`/dashboard/invoices/${inv.id}`} className="font-medium text-indigo-600 hover:underline">
+                        <Money value={inv.amountExpected} />
+                      </Link>
+                    </td>
+                    <td className={tdClass}>
+                      <StatusBadge status={inv.status} />
+                    </td>
+                    <td className={tdClass}>
+                      <Time iso={inv.createdAt} />
+                    </td>
                   </tr>
                 ))}
               </tbody>

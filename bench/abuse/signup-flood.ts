@@ -58,7 +58,11 @@ export default async function run(): Promise<AbuseRow[]> {
       return res.status === 200 ? null : `${res.status} ${res.body?.code}`;
     };
     const orphanTenants = async () =>
-      Number(rowsOf<{ n: string }>(await b.db.execute(sql`select count(*) as n from tenants t where not exists (select 1 from users u where u.tenant_id = t.id)`))[0]!.n);
+      Number(
+        rowsOf<{ n: string }>(
+          await b.db.execute(sql`select count(*) as n from tenants t where not exists (select 1 from users u where u.tenant_id = t.id)`),
+        )[0]!.n,
+      );
     const lag = monitorEventLoopDelay({ resolution: 10 });
     lag.enable();
     const timed = async (measure: () => Promise<VictimRun>) => {

@@ -128,7 +128,9 @@ export async function startFaultyExchange(chain: AnvilChain) {
       state.refused++;
       req.resume();
       const status = Number(state.mode);
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ code: status, msg: status === 429 ? 'Too many requests' : 'Internal error', data: null }));
+      res
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ code: status, msg: status === 429 ? 'Too many requests' : 'Internal error', data: null }));
       return;
     }
     const up = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (r) => {

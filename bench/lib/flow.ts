@@ -104,7 +104,13 @@ export async function runFlow(
         if (res.status !== 201 && res.status !== 200) throw new Error(`create invoice: ${res.status} ${JSON.stringify(res.body)}`);
         stats.invoices++;
         const n = nonce++;
-        const hash = await faucet.writeContract({ address: c.chain.token, abi, functionName: 'transfer', args: [res.body.depositAddress as Address, parseUnits(amount, 18)], nonce: n });
+        const hash = await faucet.writeContract({
+          address: c.chain.token,
+          abi,
+          functionName: 'transfer',
+          args: [res.body.depositAddress as Address, parseUnits(amount, 18)],
+          nonce: n,
+        });
         paid.push({ id: res.body.id, amount, address: res.body.depositAddress as Address, hash });
       }
     }),
@@ -150,7 +156,9 @@ export async function runFlow(
   };
   const ids = `{${paid.map((p) => p.id).join(',')}}`;
   await waitFor('invoices PAID_OUT', async () => {
-    const [r] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::text as n from invoices where id = any(${ids}::text[]) and status <> 'PAID_OUT'`));
+    const [r] = rowsOf<{ n: string }>(
+      await db.execute(sql`select count(*)::text as n from invoices where id = any(${ids}::text[]) and status <> 'PAID_OUT'`),
+    );
     return Number(r!.n);
   });
 
@@ -175,7 +183,14 @@ export async function runFlow(
     await Promise.all(
       tenants.map(async (t) => {
         for (let i = 0; i < opts.exchangeWithdrawalsPerTenant!; i++) {
-          const body = { type: 'float', fromCcy: 'USDTBSC', toCcy: 'BTC', direction: 'from', amount: '12', toAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' };
+          const body = {
+            type: 'float',
+            fromCcy: 'USDTBSC',
+            toCcy: 'BTC',
+            direction: 'from',
+            amount: '12',
+            toAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+          };
           const res = await api(c, 'POST', '/v1/withdrawals/exchange/withdrawal', t.key, body, stats);
           if (res.status !== 201 && res.status !== 200) throw new Error(`exchange withdrawal: ${res.status} ${JSON.stringify(res.body)}`);
           stats.exchangeWithdrawals = (stats.exchangeWithdrawals ?? 0) + 1;
@@ -188,16 +203,19 @@ export async function runFlow(
   }
   const wids = `{${[...sent.map((s) => s.id), ...exchangeIds].join(',')}}`;
   await waitFor('withdrawals final', async () => {
-    const [r] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::text as n from withdrawals where id = any(${wids}::text[]) and status not in ('COMPLETED', 'FAILED')`));
+    const [r] = rowsOf<{ n: string }>(
+      await db.execute(sql`select count(*)::text as n from withdrawals where id = any(${wids}::text[]) and status not in ('COMPLETED', 'FAILED')`),
+    );
     return Number(r!.n);
   });
   const tids = `{${tenants.map((t) => t.id).join(',')}}`;
   await waitFor('webhook deliveries final', async () => {
     const [r] = rowsOf<{ n: string }>(
-      await db.execute(sql`select count(*)::text as n from webhook_deliveries where tenant_id = any(${tids}::text[]) and status not in ('SUCCEEDED', 'DEAD_LETTER')`),
+      await db.execute(
+        sql`select count(*)::text as n from webhook_deliveries where tenant_id = any(${tids}::text[]) and status not in ('SUCCEEDED', 'DEAD_LETTER')`,
+      ),
     );
     return Number(r!.n);
   });
   return { stats, paid, sent, exchangeIds };
 }
-

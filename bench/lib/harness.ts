@@ -46,9 +46,21 @@ export function ensureBuild() {
   if (r.status !== 0) throw new Error('next build failed');
 }
 
-export async function startServer(databaseUrl: string, port: number, extraEnv: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+export async function startServer(
+  databaseUrl: string,
+  port: number,
+  extraEnv: Record<string, string> = {},
+): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn('node_modules/.bin/next', ['start', '-H', '127.0.0.1', '-p', String(port)], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, APP_ENV: 'test', WORKER_INLINE: 'false', LOG_LEVEL: 'warn', NEXT_TELEMETRY_DISABLED: '1', ...extraEnv },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      APP_ENV: 'test',
+      WORKER_INLINE: 'false',
+      LOG_LEVEL: 'warn',
+      NEXT_TELEMETRY_DISABLED: '1',
+      ...extraEnv,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -88,7 +100,11 @@ export interface Row {
 }
 
 export function printTable(title: string, rows: Row[]) {
-  const w = [Math.max(...rows.map((r) => r.name.length), 6), Math.max(...rows.map((r) => r.value.length), 5), Math.max(...rows.map((r) => r.target.length), 6)];
+  const w = [
+    Math.max(...rows.map((r) => r.name.length), 6),
+    Math.max(...rows.map((r) => r.value.length), 5),
+    Math.max(...rows.map((r) => r.target.length), 6),
+  ];
   console.log(`\n${title}`);
   console.log(`| ${'figure'.padEnd(w[0]!)} | ${'value'.padEnd(w[1]!)} | ${'target'.padEnd(w[2]!)} | ok |`);
   console.log(`|${'-'.repeat(w[0]! + 2)}|${'-'.repeat(w[1]! + 2)}|${'-'.repeat(w[2]! + 2)}|----|`);

@@ -38,6 +38,8 @@ export async function load(opts: {
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
     total: r.requests.total,
-    statusCodes: Object.fromEntries(Object.entries((r as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {}).map(([k, v]) => [k, v.count])),
+    statusCodes: Object.fromEntries(
+      Object.entries((r as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {}).map(([k, v]) => [k, v.count]),
+    ),
   };
 }

@@ -10,8 +10,15 @@ const plot = (s: string) => new Decimal(s).toNumber();
 const shortDay = (d: string) => d.slice(5);
 
 const STATUS_COLORS: Record<string, string> = {
-  PAID_OUT: '#10b981', CONFIRMED: '#0ea5e9', PROCESSING_PAYOUT: '#6366f1', DETECTED: '#38bdf8', PENDING: '#94a3b8',
-  PARTIALLY_PAID: '#f59e0b', OVERPAID: '#f97316', EXPIRED: '#cbd5e1', FAILED: '#ef4444',
+  PAID_OUT: '#10b981',
+  CONFIRMED: '#0ea5e9',
+  PROCESSING_PAYOUT: '#6366f1',
+  DETECTED: '#38bdf8',
+  PENDING: '#94a3b8',
+  PARTIALLY_PAID: '#f59e0b',
+  OVERPAID: '#f97316',
+  EXPIRED: '#cbd5e1',
+  FAILED: '#ef4444',
 };
 
 function MoneyTooltip({ active, payload, label }: { active?: boolean; payload?: { payload: DayPoint }[]; label?: string }) {
@@ -50,7 +57,9 @@ export function StatusChart({ data }: { data: { status: string; count: number }[
         <YAxis type="category" dataKey="status" width={120} tick={{ fontSize: 11, fill: '#334155' }} />
         <Tooltip cursor={{ fill: '#f1f5f9' }} />
         <Bar dataKey="count" name="Invoices" radius={[0, 3, 3, 0]} isAnimationActive={false}>
-          {data.map((d) => <Cell key={d.status} fill={STATUS_COLORS[d.status] ?? '#94a3b8'} />)}
+          {data.map((d) => (
+            <Cell key={d.status} fill={STATUS_COLORS[d.status] ?? '#94a3b8'} />
+          ))}
         </Bar>
       </BarChart>
     </ResponsiveContainer>

@@ -22,13 +22,19 @@ function useCountdown(expiresAt: string) {
 function headline(s: CheckoutState): { title: string; tone: string } {
   if (PAID.has(s.status)) return { title: 'Payment received', tone: 'bg-emerald-50 text-emerald-800 border-emerald-200' };
   if (s.status === 'OVERPAID') return { title: 'Payment received (more than requested)', tone: 'bg-emerald-50 text-emerald-800 border-emerald-200' };
-  if (s.status === 'DETECTED') return { title: `Payment detected: ${s.confirmations}/${s.confirmationsRequired} confirmations`, tone: 'bg-sky-50 text-sky-800 border-sky-200' };
-  if (s.status === 'PARTIALLY_PAID') return { title: `Partially paid: ${s.remaining} USDT still to pay`, tone: 'bg-amber-50 text-amber-800 border-amber-200' };
+  if (s.status === 'DETECTED')
+    return { title: `Payment detected: ${s.confirmations}/${s.confirmationsRequired} confirmations`, tone: 'bg-sky-50 text-sky-800 border-sky-200' };
+  if (s.status === 'PARTIALLY_PAID')
+    return { title: `Partially paid: ${s.remaining} USDT still to pay`, tone: 'bg-amber-50 text-amber-800 border-amber-200' };
   if (s.status === 'EXPIRED')
     return s.payments > 0
-      ? { title: 'Expired: your payment arrived late or incomplete and was passed on to the merchant; contact them', tone: 'bg-amber-50 text-amber-800 border-amber-200' }
+      ? {
+          title: 'Expired: your payment arrived late or incomplete and was passed on to the merchant; contact them',
+          tone: 'bg-amber-50 text-amber-800 border-amber-200',
+        }
       : { title: 'This payment request has expired', tone: 'bg-slate-100 text-slate-700 border-slate-200' };
-  if (s.status === 'FAILED') return { title: 'Payment received; the merchant is finishing the settlement', tone: 'bg-amber-50 text-amber-800 border-amber-200' };
+  if (s.status === 'FAILED')
+    return { title: 'Payment received; the merchant is finishing the settlement', tone: 'bg-amber-50 text-amber-800 border-amber-200' };
   return { title: 'Waiting for payment', tone: 'bg-white text-slate-700 border-slate-200' };
 }
 
@@ -40,7 +46,7 @@ export function CheckoutLive({ initial, qrSvg }: { initial: CheckoutState; qrSvg
     if (FINAL.has(state.status)) return;
     const t = setInterval(async () => {
       try {
-        const res = await fetch(`/pay/${state.id}/status`, { cache: 'no-store' });
+        const res = await fetch(`/api/pay/${state.id}/status`, { cache: 'no-store' });
         if (res.ok) setState(await res.json());
       } catch {
         /* offline for a moment: keep the last state */
@@ -51,11 +57,15 @@ export function CheckoutLive({ initial, qrSvg }: { initial: CheckoutState; qrSvg
 
   const h = headline(state);
   const awaiting = state.status === 'PENDING' || state.status === 'PARTIALLY_PAID';
-  const amountToPay = state.payin ? `${state.payin.amount} ${state.payin.currency}` : `${state.status === 'PARTIALLY_PAID' ? state.remaining : state.amountExpected} USDT`;
+  const amountToPay = state.payin
+    ? `${state.payin.amount} ${state.payin.currency}`
+    : `${state.status === 'PARTIALLY_PAID' ? state.remaining : state.amountExpected} USDT`;
   return (
     <div className="space-y-4">
       {state.mode === 'test' ? (
-        <div className="rounded-md bg-amber-100 px-3 py-1.5 text-center text-xs font-semibold uppercase tracking-wide text-amber-900">Test mode: no real funds</div>
+        <div className="rounded-md bg-amber-100 px-3 py-1.5 text-center text-xs font-semibold uppercase tracking-wide text-amber-900">
+          Test mode: no real funds
+        </div>
       ) : null}
       <header className="text-center">
         <p className="text-sm text-slate-500">Pay {state.tenantName}</p>
@@ -65,7 +75,13 @@ export function CheckoutLive({ initial, qrSvg }: { initial: CheckoutState; qrSvg
         <p className="mt-1 text-xs text-slate-500">{state.network}</p>
       </header>
 
-      <div role="status" aria-live="polite" data-testid="checkout-status" data-status={state.status} className={`rounded-lg border px-4 py-3 text-sm font-medium ${h.tone}`}>
+      <div
+        role="status"
+        aria-live="polite"
+        data-testid="checkout-status"
+        data-status={state.status}
+        className={`rounded-lg border px-4 py-3 text-sm font-medium ${h.tone}`}
+      >
         {h.title}
       </div>
 
@@ -75,12 +91,19 @@ export function CheckoutLive({ initial, qrSvg }: { initial: CheckoutState; qrSvg
             Send exactly <strong className="tabular-nums">{amountToPay}</strong>
             {state.payin ? '' : ' (BEP-20 on BNB Smart Chain)'} to:
           </p>
-          <div className="mx-auto w-fit rounded-lg border border-slate-100 p-2" aria-label="QR code of the payment address" dangerouslySetInnerHTML={{ __html: qrSvg }} />
+          <div
+            className="mx-auto w-fit rounded-lg border border-slate-100 p-2"
+            aria-label="QR code of the payment address"
+            dangerouslySetInnerHTML={{ __html: qrSvg }}
+          />
           <CopyField label="Deposit address" value={state.payin?.address ?? state.depositAddress} />
           {state.payin?.tag ? <CopyField label="Memo / tag" value={state.payin.tag} /> : null}
           <CopyField label="Amount" value={state.payin?.amount ?? (state.status === 'PARTIALLY_PAID' ? state.remaining : state.amountExpected)} />
           <p className="text-center text-sm text-slate-500">
-            Expires in <span className="font-mono tabular-nums" data-testid="countdown">{countdown.label}</span>
+            Expires in{' '}
+            <span className="font-mono tabular-nums" data-testid="countdown">
+              {countdown.label}
+            </span>
           </p>
         </section>
       ) : null}

@@ -48,19 +48,22 @@ export function DeadLetterTable({ rows }: { rows: DeadLetterRow[] }) {
     router.refresh();
   }
 
-  const toggle = (id: string) => setSelected((s) => {
-    const n = new Set(s);
-    if (n.has(id)) n.delete(id);
-    else n.add(id);
-    return n;
-  });
+  const toggle = (id: string) =>
+    setSelected((s) => {
+      const n = new Set(s);
+      if (n.has(id)) n.delete(id);
+      else n.add(id);
+      return n;
+    });
 
   return (
     <>
       <ReplayOutcomes outcomes={outcomes} />
       <div className="rounded-lg border border-slate-200 bg-white shadow-sm">
         <div className="flex items-center justify-between gap-4 border-b border-slate-100 px-4 py-2">
-          <p className="text-sm text-slate-600">{rows.length} shown · {selected.size} selected</p>
+          <p className="text-sm text-slate-600">
+            {rows.length} shown · {selected.size} selected
+          </p>
           <Button size="sm" disabled={busy || selected.size === 0} onClick={() => replay([...selected])}>
             {busy ? 'Replaying…' : `Replay selected (${selected.size})`}
           </Button>
@@ -80,23 +83,44 @@ export function DeadLetterTable({ rows }: { rows: DeadLetterRow[] }) {
                       onChange={(e) => setSelected(e.target.checked ? new Set(open.map((r) => r.id)) : new Set())}
                     />
                   </th>
-                  <th className={thClass}>Delivery</th><th className={thClass}>Tenant</th><th className={thClass}>Event</th><th className={thClass}>Target</th>
-                  <th className={thClass}>Last error</th><th className={thClass}>Dead since</th><th className={thClass}>Replay</th>
+                  <th className={thClass}>Delivery</th>
+                  <th className={thClass}>Tenant</th>
+                  <th className={thClass}>Event</th>
+                  <th className={thClass}>Target</th>
+                  <th className={thClass}>Last error</th>
+                  <th className={thClass}>Dead since</th>
+                  <th className={thClass}>Replay</th>
                 </tr>
               </thead>
               <tbody>
                 {rows.map((r) => (
                   <tr key={r.id} data-delivery-id={r.id} data-event-type={r.eventType}>
                     <td className={tdClass}>
-                      {!r.replayId && <input type="checkbox" aria-label={`Select ${r.id}`} checked={selected.has(r.id)} onChange={() => toggle(r.id)} />}
+                      {!r.replayId && (
+                        <input type="checkbox" aria-label={`Select ${r.id}`} checked={selected.has(r.id)} onChange={() => toggle(r.id)} />
+                      )}
                     </td>
-                    <td className={`${tdClass} font-mono text-xs`}>{r.id}<div className="text-slate-400">{r.attemptCount} attempts</div></td>
-                    <td className={tdClass}>{r.tenantName}<div className="font-mono text-xs text-slate-400">{r.tenantId} · {r.mode}</div></td>
-                    <td className={tdClass}>{r.eventType}<div className="font-mono text-xs text-slate-400">{r.eventId}</div></td>
+                    <td className={`${tdClass} font-mono text-xs`}>
+                      {r.id}
+                      <div className="text-slate-400">{r.attemptCount} attempts</div>
+                    </td>
+                    <td className={tdClass}>
+                      {r.tenantName}
+                      <div className="font-mono text-xs text-slate-400">
+                        {r.tenantId} · {r.mode}
+                      </div>
+                    </td>
+                    <td className={tdClass}>
+                      {r.eventType}
+                      <div className="font-mono text-xs text-slate-400">{r.eventId}</div>
+                    </td>
                     <td className={`${tdClass} max-w-56 truncate`} title={r.endpointUrl ?? 'postBackUrl'}>
-                      {r.postBack ? 'postBackUrl' : r.endpointUrl}<div className="font-mono text-xs text-slate-400">{r.endpointId}</div>
+                      {r.postBack ? 'postBackUrl' : r.endpointUrl}
+                      <div className="font-mono text-xs text-slate-400">{r.endpointId}</div>
                     </td>
-                    <td className={`${tdClass} max-w-56 truncate text-xs`} title={r.lastError ?? ''}>{r.lastError ?? '—'}</td>
+                    <td className={`${tdClass} max-w-56 truncate text-xs`} title={r.lastError ?? ''}>
+                      {r.lastError ?? '—'}
+                    </td>
                     <td className={`${tdClass} text-xs`}>{formatTime(r.deadAt)}</td>
                     <td className={tdClass}>
                       {r.replayId ? (
@@ -105,7 +129,9 @@ export function DeadLetterTable({ rows }: { rows: DeadLetterRow[] }) {
                           {r.replayStatus && <StatusBadge status={r.replayStatus} />}
                         </span>
                       ) : (
-                        <Button size="sm" variant="secondary" disabled={busy} onClick={() => replay([r.id])}>Replay</Button>
+                        <Button size="sm" variant="secondary" disabled={busy} onClick={() => replay([r.id])}>
+                          Replay
+                        </Button>
                       )}
                     </td>
                   </tr>

@@ -9,7 +9,15 @@ import { setFeeRatesAction } from '@/app/console/actions';
 import { FeeRatesBody } from '@/lib/console/schemas';
 import { zodFieldErrors } from '@/lib/dashboard/form-errors';
 
-export function FeeRatesForm({ tenantId, invoiceFeeRate, withdrawalFeeRate }: { tenantId: string; invoiceFeeRate: string; withdrawalFeeRate: string }) {
+export function FeeRatesForm({
+  tenantId,
+  invoiceFeeRate,
+  withdrawalFeeRate,
+}: {
+  tenantId: string;
+  invoiceFeeRate: string;
+  withdrawalFeeRate: string;
+}) {
   const router = useRouter();
   const toast = useToast();
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -42,7 +50,9 @@ export function FeeRatesForm({ tenantId, invoiceFeeRate, withdrawalFeeRate }: { 
       <Field id="withdrawalFeeRate" label="Withdrawal fee rate" error={errors.withdrawalFeeRate} hint="Charged on top of each withdrawal: 0.01 = 1%.">
         <input id="withdrawalFeeRate" name="withdrawalFeeRate" defaultValue={withdrawalFeeRate} inputMode="decimal" className={inputClass} />
       </Field>
-      <Button type="submit" disabled={busy}>{busy ? 'Saving…' : 'Save fee rates'}</Button>
+      <Button type="submit" disabled={busy}>
+        {busy ? 'Saving…' : 'Save fee rates'}
+      </Button>
     </form>
   );
 }

@@ -22,7 +22,9 @@ export function RecoverForm({ defaultEndpointId }: { defaultEndpointId: string }
         const f = new FormData(e.currentTarget);
         const local = String(f.get('since') ?? '');
         // datetime-local has no zone: the console works in UTC like every time it shows.
-        const res = await submit(null, () => recoverEndpointAction({ endpointId: String(f.get('endpointId') ?? ''), since: local ? `${local}:00Z` : '' }));
+        const res = await submit(null, () =>
+          recoverEndpointAction({ endpointId: String(f.get('endpointId') ?? ''), since: local ? `${local}:00Z` : '' }),
+        );
         if (!res) return;
         const n = res.data.deliveryIds.length;
         setResult(`${n} deliver${n === 1 ? 'y' : 'ies'} queued${res.data.hasMore ? '; more remain, run it again' : ''}.`);
@@ -30,15 +32,23 @@ export function RecoverForm({ defaultEndpointId }: { defaultEndpointId: string }
         router.refresh();
       }}
     >
-      <div className="sm:col-span-3"><FormError message={error} /></div>
+      <div className="sm:col-span-3">
+        <FormError message={error} />
+      </div>
       <Field id="recover-endpoint" label="Endpoint id">
         <input id="recover-endpoint" name="endpointId" defaultValue={defaultEndpointId} placeholder="whe_…" required className={inputClass} />
       </Field>
       <Field id="recover-since" label="Since (UTC)">
         <input id="recover-since" name="since" type="datetime-local" required className={inputClass} />
       </Field>
-      <Button type="submit" className="sm:mt-6" disabled={busy}>{busy ? 'Recovering…' : 'Recover'}</Button>
-      {result && <p className="text-sm text-slate-700 sm:col-span-3" data-testid="recover-result">{result}</p>}
+      <Button type="submit" className="sm:mt-6" disabled={busy}>
+        {busy ? 'Recovering…' : 'Recover'}
+      </Button>
+      {result && (
+        <p className="text-sm text-slate-700 sm:col-span-3" data-testid="recover-result">
+          {result}
+        </p>
+      )}
     </form>
   );
 }

@@ -33,7 +33,12 @@ export function ReplayOutcomes({ outcomes }: { outcomes: ReplayOutcome[] }) {
 
   if (outcomes.length === 0) return null;
   return (
-    <section aria-label="Replay outcomes" aria-live="polite" className="mb-4 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="replay-outcomes">
+    <section
+      aria-label="Replay outcomes"
+      aria-live="polite"
+      className="mb-4 rounded-lg border border-slate-200 bg-white p-4 text-sm"
+      data-testid="replay-outcomes"
+    >
       <h2 className="mb-2 font-semibold text-slate-900">Replay outcomes</h2>
       <ul className="space-y-1">
         {outcomes.map((o) => (
@@ -41,12 +46,16 @@ export function ReplayOutcomes({ outcomes }: { outcomes: ReplayOutcome[] }) {
             <span className="font-mono text-xs">{o.deliveryId}</span>
             {o.ok ? (
               <>
-                <span>→ replayed as <span className="font-mono text-xs">{o.replayDeliveryId}</span></span>
+                <span>
+                  → replayed as <span className="font-mono text-xs">{o.replayDeliveryId}</span>
+                </span>
                 {live[o.replayDeliveryId] ? <StatusBadge status={live[o.replayDeliveryId]!.status} /> : <StatusBadge status="PENDING" />}
                 {live[o.replayDeliveryId]?.lastError && <span className="text-xs text-red-600">{live[o.replayDeliveryId]!.lastError}</span>}
               </>
             ) : (
-              <span className="text-red-700" role="alert">not replayed: {o.error}</span>
+              <span className="text-red-700" role="alert">
+                not replayed: {o.error}
+              </span>
             )}
           </li>
         ))}

@@ -25,7 +25,9 @@ export function TenantStatusForm({ tenantId, status }: { tenantId: string; statu
         router.refresh();
       }}
     >
-      <div className="sm:col-span-2"><FormError message={error} /></div>
+      <div className="sm:col-span-2">
+        <FormError message={error} />
+      </div>
       <Field id="status-reason" label={`Reason to ${next === 'suspended' ? 'suspend' : 'reactivate'}`} hint="Kept in the audit log.">
         <input id="status-reason" name="reason" required minLength={3} className={inputClass} />
       </Field>

@@ -16,18 +16,35 @@ const NAV = [
   { href: '/dashboard/settings', label: 'Settings' },
 ];
 
-export function Shell({ tenantName, email, role, mode, children }: { tenantName: string; email: string; role: string; mode: 'live' | 'test'; children: ReactNode }) {
+export function Shell({
+  tenantName,
+  email,
+  role,
+  mode,
+  children,
+}: {
+  tenantName: string;
+  email: string;
+  role: string;
+  mode: 'live' | 'test';
+  children: ReactNode;
+}) {
   const test = mode === 'test';
   return (
     <div className={`min-h-screen ${test ? 'border-t-4 border-amber-500' : 'border-t-4 border-transparent'}`}>
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
         Skip to content
       </a>
       <div className="flex">
         <aside className="sticky top-0 hidden h-screen w-60 shrink-0 flex-col border-r border-slate-200 bg-white px-3 py-4 md:flex">
           <Link href="/dashboard" className="mb-6 flex items-center gap-2 px-3 text-sm font-semibold text-slate-900">
             <span className="grid h-7 w-7 place-items-center rounded-md bg-indigo-600 text-xs text-white">₮</span>
-            <span className="truncate" data-testid="tenant-name">{tenantName}</span>
+            <span className="truncate" data-testid="tenant-name">
+              {tenantName}
+            </span>
           </Link>
           <nav aria-label="Dashboard" className="space-y-0.5">
             {NAV.map((n) => (
@@ -37,7 +54,9 @@ export function Shell({ tenantName, email, role, mode, children }: { tenantName:
             ))}
           </nav>
           <div className="mt-auto border-t border-slate-100 px-3 pt-3 text-xs text-slate-500">
-            <p className="truncate" title={email}>{email}</p>
+            <p className="truncate" title={email}>
+              {email}
+            </p>
             <p className="capitalize">{role}</p>
             <form action={signOutAction} className="mt-2">
               <button type="submit" className="text-sm font-medium text-slate-700 hover:text-slate-900 hover:underline">
@@ -50,7 +69,10 @@ export function Shell({ tenantName, email, role, mode, children }: { tenantName:
           <header className="sticky top-0 z-20 flex h-14 items-center justify-between gap-4 border-b border-slate-200 bg-white/95 px-6 backdrop-blur">
             <div className="flex items-center gap-3">
               {test ? (
-                <span data-testid="test-mode-banner" className="rounded bg-amber-100 px-2 py-0.5 text-xs font-semibold uppercase tracking-wide text-amber-800">
+                <span
+                  data-testid="test-mode-banner"
+                  className="rounded bg-amber-100 px-2 py-0.5 text-xs font-semibold uppercase tracking-wide text-amber-800"
+                >
                   Test data
                 </span>
               ) : (

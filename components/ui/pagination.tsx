@@ -2,7 +2,19 @@ import Link from 'next/link';
 import { buttonClass } from './button';
 
 /** Prev/next links that keep every other search parameter, so the page lives in the URL. */
-export function Pagination({ basePath, params, page, lastPage, total }: { basePath: string; params: Record<string, string | undefined>; page: number; lastPage: number; total: number }) {
+export function Pagination({
+  basePath,
+  params,
+  page,
+  lastPage,
+  total,
+}: {
+  basePath: string;
+  params: Record<string, string | undefined>;
+  page: number;
+  lastPage: number;
+  total: number;
+}) {
   const href = (p: number) => {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries(params)) if (v && k !== 'page') q.set(k, v);

@@ -7,8 +7,19 @@ export function StepUpField({ id, enabled, value, onChange }: { id: string; enab
   if (!enabled) return null;
   return (
     <div className="w-48">
-      <label htmlFor={id} className="mb-1 block text-xs font-medium text-slate-600">Authenticator code</label>
-      <input id={id} name="totpCode" inputMode="numeric" autoComplete="one-time-code" maxLength={6} className={inputClass} value={value} onChange={(e) => onChange(e.target.value.trim())} />
+      <label htmlFor={id} className="mb-1 block text-xs font-medium text-slate-600">
+        Authenticator code
+      </label>
+      <input
+        id={id}
+        name="totpCode"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        className={inputClass}
+        value={value}
+        onChange={(e) => onChange(e.target.value.trim())}
+      />
     </div>
   );
 }

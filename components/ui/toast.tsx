@@ -35,7 +35,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       {children}
       <div aria-live="polite" role="status" className="pointer-events-none fixed bottom-4 right-4 z-50 flex w-80 flex-col gap-2">
         {toasts.map((t) => (
-          <div key={t.id} data-toast={t.tone} className={`pointer-events-auto flex items-start gap-2 rounded-md border px-4 py-3 text-sm shadow-lg ${tones[t.tone]}`}>
+          <div
+            key={t.id}
+            data-toast={t.tone}
+            className={`pointer-events-auto flex items-start gap-2 rounded-md border px-4 py-3 text-sm shadow-lg ${tones[t.tone]}`}
+          >
             <span className="mt-1.5 h-2 w-2 shrink-0 rounded-full" aria-hidden="true" />
             <p>{t.message}</p>
           </div>

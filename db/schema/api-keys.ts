@@ -1,4 +1,3 @@
-
 import { index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { createdAt, mode, tstz } from './columns';
 import { tenants } from './tenants';
@@ -7,7 +6,9 @@ export const apiKeys = pgTable(
   'api_keys',
   {
     id: text().primaryKey(),
-    tenantId: text().notNull().references(() => tenants.id),
+    tenantId: text()
+      .notNull()
+      .references(() => tenants.id),
     mode: mode(),
     name: text().notNull(),
     /** SHA-256 (hex) of the full secret; the secret itself is never stored. */
@@ -18,7 +19,9 @@ export const apiKeys = pgTable(
     lastFour: text().notNull(),
     scopes: text().array().notNull(),
     rateLimitRpm: integer().notNull().default(120),
-    status: text({ enum: ['ACTIVE', 'REVOKED'] }).notNull().default('ACTIVE'),
+    status: text({ enum: ['ACTIVE', 'REVOKED'] })
+      .notNull()
+      .default('ACTIVE'),
     expiresAt: tstz(),
     revokedAt: tstz(),
     /** Updated at most once a minute by the authentication query. */
@@ -68,5 +71,3 @@ export const idempotencyRequests = pgTable(
     index('idempotency_created_idx').on(t.createdAt),
   ],
 );
-
-

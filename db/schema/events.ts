@@ -26,6 +26,8 @@ export const events = pgTable(
     /** Invoice/withdrawal timelines: events of one record in order. */
     index('events_subject_idx').on(t.subjectId, t.createdAt),
     /** Fan-out: oldest undispatched events first. */
-    index('events_undispatched_idx').on(t.createdAt).where(sql`${t.dispatchedAt} is null`),
+    index('events_undispatched_idx')
+      .on(t.createdAt)
+      .where(sql`${t.dispatchedAt} is null`),
   ],
 );

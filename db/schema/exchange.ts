@@ -56,12 +56,20 @@ export const exchangeOrders = pgTable(
   },
   (t) => [
     /** One row per exchange order. */
-    uniqueIndex('exchange_orders_exchange_id_uq').on(t.exchangeId).where(sql`${t.exchangeId} is not null`),
+    uniqueIndex('exchange_orders_exchange_id_uq')
+      .on(t.exchangeId)
+      .where(sql`${t.exchangeId} is not null`),
     /** The tracker: open orders by priority, then due time. */
-    index('exchange_orders_due_idx').on(t.priority, t.nextCheckAt).where(sql`${t.state} = 'open'`),
+    index('exchange_orders_due_idx')
+      .on(t.priority, t.nextCheckAt)
+      .where(sql`${t.state} = 'open'`),
     /** Invoice and withdrawal views find their order. */
-    index('exchange_orders_invoice_idx').on(t.invoiceId).where(sql`${t.invoiceId} is not null`),
-    index('exchange_orders_withdrawal_idx').on(t.withdrawalId).where(sql`${t.withdrawalId} is not null`),
+    index('exchange_orders_invoice_idx')
+      .on(t.invoiceId)
+      .where(sql`${t.invoiceId} is not null`),
+    index('exchange_orders_withdrawal_idx')
+      .on(t.withdrawalId)
+      .where(sql`${t.withdrawalId} is not null`),
     /** Operators: orders needing attention (EXPIRED / EMERGENCY) per tenant. */
     index('exchange_orders_tenant_status_idx').on(t.tenantId, t.mode, t.status),
   ],

@@ -11,7 +11,9 @@ export const invitations = pgTable(
       .notNull()
       .references(() => tenants.id),
     email: text().notNull(),
-    role: text({ enum: ['member'] }).notNull().default('member'),
+    role: text({ enum: ['member'] })
+      .notNull()
+      .default('member'),
     /** SHA-256 of the link token; the token itself is shown once to the owner. */
     tokenHash: text().notNull(),
     invitedBy: text().notNull(),

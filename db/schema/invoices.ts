@@ -44,7 +44,9 @@ export const invoices = pgTable(
   'invoices',
   {
     id: text().primaryKey(),
-    tenantId: text().notNull().references(() => tenants.id),
+    tenantId: text()
+      .notNull()
+      .references(() => tenants.id),
     mode: mode(),
     status: text({ enum: INVOICE_STATUSES }).notNull().default('PENDING'),
     chain: text().notNull().default('BSC'),

@@ -6,7 +6,9 @@ import { tenants } from './tenants';
 export const balances = pgTable(
   'balances',
   {
-    tenantId: text().notNull().references(() => tenants.id),
+    tenantId: text()
+      .notNull()
+      .references(() => tenants.id),
     mode: mode(),
     currency: text().notNull().default('USDT'),
     available: money().notNull().default('0'),
@@ -20,7 +22,9 @@ export const ledgerEntries = pgTable(
   'ledger_entries',
   {
     id: text().primaryKey(),
-    tenantId: text().notNull().references(() => tenants.id),
+    tenantId: text()
+      .notNull()
+      .references(() => tenants.id),
     mode: mode(),
     currency: text().notNull().default('USDT'),
     amount: money().notNull(),

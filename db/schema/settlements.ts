@@ -23,8 +23,12 @@ export const settlements = pgTable(
   'settlements',
   {
     id: text().primaryKey(),
-    invoiceId: text().notNull().references(() => invoices.id),
-    tenantId: text().notNull().references(() => tenants.id),
+    invoiceId: text()
+      .notNull()
+      .references(() => invoices.id),
+    tenantId: text()
+      .notNull()
+      .references(() => tenants.id),
     mode: mode(),
     chainId: integer().notNull(),
     kind: text({ enum: ['invoice', 'extra'] }).notNull(),
@@ -75,7 +79,9 @@ export const settlementTxs = pgTable(
   'settlement_txs',
   {
     id: text().primaryKey(),
-    settlementId: text().notNull().references(() => settlements.id),
+    settlementId: text()
+      .notNull()
+      .references(() => settlements.id),
     step: text({ enum: ['gas_topup', 'fee', 'custody'] }).notNull(),
     chainId: integer().notNull(),
     fromAddress: text().notNull(),
@@ -85,7 +91,9 @@ export const settlementTxs = pgTable(
     rawTx: text().notNull(),
     /** Wei for gas_topup, token base units for fee and custody. */
     value: text().notNull(),
-    status: text({ enum: ['signed', 'confirmed'] }).notNull().default('signed'),
+    status: text({ enum: ['signed', 'confirmed'] })
+      .notNull()
+      .default('signed'),
     createdAt: createdAt(),
     confirmedAt: tstz(),
   },

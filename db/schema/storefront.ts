@@ -41,7 +41,9 @@ export const orders = pgTable(
   'orders',
   {
     id: text().primaryKey(),
-    tenantId: text().notNull().references(() => tenants.id),
+    tenantId: text()
+      .notNull()
+      .references(() => tenants.id),
     mode: mode(),
     status: text({ enum: ORDER_STATUSES }).notNull().default('PENDING_PAYMENT'),
     /** Snapshot of what was bought: later product edits do not change past orders. */
@@ -49,7 +51,9 @@ export const orders = pgTable(
     total: money().notNull(),
     customerEmail: text().notNull(),
     /** The invoice the customer pays; its confirmation pays the order, its expiry cancels it. */
-    invoiceId: text().notNull().references(() => invoices.id),
+    invoiceId: text()
+      .notNull()
+      .references(() => invoices.id),
     /** cancelled_by_merchant | invoice_expired */
     cancelReason: text(),
     paidAt: tstz(),

@@ -10,7 +10,9 @@ export const tenants = pgTable('tenants', {
   invoiceFeeRate: rate().notNull().default('0.01'),
   /** Fraction of each internal withdrawal charged on top of the amount. */
   withdrawalFeeRate: rate().notNull().default('0.01'),
-  status: text({ enum: ['active', 'suspended'] }).notNull().default('active'),
+  status: text({ enum: ['active', 'suspended'] })
+    .notNull()
+    .default('active'),
   createdAt: createdAt(),
   updatedAt: tstz().notNull().defaultNow(),
 });

@@ -8,7 +8,9 @@ export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
     id: text().primaryKey(),
-    tenantId: text().notNull().references(() => tenants.id),
+    tenantId: text()
+      .notNull()
+      .references(() => tenants.id),
     mode: mode(),
     url: text().notNull(),
     description: text(),
@@ -31,7 +33,9 @@ export const webhookEndpoints = pgTable(
   },
   (t) => [
     /** Endpoint list, the 20-per-tenant-and-mode count and the fan-out's subscriber lookup. */
-    index('webhook_endpoints_tenant_mode_idx').on(t.tenantId, t.mode, t.createdAt).where(sql`${t.deletedAt} is null`),
+    index('webhook_endpoints_tenant_mode_idx')
+      .on(t.tenantId, t.mode, t.createdAt)
+      .where(sql`${t.deletedAt} is null`),
   ],
 );
 
@@ -39,7 +43,9 @@ export const webhookEndpoints = pgTable(
 export const webhookPostbackSecrets = pgTable(
   'webhook_postback_secrets',
   {
-    tenantId: text().notNull().references(() => tenants.id),
+    tenantId: text()
+      .notNull()
+      .references(() => tenants.id),
     mode: mode(),
     /** Sealed like the endpoints' secrets (lib/crypto/secret-box.ts). */
     secret: text().notNull(),
@@ -95,7 +101,9 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     /** Claim query: due rows in order of their due time. */
-    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('PENDING', 'FAILED')`),
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} in ('PENDING', 'FAILED')`),
     /** GET /v1/webhooks/deliveries: a tenant's deliveries of one mode, newest first. */
     index('webhook_deliveries_tenant_created_idx').on(t.tenantId, t.mode, t.createdAt.desc()),
     /** Recover (endpoint + window) and the endpointId filter. */

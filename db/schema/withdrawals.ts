@@ -10,10 +10,14 @@ export const withdrawals = pgTable(
   'withdrawals',
   {
     id: text().primaryKey(),
-    tenantId: text().notNull().references(() => tenants.id),
+    tenantId: text()
+      .notNull()
+      .references(() => tenants.id),
     mode: mode(),
     /** internal: USDT to an external address; exchange: USDT to an exchange order's deposit address. */
-    kind: text({ enum: ['internal', 'exchange'] }).notNull().default('internal'),
+    kind: text({ enum: ['internal', 'exchange'] })
+      .notNull()
+      .default('internal'),
     amount: money().notNull(),
     /** internal: amount × the tenant's withdrawal fee rate, debited on top; exchange: the exchange's fee. */
     feeAmount: money().notNull(),

@@ -75,10 +75,24 @@ describe('examples/client (openapi-fetch over the generated types)', () => {
     const shop = { fulfil: vi.fn(async () => {}), review: vi.fn(async () => {}) };
     const data = {
       txHashes: [] as string[],
-      invoiceId: 'inv_1', tenantId: 'ten_1', chain: 'BSC', token: 'USDT', depositAddress: '0x0', amountExpected: '10.00', amountReceived: '10.00',
-      status: 'PAID_OUT', expiresAt: '2026-01-01T00:00:00.000Z', confirmationsRequired: 5, metadata: {},
+      invoiceId: 'inv_1',
+      tenantId: 'ten_1',
+      chain: 'BSC',
+      token: 'USDT',
+      depositAddress: '0x0',
+      amountExpected: '10.00',
+      amountReceived: '10.00',
+      status: 'PAID_OUT',
+      expiresAt: '2026-01-01T00:00:00.000Z',
+      confirmationsRequired: 5,
+      metadata: {},
     } as const;
-    const paidOut = (status: 'PAID_OUT' | 'EXPIRED'): WebhookEvent => ({ id: 'evt_1', type: 'invoice.paid_out', createdAt: '2026-01-01T00:00:00.000Z', data: { ...data, status } });
+    const paidOut = (status: 'PAID_OUT' | 'EXPIRED'): WebhookEvent => ({
+      id: 'evt_1',
+      type: 'invoice.paid_out',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      data: { ...data, status },
+    });
     await handleWebhook(paidOut('PAID_OUT'), shop);
     await handleWebhook(paidOut('EXPIRED'), shop);
     expect(shop.fulfil).toHaveBeenCalledExactlyOnceWith('inv_1', '10.00');

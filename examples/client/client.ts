@@ -22,7 +22,10 @@ export function createGatewayClient(opts: { baseUrl: string; apiKey: string; fet
 
 /** Thrown with the gateway's error body (code, message, requestId) on any non-2xx answer. */
 export class GatewayError extends Error {
-  constructor(readonly status: number, readonly body: Schemas['Error']) {
+  constructor(
+    readonly status: number,
+    readonly body: Schemas['Error'],
+  ) {
     super(`${status} ${body.code}: ${body.message} (request ${body.requestId})`);
   }
 }

@@ -12,7 +12,12 @@ export type WebhookEvent = Schemas[Extract<keyof Schemas, `${string}Event`>];
 const TOLERANCE_MS = 5 * 60_000;
 
 /** The event if X-Webhook-Signature matches one `v1=` signature and the timestamp is recent; null otherwise (answer 400). */
-export function verifyWebhookSignature(secret: string, headers: Record<string, string | undefined>, rawBody: string, now = Date.now()): WebhookEvent | null {
+export function verifyWebhookSignature(
+  secret: string,
+  headers: Record<string, string | undefined>,
+  rawBody: string,
+  now = Date.now(),
+): WebhookEvent | null {
   const timestamp = headers['x-webhook-timestamp'];
   const signatures = headers['x-webhook-signature'];
   if (!timestamp || !signatures || !/^\d+$/.test(timestamp)) return null;
@@ -46,7 +51,11 @@ export async function handleWebhook(event: WebhookEvent, shop: Shop): Promise<vo
   switch (event.type) {
     case 'invoice.paid_out':
       if (event.data.status === 'PAID_OUT') await shop.fulfil(event.data.invoiceId, event.data.amountReceived);
-      else await shop.review(event.data.invoiceId, `settled while ${event.data.status}: ${event.data.amountReceived} of ${event.data.amountExpected} USDT`);
+      else
+        await shop.review(
+          event.data.invoiceId,
+          `settled while ${event.data.status}: ${event.data.amountReceived} of ${event.data.amountExpected} USDT`,
+        );
       return;
     case 'invoice.expired':
       return; // release the reserved stock

@@ -112,7 +112,11 @@ describe('POST /v1/api-keys', () => {
     const badJson = await call('POST', '/v1/api-keys', { key: t.test, rawBody: '{"name":', headers: { 'content-type': 'application/json' } });
     expect(badJson.status).toBe(400);
     expect(badJson.body.code).toBe('invalid_json');
-    const form = await call('POST', '/v1/api-keys', { key: t.test, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await call('POST', '/v1/api-keys', {
+      key: t.test,
+      rawBody: 'name=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.status).toBe(415);
     expect(form.body.code).toBe('unsupported_media_type');
     const huge = await call('POST', '/v1/api-keys', {
@@ -176,7 +180,10 @@ describe('PATCH /v1/api-keys/:id and revoke', () => {
 
   it('shows an expired key as EXPIRED', async () => {
     const created = await call('POST', '/v1/api-keys', { key: t.test, body: { name: 'Old', scopes: ['admin'], expiresInDays: 1 } });
-    await t.db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, created.body.id));
+    await t.db
+      .update(apiKeys)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiKeys.id, created.body.id));
     const list = await call('GET', '/v1/api-keys', { key: t.test });
     expect(list.body.data.find((k: { id: string }) => k.id === created.body.id).status).toBe('EXPIRED');
     expect((await call('GET', '/v1/tenants/me', { key: created.body.key })).status).toBe(401);

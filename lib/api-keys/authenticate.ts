@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { ApiError } from '@/lib/api/errors';
 import { KEY_FORMAT, hashKeySecret } from './secret';
 
@@ -54,10 +54,7 @@ interface AuthRow {
  * refreshes last-used time, all in one statement (one round trip). Nothing is
  * cached, so revocation and expiry apply on the very next request everywhere.
  */
-export async function authenticate(
-  db: Db,
-  authorization: string | null,
-): Promise<{ auth: AuthContext; rateLimit: RateLimitState }> {
+export async function authenticate(db: Db, authorization: string | null): Promise<{ auth: AuthContext; rateLimit: RateLimitState }> {
   const match = authorization?.match(/^Bearer\s+(\S+)\s*$/i);
   if (!match) {
     throw new ApiError('invalid_api_key', 'Missing or malformed Authorization header; expected "Bearer <API key>".');

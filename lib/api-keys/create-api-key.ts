@@ -4,7 +4,7 @@ import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { newId } from '@/lib/ids';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import type { CreateApiKeyInput } from './schemas';
 import { KEY_PREFIX, generateKeySecret, hashKeySecret } from './secret';
 import { apiKeyView } from './view';

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { apiKeys } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { notFound } from '@/lib/api/errors';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 
 /** Loads a key of this tenant and mode; anything else (other tenant, other mode, unknown) is a 404. */
 export async function getApiKeyOrThrow(db: Db, where: { id: string; tenantId: string; mode: Mode }, opts: { forUpdate?: boolean } = {}) {

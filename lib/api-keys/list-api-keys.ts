@@ -1,7 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { apiKeys } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { apiKeyView } from './view';
 
 export async function listApiKeys(db: Db, where: { tenantId: string; mode: Mode }) {

@@ -3,7 +3,7 @@ import { apiKeys } from '@/db/schema';
 import { merchantAuditEntry } from '@/lib/audit/audit-merchant-action';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { getApiKeyOrThrow } from './get-api-key-or-throw';
 import { apiKeyView } from './view';
 
@@ -16,11 +16,7 @@ export async function revokeApiKey(db: Db, where: { id: string; tenantId: string
   return db.transaction(async (tx) => {
     const key = await getApiKeyOrThrow(tx, where, { forUpdate: true });
     if (key.status === 'REVOKED') return apiKeyView(key);
-    const [row] = await tx
-      .update(apiKeys)
-      .set({ status: 'REVOKED', revokedAt: new Date() })
-      .where(eq(apiKeys.id, key.id))
-      .returning();
+    const [row] = await tx.update(apiKeys).set({ status: 'REVOKED', revokedAt: new Date() }).where(eq(apiKeys.id, key.id)).returning();
     const view = apiKeyView(row!);
     if (actor) await recordAudit(tx, actor, merchantAuditEntry(where, { action: 'api_key.revoked', key: { ...view, mode: where.mode } }));
     return view;

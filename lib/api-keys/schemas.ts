@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NullableTimestamp, Timestamp } from '@/lib/api/schemas';
-import { ModeSchema } from '@/lib/tenants/mode';
-import { ScopeSchema } from './scopes';
+import { ModeSchema } from '@/lib/mode';
+import { ScopeSchema } from '@/lib/api/scopes';
 
 const Name = z.string().trim().min(1).max(100);
 const Scopes = z

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 
 export const KEY_PREFIX: Record<Mode, string> = { live: 'gw_live_', test: 'gw_test_' };
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { apiKeys } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { getApiKeyOrThrow } from './get-api-key-or-throw';
 import type { UpdateApiKeyInput } from './schemas';
 import { apiKeyView } from './view';

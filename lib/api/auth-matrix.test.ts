@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tenants } from '@/db/schema';
-import { SCOPES, type Scope } from '@/lib/api-keys/scopes';
+import { SCOPES, type Scope } from '@/lib/api/scopes';
 import { OPERATIONS } from '@/lib/operations';
 import type { Operation } from '@/lib/api/operation';
 import { call } from '@/lib/testing/app';
@@ -39,7 +39,7 @@ async function pathFor(op: Operation, owner: { tenantId: string; mode: 'live' | 
 }
 
 function send(op: Operation, path: string, key: string | null, headers: Record<string, string> = {}) {
-  return call(op.method, path, { key, body: op.body ? op.example ?? {} : undefined, headers });
+  return call(op.method, path, { key, body: op.body ? (op.example ?? {}) : undefined, headers });
 }
 
 const badKeys: [string, () => string | null, Record<string, string>?][] = [

@@ -3,7 +3,7 @@ import { resetEnvCache } from '@/lib/env';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { productionEnv } from '@/lib/testing/production-env';
-import { errorResponse } from './with-api-key';
+import { errorResponse } from './response';
 
 describe('error shape', () => {
   it('unknown /v1 paths are JSON 404s for every method', async () => {
@@ -23,7 +23,11 @@ describe('error shape', () => {
   });
 
   it('a 500 shows neither stack nor internals', async () => {
-    const res = errorResponse(Object.assign(new Error('relation "secret_table" does not exist at /app/x.ts:1:1'), { stack: undefined }), 'req_test', new Headers());
+    const res = errorResponse(
+      Object.assign(new Error('relation "secret_table" does not exist at /app/x.ts:1:1'), { stack: undefined }),
+      'req_test',
+      new Headers(),
+    );
     expect(res.status).toBe(500);
     const text = await res.text();
     expect(text).not.toContain('secret_table');

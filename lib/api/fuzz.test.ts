@@ -166,7 +166,12 @@ describe.each(OPERATIONS.map((op) => [`${op.method} ${op.path}`, op] as const))(
       const cases: [string, string, Record<string, string>, number[]][] = [
         ['text/plain', json, { 'content-type': 'text/plain' }, [415]],
         ['form', 'a=1&b=2', { 'content-type': 'application/x-www-form-urlencoded' }, [415]],
-        ['multipart', '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--', { 'content-type': 'multipart/form-data; boundary=x' }, [415]],
+        [
+          'multipart',
+          '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--',
+          { 'content-type': 'multipart/form-data; boundary=x' },
+          [415],
+        ],
         ['xml', '<a>1</a>', { 'content-type': 'application/xml' }, [415]],
         ['jsonx', json, { 'content-type': 'application/jsonx' }, [415]],
         ['no content type', json, {}, [415]],
@@ -174,7 +179,12 @@ describe.each(OPERATIONS.map((op) => [`${op.method} ${op.path}`, op] as const))(
         ['trailing garbage', `${json}}`, { 'content-type': 'application/json' }, [400]],
         ['deep object', deepJson(100_000), { 'content-type': 'application/json' }, [400]],
         ['deep array', deepJson(200_000, 'array'), { 'content-type': 'application/json' }, [400]],
-        ['deep field', JSON.stringify({ ...example, metadata: '__D__' }).replace('"__D__"', deepJson(50_000)), { 'content-type': 'application/json' }, [400]],
+        [
+          'deep field',
+          JSON.stringify({ ...example, metadata: '__D__' }).replace('"__D__"', deepJson(50_000)),
+          { 'content-type': 'application/json' },
+          [400],
+        ],
         ['over 1 MB', JSON.stringify({ ...example, pad: 'x'.repeat(1_100_000) }), { 'content-type': 'application/json' }, [413]],
         ['lying content-length', json, { 'content-type': 'application/json', 'content-length': '99999999' }, [413]],
       ];
@@ -182,7 +192,8 @@ describe.each(OPERATIONS.map((op) => [`${op.method} ${op.path}`, op] as const))(
         const res = await call(op.method, ownPath(op), { key: keys.test, rawBody, headers });
         expectClientError(res, `${op.id} ${label}`);
         // Operations without a body refuse any JSON body with a 400 before its depth matters.
-        if (op.body || !label.startsWith('deep')) expect(statuses, `${op.id} ${label}: ${res.status} ${res.text.slice(0, 200)}`).toContain(res.status);
+        if (op.body || !label.startsWith('deep'))
+          expect(statuses, `${op.id} ${label}: ${res.status} ${res.text.slice(0, 200)}`).toContain(res.status);
       }
       await expectUnchanged();
     },
@@ -249,7 +260,8 @@ describe('schema-valid edge values reach the domain without a 500', () => {
           const res = await call(op.method, ownPath(op), { key: keys.test, body });
           // 502/503 are fine here (an exchange or chain this test does not configure); a 500 is a bug.
           expect(res.status, `${op.id} ${JSON.stringify(body).slice(0, 300)} -> ${res.text.slice(0, 300)}`).not.toBe(500);
-          if (res.status >= 400) expect(res.body).toMatchObject({ statusCode: res.status, code: expect.any(String), requestId: expect.stringMatching(/^req_/) });
+          if (res.status >= 400)
+            expect(res.body).toMatchObject({ statusCode: res.status, code: expect.any(String), requestId: expect.stringMatching(/^req_/) });
         }),
         opts(RUNS),
       );

@@ -5,7 +5,10 @@ import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 
 async function namedKeys(t: Awaited<ReturnType<typeof createTestTenant>>, name: string) {
-  const [row] = await t.db.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.tenantId, t.tenant.id), eq(apiKeys.name, name)));
+  const [row] = await t.db
+    .select({ n: count() })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.tenantId, t.tenant.id), eq(apiKeys.name, name)));
   return Number(row!.n);
 }
 
@@ -20,7 +23,10 @@ describe('Idempotency-Key on POST', () => {
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     expect(second.body).toEqual(first.body);
-    const [row] = await t.db.select({ n: count() }).from(products).where(and(eq(products.tenantId, t.tenant.id), eq(products.name, 'Idem product')));
+    const [row] = await t.db
+      .select({ n: count() })
+      .from(products)
+      .where(and(eq(products.tenantId, t.tenant.id), eq(products.name, 'Idem product')));
     expect(Number(row!.n)).toBe(1);
   });
 
@@ -36,7 +42,10 @@ describe('Idempotency-Key on POST', () => {
     expect(second.body).toMatchObject({ code: 'secret_not_replayable', details: [{ path: 'id', message: first.body.id }] });
     expect(JSON.stringify(second.body)).not.toContain(first.body.key);
     expect(await namedKeys(t, 'Idem')).toBe(1);
-    const [stored] = await t.db.select().from(idempotencyRequests).where(and(eq(idempotencyRequests.tenantId, t.tenant.id), eq(idempotencyRequests.idempotencyKey, 'k-secret')));
+    const [stored] = await t.db
+      .select()
+      .from(idempotencyRequests)
+      .where(and(eq(idempotencyRequests.tenantId, t.tenant.id), eq(idempotencyRequests.idempotencyKey, 'k-secret')));
     expect(stored!.responseBody).not.toContain(first.body.key);
     expect(JSON.parse(stored!.responseBody!)).toMatchObject({ id: first.body.id, lastFour: first.body.lastFour });
   });
@@ -117,7 +126,9 @@ describe('Idempotency-Key on POST', () => {
     // Same hash is needed to reach the in-flight check: compute by making the stored hash match.
     const body = { name: 'Held', scopes: ['admin'] };
     const { createHash } = await import('node:crypto');
-    const hash = createHash('sha256').update(`POST /v1/api-keys\n${JSON.stringify(body)}`).digest('hex');
+    const hash = createHash('sha256')
+      .update(`POST /v1/api-keys\n${JSON.stringify(body)}`)
+      .digest('hex');
     await t.db.update(idempotencyRequests).set({ requestHash: hash }).where(eq(idempotencyRequests.idempotencyKey, 'held'));
     const res = await call('POST', '/v1/api-keys', { key: t.test, body, headers: { 'idempotency-key': 'held' } });
     expect(res.status).toBe(409);
@@ -133,7 +144,11 @@ describe('Idempotency-Key on POST', () => {
     expect(first.status).toBe(400);
     expect(again.status).toBe(400);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    const long = await call('POST', '/v1/api-keys', { key: t.test, body: { name: 'x', scopes: ['admin'] }, headers: { 'idempotency-key': 'k'.repeat(256) } });
+    const long = await call('POST', '/v1/api-keys', {
+      key: t.test,
+      body: { name: 'x', scopes: ['admin'] },
+      headers: { 'idempotency-key': 'k'.repeat(256) },
+    });
     expect(long.status).toBe(400);
     expect(long.body.code).toBe('validation_failed');
   });

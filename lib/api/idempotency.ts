@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { idempotencyRequests } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { ApiError } from './errors';
 import type { Operation } from './operation';
 
@@ -33,10 +33,7 @@ export async function beginIdempotentRequest(
   const proceed: IdempotencyStart = {
     kind: 'proceed',
     finish: async (status, body) => {
-      await db
-        .update(idempotencyRequests)
-        .set({ state: 'done', responseStatus: status, responseBody: body })
-        .where(where);
+      await db.update(idempotencyRequests).set({ state: 'done', responseStatus: status, responseBody: body }).where(where);
     },
     // A server error is not remembered: the client may retry with the same key.
     release: async () => {
@@ -71,7 +68,13 @@ export async function beginIdempotentRequest(
   const taken = await db
     .update(idempotencyRequests)
     .set({ lockedAt: new Date() })
-    .where(and(where, eq(idempotencyRequests.state, 'in_flight'), sql`${idempotencyRequests.lockedAt} < now() - make_interval(secs => ${STALE_LOCK_MS / 1000})`))
+    .where(
+      and(
+        where,
+        eq(idempotencyRequests.state, 'in_flight'),
+        sql`${idempotencyRequests.lockedAt} < now() - make_interval(secs => ${STALE_LOCK_MS / 1000})`,
+      ),
+    )
     .returning({ key: idempotencyRequests.idempotencyKey });
   if (taken.length > 0) return proceed;
   throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry shortly.');

@@ -11,9 +11,14 @@ describe('SchemaComponents', () => {
     const inline = c.schema(z.object({ first: Item, cart: Cart }), 'output');
     const schemas = c.build();
     expect(cartRef).toEqual({ $ref: '#/components/schemas/TestCartC1' });
-    expect(inline).toMatchObject({ type: 'object', properties: { first: { $ref: '#/components/schemas/TestItemC1' }, cart: { $ref: '#/components/schemas/TestCartC1' } } });
+    expect(inline).toMatchObject({
+      type: 'object',
+      properties: { first: { $ref: '#/components/schemas/TestItemC1' }, cart: { $ref: '#/components/schemas/TestCartC1' } },
+    });
     expect(Object.keys(schemas)).toEqual(['TestCartC1', 'TestItemC1']);
-    expect(schemas.TestCartC1).toMatchObject({ properties: { items: { type: 'array', items: { $ref: '#/components/schemas/TestItemC1' } }, note: { description: 'Free text.' } } });
+    expect(schemas.TestCartC1).toMatchObject({
+      properties: { items: { type: 'array', items: { $ref: '#/components/schemas/TestItemC1' } }, note: { description: 'Free text.' } },
+    });
     expect(JSON.stringify(schemas)).not.toContain('$defs');
   });
 

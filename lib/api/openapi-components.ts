@@ -44,7 +44,10 @@ export class SchemaComponents {
       const fill = id.startsWith(ANON) ? converted : { $ref: PREFIX + (use.io === 'input' && distinct.has(id) ? `${id}Input` : id) };
       Object.assign(use.target, structuredClone(fill));
     }
-    return reachable(this.uses.map((u) => u.target), all);
+    return reachable(
+      this.uses.map((u) => u.target),
+      all,
+    );
   }
 
   private idOf(schema: z.ZodType, named: Map<z.ZodType, string>): string {
@@ -117,7 +120,7 @@ function rewriteRefs(node: unknown, name: (id: string) => string): unknown {
 /** Named schemas whose input shape differs from the output one (fixpoint: a changed child changes its parents). */
 function inputVariants(out: Record<string, Json>, inp: Record<string, Json>): Set<string> {
   const distinct = new Set<string>();
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const [id, s] of Object.entries(inp)) {
       if (id.startsWith(ANON) || distinct.has(id)) continue;

@@ -19,7 +19,13 @@ export function codeSamples(op: Operation) {
     ...(body ? [`  -H 'Content-Type: application/json'`, `  -d '${body}'`] : []),
   ].join(' \\\n');
   const options = [
-    ...(op.params ? [`params: { path: { ${Object.keys(op.params).map((n) => `${n}: '<${n}>'`).join(', ')} } }`] : []),
+    ...(op.params
+      ? [
+          `params: { path: { ${Object.keys(op.params)
+            .map((n) => `${n}: '<${n}>'`)
+            .join(', ')} } }`,
+        ]
+      : []),
     ...(body ? [`body: ${body}`] : []),
   ];
   const ts = [

@@ -12,8 +12,20 @@ export interface WebhookDoc {
 }
 
 const SIGNATURE_HEADERS: Json[] = [
-  { name: 'X-Webhook-Id', in: 'header', required: true, description: 'Event id, equal to the body\'s id: deduplicate on it.', schema: { type: 'string' } },
-  { name: 'X-Webhook-Timestamp', in: 'header', required: true, description: 'Milliseconds since the epoch. Reject deliveries more than 5 minutes away from now.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  {
+    name: 'X-Webhook-Id',
+    in: 'header',
+    required: true,
+    description: "Event id, equal to the body's id: deduplicate on it.",
+    schema: { type: 'string' },
+  },
+  {
+    name: 'X-Webhook-Timestamp',
+    in: 'header',
+    required: true,
+    description: 'Milliseconds since the epoch. Reject deliveries more than 5 minutes away from now.',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
   {
     name: 'X-Webhook-Signature',
     in: 'header',

@@ -6,7 +6,15 @@ import { webhooks, type WebhookDoc } from './openapi-webhooks';
 import { ErrorSchema } from './schemas';
 
 /** Codes every operation can answer: authentication, rate limits, scope, query validation. */
-const COMMON_ERRORS: ErrorCode[] = ['invalid_api_key', 'https_required', 'tenant_suspended', 'insufficient_scope', 'rate_limited', 'too_many_failed_auth', 'validation_failed'];
+const COMMON_ERRORS: ErrorCode[] = [
+  'invalid_api_key',
+  'https_required',
+  'tenant_suspended',
+  'insufficient_scope',
+  'rate_limited',
+  'too_many_failed_auth',
+  'validation_failed',
+];
 /** Codes of reading a request body (every method but GET, lib/api/request.ts). */
 const BODY_ERRORS: ErrorCode[] = ['invalid_json', 'request_aborted', 'payload_too_large', 'unsupported_media_type'];
 /** Codes of the Idempotency-Key header (POST only, lib/api/idempotency.ts). */
@@ -28,7 +36,9 @@ const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests left in the current window.' },
   'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix epoch seconds when the current one-minute window ends.' },
 };
-const RETRY_AFTER_HEADER = { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth).' } };
+const RETRY_AFTER_HEADER = {
+  'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth).' },
+};
 const REQUEST_ID_HEADER = { 'X-Request-Id': { schema: { type: 'string' }, description: 'Quote it when contacting support.' } };
 
 function scopeText(op: Operation) {
@@ -66,10 +76,24 @@ function expandQueries(paths: Record<string, Record<string, Json>>) {
 function operationObject(op: Operation, components: SchemaComponents, errorRef: Json): Json {
   const status = op.status ?? 200;
   const parameters = [
-    ...Object.entries(op.params ?? {}).map(([name, kind]) => ({ name, in: 'path', required: true, description: `A ${kind} id.`, schema: { type: 'string', maxLength: 64 } })),
+    ...Object.entries(op.params ?? {}).map(([name, kind]) => ({
+      name,
+      in: 'path',
+      required: true,
+      description: `A ${kind} id.`,
+      schema: { type: 'string', maxLength: 64 },
+    })),
     ...queryParameters(op, components),
     ...(op.method === 'POST'
-      ? [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Up to 255 characters. Replays the first response for 24 hours.', schema: { type: 'string', minLength: 1, maxLength: 255 } }]
+      ? [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description: 'Up to 255 characters. Replays the first response for 24 hours.',
+            schema: { type: 'string', minLength: 1, maxLength: 255 },
+          },
+        ]
       : []),
   ];
   const errors = Object.fromEntries(
@@ -85,15 +109,18 @@ function operationObject(op: Operation, components: SchemaComponents, errorRef: 
   return {
     operationId: op.id,
     summary: op.summary,
-    description: [op.description, scopeText(op), op.testOnly ? 'Test mode only: live keys get 404.' : '']
-      .filter(Boolean)
-      .join('\n\n'),
+    description: [op.description, scopeText(op), op.testOnly ? 'Test mode only: live keys get 404.' : ''].filter(Boolean).join('\n\n'),
     tags: [op.tag],
     'x-scope': op.scope,
     'x-codeSamples': codeSamples(op),
     parameters,
     ...(op.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: components.schema(op.body, 'input'), ...(op.example ? { example: op.example } : {}) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: components.schema(op.body, 'input'), ...(op.example ? { example: op.example } : {}) } },
+          },
+        }
       : {}),
     responses: {
       [String(status)]: {
@@ -162,7 +189,10 @@ function build(operations: Operation[], events: WebhookDoc[]) {
     },
     servers: [{ url: '/', description: 'This gateway' }],
     security: [{ bearer: [] }],
-    tags: [...tags, { name: 'Webhook events', description: 'Deliveries the gateway POSTs to your endpoints, signed (see the X-Webhook-Signature header).' }],
+    tags: [
+      ...tags,
+      { name: 'Webhook events', description: 'Deliveries the gateway POSTs to your endpoints, signed (see the X-Webhook-Signature header).' },
+    ],
     paths,
     webhooks: hooks,
     components: {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Scope } from '@/lib/api-keys/scopes';
+import type { Scope } from './scopes';
 import type { ErrorCode } from './errors';
 import type { IdKind } from '@/lib/ids';
 

@@ -15,16 +15,24 @@ export function assertStorableJson(value: unknown, where: 'body' | 'query'): voi
   while (stack.length > 0) {
     const [v, path, depth] = stack.pop()!;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) throw new ApiError('validation_failed', `Invalid request ${where}: ${path || where}: must not contain NUL characters`, [{ path, message: 'must not contain NUL characters' }]);
+      if (v.includes('\u0000'))
+        throw new ApiError('validation_failed', `Invalid request ${where}: ${path || where}: must not contain NUL characters`, [
+          { path, message: 'must not contain NUL characters' },
+        ]);
       continue;
     }
     if (v === null || typeof v !== 'object') continue;
     if (depth >= MAX_JSON_DEPTH) {
-      throw new ApiError('validation_failed', `Invalid request ${where}: nested deeper than ${MAX_JSON_DEPTH} levels`, [{ path, message: `nested deeper than ${MAX_JSON_DEPTH} levels` }]);
+      throw new ApiError('validation_failed', `Invalid request ${where}: nested deeper than ${MAX_JSON_DEPTH} levels`, [
+        { path, message: `nested deeper than ${MAX_JSON_DEPTH} levels` },
+      ]);
     }
     for (const [k, child] of Object.entries(v)) {
       const childPath = path ? `${path}.${k}` : k;
-      if (k.includes('\u0000')) throw new ApiError('validation_failed', `Invalid request ${where}: field names must not contain NUL characters`, [{ path: childPath, message: 'must not contain NUL characters' }]);
+      if (k.includes('\u0000'))
+        throw new ApiError('validation_failed', `Invalid request ${where}: field names must not contain NUL characters`, [
+          { path: childPath, message: 'must not contain NUL characters' },
+        ]);
       stack.push([child, childPath, depth + 1]);
     }
   }

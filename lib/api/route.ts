@@ -1,5 +1,5 @@
 import { ApiError } from './errors';
-import { baseHeaders, errorResponse, type RouteHandler } from './with-api-key';
+import { baseHeaders, errorResponse, type RouteHandler } from './response';
 import { newId } from '@/lib/ids';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -22,7 +22,14 @@ const NOT_SHOWN_ONCE: Record<string, string> = {
 /** Timestamps and flags about a secret (previousSecretExpiresAt, revealedAt, hasPreviousSecret...). */
 const ABOUT_A_SECRET = /At$|^has|^revealed$/;
 
-type JsonSchema = { properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; allOf?: JsonSchema[]; $ref?: string };
+type JsonSchema = {
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  $ref?: string;
+};
 
 /** Every property path of a JSON schema (refs resolved against its $defs). */
 function paths(schema: JsonSchema, defs: Record<string, JsonSchema>, prefix = '', seen = new Set<string>()): string[] {
@@ -44,7 +51,9 @@ function paths(schema: JsonSchema, defs: Record<string, JsonSchema>, prefix = ''
 describe('operations that return a secret declare it (secretFields)', () => {
   it.each(OPERATIONS.map((op) => [op.id, op] as const))('%s', (_id, op) => {
     const json = z.toJSONSchema(op.response, { io: 'output', unrepresentable: 'any' }) as JsonSchema & { $defs?: Record<string, JsonSchema> };
-    const secretLooking = [...new Set(paths(json, json.$defs ?? {}))].filter((p) => SECRET_NAME.test(p.split('.').pop()!) && !ABOUT_A_SECRET.test(p.split('.').pop()!));
+    const secretLooking = [...new Set(paths(json, json.$defs ?? {}))].filter(
+      (p) => SECRET_NAME.test(p.split('.').pop()!) && !ABOUT_A_SECRET.test(p.split('.').pop()!),
+    );
     const undeclared = secretLooking.filter((p) => !(op.secretFields ?? []).includes(p) && !(p in NOT_SHOWN_ONCE));
     expect(undeclared).toEqual([]);
     for (const field of op.secretFields ?? []) expect(secretLooking).toContain(field);
@@ -53,7 +62,13 @@ describe('operations that return a secret declare it (secretFields)', () => {
   it('the operations that show a secret once are the ones we know of', () => {
     const declared = OPERATIONS.filter((op) => op.secretFields?.length).map((op) => `${op.id}:${op.secretFields!.join(',')}`);
     expect(declared.sort()).toEqual(
-      ['createApiKey:key', 'createWebhookEndpoint:secret', 'revealPostbackSecret:secret', 'rotatePostbackSecret:secret', 'rotateWebhookSecret:secret'].sort(),
+      [
+        'createApiKey:key',
+        'createWebhookEndpoint:secret',
+        'revealPostbackSecret:secret',
+        'rotatePostbackSecret:secret',
+        'rotateWebhookSecret:secret',
+      ].sort(),
     );
   });
 });

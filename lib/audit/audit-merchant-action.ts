@@ -1,6 +1,6 @@
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { recordAudit, type AuditActor, type AuditInput } from './record-audit';
 
 /** The merchant actions every tenant sees in Settings > Activity, and what of each record is kept (never a secret). */
@@ -8,10 +8,22 @@ export type MerchantAction =
   | { action: 'api_key.created'; key: { id: string; name: string; scopes: string[]; mode: Mode } }
   | { action: 'api_key.revoked'; key: { id: string; name: string; mode: Mode } }
   | { action: 'webhook_endpoint.secret_rotated'; endpoint: { id: string; url: string }; graceHours?: number }
-  | { action: 'withdrawal.created'; withdrawal: { id: string; amount: string; feeAmount: string; destinationAddress: string; status: string }; kind?: 'internal' | 'exchange' }
+  | {
+      action: 'withdrawal.created';
+      withdrawal: { id: string; amount: string; feeAmount: string; destinationAddress: string; status: string };
+      kind?: 'internal' | 'exchange';
+    }
   | {
       action: 'exchange_order.emergency_resolved';
-      order: { id: string; exchangeId: string; purpose: string; reasons: string[]; choice: 'EXCHANGE' | 'REFUND'; refundAddress: string | null; status: string | null };
+      order: {
+        id: string;
+        exchangeId: string;
+        purpose: string;
+        reasons: string[];
+        choice: 'EXCHANGE' | 'REFUND';
+        refundAddress: string | null;
+        status: string | null;
+      };
     };
 
 /** The actor of a /v1 request: the API key it was made with. */
@@ -25,14 +37,35 @@ export function merchantAuditEntry(owner: { tenantId: string; mode: Mode }, a: M
   const base = { tenantId: owner.tenantId, mode: owner.mode };
   switch (a.action) {
     case 'api_key.created':
-      return { ...base, action: a.action, target: { type: 'api_key', id: a.key.id }, after: { name: a.key.name, scopes: a.key.scopes, mode: a.key.mode, status: 'ACTIVE' } };
+      return {
+        ...base,
+        action: a.action,
+        target: { type: 'api_key', id: a.key.id },
+        after: { name: a.key.name, scopes: a.key.scopes, mode: a.key.mode, status: 'ACTIVE' },
+      };
     case 'api_key.revoked':
-      return { ...base, action: a.action, target: { type: 'api_key', id: a.key.id }, before: { name: a.key.name, status: 'ACTIVE' }, after: { status: 'REVOKED' } };
+      return {
+        ...base,
+        action: a.action,
+        target: { type: 'api_key', id: a.key.id },
+        before: { name: a.key.name, status: 'ACTIVE' },
+        after: { status: 'REVOKED' },
+      };
     case 'webhook_endpoint.secret_rotated':
-      return { ...base, action: a.action, target: { type: 'webhook_endpoint', id: a.endpoint.id }, after: { url: a.endpoint.url, previousSecretValidHours: a.graceHours ?? 0 } };
+      return {
+        ...base,
+        action: a.action,
+        target: { type: 'webhook_endpoint', id: a.endpoint.id },
+        after: { url: a.endpoint.url, previousSecretValidHours: a.graceHours ?? 0 },
+      };
     case 'withdrawal.created': {
       const w = a.withdrawal;
-      return { ...base, action: a.action, target: { type: 'withdrawal', id: w.id }, after: { kind: a.kind ?? 'internal', amount: w.amount, feeAmount: w.feeAmount, destinationAddress: w.destinationAddress, status: w.status } };
+      return {
+        ...base,
+        action: a.action,
+        target: { type: 'withdrawal', id: w.id },
+        after: { kind: a.kind ?? 'internal', amount: w.amount, feeAmount: w.feeAmount, destinationAddress: w.destinationAddress, status: w.status },
+      };
     }
     case 'exchange_order.emergency_resolved': {
       // The order's token is a secret and is never part of the record.

@@ -22,8 +22,15 @@ async function refusal(p: PromiseLike<unknown>): Promise<string> {
 describe('audit log', () => {
   it('is append-only in the database: UPDATE, DELETE and TRUNCATE are refused', async () => {
     const t = await createTestTenant();
-    const row = await recordAudit(t.db, actor, { action: 'test.done', target: { type: 'tenant', id: t.tenant.id }, tenantId: t.tenant.id, after: { x: 1 } });
-    expect(await refusal(t.db.update(auditLog).set({ action: 'test.rewritten' }).where(eq(auditLog.id, row.id)))).toMatch(/append-only: UPDATE refused/);
+    const row = await recordAudit(t.db, actor, {
+      action: 'test.done',
+      target: { type: 'tenant', id: t.tenant.id },
+      tenantId: t.tenant.id,
+      after: { x: 1 },
+    });
+    expect(await refusal(t.db.update(auditLog).set({ action: 'test.rewritten' }).where(eq(auditLog.id, row.id)))).toMatch(
+      /append-only: UPDATE refused/,
+    );
     expect(await refusal(t.db.delete(auditLog).where(eq(auditLog.id, row.id)))).toMatch(/append-only: DELETE refused/);
     expect(await refusal(t.db.execute(sql`truncate audit_log`))).toMatch(/append-only: TRUNCATE refused/);
     const [still] = await t.db.select().from(auditLog).where(eq(auditLog.id, row.id));
@@ -69,7 +76,13 @@ describe('audit log', () => {
   it('pages newest first with a cursor', async () => {
     const t = await createTestTenant();
     const t0 = Date.now();
-    for (let i = 0; i < 5; i++) await recordAudit(t.db, actor, { action: `test.n${i}`, target: { type: 'tenant', id: t.tenant.id }, tenantId: t.tenant.id }, new Date(t0 + i * 1000));
+    for (let i = 0; i < 5; i++)
+      await recordAudit(
+        t.db,
+        actor,
+        { action: `test.n${i}`, target: { type: 'tenant', id: t.tenant.id }, tenantId: t.tenant.id },
+        new Date(t0 + i * 1000),
+      );
     const p1 = await listAudit(t.db, { tenantId: t.tenant.id, limit: 3 });
     expect(p1.rows.map((r) => r.action)).toEqual(['test.n4', 'test.n3', 'test.n2']);
     const p2 = await listAudit(t.db, { tenantId: t.tenant.id, limit: 3, before: p1.nextBefore! });

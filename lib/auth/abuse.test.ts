@@ -58,7 +58,9 @@ describe('sign-in throttle', () => {
   it('a concurrent burst of 20 wrong passwords from one address gets only the pair limit (5) verified', async () => {
     const { e } = await owner();
     const from = addr();
-    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => verifyCredentials(db, { email: e, password: `wrong-${i}-xxxxxx` }, { ip: from })));
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => verifyCredentials(db, { email: e, password: `wrong-${i}-xxxxxx` }, { ip: from })),
+    );
     const verified = outcomes.filter((o) => !o.ok && o.reason === 'invalid').length;
     expect(verified).toBe(5);
     expect(outcomes.filter((o) => !o.ok && o.reason === 'throttled')).toHaveLength(15);
@@ -68,7 +70,9 @@ describe('sign-in throttle', () => {
     const { e } = await owner();
     const attacker = addr();
     const victim = addr();
-    const attack = Promise.all(Array.from({ length: 40 }, (_, i) => verifyCredentials(db, { email: e, password: `guess-${i}-xxxxxx` }, { ip: attacker })));
+    const attack = Promise.all(
+      Array.from({ length: 40 }, (_, i) => verifyCredentials(db, { email: e, password: `guess-${i}-xxxxxx` }, { ip: attacker })),
+    );
     const during = await verifyCredentials(db, { email: e, password: PASSWORD }, { ip: victim });
     await attack;
     expect(during.ok).toBe(true);
@@ -183,7 +187,9 @@ describe('second factor', () => {
   it('two concurrent sign-ins with one recovery code: exactly one succeeds, and the code is gone', async () => {
     const { e, user, recoveryCodes } = await ownerWith2fa();
     const code = recoveryCodes[3]!;
-    const outcomes = await Promise.all([addr(), addr(), addr(), addr()].map((ip) => verifyCredentials(db, { email: e, password: PASSWORD, code }, { ip })));
+    const outcomes = await Promise.all(
+      [addr(), addr(), addr(), addr()].map((ip) => verifyCredentials(db, { email: e, password: PASSWORD, code }, { ip })),
+    );
     expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
     const [row] = await db.select().from(users).where(eq(users.id, user.id));
     expect(row!.recoveryCodeHashes).toHaveLength(9);
@@ -207,7 +213,11 @@ describe('sign-up', () => {
         Array.from({ length: 6 }, () => signUp(db, { businessName: 'Flood', email: email(), password: PASSWORD }, { ip: from })),
       );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
-      expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(['rate_limited', 'rate_limited', 'rate_limited']);
+      expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.code)).toEqual([
+        'rate_limited',
+        'rate_limited',
+        'rate_limited',
+      ]);
       await expect(signUp(db, { businessName: 'Shop', email: email(), password: PASSWORD }, { ip: addr() })).resolves.toBeTruthy();
     });
   });
@@ -215,7 +225,9 @@ describe('sign-up', () => {
   it('two concurrent sign-ups with one email: one account, the others a conflict, and no tenant left without its owner', async () => {
     const e = email();
     const businessName = `Race ${e}`;
-    const results = await Promise.allSettled([addr(), addr(), addr()].map((ip) => signUp(db, { businessName, email: e, password: PASSWORD }, { ip })));
+    const results = await Promise.allSettled(
+      [addr(), addr(), addr()].map((ip) => signUp(db, { businessName, email: e, password: PASSWORD }, { ip })),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(['conflict', 'conflict']);
     expect(await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.name, businessName))).toHaveLength(1);
@@ -252,7 +264,10 @@ describe('password hashing pool', () => {
     const made = jobs.filter((j) => j.status === 'fulfilled').map((j) => (j as PromiseFulfilledResult<string>).value);
     expect(made).toHaveLength(3);
     for (const h of made) expect(h).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
-    expect(jobs.filter((j) => j.status === 'rejected').map((j) => (j as PromiseRejectedResult).reason.code)).toEqual(['service_unavailable', 'service_unavailable']);
+    expect(jobs.filter((j) => j.status === 'rejected').map((j) => (j as PromiseRejectedResult).reason.code)).toEqual([
+      'service_unavailable',
+      'service_unavailable',
+    ]);
     expect(await pool.run({ op: 'verify', password: PASSWORD, hash: made[0]! })).toBe(true);
     expect(await pool.run({ op: 'verify', password: PASSWORD, hash: 'not-a-hash' })).toBe(false);
   });

@@ -51,14 +51,18 @@ describe('sign-up and sign-in', () => {
     const { tenant, user } = await signUp(db, { businessName: 'Shop', email: e.toUpperCase(), password: PASSWORD }, { ip: ip() });
     expect(user).toMatchObject({ email: e, role: 'owner', tenantId: tenant.id });
     await expect(signUp(db, { businessName: 'Other', email: e, password: PASSWORD }, { ip: ip() })).rejects.toMatchObject({ code: 'conflict' });
-    await expect(signUp(db, { businessName: '', email: email(), password: 'short' }, { ip: ip() })).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(signUp(db, { businessName: '', email: email(), password: 'short' }, { ip: ip() })).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
   });
 
   it('sign-up can be turned off', async () => {
     process.env.SIGNUP_ENABLED = 'false';
     resetEnvCache();
     try {
-      await expect(signUp(db, { businessName: 'Shop', email: email(), password: PASSWORD }, { ip: ip() })).rejects.toMatchObject({ code: 'forbidden' });
+      await expect(signUp(db, { businessName: 'Shop', email: email(), password: PASSWORD }, { ip: ip() })).rejects.toMatchObject({
+        code: 'forbidden',
+      });
     } finally {
       delete process.env.SIGNUP_ENABLED;
       resetEnvCache();
@@ -81,7 +85,10 @@ describe('sign-up and sign-in', () => {
     const e = email();
     await signUp(db, { businessName: 'Shop', email: e, password: PASSWORD }, { ip: ip() });
     const ok = (await verifyCredentials(db, { email: e, password: PASSWORD }, { ip: ip() })) as { sessionId: string };
-    await db.update(userSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(userSessions.id, ok.sessionId));
+    await db
+      .update(userSessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(userSessions.id, ok.sessionId));
     expect(await getActiveSession(db, ok.sessionId)).toBeNull();
   });
 
@@ -120,7 +127,10 @@ describe('sign-up and sign-in', () => {
     expect((await verifyCredentials(db, { email: e, password: PASSWORD, code: totpCode(secret) }, { ip: ip() })).ok).toBe(true);
     const viaRecovery = await verifyCredentials(db, { email: e, password: PASSWORD, code: recoveryCodes[0]!.toUpperCase() }, { ip: ip() });
     expect(viaRecovery).toMatchObject({ ok: true, usedRecoveryCode: true });
-    expect(await verifyCredentials(db, { email: e, password: PASSWORD, code: recoveryCodes[0]! }, { ip: ip() })).toEqual({ ok: false, reason: 'invalid' });
+    expect(await verifyCredentials(db, { email: e, password: PASSWORD, code: recoveryCodes[0]! }, { ip: ip() })).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
   });
 });
 

@@ -19,21 +19,39 @@ export async function inviteMember(db: Db, owner: { tenantId: string; userId: st
   const token = generateToken();
   const [row] = await db
     .insert(invitations)
-    .values({ id: newId('invitation'), tenantId: owner.tenantId, email, tokenHash: sha256(token), invitedBy: owner.userId, expiresAt: new Date(Date.now() + INVITE_TTL_MS) })
+    .values({
+      id: newId('invitation'),
+      tenantId: owner.tenantId,
+      email,
+      tokenHash: sha256(token),
+      invitedBy: owner.userId,
+      expiresAt: new Date(Date.now() + INVITE_TTL_MS),
+    })
     .returning();
   return { id: row!.id, email, token, expiresAt: row!.expiresAt.toISOString() };
 }
 
 export async function listPendingInvitations(db: Db, tenantId: string) {
   return db
-    .select({ id: invitations.id, email: invitations.email, role: invitations.role, expiresAt: invitations.expiresAt, createdAt: invitations.createdAt })
+    .select({
+      id: invitations.id,
+      email: invitations.email,
+      role: invitations.role,
+      expiresAt: invitations.expiresAt,
+      createdAt: invitations.createdAt,
+    })
     .from(invitations)
-    .where(and(eq(invitations.tenantId, tenantId), isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, new Date())))
+    .where(
+      and(eq(invitations.tenantId, tenantId), isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, new Date())),
+    )
     .orderBy(desc(invitations.createdAt));
 }
 
 export async function revokeInvitation(db: Db, where: { id: string; tenantId: string }) {
-  await db.update(invitations).set({ revokedAt: new Date() }).where(and(eq(invitations.id, where.id), eq(invitations.tenantId, where.tenantId)));
+  await db
+    .update(invitations)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(invitations.id, where.id), eq(invitations.tenantId, where.tenantId)));
 }
 
 /** The open invitation behind a link token, or null. */
@@ -41,7 +59,14 @@ export async function findInvitation(db: Db, token: string) {
   const [row] = await db
     .select()
     .from(invitations)
-    .where(and(eq(invitations.tokenHash, sha256(token)), isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, new Date())))
+    .where(
+      and(
+        eq(invitations.tokenHash, sha256(token)),
+        isNull(invitations.acceptedAt),
+        isNull(invitations.revokedAt),
+        gt(invitations.expiresAt, new Date()),
+      ),
+    )
     .limit(1);
   return row ?? null;
 }
@@ -66,7 +91,14 @@ export async function acceptInvitation(db: Db, input: z.input<typeof AcceptInvit
 
 export async function listTeam(db: Db, tenantId: string) {
   return db
-    .select({ id: users.id, email: users.email, role: users.role, createdAt: users.createdAt, lastLoginAt: users.lastLoginAt, totpSecret: users.totpSecret })
+    .select({
+      id: users.id,
+      email: users.email,
+      role: users.role,
+      createdAt: users.createdAt,
+      lastLoginAt: users.lastLoginAt,
+      totpSecret: users.totpSecret,
+    })
     .from(users)
     .where(eq(users.tenantId, tenantId))
     .orderBy(users.createdAt)
@@ -75,7 +107,11 @@ export async function listTeam(db: Db, tenantId: string) {
 
 /** Removes a member (never an owner) and, through the cascade, their sessions. */
 export async function removeMember(db: Db, where: { userId: string; tenantId: string }) {
-  const [u] = await db.select().from(users).where(and(eq(users.id, where.userId), eq(users.tenantId, where.tenantId))).limit(1);
+  const [u] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, where.userId), eq(users.tenantId, where.tenantId)))
+    .limit(1);
   if (!u) throw new ApiError('not_found', 'Team member not found.');
   if (u.role === 'owner') throw new ApiError('invalid_state', 'The owner cannot be removed.');
   await db.delete(users).where(eq(users.id, u.id));

@@ -2,7 +2,7 @@ import NextAuth, { CredentialsSignin } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
-import { clientIp } from './client-ip';
+import { clientIp } from '@/lib/http/client-ip';
 import { authSecret, signInWithGrant } from './sign-in-grant';
 import { verifyCredentials } from './verify-credentials';
 

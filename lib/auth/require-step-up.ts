@@ -14,6 +14,10 @@ export async function requireStepUp(db: Db, userId: string, code: unknown) {
   const [u] = await db.select({ totpSecret: users.totpSecret }).from(users).where(eq(users.id, userId)).limit(1);
   if (!u?.totpSecret) return;
   const given = typeof code === 'string' ? code.replace(/\s+/g, '') : '';
-  if (!given) throw new ApiError('two_factor_required', 'Enter the 6-digit code from your authenticator app to confirm.', [{ path: 'totpCode', message: 'is required' }]);
-  if (!verifyTotp(openSecret(u.totpSecret), given)) throw new ApiError('validation_failed', 'That code is not valid.', [{ path: 'totpCode', message: 'is not valid' }]);
+  if (!given)
+    throw new ApiError('two_factor_required', 'Enter the 6-digit code from your authenticator app to confirm.', [
+      { path: 'totpCode', message: 'is required' },
+    ]);
+  if (!verifyTotp(openSecret(u.totpSecret), given))
+    throw new ApiError('validation_failed', 'That code is not valid.', [{ path: 'totpCode', message: 'is not valid' }]);
 }

@@ -23,7 +23,13 @@ export async function getActiveSession(db: Db, sessionId: string, now = new Date
       sessionId: userSessions.id,
       expiresAt: userSessions.expiresAt,
       user: { id: users.id, email: users.email, role: users.role, totpEnabled: users.totpSecret },
-      tenant: { id: tenants.id, name: tenants.name, status: tenants.status, invoiceFeeRate: tenants.invoiceFeeRate, withdrawalFeeRate: tenants.withdrawalFeeRate },
+      tenant: {
+        id: tenants.id,
+        name: tenants.name,
+        status: tenants.status,
+        invoiceFeeRate: tenants.invoiceFeeRate,
+        withdrawalFeeRate: tenants.withdrawalFeeRate,
+      },
     })
     .from(userSessions)
     .innerJoin(users, eq(users.id, userSessions.userId))
@@ -35,6 +41,8 @@ export async function getActiveSession(db: Db, sessionId: string, now = new Date
 }
 
 export async function revokeSession(db: Db, sessionId: string) {
-  await db.update(userSessions).set({ revokedAt: new Date() }).where(and(eq(userSessions.id, sessionId), isNull(userSessions.revokedAt)));
+  await db
+    .update(userSessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(userSessions.id, sessionId), isNull(userSessions.revokedAt)));
 }
-

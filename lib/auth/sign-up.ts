@@ -27,7 +27,10 @@ export async function signUp(db: Db, input: z.input<typeof SignUpInput>, meta: {
   const verdict = await takeAttempt(db, [{ key: `signup:${meta.ip}`, limit: env().SIGNUP_ADDRESS_LIMIT }], { windowMs: 3_600_000 });
   if (!verdict.allowed) throw new ApiError('rate_limited', `Too many sign-ups from your address. Try again in ${verdict.retryAfterSeconds} seconds.`);
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
-  if (existing) throw new ApiError('conflict', 'An account with this email already exists. Sign in instead.', [{ path: 'email', message: 'is already registered' }]);
+  if (existing)
+    throw new ApiError('conflict', 'An account with this email already exists. Sign in instead.', [
+      { path: 'email', message: 'is already registered' },
+    ]);
   // Hashed before any row is written, outside a transaction: a hash refused as busy (503) or failed leaves no
   // ownerless tenant behind, and no connection is held while the hash waits for a thread.
   const passwordHash = await hashPassword(password);
@@ -45,6 +48,7 @@ export async function signUp(db: Db, input: z.input<typeof SignUpInput>, meta: {
 }
 
 function isUniqueViolation(err: unknown): boolean {
-  for (let e = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) if ((e as { code?: unknown }).code === '23505') return true;
+  for (let e = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++)
+    if ((e as { code?: unknown }).code === '23505') return true;
   return false;
 }

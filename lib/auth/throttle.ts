@@ -73,10 +73,12 @@ async function countAttempt(db: Db, keys: ThrottleKey[], opts: { windowMs?: numb
   const sorted = [...keys].sort((a, b) => (a.key < b.key ? -1 : 1));
   const windowS = (opts.windowMs ?? WINDOW_MS) / 1000;
   // Rows must exist before the counting statement's snapshot, or a burst on a new key would all read "absent".
-  await db.execute(sql`insert into login_throttles (key) select k from unnest(array[${sql.join(
-    sorted.map((k) => sql`${k.key}::text`),
-    sql`, `,
-  )}]) k on conflict (key) do nothing`);
+  await db.execute(
+    sql`insert into login_throttles (key) select k from unnest(array[${sql.join(
+      sorted.map((k) => sql`${k.key}::text`),
+      sql`, `,
+    )}]) k on conflict (key) do nothing`,
+  );
   const res = await db.execute(sql`
     with cur as (
       select t.key, t.failures, t.window_started_at, t.locked_until, t.succeeded_at, k.lim

@@ -14,7 +14,10 @@ export function generateRecoveryCodes(): { codes: string[]; hashes: string[] } {
 }
 
 export function normalizeRecoveryCode(code: string): string {
-  return code.trim().toLowerCase().replace(/[^a-z0-9]/g, '');
+  return code
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
 }
 
 /** An invitation link token (256 bits). */

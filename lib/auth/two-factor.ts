@@ -21,7 +21,10 @@ export async function startTotpEnrollment(db: Db, userId: string) {
   const u = await loadUser(db, userId);
   if (u.totpSecret) throw new ApiError('invalid_state', 'Two-factor sign-in is already on.');
   const secret = generateTotpSecret();
-  await db.update(users).set({ totpPendingSecret: sealSecret(secret) }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ totpPendingSecret: sealSecret(secret) })
+    .where(eq(users.id, userId));
   return { secret, uri: otpauthUri(secret, u.email) };
 }
 
@@ -32,9 +35,15 @@ export async function confirmTotpEnrollment(db: Db, userId: string, input: unkno
   if (!u.totpPendingSecret) throw new ApiError('invalid_state', 'Start the setup again: no pending authenticator.');
   const pending = openSecret(u.totpPendingSecret);
   const step = totpStep(pending, code);
-  if (step === null) throw new ApiError('validation_failed', 'That code is not valid. Check the time on your phone and try the next code.', [{ path: 'code', message: 'is not valid' }]);
+  if (step === null)
+    throw new ApiError('validation_failed', 'That code is not valid. Check the time on your phone and try the next code.', [
+      { path: 'code', message: 'is not valid' },
+    ]);
   const { codes, hashes } = generateRecoveryCodes();
-  await db.update(users).set({ totpSecret: sealSecret(pending), totpPendingSecret: null, recoveryCodeHashes: hashes, totpLastStep: step }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ totpSecret: sealSecret(pending), totpPendingSecret: null, recoveryCodeHashes: hashes, totpLastStep: step })
+    .where(eq(users.id, userId));
   return { recoveryCodes: codes };
 }
 
@@ -53,7 +62,8 @@ export async function disableTotp(db: Db, userId: string, input: unknown) {
   const u = await loadUser(db, userId);
   if (!u.totpSecret) return { disabled: true };
   await throttleChange(db, userId);
-  if (!(await claimTotpCode(db, u, code))) throw new ApiError('validation_failed', 'That code is not valid.', [{ path: 'code', message: 'is not valid' }]);
+  if (!(await claimTotpCode(db, u, code)))
+    throw new ApiError('validation_failed', 'That code is not valid.', [{ path: 'code', message: 'is not valid' }]);
   await db.update(users).set({ totpSecret: null, totpPendingSecret: null, recoveryCodeHashes: [], totpLastStep: null }).where(eq(users.id, userId));
   return { disabled: true };
 }
@@ -62,7 +72,8 @@ export async function regenerateRecoveryCodes(db: Db, userId: string, input: unk
   const { code } = TotpCodeInput.parse(input);
   const u = await loadUser(db, userId);
   await throttleChange(db, userId);
-  if (!(await claimTotpCode(db, u, code))) throw new ApiError('validation_failed', 'That code is not valid.', [{ path: 'code', message: 'is not valid' }]);
+  if (!(await claimTotpCode(db, u, code)))
+    throw new ApiError('validation_failed', 'That code is not valid.', [{ path: 'code', message: 'is not valid' }]);
   const { codes, hashes } = generateRecoveryCodes();
   await db.update(users).set({ recoveryCodeHashes: hashes }).where(eq(users.id, userId));
   return { recoveryCodes: codes };

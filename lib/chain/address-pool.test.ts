@@ -17,7 +17,9 @@ it('pre-derives addresses, hands each out once under concurrency, then falls bac
   expect(new Set(claimed.map((c) => c.index)).size).toBe(40);
   expect(new Set(claimed.map((c) => c.address)).size).toBe(40);
   for (const c of claimed) expect(c.address).toBe(mnemonicToAccount(MNEMONIC, { addressIndex: c.index }).address.toLowerCase());
-  const [{ n }] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from deposit_address_pool where key_id = ${depositKeyId(MNEMONIC)}`)) as [{ n: number }];
+  const [{ n }] = rowsOf<{ n: number }>(
+    await db.execute(sql`select count(*)::int as n from deposit_address_pool where key_id = ${depositKeyId(MNEMONIC)}`),
+  ) as [{ n: number }];
   expect(n).toBe(0);
 });
 

@@ -30,6 +30,8 @@ export function claimPooledAddressSql(mnemonic: string): SQL {
 export async function claimDepositAddress(db: Db, mnemonic: string): Promise<{ index: number; address: string }> {
   const [pooled] = rowsOf<PooledAddress>(await db.execute(claimPooledAddressSql(mnemonic)));
   if (pooled) return { index: Number(pooled.address_index), address: pooled.address.toLowerCase() };
-  const [{ index }] = rowsOf<{ index: string }>(await db.execute(sql`select nextval('deposit_address_index_seq')::text as index`)) as [{ index: string }];
+  const [{ index }] = rowsOf<{ index: string }>(await db.execute(sql`select nextval('deposit_address_index_seq')::text as index`)) as [
+    { index: string },
+  ];
   return { index: Number(index), address: depositAddress(mnemonic, Number(index)).toLowerCase() };
 }

@@ -1,7 +1,7 @@
 import type { Address, Hex } from 'viem';
 import { ApiError } from '@/lib/api/errors';
 import { env } from '@/lib/env';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { DEV_MNEMONIC, PRODUCTION_DEFAULT_CHAIN_ID } from '@/lib/config/network-env';
 
 /** Where one mode's invoices are paid and settled. */

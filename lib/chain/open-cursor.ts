@@ -8,7 +8,12 @@ import type { Network } from './network';
  * The network's scan cursor; on the first run it starts at `startBlock` (or
  * two confirmation windows below the head) and is saved at once.
  */
-export async function openCursor(db: Db, net: Pick<Network, 'mode' | 'chainId' | 'startBlock' | 'confirmations'>, client: PublicClient, head: number): Promise<Cursor> {
+export async function openCursor(
+  db: Db,
+  net: Pick<Network, 'mode' | 'chainId' | 'startBlock' | 'confirmations'>,
+  client: PublicClient,
+  head: number,
+): Promise<Cursor> {
   const saved = await loadCursor(db, net);
   if (saved) return saved;
   const start = net.startBlock ?? Math.max(0, head - net.confirmations * 2);

@@ -12,7 +12,12 @@ import { fetchTransferLogs, TRANSFER_TOPIC, type RpcLog } from './transfer-logs'
  * (one node answers it) and a node whose head is below `to` is an error. A
  * caller-supplied client (tests) is read call by call.
  */
-export async function readRange(src: { rpcUrl?: string; client: PublicClient }, token: string, from: number, to: number): Promise<{ toBlock: Cursor; logs: RpcLog[] }> {
+export async function readRange(
+  src: { rpcUrl?: string; client: PublicClient },
+  token: string,
+  from: number,
+  to: number,
+): Promise<{ toBlock: Cursor; logs: RpcLog[] }> {
   if (!src.rpcUrl) {
     const toBlock = await blockAt(src.client, to);
     return { toBlock, logs: await fetchTransferLogs(src.client, token, from, to) };

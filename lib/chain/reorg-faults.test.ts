@@ -29,7 +29,8 @@ afterAll(() => proxy?.close());
 async function setup() {
   proxy.heal();
   const t = await createTestTenant();
-  const jobs = () => runInvoiceJobs(t.db, net, { watch: { baseBackoffMs: 1, maxRetries: 1 }, retry: { maxAttempts: 2, backoffMs: 0 } }).catch(() => undefined);
+  const jobs = () =>
+    runInvoiceJobs(t.db, net, { watch: { baseBackoffMs: 1, maxRetries: 1 }, retry: { maxAttempts: 2, backoffMs: 0 } }).catch(() => undefined);
   await jobs();
   return { ...t, jobs };
 }

@@ -78,7 +78,15 @@ export async function scanChain(
       if (limited) range = Math.max(1, Math.floor(range / 2));
       else if (failures > (opts.maxRetries ?? 5)) throw err;
       const backoff = Math.min(10_000, (opts.baseBackoffMs ?? 200) * 2 ** Math.min(failures - 1, 6));
-      log.warn('chain scan failed; retrying', { mode: net.mode, chainId: net.chainId, from, to, range, backoff, error: String((err as Error).message ?? err).slice(0, 300) });
+      log.warn('chain scan failed; retrying', {
+        mode: net.mode,
+        chainId: net.chainId,
+        from,
+        to,
+        range,
+        backoff,
+        error: String((err as Error).message ?? err).slice(0, 300),
+      });
       await sleep(backoff);
     }
     ranges.set(key, range);

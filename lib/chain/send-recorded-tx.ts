@@ -39,7 +39,6 @@ export async function findRecordedTx(db: Db, settlementId: string, step: Settlem
   return row;
 }
 
-
 /** The receipt, or null when the node answered that it has none; a failed look-up throws (it is no answer). */
 async function receiptOrNull(client: PublicClient, hash: Hex) {
   try {
@@ -91,7 +90,9 @@ export async function sendRecordedTx(db: Db, client: PublicClient, input: Record
   const chainPending = await client.getTransactionCount({ address: account.address, blockTag: 'pending' });
   const row = await db.transaction(async (tx) => {
     // A deposit address sends its steps one after another: a node behind the previous step's block must not hand out its nonce again.
-    const nonce = input.sharedSender ? await reserveNonce(tx, input.chainId, from, chainPending) : Math.max(chainPending, await nextRecordedNonce(tx, input.settlementId, from));
+    const nonce = input.sharedSender
+      ? await reserveNonce(tx, input.chainId, from, chainPending)
+      : Math.max(chainPending, await nextRecordedNonce(tx, input.settlementId, from));
     const raw = await account.signTransaction({
       type: 'legacy',
       chainId: input.chainId,

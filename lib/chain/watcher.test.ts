@@ -103,7 +103,12 @@ describe('chain watcher', () => {
   it('restart mid-range and rescans never count a transfer twice', async () => {
     const t = await setup();
     const inv = await h.create(t.test, { amount: '3.00' });
-    const cursorBefore = (await t.db.select().from(chainCursors).where(and(eq(chainCursors.mode, 'test'), eq(chainCursors.chainId, net.chainId))))[0]!;
+    const cursorBefore = (
+      await t.db
+        .select()
+        .from(chainCursors)
+        .where(and(eq(chainCursors.mode, 'test'), eq(chainCursors.chainId, net.chainId)))
+    )[0]!;
     await h.pay(t.test, inv.id, '1');
     await chain.mine(1);
     await h.pay(t.test, inv.id, '1');
@@ -121,11 +126,16 @@ describe('chain watcher', () => {
         { retryCount: 0 },
       ),
     });
-    await expect(watchChain(t.db, net as ReadyNetwork<'rpcUrl' | 'tokenAddress'>, { client: flaky, maxRange: 1, maxRetries: 1, baseBackoffMs: 1 })).rejects.toThrow();
+    await expect(
+      watchChain(t.db, net as ReadyNetwork<'rpcUrl' | 'tokenAddress'>, { client: flaky, maxRange: 1, maxRetries: 1, baseBackoffMs: 1 }),
+    ).rejects.toThrow();
     await t.jobs();
     expect((await h.detail(t.test, inv.id)).amountReceived).toBe('2.00');
     // Rewind the cursor as if its last write was lost: the rescan finds both transfers again and inserts neither.
-    await t.db.update(chainCursors).set({ lastBlock: cursorBefore.lastBlock, lastBlockHash: cursorBefore.lastBlockHash }).where(and(eq(chainCursors.mode, 'test'), eq(chainCursors.chainId, net.chainId)));
+    await t.db
+      .update(chainCursors)
+      .set({ lastBlock: cursorBefore.lastBlock, lastBlockHash: cursorBefore.lastBlockHash })
+      .where(and(eq(chainCursors.mode, 'test'), eq(chainCursors.chainId, net.chainId)));
     await t.jobs();
     const d = await h.detail(t.test, inv.id);
     expect(d).toMatchObject({ status: 'PARTIALLY_PAID', amountReceived: '2.00' });

@@ -22,34 +22,54 @@ describe('hosted checkout status', () => {
       key: t.test,
       body: { amount: '40.00', externalId: 'secret-ref', description: 'private note', metadata: { customer: 'vip' } },
     });
-    const res = await call('GET', `/pay/${inv.body.id}/status`);
+    const res = await call('GET', `/api/pay/${inv.body.id}/status`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(
-      ['amountExpected', 'amountReceived', 'confirmations', 'confirmationsRequired', 'depositAddress', 'expiresAt', 'id', 'mode', 'network', 'payUri', 'payin', 'payments', 'remaining', 'returnUrl', 'status', 'tenantName', 'token'].sort(),
+      [
+        'amountExpected',
+        'amountReceived',
+        'confirmations',
+        'confirmationsRequired',
+        'depositAddress',
+        'expiresAt',
+        'id',
+        'mode',
+        'network',
+        'payUri',
+        'payin',
+        'payments',
+        'remaining',
+        'returnUrl',
+        'status',
+        'tenantName',
+        'token',
+      ].sort(),
     );
     expect(res.text).not.toContain('secret-ref');
     expect(res.text).not.toContain('private note');
     expect(res.text).not.toContain('vip');
     expect(res.body).toMatchObject({ status: 'PENDING', tenantName: 'Corner Shop', amountExpected: '40.00', remaining: '40.00', mode: 'test' });
     // EIP-681 token transfer URI for wallets.
-    expect(res.body.payUri.toLowerCase()).toBe(`ethereum:${chain.token}@${chain.chainId}/transfer?address=${inv.body.depositAddress}&uint256=40000000000000000000`.toLowerCase());
+    expect(res.body.payUri.toLowerCase()).toBe(
+      `ethereum:${chain.token}@${chain.chainId}/transfer?address=${inv.body.depositAddress}&uint256=40000000000000000000`.toLowerCase(),
+    );
 
     const paid = await call('POST', `/v1/test-helpers/invoices/${inv.body.id}/pay`, { key: t.test, body: { amount: '15.00' } });
     await chain.client.waitForTransactionReceipt({ hash: paid.body.txHash as Hex });
     await runInvoiceJobs(t.db, net);
-    const partial = await call('GET', `/pay/${inv.body.id}/status`);
+    const partial = await call('GET', `/api/pay/${inv.body.id}/status`);
     expect(partial.body).toMatchObject({ status: 'PARTIALLY_PAID', amountReceived: '15.00', remaining: '25.00', payments: 1 });
 
     const rest = await call('POST', `/v1/test-helpers/invoices/${inv.body.id}/pay`, { key: t.test, body: { amount: '25.00' } });
     await chain.client.waitForTransactionReceipt({ hash: rest.body.txHash as Hex });
     await chain.mine(2);
     await runInvoiceJobs(t.db, net);
-    const detected = await call('GET', `/pay/${inv.body.id}/status`);
+    const detected = await call('GET', `/api/pay/${inv.body.id}/status`);
     expect(detected.body).toMatchObject({ status: 'DETECTED', confirmations: 2, confirmationsRequired: 5, remaining: '0.00' });
   });
 
   it('404 for unknown and malformed ids', async () => {
-    expect((await call('GET', '/pay/inv_00000000000000000000000000/status')).status).toBe(404);
-    expect((await call('GET', '/pay/nope/status')).status).toBe(404);
+    expect((await call('GET', '/api/pay/inv_00000000000000000000000000/status')).status).toBe(404);
+    expect((await call('GET', '/api/pay/nope/status')).status).toBe(404);
   });
 });

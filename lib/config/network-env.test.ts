@@ -51,7 +51,9 @@ describe('network environment', () => {
   };
 
   it('the well-known development accounts are those of the development mnemonic', () => {
-    expect(DEV_ACCOUNT_ADDRESSES).toEqual(Array.from({ length: 20 }, (_, i) => mnemonicToAccount(DEV_MNEMONIC, { addressIndex: i }).address.toLowerCase()));
+    expect(DEV_ACCOUNT_ADDRESSES).toEqual(
+      Array.from({ length: 20 }, (_, i) => mnemonicToAccount(DEV_MNEMONIC, { addressIndex: i }).address.toLowerCase()),
+    );
     expect(devKey(0)).toBe('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'); // anvil's account 0, as it prints it
   });
 
@@ -84,12 +86,18 @@ describe('network environment', () => {
   });
 
   it.each(['LIVE_FEE_WALLET_ADDRESS', 'TEST_FEE_WALLET_ADDRESS'] as const)('refuses a development account as %s in production (any case)', (name) => {
-    const problems = networkEnvProblems(parse({ ...LIVE, ...TEST_NET, [name]: mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 3 }).address }), 'production');
+    const problems = networkEnvProblems(
+      parse({ ...LIVE, ...TEST_NET, [name]: mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 3 }).address }),
+      'production',
+    );
     expect(problems).toEqual([`${name}: a well-known development account (anvil/hardhat) is refused in production`]);
   });
 
   it('refuses the development mnemonic for the test network too, whatever its case and spacing', () => {
-    const problems = networkEnvProblems(parse({ ...LIVE, ...TEST_NET, TEST_DEPOSIT_MNEMONIC: `  ${DEV_MNEMONIC.toUpperCase().replaceAll(' ', '   ')} ` }), 'production');
+    const problems = networkEnvProblems(
+      parse({ ...LIVE, ...TEST_NET, TEST_DEPOSIT_MNEMONIC: `  ${DEV_MNEMONIC.toUpperCase().replaceAll(' ', '   ')} ` }),
+      'production',
+    );
     expect(problems).toEqual(['TEST_DEPOSIT_MNEMONIC: the well-known development mnemonic is refused in production']);
   });
 

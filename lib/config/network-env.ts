@@ -10,16 +10,26 @@ export const DEV_MNEMONIC = 'test test test test test test test test test test t
  * wallet (gas, hot, faucet key, fee address) that is one of them. network-env.test.ts derives them again.
  */
 export const DEV_ACCOUNT_ADDRESSES: readonly string[] = [
-  '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
-  '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc', '0x90f79bf6eb2c4f870365e785982e1f101e93b906',
-  '0x15d34aaf54267db7d7c367839aaf71a00a2c6a65', '0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc',
-  '0x976ea74026e726554db657fa54763abd0c3a0aa9', '0x14dc79964da2c08b23698b3d3cc7ca32193d9955',
-  '0x23618e81e3f5cdf7f54c3d65f7fbc0abf5b21e8f', '0xa0ee7a142d267c1f36714e4a8f75612f20a79720',
-  '0xbcd4042de499d14e55001ccbb24a551f3b954096', '0x71be63f3384f5fb98995898a86b02fb2426c5788',
-  '0xfabb0ac9d68b0b445fb7357272ff202c5651694a', '0x1cbd3b2770909d4e10f157cabc84c7264073c9ec',
-  '0xdf3e18d64bc6a983f673ab319ccae4f1a57c7097', '0xcd3b766ccdd6ae721141f452c550ca635964ce71',
-  '0x2546bcd3c84621e976d8185a91a922ae77ecec30', '0xbda5747bfd65f08deb54cb465eb87d40e51b197e',
-  '0xdd2fd4581271e230360230f9337d5c0430bf44c0', '0x8626f6940e2eb28930efb4cef49b2d1f2c9c1199',
+  '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+  '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+  '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc',
+  '0x90f79bf6eb2c4f870365e785982e1f101e93b906',
+  '0x15d34aaf54267db7d7c367839aaf71a00a2c6a65',
+  '0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc',
+  '0x976ea74026e726554db657fa54763abd0c3a0aa9',
+  '0x14dc79964da2c08b23698b3d3cc7ca32193d9955',
+  '0x23618e81e3f5cdf7f54c3d65f7fbc0abf5b21e8f',
+  '0xa0ee7a142d267c1f36714e4a8f75612f20a79720',
+  '0xbcd4042de499d14e55001ccbb24a551f3b954096',
+  '0x71be63f3384f5fb98995898a86b02fb2426c5788',
+  '0xfabb0ac9d68b0b445fb7357272ff202c5651694a',
+  '0x1cbd3b2770909d4e10f157cabc84c7264073c9ec',
+  '0xdf3e18d64bc6a983f673ab319ccae4f1a57c7097',
+  '0xcd3b766ccdd6ae721141f452c550ca635964ce71',
+  '0x2546bcd3c84621e976d8185a91a922ae77ecec30',
+  '0xbda5747bfd65f08deb54cb465eb87d40e51b197e',
+  '0xdd2fd4581271e230360230f9337d5c0430bf44c0',
+  '0x8626f6940e2eb28930efb4cef49b2d1f2c9c1199',
 ];
 
 /** Chain ids the networks take in production when *_CHAIN_ID is unset: BSC mainnet, BSC testnet. */
@@ -35,7 +45,10 @@ const chainId = z.coerce.number().int().min(1);
 const decimals = z.coerce.number().int().min(0).max(36);
 const confirmations = z.coerce.number().int().min(1).max(1000);
 const block = z.coerce.number().int().min(0);
-const decimal = z.string().trim().regex(/^\d{1,20}(\.\d{1,18})?$/, 'must be a decimal number such as 1.00');
+const decimal = z
+  .string()
+  .trim()
+  .regex(/^\d{1,20}(\.\d{1,18})?$/, 'must be a decimal number such as 1.00');
 
 /**
  * One network per mode (TEST_* and LIVE_*): where invoices of that mode are
@@ -113,14 +126,21 @@ export function networkEnvProblems(e: NetworkEnv, appEnv: string): string[] {
   }
   // Anyone holding a well-known key spends from that wallet: refuse it for every wallet, either mode.
   const dev = new Set(DEV_ACCOUNT_ADDRESSES);
-  for (const name of ['LIVE_GAS_WALLET_PRIVATE_KEY', 'LIVE_HOT_WALLET_PRIVATE_KEY', 'TEST_GAS_WALLET_PRIVATE_KEY', 'TEST_HOT_WALLET_PRIVATE_KEY', 'TEST_FAUCET_PRIVATE_KEY'] as const) {
+  for (const name of [
+    'LIVE_GAS_WALLET_PRIVATE_KEY',
+    'LIVE_HOT_WALLET_PRIVATE_KEY',
+    'TEST_GAS_WALLET_PRIVATE_KEY',
+    'TEST_HOT_WALLET_PRIVATE_KEY',
+    'TEST_FAUCET_PRIVATE_KEY',
+  ] as const) {
     const key = e[name];
     if (key && dev.has(privateKeyToAddress(key as `0x${string}`).toLowerCase())) {
       problems.push(`${name}: a well-known development key (anvil/hardhat) is refused in production`);
     }
   }
   for (const name of ['LIVE_FEE_WALLET_ADDRESS', 'TEST_FEE_WALLET_ADDRESS'] as const) {
-    if (e[name] && dev.has(e[name]!.toLowerCase())) problems.push(`${name}: a well-known development account (anvil/hardhat) is refused in production`);
+    if (e[name] && dev.has(e[name]!.toLowerCase()))
+      problems.push(`${name}: a well-known development account (anvil/hardhat) is refused in production`);
   }
   // Equal chain ids would let one mode's lanes, addresses and transfers be taken for the other's.
   const testChainId = e.TEST_CHAIN_ID ?? PRODUCTION_DEFAULT_CHAIN_ID.test;

@@ -44,7 +44,15 @@ async function deadLetter() {
   const ev = await emitEvent(db, { tenantId: t.tenant.id, mode: 'test', type: 'invoice.created', subjectId: newId('invoice'), data: { test: true } });
   const id = newId('webhookDelivery');
   await db.insert(webhookDeliveries).values({
-    id, tenantId: t.tenant.id, mode: 'test', eventId: ev.id, eventType: ev.type, endpointId: ep.body.id, status: 'DEAD_LETTER', attemptCount: 8, lastError: 'HTTP 500',
+    id,
+    tenantId: t.tenant.id,
+    mode: 'test',
+    eventId: ev.id,
+    eventType: ev.type,
+    endpointId: ep.body.id,
+    status: 'DEAD_LETTER',
+    attemptCount: 8,
+    lastError: 'HTTP 500',
   });
   return { t, endpointId: ep.body.id as string, eventId: ev.id, deliveryId: id };
 }
@@ -117,9 +125,15 @@ describe('console actions write audit rows', () => {
 
     const [row] = await auditRowsFor(d.deliveryId);
     expect(row).toMatchObject({
-      actorKind: 'support', actorId: s.user.id, actorLabel: s.user.email, action: 'webhook.dead_letter_replayed',
-      targetType: 'webhook_delivery', tenantId: d.t.tenant.id, mode: 'test',
-      before: { status: 'DEAD_LETTER', supersededBy: null }, after: { replayDeliveryId: r.replayDeliveryId },
+      actorKind: 'support',
+      actorId: s.user.id,
+      actorLabel: s.user.email,
+      action: 'webhook.dead_letter_replayed',
+      targetType: 'webhook_delivery',
+      tenantId: d.t.tenant.id,
+      mode: 'test',
+      before: { status: 'DEAD_LETTER', supersededBy: null },
+      after: { replayDeliveryId: r.replayDeliveryId },
     });
     // The tenant sees it in its own log too.
     expect((await listAudit(db, { tenantId: d.t.tenant.id })).rows.map((x) => x.id)).toContain(row!.id);
@@ -136,7 +150,11 @@ describe('console actions write audit rows', () => {
     const res = await actions.replayDeadLettersAction({ deliveryIds: [a.deliveryId, 'whd_unknown', b.deliveryId] });
     session.sid = null;
     if (!res.ok) throw new Error(res.error.message);
-    expect(res.data.map((o) => [o.deliveryId, o.ok])).toEqual([[a.deliveryId, true], ['whd_unknown', false], [b.deliveryId, true]]);
+    expect(res.data.map((o) => [o.deliveryId, o.ok])).toEqual([
+      [a.deliveryId, true],
+      ['whd_unknown', false],
+      [b.deliveryId, true],
+    ]);
     expect(res.data[1]).toMatchObject({ error: 'Delivery not found.' });
   });
 
@@ -158,18 +176,28 @@ describe('console actions write audit rows', () => {
     const bad = await actions.setFeeRatesAction(t.tenant.id, { invoiceFeeRate: '1.5' });
     expect(bad).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
     expect(!bad.ok && bad.error.message).toMatch(/invoiceFeeRate/);
-    expect(await actions.setFeeRatesAction(t.tenant.id, { invoiceFeeRate: '0.005' })).toMatchObject({ ok: true, data: { invoiceFeeRate: '0.005000' } });
+    expect(await actions.setFeeRatesAction(t.tenant.id, { invoiceFeeRate: '0.005' })).toMatchObject({
+      ok: true,
+      data: { invoiceFeeRate: '0.005000' },
+    });
     expect(await actions.setTenantStatusAction(t.tenant.id, { status: 'suspended', reason: 'chargeback review' })).toMatchObject({ ok: true });
     // A suspended tenant's keys stop working at once.
     expect((await call('GET', '/v1/tenants/me', { key: t.test })).status).toBe(403);
-    expect(await actions.setTenantStatusAction(t.tenant.id, { status: 'suspended', reason: 'again' })).toMatchObject({ ok: false, error: { code: 'invalid_state' } });
+    expect(await actions.setTenantStatusAction(t.tenant.id, { status: 'suspended', reason: 'again' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_state' },
+    });
     expect(await actions.setTenantStatusAction(t.tenant.id, { status: 'active', reason: 'review done' })).toMatchObject({ ok: true });
     expect((await call('GET', '/v1/tenants/me', { key: t.test })).status).toBe(200);
     session.sid = null;
 
     const rows = (await listAudit(db, { tenantId: t.tenant.id })).rows.reverse();
     expect(rows.map((r) => [r.action, r.before, r.after])).toEqual([
-      ['tenant.fee_rates_changed', { invoiceFeeRate: '0.010000', withdrawalFeeRate: '0.010000' }, { invoiceFeeRate: '0.005000', withdrawalFeeRate: '0.010000' }],
+      [
+        'tenant.fee_rates_changed',
+        { invoiceFeeRate: '0.010000', withdrawalFeeRate: '0.010000' },
+        { invoiceFeeRate: '0.005000', withdrawalFeeRate: '0.010000' },
+      ],
       ['tenant.suspended', { status: 'active' }, { status: 'suspended', reason: 'chargeback review' }],
       ['tenant.reactivated', { status: 'suspended' }, { status: 'active', reason: 'review done' }],
     ]);
@@ -180,15 +208,46 @@ describe('console actions write audit rows', () => {
     const s = await signedIn('support');
     const invoiceId = newId('invoice');
     await db.insert(invoices).values({
-      id: invoiceId, tenantId: t.tenant.id, mode: 'test', status: 'FAILED', chainId: 1_337_999, depositAddress: `0x${randomBytes(20).toString('hex')}`,
-      addressIndex: 2_000_000_000 + Math.floor(Math.random() * 1e9), amountExpected: '10', amountReceived: '10', confirmationsRequired: 2, expiresAt: new Date(Date.now() + 3_600_000),
+      id: invoiceId,
+      tenantId: t.tenant.id,
+      mode: 'test',
+      status: 'FAILED',
+      chainId: 1_337_999,
+      depositAddress: `0x${randomBytes(20).toString('hex')}`,
+      addressIndex: 2_000_000_000 + Math.floor(Math.random() * 1e9),
+      amountExpected: '10',
+      amountReceived: '10',
+      confirmationsRequired: 2,
+      expiresAt: new Date(Date.now() + 3_600_000),
     });
     const settlementId = newId('settlement');
-    await db.insert(settlements).values({ id: settlementId, invoiceId, tenantId: t.tenant.id, mode: 'test', chainId: 1_337_999, kind: 'invoice', status: 'failed', amount: '10', feeAmount: '0.1', netAmount: '9.9', attempts: 5, lastError: 'gas top-up reverted' });
+    await db.insert(settlements).values({
+      id: settlementId,
+      invoiceId,
+      tenantId: t.tenant.id,
+      mode: 'test',
+      chainId: 1_337_999,
+      kind: 'invoice',
+      status: 'failed',
+      amount: '10',
+      feeAmount: '0.1',
+      netAmount: '9.9',
+      attempts: 5,
+      lastError: 'gas top-up reverted',
+    });
     const withdrawalId = newId('withdrawal');
     await db.insert(withdrawals).values({
-      id: withdrawalId, tenantId: t.tenant.id, mode: 'test', amount: '5', feeAmount: '0.05', netAmount: '5', destinationAddress: `0x${randomBytes(20).toString('hex')}`,
-      chainId: 1_337_999, status: 'PENDING', pendingReason: 'Hot wallet lacks BNB for gas; retrying.', nextAttemptAt: new Date(Date.now() + 3_600_000),
+      id: withdrawalId,
+      tenantId: t.tenant.id,
+      mode: 'test',
+      amount: '5',
+      feeAmount: '0.05',
+      netAmount: '5',
+      destinationAddress: `0x${randomBytes(20).toString('hex')}`,
+      chainId: 1_337_999,
+      status: 'PENDING',
+      pendingReason: 'Hot wallet lacks BNB for gas; retrying.',
+      nextAttemptAt: new Date(Date.now() + 3_600_000),
     });
 
     const stuck = await listStuckWork(db);
@@ -209,9 +268,15 @@ describe('console actions write audit rows', () => {
     await expect(retryWithdrawalSend(db, s.actor, withdrawalId)).rejects.toThrow(/COMPLETED: there is nothing to retry/);
     await expect(retryWithdrawalSend(db, s.actor, 'wd_unknown')).rejects.toThrow(/Withdrawal not found/);
 
-    const rows = await db.select().from(auditLog).where(and(eq(auditLog.tenantId, t.tenant.id), eq(auditLog.actorId, s.user.id)));
+    const rows = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.tenantId, t.tenant.id), eq(auditLog.actorId, s.user.id)));
     expect(rows.map((r) => r.action).sort()).toEqual(['invoice.settlement_retried', 'withdrawal.send_retried']);
-    expect(rows.find((r) => r.action === 'invoice.settlement_retried')).toMatchObject({ before: { invoiceStatus: 'FAILED', settlementStatus: 'failed' }, after: { invoiceStatus: 'PROCESSING_PAYOUT', settlementStatus: 'pending' } });
+    expect(rows.find((r) => r.action === 'invoice.settlement_retried')).toMatchObject({
+      before: { invoiceStatus: 'FAILED', settlementStatus: 'failed' },
+      after: { invoiceStatus: 'PROCESSING_PAYOUT', settlementStatus: 'pending' },
+    });
   });
 });
 

@@ -7,7 +7,12 @@ export async function getDeliveryOutcomes(db: Db, ids: string[]) {
   const unique = [...new Set(ids)].slice(0, 200);
   if (unique.length === 0) return [];
   return db
-    .select({ id: webhookDeliveries.id, status: webhookDeliveries.status, attemptCount: webhookDeliveries.attemptCount, lastError: webhookDeliveries.lastError })
+    .select({
+      id: webhookDeliveries.id,
+      status: webhookDeliveries.status,
+      attemptCount: webhookDeliveries.attemptCount,
+      lastError: webhookDeliveries.lastError,
+    })
     .from(webhookDeliveries)
     .where(inArray(webhookDeliveries.id, unique));
 }

@@ -3,7 +3,7 @@ import { privateKeyToAddress } from 'viem/accounts';
 import { getNetwork } from '@/lib/chain/network';
 import { publicClient } from '@/lib/chain/clients';
 import { log } from '@/lib/log';
-import { MODES, type Mode } from '@/lib/tenants/mode';
+import { MODES, type Mode } from '@/lib/mode';
 
 export type GasWalletStatus =
   | { mode: Mode; chainId: number; state: 'not_configured' }

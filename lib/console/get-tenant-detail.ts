@@ -2,7 +2,7 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { apiKeys, tenants, users, webhookEndpoints } from '@/db/schema';
 import { notFound } from '@/lib/api/errors';
 import type { Db } from '@/lib/db';
-import { MODES } from '@/lib/tenants/mode';
+import { MODES } from '@/lib/mode';
 import { getBalanceSummary } from '@/lib/withdrawals/get-balance-summary';
 
 /** A tenant for support: keys (never their secrets), balances per mode, fee rates, team, endpoints. */
@@ -12,8 +12,16 @@ export async function getTenantDetail(db: Db, tenantId: string) {
   const [keys, balances, team, endpoints] = await Promise.all([
     db
       .select({
-        id: apiKeys.id, name: apiKeys.name, mode: apiKeys.mode, keyPrefix: apiKeys.keyPrefix, lastFour: apiKeys.lastFour, scopes: apiKeys.scopes,
-        status: apiKeys.status, rateLimitRpm: apiKeys.rateLimitRpm, lastUsedAt: apiKeys.lastUsedAt, createdAt: apiKeys.createdAt,
+        id: apiKeys.id,
+        name: apiKeys.name,
+        mode: apiKeys.mode,
+        keyPrefix: apiKeys.keyPrefix,
+        lastFour: apiKeys.lastFour,
+        scopes: apiKeys.scopes,
+        status: apiKeys.status,
+        rateLimitRpm: apiKeys.rateLimitRpm,
+        lastUsedAt: apiKeys.lastUsedAt,
+        createdAt: apiKeys.createdAt,
       })
       .from(apiKeys)
       .where(eq(apiKeys.tenantId, tenantId))
@@ -21,7 +29,13 @@ export async function getTenantDetail(db: Db, tenantId: string) {
     Promise.all(MODES.map(async (mode) => ({ mode, ...(await getBalanceSummary(db, { tenantId, mode })) }))),
     db.select({ id: users.id, email: users.email, role: users.role, lastLoginAt: users.lastLoginAt }).from(users).where(eq(users.tenantId, tenantId)),
     db
-      .select({ id: webhookEndpoints.id, mode: webhookEndpoints.mode, url: webhookEndpoints.url, enabled: webhookEndpoints.enabled, disabledReason: webhookEndpoints.disabledReason })
+      .select({
+        id: webhookEndpoints.id,
+        mode: webhookEndpoints.mode,
+        url: webhookEndpoints.url,
+        enabled: webhookEndpoints.enabled,
+        disabledReason: webhookEndpoints.disabledReason,
+      })
       .from(webhookEndpoints)
       .where(and(eq(webhookEndpoints.tenantId, tenantId), isNull(webhookEndpoints.deletedAt)))
       .orderBy(sql`${webhookEndpoints.mode}`, desc(webhookEndpoints.createdAt)),

@@ -7,17 +7,30 @@ import type { Db } from '@/lib/db';
 // An empty form field means "no filter", not 0 hours or an empty id.
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
-export const DeadLetterFilter = z.preprocess((raw) => (raw && typeof raw === 'object' ? Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, blank(v)])) : raw), z.object({
-  tenantId: z.string().trim().max(64).optional().catch(undefined),
-  endpointId: z.string().trim().max(64).optional().catch(undefined),
-  eventType: z.string().trim().max(64).optional().catch(undefined),
-  /** Age of the dead letter in hours: at least / at most. */
-  minAgeHours: z.coerce.number().min(0).max(24 * 365).optional().catch(undefined),
-  maxAgeHours: z.coerce.number().min(0).max(24 * 365).optional().catch(undefined),
-  /** open: not yet replayed; replayed: already sent again (shows the replay's outcome). */
-  state: z.enum(['open', 'replayed', 'all']).default('open').catch('open'),
-  limit: z.coerce.number().int().min(1).max(200).default(100).catch(100),
-}));
+export const DeadLetterFilter = z.preprocess(
+  (raw) => (raw && typeof raw === 'object' ? Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, blank(v)])) : raw),
+  z.object({
+    tenantId: z.string().trim().max(64).optional().catch(undefined),
+    endpointId: z.string().trim().max(64).optional().catch(undefined),
+    eventType: z.string().trim().max(64).optional().catch(undefined),
+    /** Age of the dead letter in hours: at least / at most. */
+    minAgeHours: z.coerce
+      .number()
+      .min(0)
+      .max(24 * 365)
+      .optional()
+      .catch(undefined),
+    maxAgeHours: z.coerce
+      .number()
+      .min(0)
+      .max(24 * 365)
+      .optional()
+      .catch(undefined),
+    /** open: not yet replayed; replayed: already sent again (shows the replay's outcome). */
+    state: z.enum(['open', 'replayed', 'all']).default('open').catch('open'),
+    limit: z.coerce.number().int().min(1).max(200).default(100).catch(100),
+  }),
+);
 export type DeadLetterFilter = z.infer<typeof DeadLetterFilter>;
 
 const replay = alias(webhookDeliveries, 'replay');

@@ -10,14 +10,25 @@ const LIMIT = 100;
 /** Work that needs a person, across tenants: failed or slow payouts, waiting or slow withdrawals, exchange orders in EXPIRED/EMERGENCY. */
 export async function listStuckWork(db: Db, now = new Date(), stuckAfterMinutes = STUCK_AFTER_MINUTES) {
   const before = new Date(now.getTime() - stuckAfterMinutes * 60_000);
-  const lastSettlement = sql<string | null>`(select s.last_error from ${settlements} s where s.invoice_id = ${invoices.id} order by s.created_at desc limit 1)`;
-  const failedSettlement = sql<string | null>`(select s.id from ${settlements} s where s.invoice_id = ${invoices.id} and s.status = 'failed' order by s.created_at desc limit 1)`;
+  const lastSettlement = sql<
+    string | null
+  >`(select s.last_error from ${settlements} s where s.invoice_id = ${invoices.id} order by s.created_at desc limit 1)`;
+  const failedSettlement = sql<
+    string | null
+  >`(select s.id from ${settlements} s where s.invoice_id = ${invoices.id} and s.status = 'failed' order by s.created_at desc limit 1)`;
   const [inv, wd, exo] = await Promise.all([
     db
       .select({
-        id: invoices.id, tenantId: invoices.tenantId, tenantName: tenants.name, mode: invoices.mode, status: invoices.status,
-        amount: invoices.amountExpected, received: invoices.amountReceived, updatedAt: invoices.updatedAt,
-        lastError: lastSettlement, failedSettlementId: failedSettlement,
+        id: invoices.id,
+        tenantId: invoices.tenantId,
+        tenantName: tenants.name,
+        mode: invoices.mode,
+        status: invoices.status,
+        amount: invoices.amountExpected,
+        received: invoices.amountReceived,
+        updatedAt: invoices.updatedAt,
+        lastError: lastSettlement,
+        failedSettlementId: failedSettlement,
       })
       .from(invoices)
       .innerJoin(tenants, eq(tenants.id, invoices.tenantId))
@@ -26,9 +37,18 @@ export async function listStuckWork(db: Db, now = new Date(), stuckAfterMinutes 
       .limit(LIMIT),
     db
       .select({
-        id: withdrawals.id, tenantId: withdrawals.tenantId, tenantName: tenants.name, mode: withdrawals.mode, status: withdrawals.status,
-        amount: withdrawals.amount, pendingReason: withdrawals.pendingReason, txHash: withdrawals.txHash, sendAttempts: withdrawals.sendAttempts,
-        nextAttemptAt: withdrawals.nextAttemptAt, broadcastAt: withdrawals.broadcastAt, updatedAt: withdrawals.updatedAt,
+        id: withdrawals.id,
+        tenantId: withdrawals.tenantId,
+        tenantName: tenants.name,
+        mode: withdrawals.mode,
+        status: withdrawals.status,
+        amount: withdrawals.amount,
+        pendingReason: withdrawals.pendingReason,
+        txHash: withdrawals.txHash,
+        sendAttempts: withdrawals.sendAttempts,
+        nextAttemptAt: withdrawals.nextAttemptAt,
+        broadcastAt: withdrawals.broadcastAt,
+        updatedAt: withdrawals.updatedAt,
       })
       .from(withdrawals)
       .innerJoin(tenants, eq(tenants.id, withdrawals.tenantId))
@@ -36,17 +56,31 @@ export async function listStuckWork(db: Db, now = new Date(), stuckAfterMinutes 
         or(
           // A withdrawal awaiting the owner's approval waits for the merchant, not for support.
           and(eq(withdrawals.status, 'PENDING'), isNotNull(withdrawals.pendingReason), sql`${withdrawals.pendingReason} <> 'awaiting_approval'`),
-          and(eq(withdrawals.status, 'PROCESSING'), sql`coalesce(${withdrawals.broadcastAt}, ${withdrawals.updatedAt}) < ${before.toISOString()}::timestamptz`),
+          and(
+            eq(withdrawals.status, 'PROCESSING'),
+            sql`coalesce(${withdrawals.broadcastAt}, ${withdrawals.updatedAt}) < ${before.toISOString()}::timestamptz`,
+          ),
         ),
       )
       .orderBy(withdrawals.createdAt)
       .limit(LIMIT),
     db
       .select({
-        id: exchangeOrders.id, tenantId: exchangeOrders.tenantId, tenantName: tenants.name, mode: exchangeOrders.mode, status: exchangeOrders.status,
-        purpose: exchangeOrders.purpose, exchangeId: exchangeOrders.exchangeId, withdrawalId: exchangeOrders.withdrawalId, invoiceId: exchangeOrders.invoiceId,
-        fromCcy: exchangeOrders.fromCcy, toCcy: exchangeOrders.toCcy, fromAmount: exchangeOrders.fromAmount, toAmount: exchangeOrders.toAmount,
-        updatedAt: exchangeOrders.updatedAt, emergency: sql`${exchangeOrders.lastOrder}->'emergency'`.mapWith(exchangeOrders.lastOrder),
+        id: exchangeOrders.id,
+        tenantId: exchangeOrders.tenantId,
+        tenantName: tenants.name,
+        mode: exchangeOrders.mode,
+        status: exchangeOrders.status,
+        purpose: exchangeOrders.purpose,
+        exchangeId: exchangeOrders.exchangeId,
+        withdrawalId: exchangeOrders.withdrawalId,
+        invoiceId: exchangeOrders.invoiceId,
+        fromCcy: exchangeOrders.fromCcy,
+        toCcy: exchangeOrders.toCcy,
+        fromAmount: exchangeOrders.fromAmount,
+        toAmount: exchangeOrders.toAmount,
+        updatedAt: exchangeOrders.updatedAt,
+        emergency: sql`${exchangeOrders.lastOrder}->'emergency'`.mapWith(exchangeOrders.lastOrder),
       })
       .from(exchangeOrders)
       .innerJoin(tenants, eq(tenants.id, exchangeOrders.tenantId))
@@ -54,5 +88,10 @@ export async function listStuckWork(db: Db, now = new Date(), stuckAfterMinutes 
       .orderBy(desc(exchangeOrders.updatedAt))
       .limit(LIMIT),
   ]);
-  return { invoices: inv, withdrawals: wd, exchangeOrders: exo.map(({ emergency, ...o }) => ({ ...o, advice: exchangeAdvice({ ...o, ...readEmergency(emergency) }) })), stuckAfterMinutes };
+  return {
+    invoices: inv,
+    withdrawals: wd,
+    exchangeOrders: exo.map(({ emergency, ...o }) => ({ ...o, advice: exchangeAdvice({ ...o, ...readEmergency(emergency) }) })),
+    stuckAfterMinutes,
+  };
 }

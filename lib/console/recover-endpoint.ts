@@ -7,8 +7,10 @@ import { recoverWebhookDeliveries } from '@/lib/webhooks/recover-webhook-deliver
 
 /** Console: the tenant's own "recover since" for one endpoint (any tenant), recorded in the audit log with it. */
 export async function recoverEndpoint(db: Db, actor: AuditActor, endpointId: string, since: Date, now = new Date()) {
-  if (Number.isNaN(since.getTime())) throw new ApiError('validation_failed', 'Give a valid date and time to recover from.', [{ path: 'since', message: 'invalid date' }]);
-  if (since > now) throw new ApiError('validation_failed', 'The start of the window is in the future.', [{ path: 'since', message: 'must be in the past' }]);
+  if (Number.isNaN(since.getTime()))
+    throw new ApiError('validation_failed', 'Give a valid date and time to recover from.', [{ path: 'since', message: 'invalid date' }]);
+  if (since > now)
+    throw new ApiError('validation_failed', 'The start of the window is in the future.', [{ path: 'since', message: 'must be in the past' }]);
   return db.transaction(async (tx) => {
     const [ep] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
     if (!ep || ep.deletedAt) throw notFound('Webhook endpoint');

@@ -12,7 +12,10 @@ import { retrySettlement } from '@/lib/invoices/retry-settlement';
  */
 export async function retryInvoiceSettlement(db: Db, actor: AuditActor, invoiceId: string, now = new Date()) {
   return db.transaction(async (tx) => {
-    const [inv] = await tx.select({ id: invoices.id, status: invoices.status, tenantId: invoices.tenantId, mode: invoices.mode }).from(invoices).where(eq(invoices.id, invoiceId));
+    const [inv] = await tx
+      .select({ id: invoices.id, status: invoices.status, tenantId: invoices.tenantId, mode: invoices.mode })
+      .from(invoices)
+      .where(eq(invoices.id, invoiceId));
     if (!inv) throw notFound('Invoice');
     const [failed] = await tx
       .select()
@@ -20,7 +23,11 @@ export async function retryInvoiceSettlement(db: Db, actor: AuditActor, invoiceI
       .where(and(eq(settlements.invoiceId, inv.id), eq(settlements.status, 'failed')))
       .orderBy(desc(settlements.createdAt))
       .limit(1);
-    if (!failed) throw new ApiError('invalid_state', `Invoice ${inv.id} has no failed settlement to retry (it is ${inv.status}; a settlement in progress is retried by the job on its own).`);
+    if (!failed)
+      throw new ApiError(
+        'invalid_state',
+        `Invoice ${inv.id} has no failed settlement to retry (it is ${inv.status}; a settlement in progress is retried by the job on its own).`,
+      );
     const s = await retrySettlement(tx, failed.id);
     if (!s) throw new ApiError('invalid_state', 'The settlement changed meanwhile; reload and try again.');
     const [after] = await tx.select({ status: invoices.status }).from(invoices).where(eq(invoices.id, inv.id));
@@ -32,7 +39,13 @@ export async function retryInvoiceSettlement(db: Db, actor: AuditActor, invoiceI
         target: { type: 'invoice', id: inv.id },
         tenantId: inv.tenantId,
         mode: inv.mode,
-        before: { invoiceStatus: inv.status, settlementId: failed.id, settlementStatus: failed.status, attempts: failed.attempts, lastError: failed.lastError },
+        before: {
+          invoiceStatus: inv.status,
+          settlementId: failed.id,
+          settlementStatus: failed.status,
+          attempts: failed.attempts,
+          lastError: failed.lastError,
+        },
         after: { invoiceStatus: after!.status, settlementStatus: s.status, attempts: s.attempts },
       },
       now,

@@ -49,7 +49,12 @@ export async function retryWithdrawalSend(db: Db, actor: AuditActor, withdrawalI
     try {
       await broadcastRaw(publicClient(net.rpcUrl), w.signedTx as Hex);
     } catch (err) {
-      throw new ApiError('service_unavailable', `The node refused the stored transaction: ${String((err as Error).message).split('\n')[0]!.slice(0, 200)}`);
+      throw new ApiError(
+        'service_unavailable',
+        `The node refused the stored transaction: ${String((err as Error).message)
+          .split('\n')[0]!
+          .slice(0, 200)}`,
+      );
     }
     await audit(db, { status: w.status, txHash: w.txHash, via: 'rebroadcast of the stored signed transaction' });
     return { withdrawalId: w.id, status: w.status, action: 'rebroadcast' as const };

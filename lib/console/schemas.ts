@@ -25,4 +25,6 @@ export const RecoverBody = z.strictObject({
   since: z.coerce.date({ error: 'must be a date and time' }),
 });
 
-export const ReplayBody = z.strictObject({ deliveryIds: z.array(z.string().startsWith('whd_', 'must be delivery ids (whd_...)')).min(1, 'select at least one').max(100) });
+export const ReplayBody = z.strictObject({
+  deliveryIds: z.array(z.string().startsWith('whd_', 'must be delivery ids (whd_...)')).min(1, 'select at least one').max(100),
+});

@@ -28,7 +28,8 @@ export async function searchConsole(db: Db, raw: string): Promise<SearchHit[]> {
     hits.push({ kind: 'invoice', id: r.id, tenantId: r.tenantId, mode: r.mode, summary: `${r.status} · ${r.amountExpected} USDT · ${why}` });
 
   if (q.startsWith('ten_')) {
-    for (const t of await db.select().from(tenants).where(eq(tenants.id, q))) hits.push({ kind: 'tenant', id: t.id, tenantId: t.id, summary: `${t.name} · ${t.status}` });
+    for (const t of await db.select().from(tenants).where(eq(tenants.id, q)))
+      hits.push({ kind: 'tenant', id: t.id, tenantId: t.id, summary: `${t.name} · ${t.status}` });
   } else if (q.startsWith('inv_')) {
     for (const r of await db.select().from(invoices).where(eq(invoices.id, q))) inv(r, 'invoice id');
   } else if (q.startsWith('wd_')) {
@@ -39,19 +40,48 @@ export async function searchConsole(db: Db, raw: string): Promise<SearchHit[]> {
       hits.push({ kind: 'event', id: e.id, tenantId: e.tenantId, mode: e.mode, summary: `${e.type} · about ${e.subjectId ?? '—'}` });
   } else if (q.startsWith('whd_')) {
     for (const d of await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, q)))
-      hits.push({ kind: 'delivery', id: d.id, tenantId: d.tenantId, mode: d.mode, summary: `${d.status} · ${d.eventType} · ${d.attemptCount} attempts` });
+      hits.push({
+        kind: 'delivery',
+        id: d.id,
+        tenantId: d.tenantId,
+        mode: d.mode,
+        summary: `${d.status} · ${d.eventType} · ${d.attemptCount} attempts`,
+      });
   } else if (q.startsWith('ord_')) {
     for (const o of await db.select().from(orders).where(eq(orders.id, q)))
       hits.push({ kind: 'order', id: o.id, tenantId: o.tenantId, mode: o.mode, summary: `${o.status} · invoice ${o.invoiceId}` });
   } else if (ADDRESS.test(q)) {
-    for (const r of await db.select().from(invoices).where(sql`lower(${invoices.depositAddress}) = ${q.toLowerCase()}`).limit(LIMIT)) inv(r, 'deposit address');
-    for (const w of await db.select().from(withdrawals).where(sql`lower(${withdrawals.destinationAddress}) = ${q.toLowerCase()}`).limit(LIMIT))
+    for (const r of await db
+      .select()
+      .from(invoices)
+      .where(sql`lower(${invoices.depositAddress}) = ${q.toLowerCase()}`)
+      .limit(LIMIT))
+      inv(r, 'deposit address');
+    for (const w of await db
+      .select()
+      .from(withdrawals)
+      .where(sql`lower(${withdrawals.destinationAddress}) = ${q.toLowerCase()}`)
+      .limit(LIMIT))
       hits.push({ kind: 'withdrawal', id: w.id, tenantId: w.tenantId, mode: w.mode, summary: `${w.status} · ${w.amount} USDT · destination` });
   } else if (TX_HASH.test(q)) {
     const h = q.toLowerCase();
-    for (const t of await db.select().from(chainTransfers).where(sql`lower(${chainTransfers.txHash}) = ${h}`).limit(LIMIT))
-      hits.push({ kind: 'payment', id: t.invoiceId, tenantId: t.tenantId, mode: t.mode, summary: `payment of ${t.amount} USDT to invoice ${t.invoiceId}` });
-    for (const w of await db.select().from(withdrawals).where(or(sql`lower(${withdrawals.txHash}) = ${h}`, sql`${h} = any(${withdrawals.replacedTxHashes})`)).limit(LIMIT))
+    for (const t of await db
+      .select()
+      .from(chainTransfers)
+      .where(sql`lower(${chainTransfers.txHash}) = ${h}`)
+      .limit(LIMIT))
+      hits.push({
+        kind: 'payment',
+        id: t.invoiceId,
+        tenantId: t.tenantId,
+        mode: t.mode,
+        summary: `payment of ${t.amount} USDT to invoice ${t.invoiceId}`,
+      });
+    for (const w of await db
+      .select()
+      .from(withdrawals)
+      .where(or(sql`lower(${withdrawals.txHash}) = ${h}`, sql`${h} = any(${withdrawals.replacedTxHashes})`))
+      .limit(LIMIT))
       hits.push({ kind: 'withdrawal', id: w.id, tenantId: w.tenantId, mode: w.mode, summary: `${w.status} · ${w.amount} USDT · transaction` });
     const sweeps = await db
       .select({ step: settlementTxs.step, invoiceId: settlements.invoiceId, tenantId: settlements.tenantId, mode: settlements.mode })
@@ -59,10 +89,21 @@ export async function searchConsole(db: Db, raw: string): Promise<SearchHit[]> {
       .innerJoin(settlements, eq(settlements.id, settlementTxs.settlementId))
       .where(sql`lower(${settlementTxs.txHash}) = ${h}`)
       .limit(LIMIT);
-    for (const s of sweeps) hits.push({ kind: 'settlement', id: s.invoiceId, tenantId: s.tenantId, mode: s.mode, summary: `settlement ${s.step} transaction of invoice ${s.invoiceId}` });
+    for (const s of sweeps)
+      hits.push({
+        kind: 'settlement',
+        id: s.invoiceId,
+        tenantId: s.tenantId,
+        mode: s.mode,
+        summary: `settlement ${s.step} transaction of invoice ${s.invoiceId}`,
+      });
   } else {
     const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    for (const t of await db.select().from(tenants).where(or(ilike(tenants.name, like), eq(tenants.slug, q.toLowerCase()))).limit(LIMIT))
+    for (const t of await db
+      .select()
+      .from(tenants)
+      .where(or(ilike(tenants.name, like), eq(tenants.slug, q.toLowerCase())))
+      .limit(LIMIT))
       hits.push({ kind: 'tenant', id: t.id, tenantId: t.id, summary: `${t.name} · /store/${t.slug} · ${t.status}` });
     for (const r of await db.select().from(invoices).where(eq(invoices.externalId, q)).limit(LIMIT)) inv(r, `externalId ${q}`);
   }

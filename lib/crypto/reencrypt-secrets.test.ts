@@ -80,15 +80,21 @@ describe('re-encryption of secrets', () => {
     await rolledBack(t.db, async (tx) => {
       // Rows as they were before encryption at rest: three endpoints, one with a previous secret in grace, a postback secret, TOTP secrets.
       const legacy = [];
-      for (let i = 0; i < 3; i++) legacy.push(await createTestWebhookEndpoint(tx, owner, { url: receiver.url, legacyPlaintext: true, eventsSubscribed: ['invoice.created'] }));
+      for (let i = 0; i < 3; i++)
+        legacy.push(await createTestWebhookEndpoint(tx, owner, { url: receiver.url, legacyPlaintext: true, eventsSubscribed: ['invoice.created'] }));
       const oldSecret = 'whsec_' + randomBytes(32).toString('base64url');
-      await tx.update(webhookEndpoints).set({ previousSecret: oldSecret, previousSecretExpiresAt: new Date(Date.now() + 3_600_000) }).where(eq(webhookEndpoints.id, legacy[0]!.id));
+      await tx
+        .update(webhookEndpoints)
+        .set({ previousSecret: oldSecret, previousSecretExpiresAt: new Date(Date.now() + 3_600_000) })
+        .where(eq(webhookEndpoints.id, legacy[0]!.id));
       const sealedEp = await createTestWebhookEndpoint(tx, owner, { url: receiver.url, eventsSubscribed: ['order.paid'] });
       const deleted = await createTestWebhookEndpoint(tx, owner, { eventsSubscribed: ['order.paid'] });
       await tx.update(webhookEndpoints).set({ secret: '', deletedAt: new Date(), enabled: false }).where(eq(webhookEndpoints.id, deleted.id));
       const postback = 'whsec_' + randomBytes(32).toString('base64url');
       const postbackOld = 'whsec_' + randomBytes(32).toString('base64url');
-      await tx.insert(webhookPostbackSecrets).values({ ...owner, secret: postback, previousSecret: postbackOld, previousSecretExpiresAt: new Date(Date.now() + 3_600_000) });
+      await tx
+        .insert(webhookPostbackSecrets)
+        .values({ ...owner, secret: postback, previousSecret: postbackOld, previousSecretExpiresAt: new Date(Date.now() + 3_600_000) });
       const email = `reencrypt-${process.pid}-${Date.now()}@example.com`;
       const user = await createUser(tx, { email, password: PASSWORD, role: 'owner', tenantId: t.tenant.id });
       const totp = generateTotpSecret();
@@ -159,7 +165,10 @@ describe('re-encryption of secrets', () => {
       const email = `rotate-${process.pid}-${Date.now()}@example.com`;
       const user = await createUser(tx, { email, password: PASSWORD, role: 'owner', tenantId: t.tenant.id });
       const totp = generateTotpSecret();
-      await tx.update(users).set({ totpSecret: sealSecret(totp) }).where(eq(users.id, user.id));
+      await tx
+        .update(users)
+        .set({ totpSecret: sealSecret(totp) })
+        .where(eq(users.id, user.id));
       expect((await endpointRow(tx, ep.id)).secret.split(':')[2]).toBe(oldId);
 
       // The operator sets a new key and moves the old one to _PREVIOUS.
@@ -201,7 +210,9 @@ describe('re-encryption of secrets', () => {
       const foreign = sealSecret(ep.secret, { current: { id: 'deadbeef', key: randomBytes(32) }, previous: null });
       await tx.update(webhookEndpoints).set({ secret: foreign }).where(eq(webhookEndpoints.id, ep.id));
       const report = await reencryptSecrets(tx, { tenantId: t.tenant.id });
-      expect(report.failures).toEqual([{ table: 'webhook_endpoints', column: 'secret', key: [ep.id], reason: expect.stringMatching(/key deadbeef is neither/) }]);
+      expect(report.failures).toEqual([
+        { table: 'webhook_endpoints', column: 'secret', key: [ep.id], reason: expect.stringMatching(/key deadbeef is neither/) },
+      ]);
       expect(JSON.stringify(report)).not.toContain(foreign.split(':')[4]);
       expect((await endpointRow(tx, ep.id)).secret).toBe(foreign);
     });

@@ -38,7 +38,10 @@ const id = (name: string) => sql.identifier(name);
  * value read, so a rotation running meanwhile is never overwritten.
  * `tenantId` restricts it to one tenant's rows (tests share a database).
  */
-export async function reencryptSecrets(db: Db, opts: { batchSize?: number; tenantId?: string; keyring?: SecretsKeyring } = {}): Promise<ReencryptReport> {
+export async function reencryptSecrets(
+  db: Db,
+  opts: { batchSize?: number; tenantId?: string; keyring?: SecretsKeyring } = {},
+): Promise<ReencryptReport> {
   const ring = opts.keyring ?? secretsKeyring();
   const batchSize = opts.batchSize ?? 500;
   const prefix = sealedPrefix(ring);
@@ -53,10 +56,19 @@ export async function reencryptSecrets(db: Db, opts: { batchSize?: number; tenan
       for (;;) {
         const conditions: SQL[] = [sql`${id(column)} is not null`, sql`${id(column)} <> ''`, sql`not starts_with(${id(column)}, ${prefix})`];
         if (opts.tenantId) conditions.push(sql`tenant_id = ${opts.tenantId}`);
-        if (after) conditions.push(sql`(${keyCols}) > (${sql.join(after.map((v) => sql`${v}`), sql`, `)})`);
+        if (after)
+          conditions.push(
+            sql`(${keyCols}) > (${sql.join(
+              after.map((v) => sql`${v}`),
+              sql`, `,
+            )})`,
+          );
         const rows = rowsOf<Record<string, string>>(
           await db.execute(sql`
-            select ${sql.join(target.key.map((k) => sql`${id(k)}::text as ${id(`k_${k}`)}`), sql`, `)}, ${id(column)} as value
+            select ${sql.join(
+              target.key.map((k) => sql`${id(k)}::text as ${id(`k_${k}`)}`),
+              sql`, `,
+            )}, ${id(column)} as value
               from ${id(target.table)}
              where ${sql.join(conditions, sql` and `)}
              order by ${keyCols}
@@ -78,14 +90,26 @@ export async function reencryptSecrets(db: Db, opts: { batchSize?: number; tenan
         }
         if (updates.length > 0) {
           const values = sql.join(
-            updates.map((u, i) => sql`(${i}::int, ${sql.join(u.key.map((k) => sql`${k}::text`), sql`, `)}, ${u.old}::text, ${u.next}::text)`),
+            updates.map(
+              (u, i) =>
+                sql`(${i}::int, ${sql.join(
+                  u.key.map((k) => sql`${k}::text`),
+                  sql`, `,
+                )}, ${u.old}::text, ${u.next}::text)`,
+            ),
             sql`, `,
           );
           const written = rowsOf<{ i: number | string }>(
             await db.execute(sql`
               update ${id(target.table)} t set ${id(column)} = v.next
-                from (values ${values}) as v(i, ${sql.join(target.key.map((k) => id(`k_${k}`)), sql`, `)}, old, next)
-               where ${sql.join(target.key.map((k) => sql`t.${id(k)}::text = v.${id(`k_${k}`)}`), sql` and `)}
+                from (values ${values}) as v(i, ${sql.join(
+                  target.key.map((k) => id(`k_${k}`)),
+                  sql`, `,
+                )}, old, next)
+               where ${sql.join(
+                 target.key.map((k) => sql`t.${id(k)}::text = v.${id(`k_${k}`)}`),
+                 sql` and `,
+               )}
                  and t.${id(column)} = v.old
               returning v.i`),
           );

@@ -37,7 +37,9 @@ export function openSecret(stored: string, ring: SecretsKeyring = secretsKeyring
   const [, , keyId, ivText, bodyText] = parts as [string, string, string, string, string];
   const key = [ring.current, ring.previous].find((k) => k?.id === keyId)?.key;
   if (!key) {
-    throw new SecretBoxError(`sealed secret: key ${keyId} is neither SECRETS_ENCRYPTION_KEY (${ring.current.id}) nor SECRETS_ENCRYPTION_KEY_PREVIOUS (${ring.previous?.id ?? 'unset'})`);
+    throw new SecretBoxError(
+      `sealed secret: key ${keyId} is neither SECRETS_ENCRYPTION_KEY (${ring.current.id}) nor SECRETS_ENCRYPTION_KEY_PREVIOUS (${ring.previous?.id ?? 'unset'})`,
+    );
   }
   const iv = Buffer.from(ivText, 'base64url');
   const body = Buffer.from(bodyText, 'base64url');

@@ -60,29 +60,36 @@ describe('no issued secret is stored in clear', () => {
     // A code is accepted once per step: the next step's code (accepted for clock drift) stands for a later visit.
     const again = await regenerateRecoveryCodes(t.db, owner.id, { code: totpCode(totp, Date.now() + 30_000) });
     again.recoveryCodes.forEach((c, i) => (issued[`recoveryRegenerated${i}`] = c));
-    issued.invitation = (await inviteMember(t.db, { tenantId: t.tenant.id, userId: owner.id }, { email: `member-${crypto.randomUUID()}@example.com` })).token;
+    issued.invitation = (
+      await inviteMember(t.db, { tenantId: t.tenant.id, userId: owner.id }, { email: `member-${crypto.randomUUID()}@example.com` })
+    ).token;
 
     for (const [name, value] of Object.entries(issued)) expect(value, name).toMatch(/.{8,}/);
     expect(await findSecretsInDatabase(t.db, { strings: Object.values(issued) })).toEqual([]);
     // The full-run check (lib/testing/global-setup.ts) looks for these shapes; make sure it would see them.
     for (const name of ['apiKeyTest', 'apiKeyLive', 'webhookCreated', 'postbackRevealed']) {
-      expect(ISSUED_SECRET_PATTERNS.some((p) => new RegExp(`^${p}$`).test(issued[name]!)), name).toBe(true);
+      expect(
+        ISSUED_SECRET_PATTERNS.some((p) => new RegExp(`^${p}$`).test(issued[name]!)),
+        name,
+      ).toBe(true);
     }
   });
 
   it('the scan finds a secret wherever it is stored in clear (it can fail)', async () => {
     const t = await createTestTenant();
     const secret = `whsec_${Buffer.alloc(32, 7).toString('base64url')}`;
-    await t.db.transaction(async (tx) => {
-      await tx.execute(
-        // A jsonb column (event payloads), in a transaction rolled back below: no other file ever sees it.
-        sql`insert into events (id, tenant_id, mode, type, subject_id, data) values (${`evt_scan_${process.pid}`}, ${t.tenant.id}, 'test', 'scan.test', 'x', ${JSON.stringify({ leaked: secret })}::jsonb)`,
-      );
-      expect(await findSecretsInDatabase(tx, { strings: [secret] })).toEqual([{ table: 'events', column: 'data', rows: 1 }]);
-      expect((await findSecretsInDatabase(tx, { patterns: ISSUED_SECRET_PATTERNS })).map((h) => `${h.table}.${h.column}`)).toContain('events.data');
-      tx.rollback();
-    }).catch((err: Error) => {
-      if (!/rollback/i.test(err.message)) throw err;
-    });
+    await t.db
+      .transaction(async (tx) => {
+        await tx.execute(
+          // A jsonb column (event payloads), in a transaction rolled back below: no other file ever sees it.
+          sql`insert into events (id, tenant_id, mode, type, subject_id, data) values (${`evt_scan_${process.pid}`}, ${t.tenant.id}, 'test', 'scan.test', 'x', ${JSON.stringify({ leaked: secret })}::jsonb)`,
+        );
+        expect(await findSecretsInDatabase(tx, { strings: [secret] })).toEqual([{ table: 'events', column: 'data', rows: 1 }]);
+        expect((await findSecretsInDatabase(tx, { patterns: ISSUED_SECRET_PATTERNS })).map((h) => `${h.table}.${h.column}`)).toContain('events.data');
+        tx.rollback();
+      })
+      .catch((err: Error) => {
+        if (!/rollback/i.test(err.message)) throw err;
+      });
   });
 });

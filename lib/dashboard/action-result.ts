@@ -12,7 +12,10 @@ export async function runAction<T>(fn: () => Promise<T>): Promise<ActionResult<T
     if (err instanceof ApiError) return { ok: false, error: { code: err.code, message: err.message, details: err.details } };
     if (err instanceof ZodError) {
       const details = err.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-      return { ok: false, error: { code: 'validation_failed', message: details.map((d) => `${d.path || 'input'}: ${d.message}`).join('; '), details } };
+      return {
+        ok: false,
+        error: { code: 'validation_failed', message: details.map((d) => `${d.path || 'input'}: ${d.message}`).join('; '), details },
+      };
     }
     // Next's redirect/notFound are control flow, not failures.
     if (err && typeof err === 'object' && 'digest' in err && String((err as { digest: unknown }).digest).startsWith('NEXT_')) throw err;

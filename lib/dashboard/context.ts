@@ -6,7 +6,7 @@ import { auth } from '@/lib/auth/next-auth';
 import { getActiveSession, type SessionContext } from '@/lib/auth/sessions';
 import { getSignedInStaff } from '@/lib/console/context';
 import { getDb, type Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { MODE_COOKIE } from './mode-cookie';
 import { can, type Permission } from './permissions';
 
@@ -39,7 +39,7 @@ export async function requireContext(permission?: Permission): Promise<Dashboard
   return ctx;
 }
 
-/** For server actions and dashboard-api routes: the context, or an ApiError. */
+/** For server actions and the dashboard JSON routes (app/api/dashboard): the context, or an ApiError. */
 export async function actionContext(permission?: Permission): Promise<DashboardContext> {
   const ctx = await getDashboardContext();
   if (!ctx) throw new ApiError('invalid_api_key', 'Your session has ended. Sign in again.');

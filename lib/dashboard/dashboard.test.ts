@@ -55,7 +55,9 @@ describe('dashboard invoice list', () => {
     const f = parseInvoiceFilters({ status: 'PENDING', from: today, to: today, page: '1' });
     expect((await listDashboardInvoices(db, { ...a, mode: 'test' }, f)).meta.total).toBe(2);
     expect((await listDashboardInvoices(db, { ...a, mode: 'test' }, parseInvoiceFilters({ status: 'PAID_OUT' }))).meta.total).toBe(0);
-    expect((await listDashboardInvoices(db, { ...a, mode: 'test' }, parseInvoiceFilters({ from: '2000-01-01', to: '2000-01-02' }))).meta.total).toBe(0);
+    expect((await listDashboardInvoices(db, { ...a, mode: 'test' }, parseInvoiceFilters({ from: '2000-01-01', to: '2000-01-02' }))).meta.total).toBe(
+      0,
+    );
     const paged = await listDashboardInvoices(db, { ...a, mode: 'test' }, parseInvoiceFilters({ page: '2' }), 1);
     expect(paged.meta).toEqual({ total: 2, page: 2, lastPage: 2 });
     expect(parseInvoiceFilters({ status: 'NOPE', from: 'yesterday', page: '-3' })).toEqual({ page: 1 });

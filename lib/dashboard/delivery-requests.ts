@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { events } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { envelopeBody } from '@/lib/webhooks/attempt-delivery';
 
 /**

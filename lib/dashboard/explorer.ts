@@ -8,4 +8,3 @@ export function explorerTxUrl(chainId: number, txHash: string): string | null {
   const base = EXPLORERS[chainId];
   return base ? `${base}/tx/${txHash}` : null;
 }
-

@@ -1,9 +1,22 @@
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import type { InvoiceFilters } from './invoice-filters';
 import { listDashboardInvoices } from './list-invoices';
 
-const COLUMNS = ['id', 'status', 'amountExpected', 'amountReceived', 'feeAmount', 'amountCredited', 'depositAddress', 'externalId', 'description', 'txHashes', 'createdAt', 'expiresAt'] as const;
+const COLUMNS = [
+  'id',
+  'status',
+  'amountExpected',
+  'amountReceived',
+  'feeAmount',
+  'amountCredited',
+  'depositAddress',
+  'externalId',
+  'description',
+  'txHashes',
+  'createdAt',
+  'expiresAt',
+] as const;
 
 /** RFC 4180 quoting; a leading =,+,-,@ is prefixed with ' so spreadsheets never evaluate merchant-supplied text. */
 function cell(v: unknown): string {

@@ -1,6 +1,6 @@
 import type { Db } from '@/lib/db';
 import { listInvoices } from '@/lib/invoices/list-invoices';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import type { InvoiceFilters } from './invoice-filters';
 
 const DAY_MS = 86_400_000;

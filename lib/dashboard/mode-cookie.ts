@@ -1,5 +1,5 @@
 import { isProduction } from '@/lib/env';
-import { ModeSchema } from '@/lib/tenants/mode';
+import { ModeSchema } from '@/lib/mode';
 
 export const MODE_COOKIE = 'gw_mode';
 

@@ -15,9 +15,7 @@ export async function applyMigrations(db: Db, migrationsFolder: string): Promise
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('usdt-gateway:migrations'))`);
     await tx.execute(sql`create schema if not exists drizzle`);
-    await tx.execute(
-      sql`create table if not exists drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)`,
-    );
+    await tx.execute(sql`create table if not exists drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)`);
     const rows = rowsOf<{ created_at: string | number }>(
       await tx.execute(sql`select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`),
     );

@@ -8,6 +8,7 @@ import { createTenant } from '@/lib/tenants/create-tenant';
 import { getTenantOrThrow } from '@/lib/tenants/get-tenant-or-throw';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import { getBalance } from '@/lib/ledger/get-balance';
+import { prepareWithdrawalControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
 import { createWithdrawal } from '@/lib/withdrawals/create-withdrawal';
 import { events } from '@/db/schema';
 import { eq } from 'drizzle-orm';
@@ -44,11 +45,22 @@ describe('embedded PGlite database', () => {
     expect(await getBalance(again, { tenantId: tenant.id, mode: 'test' })).toBe('12.34');
 
     // The money path's inserts (withdrawal row, outbox event, ledger) decode the same on PGlite.
-    const withdrawal = await createWithdrawal(again, { tenantId: tenant.id, mode: 'test', tenant: { withdrawalFeeRate: '0.01' } }, {
+    const withdrawal = await createWithdrawal(
+      again,
+      { tenantId: tenant.id, mode: 'test', tenant: { withdrawalFeeRate: '0.01' } },
+      {
+        amount: '2.00',
+        destinationAddress: '0x8ba1f109551bD432803012645Ac136ddd64DBA72',
+      },
+      undefined,
+      prepareWithdrawalControls,
+    );
+    expect(withdrawal).toMatchObject({
       amount: '2.00',
+      feeAmount: '0.02',
+      status: 'PENDING',
       destinationAddress: '0x8ba1f109551bD432803012645Ac136ddd64DBA72',
     });
-    expect(withdrawal).toMatchObject({ amount: '2.00', feeAmount: '0.02', status: 'PENDING', destinationAddress: '0x8ba1f109551bD432803012645Ac136ddd64DBA72' });
     expect(Date.parse(withdrawal.createdAt)).toBeGreaterThan(Date.now() - 60_000);
     expect(await getBalance(again, { tenantId: tenant.id, mode: 'test' })).toBe('10.32');
     const [event] = await again.select().from(events).where(eq(events.subjectId, withdrawal.id));

@@ -23,7 +23,10 @@ describe('insertRow', () => {
       gasPrice: undefined,
     });
     const fast = await insertRow(t.db, withdrawals, values(newId('withdrawal')), 'all');
-    const [built] = await t.db.insert(withdrawals).values(values(newId('withdrawal'))).returning();
+    const [built] = await t.db
+      .insert(withdrawals)
+      .values(values(newId('withdrawal')))
+      .returning();
     const [stored] = await t.db.select().from(withdrawals).where(eq(withdrawals.id, fast.id));
 
     // Timestamps defaulting to now() differ by the time between the two inserts.
@@ -40,7 +43,15 @@ describe('insertRow', () => {
   it('returns only the columns asked for, and nothing when none are', async () => {
     const t = await createTestTenant();
     const id = newId('event');
-    const row = { id, tenantId: t.tenant.id, mode: 'test' as const, type: 'invoice.paid' as const, subjectId: 'inv_x', data: { a: [1, 2] }, postBackUrl: null };
+    const row = {
+      id,
+      tenantId: t.tenant.id,
+      mode: 'test' as const,
+      type: 'invoice.paid' as const,
+      subjectId: 'inv_x',
+      data: { a: [1, 2] },
+      postBackUrl: null,
+    };
     expect(Object.keys(await insertRow(t.db, events, row, ['createdAt']))).toEqual(['createdAt']);
     expect(await insertRow(t.db, events, { ...row, id: newId('event') })).toEqual({});
     const [stored] = await t.db.select().from(events).where(eq(events.id, id));
@@ -52,7 +63,15 @@ describe('insertRow', () => {
     const id = newId('event');
     await expect(
       t.db.transaction(async (tx) => {
-        await insertRow(tx, events, { id, tenantId: t.tenant.id, mode: 'test', type: 'invoice.paid', subjectId: 'inv_x', data: {}, postBackUrl: null });
+        await insertRow(tx, events, {
+          id,
+          tenantId: t.tenant.id,
+          mode: 'test',
+          type: 'invoice.paid',
+          subjectId: 'inv_x',
+          data: {},
+          postBackUrl: null,
+        });
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');

@@ -23,7 +23,11 @@ describe('migrations started several times at once', () => {
     await admin.unsafe(`create database ${name}`);
     const env = { ...process.env, DATABASE_URL: freshUrl.toString(), APP_ENV: 'test' } as NodeJS.ProcessEnv;
     const runs = await Promise.allSettled(Array.from({ length: 3 }, () => exec('node_modules/.bin/tsx', ['scripts/migrate.ts'], { env })));
-    expect(runs.map((r) => (r.status === 'fulfilled' ? 'ok' : String((r.reason as { stderr?: string }).stderr ?? r.reason)))).toEqual(['ok', 'ok', 'ok']);
+    expect(runs.map((r) => (r.status === 'fulfilled' ? 'ok' : String((r.reason as { stderr?: string }).stderr ?? r.reason)))).toEqual([
+      'ok',
+      'ok',
+      'ok',
+    ]);
 
     const journal = JSON.parse(readFileSync('db/migrations/meta/_journal.json', 'utf8')) as { entries: unknown[] };
     const fresh = postgres(freshUrl.toString(), { max: 1, onnotice: () => {} });

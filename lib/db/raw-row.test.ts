@@ -6,7 +6,11 @@ import { textArray } from './text-array';
 
 describe('raw SQL helpers', () => {
   it('RawRow names a raw row by the table: snake_case keys, and tsc refuses a property the table does not have', () => {
-    const row: RawRow<typeof invoices, { id: string; tenantId: string; depositAddress: string }> = { id: 'inv_1', tenant_id: 'ten_1', deposit_address: '0xab' };
+    const row: RawRow<typeof invoices, { id: string; tenantId: string; depositAddress: string }> = {
+      id: 'inv_1',
+      tenant_id: 'ten_1',
+      deposit_address: '0xab',
+    };
     // @ts-expect-error depositAddr is not a column of invoices (a rename must fail typecheck, not read undefined)
     const renamed: RawRow<typeof invoices, { depositAddr: string }> = { deposit_addr: '0xab' };
     expect([row.deposit_address, renamed]).toBeTruthy();

@@ -12,6 +12,8 @@ const UNSAFE = /[,{}"\\\s]/;
  */
 export function textArray(values: Iterable<string>): SQL {
   const list = [...values];
-  for (const v of list) if (UNSAFE.test(v) || v === '' || v.toLowerCase() === 'null') throw new Error(`textArray: ${JSON.stringify(v)} cannot be bound as an array literal element`);
+  for (const v of list)
+    if (UNSAFE.test(v) || v === '' || v.toLowerCase() === 'null')
+      throw new Error(`textArray: ${JSON.stringify(v)} cannot be bound as an array literal element`);
   return sql`${`{${list.join(',')}}`}::text[]`;
 }

@@ -4,7 +4,7 @@ import type { Db } from '@/lib/db';
 import { insertRow } from '@/lib/db/insert-row';
 import { insertRowSql } from '@/lib/db/insert-row-sql';
 import { newId } from '@/lib/ids';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import type { EventType, TEST_EVENT_TYPE } from './types';
 
 type Event = typeof events.$inferSelect;
@@ -24,7 +24,11 @@ export interface EmitEventInput {
 export type OutboxInput = Omit<EmitEventInput, 'type'> & { type: EventType | typeof TEST_EVENT_TYPE };
 
 /** An event's outbox row. Without createdAt the database's default (now()) stamps it. */
-export type OutboxRow = Omit<Event, 'createdAt' | 'dispatchedAt' | 'data'> & { data: Record<string, unknown>; createdAt?: Date; dispatchedAt?: Date | null };
+export type OutboxRow = Omit<Event, 'createdAt' | 'dispatchedAt' | 'data'> & {
+  data: Record<string, unknown>;
+  createdAt?: Date;
+  dispatchedAt?: Date | null;
+};
 
 // Strictly increasing milliseconds per process, for events written together in order
 // (detected then partial): they keep that order in createdAt and in their time-sorted ids.

@@ -25,13 +25,26 @@ describe('event payloads as emitted match the OpenAPI webhooks section', () => {
     expect(inv.status, inv.text).toBe(201);
     const product = await call('POST', '/v1/products', { key: t.test, body: { name: 'Mug', price: '12.50' } });
     expect(product.status, product.text).toBe(201);
-    const order = await call('POST', '/v1/orders', { key: t.test, body: { items: [{ productId: product.body.id, quantity: 2 }], customerEmail: 'buyer@example.com' } });
+    const order = await call('POST', '/v1/orders', {
+      key: t.test,
+      body: { items: [{ productId: product.body.id, quantity: 2 }], customerEmail: 'buyer@example.com' },
+    });
     expect(order.status, order.text).toBe(201);
     expect((await call('POST', `/v1/orders/${order.body.id}/cancel`, { key: t.test })).status).toBe(200);
     await t.db.transaction((tx) =>
-      postLedgerEntry(tx, { tenantId: t.tenant.id, mode: 'test', amount: '50', kind: 'test_credit', referenceType: 'test', referenceId: `payloads-${process.pid}` }),
+      postLedgerEntry(tx, {
+        tenantId: t.tenant.id,
+        mode: 'test',
+        amount: '50',
+        kind: 'test_credit',
+        referenceType: 'test',
+        referenceId: `payloads-${process.pid}`,
+      }),
     );
-    const wd = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '10.00', destinationAddress: '0x8ba1f109551bD432803012645Ac136ddd64DBA72' } });
+    const wd = await call('POST', '/v1/withdrawals', {
+      key: t.test,
+      body: { amount: '10.00', destinationAddress: '0x8ba1f109551bD432803012645Ac136ddd64DBA72' },
+    });
     expect(wd.status, wd.text).toBe(201);
     await failWithdrawal(t.db, wd.body.id, 'test failure');
 

@@ -23,7 +23,9 @@ export const InvoiceEventData = z
     depositAddress: z.string(),
     amountExpected: Amount,
     amountReceived: Amount,
-    status: z.enum(INVOICE_STATUSES).describe('The invoice status when the event was written. invoice.paid_out of a late or partial payment on an expired invoice keeps EXPIRED.'),
+    status: z
+      .enum(INVOICE_STATUSES)
+      .describe('The invoice status when the event was written. invoice.paid_out of a late or partial payment on an expired invoice keeps EXPIRED.'),
     expiresAt: Timestamp,
     confirmationsRequired: z.number().int(),
     txHashes: z.array(z.string()),
@@ -52,9 +54,7 @@ export const OrderEventData = z
   .object({
     id: z.string(),
     status: z.enum(ORDER_STATUSES),
-    items: z.array(
-      z.object({ productId: z.string(), name: z.string(), unitPrice: Amount, quantity: z.number().int(), amount: Amount }),
-    ),
+    items: z.array(z.object({ productId: z.string(), name: z.string(), unitPrice: Amount, quantity: z.number().int(), amount: Amount })),
     total: Amount,
     customerEmail: z.string(),
     invoiceId: z.string(),

@@ -31,7 +31,12 @@ export function createSimChain(opts: SimChainOptions) {
 
   async function wallet() {
     const id = await chainIdPromise;
-    const chain = { id, name: 'local', nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 }, rpcUrls: { default: { http: [opts.rpcUrl] } } } as const;
+    const chain = {
+      id,
+      name: 'local',
+      nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 },
+      rpcUrls: { default: { http: [opts.rpcUrl] } },
+    } as const;
     return createWalletClient({ chain, account, transport: http(opts.rpcUrl) });
   }
 
@@ -47,7 +52,13 @@ export function createSimChain(opts: SimChainOptions) {
       const out: Deposit[] = [];
       for (let start = from; start <= head; start += 2000n) {
         const end = start + 1999n > head ? head : start + 1999n;
-        const logs = await client.getContractEvents({ address: opts.tokenAddress, abi: erc20Abi, eventName: 'Transfer', fromBlock: start, toBlock: end });
+        const logs = await client.getContractEvents({
+          address: opts.tokenAddress,
+          abi: erc20Abi,
+          eventName: 'Transfer',
+          fromBlock: start,
+          toBlock: end,
+        });
         for (const l of logs) {
           const to = l.args.to!.toLowerCase();
           if (watched.has(to)) out.push({ to, amount: formatUnits(l.args.value!, decimals), txHash: l.transactionHash, blockNumber: l.blockNumber });
@@ -60,7 +71,13 @@ export function createSimChain(opts: SimChainOptions) {
     send(to: Address, amount: string): Promise<Hex> {
       const next = sendChain.then(async () => {
         const w = await wallet();
-        return w.writeContract({ address: opts.tokenAddress, abi: erc20Abi, functionName: 'transfer', args: [to, parseUnits(amount, decimals)], chain: w.chain });
+        return w.writeContract({
+          address: opts.tokenAddress,
+          abi: erc20Abi,
+          functionName: 'transfer',
+          args: [to, parseUnits(amount, decimals)],
+          chain: w.chain,
+        });
       });
       sendChain = next.catch(() => {});
       return next;

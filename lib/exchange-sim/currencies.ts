@@ -20,7 +20,17 @@ export interface SimCurrency {
   maintenance?: boolean;
 }
 
-type Row = [code: string, coin: string, network: string, name: string, usd: string, precision: number, addr: SimCurrency['addr'], tag?: string | null, flags?: string];
+type Row = [
+  code: string,
+  coin: string,
+  network: string,
+  name: string,
+  usd: string,
+  precision: number,
+  addr: SimCurrency['addr'],
+  tag?: string | null,
+  flags?: string,
+];
 
 // [code, coin, network, name, usd, precision, address kind, tag, flags: s=send off, r=recv off, m=maintenance]
 const ROWS: Row[] = [

@@ -19,11 +19,14 @@ const FINAL = new Set(['DONE']);
  */
 export async function tickOrders(orders: Map<string, SimOrder>, chain: SimChain | null, opts: LifecycleOptions, log: (msg: string) => void) {
   const now = Date.now();
-  const open = [...orders.values()].filter((o) => !FINAL.has(o.status) && !(o.status === 'EMERGENCY' && o.emergency.choice === 'NONE' && o.from.code !== 'USDTBSC'));
+  const open = [...orders.values()].filter(
+    (o) => !FINAL.has(o.status) && !(o.status === 'EMERGENCY' && o.emergency.choice === 'NONE' && o.from.code !== 'USDTBSC'),
+  );
   let head: bigint | null = null;
   if (chain) {
     const watched = new Map<string, SimOrder>();
-    for (const o of open) if (o.from.code === 'USDTBSC' && ['NEW', 'EXPIRED', 'PENDING', 'EMERGENCY'].includes(o.status)) watched.set(o.from.address, o);
+    for (const o of open)
+      if (o.from.code === 'USDTBSC' && ['NEW', 'EXPIRED', 'PENDING', 'EMERGENCY'].includes(o.status)) watched.set(o.from.address, o);
     head = await chain.head();
     if (watched.size > 0) {
       for (const d of await chain.scan(new Set(watched.keys()))) {
@@ -72,7 +75,15 @@ export async function tickOrders(orders: Map<string, SimOrder>, chain: SimChain 
             startPayout(o, chain, log);
           }
         } else if (now >= o.stepAt) {
-          o.to.tx = { id: `sim${o.id}${now.toString(16)}`, amount: o.to.amount, fee: '0', ccyfee: '0', timeReg: Math.floor(now / 1000), timeBlock: Math.floor(now / 1000), confirmations: 1 };
+          o.to.tx = {
+            id: `sim${o.id}${now.toString(16)}`,
+            amount: o.to.amount,
+            fee: '0',
+            ccyfee: '0',
+            timeReg: Math.floor(now / 1000),
+            timeBlock: Math.floor(now / 1000),
+            confirmations: 1,
+          };
           finish(o, now);
         }
         break;

@@ -26,7 +26,15 @@ function pairInput(p: Record<string, unknown>): CreateInput | Answer {
   if (p.direction !== 'from' && p.direction !== 'to') return bad('Invalid parameter: direction');
   const amount = typeof p.amount === 'number' ? p.amount : typeof p.amount === 'string' ? Number(p.amount) : NaN;
   if (!Number.isFinite(amount) || amount <= 0) return bad('Invalid parameter: amount');
-  return { type: p.type, fromCcy: p.fromCcy, toCcy: p.toCcy, direction: p.direction, amount: String(p.amount), toAddress: String(p.toAddress ?? ''), tag: typeof p.tag === 'string' ? p.tag : null };
+  return {
+    type: p.type,
+    fromCcy: p.fromCcy,
+    toCcy: p.toCcy,
+    direction: p.direction,
+    amount: String(p.amount),
+    toAddress: String(p.toAddress ?? ''),
+    tag: typeof p.tag === 'string' ? p.tag : null,
+  };
 }
 
 function findOrder(p: Record<string, unknown>, ctx: MethodContext): SimOrder | Answer {

@@ -89,7 +89,8 @@ export function buildOrder(
   if (q.errors.some((e) => e.startsWith('MAINTENANCE') || e.startsWith('OFFLINE') || e.startsWith('RESERVE'))) {
     return { code: 312, error: `Currency unavailable: ${q.errors.join(', ')}` };
   }
-  if (q.errors.length > 0) return { code: 313, error: `Amount out of limits (${q.errors.join(', ')}): min ${q.from.min}, max ${q.from.max} ${q.from.code}` };
+  if (q.errors.length > 0)
+    return { code: 313, error: `Amount out of limits (${q.errors.join(', ')}): min ${q.from.min}, max ${q.from.max} ${q.from.code}` };
   const from = SIM_CURRENCY_BY_CODE.get(input.fromCcy)!;
   const to = SIM_CURRENCY_BY_CODE.get(input.toCcy)!;
   if (!validAddress(to, input.toAddress)) return { code: 320, error: `Invalid address for ${to.code}` };

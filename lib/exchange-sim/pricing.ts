@@ -1,7 +1,8 @@
 import { Decimal } from '@/lib/money';
 import { LIMIT_MAX_USD, LIMIT_MIN_USD, SIM_CURRENCY_BY_CODE, type SimCurrency } from './currencies';
 
-export type PriceError = 'MAINTENANCE_FROM' | 'MAINTENANCE_TO' | 'OFFLINE_FROM' | 'OFFLINE_TO' | 'RESERVE_FROM' | 'RESERVE_TO' | 'LIMIT_MIN' | 'LIMIT_MAX';
+export type PriceError =
+  'MAINTENANCE_FROM' | 'MAINTENANCE_TO' | 'OFFLINE_FROM' | 'OFFLINE_TO' | 'RESERVE_FROM' | 'RESERVE_TO' | 'LIMIT_MIN' | 'LIMIT_MAX';
 
 export interface PriceInput {
   type: 'fixed' | 'float';

@@ -57,6 +57,11 @@ export function createRateLimiter(opts: LimitOptions) {
     return best;
   }
 
-  return { admit, log, maxWindowWeight, stats: () => ({ accepted: log.length, rejected, violations: Object.fromEntries([...keys].map(([k, s]) => [k.slice(0, 6), s.violations])) }) };
+  return {
+    admit,
+    log,
+    maxWindowWeight,
+    stats: () => ({ accepted: log.length, rejected, violations: Object.fromEntries([...keys].map(([k, s]) => [k.slice(0, 6), s.violations])) }),
+  };
 }
 export type RateLimiter = ReturnType<typeof createRateLimiter>;

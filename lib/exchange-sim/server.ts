@@ -107,7 +107,8 @@ export async function startExchangeSim(opts: SimOptions = {}) {
       const o = orders.get(get[1]!);
       return o ? send(res, 200, orderJson(o, Date.now())) : send(res, 404, { error: 'Order not found' });
     }
-    if (url.pathname === '/control/stats') return send(res, 200, { ...limiter.stats(), maxWindowWeight: limiter.maxWindowWeight(), orders: orders.size });
+    if (url.pathname === '/control/stats')
+      return send(res, 200, { ...limiter.stats(), maxWindowWeight: limiter.maxWindowWeight(), orders: orders.size });
     if (url.pathname === '/health') return send(res, 200, { ok: true });
     return send(res, 404, { code: 404, msg: 'Not found', data: null });
   }

@@ -1,5 +1,5 @@
 import { ApiError } from '@/lib/api/errors';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import type { ExchangeClient } from './client';
 import { getCurrencies } from './currencies';
 import { toApiError } from './to-api-error';
@@ -13,10 +13,16 @@ import type { FfPrice, PairParams } from './types';
  */
 export async function checkPair(client: ExchangeClient, mode: Mode, p: PairParams, fields = { from: 'fromCcy', to: 'toCcy' }): Promise<FfPrice> {
   const list = await getCurrencies(client, mode);
-  for (const [side, code, flag] of [['from', p.fromCcy, 'send'], ['to', p.toCcy, 'recv']] as const) {
+  for (const [side, code, flag] of [
+    ['from', p.fromCcy, 'send'],
+    ['to', p.toCcy, 'recv'],
+  ] as const) {
     const c = list.find((x) => x.code === code);
     const path = fields[side];
-    if (!c) throw new ApiError('unknown_currency', `Unknown currency "${code}". See the currencies endpoint for the codes.`, [{ path, message: 'unknown currency code' }]);
+    if (!c)
+      throw new ApiError('unknown_currency', `Unknown currency "${code}". See the currencies endpoint for the codes.`, [
+        { path, message: 'unknown currency code' },
+      ]);
     if (!c[flag]) {
       throw new ApiError('currency_unavailable', `${code} cannot be ${side === 'from' ? 'sent' : 'received'} at the exchange right now.`, [
         { path, message: `${flag} disabled` },
@@ -39,7 +45,9 @@ export async function checkPair(client: ExchangeClient, mode: Mode, p: PairParam
   }
   const other = errors.filter((e) => !e.startsWith('LIMIT_'));
   if (other.length > 0) {
-    throw new ApiError('currency_unavailable', `The exchange cannot take this pair now (${other.join(', ')}).`, [{ path: 'fromCcy', message: other.join(', ') }]);
+    throw new ApiError('currency_unavailable', `The exchange cannot take this pair now (${other.join(', ')}).`, [
+      { path: 'fromCcy', message: other.join(', ') },
+    ]);
   }
   return quote;
 }

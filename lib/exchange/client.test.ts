@@ -40,8 +40,12 @@ describe('against the simulator', () => {
     const rejectedBefore = ex.sim.limiter.stats().rejected;
     const caller = async (i: number) => {
       const client = createExchangeClient(db, ex.config); // one client per "process"
-      await client.create({ type: 'float', fromCcy: 'BTC', toCcy: 'USDTBSC', direction: 'to', amount: '100', toAddress: `0x${String(i).padStart(40, '0')}` }, { maxWaitMs: 30_000 });
-      for (let k = 0; k < 5; k++) await client.price({ type: 'float', fromCcy: 'BTC', toCcy: 'ETH', direction: 'from', amount: '0.1' }, { maxWaitMs: 30_000 });
+      await client.create(
+        { type: 'float', fromCcy: 'BTC', toCcy: 'USDTBSC', direction: 'to', amount: '100', toAddress: `0x${String(i).padStart(40, '0')}` },
+        { maxWaitMs: 30_000 },
+      );
+      for (let k = 0; k < 5; k++)
+        await client.price({ type: 'float', fromCcy: 'BTC', toCcy: 'ETH', direction: 'from', amount: '0.1' }, { maxWaitMs: 30_000 });
     };
     await Promise.all(Array.from({ length: 20 }, (_, i) => caller(i)));
     const key = ex.config.apiKey;
@@ -56,7 +60,11 @@ describe('against the simulator', () => {
     // Another user of the same key (outside our budget) uses the exchange's whole window.
     for (let i = 0; i < 5; i++) {
       const body = encodeBody({ type: 'float', fromCcy: 'BTC', toCcy: 'USDTBSC', direction: 'to', amount: '100', toAddress: `0x${'1'.repeat(40)}` });
-      await fetch(`${ex.sim.url}/api/v2/create`, { method: 'POST', body, headers: { 'X-API-KEY': ex.config.apiKey, 'X-API-SIGN': signBody(ex.config.apiSecret, body) } });
+      await fetch(`${ex.sim.url}/api/v2/create`, {
+        method: 'POST',
+        body,
+        headers: { 'X-API-KEY': ex.config.apiKey, 'X-API-SIGN': signBody(ex.config.apiSecret, body) },
+      });
     }
     const rejectedBefore = ex.sim.limiter.stats().rejected;
     const client = createExchangeClient(db, ex.config, { backoffBaseMs: 400 });
@@ -71,11 +79,21 @@ describe('against the simulator', () => {
     const sim2 = await startExchangeSim({ keys: { k2: 's2' }, limit: { limit: 250, windowMs: 1000, blockMs: 300 }, log: () => {} });
     try {
       for (let i = 0; i < 5; i++) {
-        const body = encodeBody({ type: 'float', fromCcy: 'BTC', toCcy: 'USDTBSC', direction: 'to', amount: '100', toAddress: `0x${'1'.repeat(40)}` });
+        const body = encodeBody({
+          type: 'float',
+          fromCcy: 'BTC',
+          toCcy: 'USDTBSC',
+          direction: 'to',
+          amount: '100',
+          toAddress: `0x${'1'.repeat(40)}`,
+        });
         await fetch(`${sim2.url}/api/v2/create`, { method: 'POST', body, headers: { 'X-API-KEY': 'k2', 'X-API-SIGN': signBody('s2', body) } });
       }
       const err = await createExchangeClient(db, { ...ex.config, url: sim2.url, apiKey: 'k2', apiSecret: 's2' })
-        .create({ type: 'float', fromCcy: 'BTC', toCcy: 'USDTBSC', direction: 'to', amount: '100', toAddress: `0x${'2'.repeat(40)}` }, { maxWaitMs: 10_000 })
+        .create(
+          { type: 'float', fromCcy: 'BTC', toCcy: 'USDTBSC', direction: 'to', amount: '100', toAddress: `0x${'2'.repeat(40)}` },
+          { maxWaitMs: 10_000 },
+        )
         .catch((e) => e);
       expect(err).toBeInstanceOf(ExchangeRateLimitedError);
       expect(sim2.orders.size).toBe(5);

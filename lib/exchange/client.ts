@@ -59,7 +59,8 @@ export function createExchangeClient(db: Db, config: ExchangeConfig, opts: Clien
     // The currency list is cached and shared by every tenant: system weight, never one tenant's share.
     const tenantId = method === 'ccies' ? null : (opts.tenantId ?? null);
     for (let attemptNo = 0; ; attemptNo++) {
-      if (!(co.prepaid && attemptNo === 0)) await reserveWeight(db, keyHash, weight, { ...budget, tenantId, ceiling: co.ceiling, maxWaitMs: co.maxWaitMs ?? 10_000 });
+      if (!(co.prepaid && attemptNo === 0))
+        await reserveWeight(db, keyHash, weight, { ...budget, tenantId, ceiling: co.ceiling, maxWaitMs: co.maxWaitMs ?? 10_000 });
       let err: ExchangeError;
       try {
         return await once<T>(method, params);
@@ -118,11 +119,15 @@ export function createExchangeClient(db: Db, config: ExchangeConfig, opts: Clien
     config,
     ccies: (co?: CallOptions) => call<FfCurrency[]>('ccies', {}, co),
     /** Identical quotes within a few seconds come from the cache at no weight (successful answers only). */
-    price: (p: PairParams, co?: CallOptions) => cachedQuote(`${keyHash}:${config.url}:${encodeBody({ ...p, usd: true })}`, config.quoteCacheMs ?? 3_000, () => call<FfPrice>('price', { ...p, usd: true }, co)),
+    price: (p: PairParams, co?: CallOptions) =>
+      cachedQuote(`${keyHash}:${config.url}:${encodeBody({ ...p, usd: true })}`, config.quoteCacheMs ?? 3_000, () =>
+        call<FfPrice>('price', { ...p, usd: true }, co),
+      ),
     /** Sent once. ExchangeNoAnswerError here means the outcome is unknown: do not fund or re-create. */
     create: (p: CreateParams, co?: CallOptions) => call<FfOrder>('create', { ...p }, co),
     order: (id: string, token: string, co?: CallOptions) => call<FfOrder>('order', { id, token }, co),
-    emergency: (p: { id: string; token: string; choice: 'EXCHANGE' | 'REFUND'; address?: string; tag?: string }, co?: CallOptions) => call<boolean>('emergency', p, co),
+    emergency: (p: { id: string; token: string; choice: 'EXCHANGE' | 'REFUND'; address?: string; tag?: string }, co?: CallOptions) =>
+      call<boolean>('emergency', p, co),
   };
 }
 export type ExchangeClient = ReturnType<typeof createExchangeClient>;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { env } from '@/lib/env';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 
 export interface ExchangeConfig {
   url: string;
@@ -38,7 +38,10 @@ export function getExchangeConfig(mode: Mode): ExchangeConfig | null {
   const o = g[overrideKey];
   if (o && mode in o) return o[mode] ?? null;
   const e = env();
-  const common = { weightLimit: e.EXCHANGE_WEIGHT_LIMIT, windowMs: e.EXCHANGE_WEIGHT_WINDOW_SECONDS * 1000, trackCeiling: e.EXCHANGE_TRACK_CEILING,
+  const common = {
+    weightLimit: e.EXCHANGE_WEIGHT_LIMIT,
+    windowMs: e.EXCHANGE_WEIGHT_WINDOW_SECONDS * 1000,
+    trackCeiling: e.EXCHANGE_TRACK_CEILING,
     tenantShare: e.EXCHANGE_TENANT_WEIGHT_SHARE,
     systemReserve: e.EXCHANGE_SYSTEM_RESERVE,
     quoteCacheMs: e.EXCHANGE_QUOTE_CACHE_SECONDS * 1000,

@@ -11,7 +11,7 @@ import { env } from '@/lib/env';
 import { newId } from '@/lib/ids';
 import { postLedgerEntries } from '@/lib/ledger/post-entry';
 import { Decimal, formatAmount } from '@/lib/money';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { insertWithdrawal } from '@/lib/withdrawals/insert-withdrawal';
 import { withdrawalView } from '@/lib/withdrawals/view';
 import { prepareExchangeControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
@@ -51,7 +51,9 @@ export async function createExchangeWithdrawal(
   actor?: AuditActor,
 ) {
   if (input.fromCcy !== USDT_BSC) {
-    throw new ApiError('validation_failed', `fromCcy must be ${USDT_BSC}: withdrawals are paid from the USDT (BEP-20) balance.`, [{ path: 'fromCcy', message: `must be ${USDT_BSC}` }]);
+    throw new ApiError('validation_failed', `fromCcy must be ${USDT_BSC}: withdrawals are paid from the USDT (BEP-20) balance.`, [
+      { path: 'fromCcy', message: `must be ${USDT_BSC}` },
+    ]);
   }
   const client = requireExchange(db, owner.mode, owner.tenantId);
   const net = requireNetwork(owner.mode, ['rpcUrl', 'tokenAddress', 'hotWalletKey']);
@@ -103,18 +105,31 @@ export async function createExchangeWithdrawal(
         .update(exchangeOrders)
         .set({ state: 'open', withdrawalId: id, priority: 0, nextCheckAt: new Date(Date.now() + 10_000), updatedAt: new Date() })
         .where(eq(exchangeOrders.id, exo.id));
-      if (actor) await recordAudit(tx, actor, merchantAuditEntry(owner, { action: 'withdrawal.created', withdrawal: withdrawalView(w), kind: 'exchange' }));
+      if (actor)
+        await recordAudit(tx, actor, merchantAuditEntry(owner, { action: 'withdrawal.created', withdrawal: withdrawalView(w), kind: 'exchange' }));
       // The debit last: its row lock is then held only for the entry and the commit (see postLedgerEntries).
       await postLedgerEntries(
         tx,
-        [{ tenantId: owner.tenantId, mode: owner.mode, amount: debit.neg().toFixed(), kind: 'exchange_withdrawal', referenceType: 'withdrawal', referenceId: id }],
+        [
+          {
+            tenantId: owner.tenantId,
+            mode: owner.mode,
+            amount: debit.neg().toFixed(),
+            kind: 'exchange_withdrawal',
+            referenceType: 'withdrawal',
+            referenceId: id,
+          },
+        ],
         { insufficient: (available) => short(debit, available) },
       );
       return w;
     });
   } catch (err) {
     // Created but not funded: it expires at the exchange unpaid.
-    await db.update(exchangeOrders).set({ state: 'abandoned', error: String((err as Error).message).slice(0, 300) }).where(eq(exchangeOrders.id, exo.id));
+    await db
+      .update(exchangeOrders)
+      .set({ state: 'abandoned', error: String((err as Error).message).slice(0, 300) })
+      .where(eq(exchangeOrders.id, exo.id));
     throw err;
   }
   const w = await sendWithdrawalNow(db, net, created.id, { waitMs: env().EXCHANGE_WITHDRAWAL_WAIT_SECONDS * 1000 });

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { exchangeOrders } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { checkPair } from './check-pair';
 import { createRecordedOrder } from './create-recorded-order';
 import { requireExchange } from './get-exchange';

@@ -9,7 +9,7 @@ import { invoiceRow } from '@/lib/invoices/invoice-row';
 import type { CreateInvoiceInput } from '@/lib/invoices/schemas';
 import { invoiceView } from '@/lib/invoices/view';
 import { Decimal } from '@/lib/money';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { createRecordedOrder } from './create-recorded-order';
 import { requireExchange } from './get-exchange';
 import { checkPayinPair } from './payin-pair';
@@ -51,16 +51,25 @@ export async function createPayinInvoice(
   const id = invoice.id;
   return db
     .transaction(async (tx) => {
-    const row = await insertInvoice(tx, invoice);
-    await tx
-      .update(exchangeOrders)
-      .set({ state: 'open', invoiceId: id, priority: 1, nextCheckAt: new Date(Math.min(expiresAt.getTime() + 2000, now.getTime() + 10 * 60_000)), updatedAt: now })
-      .where(eq(exchangeOrders.id, exo.id));
-    return invoiceView(row, []);
+      const row = await insertInvoice(tx, invoice);
+      await tx
+        .update(exchangeOrders)
+        .set({
+          state: 'open',
+          invoiceId: id,
+          priority: 1,
+          nextCheckAt: new Date(Math.min(expiresAt.getTime() + 2000, now.getTime() + 10 * 60_000)),
+          updatedAt: now,
+        })
+        .where(eq(exchangeOrders.id, exo.id));
+      return invoiceView(row, []);
     })
     .catch(async (err) => {
       // Created but never shown to anyone: it expires at the exchange unpaid.
-      await db.update(exchangeOrders).set({ state: 'abandoned', error: String((err as Error).message).slice(0, 300) }).where(eq(exchangeOrders.id, exo.id));
+      await db
+        .update(exchangeOrders)
+        .set({ state: 'abandoned', error: String((err as Error).message).slice(0, 300) })
+        .where(eq(exchangeOrders.id, exo.id));
       throw err;
     });
 }

@@ -5,7 +5,7 @@ import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { newId } from '@/lib/ids';
 import { log } from '@/lib/log';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import type { ExchangeClient } from './client';
 import { ExchangeApiError, ExchangeBusyError, ExchangeRateLimitedError, TenantShareExceededError } from './errors';
 import { toApiError } from './to-api-error';
@@ -51,7 +51,11 @@ export async function createRecordedOrder(
   try {
     order = await client.create(params, { maxWaitMs: 15_000 });
   } catch (err) {
-    const refused = err instanceof ExchangeApiError || err instanceof ExchangeBusyError || err instanceof ExchangeRateLimitedError || err instanceof TenantShareExceededError;
+    const refused =
+      err instanceof ExchangeApiError ||
+      err instanceof ExchangeBusyError ||
+      err instanceof ExchangeRateLimitedError ||
+      err instanceof TenantShareExceededError;
     await db
       .update(exchangeOrders)
       .set({ state: refused ? 'failed' : 'unknown', error: String((err as Error).message).slice(0, 500), updatedAt: new Date() })
@@ -60,7 +64,10 @@ export async function createRecordedOrder(
     return toApiError(err);
   }
   if (!order || typeof order.id !== 'string' || typeof order.token !== 'string' || !order.from?.address || !(Number(order.from.amount) > 0)) {
-    await db.update(exchangeOrders).set({ state: 'unknown', error: 'malformed create answer', updatedAt: new Date() }).where(eq(exchangeOrders.id, row!.id));
+    await db
+      .update(exchangeOrders)
+      .set({ state: 'unknown', error: 'malformed create answer', updatedAt: new Date() })
+      .where(eq(exchangeOrders.id, row!.id));
     throw new ApiError('exchange_error', 'The exchange returned an unusable order; nothing was charged.');
   }
   const [updated] = await db
@@ -84,5 +91,6 @@ export async function createRecordedOrder(
 
 /** An order whose from-currency is USDT on BSC must hand out an EVM deposit address. */
 export function assertEvmDeposit(order: FfOrder) {
-  if (!isAddress(order.from.address)) throw new ApiError('exchange_error', 'The exchange returned a deposit address that is not a BSC address; nothing was charged.');
+  if (!isAddress(order.from.address))
+    throw new ApiError('exchange_error', 'The exchange returned a deposit address that is not a BSC address; nothing was charged.');
 }

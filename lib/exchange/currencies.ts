@@ -1,4 +1,4 @@
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import type { ExchangeClient } from './client';
 import type { FfCurrency } from './types';
 import { toApiError } from './to-api-error';

@@ -34,9 +34,18 @@ type Tenant = Awaited<ReturnType<typeof createTestTenant>>;
 const owner = (t: Tenant, mode: 'test' | 'live' = 'test') => ({ tenantId: t.tenant.id, mode });
 
 /** A real order at the simulator, recorded and open as the gateway keeps it. */
-async function openOrder(t: Tenant, purpose: ExchangeOrder['purpose'], params: CreateParams, links: { withdrawalId?: string; invoiceId?: string } = {}) {
+async function openOrder(
+  t: Tenant,
+  purpose: ExchangeOrder['purpose'],
+  params: CreateParams,
+  links: { withdrawalId?: string; invoiceId?: string } = {},
+) {
   const { row } = await createRecordedOrder(t.db, requireExchange(t.db, 'test', null), owner(t), purpose, params);
-  const [open] = await t.db.update(exchangeOrders).set({ state: 'open', ...links }).where(eq(exchangeOrders.id, row.id)).returning();
+  const [open] = await t.db
+    .update(exchangeOrders)
+    .set({ state: 'open', ...links })
+    .where(eq(exchangeOrders.id, row.id))
+    .returning();
   return open!;
 }
 
@@ -51,7 +60,10 @@ async function refresh(t: Tenant, id: string) {
 
 /** A short deposit at the simulator turns the order EMERGENCY (reason LESS); recorded like the tracker does. */
 async function intoEmergency(t: Tenant, row: ExchangeOrder) {
-  const res = await fetch(`${ex.sim.url}/control/orders/${row.exchangeId}/deposit`, { method: 'POST', body: JSON.stringify({ amount: String(Number(row.fromAmount) / 2) }) });
+  const res = await fetch(`${ex.sim.url}/control/orders/${row.exchangeId}/deposit`, {
+    method: 'POST',
+    body: JSON.stringify({ amount: String(Number(row.fromAmount) / 2) }),
+  });
   expect(res.status).toBe(200);
   expect((await res.json()).status).toBe('EMERGENCY');
   const after = await refresh(t, row.id);
@@ -64,8 +76,20 @@ async function fakeRow(t: Tenant, mode: 'test' | 'live', status: ExchangeOrder['
   const [row] = await t.db
     .insert(exchangeOrders)
     .values({
-      id: newId('exchangeOrder'), tenantId: t.tenant.id, mode, purpose: 'withdrawal', state, status, type: 'fixed', fromCcy: 'USDTBSC', toCcy: 'BTC', direction: 'from',
-      requestedAmount: '10', toAddress: BTC_ADDRESS, exchangeId: `F${Math.random().toString(36).slice(2, 8).toUpperCase()}`, token: 'secret-token',
+      id: newId('exchangeOrder'),
+      tenantId: t.tenant.id,
+      mode,
+      purpose: 'withdrawal',
+      state,
+      status,
+      type: 'fixed',
+      fromCcy: 'USDTBSC',
+      toCcy: 'BTC',
+      direction: 'from',
+      requestedAmount: '10',
+      toAddress: BTC_ADDRESS,
+      exchangeId: `F${Math.random().toString(36).slice(2, 8).toUpperCase()}`,
+      token: 'secret-token',
       lastOrder: status === 'EMERGENCY' ? { emergency: { status: ['LESS'], choice: 'NONE', repeat: '0' } } : {},
     })
     .returning();
@@ -73,12 +97,20 @@ async function fakeRow(t: Tenant, mode: 'test' | 'live', status: ExchangeOrder['
 }
 
 async function apiError(p: Promise<unknown>): Promise<ApiError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ApiError);
   return err as ApiError;
 }
 
-const exchangeStatus = async (exchangeId: string) => (await (await fetch(`${ex.sim.url}/control/orders/${exchangeId}`)).json()) as { status: string; emergency: { choice: string }; back: { address: string } };
+const exchangeStatus = async (exchangeId: string) =>
+  (await (await fetch(`${ex.sim.url}/control/orders/${exchangeId}`)).json()) as {
+    status: string;
+    emergency: { choice: string };
+    back: { address: string };
+  };
 
 describe('exchange orders that need the merchant', () => {
   it("lists only the tenant's own EXPIRED/EMERGENCY open orders of the mode, newest first, with reasons and advice", async () => {
@@ -96,12 +128,27 @@ describe('exchange orders that need the merchant', () => {
     const list = await listOrdersNeedingAttention(a.db, owner(a));
     expect(list.map((o) => o.id)).toEqual([withdrawal.id, payin.id, expired.id]);
     expect(list[0]).toMatchObject({
-      purpose: 'withdrawal', status: 'EMERGENCY', fromCcy: 'USDTBSC', toCcy: 'BTC', withdrawalId: 'wd_TEST00000000000000000000001', invoiceId: null,
-      reasons: ['LESS'], choice: 'NONE', canResolve: true, exchangeId: withdrawal.exchangeId,
+      purpose: 'withdrawal',
+      status: 'EMERGENCY',
+      fromCcy: 'USDTBSC',
+      toCcy: 'BTC',
+      withdrawalId: 'wd_TEST00000000000000000000001',
+      invoiceId: null,
+      reasons: ['LESS'],
+      choice: 'NONE',
+      canResolve: true,
+      exchangeId: withdrawal.exchangeId,
     });
     expect(list[0]!.advice).toMatch(/less than the agreed amount/);
     expect(list[0]!.advice).toMatch(/not back to the balance/);
-    expect(list[1]).toMatchObject({ purpose: 'payin', fromCcy: 'BTC', toCcy: 'USDTBSC', invoiceId: 'inv_TEST0000000000000000000001', reasons: ['LESS'], canResolve: true });
+    expect(list[1]).toMatchObject({
+      purpose: 'payin',
+      fromCcy: 'BTC',
+      toCcy: 'USDTBSC',
+      invoiceId: 'inv_TEST0000000000000000000001',
+      reasons: ['LESS'],
+      canResolve: true,
+    });
     expect(Number(list[1]!.fromAmount)).toBeGreaterThan(0);
     expect(list[2]).toMatchObject({ status: 'EXPIRED', reasons: [], choice: 'NONE', canResolve: false });
     expect(list[2]!.advice).toMatch(/No deposit arrived in time/);
@@ -115,7 +162,9 @@ describe('exchange orders that need the merchant', () => {
     const t = await createTestTenant();
     const row = await intoEmergency(t, await openOrder(t, 'payin', PAYIN));
     const logged: unknown[] = [];
-    const spies = (['debug', 'info', 'warn', 'error'] as const).map((level) => vi.spyOn(log, level).mockImplementation((...args) => void logged.push(args)));
+    const spies = (['debug', 'info', 'warn', 'error'] as const).map((level) =>
+      vi.spyOn(log, level).mockImplementation((...args) => void logged.push(args)),
+    );
     let result;
     try {
       result = await resolveExchangeEmergency(t.db, owner(t), { orderId: row.id, choice: 'EXCHANGE' }, actor);
@@ -133,9 +182,18 @@ describe('exchange orders that need the merchant', () => {
     expect(after!.status).not.toBe('EMERGENCY');
     expect(await listOrdersNeedingAttention(t.db, owner(t))).toEqual([]);
 
-    const audit = await t.db.select().from(auditLog).where(and(eq(auditLog.tenantId, t.tenant.id), eq(auditLog.targetId, row.id)));
+    const audit = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.tenantId, t.tenant.id), eq(auditLog.targetId, row.id)));
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ action: 'exchange_order.emergency_resolved', actorKind: 'user', actorId: 'usr_test', targetType: 'exchange_order', mode: 'test' });
+    expect(audit[0]).toMatchObject({
+      action: 'exchange_order.emergency_resolved',
+      actorKind: 'user',
+      actorId: 'usr_test',
+      targetType: 'exchange_order',
+      mode: 'test',
+    });
     expect(audit[0]!.before).toMatchObject({ status: 'EMERGENCY', choice: 'NONE', reasons: ['LESS'] });
     expect(audit[0]!.after).toMatchObject({ choice: 'EXCHANGE', exchangeId: row.exchangeId, purpose: 'payin' });
     expect(JSON.stringify(audit)).not.toContain(row.token!);
@@ -154,11 +212,18 @@ describe('exchange orders that need the merchant', () => {
     expect([missing.status, missing.code, missing.details?.[0]?.path]).toEqual([400, 'validation_failed', 'refundAddress']);
     const blank = await apiError(resolveExchangeEmergency(t.db, owner(t), { orderId: row.id, choice: 'REFUND', refundAddress: '   ' }, actor));
     expect([blank.status, blank.code]).toEqual([400, 'validation_failed']);
-    for (const bad of ['0x1234', BTC_ADDRESS, '0x52908400098527886E0F7030069857D2E4169EE8' /* bad checksum */, '0x0000000000000000000000000000000000000000']) {
+    for (const bad of [
+      '0x1234',
+      BTC_ADDRESS,
+      '0x52908400098527886E0F7030069857D2E4169EE8' /* bad checksum */,
+      '0x0000000000000000000000000000000000000000',
+    ]) {
       const err = await apiError(resolveExchangeEmergency(t.db, owner(t), { orderId: row.id, choice: 'REFUND', refundAddress: bad }, actor));
       expect([err.status, err.code, err.details?.[0]?.path]).toEqual([400, 'invalid_address', 'refundAddress']);
     }
-    const unknownField = await apiError(resolveExchangeEmergency(t.db, owner(t), { orderId: row.id, choice: 'REFUND', refundAddress: EVM_ADDRESS, x: 1 } as never, actor));
+    const unknownField = await apiError(
+      resolveExchangeEmergency(t.db, owner(t), { orderId: row.id, choice: 'REFUND', refundAddress: EVM_ADDRESS, x: 1 } as never, actor),
+    );
     expect(unknownField.code).toBe('validation_failed');
     const wrongChoice = await apiError(resolveExchangeEmergency(t.db, owner(t), { orderId: row.id, choice: 'KEEP' } as never, actor));
     expect(wrongChoice.code).toBe('validation_failed');
@@ -172,7 +237,9 @@ describe('exchange orders that need the merchant', () => {
     expect([after!.status, after!.state]).toEqual(['DONE', 'final']);
     const [audit] = await t.db.select().from(auditLog).where(eq(auditLog.targetId, row.id));
     expect(audit!.after).toMatchObject({ choice: 'REFUND', refundAddress: EVM_ADDRESS, status: 'DONE' });
-    expect((await apiError(resolveExchangeEmergency(t.db, owner(t), { orderId: row.id, choice: 'REFUND', refundAddress: EVM_ADDRESS }, actor))).status).toBe(409);
+    expect(
+      (await apiError(resolveExchangeEmergency(t.db, owner(t), { orderId: row.id, choice: 'REFUND', refundAddress: EVM_ADDRESS }, actor))).status,
+    ).toBe(409);
   });
 
   it('a refund of another coin takes any address without spaces, the exchange checks it', async () => {
@@ -180,7 +247,9 @@ describe('exchange orders that need the merchant', () => {
     const row = await intoEmergency(t, await openOrder(t, 'payin', PAYIN));
     const spaced = await apiError(resolveExchangeEmergency(t.db, owner(t), { orderId: row.id, choice: 'REFUND', refundAddress: 'bc1q ar0s' }, actor));
     expect([spaced.status, spaced.code]).toEqual([400, 'invalid_address']);
-    const long = await apiError(resolveExchangeEmergency(t.db, owner(t), { orderId: row.id, choice: 'REFUND', refundAddress: 'b'.repeat(129) }, actor));
+    const long = await apiError(
+      resolveExchangeEmergency(t.db, owner(t), { orderId: row.id, choice: 'REFUND', refundAddress: 'b'.repeat(129) }, actor),
+    );
     expect(long.status).toBe(400);
     const result = await resolveExchangeEmergency(t.db, owner(t), { orderId: row.id, choice: 'REFUND', refundAddress: BTC_ADDRESS }, actor);
     expect(result).toMatchObject({ choice: 'REFUND', status: 'DONE' });
@@ -210,7 +279,10 @@ describe('exchange orders that need the merchant', () => {
     const t = await createTestTenant();
     // Recorded as EMERGENCY while the exchange still has it NEW: the exchange answers "not in EMERGENCY".
     const row = await openOrder(t, 'payin', PAYIN);
-    await t.db.update(exchangeOrders).set({ status: 'EMERGENCY', lastOrder: { ...row.lastOrder, emergency: { status: ['LESS'], choice: 'NONE', repeat: '0' } } }).where(eq(exchangeOrders.id, row.id));
+    await t.db
+      .update(exchangeOrders)
+      .set({ status: 'EMERGENCY', lastOrder: { ...row.lastOrder, emergency: { status: ['LESS'], choice: 'NONE', repeat: '0' } } })
+      .where(eq(exchangeOrders.id, row.id));
     const refused = await apiError(resolveExchangeEmergency(t.db, owner(t), { orderId: row.id, choice: 'EXCHANGE' }, actor));
     expect([refused.status, refused.code]).toEqual([400, 'exchange_rejected']);
     const [list] = await listOrdersNeedingAttention(t.db, owner(t));

@@ -17,9 +17,13 @@ export function emergencyReasonText(reasons: readonly string[]): string {
  */
 export function exchangeAdvice(o: { status: string | null; purpose: string; reasons?: readonly string[]; choice?: string | null }): string {
   if (o.status === 'EMERGENCY') {
-    if (o.choice === 'EXCHANGE') return 'Decided: the exchange continues at the market rate for what arrived. Nothing more to do; the gateway records the outcome.';
-    if (o.choice === 'REFUND') return 'Decided: a refund of the deposit, minus the network fee, to the address given. Nothing more to do; the gateway records the outcome.';
-    const why = o.reasons?.length ? `The exchange received the deposit but stopped the order (${emergencyReasonText(o.reasons)}). ` : 'The exchange received the deposit but stopped the order (late, short, too large or outside limits). ';
+    if (o.choice === 'EXCHANGE')
+      return 'Decided: the exchange continues at the market rate for what arrived. Nothing more to do; the gateway records the outcome.';
+    if (o.choice === 'REFUND')
+      return 'Decided: a refund of the deposit, minus the network fee, to the address given. Nothing more to do; the gateway records the outcome.';
+    const why = o.reasons?.length
+      ? `The exchange received the deposit but stopped the order (${emergencyReasonText(o.reasons)}). `
+      : 'The exchange received the deposit but stopped the order (late, short, too large or outside limits). ';
     const where =
       o.purpose === 'withdrawal'
         ? 'The USDT has already left your balance (the withdrawal is COMPLETED), so a refund goes to the address you give, not back to the balance.'

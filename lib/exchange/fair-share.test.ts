@@ -57,7 +57,14 @@ describe('exchange weight budget across tenants (against the simulator)', () => 
     expect(bQuote.status, bQuote.text).toBe(200);
     const order = await call('POST', '/v1/withdrawals/exchange/order', {
       key: b.test,
-      body: { type: 'fixed', fromCcy: 'USDTBSC', toCcy: 'BTC', direction: 'from', amount: 77, toAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
+      body: {
+        type: 'fixed',
+        fromCcy: 'USDTBSC',
+        toCcy: 'BTC',
+        direction: 'from',
+        amount: 77,
+        toAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+      },
     });
     expect(order.status, order.text).toBe(200);
     expect(order.body.data.status).toBe('NEW');

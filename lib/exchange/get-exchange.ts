@@ -1,6 +1,6 @@
 import { ApiError } from '@/lib/api/errors';
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { createExchangeClient, type ExchangeClient } from './client';
 import { getExchangeConfig } from './config';
 

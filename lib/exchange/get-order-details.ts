@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { exchangeOrders } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { notFound } from '@/lib/api/errors';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { requireExchange } from './get-exchange';
 import { recordOrderState } from './record-order-state';
 import { toApiError } from './to-api-error';

@@ -1,5 +1,5 @@
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { getCurrencies } from './currencies';
 import { requireExchange } from './get-exchange';
 import { ApiError } from '@/lib/api/errors';
@@ -17,8 +17,12 @@ export async function getPrice(db: Db, owner: { tenantId: string; mode: Mode }, 
   const mode = owner.mode;
   const client = requireExchange(db, mode, owner.tenantId);
   const list = await getCurrencies(client, mode);
-  for (const [path, code] of [['fromCcy', p.fromCcy], ['toCcy', p.toCcy]] as const) {
-    if (!list.some((c) => c.code === code)) throw new ApiError('unknown_currency', `Unknown currency "${code}".`, [{ path, message: 'unknown currency code' }]);
+  for (const [path, code] of [
+    ['fromCcy', p.fromCcy],
+    ['toCcy', p.toCcy],
+  ] as const) {
+    if (!list.some((c) => c.code === code))
+      throw new ApiError('unknown_currency', `Unknown currency "${code}".`, [{ path, message: 'unknown currency code' }]);
   }
   try {
     return ok(priceRecord(await client.price(p, { maxWaitMs: 10_000 }), p.direction));

@@ -1,5 +1,5 @@
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { getCurrencies } from './currencies';
 import { requireExchange } from './get-exchange';
 import { ok } from './view';

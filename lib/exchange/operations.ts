@@ -1,10 +1,26 @@
 import { z } from 'zod';
 import { defineOperation } from '@/lib/api/operation';
-import { AvailableSchema, CurrencyEnvelope, DetailsBody, ExchangeWithdrawalResult, OrderBody, OrderEnvelope, PairBody, PriceEnvelope } from './schemas';
+import {
+  AvailableSchema,
+  CurrencyEnvelope,
+  DetailsBody,
+  ExchangeWithdrawalResult,
+  OrderBody,
+  OrderEnvelope,
+  PairBody,
+  PriceEnvelope,
+} from './schemas';
 
 const tag = 'Exchange withdrawals';
 const pair = { type: 'fixed', fromCcy: 'USDTBSC', toCcy: 'BTC', direction: 'from', amount: 100 } as const;
-const exchangeErrors = ['exchange_unavailable', 'exchange_busy', 'exchange_error', 'exchange_rejected', 'unknown_currency', 'currency_unavailable'] as const;
+const exchangeErrors = [
+  'exchange_unavailable',
+  'exchange_busy',
+  'exchange_error',
+  'exchange_rejected',
+  'unknown_currency',
+  'currency_unavailable',
+] as const;
 
 export const exchangeAvailableOp = defineOperation({
   id: 'getExchangeAvailability',
@@ -51,7 +67,8 @@ export const exchangeOrderOp = defineOperation({
   scope: 'withdrawals:write',
   tag,
   summary: 'Create an exchange order (manual, discouraged)',
-  description: 'Creates the order only: you send the deposit to from.address yourself and keep the token. Your balance is not touched. Prefer /withdrawal.',
+  description:
+    'Creates the order only: you send the deposit to from.address yourself and keep the token. Your balance is not touched. Prefer /withdrawal.',
   body: OrderBody,
   example: { ...pair, toAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
   response: OrderEnvelope,
@@ -84,5 +101,13 @@ export const exchangeWithdrawalOp = defineOperation({
   body: OrderBody,
   example: { ...pair, toAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
   response: ExchangeWithdrawalResult,
-  errors: [...exchangeErrors, 'amount_out_of_range', 'insufficient_balance', 'service_unavailable', 'destination_not_allowed', 'withdrawal_limit_exceeded', 'approval_required'],
+  errors: [
+    ...exchangeErrors,
+    'amount_out_of_range',
+    'insufficient_balance',
+    'service_unavailable',
+    'destination_not_allowed',
+    'withdrawal_limit_exceeded',
+    'approval_required',
+  ],
 });

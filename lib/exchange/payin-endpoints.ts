@@ -1,6 +1,6 @@
 import type { Db } from '@/lib/db';
 import { Decimal } from '@/lib/money';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { getCurrencies, USDT_BSC } from './currencies';
 import { requireExchange } from './get-exchange';
 import { checkPayinPair } from './payin-pair';

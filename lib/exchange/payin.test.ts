@@ -35,7 +35,14 @@ describe('pay-in from another coin', () => {
     expect(cur.body.data.find((c: { code: string }) => c.code === 'XRP')).toMatchObject({ network: 'XRP', tag: 'Destination tag' });
     const q = await call('POST', '/v1/invoices/payin/quote', { key: t.test, body: { payinCurrency: 'btc', amount: '50.00' } });
     expect(q.status, q.text).toBe(200);
-    expect(q.body).toMatchObject({ payinCurrency: 'BTC', amount: '50', currency: 'USDT', min: expect.any(String), max: expect.any(String), validForSeconds: 60 });
+    expect(q.body).toMatchObject({
+      payinCurrency: 'BTC',
+      amount: '50',
+      currency: 'USDT',
+      min: expect.any(String),
+      max: expect.any(String),
+      validForSeconds: 60,
+    });
     expect(Number(q.body.payinAmount)).toBeGreaterThan(50 / 64000);
   });
 
@@ -66,7 +73,13 @@ describe('pay-in from another coin', () => {
       if (d.status === 'PAID_OUT' && d.payinStatus === 'DONE') break;
       await new Promise((r) => setTimeout(r, 60));
     }
-    expect(d).toMatchObject({ status: 'PAID_OUT', amountReceived: '50.00', amountCredited: '49.50', payinStatus: 'DONE', depositAddress: inv.depositAddress });
+    expect(d).toMatchObject({
+      status: 'PAID_OUT',
+      amountReceived: '50.00',
+      amountCredited: '49.50',
+      payinStatus: 'DONE',
+      depositAddress: inv.depositAddress,
+    });
     expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body.available).toBe('49.50');
   });
 

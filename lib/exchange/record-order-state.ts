@@ -45,10 +45,16 @@ export const ATTENTION: Record<string, string> = {
 };
 
 /** Look again right after the order's expiry, if that comes before `maxMs`. */
-const untilExpiry = (t: number, maxMs: number, expiration: number | null) => new Date(Math.min(t + maxMs, Math.max(t + 1000, (expiration ?? Infinity) + 2000)));
+const untilExpiry = (t: number, maxMs: number, expiration: number | null) =>
+  new Date(Math.min(t + maxMs, Math.max(t + 1000, (expiration ?? Infinity) + 2000)));
 
 /** The tracker's next look at an order after it answered `o`: state, when, and its priority. */
-export function scheduleNextCheck(row: Pick<ExchangeOrder, 'purpose' | 'createdAt'>, o: Pick<FfOrder, 'status' | 'time'>, now: Date, iv: TrackIntervals = DEFAULT_INTERVALS) {
+export function scheduleNextCheck(
+  row: Pick<ExchangeOrder, 'purpose' | 'createdAt'>,
+  o: Pick<FfOrder, 'status' | 'time'>,
+  now: Date,
+  iv: TrackIntervals = DEFAULT_INTERVALS,
+) {
   const t = now.getTime();
   const expiration = o.time?.expiration ? o.time.expiration * 1000 : null;
   switch (o.status) {
@@ -64,7 +70,8 @@ export function scheduleNextCheck(row: Pick<ExchangeOrder, 'purpose' | 'createdA
       if (row.purpose === 'withdrawal') {
         // Funded by us at creation: it should move soon, so it counts as moving for a quarter of an hour; after
         // that something is wrong (it will expire or turn EMERGENCY): a look every few minutes and at its expiry.
-        if (t - row.createdAt.getTime() < FRESH_WITHDRAWAL_MS) return { state: 'open' as const, nextCheckAt: new Date(t + iv.movingMs * 2), priority: PRIORITY.moving };
+        if (t - row.createdAt.getTime() < FRESH_WITHDRAWAL_MS)
+          return { state: 'open' as const, nextCheckAt: new Date(t + iv.movingMs * 2), priority: PRIORITY.moving };
         return { state: 'open' as const, nextCheckAt: untilExpiry(t, iv.staleWithdrawalMs, expiration), priority: PRIORITY.waiting };
       }
       return { state: 'open' as const, nextCheckAt: untilExpiry(t, iv.waitingMs, expiration), priority: PRIORITY.waiting };

@@ -8,7 +8,7 @@ import { auditMerchantAction } from '@/lib/audit/audit-merchant-action';
 import type { AuditActor } from '@/lib/audit/record-audit';
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { readEmergency } from './exchange-advice';
 import { requireExchange } from './get-exchange';
 import { recordOrderState } from './record-order-state';
@@ -23,18 +23,21 @@ export const ResolveEmergencyBody = z.strictObject({
 });
 export type ResolveEmergencyInput = z.input<typeof ResolveEmergencyBody>;
 
-const invalid = (code: 'validation_failed' | 'invalid_address', path: string, message: string) => new ApiError(code, `${path}: ${message}`, [{ path, message }]);
+const invalid = (code: 'validation_failed' | 'invalid_address', path: string, message: string) =>
+  new ApiError(code, `${path}: ${message}`, [{ path, message }]);
 
 /** Where a refund may go: an EVM address for USDT on BSC, otherwise any address-like string (the exchange checks it for its coin). */
 export function checkRefundAddress(fromCcy: string, raw: string | undefined): string {
   const address = raw?.trim() ?? '';
   if (!address) throw invalid('validation_failed', 'refundAddress', 'is required for a refund');
   if (fromCcy === 'USDTBSC') {
-    if (!isAddress(address)) throw invalid('invalid_address', 'refundAddress', 'must be a BSC address: 0x followed by 40 hex characters (checksum-valid when mixed case)');
+    if (!isAddress(address))
+      throw invalid('invalid_address', 'refundAddress', 'must be a BSC address: 0x followed by 40 hex characters (checksum-valid when mixed case)');
     if (address.toLowerCase() === zeroAddress) throw invalid('invalid_address', 'refundAddress', 'must not be the zero address');
     return address;
   }
-  if (address.length > 128 || /\s/.test(address)) throw invalid('invalid_address', 'refundAddress', `must be a ${fromCcy} address: up to 128 characters, no spaces`);
+  if (address.length > 128 || /\s/.test(address))
+    throw invalid('invalid_address', 'refundAddress', `must be a ${fromCcy} address: up to 128 characters, no spaces`);
   return address;
 }
 
@@ -43,8 +46,16 @@ async function claim(db: Db, row: ExchangeOrder, choice: string): Promise<boolea
   const emergency = sql`coalesce(${exchangeOrders.lastOrder}->'emergency', '{}'::jsonb)`;
   const claimed = await db
     .update(exchangeOrders)
-    .set({ lastOrder: sql`jsonb_set(coalesce(${exchangeOrders.lastOrder}, '{}'::jsonb), '{emergency}', ${emergency} || jsonb_build_object('choice', ${choice}::text))` })
-    .where(and(eq(exchangeOrders.id, row.id), eq(exchangeOrders.status, 'EMERGENCY'), sql`coalesce(${exchangeOrders.lastOrder}->'emergency'->>'choice', 'NONE') = 'NONE'`))
+    .set({
+      lastOrder: sql`jsonb_set(coalesce(${exchangeOrders.lastOrder}, '{}'::jsonb), '{emergency}', ${emergency} || jsonb_build_object('choice', ${choice}::text))`,
+    })
+    .where(
+      and(
+        eq(exchangeOrders.id, row.id),
+        eq(exchangeOrders.status, 'EMERGENCY'),
+        sql`coalesce(${exchangeOrders.lastOrder}->'emergency'->>'choice', 'NONE') = 'NONE'`,
+      ),
+    )
     .returning({ id: exchangeOrders.id });
   return claimed.length === 1;
 }
@@ -92,13 +103,24 @@ export async function resolveExchangeEmergency(db: Db, owner: { tenantId: string
 
   try {
     const accepted = await client.emergency(
-      { id: row.exchangeId, token: row.token, choice: body.choice, ...(refundAddress ? { address: refundAddress } : {}), ...(refundTag ? { tag: refundTag } : {}) },
+      {
+        id: row.exchangeId,
+        token: row.token,
+        choice: body.choice,
+        ...(refundAddress ? { address: refundAddress } : {}),
+        ...(refundTag ? { tag: refundTag } : {}),
+      },
       { maxWaitMs: 10_000 },
     );
     if (accepted !== true) throw new ApiError('exchange_error', 'The exchange did not confirm the decision; nothing changed. Retry later.');
   } catch (err) {
     await release(db, row, body.choice);
-    log.warn('exchange emergency decision failed', { exchangeOrder: row.id, exchangeId: row.exchangeId, choice: body.choice, error: (err as Error).message });
+    log.warn('exchange emergency decision failed', {
+      exchangeOrder: row.id,
+      exchangeId: row.exchangeId,
+      choice: body.choice,
+      error: (err as Error).message,
+    });
     return toApiError(err);
   }
   log.info('exchange emergency decided', { exchangeOrder: row.id, exchangeId: row.exchangeId, choice: body.choice });
@@ -118,7 +140,15 @@ export async function resolveExchangeEmergency(db: Db, owner: { tenantId: string
 
   await auditMerchantAction(db, actor, owner, {
     action: 'exchange_order.emergency_resolved',
-    order: { id: row.id, exchangeId: row.exchangeId, purpose: row.purpose, reasons: before.reasons, choice: body.choice, refundAddress: refundAddress ?? null, status },
+    order: {
+      id: row.id,
+      exchangeId: row.exchangeId,
+      purpose: row.purpose,
+      reasons: before.reasons,
+      choice: body.choice,
+      refundAddress: refundAddress ?? null,
+      status,
+    },
   });
   return { id: row.id, exchangeId: row.exchangeId, purpose: row.purpose, choice, status, refundAddress: refundAddress ?? null };
 }

@@ -43,7 +43,14 @@ export const DetailsBody = z.strictObject({ id: z.string().trim().min(1).max(64)
 
 const envelope = <T extends z.ZodType>(data: T, id: string) => z.object({ code: z.literal(0), msg: z.string(), data }).meta({ id });
 
-export const CurrencyRecord = z.object({ code: z.string(), coin: z.string(), network: z.string(), name: z.string(), send: z.boolean(), recv: z.boolean() });
+export const CurrencyRecord = z.object({
+  code: z.string(),
+  coin: z.string(),
+  network: z.string(),
+  name: z.string(),
+  send: z.boolean(),
+  recv: z.boolean(),
+});
 export const CurrencyEnvelope = envelope(z.array(CurrencyRecord), 'ExchangeCurrencies');
 
 const QuoteSide = z.object({ code: z.string(), coin: z.string(), network: z.string(), amount: z.string(), rate: z.string() });
@@ -81,7 +88,10 @@ export const ExchangeWithdrawalResult = z
     data: z.object({
       withdrawal: WithdrawalSchema,
       exchangeOrder: OrderRecord.pick({ id: true, status: true, from: true, to: true, token: true }),
-      txHash: z.string().nullable().describe('The USDT transfer to the exchange; null only if the hot wallet could not send yet (see withdrawal.pendingReason).'),
+      txHash: z
+        .string()
+        .nullable()
+        .describe('The USDT transfer to the exchange; null only if the hot wallet could not send yet (see withdrawal.pendingReason).'),
     }),
     meta: z.object({ timestamp: Timestamp }),
   })

@@ -15,10 +15,17 @@ export function toApiError(err: unknown): never {
     );
   }
   if (err instanceof ExchangeBusyError || err instanceof ExchangeRateLimitedError) {
-    throw new ApiError('exchange_busy', 'The exchange rate limit is used up for now; retry after the Retry-After seconds.', undefined, retryAfter(err.retryAt));
+    throw new ApiError(
+      'exchange_busy',
+      'The exchange rate limit is used up for now; retry after the Retry-After seconds.',
+      undefined,
+      retryAfter(err.retryAt),
+    );
   }
   if (err instanceof ExchangeApiError) {
-    throw new ApiError('exchange_rejected', `The exchange refused the request: ${err.msg}`, [{ path: 'exchange', message: `code ${err.code}: ${err.msg}` }]);
+    throw new ApiError('exchange_rejected', `The exchange refused the request: ${err.msg}`, [
+      { path: 'exchange', message: `code ${err.code}: ${err.msg}` },
+    ]);
   }
   throw new ApiError('exchange_error', 'The exchange did not answer usably; nothing was charged. Retry later.');
 }

@@ -22,7 +22,8 @@ describe('tracker pacing (token bucket)', () => {
     // Saturated for three minutes with a pass every 250 ms.
     const spends: { t: number; n: number }[] = [];
     for (let t = 250; t <= 180_000; t += 250) spends.push({ t, n: p.take(50, t) });
-    const inWindow = (from: number, ms: number) => spends.filter((s) => s.t >= from && s.t < from + ms).reduce((a, s) => a + s.n, 0) + (from === 0 ? 4 : 0);
+    const inWindow = (from: number, ms: number) =>
+      spends.filter((s) => s.t >= from && s.t < from + ms).reduce((a, s) => a + s.n, 0) + (from === 0 ? 4 : 0);
     for (let from = 0; from <= 120_000; from += 250) {
       expect(inWindow(from, 61_000)).toBeLessThanOrEqual(150);
       expect(inWindow(from, 5_000)).toBeLessThanOrEqual(burst + Math.ceil(5_000 * perMs));
@@ -70,13 +71,20 @@ describe('tracker schedule (scheduleNextCheck)', () => {
   const now = new Date('2025-01-01T00:00:00Z');
   const t = now.getTime();
   const at = (ms: number) => new Date(t + ms);
-  const order = (status: ExchangeOrder['status'], expiresInMs = 3600_000) => ({ status: status!, time: { reg: 0, start: null, finish: null, update: null, expiration: (t + expiresInMs) / 1000, left: 0 } });
+  const order = (status: ExchangeOrder['status'], expiresInMs = 3600_000) => ({
+    status: status!,
+    time: { reg: 0, start: null, finish: null, update: null, expiration: (t + expiresInMs) / 1000, left: 0 },
+  });
   const payin = { purpose: 'payin' as const, createdAt: at(-60_000) };
   const freshWithdrawal = { purpose: 'withdrawal' as const, createdAt: at(-60_000) };
   const staleWithdrawal = { purpose: 'withdrawal' as const, createdAt: at(-3600_000) };
 
   it('looks sooner at an order paying out than at one confirming or exchanging', () => {
-    expect(scheduleNextCheck(payin, order('WITHDRAW'), now)).toEqual({ state: 'open', nextCheckAt: at(DEFAULT_INTERVALS.finishingMs), priority: PRIORITY.moving });
+    expect(scheduleNextCheck(payin, order('WITHDRAW'), now)).toEqual({
+      state: 'open',
+      nextCheckAt: at(DEFAULT_INTERVALS.finishingMs),
+      priority: PRIORITY.moving,
+    });
     expect(scheduleNextCheck(payin, order('PENDING'), now)).toEqual({ state: 'open', nextCheckAt: at(5_000), priority: PRIORITY.moving });
     expect(scheduleNextCheck(freshWithdrawal, order('EXCHANGE'), now)).toEqual({ state: 'open', nextCheckAt: at(5_000), priority: PRIORITY.moving });
     expect(DEFAULT_INTERVALS.finishingMs).toBeLessThan(DEFAULT_INTERVALS.movingMs);
@@ -124,7 +132,14 @@ describe('trackExchangeOrders', () => {
     const o = ex.sim.createOrder(
       purpose === 'payin'
         ? { type: 'fixed', fromCcy: 'BTC', toCcy: 'USDTBSC', direction: 'to', amount: '50', toAddress: '0x1111111111111111111111111111111111111111' }
-        : { type: 'fixed', fromCcy: 'USDTBSC', toCcy: 'BTC', direction: 'from', amount: '50', toAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
+        : {
+            type: 'fixed',
+            fromCcy: 'USDTBSC',
+            toCcy: 'BTC',
+            direction: 'from',
+            amount: '50',
+            toAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+          },
       ex.config.apiKey,
     ) as SimOrder;
     const { dueInMs, ...rest } = over;
@@ -175,7 +190,15 @@ describe('trackExchangeOrders', () => {
   }
 
   const checksOf = async (rows: ExchangeOrder[]) => {
-    const got = await t.db.select({ id: exchangeOrders.id, checks: exchangeOrders.checks }).from(exchangeOrders).where(inArray(exchangeOrders.id, rows.map((r) => r.id)));
+    const got = await t.db
+      .select({ id: exchangeOrders.id, checks: exchangeOrders.checks })
+      .from(exchangeOrders)
+      .where(
+        inArray(
+          exchangeOrders.id,
+          rows.map((r) => r.id),
+        ),
+      );
     const m = new Map(got.map((r) => [r.id, r.checks]));
     return rows.map((r) => m.get(r.id)!);
   };

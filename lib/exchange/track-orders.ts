@@ -3,7 +3,7 @@ import { exchangeOrders, invoices, type ExchangeOrder } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
 import { sleep } from '@/lib/async/sleep';
-import { MODES, type Mode } from '@/lib/tenants/mode';
+import { MODES, type Mode } from '@/lib/mode';
 import { createExchangeClient } from './client';
 import { getExchangeConfig, keyHashOf, type ExchangeConfig } from './config';
 import { ExchangeApiError } from './errors';
@@ -79,8 +79,18 @@ async function dueMoving(db: Db, modes: Mode[], now: Date, limit: number): Promi
     .select({ o: exchangeOrders })
     .from(exchangeOrders)
     .leftJoin(invoices, eq(invoices.id, exchangeOrders.invoiceId))
-    .where(and(eq(exchangeOrders.state, 'open'), inArray(exchangeOrders.mode, modes), eq(exchangeOrders.priority, PRIORITY.moving), lte(exchangeOrders.nextCheckAt, now)))
-    .orderBy(sql`case when ${exchangeOrders.status} = 'WITHDRAW' or coalesce(${invoices.amountReceived}, 0) > 0 then 0 else 1 end`, asc(exchangeOrders.nextCheckAt))
+    .where(
+      and(
+        eq(exchangeOrders.state, 'open'),
+        inArray(exchangeOrders.mode, modes),
+        eq(exchangeOrders.priority, PRIORITY.moving),
+        lte(exchangeOrders.nextCheckAt, now),
+      ),
+    )
+    .orderBy(
+      sql`case when ${exchangeOrders.status} = 'WITHDRAW' or coalesce(${invoices.amountReceived}, 0) > 0 then 0 else 1 end`,
+      asc(exchangeOrders.nextCheckAt),
+    )
     .limit(limit);
   return rows.map((r) => r.o);
 }
@@ -90,7 +100,14 @@ async function dueWaiting(db: Db, modes: Mode[], now: Date, limit: number): Prom
   return db
     .select()
     .from(exchangeOrders)
-    .where(and(eq(exchangeOrders.state, 'open'), inArray(exchangeOrders.mode, modes), eq(exchangeOrders.priority, PRIORITY.waiting), lte(exchangeOrders.nextCheckAt, now)))
+    .where(
+      and(
+        eq(exchangeOrders.state, 'open'),
+        inArray(exchangeOrders.mode, modes),
+        eq(exchangeOrders.priority, PRIORITY.waiting),
+        lte(exchangeOrders.nextCheckAt, now),
+      ),
+    )
     .orderBy(asc(exchangeOrders.nextCheckAt))
     .limit(limit);
 }
@@ -129,7 +146,10 @@ export async function trackExchangeOrders(db: Db, opts: TrackOptions = {}): Prom
     const now = opts.now ?? new Date();
     const [moving, waiting] = await Promise.all([dueMoving(db, modes, now, tokens), dueWaiting(db, modes, now, tokens)]);
     const due = Math.min(tokens, moving.length + waiting.length);
-    const { granted, retryAt } = due > 0 ? await takeAvailableWeight(db, keyHash, due, { limit: config.weightLimit, windowMs: config.windowMs, ceiling: config.trackCeiling }) : { granted: 0, retryAt: null };
+    const { granted, retryAt } =
+      due > 0
+        ? await takeAvailableWeight(db, keyHash, due, { limit: config.weightLimit, windowMs: config.windowMs, ceiling: config.trackCeiling })
+        : { granted: 0, retryAt: null };
     pace.pacer.refund(tokens - granted);
     let keyWaitMs = IDLE_MS;
     if (moving.length + waiting.length > granted) {
@@ -152,7 +172,7 @@ async function pollAll(db: Db, config: ExchangeConfig, batch: ExchangeOrder[], o
   const client = createExchangeClient(db, config, { retries: 0 });
   const queue = [...batch];
   const worker = async () => {
-    for (let row: ExchangeOrder | undefined; (row = queue.shift()); ) {
+    for (let row: ExchangeOrder | undefined; (row = queue.shift());) {
       try {
         const order = await client.order(row.exchangeId!, row.token!, { prepaid: true, ceiling: config.trackCeiling, maxWaitMs: 0 });
         await recordOrderState(db, row, order, { intervals: opts.intervals });

@@ -72,7 +72,9 @@ async function attempt(db: Db, keyHash: string, min: number, max: number, l: Bud
     const room = roomFor(spends, caller, limits);
     if (room >= min) {
       const granted = Math.min(max, room);
-      await tx.execute(sql`insert into exchange_weight_spends (key_hash, tenant_id, weight, spent_at) values (${keyHash}, ${caller.tenantId}, ${granted}, clock_timestamp())`);
+      await tx.execute(
+        sql`insert into exchange_weight_spends (key_hash, tenant_id, weight, spent_at) values (${keyHash}, ${caller.tenantId}, ${granted}, clock_timestamp())`,
+      );
       return { granted, retryAt: null };
     }
     // Enough room for `min` once the oldest spends leave the window.

@@ -28,7 +28,14 @@ afterAll(async () => {
 async function fundedTenant(balance: string) {
   const t = await createTestTenant();
   await t.db.transaction((tx) =>
-    postLedgerEntry(tx, { tenantId: t.tenant.id, mode: 'test', amount: balance, kind: 'test_credit', referenceType: 'test', referenceId: `exw-${process.pid}-${++seq}` }),
+    postLedgerEntry(tx, {
+      tenantId: t.tenant.id,
+      mode: 'test',
+      amount: balance,
+      kind: 'test_credit',
+      referenceType: 'test',
+      referenceId: `exw-${process.pid}-${++seq}`,
+    }),
   );
   return t;
 }
@@ -44,13 +51,23 @@ async function mining<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-const body = (over: Record<string, unknown> = {}) => ({ type: 'fixed', fromCcy: 'USDTBSC', toCcy: 'BTC', direction: 'from', amount: 50, toAddress: BTC_ADDRESS, ...over });
+const body = (over: Record<string, unknown> = {}) => ({
+  type: 'fixed',
+  fromCcy: 'USDTBSC',
+  toCcy: 'BTC',
+  direction: 'from',
+  amount: 50,
+  toAddress: BTC_ADDRESS,
+  ...over,
+});
 
 describe('automatic exchange withdrawal', () => {
   it('sends the USDT to the deposit address, COMPLETED on confirmation, debits exactly from.amount; the tracker follows the order to DONE', async () => {
     const t = await fundedTenant('100');
     const hotBefore = await chain.tokenBalance(chain.addresses.hot);
-    const res = await mining(() => call('POST', '/v1/withdrawals/exchange/withdrawal', { key: t.test, body: body(), headers: { 'idempotency-key': `exw-${seq}` } }));
+    const res = await mining(() =>
+      call('POST', '/v1/withdrawals/exchange/withdrawal', { key: t.test, body: body(), headers: { 'idempotency-key': `exw-${seq}` } }),
+    );
     expect(res.status, res.text).toBe(200);
     const { withdrawal, exchangeOrder, txHash } = res.body.data;
     expect(res.body.success).toBe(true);
@@ -90,7 +107,10 @@ describe('automatic exchange withdrawal', () => {
     expect(w!.metadata!.exchangeStatus).toBe('DONE');
     expect(await balanceOf(t.test)).toBe('50.00');
 
-    const details = await call('POST', '/v1/withdrawals/exchange/order/details', { key: t.test, body: { id: exchangeOrder.id, token: exchangeOrder.token } });
+    const details = await call('POST', '/v1/withdrawals/exchange/order/details', {
+      key: t.test,
+      body: { id: exchangeOrder.id, token: exchangeOrder.token },
+    });
     expect(details.status, details.text).toBe(200);
     expect(details.body).toMatchObject({ code: 0, msg: 'OK', data: { id: exchangeOrder.id, status: 'DONE' } });
     expect(details.body.data.time.reg).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
@@ -118,7 +138,9 @@ describe('automatic exchange withdrawal', () => {
     try {
       res = await call('POST', '/v1/withdrawals/exchange/withdrawal', { key: t.test, body: body({ amount: '30' }) });
     } finally {
-      await chain.client.waitForTransactionReceipt({ hash: await chain.faucet.writeContract({ address: chain.token, abi, functionName: 'unpause' }) });
+      await chain.client.waitForTransactionReceipt({
+        hash: await chain.faucet.writeContract({ address: chain.token, abi, functionName: 'unpause' }),
+      });
     }
     expect(res.status, res.text).toBe(200);
     expect(res.body.data.withdrawal.status).toBe('FAILED');

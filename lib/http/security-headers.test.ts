@@ -19,7 +19,7 @@ describe('security headers', () => {
   });
 
   it('checkout and store pages send no referrer; no page may be framed, checkout included', () => {
-    for (const path of ['/pay/inv_01ABC', '/store/bean-shop']) {
+    for (const path of ['/pay/inv_01ABC', '/api/pay/inv_01ABC/status', '/store/bean-shop']) {
       const h = securityHeaders(path, 'n', false);
       expect(h['Referrer-Policy']).toBe('no-referrer');
       expect(h['Content-Security-Policy']).toContain("frame-ancestors 'none'");
@@ -39,7 +39,8 @@ describe('security headers', () => {
 
   it('the proxy runs for pages, sign-in routes and the docs, not for /v1 or static assets', () => {
     const re = new RegExp(`^${config.matcher[0]!.source}$`);
-    for (const p of ['/', '/dashboard', '/pay/inv_1', '/store/x', '/console', '/docs', '/api/auth/session', '/sign-in']) expect(re.test(p), p).toBe(true);
+    for (const p of ['/', '/dashboard', '/pay/inv_1', '/store/x', '/console', '/docs', '/api/auth/session', '/sign-in'])
+      expect(re.test(p), p).toBe(true);
     for (const p of ['/v1/tenants/me', '/v1', '/_next/static/chunks/a.js', '/api/health']) expect(re.test(p), p).toBe(false);
   });
 });

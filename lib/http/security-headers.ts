@@ -25,8 +25,8 @@ export function securityHeaders(pathname: string, nonce: string, production = is
     `frame-ancestors 'none'`,
     ...(production ? ['upgrade-insecure-requests'] : []),
   ].join('; ');
-  // Checkout and store URLs name an invoice or a store: they are not passed on to the sites customers go to next.
-  const publicPage = pathname.startsWith('/pay/') || pathname.startsWith('/store/');
+  // Checkout and store URLs (and the checkout's status poll) name an invoice or a store: they are not passed on to the sites customers go to next.
+  const publicPage = pathname.startsWith('/pay/') || pathname.startsWith('/api/pay/') || pathname.startsWith('/store/');
   return {
     'Content-Security-Policy': csp,
     'X-Content-Type-Options': 'nosniff',

@@ -13,7 +13,10 @@ export function amountString(opts: { maxDecimals: number; max: string; example: 
     .string({ error: () => `must be a decimal string such as "${opts.example}"` })
     .superRefine((value, ctx) => {
       if (!DECIMAL.test(value)) {
-        ctx.addIssue({ code: 'custom', message: `must be a decimal string such as "${opts.example}" (digits, optional fraction; no sign or exponent)` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be a decimal string such as "${opts.example}" (digits, optional fraction; no sign or exponent)`,
+        });
         return;
       }
       const d = new Decimal(value);

@@ -13,17 +13,34 @@ beforeAll(async () => {
 
 async function written() {
   const [i] = await t.db.select({ n: count() }).from(invoices).where(eq(invoices.tenantId, t.tenant.id));
-  const [e] = await t.db.select({ n: count() }).from(events).where(and(eq(events.tenantId, t.tenant.id), eq(events.type, 'invoice.created')));
+  const [e] = await t.db
+    .select({ n: count() })
+    .from(events)
+    .where(and(eq(events.tenantId, t.tenant.id), eq(events.type, 'invoice.created')));
   return Number(i!.n) + Number(e!.n);
 }
 
 describe('POST /v1/invoices', () => {
   it('creates a PENDING invoice with an HD deposit address and the documented fields', async () => {
     const before = Date.now();
-    const res = await call('POST', '/v1/invoices', { key: t.test, body: { amount: '25.5', externalId: 'o-1', description: 'Mug', metadata: { sku: 'MUG' } } });
+    const res = await call('POST', '/v1/invoices', {
+      key: t.test,
+      body: { amount: '25.5', externalId: 'o-1', description: 'Mug', metadata: { sku: 'MUG' } },
+    });
     expect(res.status).toBe(201);
     const b = res.body;
-    expect(b).toMatchObject({ status: 'PENDING', amountExpected: '25.50', amountReceived: '0.00', chain: 'BSC', token: 'USDT', externalId: 'o-1', description: 'Mug', confirmationsRequired: 5, metadata: { sku: 'MUG' }, txHashes: [] });
+    expect(b).toMatchObject({
+      status: 'PENDING',
+      amountExpected: '25.50',
+      amountReceived: '0.00',
+      chain: 'BSC',
+      token: 'USDT',
+      externalId: 'o-1',
+      description: 'Mug',
+      confirmationsRequired: 5,
+      metadata: { sku: 'MUG' },
+      txHashes: [],
+    });
     expect(b.id).toMatch(/^inv_/);
     expect(b.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(b.expiresAt).toMatch(/\.\d{3}Z$/);
@@ -86,7 +103,8 @@ describe('GET /v1/invoices', () => {
   it('pages newest first and filters by status, externalId and creation time', async () => {
     const u = await createTestTenant();
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await call('POST', '/v1/invoices', { key: u.test, body: { amount: '1', externalId: i % 2 ? 'odd' : 'even' } })).body.id);
+    for (let i = 0; i < 5; i++)
+      ids.push((await call('POST', '/v1/invoices', { key: u.test, body: { amount: '1', externalId: i % 2 ? 'odd' : 'even' } })).body.id);
     const page1 = await call('GET', '/v1/invoices?limit=2', { key: u.test });
     expect(page1.status).toBe(200);
     expect(page1.body.meta).toEqual({ total: 5, page: 1, lastPage: 3 });

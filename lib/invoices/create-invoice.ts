@@ -6,22 +6,51 @@ import { insertRowSql } from '@/lib/db/insert-row-sql';
 import { claimDepositAddress, claimPooledAddressSql, type PooledAddress } from '@/lib/chain/claim-deposit-address';
 import type { Network } from '@/lib/chain/network';
 import { outbox } from '@/lib/events/outbox';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { invoiceRow } from './invoice-row';
 import type { CreateInvoiceInput } from './schemas';
 import { invoiceEventData, invoiceView } from './view';
 
 /** Inserts the invoice and its invoice.created event from the `addr` CTE (address_index, address) in one statement. */
 function insertSql(addr: SQL, row: Invoice): SQL {
-  const { id, tenantId, mode, status, chain, token, chainId, amountExpected, confirmationsRequired, externalId, description, metadata, expiresAt, createdAt, updatedAt } = row;
+  const {
+    id,
+    tenantId,
+    mode,
+    status,
+    chain,
+    token,
+    chainId,
+    amountExpected,
+    confirmationsRequired,
+    externalId,
+    description,
+    metadata,
+    expiresAt,
+    createdAt,
+    updatedAt,
+  } = row;
   // The columns the statement always wrote; the others keep their defaults (the row's values).
   const invoice = insertRowSql(
     invoices,
     {
-      id, tenantId, mode, status, chain, token, chainId,
+      id,
+      tenantId,
+      mode,
+      status,
+      chain,
+      token,
+      chainId,
       depositAddress: sql`lower(addr.address)`,
       addressIndex: sql`addr.address_index`,
-      amountExpected, confirmationsRequired, externalId, description, metadata, expiresAt, createdAt, updatedAt,
+      amountExpected,
+      confirmationsRequired,
+      externalId,
+      description,
+      metadata,
+      expiresAt,
+      createdAt,
+      updatedAt,
     },
     { from: 'addr', returning: ['id', 'addressIndex'] },
   ).sql;

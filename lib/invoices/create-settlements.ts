@@ -18,7 +18,11 @@ import type { RawRow } from '@/lib/db/raw-row';
  * `extra` settlement once the invoice has no other settlement running: money
  * is never left on a deposit address. Returns the new settlement ids.
  */
-export async function createSettlements(db: Db, net: Pick<Network, 'mode' | 'chainId' | 'decimals'>, opts: { limit?: number } = {}): Promise<string[]> {
+export async function createSettlements(
+  db: Db,
+  net: Pick<Network, 'mode' | 'chainId' | 'decimals'>,
+  opts: { limit?: number } = {},
+): Promise<string[]> {
   const cursor = await loadCursor(db, net);
   if (!cursor) return [];
   const limit = opts.limit ?? 100;
@@ -47,7 +51,11 @@ export async function createSettlements(db: Db, net: Pick<Network, 'mode' | 'cha
         .select()
         .from(chainTransfers)
         .where(
-          and(eq(chainTransfers.invoiceId, id), isNull(chainTransfers.settlementId), lte(chainTransfers.blockNumber, cursor.lastBlock - row.confirmationsRequired)),
+          and(
+            eq(chainTransfers.invoiceId, id),
+            isNull(chainTransfers.settlementId),
+            lte(chainTransfers.blockNumber, cursor.lastBlock - row.confirmationsRequired),
+          ),
         )
         .for('update');
       if (transfers.length === 0) return null;

@@ -45,7 +45,8 @@ async function detail(key: string, id: string) {
   return res.body;
 }
 
-const balance = async (t: { db: any; tenant: { id: string } }) => new Decimal(await getBalance(t.db, { tenantId: t.tenant.id, mode: 'test' })).toFixed();
+const balance = async (t: { db: any; tenant: { id: string } }) =>
+  new Decimal(await getBalance(t.db, { tenantId: t.tenant.id, mode: 'test' })).toFixed();
 
 const types = async (db: any, id: string) =>
   (await db.select({ type: events.type }).from(events).where(eq(events.subjectId, id)).orderBy(events.createdAt, events.id)).map((e: any) => e.type);
@@ -88,7 +89,20 @@ describe('invoice lifecycle on anvil', () => {
     expect(d.events.map((e: any) => e.type)).toContain('invoice.paid_out');
     const [evt] = await t.db.select().from(events).where(eq(events.subjectId, inv.id)).orderBy(events.createdAt).limit(1);
     expect(Object.keys(evt!.data as object).sort()).toEqual(
-      ['invoiceId', 'tenantId', 'chain', 'token', 'depositAddress', 'amountExpected', 'amountReceived', 'status', 'expiresAt', 'confirmationsRequired', 'txHashes', 'metadata'].sort(),
+      [
+        'invoiceId',
+        'tenantId',
+        'chain',
+        'token',
+        'depositAddress',
+        'amountExpected',
+        'amountReceived',
+        'status',
+        'expiresAt',
+        'confirmationsRequired',
+        'txHashes',
+        'metadata',
+      ].sort(),
     );
   });
 
@@ -134,7 +148,10 @@ describe('invoice lifecycle on anvil', () => {
   it('expired unpaid: EXPIRED with invoice.expired, nothing credited', async () => {
     const t = await setup();
     const inv = await create(t.test, { amount: '10.00' });
-    await t.db.update(invoices).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invoices.id, inv.id));
+    await t.db
+      .update(invoices)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(invoices.id, inv.id));
     await chain.mine(1);
     await t.jobs();
     const d = await detail(t.test, inv.id);
@@ -148,7 +165,10 @@ describe('invoice lifecycle on anvil', () => {
     const inv = await create(t.test, { amount: '10.00' });
     await pay(t.test, inv.id, '4');
     await t.jobs();
-    await t.db.update(invoices).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invoices.id, inv.id));
+    await t.db
+      .update(invoices)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(invoices.id, inv.id));
     await chain.mine(5);
     await t.jobs();
     await t.jobs();
@@ -163,7 +183,10 @@ describe('invoice lifecycle on anvil', () => {
   it('late payment after expiry: invoice.late_payment, swept and credited, status stays EXPIRED', async () => {
     const t = await setup('0.01');
     const inv = await create(t.test, { amount: '10.00' });
-    await t.db.update(invoices).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invoices.id, inv.id));
+    await t.db
+      .update(invoices)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(invoices.id, inv.id));
     await chain.mine(1);
     await t.jobs();
     expect((await detail(t.test, inv.id)).status).toBe('EXPIRED');

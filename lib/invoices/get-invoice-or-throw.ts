@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { invoices } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { notFound } from '@/lib/api/errors';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 
 /** Loads an invoice of this tenant and mode; another tenant's, the other mode's or an unknown id is a 404. */
 export async function getInvoiceOrThrow(db: Db, where: { id: string; tenantId: string; mode: Mode }, opts: { forUpdate?: boolean } = {}) {

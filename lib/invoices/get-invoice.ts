@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { chainCursors, chainTransfers, events, settlements, settlementTxs } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { formatAmount } from './amount';
 import { getInvoiceOrThrow } from './get-invoice-or-throw';
 import { invoiceView } from './view';
@@ -10,7 +10,11 @@ import { invoiceView } from './view';
 export async function getInvoice(db: Db, where: { id: string; tenantId: string; mode: Mode }) {
   const row = await getInvoiceOrThrow(db, where);
   const [transfers, cursor, stls, timeline] = await Promise.all([
-    db.select().from(chainTransfers).where(eq(chainTransfers.invoiceId, row.id)).orderBy(asc(chainTransfers.blockNumber), asc(chainTransfers.logIndex)),
+    db
+      .select()
+      .from(chainTransfers)
+      .where(eq(chainTransfers.invoiceId, row.id))
+      .orderBy(asc(chainTransfers.blockNumber), asc(chainTransfers.logIndex)),
     db
       .select({ lastBlock: chainCursors.lastBlock })
       .from(chainCursors)
@@ -23,7 +27,16 @@ export async function getInvoice(db: Db, where: { id: string; tenantId: string; 
       .orderBy(asc(events.createdAt), asc(events.id)),
   ]);
   const txs = stls.length
-    ? await db.select().from(settlementTxs).where(inArray(settlementTxs.settlementId, stls.map((s) => s.id))).orderBy(asc(settlementTxs.createdAt))
+    ? await db
+        .select()
+        .from(settlementTxs)
+        .where(
+          inArray(
+            settlementTxs.settlementId,
+            stls.map((s) => s.id),
+          ),
+        )
+        .orderBy(asc(settlementTxs.createdAt))
     : [];
   const head = cursor[0]?.lastBlock;
   const txHashes = [...new Set(transfers.map((t) => t.txHash))];

@@ -1,11 +1,13 @@
 import type { Invoice } from '@/db/schema';
 import type { Network } from '@/lib/chain/network';
 import { newId } from '@/lib/ids';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import type { CreateInvoiceInput } from './schemas';
 
 /** What only the caller knows: the claimed address, and for pay-ins the exchange order's fields and expiry. */
-type Extra = Partial<Pick<Invoice, 'depositAddress' | 'addressIndex' | 'expiresAt' | 'payinCurrency' | 'payinAmount' | 'payinAddress' | 'payinTag' | 'payinStatus'>>;
+type Extra = Partial<
+  Pick<Invoice, 'depositAddress' | 'addressIndex' | 'expiresAt' | 'payinCurrency' | 'payinAmount' | 'payinAddress' | 'payinTag' | 'payinStatus'>
+>;
 
 /**
  * A new PENDING invoice as stored: the one builder of invoice rows (POST

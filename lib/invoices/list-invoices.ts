@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gte, inArray, lt, or, type SQL } from 'drizz
 import { chainTransfers, invoices } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { pageMeta } from '@/lib/api/schemas';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import type { z } from 'zod';
 import type { ListInvoicesQuery } from './schemas';
 import { invoiceView } from './view';
@@ -40,7 +40,12 @@ export async function listInvoices(db: Db, owner: { tenantId: string; mode: Mode
     const transfers = await db
       .select({ invoiceId: chainTransfers.invoiceId, txHash: chainTransfers.txHash })
       .from(chainTransfers)
-      .where(inArray(chainTransfers.invoiceId, rows.map((r) => r.id)))
+      .where(
+        inArray(
+          chainTransfers.invoiceId,
+          rows.map((r) => r.id),
+        ),
+      )
       .orderBy(asc(chainTransfers.blockNumber), asc(chainTransfers.logIndex));
     for (const t of transfers) {
       const list = hashes.get(t.invoiceId) ?? [];

@@ -76,7 +76,10 @@ export async function recordTransfers(db: Db, net: Pick<Network, 'mode' | 'chain
       if (blocks.length) {
         await tx.execute(sql`
           insert into chain_blocks (mode, chain_id, number, hash)
-          values ${sql.join(blocks.map(([n, h]) => sql`(${net.mode}, ${net.chainId}, ${n}, ${h})`), sql`, `)}
+          values ${sql.join(
+            blocks.map(([n, h]) => sql`(${net.mode}, ${net.chainId}, ${n}, ${h})`),
+            sql`, `,
+          )}
           on conflict (mode, chain_id, number) do update set hash = excluded.hash`);
       }
       await applyTransfers(tx, rows);

@@ -24,15 +24,26 @@ export async function revertTransfers(db: Db, net: Pick<Network, 'mode' | 'chain
     const removable = gone.filter((t) => t.settlementId === null);
     for (const t of gone) {
       // Settled means buried under the required confirmations: only a reorg deeper than that gets here.
-      if (t.settlementId !== null) log.error('settled transfer left the canonical chain', { transferId: t.id, txHash: t.txHash, settlementId: t.settlementId });
+      if (t.settlementId !== null)
+        log.error('settled transfer left the canonical chain', { transferId: t.id, txHash: t.txHash, settlementId: t.settlementId });
     }
-    if (removable.length) await tx.delete(chainTransfers).where(inArray(chainTransfers.id, removable.map((t) => t.id)));
+    if (removable.length)
+      await tx.delete(chainTransfers).where(
+        inArray(
+          chainTransfers.id,
+          removable.map((t) => t.id),
+        ),
+      );
     for (const invoiceId of new Set(removable.map((t) => t.invoiceId))) {
       const invoice = await lockInvoice(tx, invoiceId);
       const received = await receivedTotal(tx, invoiceId);
       // CONFIRMED has no settlement yet (the fan-out moves it on), so it can still fall back.
       const reopen = OPEN_STATUSES.includes(invoice.status) || invoice.status === 'CONFIRMED';
-      await updateInvoice(tx, invoiceId, reopen ? { amountReceived: received, status: statusForReceived(received, invoice.amountExpected) } : { amountReceived: received });
+      await updateInvoice(
+        tx,
+        invoiceId,
+        reopen ? { amountReceived: received, status: statusForReceived(received, invoice.amountExpected) } : { amountReceived: received },
+      );
     }
     await tx
       .delete(chainBlocks)

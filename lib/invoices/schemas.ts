@@ -11,15 +11,21 @@ export const CreateInvoiceBody = z.strictObject({
   amount: amountString({ maxDecimals: 2, max: '1000000000', example: '100.50' }).describe(
     'USDT to receive: a decimal string greater than 0 with at most 2 decimals, at most 1,000,000,000.',
   ),
-  externalId: z.string().trim().min(1).max(255).optional().describe("Your own reference (at most 255 characters); filterable."),
+  externalId: z.string().trim().min(1).max(255).optional().describe('Your own reference (at most 255 characters); filterable.'),
   description: z.string().max(1000).optional().describe('Free text, at most 1,000 characters.'),
   metadata: z
     .record(z.string(), z.unknown(), { error: () => 'must be a JSON object' })
     .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= METADATA_MAX_BYTES, `must be at most ${METADATA_MAX_BYTES} bytes as JSON`)
     .optional()
     .describe('Your key-value data, returned as given (a JSON object of at most 8 KB).'),
-  chain: z.enum(['BSC'], { error: () => 'must be one of: BSC' }).default('BSC').describe('Only BSC (BNB Smart Chain, BEP-20).'),
-  token: z.enum(['USDT'], { error: () => 'must be one of: USDT' }).default('USDT').describe('Only USDT.'),
+  chain: z
+    .enum(['BSC'], { error: () => 'must be one of: BSC' })
+    .default('BSC')
+    .describe('Only BSC (BNB Smart Chain, BEP-20).'),
+  token: z
+    .enum(['USDT'], { error: () => 'must be one of: USDT' })
+    .default('USDT')
+    .describe('Only USDT.'),
   expiresInMinutes: z
     .number({ error: () => 'must be an integer from 5 to 10080' })
     .int('must be an integer from 5 to 10080')
@@ -66,10 +72,17 @@ export const InvoiceSchema = z
     expiresAt: Timestamp,
     createdAt: Timestamp,
     updatedAt: Timestamp,
-    payinCurrency: z.string().optional().describe('Pay-in invoices only: the coin the customer pays in; depositAddress is then the exchange address in that coin.'),
+    payinCurrency: z
+      .string()
+      .optional()
+      .describe('Pay-in invoices only: the coin the customer pays in; depositAddress is then the exchange address in that coin.'),
     payinAmount: z.string().optional().describe('Pay-in invoices only: what the customer sends, in payinCurrency.'),
     payinTag: z.string().nullable().optional().describe('Pay-in invoices only: memo / destination tag the customer must add, if the coin needs one.'),
-    payinStatus: z.string().nullable().optional().describe('Pay-in invoices only: the exchange order status (NEW, PENDING, EXCHANGE, WITHDRAW, DONE, EXPIRED, EMERGENCY).'),
+    payinStatus: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('Pay-in invoices only: the exchange order status (NEW, PENDING, EXCHANGE, WITHDRAW, DONE, EXPIRED, EMERGENCY).'),
   })
   .meta({ id: 'Invoice' });
 export type InvoiceView = z.infer<typeof InvoiceSchema>;

@@ -24,10 +24,22 @@ type GasPlan = SweepPlan;
 // Estimates plus 10 percent: the top-up covers these limits and no more.
 const withMargin = (gas: bigint) => (gas * 11n) / 10n + 1n;
 
-async function gasPlan(db: Db, client: PublicClient, s: typeof settlements.$inferSelect, token: Address, deposit: Address, moves: Move[], carried: Carried): Promise<GasPlan> {
+async function gasPlan(
+  db: Db,
+  client: PublicClient,
+  s: typeof settlements.$inferSelect,
+  token: Address,
+  deposit: Address,
+  moves: Move[],
+  carried: Carried,
+): Promise<GasPlan> {
   if (s.gasPlan) return s.gasPlan;
   const estimate = async (m: Move | undefined) =>
-    m ? withMargin(await client.estimateContractGas({ address: token, abi: erc20Abi, functionName: 'transfer', args: [m.to, m.units], account: deposit })) : 0n;
+    m
+      ? withMargin(
+          await client.estimateContractGas({ address: token, abi: erc20Abi, functionName: 'transfer', args: [m.to, m.units], account: deposit }),
+        )
+      : 0n;
   const plan = {
     gasPrice: (await client.getGasPrice()).toString(),
     feeGas: (await estimate(moves.find((m) => m.step === 'fee'))).toString(),
@@ -64,7 +76,11 @@ export async function settleInvoice(db: Db, net: SettleNetwork, settlementId: st
   const moves: Move[] = (
     [
       { step: 'fee', to: net.feeWallet, units: parseUnits(s.feeAmount, net.decimals) + parseUnits(carried.fee, net.decimals) },
-      { step: 'custody', to: privateKeyToAccount(net.hotWalletKey).address, units: parseUnits(s.netAmount, net.decimals) + parseUnits(carried.net, net.decimals) },
+      {
+        step: 'custody',
+        to: privateKeyToAccount(net.hotWalletKey).address,
+        units: parseUnits(s.netAmount, net.decimals) + parseUnits(carried.net, net.decimals),
+      },
     ] as Move[]
   ).filter((m) => m.units > 0n);
   const plan = await gasPlan(db, client, s, net.tokenAddress, deposit.address, moves, carried);

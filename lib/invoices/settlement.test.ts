@@ -51,7 +51,12 @@ async function snapshot() {
   };
 }
 
-async function expectSettledOnce(t: Awaited<ReturnType<typeof confirmedSettlement>>, before: Awaited<ReturnType<typeof snapshot>>, fee: string, net_: string) {
+async function expectSettledOnce(
+  t: Awaited<ReturnType<typeof confirmedSettlement>>,
+  before: Awaited<ReturnType<typeof snapshot>>,
+  fee: string,
+  net_: string,
+) {
   const after = await snapshot();
   expect(after.gasNonce - before.gasNonce).toBe(1);
   expect(after.fee - before.fee).toBe(parseUnits(fee, 18));
@@ -87,12 +92,24 @@ describe('settlement', () => {
   it('killed between recording and broadcasting a transfer: the recorded transaction is the one sent', async () => {
     const t = await confirmedSettlement('40.00');
     const before = await snapshot();
-    const hooks = { beforeBroadcast: (s: SettlementStep) => { if (s === 'custody') throw new Error('simulated crash before broadcast'); } };
+    const hooks = {
+      beforeBroadcast: (s: SettlementStep) => {
+        if (s === 'custody') throw new Error('simulated crash before broadcast');
+      },
+    };
     await expect(settleInvoice(t.db, net, t.settlementId, hooks)).rejects.toThrow('simulated crash');
     expect((await snapshot()).hot).toBe(before.hot);
-    const [recorded] = await t.db.select().from(settlementTxs).where(eq(settlementTxs.settlementId, t.settlementId)).then((r) => r.filter((x) => x.step === 'custody'));
+    const [recorded] = await t.db
+      .select()
+      .from(settlementTxs)
+      .where(eq(settlementTxs.settlementId, t.settlementId))
+      .then((r) => r.filter((x) => x.step === 'custody'));
     await settleInvoice(t.db, net, t.settlementId);
-    const [after] = await t.db.select().from(settlementTxs).where(eq(settlementTxs.settlementId, t.settlementId)).then((r) => r.filter((x) => x.step === 'custody'));
+    const [after] = await t.db
+      .select()
+      .from(settlementTxs)
+      .where(eq(settlementTxs.settlementId, t.settlementId))
+      .then((r) => r.filter((x) => x.step === 'custody'));
     expect(after!.txHash).toBe(recorded!.txHash);
     await expectSettledOnce(t, before, '0.4', '39.6');
   });

@@ -1,6 +1,6 @@
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { getNetwork, isNetworkReady } from '@/lib/chain/network';
 import { sleep } from '@/lib/async/sleep';
 import { watchChain } from './watch-chain';

@@ -12,9 +12,12 @@ let chain: AnvilChain;
 const h = invoiceHelpers(() => chain);
 
 // Interval mining like BSC: the worker's jobs see blocks arrive on their own.
-withTestChain((c) => {
-  chain = c;
-}, { blockTime: 0.45 });
+withTestChain(
+  (c) => {
+    chain = c;
+  },
+  { blockTime: 0.45 },
+);
 
 it('the local worker takes a paid invoice to PAID_OUT on its own', async () => {
   const t = await createTestTenant({ invoiceFeeRate: '0.01' });

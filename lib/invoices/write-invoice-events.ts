@@ -31,5 +31,8 @@ export async function writeInvoiceEvents(tx: Db, items: InvoiceEventItem[]) {
     ),
   );
   // Other domains (storefront orders) react in this transaction, through the hooks lib/payment-hooks.ts installs.
-  await runInvoiceEventHooks(tx, items.map((i) => ({ invoiceId: i.invoice.id, type: i.type })));
+  await runInvoiceEventHooks(
+    tx,
+    items.map((i) => ({ invoiceId: i.invoice.id, type: i.type })),
+  );
 }

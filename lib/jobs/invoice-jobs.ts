@@ -2,7 +2,7 @@ import type { ScheduledJob } from './scheduled-job';
 import { getNetwork, isNetworkReady, type Network } from '@/lib/chain/network';
 import { watchChainLoop } from '@/lib/invoices/watch-loop';
 import { refillAddressPool } from '@/lib/chain/refill-address-pool';
-import { MODES, type Mode } from '@/lib/tenants/mode';
+import { MODES, type Mode } from '@/lib/mode';
 import { createSettlements } from '@/lib/invoices/create-settlements';
 import { expireInvoices } from '@/lib/invoices/expire-invoices';
 import { runSettlements } from '@/lib/invoices/run-settlements';
@@ -19,14 +19,12 @@ const ready = (): Network[] => MODES.map(getNetwork).filter(isNetworkReady);
  * settlement fan-out and settlement. jobs/invoices.ts runs the same entries for Trigger.dev.
  */
 export const INVOICE_JOBS: ScheduledJob[] = [
-  ...MODES.map(
-    (mode): ScheduledJob => ({
-      name: chainWatchJob(mode),
-      everyMs: 100,
-      leaseMs: 90_000,
-      run: (db, signal, opts) => watchChainLoop(db, mode, { signal, runForMs: opts?.runForMs ?? 55_000 }),
-    }),
-  ),
+  ...MODES.map((mode): ScheduledJob => ({
+    name: chainWatchJob(mode),
+    everyMs: 100,
+    leaseMs: 90_000,
+    run: (db, signal, opts) => watchChainLoop(db, mode, { signal, runForMs: opts?.runForMs ?? 55_000 }),
+  })),
   {
     // Pre-derives deposit addresses so POST /v1/invoices only claims one (see claimDepositAddress).
     name: 'deposit-address-pool',

@@ -10,12 +10,22 @@ import { trackExchangeOrdersLoop } from '@/lib/exchange/track-orders';
 export const SCHEDULED_JOBS: ScheduledJob[] = [
   { name: 'purge-expired-request-state', everyMs: 60_000, leaseMs: 60_000, run: (db) => purgeExpiredRequestState(db) },
   // Webhook fan-out and delivery: one run is a 25 s loop with many attempts in flight (per-row claims make overlap safe).
-  { name: 'webhook-delivery', everyMs: 500, leaseMs: 45_000, run: (db, signal, opts) => runDeliveryLoop(db, { signal, runForMs: opts?.runForMs ?? 25_000 }) },
+  {
+    name: 'webhook-delivery',
+    everyMs: 500,
+    leaseMs: 45_000,
+    run: (db, signal, opts) => runDeliveryLoop(db, { signal, runForMs: opts?.runForMs ?? 25_000 }),
+  },
   // Invoices: chain watch per mode, expiry, settlement fan-out and settlement (lib/jobs/invoice-jobs.ts).
   ...INVOICE_JOBS,
   // The hot wallet's sending lane: one runner at a time (the lease, also taken by the exchange's send-now path).
   { name: WITHDRAWAL_LANE_LEASE, everyMs: 1_000, leaseMs: 120_000, run: (db) => processAllWithdrawals(db) },
   // Exchange orders (withdrawals, pay-ins) followed to a final status within the shared weight budget: a 55 s loop
   // that polls as soon as the tracker's pace allows (lib/exchange/track-orders.ts), like the chain watcher.
-  { name: 'track-exchange-orders', everyMs: 100, leaseMs: 90_000, run: (db, signal, opts) => trackExchangeOrdersLoop(db, { signal, runForMs: opts?.runForMs ?? 55_000 }) },
+  {
+    name: 'track-exchange-orders',
+    everyMs: 100,
+    leaseMs: 90_000,
+    run: (db, signal, opts) => trackExchangeOrdersLoop(db, { signal, runForMs: opts?.runForMs ?? 55_000 }),
+  },
 ];

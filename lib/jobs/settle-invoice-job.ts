@@ -4,7 +4,7 @@ import { getNetwork, isNetworkReady } from '@/lib/chain/network';
 import { dueSettlements } from '@/lib/invoices/due-settlements';
 import { runSettlements } from '@/lib/invoices/run-settlements';
 import type { SettleNetwork } from '@/lib/invoices/settle-invoice';
-import { MODES, ModeSchema } from '@/lib/tenants/mode';
+import { MODES, ModeSchema } from '@/lib/mode';
 
 /**
  * The payload of one settlement run (Trigger.dev's settle-invoice task). The

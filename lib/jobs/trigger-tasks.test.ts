@@ -5,7 +5,7 @@ import { resourceCatalog } from '@trigger.dev/core/v3';
 import { StandardResourceCatalog } from '@trigger.dev/core/v3/workers';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/lib/db';
-import { MODES } from '@/lib/tenants/mode';
+import { MODES } from '@/lib/mode';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { chainWatchJob } from './invoice-jobs';
 import { SCHEDULED_JOBS } from './registry';
@@ -52,7 +52,8 @@ beforeAll(async () => {
     resourceCatalog.setCurrentFileContext(`jobs/${file}`, file);
     const mod = (await import(pathToFileURL(path.join(ROOT, 'jobs', file)).href)) as Record<string, unknown>;
     resourceCatalog.clearCurrentFileContext();
-    for (const v of Object.values(mod)) if (v && typeof v === 'object' && 'id' in v) exported.set((v as { id: string }).id, v as Record<string, unknown>);
+    for (const v of Object.values(mod))
+      if (v && typeof v === 'object' && 'id' in v) exported.set((v as { id: string }).id, v as Record<string, unknown>);
   }
   manifests = resourceCatalog.listTaskManifests() as unknown as Manifest[];
 });
@@ -116,7 +117,11 @@ describe('Trigger.dev tasks (jobs/)', () => {
     expect(resourceCatalog.listTaskIdCollisions()).toEqual([]);
     // every exported task is registered, and every registered one exported (the indexer only sees exports)
     expect([...exported.keys()].sort()).toEqual([...ids].sort());
-    for (const file of JOB_FILES) expect(manifests.some((m) => m.filePath === `jobs/${file}`), `jobs/${file} registers no task`).toBe(true);
+    for (const file of JOB_FILES)
+      expect(
+        manifests.some((m) => m.filePath === `jobs/${file}`),
+        `jobs/${file} registers no task`,
+      ).toBe(true);
     // scheduled: exactly the table above, each every minute; settle-invoice is triggered by the fan-out only
     const scheduled = manifests.filter((m) => m.schedule);
     expect(scheduled.map((m) => m.id).sort()).toEqual(Object.keys(SCHEDULED_TASKS).sort());

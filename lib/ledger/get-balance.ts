@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { balances } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { Decimal } from '@/lib/money';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 
 /** Available balance of a tenant and mode as a decimal string ("0" when nothing was ever credited). */
 export async function getBalance(db: Db, where: { tenantId: string; mode: Mode; currency?: string }): Promise<string> {

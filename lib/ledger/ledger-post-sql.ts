@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { newId } from '@/lib/ids';
 import { Decimal } from '@/lib/money';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 
 export interface PostEntryInput {
   tenantId: string;
@@ -35,7 +35,14 @@ export function ledgerPostSql(entries: PostEntryInput[], guard?: SQL) {
   const rows: { id: string; amount: string; kind: string; reference_type: string; reference_id: string; later: string }[] = [];
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = entries[i]!;
-    rows[i] = { id: newId('ledgerEntry'), amount: new Decimal(e.amount).toFixed(), kind: e.kind, reference_type: e.referenceType, reference_id: e.referenceId, later: later.toFixed() };
+    rows[i] = {
+      id: newId('ledgerEntry'),
+      amount: new Decimal(e.amount).toFixed(),
+      kind: e.kind,
+      reference_type: e.referenceType,
+      reference_id: e.referenceId,
+      later: later.toFixed(),
+    };
     later = later.plus(e.amount);
   }
   const ctes = sql`

@@ -43,7 +43,10 @@ export async function postLedgerEntries(tx: Db, entries: PostEntryInput[], opts:
          where tenant_id = ${tenantId} and mode = ${mode} and currency = ${currency}`),
     );
     const available = new Decimal(row?.available ?? '0');
-    throw opts.insufficient?.(available) ?? new ApiError('insufficient_balance', `Insufficient balance for a debit of ${new Decimal(total).neg().toFixed()} ${currency}.`);
+    throw (
+      opts.insufficient?.(available) ??
+      new ApiError('insufficient_balance', `Insufficient balance for a debit of ${new Decimal(total).neg().toFixed()} ${currency}.`)
+    );
   }
   return moved[0]!.available;
 }

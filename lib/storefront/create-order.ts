@@ -7,7 +7,7 @@ import { newId } from '@/lib/ids';
 import { createInvoice } from '@/lib/invoices/create-invoice';
 import { CreateInvoiceBody } from '@/lib/invoices/schemas';
 import { Decimal } from '@/lib/money';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { emitOrderEvent } from './emit-order-event';
 import { assertOpenOrderRoom, storeOrderLimits, throttleOrderCreation, type StoreOrderLimits } from './order-limits';
 import type { CreateOrderInput } from './schemas';
@@ -57,9 +57,11 @@ export async function createOrder(
   const total = items.reduce((s, i) => s.plus(i.amount), new Decimal(0));
   if (total.lte(0)) throw new ApiError('invalid_amount', 'The order total must be greater than 0.');
   if (total.gt(MAX_ORDER_TOTAL)) {
-    throw new ApiError('invalid_amount', `The order total (${total.toFixed(2)} USDT) is above the largest allowed, ${MAX_ORDER_TOTAL} USDT; order fewer items.`, [
-      { path: 'items', message: `total above ${MAX_ORDER_TOTAL} USDT` },
-    ]);
+    throw new ApiError(
+      'invalid_amount',
+      `The order total (${total.toFixed(2)} USDT) is above the largest allowed, ${MAX_ORDER_TOTAL} USDT; order fewer items.`,
+      [{ path: 'items', message: `total above ${MAX_ORDER_TOTAL} USDT` }],
+    );
   }
   const orderId = newId('order');
 

@@ -1,7 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { products, tenants } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { productView } from './views';
 
 /** The public store page: the tenant's name and its active products of one mode. Null for unknown or suspended stores. */

@@ -61,7 +61,8 @@ describe('store order limits', () => {
     const other = await shop();
     const limits = { ...wide, perStorePerMinute: 3 };
     const results: string[] = [];
-    for (let i = 0; i < 8; i++) results.push(await outcome(createOrder(s.db, s.owner, net, body(s.productId), { clientAddress: `192.0.2.${i}`, limits })));
+    for (let i = 0; i < 8; i++)
+      results.push(await outcome(createOrder(s.db, s.owner, net, body(s.productId), { clientAddress: `192.0.2.${i}`, limits })));
     expect(results.filter((r) => r === 'rate_limited').length).toBeGreaterThanOrEqual(2);
     expect(await outcome(createOrder(other.db, other.owner, net, body(other.productId), { limits }))).toBe('ok');
   });

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { env } from '@/lib/env';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 
 export interface StoreOrderLimits {
   perAddressPerMinute: number;
@@ -12,7 +12,11 @@ export interface StoreOrderLimits {
 
 export const storeOrderLimits = (): StoreOrderLimits => {
   const e = env();
-  return { perAddressPerMinute: e.STORE_ORDERS_PER_ADDRESS_PER_MINUTE, perStorePerMinute: e.STORE_ORDERS_PER_STORE_PER_MINUTE, maxOpenOrders: e.STORE_MAX_OPEN_ORDERS };
+  return {
+    perAddressPerMinute: e.STORE_ORDERS_PER_ADDRESS_PER_MINUTE,
+    perStorePerMinute: e.STORE_ORDERS_PER_STORE_PER_MINUTE,
+    maxOpenOrders: e.STORE_MAX_OPEN_ORDERS,
+  };
 };
 
 /** Counts one creation in the bucket's current minute; returns the count and the seconds until the window resets. */
@@ -56,7 +60,12 @@ async function over(db: Db, bucket: string, limit: number): Promise<number | nul
  * counted against the store, so one address cannot use up a store's
  * allowance), then the store (page and /v1/orders together).
  */
-export async function throttleOrderCreation(db: Db, owner: { tenantId: string; mode: Mode }, clientAddress: string | null, l: StoreOrderLimits): Promise<void> {
+export async function throttleOrderCreation(
+  db: Db,
+  owner: { tenantId: string; mode: Mode },
+  clientAddress: string | null,
+  l: StoreOrderLimits,
+): Promise<void> {
   if (clientAddress !== null) {
     const wait = await over(db, `addr:${clientAddress}`, l.perAddressPerMinute);
     if (wait !== null) throw tooMany(`Too many orders from your address; try again in ${wait} seconds.`, wait);
@@ -80,6 +89,8 @@ export async function assertOpenOrderRoom(tx: Db, owner: { tenantId: string; mod
                            and status = 'PENDING_PAYMENT' limit ${max + 1}) o`),
   );
   if (Number(row!.n) > max) {
-    throw new ApiError('too_many_open_orders', 'This store has too many unpaid orders at the moment; please try again in a few minutes.', undefined, { 'Retry-After': '60' });
+    throw new ApiError('too_many_open_orders', 'This store has too many unpaid orders at the moment; please try again in a few minutes.', undefined, {
+      'Retry-After': '60',
+    });
   }
 }

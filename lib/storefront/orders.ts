@@ -3,7 +3,7 @@ import { orders } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { ApiError, notFound } from '@/lib/api/errors';
 import { pageMeta } from '@/lib/api/schemas';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { emitOrderEvent } from './emit-order-event';
 import { orderView } from './views';
 import type { OrderStatus } from '@/db/schema/storefront';
@@ -23,7 +23,13 @@ export async function getOrderOrThrow(db: Db, where: Owner & { id: string }, opt
 export async function listOrders(db: Db, owner: Owner, q: { page: number; limit: number; status?: OrderStatus }) {
   const where = and(eq(orders.tenantId, owner.tenantId), eq(orders.mode, owner.mode), q.status ? eq(orders.status, q.status) : undefined);
   const [rows, [total]] = await Promise.all([
-    db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).limit(q.limit).offset((q.page - 1) * q.limit),
+    db
+      .select()
+      .from(orders)
+      .where(where)
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit),
     db.select({ n: count() }).from(orders).where(where),
   ]);
   return { data: rows.map(orderView), meta: pageMeta(Number(total!.n), q.page, q.limit) };
@@ -35,7 +41,11 @@ export async function fulfillOrder(db: Db, where: Owner & { id: string }) {
     const o = await getOrderOrThrow(tx, where, { forUpdate: true });
     if (o.status === 'FULFILLED') return orderView(o);
     if (o.status !== 'PAID') throw new ApiError('invalid_state', `Only paid orders can be fulfilled; this one is ${o.status}.`);
-    const [row] = await tx.update(orders).set({ status: 'FULFILLED', fulfilledAt: new Date(), updatedAt: new Date() }).where(eq(orders.id, o.id)).returning();
+    const [row] = await tx
+      .update(orders)
+      .set({ status: 'FULFILLED', fulfilledAt: new Date(), updatedAt: new Date() })
+      .where(eq(orders.id, o.id))
+      .returning();
     await emitOrderEvent(tx, row!, 'order.fulfilled');
     return orderView(row!);
   });

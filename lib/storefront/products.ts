@@ -4,7 +4,7 @@ import type { Db } from '@/lib/db';
 import { notFound } from '@/lib/api/errors';
 import { pageMeta } from '@/lib/api/schemas';
 import { newId } from '@/lib/ids';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import type { CreateProductInput, UpdateProductInput } from './schemas';
 import { productView } from './views';
 
@@ -22,7 +22,15 @@ export async function getProductOrThrow(db: Db, where: Owner & { id: string }) {
 export async function createProduct(db: Db, owner: Owner, input: CreateProductInput) {
   const [row] = await db
     .insert(products)
-    .values({ id: newId('product'), ...owner, name: input.name, description: input.description ?? null, price: input.price, imageUrl: input.imageUrl ?? null, active: input.active })
+    .values({
+      id: newId('product'),
+      ...owner,
+      name: input.name,
+      description: input.description ?? null,
+      price: input.price,
+      imageUrl: input.imageUrl ?? null,
+      active: input.active,
+    })
     .returning();
   return productView(row!);
 }
@@ -44,7 +52,13 @@ export async function listProducts(db: Db, owner: Owner, q: { page: number; limi
     q.active === undefined ? undefined : eq(products.active, q.active === 'true'),
   );
   const [rows, [total]] = await Promise.all([
-    db.select().from(products).where(where).orderBy(desc(products.createdAt), desc(products.id)).limit(q.limit).offset((q.page - 1) * q.limit),
+    db
+      .select()
+      .from(products)
+      .where(where)
+      .orderBy(desc(products.createdAt), desc(products.id))
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit),
     db.select({ n: count() }).from(products).where(where),
   ]);
   return { data: rows.map(productView), meta: pageMeta(Number(total!.n), q.page, q.limit) };

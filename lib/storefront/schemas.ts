@@ -77,7 +77,7 @@ export const OrderSchema = z
     total: z.string(),
     customerEmail: z.string(),
     invoiceId: z.string(),
-    checkoutUrl: z.string().describe('Hosted checkout page of the order\'s invoice.'),
+    checkoutUrl: z.string().describe("Hosted checkout page of the order's invoice."),
     cancelReason: z.string().nullable(),
     paidAt: NullableTimestamp,
     fulfilledAt: NullableTimestamp,

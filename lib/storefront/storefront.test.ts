@@ -17,7 +17,10 @@ withTestChain(async (c) => {
 });
 
 const eventTypes = async (db: any, id: string) =>
-  (await db.select({ type: events.type, data: events.data }).from(events).where(eq(events.subjectId, id)).orderBy(events.createdAt, events.id)) as { type: string; data: any }[];
+  (await db.select({ type: events.type, data: events.data }).from(events).where(eq(events.subjectId, id)).orderBy(events.createdAt, events.id)) as {
+    type: string;
+    data: any;
+  }[];
 
 async function shop() {
   const t = await createTestTenant();
@@ -34,7 +37,10 @@ describe('products API', () => {
     expect(list.body.data.map((p: { id: string }) => p.id)).toEqual([t.product.id]);
     const upd = await call('PATCH', `/v1/products/${t.product.id}`, { key: t.test, body: { price: '15.00', active: false } });
     expect(upd.body).toMatchObject({ price: '15.00', active: false });
-    const order = await call('POST', '/v1/orders', { key: t.test, body: { items: [{ productId: t.product.id, quantity: 1 }], customerEmail: 'a@b.co' } });
+    const order = await call('POST', '/v1/orders', {
+      key: t.test,
+      body: { items: [{ productId: t.product.id, quantity: 1 }], customerEmail: 'a@b.co' },
+    });
     expect(order.status).toBe(400);
     expect(order.body.details[0]).toMatchObject({ path: 'items.0.productId', message: 'this product is not for sale' });
     // The live key sees no test products.
@@ -108,7 +114,13 @@ describe('orders', () => {
     const evts = await eventTypes(t.db, order.id);
     expect(evts.map((e) => e.type)).toEqual(['order.created', 'order.paid', 'order.fulfilled']);
     expect(evts[1]!.data).toEqual({
-      id: order.id, status: 'PAID', items: order.items, total: '25.00', customerEmail: 'buyer@example.com', invoiceId: order.invoiceId, createdAt: order.createdAt,
+      id: order.id,
+      status: 'PAID',
+      items: order.items,
+      total: '25.00',
+      customerEmail: 'buyer@example.com',
+      invoiceId: order.invoiceId,
+      createdAt: order.createdAt,
     });
     const list = await call('GET', '/v1/orders?status=FULFILLED', { key: t.test });
     expect(list.body.data.map((o: { id: string }) => o.id)).toEqual([order.id]);
@@ -117,9 +129,16 @@ describe('orders', () => {
   it('an invoice expiring unpaid cancels the order; the merchant can cancel an unpaid order', async () => {
     const t = await shop();
     await runInvoiceJobs(t.db, net);
-    const a = (await call('POST', '/v1/orders', { key: t.test, body: { items: [{ productId: t.product.id, quantity: 1 }], customerEmail: 'a@b.co' } })).body;
-    const b = (await call('POST', '/v1/orders', { key: t.test, body: { items: [{ productId: t.product.id, quantity: 1 }], customerEmail: 'c@d.co' } })).body;
-    await t.db.update(invoices).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(invoices.id, a.invoiceId));
+    const a = (
+      await call('POST', '/v1/orders', { key: t.test, body: { items: [{ productId: t.product.id, quantity: 1 }], customerEmail: 'a@b.co' } })
+    ).body;
+    const b = (
+      await call('POST', '/v1/orders', { key: t.test, body: { items: [{ productId: t.product.id, quantity: 1 }], customerEmail: 'c@d.co' } })
+    ).body;
+    await t.db
+      .update(invoices)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(invoices.id, a.invoiceId));
     await chain.mine(1);
     await runInvoiceJobs(t.db, net);
     const expired = await call('GET', `/v1/orders/${a.id}`, { key: t.test });
@@ -144,7 +163,10 @@ describe('orders', () => {
       const res = await call('POST', '/v1/orders', { key: t.test, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
-    const [n] = await t.db.select({ n: count() }).from(orders).where(and(eq(orders.tenantId, t.tenant.id)));
+    const [n] = await t.db
+      .select({ n: count() })
+      .from(orders)
+      .where(and(eq(orders.tenantId, t.tenant.id)));
     expect(Number(n!.n)).toBe(0);
   });
 });

@@ -37,5 +37,13 @@ export function orderView(o: Order): OrderView {
 /** Data of order.* events: id, status, items, total, customer email, invoiceId. */
 export function orderEventData(o: Order): OrderEventDataView {
   const v = orderView(o);
-  return { id: v.id, status: v.status, items: v.items, total: v.total, customerEmail: v.customerEmail, invoiceId: v.invoiceId, createdAt: v.createdAt };
+  return {
+    id: v.id,
+    status: v.status,
+    items: v.items,
+    total: v.total,
+    customerEmail: v.customerEmail,
+    invoiceId: v.invoiceId,
+    createdAt: v.createdAt,
+  };
 }

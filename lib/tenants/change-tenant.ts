@@ -11,7 +11,12 @@ export type TenantChange = Partial<Pick<Tenant, 'status' | 'invoiceFeeRate' | 'w
  * look at it (and refuse, by throwing) and applies what it returns. Both rows
  * come back for the caller's audit entry. A missing tenant is a 404.
  */
-export async function changeTenant(tx: Db, tenantId: string, change: (before: Tenant) => TenantChange, now: Date): Promise<{ before: Tenant; after: Tenant }> {
+export async function changeTenant(
+  tx: Db,
+  tenantId: string,
+  change: (before: Tenant) => TenantChange,
+  now: Date,
+): Promise<{ before: Tenant; after: Tenant }> {
   const [before] = await tx.select().from(tenants).where(eq(tenants.id, tenantId)).for('update');
   if (!before) throw notFound('Tenant');
   const [after] = await tx

@@ -3,7 +3,7 @@ import { tenants, type Tenant } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { notFound } from '@/lib/api/errors';
 import { Decimal } from '@/lib/money';
-import type { Mode } from './mode';
+import type { Mode } from '@/lib/mode';
 
 export async function getTenantOrThrow(db: Db, id: string) {
   const [row] = await db.select().from(tenants).where(eq(tenants.id, id));

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { Timestamp } from '@/lib/api/schemas';
-import { ModeSchema } from './mode';
+import { ModeSchema } from '@/lib/mode';
+
+/** The dashboard's rename form (updateTenantName). */
+export const TenantNameInput = z.object({ name: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters') });
 
 export const TenantSchema = z
   .object({

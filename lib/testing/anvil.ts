@@ -2,20 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import {
-  createTestClient,
-  createWalletClient,
-  http,
-  parseUnits,
-  publicActions,
-  type Abi,
-  type Address,
-  type Hex,
-} from 'viem';
+import { createTestClient, createWalletClient, http, parseUnits, publicActions, type Abi, type Address, type Hex } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import type { Network } from '@/lib/chain/network';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 
 /**
  * A local chain for dev, tests and benches: anvil on a free 127.0.0.1 port with
@@ -63,7 +54,11 @@ async function waitForRpc(url: string, proc: ChildProcess) {
   while (Date.now() < deadline) {
     if (proc.exitCode !== null) throw new Error(`anvil exited with ${proc.exitCode}`);
     try {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}',
+      });
       if (res.ok) return;
     } catch {
       /* not up yet */

@@ -92,7 +92,7 @@ export async function call<T = any>(method: string, url: string, opts: CallOptio
   if (opts.key) headers.set('authorization', `Bearer ${opts.key}`);
   // Each call comes from its own client address unless a test says otherwise, so suites that
   // send hundreds of bad keys on purpose do not trip the per-address failed-auth guard.
-  if (!headers.has('x-forwarded-for')) headers.set('x-forwarded-for', `10.${callSeq >> 16 & 255}.${callSeq >> 8 & 255}.${callSeq++ & 255}`);
+  if (!headers.has('x-forwarded-for')) headers.set('x-forwarded-for', `10.${(callSeq >> 16) & 255}.${(callSeq >> 8) & 255}.${callSeq++ & 255}`);
   let body: string | undefined = opts.rawBody;
   if (opts.body !== undefined) {
     body = JSON.stringify(opts.body);

@@ -63,11 +63,14 @@ export function checkConformance(method: string, pathname: string, status: numbe
   const docOp = (buildOpenApiDocument(OPERATIONS).paths[op.path.replace(/:(\w+)/g, '{$1}')] as Record<string, DocOperation>)[method.toLowerCase()]!;
   const declared = docOp.responses[String(status)];
   if (!declared) {
-    throw new Error(`${method} ${pathname} (${op.id}) answered ${status}, which the OpenAPI document does not declare (declared: ${Object.keys(docOp.responses).join(', ')}). Body: ${JSON.stringify(body)?.slice(0, 500)}`);
+    throw new Error(
+      `${method} ${pathname} (${op.id}) answered ${status}, which the OpenAPI document does not declare (declared: ${Object.keys(docOp.responses).join(', ')}). Body: ${JSON.stringify(body)?.slice(0, 500)}`,
+    );
   }
   const media = declared.content?.['application/json'];
   if (!media) return;
-  if (!headers.get('content-type')?.startsWith('application/json')) throw new Error(`${op.id} ${status}: content type ${headers.get('content-type')} is not JSON`);
+  if (!headers.get('content-type')?.startsWith('application/json'))
+    throw new Error(`${op.id} ${status}: content type ${headers.get('content-type')} is not JSON`);
   const validate = validator(op, String(status), media.schema);
   if (!validate(body)) {
     const errors = validate.errors!.map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`).join('; ');

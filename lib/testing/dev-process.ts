@@ -30,9 +30,7 @@ export class DevProcess {
   log = '';
   private child: ChildProcess | undefined;
 
-  constructor(
-    private readonly opts: { cwd?: string; env: NodeJS.ProcessEnv; port: number; name?: string },
-  ) {}
+  constructor(private readonly opts: { cwd?: string; env: NodeJS.ProcessEnv; port: number; name?: string }) {}
 
   get base(): string {
     return `http://127.0.0.1:${this.opts.port}`;
@@ -44,14 +42,22 @@ export class DevProcess {
 
   async start(timeoutMs = 180_000): Promise<void> {
     const { cwd, env, port } = this.opts;
-    const d = spawn('node_modules/.bin/tsx', ['scripts/dev.ts'], { cwd, env: { ...env, PORT: String(port) }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const d = spawn('node_modules/.bin/tsx', ['scripts/dev.ts'], {
+      cwd,
+      env: { ...env, PORT: String(port) },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child = d;
     d.stdout!.on('data', (c) => (this.log += c));
     d.stderr!.on('data', (c) => (this.log += c));
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       if (!this.running) throw new Error(`${this.opts.name ?? 'npm run dev'} exited (${d.exitCode ?? d.signalCode}):\n${this.log}`);
-      const ok = await fetch(`${this.base}/api/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${this.base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return;
       if (Date.now() > deadline) throw new Error(`${this.opts.name ?? 'npm run dev'} not ready after ${timeoutMs / 1000} s:\n${this.log}`);
       await new Promise((r) => setTimeout(r, 500));

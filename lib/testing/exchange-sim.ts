@@ -36,4 +36,3 @@ export async function startTestExchange(chain?: AnvilChain, opts: SimOptions & {
     },
   };
 }
-

@@ -100,7 +100,32 @@ export const nastyNumber: fc.Arbitrary<number> = fc.oneof(
   fc.integer({ min: -(2 ** 31), max: 2 ** 31 }),
 );
 export const numericString: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('-1', '-0', '0', '0.00', '1e5', '1E-3', '1e400', '-1e400', 'NaN', 'Infinity', '-Infinity', '0x10', '0b1', '1_000', '1,5', ' 1', '1 ', '+1', '.5', '5.', '00001', '1.0000000000000000000000001', '9'.repeat(80), '0.' + '0'.repeat(60) + '1'),
+  fc.constantFrom(
+    '-1',
+    '-0',
+    '0',
+    '0.00',
+    '1e5',
+    '1E-3',
+    '1e400',
+    '-1e400',
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '0x10',
+    '0b1',
+    '1_000',
+    '1,5',
+    ' 1',
+    '1 ',
+    '+1',
+    '.5',
+    '5.',
+    '00001',
+    '1.0000000000000000000000001',
+    '9'.repeat(80),
+    '0.' + '0'.repeat(60) + '1',
+  ),
   nastyNumber.map(String),
 );
 
@@ -138,12 +163,18 @@ export function badBodies(schema: JsonSchema, example: Record<string, unknown>):
     // whole body of the wrong shape
     anyJson.filter((v) => v === null || typeof v !== 'object' || Array.isArray(v)).map((v) => JSON.stringify(v)),
     // an extra field (typos must not pass silently)
-    fc.tuple(fc.oneof(fc.string({ minLength: 1, maxLength: 20 }), fc.constantFrom('constructor', 'toString', 'id', 'tenantId', 'mode', 'status')), anyJson)
+    fc
+      .tuple(
+        fc.oneof(fc.string({ minLength: 1, maxLength: 20 }), fc.constantFrom('constructor', 'toString', 'id', 'tenantId', 'mode', 'status')),
+        anyJson,
+      )
       .filter(([k]) => !names.includes(k))
       .map(([k, v]) => JSON.stringify({ ...base, [k]: v })),
     fc.constant(`{"__proto__":{"polluted":true},${JSON.stringify(base).slice(1)}`),
     // the same key twice (JSON.parse keeps the last one)
-    ...names.map((n) => wrongValueFor(properties[n]).map((v) => `{${JSON.stringify(n)}:${JSON.stringify(v) ?? 'null'},${JSON.stringify(base).slice(1)}`)),
+    ...names.map((n) =>
+      wrongValueFor(properties[n]).map((v) => `{${JSON.stringify(n)}:${JSON.stringify(v) ?? 'null'},${JSON.stringify(base).slice(1)}`),
+    ),
   ];
   if (names.length > 0) {
     // one field of the wrong type or a nasty value of its type
@@ -172,7 +203,13 @@ export function badBodies(schema: JsonSchema, example: Record<string, unknown>):
 export function edgeBodies(schema: JsonSchema, example: Record<string, unknown>): fc.Arbitrary<Record<string, unknown>> {
   const names = Object.keys(objectSchema(schema).properties);
   if (names.length === 0) return fc.constant({ ...example });
-  const edge = fc.oneof(nastyString, numericString, nastyNumber, fc.dictionary(nastyString, anyJson, { maxKeys: 4 }), fc.constant({ deep: JSON.parse(deepJson(60)) }));
+  const edge = fc.oneof(
+    nastyString,
+    numericString,
+    nastyNumber,
+    fc.dictionary(nastyString, anyJson, { maxKeys: 4 }),
+    fc.constant({ deep: JSON.parse(deepJson(60)) }),
+  );
   return fc.tuple(fc.constantFrom(...names), edge).map(([n, v]) => ({ ...example, [n]: v }));
 }
 
@@ -183,9 +220,13 @@ export interface QueryParam {
 
 /** Query strings built from the documented parameters: wrong values, duplicates, unknown names, odd encodings. */
 export function badQueries(params: QueryParam[]): fc.Arbitrary<string> {
-  const value = fc.oneof(numericString, nastyString.map((s) => s.slice(0, 5000)));
+  const value = fc.oneof(
+    numericString,
+    nastyString.map((s) => s.slice(0, 5000)),
+  );
   const arbs: fc.Arbitrary<string>[] = [
-    fc.tuple(fc.string({ minLength: 1, maxLength: 10 }), value)
+    fc
+      .tuple(fc.string({ minLength: 1, maxLength: 10 }), value)
       .filter(([k]) => !params.some((p) => p.name === k))
       .map(([k, v]) => new URLSearchParams([[k, v]]).toString()),
     fc.constantFrom('%', '%zz', '&&&', '=', '==1', '?', 'a=%00', 'page[]=1', 'page[a]=1', `x=${'y'.repeat(100_000)}`),
@@ -194,7 +235,12 @@ export function badQueries(params: QueryParam[]): fc.Arbitrary<string> {
     const name = fc.constantFrom(...params.map((p) => p.name));
     arbs.push(
       fc.tuple(name, value).map(([k, v]) => new URLSearchParams([[k, v]]).toString()),
-      fc.tuple(name, value, value).map(([k, v, w]) => new URLSearchParams([[k, v], [k, w]]).toString()),
+      fc.tuple(name, value, value).map(([k, v, w]) =>
+        new URLSearchParams([
+          [k, v],
+          [k, w],
+        ]).toString(),
+      ),
       name.map((k) => `${encodeURIComponent(k)}=`),
     );
   }
@@ -215,7 +261,18 @@ export function queryObject(qs: string): Record<string, string | string[]> {
 export const junkIds: fc.Arbitrary<string> = fc.oneof(
   nastyString.filter((s) => s.length > 0 && s.length < 10_000 && s !== '.' && s !== '..'),
   // ('.' and '..' are left out: the URL resolves dot segments, so they address another route, not an id)
-  fc.constantFrom('inv_', 'inv_0', 'key_' + 'Z'.repeat(26), 'inv_01J00000000000000000000000', 'INV_01J00000000000000000000000', '%2e%2e', '1', '-1', '1e5', "' or 1=1 --"),
+  fc.constantFrom(
+    'inv_',
+    'inv_0',
+    'key_' + 'Z'.repeat(26),
+    'inv_01J00000000000000000000000',
+    'INV_01J00000000000000000000000',
+    '%2e%2e',
+    '1',
+    '-1',
+    '1e5',
+    "' or 1=1 --",
+  ),
 );
 
 /** The zod oracle: does the schema accept this value? A schema that throws counts as a failure to find. */

@@ -50,9 +50,17 @@ export async function checkInvariants(db: Db, c: Observed, tenants: { id: string
       from invoices i where i.id = any(${ids}::text[])`);
   const paidById = new Map(flow.paid.map((p) => [p.id, p.amount]));
   const badCredit = credits.filter(
-    (r) => r.credits !== r.settlements || r.settlements !== '1' || !new Decimal(r.received).eq(paidById.get(r.id)!) || !new Decimal(r.credited).plus(r.fee).eq(r.received),
+    (r) =>
+      r.credits !== r.settlements ||
+      r.settlements !== '1' ||
+      !new Decimal(r.received).eq(paidById.get(r.id)!) ||
+      !new Decimal(r.credited).plus(r.fee).eq(r.received),
   );
-  out.push({ name: 'every paid invoice credited exactly once', ok: badCredit.length === 0 && credits.length === flow.paid.length, detail: `${credits.length} invoices, ${badCredit.length} wrong` });
+  out.push({
+    name: 'every paid invoice credited exactly once',
+    ok: badCredit.length === 0 && credits.length === flow.paid.length,
+    detail: `${credits.length} invoices, ${badCredit.length} wrong`,
+  });
 
   // 2. balance = ledger sum >= 0
   const balances = await one<{ tenant_id: string; available: string; ledger: string }>(sql`
@@ -60,7 +68,11 @@ export async function checkInvariants(db: Db, c: Observed, tenants: { id: string
            (select coalesce(sum(amount), 0) from ledger_entries l where l.tenant_id = b.tenant_id and l.mode = b.mode and l.currency = b.currency)::text as ledger
       from balances b where b.tenant_id = any(${tids}::text[])`);
   const badBal = balances.filter((b) => !new Decimal(b.available).eq(b.ledger) || new Decimal(b.available).lt(0));
-  out.push({ name: 'balances equal their ledger sums and are >= 0', ok: badBal.length === 0, detail: `${balances.length} balances, ${badBal.length} wrong` });
+  out.push({
+    name: 'balances equal their ledger sums and are >= 0',
+    ok: badBal.length === 0,
+    detail: `${balances.length} balances, ${badBal.length} wrong`,
+  });
 
   // 3. money conserved: balances + invoice fees + withdrawals (amount + fee, not failed) = deposits paid
   const [m] = await one<{ bal: string; fees: string; wd: string }>(sql`
@@ -70,7 +82,11 @@ export async function checkInvariants(db: Db, c: Observed, tenants: { id: string
              where tenant_id = any(${tids}::text[]) and status <> 'FAILED')::text as wd`);
   const deposits = flow.paid.reduce((s, p) => s.plus(p.amount), new Decimal(0));
   const sum = new Decimal(m!.bal).plus(m!.fees).plus(m!.wd);
-  out.push({ name: 'money conserved (balances + fees + withdrawals = deposits)', ok: sum.eq(deposits), detail: `${sum.toFixed()} vs ${deposits.toFixed()}` });
+  out.push({
+    name: 'money conserved (balances + fees + withdrawals = deposits)',
+    ok: sum.eq(deposits),
+    detail: `${sum.toFixed()} vs ${deposits.toFixed()}`,
+  });
 
   // 3b. on chain: fee wallet + hot wallet + destinations = deposits (no USDT created or lost)
   const units = async (a: Address) => new Decimal((await c.chain.tokenBalance(a)).toString()).div(new Decimal(10).pow(18));
@@ -83,11 +99,19 @@ export async function checkInvariants(db: Db, c: Observed, tenants: { id: string
       )
     : [];
   for (const s of exchangeRows) onChain = onChain.plus(await units(s.destination_address as Address));
-  out.push({ name: 'on chain: fee + hot wallets + destinations = deposits', ok: onChain.eq(deposits), detail: `${onChain.toFixed()} vs ${deposits.toFixed()}` });
+  out.push({
+    name: 'on chain: fee + hot wallets + destinations = deposits',
+    ok: onChain.eq(deposits),
+    detail: `${onChain.toFixed()} vs ${deposits.toFixed()}`,
+  });
 
   // 4. no on-chain transfer sent twice: each destination holds exactly its withdrawal (0 if FAILED)
   const statuses = new Map(
-    (await one<{ id: string; status: string }>(sql`select id, status from withdrawals where id = any(${`{${flow.sent.map((s) => s.id).join(',')}}`}::text[])`)).map((r) => [r.id, r.status]),
+    (
+      await one<{ id: string; status: string }>(
+        sql`select id, status from withdrawals where id = any(${`{${flow.sent.map((s) => s.id).join(',')}}`}::text[])`,
+      )
+    ).map((r) => [r.id, r.status]),
   );
   let twice = 0;
   let failed = 0;
@@ -136,7 +160,11 @@ export async function checkInvariants(db: Db, c: Observed, tenants: { id: string
     select (select count(*) from (select 1 from events where tenant_id = any(${tids}::text[]) and type like 'invoice.%'
               group by subject_id, type, data->'txHashes' having count(*) > 1) d)::text as n,
            (select count(*) from events where tenant_id = any(${tids}::text[]) and type like 'invoice.%')::text as total`);
-  out.push({ name: 'no invoice event written twice for one transfer', ok: dupEvents!.n === '0', detail: `${dupEvents!.total} invoice events, ${dupEvents!.n} written twice` });
+  out.push({
+    name: 'no invoice event written twice for one transfer',
+    ok: dupEvents!.n === '0',
+    detail: `${dupEvents!.total} invoice events, ${dupEvents!.n} written twice`,
+  });
 
   // 5. every event delivered to every subscribed endpoint at least once, or dead-lettered
   const del = await one<{ status: string | null; url: string; event_id: string; endpoint_id: string }>(sql`
@@ -188,7 +216,11 @@ export async function checkRateLimitAcrossInstances(db: Db, c: Observed, tenantI
     if (new Set(results.map((r) => r.reset)).size !== 1) continue;
     const ok = results.filter((r) => r.status === 200).length;
     const limited = results.filter((r) => r.status === 429).length;
-    return { name: 'rate limit exact per key across instances (40/min, 60 sent)', ok: ok === 40 && limited === 20, detail: `${ok} x 200, ${limited} x 429, proxy split ${c.proxy.counts.join('/')}` };
+    return {
+      name: 'rate limit exact per key across instances (40/min, 60 sent)',
+      ok: ok === 40 && limited === 20,
+      detail: `${ok} x 200, ${limited} x 429, proxy split ${c.proxy.counts.join('/')}`,
+    };
   }
   return { name: 'rate limit exact per key across instances', ok: false, detail: 'could not stay within one window' };
 }

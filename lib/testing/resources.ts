@@ -1,6 +1,6 @@
 import type { Db } from '@/lib/db';
 import type { IdKind } from '@/lib/ids';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { createTestKey } from './fixtures';
 import { createTestEvent, createTestWebhookEndpoint } from './webhook-resources';
 import { createInvoice } from '@/lib/invoices/create-invoice';
@@ -19,7 +19,14 @@ export const RESOURCE_FACTORIES: Partial<Record<IdKind, (db: Db, owner: { tenant
   webhookEndpoint: async (db, owner) => (await createTestWebhookEndpoint(db, owner)).id,
   event: async (db, owner) => (await createTestEvent(db, owner)).id,
   invoice: async (db, owner) =>
-    (await createInvoice(db, owner, { chainId: 31337, confirmations: 5, depositMnemonic: DEV_MNEMONIC }, CreateInvoiceBody.parse({ amount: '10.00' }))).id,
+    (
+      await createInvoice(
+        db,
+        owner,
+        { chainId: 31337, confirmations: 5, depositMnemonic: DEV_MNEMONIC },
+        CreateInvoiceBody.parse({ amount: '10.00' }),
+      )
+    ).id,
   withdrawal: async (db, owner) => (await createTestWithdrawal(db, owner)).id,
   product: async (db, owner) => (await createTestProduct(db, owner)).id,
   order: async (db, owner) => (await createTestOrder(db, owner)).id,

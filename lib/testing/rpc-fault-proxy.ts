@@ -51,7 +51,8 @@ export async function startRpcFaultProxy(upstream: string, opts: { nodes?: Fault
   /** Rewrites one call for a node `lag` blocks behind `head`; returns a direct answer or the call to forward. */
   const lagged = (call: RpcCall, lagHead: number): { answer: unknown } | { call: RpcCall; after?: (r: any) => unknown } => {
     const p = call.params ?? [];
-    const atLag = (tag: unknown) => (tag === 'latest' || tag === 'pending' || tag === 'safe' || tag === 'finalized' || tag === undefined ? hex(lagHead) : tag);
+    const atLag = (tag: unknown) =>
+      tag === 'latest' || tag === 'pending' || tag === 'safe' || tag === 'finalized' || tag === undefined ? hex(lagHead) : tag;
     const hidden = (r: any) => (r && r.blockNumber && Number(r.blockNumber) > lagHead ? null : r);
     switch (call.method) {
       case 'eth_blockNumber':

@@ -40,10 +40,7 @@ export async function findSecretsInDatabase(db: Db, needles: { strings?: string[
   const hits: SecretHit[] = [];
   for (const { table, column } of await textColumns(db)) {
     const value = sql`${sql.identifier(column)}::text`;
-    const tests = [
-      ...strings.map((s) => sql`strpos(${value}, ${s}) > 0`),
-      ...patterns.map((p) => sql`${value} ~ ${p}`),
-    ];
+    const tests = [...strings.map((s) => sql`strpos(${value}, ${s}) > 0`), ...patterns.map((p) => sql`${value} ~ ${p}`)];
     const [row] = rowsOf<{ n: number | string }>(
       await db.execute(sql`select count(*) as n from ${sql.identifier(table)} where ${sql.join(tests, sql` or `)}`),
     );

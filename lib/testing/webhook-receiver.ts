@@ -29,9 +29,10 @@ export async function startReceiver(respond: Responder = (_r, res) => void res.w
     port,
     received,
     setResponder: (r: Responder) => void (responder = r),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -4,7 +4,7 @@ import type { EventType } from '@/lib/events/types';
 import { sealSecret } from '@/lib/crypto/secret-box';
 import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { newWebhookSecret } from '@/lib/webhooks/secret';
 
 /**

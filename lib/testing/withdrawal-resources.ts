@@ -1,7 +1,7 @@
 import { withdrawals } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 
 /** A withdrawal row for isolation tests (no balance or chain needed). */
 export async function createTestWithdrawal(db: Db, owner: { tenantId: string; mode: Mode }) {

@@ -46,12 +46,22 @@ export async function attemptDelivery(db: Db, d: ClaimedDelivery, opts: AttemptO
   const save = (r: AttemptRecord) => (opts.record ? opts.record(r) : recordOne(db, r));
   if (d.endpointId && !d.endpointActive) {
     // Disabled or deleted since the delivery was queued: close it unsent; recover can resend it later.
-    const recorded = await save({ deliveryId: d.id, token: d.token, status: 'DEAD_LETTER', nextAttemptAt: null, lastError: 'endpoint disabled or deleted; not sent', attempt: null });
+    const recorded = await save({
+      deliveryId: d.id,
+      token: d.token,
+      status: 'DEAD_LETTER',
+      nextAttemptAt: null,
+      lastError: 'endpoint disabled or deleted; not sent',
+      attempt: null,
+    });
     return { deliveryId: d.id, status: 'DEAD_LETTER', number: null, outcome: null, recorded };
   }
   const url = (d.postBackUrl ?? d.url)!;
   const secrets = d.endpointId
-    ? [openSecret(d.secret!), ...(d.previousSecret && d.previousSecretExpiresAt && d.previousSecretExpiresAt > now ? [openSecret(d.previousSecret)] : [])]
+    ? [
+        openSecret(d.secret!),
+        ...(d.previousSecret && d.previousSecretExpiresAt && d.previousSecretExpiresAt > now ? [openSecret(d.previousSecret)] : []),
+      ]
     : await postbackSigningSecrets(db, { tenantId: d.tenantId, mode: d.mode }, now);
   const body = envelopeBody(d);
   const timestamp = now.getTime();
@@ -78,7 +88,10 @@ export async function attemptDelivery(db: Db, d: ClaimedDelivery, opts: AttemptO
   } else if (outcome.status === 410 && d.endpointId) {
     status = 'DEAD_LETTER';
     error = '410 Gone: the endpoint was disabled';
-    await db.update(webhookEndpoints).set({ enabled: false, disabledReason: 'receiver answered 410 Gone', updatedAt: now }).where(eq(webhookEndpoints.id, d.endpointId));
+    await db
+      .update(webhookEndpoints)
+      .set({ enabled: false, disabledReason: 'receiver answered 410 Gone', updatedAt: now })
+      .where(eq(webhookEndpoints.id, d.endpointId));
     log.warn('webhook endpoint disabled after 410', { endpointId: d.endpointId, deliveryId: d.id });
   } else {
     next = d.eventType === TEST_EVENT_TYPE ? null : nextAttemptAt(number, now, parseRetryAfter(outcome.retryAfter, now));

@@ -20,7 +20,10 @@ export function createAttemptRecorder(db: Db, { maxBatch = 500, maxInFlight = 2 
     queue = queue.slice(batch.length);
     writing++;
     try {
-      const recorded = await recordAttempts(db, batch.map((b) => b.record));
+      const recorded = await recordAttempts(
+        db,
+        batch.map((b) => b.record),
+      );
       for (const b of batch) b.resolve(recorded.has(b.record.deliveryId));
     } catch (err) {
       for (const b of batch) b.reject(err);

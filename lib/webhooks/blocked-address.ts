@@ -7,9 +7,21 @@ import { BlockList, isIP } from 'node:net';
  */
 const BLOCKED = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ] as const) {
   BLOCKED.addSubnet(net, prefix, 'ipv4');
 }
@@ -19,8 +31,18 @@ for (const [net, prefix] of [
 // address, private ones included, and no receiver needs them. IPv4-mapped (::ffff:0:0/96) is how a dual-stack
 // socket shows plain IPv4, so those are judged by the IPv4 rules instead (BlockList applies its IPv4 subnets to them).
 for (const [net, prefix] of [
-  ['::', 96], ['::ffff:0:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32], ['2001:db8::', 32],
-  ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 32],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
 ] as const) {
   BLOCKED.addSubnet(net, prefix, 'ipv6');
 }
@@ -28,7 +50,10 @@ for (const [net, prefix] of [
 /** Parses `127.0.0.0/8,::1` style allow-lists. */
 export function parseAllowList(value: string): BlockList {
   const list = new BlockList();
-  for (const raw of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [addr, prefix] = raw.split('/');
     const family = isIP(addr!);
     if (!family) throw new Error(`WEBHOOK_ALLOW_PRIVATE_HOSTS: "${raw}" is not an IP address or CIDR`);

@@ -4,7 +4,7 @@ import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { sealSecret } from '@/lib/crypto/secret-box';
 import { newId } from '@/lib/ids';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { endpointView } from './endpoint-view';
 import type { CreateWebhookEndpointInput } from './schemas';
 import { newWebhookSecret } from './secret';
@@ -21,7 +21,9 @@ export async function createWebhookEndpoint(db: Db, owner: { tenantId: string; m
     const [{ n }] = (await tx
       .select({ n: count() })
       .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.tenantId, owner.tenantId), eq(webhookEndpoints.mode, owner.mode), isNull(webhookEndpoints.deletedAt)))) as [{ n: number }];
+      .where(and(eq(webhookEndpoints.tenantId, owner.tenantId), eq(webhookEndpoints.mode, owner.mode), isNull(webhookEndpoints.deletedAt)))) as [
+      { n: number },
+    ];
     if (Number(n) >= MAX_ENDPOINTS) {
       throw new ApiError('limit_exceeded', `At most ${MAX_ENDPOINTS} webhook endpoints per tenant and mode.`, [
         { path: 'url', message: `limit of ${MAX_ENDPOINTS} endpoints reached; delete one first` },

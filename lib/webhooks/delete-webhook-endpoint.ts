@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { webhookEndpoints } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { getWebhookEndpointOrThrow } from './get-webhook-endpoint-or-throw';
 
 /**

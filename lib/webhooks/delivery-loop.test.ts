@@ -24,9 +24,19 @@ describe('delivery loop', () => {
     const controller = new AbortController();
     // The slow endpoint's attempts would time out after 30 s: what is asserted is the order of events (all 60 through
     // while every slow attempt still hangs), not a wall-clock figure, which a shared machine cannot promise.
-    const loop = runDeliveryLoop(t.db, { signal: controller.signal, concurrency: 8, perTarget: 4, slowPerTarget: 1, idleMs: 20, timeoutMs: 30_000, allow, tenantId: t.tenant.id });
+    const loop = runDeliveryLoop(t.db, {
+      signal: controller.signal,
+      concurrency: 8,
+      perTarget: 4,
+      slowPerTarget: 1,
+      idleMs: 20,
+      timeoutMs: 30_000,
+      allow,
+      tenantId: t.tenant.id,
+    });
     const deadline = Date.now() + 25_000;
-    while (new Set(fast.received.map((r) => r.headers['x-webhook-id'])).size < 60 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (new Set(fast.received.map((r) => r.headers['x-webhook-id'])).size < 60 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     const slowRows = await t.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, slowEp.id));
 
     // All 60 went through the slots the slow endpoint could not take, while none of its attempts had ended.

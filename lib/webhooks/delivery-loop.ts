@@ -86,7 +86,8 @@ export async function runDeliveryLoop(db: Db, opts: DeliveryLoopOptions): Promis
       .then((r) => {
         attempts++;
         if (!r.outcome) return;
-        if (r.outcome.durationMs > SLOW_MS || (r.outcome.status === null && /timed out/.test(r.outcome.error ?? ''))) slowUntil.set(target, Date.now() + 60_000);
+        if (r.outcome.durationMs > SLOW_MS || (r.outcome.status === null && /timed out/.test(r.outcome.error ?? '')))
+          slowUntil.set(target, Date.now() + 60_000);
         else slowUntil.delete(target);
       })
       .catch((err) => log.error('webhook attempt failed to record', { deliveryId: d.id, error: String(err) }))
@@ -111,7 +112,16 @@ export async function runDeliveryLoop(db: Db, opts: DeliveryLoopOptions): Promis
   const claimTopUp = async (free: number) => {
     const tenantRoom = Object.fromEntries([...perTenantCount].map(([t, n]) => [t, perTenant - n]));
     const slow = [...slowUntil.keys()].filter(isSlow);
-    const fair = await claimDeliveries(db, { limit: free, targetRoom: targetRoom(), perTarget, slow, slowPerTarget, perTenant, tenantRoom, tenantId: opts.tenantId });
+    const fair = await claimDeliveries(db, {
+      limit: free,
+      targetRoom: targetRoom(),
+      perTarget,
+      slow,
+      slowPerTarget,
+      perTenant,
+      tenantRoom,
+      tenantId: opts.tenantId,
+    });
     fair.forEach(start);
     const spare = free - fair.length - reserve;
     if (fair.length === free || spare <= 0) return fair.length;

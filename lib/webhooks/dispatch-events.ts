@@ -19,7 +19,10 @@ interface Pair {
  * SKIP LOCKED lets several workers fan out side by side; fanoutKey makes a
  * repeated fan-out add nothing. `tenantId` limits a pass to one tenant (tests).
  */
-export async function dispatchEvents(db: Db, { now = new Date(), limit = 500, tenantId }: { now?: Date; limit?: number; tenantId?: string | string[] } = {}) {
+export async function dispatchEvents(
+  db: Db,
+  { now = new Date(), limit = 500, tenantId }: { now?: Date; limit?: number; tenantId?: string | string[] } = {},
+) {
   const nowIso = now.toISOString();
   return db.transaction(async (tx) => {
     // Events and their subscribed endpoints in one round trip (a postBackUrl event matches no endpoint).

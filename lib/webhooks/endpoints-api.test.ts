@@ -29,7 +29,13 @@ describe('webhook endpoints API', () => {
   it('creates an endpoint with a whsec_ secret shown once; list and get show no secret', async () => {
     const res = await create(t.test, { url: r.url, eventsSubscribed: ['invoice.created'], description: 'shop' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ id: expect.stringMatching(/^whe_/), url: r.url, enabled: true, eventsSubscribed: ['invoice.created'], description: 'shop' });
+    expect(res.body).toMatchObject({
+      id: expect.stringMatching(/^whe_/),
+      url: r.url,
+      enabled: true,
+      eventsSubscribed: ['invoice.created'],
+      description: 'shop',
+    });
     expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     const list = await call('GET', '/v1/webhooks/endpoints', { key: t.test });
     expect(list.body.data.map((e: { id: string }) => e.id)).toContain(res.body.id);
@@ -72,9 +78,14 @@ describe('webhook endpoints API', () => {
 
   it('updates and deletes an endpoint', async () => {
     const { body: ep } = await create(t.test, { url: 'https://example.com/a', eventsSubscribed: ['*'] });
-    const patched = await call('PATCH', `/v1/webhooks/endpoints/${ep.id}`, { key: t.test, body: { enabled: false, eventsSubscribed: ['order.paid'], description: null } });
+    const patched = await call('PATCH', `/v1/webhooks/endpoints/${ep.id}`, {
+      key: t.test,
+      body: { enabled: false, eventsSubscribed: ['order.paid'], description: null },
+    });
     expect(patched.body).toMatchObject({ enabled: false, eventsSubscribed: ['order.paid'], description: null });
-    expect((await call('PATCH', `/v1/webhooks/endpoints/${ep.id}`, { key: t.test, body: { url: 'http://example.com' } })).body.code).toBe('invalid_url');
+    expect((await call('PATCH', `/v1/webhooks/endpoints/${ep.id}`, { key: t.test, body: { url: 'http://example.com' } })).body.code).toBe(
+      'invalid_url',
+    );
     expect((await call('DELETE', `/v1/webhooks/endpoints/${ep.id}`, { key: t.test })).body).toEqual({ id: ep.id, deleted: true });
     expect((await call('GET', `/v1/webhooks/endpoints/${ep.id}`, { key: t.test })).status).toBe(404);
   });
@@ -99,7 +110,10 @@ describe('secret rotation', () => {
   async function rotateAndDeliver(graceHours?: number) {
     const u = await createTestTenant();
     const { body: ep } = await create(u.test, { url: r.url, eventsSubscribed: ['*'] });
-    const rot = await call('POST', `/v1/webhooks/endpoints/${ep.id}/rotate-secret`, { key: u.test, body: graceHours === undefined ? undefined : { graceHours } });
+    const rot = await call('POST', `/v1/webhooks/endpoints/${ep.id}/rotate-secret`, {
+      key: u.test,
+      body: graceHours === undefined ? undefined : { graceHours },
+    });
     expect(rot.status).toBe(200);
     expect(rot.body.secret).toMatch(/^whsec_/);
     expect(rot.body.secret).not.toBe(ep.secret);
@@ -152,7 +166,12 @@ describe('postback secret', () => {
   it('is stored sealed on reveal and rotation, and postbacks verify with the secret the API returned', async () => {
     const u = await createTestTenant();
     const stored = async () =>
-      (await u.db.select().from(webhookPostbackSecrets).where(and(eq(webhookPostbackSecrets.tenantId, u.tenant.id), eq(webhookPostbackSecrets.mode, 'test'))))[0]!;
+      (
+        await u.db
+          .select()
+          .from(webhookPostbackSecrets)
+          .where(and(eq(webhookPostbackSecrets.tenantId, u.tenant.id), eq(webhookPostbackSecrets.mode, 'test')))
+      )[0]!;
     const first = (await call('POST', '/v1/webhooks/postback-secret/reveal', { key: u.test })).body.secret as string;
     expect((await stored()).secret).toMatch(/^enc:v1:/);
     expect((await stored()).secret).not.toContain(first.slice(6));
@@ -165,7 +184,14 @@ describe('postback secret', () => {
     }
     expect([openSecret(row.secret), openSecret(row.previousSecret!)]).toEqual([second, first]);
 
-    const ev = await emitEvent(u.db, { tenantId: u.tenant.id, mode: 'test', type: 'withdrawal.created', subjectId: 'wd_1', data: {}, postBackUrl: r.url });
+    const ev = await emitEvent(u.db, {
+      tenantId: u.tenant.id,
+      mode: 'test',
+      type: 'withdrawal.created',
+      subjectId: 'wd_1',
+      data: {},
+      postBackUrl: r.url,
+    });
     const [d] = await deliverDue(u.db, { tenantId: u.tenant.id, allow: parseAllowList('127.0.0.1') });
     expect(d!.status).toBe('SUCCEEDED');
     const got = r.received.find((x) => x.headers['x-webhook-id'] === ev.id)!;

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { webhookPostbackSecrets } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { postbackSecretView } from './postback-secret-view';
 
 /** GET /v1/webhooks/postback-secret: whether a secret exists, was revealed, its last four characters. */

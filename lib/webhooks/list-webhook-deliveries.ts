@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { webhookAttempts, webhookDeliveries } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { pageMeta } from '@/lib/api/schemas';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { deliveryView } from './delivery-view';
 import type { ListDeliveriesQuery } from './schemas';
 
@@ -18,13 +18,33 @@ export async function listWebhookDeliveries(db: Db, owner: { tenantId: string; m
   const where = and(...conds);
   const [totals, rows] = await Promise.all([
     db.select({ total: count() }).from(d).where(where),
-    db.select().from(d).where(where).orderBy(desc(d.createdAt), desc(d.id)).limit(q.limit).offset((q.page - 1) * q.limit),
+    db
+      .select()
+      .from(d)
+      .where(where)
+      .orderBy(desc(d.createdAt), desc(d.id))
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit),
   ]);
   const attempts = rows.length
-    ? await db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, rows.map((r) => r.id))).orderBy(asc(webhookAttempts.number))
+    ? await db
+        .select()
+        .from(webhookAttempts)
+        .where(
+          inArray(
+            webhookAttempts.deliveryId,
+            rows.map((r) => r.id),
+          ),
+        )
+        .orderBy(asc(webhookAttempts.number))
     : [];
   return {
-    data: rows.map((r) => deliveryView(r, attempts.filter((a) => a.deliveryId === r.id))),
+    data: rows.map((r) =>
+      deliveryView(
+        r,
+        attempts.filter((a) => a.deliveryId === r.id),
+      ),
+    ),
     meta: pageMeta(Number(totals[0]?.total ?? 0), q.page, q.limit),
   };
 }

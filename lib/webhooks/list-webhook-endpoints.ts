@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { webhookEndpoints } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { endpointView } from './endpoint-view';
 
 /** A tenant's endpoints of one mode, newest first, without secrets (at most 20, so no paging). */

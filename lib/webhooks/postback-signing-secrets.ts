@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { openSecret, sealSecret } from '@/lib/crypto/secret-box';
 import { rowsOf, type Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { newWebhookSecret } from './secret';
 import type { RawRow } from '@/lib/db/raw-row';
 import { webhookPostbackSecrets } from '@/db/schema';
@@ -22,7 +22,9 @@ export async function postbackSigningSecrets(db: Db, owner: { tenantId: string; 
     union all
     select secret, previous_secret, floor(extract(epoch from previous_secret_expires_at) * 1000)::bigint
       from webhook_postback_secrets where tenant_id = ${owner.tenantId} and mode = ${owner.mode}`);
-  const row = rowsOf<RawRow<typeof webhookPostbackSecrets, { secret: string; previousSecret: string | null }> & { prev_until: string | null }>(res)[0]!;
+  const row = rowsOf<RawRow<typeof webhookPostbackSecrets, { secret: string; previousSecret: string | null }> & { prev_until: string | null }>(
+    res,
+  )[0]!;
   const secrets = [openSecret(row.secret)];
   if (row.previous_secret && row.prev_until && Number(row.prev_until) > now.getTime()) secrets.push(openSecret(row.previous_secret));
   return secrets;

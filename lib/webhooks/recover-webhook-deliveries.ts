@@ -4,7 +4,7 @@ import { rowsOf, type Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { TEST_EVENT_TYPE } from '@/lib/events/types';
 import { newId } from '@/lib/ids';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { getWebhookEndpointOrThrow } from './get-webhook-endpoint-or-throw';
 import type { RawRow } from '@/lib/db/raw-row';
 
@@ -17,7 +17,12 @@ export const RECOVER_BATCH = 1000;
  * schedule, one per event. The originals are marked superseded (and a FAILED
  * one stops retrying), so calling recover twice sends nothing twice.
  */
-export async function recoverWebhookDeliveries(db: Db, where: { id: string; tenantId: string; mode: Mode }, window: { since: Date; until?: Date }, now = new Date()) {
+export async function recoverWebhookDeliveries(
+  db: Db,
+  where: { id: string; tenantId: string; mode: Mode },
+  window: { since: Date; until?: Date },
+  now = new Date(),
+) {
   return db.transaction(async (tx) => {
     const ep = await getWebhookEndpointOrThrow(tx, where);
     if (!ep.enabled) throw new ApiError('invalid_state', 'The endpoint is disabled; enable it before recovering deliveries.');

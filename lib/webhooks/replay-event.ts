@@ -3,7 +3,7 @@ import { events, webhookDeliveries, webhookEndpoints } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { ApiError, notFound } from '@/lib/api/errors';
 import { newId } from '@/lib/ids';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { getWebhookEndpointOrThrow } from './get-webhook-endpoint-or-throw';
 import { subscribes } from './subscribes';
 
@@ -13,18 +13,33 @@ import { subscribes } from './subscribes';
  * enabled and subscribed now, to `endpointId` only when given, or to the
  * event's postBackUrl for withdrawals created with one.
  */
-export async function replayEvent(db: Db, owner: { tenantId: string; mode: Mode }, eventId: string, opts: { endpointId?: string } = {}, now = new Date()) {
+export async function replayEvent(
+  db: Db,
+  owner: { tenantId: string; mode: Mode },
+  eventId: string,
+  opts: { endpointId?: string } = {},
+  now = new Date(),
+) {
   return db.transaction(async (tx) => {
     const [ev] = await tx
       .select()
       .from(events)
       .where(and(eq(events.id, eventId), eq(events.tenantId, owner.tenantId), eq(events.mode, owner.mode)));
     if (!ev) throw notFound('Event');
-    const base = { tenantId: ev.tenantId, mode: ev.mode, eventId: ev.id, eventType: ev.type, status: 'PENDING' as const, nextAttemptAt: now, createdAt: now, updatedAt: now };
+    const base = {
+      tenantId: ev.tenantId,
+      mode: ev.mode,
+      eventId: ev.id,
+      eventType: ev.type,
+      status: 'PENDING' as const,
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    };
     let rows: (typeof webhookDeliveries.$inferInsert)[];
     if (ev.postBackUrl) {
       if (opts.endpointId) {
-        throw new ApiError('validation_failed', "This event belongs to a withdrawal with a postBackUrl; it is only sent there.", [
+        throw new ApiError('validation_failed', 'This event belongs to a withdrawal with a postBackUrl; it is only sent there.', [
           { path: 'endpointId', message: 'not allowed for postBackUrl events' },
         ]);
       }
@@ -37,7 +52,14 @@ export async function replayEvent(db: Db, owner: { tenantId: string; mode: Mode 
       const eps = await tx
         .select({ id: webhookEndpoints.id, eventsSubscribed: webhookEndpoints.eventsSubscribed })
         .from(webhookEndpoints)
-        .where(and(eq(webhookEndpoints.tenantId, owner.tenantId), eq(webhookEndpoints.mode, owner.mode), eq(webhookEndpoints.enabled, true), isNull(webhookEndpoints.deletedAt)));
+        .where(
+          and(
+            eq(webhookEndpoints.tenantId, owner.tenantId),
+            eq(webhookEndpoints.mode, owner.mode),
+            eq(webhookEndpoints.enabled, true),
+            isNull(webhookEndpoints.deletedAt),
+          ),
+        );
       rows = eps.filter((e) => subscribes(e.eventsSubscribed, ev.type)).map((e) => ({ ...base, id: newId('webhookDelivery'), endpointId: e.id }));
     }
     if (rows.length) await tx.insert(webhookDeliveries).values(rows);

@@ -75,7 +75,10 @@ describe('recover', () => {
     const s = await tenantWithEndpoint();
     const early = await emitEvent(s.t.db, { ...s.owner, type: 'invoice.created', subjectId: 'inv_a', data: {} });
     await s.run(new Date(Date.now() - 2 * H)); // delivery created "two hours ago", failed
-    await s.t.db.update(webhookDeliveries).set({ createdAt: new Date(Date.now() - 2 * H) }).where(eq(webhookDeliveries.eventId, early.id));
+    await s.t.db
+      .update(webhookDeliveries)
+      .set({ createdAt: new Date(Date.now() - 2 * H) })
+      .where(eq(webhookDeliveries.eventId, early.id));
     const since = new Date(Date.now() - H);
     const dead = await emitEvent(s.t.db, { ...s.owner, type: 'invoice.expired', subjectId: 'inv_b', data: {} });
     await deadLetter(s.run);
@@ -127,6 +130,8 @@ describe('tenant isolation', () => {
     }
     const cross = await call('POST', `/v1/webhooks/replay/${ev.id}`, { key: a.t.test, body: { endpointId: b.ep.id } });
     expect(cross.status).toBe(404);
-    expect((await call('POST', `/v1/webhooks/endpoints/${a.ep.id}/recover`, { key: b.t.test, body: { since: '2026-01-01T00:00:00Z' } })).status).toBe(404);
+    expect((await call('POST', `/v1/webhooks/endpoints/${a.ep.id}/recover`, { key: b.t.test, body: { since: '2026-01-01T00:00:00Z' } })).status).toBe(
+      404,
+    );
   });
 });

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { webhookPostbackSecrets } from '@/db/schema';
 import { openSecret, sealSecret } from '@/lib/crypto/secret-box';
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { postbackSecretView } from './postback-secret-view';
 import { newWebhookSecret } from './secret';
 
@@ -10,7 +10,12 @@ import { newWebhookSecret } from './secret';
  * New postback secret, returned once (creates the first one too). As for
  * endpoints, graceHours keeps a second signature with the old secret.
  */
-export async function rotatePostbackSecret(db: Db, owner: { tenantId: string; mode: Mode }, { graceHours }: { graceHours: number }, now = new Date()) {
+export async function rotatePostbackSecret(
+  db: Db,
+  owner: { tenantId: string; mode: Mode },
+  { graceHours }: { graceHours: number },
+  now = new Date(),
+) {
   const secret = newWebhookSecret();
   const sealed = sealSecret(secret);
   const graceUntil = graceHours > 0 ? new Date(now.getTime() + graceHours * 3_600_000) : null;

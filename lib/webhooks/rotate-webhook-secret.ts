@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { webhookEndpoints } from '@/db/schema';
 import { openSecret, sealSecret } from '@/lib/crypto/secret-box';
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { merchantAuditEntry } from '@/lib/audit/audit-merchant-action';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import { endpointView } from './endpoint-view';
@@ -38,7 +38,8 @@ export async function rotateWebhookSecret(
       .where(eq(webhookEndpoints.id, ep.id))
       .returning();
     const view = endpointView(row!, now);
-    if (actor) await recordAudit(tx, actor, merchantAuditEntry(where, { action: 'webhook_endpoint.secret_rotated', endpoint: view, graceHours }), now);
+    if (actor)
+      await recordAudit(tx, actor, merchantAuditEntry(where, { action: 'webhook_endpoint.secret_rotated', endpoint: view, graceHours }), now);
     return { ...view, secret };
   });
 }

@@ -85,7 +85,10 @@ describe('retry schedule (controllable clock)', () => {
     const d = await s.delivery();
     expect(d.status).toBe('DEAD_LETTER');
     expect(d.lastError).toMatch(/410 Gone.*disabled/);
-    const [ep] = await s.t.db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, s.ep.id)));
+    const [ep] = await s.t.db
+      .select()
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.id, s.ep.id)));
     expect(ep).toMatchObject({ enabled: false, disabledReason: expect.stringContaining('410') });
     await s.r.close();
   });

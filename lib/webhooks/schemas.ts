@@ -25,12 +25,22 @@ export const CreateWebhookEndpointBody = z.strictObject({
 export type CreateWebhookEndpointInput = z.infer<typeof CreateWebhookEndpointBody>;
 
 export const UpdateWebhookEndpointBody = z
-  .strictObject({ url: Url.optional(), enabled: z.boolean().optional(), eventsSubscribed: EventsSubscribed.optional(), description: Description.nullable().optional() })
+  .strictObject({
+    url: Url.optional(),
+    enabled: z.boolean().optional(),
+    eventsSubscribed: EventsSubscribed.optional(),
+    description: Description.nullable().optional(),
+  })
   .refine((b) => Object.keys(b).length > 0, 'must change at least one of url, enabled, eventsSubscribed, description');
 export type UpdateWebhookEndpointInput = z.infer<typeof UpdateWebhookEndpointBody>;
 
 export const RotateSecretBody = z.strictObject({
-  graceHours: z.number().min(0).max(72).default(0).describe('Hours during which deliveries also carry a signature made with the old secret (0 to 72).'),
+  graceHours: z
+    .number()
+    .min(0)
+    .max(72)
+    .default(0)
+    .describe('Hours during which deliveries also carry a signature made with the old secret (0 to 72).'),
 });
 
 export const WebhookEndpointSchema = z
@@ -116,9 +126,7 @@ export const RecoverBody = z
   })
   .refine((b) => !b.until || b.until > b.since, { message: 'must be after since', path: ['until'] });
 
-export const ReplayResultSchema = z
-  .object({ eventId: z.string().nullable(), deliveryIds: z.array(z.string()) })
-  .meta({ id: 'WebhookReplayResult' });
+export const ReplayResultSchema = z.object({ eventId: z.string().nullable(), deliveryIds: z.array(z.string()) }).meta({ id: 'WebhookReplayResult' });
 
 export const PostbackSecretSchema = z
   .object({

@@ -79,7 +79,10 @@ export async function sendWebhook(input: SendInput): Promise<SendOutcome> {
         const chunks: Buffer[] = [];
         let size = 0;
         const complete = () => {
-          const responseBody = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8').replace(/\u0000/g, '');
+          const responseBody = Buffer.concat(chunks)
+            .subarray(0, RESPONSE_BODY_LIMIT)
+            .toString('utf8')
+            .replace(/\u0000/g, '');
           const error = status >= 300 && status < 400 ? `redirect not followed (${status})` : null;
           finish({ status, error, responseBody, retryAfter });
         };

@@ -22,7 +22,13 @@ describe('webhook signature', () => {
   it('matches the spec byte for byte: v1=hex(HMAC-SHA256(secret, timestamp + "." + rawBody)) with exactly the spec headers', async () => {
     const t = await createTestTenant();
     const ep = await createTestWebhookEndpoint(t.db, { tenantId: t.tenant.id, mode: 'test' }, { url: receiver.url });
-    const ev = await emitEvent(t.db, { tenantId: t.tenant.id, mode: 'test', type: 'invoice.paid_out', subjectId: 'inv_x', data: { amountReceived: '10.50', note: 'é ü 💸' } });
+    const ev = await emitEvent(t.db, {
+      tenantId: t.tenant.id,
+      mode: 'test',
+      type: 'invoice.paid_out',
+      subjectId: 'inv_x',
+      data: { amountReceived: '10.50', note: 'é ü 💸' },
+    });
     const [r] = await deliverDue(t.db, { tenantId: t.tenant.id, allow });
     expect(r!.status).toBe('SUCCEEDED');
 
@@ -30,16 +36,27 @@ describe('webhook signature', () => {
     const ts = got.headers['x-webhook-timestamp'] as string;
     expect(ts).toMatch(/^\d{13}$/);
     // Independent recomputation with node:crypto over the exact bytes received.
-    const expected = 'v1=' + createHmac('sha256', ep.secret).update(ts + '.' + got.rawBody, 'utf8').digest('hex');
+    const expected =
+      'v1=' +
+      createHmac('sha256', ep.secret)
+        .update(ts + '.' + got.rawBody, 'utf8')
+        .digest('hex');
     expect(got.headers['x-webhook-signature']).toBe(expected);
     expect(got.headers['content-type']).toBe('application/json');
     expect(got.headers['x-tenant-id']).toBe(t.tenant.id);
-    const appHeaders = Object.keys(got.headers).filter((h) => !['host', 'connection', 'content-length'].includes(h)).sort();
+    const appHeaders = Object.keys(got.headers)
+      .filter((h) => !['host', 'connection', 'content-length'].includes(h))
+      .sort();
     expect(appHeaders).toEqual(['content-type', 'x-tenant-id', 'x-webhook-id', 'x-webhook-signature', 'x-webhook-timestamp']);
 
     const body = JSON.parse(got.rawBody);
     expect(Object.keys(body)).toEqual(['id', 'type', 'createdAt', 'data']);
-    expect(body).toMatchObject({ id: ev.id, type: 'invoice.paid_out', createdAt: ev.createdAt.toISOString(), data: { amountReceived: '10.50', note: 'é ü 💸' } });
+    expect(body).toMatchObject({
+      id: ev.id,
+      type: 'invoice.paid_out',
+      createdAt: ev.createdAt.toISOString(),
+      data: { amountReceived: '10.50', note: 'é ü 💸' },
+    });
     expect(body.createdAt).toMatch(/\.\d{3}Z$/);
   });
 });
@@ -90,7 +107,10 @@ describe('signing secrets at rest', () => {
     const got = receiver.received.find((x) => x.headers['x-webhook-id'] === ev.id)!;
     expect(verifyWebhook({ secret: ep.secret, headers: got.headers as Record<string, string>, rawBody: got.rawBody }).ok).toBe(true);
     // Seal it as `secrets:reencrypt` would: the run ends with no secret in clear (lib/testing/global-setup.ts).
-    await t.db.update(webhookEndpoints).set({ secret: sealSecret(ep.secret) }).where(eq(webhookEndpoints.id, ep.id));
+    await t.db
+      .update(webhookEndpoints)
+      .set({ secret: sealSecret(ep.secret) })
+      .where(eq(webhookEndpoints.id, ep.id));
   });
 });
 
@@ -111,10 +131,16 @@ describe('verifyWebhook', () => {
   });
   it('refuses a tampered body, a wrong secret and a stale timestamp', () => {
     const sig = signPayload(secret, now, rawBody);
-    expect(verifyWebhook({ secret, headers: headers(sig), rawBody: rawBody.replace('created', 'expired'), now })).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verifyWebhook({ secret, headers: headers(sig), rawBody: rawBody.replace('created', 'expired'), now })).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
     expect(verifyWebhook({ secret: 'whsec_other', headers: headers(sig), rawBody, now })).toEqual({ ok: false, reason: 'bad_signature' });
     const old = now - 5 * 60_000 - 1;
-    expect(verifyWebhook({ secret, headers: headers(signPayload(secret, old, rawBody), old), rawBody, now })).toEqual({ ok: false, reason: 'timestamp_outside_tolerance' });
+    expect(verifyWebhook({ secret, headers: headers(signPayload(secret, old, rawBody), old), rawBody, now })).toEqual({
+      ok: false,
+      reason: 'timestamp_outside_tolerance',
+    });
     expect(verifyWebhook({ secret, headers: {}, rawBody, now })).toEqual({ ok: false, reason: 'missing_headers' });
   });
 });

@@ -16,19 +16,54 @@ const send = (url: string, allow = off) => sendWebhook({ url, allow, body: '{}',
 
 describe('SSRF guard: address classes', () => {
   it.each([
-    '127.0.0.1', '127.9.9.9', '10.0.0.1', '172.16.5.5', '192.168.1.1', '169.254.169.254', '100.64.0.1', '224.0.0.1', '0.0.0.0', '255.255.255.255',
-    '::1', '::', 'fe80::1', 'fc00::1', 'fd00:ec2::254', 'ff02::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a9fe:a9fe', '64:ff9b::a9fe:a9fe', '2002:a00:1::1',
+    '127.0.0.1',
+    '127.9.9.9',
+    '10.0.0.1',
+    '172.16.5.5',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '224.0.0.1',
+    '0.0.0.0',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+    'fd00:ec2::254',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:a9fe:a9fe',
+    '64:ff9b::a9fe:a9fe',
+    '2002:a00:1::1',
   ])('refuses %s', (ip) => expect(isBlockedAddress(ip)).toBe(true));
   // IPv6 forms that carry an IPv4 address or tunnel to one: the whole ranges are refused (a gateway
   // may translate them to anything), in every spelling, including the public IPv4 they embed.
   it.each([
-    '::7f00:1', '::127.0.0.1', '::8.8.8.8', '::a00:1', '0:0:0:0:0:0:7f00:1',
-    '::ffff:10.0.0.1', '0:0:0:0:0:ffff:7f00:1', '::ffff:0:a9fe:a9fe',
-    '64:ff9b::7f00:1', '64:ff9b::8.8.8.8', '64:ff9b:0:0:0:0:a9fe:a9fe', '64:ff9b:1::a00:1', '64:ff9b:1:ffff::1',
-    '2002:7f00:1::1', '2002:808:808::1', '2002::1',
-    '2001::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', '2001:0:ffff::1',
+    '::7f00:1',
+    '::127.0.0.1',
+    '::8.8.8.8',
+    '::a00:1',
+    '0:0:0:0:0:0:7f00:1',
+    '::ffff:10.0.0.1',
+    '0:0:0:0:0:ffff:7f00:1',
+    '::ffff:0:a9fe:a9fe',
+    '64:ff9b::7f00:1',
+    '64:ff9b::8.8.8.8',
+    '64:ff9b:0:0:0:0:a9fe:a9fe',
+    '64:ff9b:1::a00:1',
+    '64:ff9b:1:ffff::1',
+    '2002:7f00:1::1',
+    '2002:808:808::1',
+    '2002::1',
+    '2001::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '2001:0:ffff::1',
   ])('refuses the embedded or tunnelled IPv4 form %s', (ip) => expect(isBlockedAddress(ip)).toBe(true));
-  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2001:4860:4860::8888'])('accepts public %s', (ip) => expect(isBlockedAddress(ip)).toBe(false));
+  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2001:4860:4860::8888'])('accepts public %s', (ip) =>
+    expect(isBlockedAddress(ip)).toBe(false),
+  );
   it('the allow-list lets listed addresses through, and only those', () => {
     const allow = parseAllowList('127.0.0.1,10.1.0.0/16,::1');
     expect(isBlockedAddress('127.0.0.1', allow)).toBe(false);

@@ -30,12 +30,30 @@ describe('delivery slots per tenant', () => {
 
     const controller = new AbortController();
     // Eight slots, two per tenant (one kept free for a newcomer); attempts to A's receivers would hang for a minute.
-    const loop = runDeliveryLoop(a.db, { signal: controller.signal, concurrency: 8, perTarget: 4, slowPerTarget: 1, idleMs: 20, timeoutMs: 60_000, allow, tenantId: [a.tenant.id, b.tenant.id] });
+    const loop = runDeliveryLoop(a.db, {
+      signal: controller.signal,
+      concurrency: 8,
+      perTarget: 4,
+      slowPerTarget: 1,
+      idleMs: 20,
+      timeoutMs: 60_000,
+      allow,
+      tenantId: [a.tenant.id, b.tenant.id],
+    });
     const started = Date.now();
-    while (new Set(fast.received.map((r) => r.headers['x-webhook-id'])).size < 30 && Date.now() - started < 15_000) await new Promise((r) => setTimeout(r, 20));
+    while (new Set(fast.received.map((r) => r.headers['x-webhook-id'])).size < 30 && Date.now() - started < 15_000)
+      await new Promise((r) => setTimeout(r, 20));
     const hangingInFlight = hanging.received.length;
     const bRows = await b.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.tenantId, b.tenant.id));
-    const aRows = await a.db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.endpointId, aEndpoints.map((e) => e.id)));
+    const aRows = await a.db
+      .select()
+      .from(webhookDeliveries)
+      .where(
+        inArray(
+          webhookDeliveries.endpointId,
+          aEndpoints.map((e) => e.id),
+        ),
+      );
     controller.abort();
     await hanging.close(); // ends A's hanging attempts so the loop can stop
     await loop;

@@ -6,7 +6,7 @@ import { outbox } from '@/lib/events/outbox';
 import type { TestEventDataView } from '@/lib/events/payloads';
 import { TEST_EVENT_TYPE } from '@/lib/events/types';
 import { newId } from '@/lib/ids';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { attemptDelivery } from './attempt-delivery';
 import { CLAIM_LEASE_MS } from './claim-deliveries';
 import { getWebhookEndpointOrThrow } from './get-webhook-endpoint-or-throw';
@@ -63,5 +63,13 @@ export async function testWebhookEndpoint(db: Db, where: { id: string; tenantId:
     { now, allow: opts.allow },
   );
   const o = result.outcome!;
-  return { deliveryId, eventId, success: o.ok, statusCode: o.status, durationMs: o.durationMs, error: o.ok ? null : (o.error ?? `HTTP ${o.status}`), responseBody: o.responseBody };
+  return {
+    deliveryId,
+    eventId,
+    success: o.ok,
+    statusCode: o.status,
+    durationMs: o.durationMs,
+    error: o.ok ? null : (o.error ?? `HTTP ${o.status}`),
+    responseBody: o.responseBody,
+  };
 }

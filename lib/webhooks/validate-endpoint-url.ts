@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { ApiError } from '@/lib/api/errors';
 import { env } from '@/lib/env';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { isBlockedAddress } from './blocked-address';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -27,7 +27,8 @@ export function validateEndpointUrl(raw: string, mode: Mode, field = 'url'): str
   const local = isLocalHost(host);
   if (url.protocol === 'http:') {
     if (!local) throw bad('must use https');
-    if (mode !== 'test' || env().APP_ENV === 'production') throw bad('http://localhost is only accepted for test-mode keys outside production; use https');
+    if (mode !== 'test' || env().APP_ENV === 'production')
+      throw bad('http://localhost is only accepted for test-mode keys outside production; use https');
   } else if (url.protocol !== 'https:') {
     throw bad('must use https');
   }

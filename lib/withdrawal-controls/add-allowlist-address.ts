@@ -25,7 +25,17 @@ export async function addAllowlistAddress(db: Db, s: OwnerSession, input: unknow
       .onConflictDoNothing()
       .returning();
     if (!row) throw new ApiError('conflict', 'That address is already on the allow-list.', [{ path: 'address', message: 'already listed' }]);
-    await recordAudit(tx, s.actor, { action: 'withdrawal_allowlist.added', target: { type: 'allowlist_entry', id: row.id }, ...s.owner, after: { address: row.address, label: row.label, activeAt: activeAt.toISOString() } }, now);
+    await recordAudit(
+      tx,
+      s.actor,
+      {
+        action: 'withdrawal_allowlist.added',
+        target: { type: 'allowlist_entry', id: row.id },
+        ...s.owner,
+        after: { address: row.address, label: row.label, activeAt: activeAt.toISOString() },
+      },
+      now,
+    );
     return row;
   });
 }

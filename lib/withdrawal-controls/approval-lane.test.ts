@@ -24,13 +24,30 @@ withTestChain(async (c) => {
 
 const freshAddress = (): Address => `0x${(BigInt(Date.now()) * 1_000_003n + BigInt(++seq)).toString(16).padStart(40, '0')}` as Address;
 const received = async (to: Address) =>
-  (await chain.client.getContractEvents({ address: chain.token, abi: erc20Abi, eventName: 'Transfer', args: { to }, fromBlock: 0n })).reduce((s, l) => s + l.args.value!, 0n);
+  (await chain.client.getContractEvents({ address: chain.token, abi: erc20Abi, eventName: 'Transfer', args: { to }, fromBlock: 0n })).reduce(
+    (s, l) => s + l.args.value!,
+    0n,
+  );
 
 describe('approval and the sending lane', () => {
   it('a held withdrawal is never sent; once approved it is sent exactly once', async () => {
     const t = await createTestTenant({ withdrawalFeeRate: '0.01' });
-    await t.db.transaction((tx) => postLedgerEntry(tx, { tenantId: t.tenant.id, mode: 'test', amount: '100', kind: 'test_credit', referenceType: 'test', referenceId: `apl-${process.pid}-${++seq}` }));
-    const user = await createUser(t.db, { email: `apl-${process.pid}-${++seq}@example.com`, password: 'correct horse battery', role: 'owner', tenantId: t.tenant.id });
+    await t.db.transaction((tx) =>
+      postLedgerEntry(tx, {
+        tenantId: t.tenant.id,
+        mode: 'test',
+        amount: '100',
+        kind: 'test_credit',
+        referenceType: 'test',
+        referenceId: `apl-${process.pid}-${++seq}`,
+      }),
+    );
+    const user = await createUser(t.db, {
+      email: `apl-${process.pid}-${++seq}@example.com`,
+      password: 'correct horse battery',
+      role: 'owner',
+      tenantId: t.tenant.id,
+    });
     const s = { owner: { tenantId: t.tenant.id, mode: 'test' as const }, user, actor: userActor({ user }) };
     await updateWithdrawalControls(t.db, s, { allowlistEnabled: false, coolingOffHours: 24, dailyLimit: null, approvalThreshold: '5' });
     const to = freshAddress();
@@ -42,7 +59,10 @@ describe('approval and the sending lane', () => {
       await chain.mine(5);
     }
     expect(await received(to)).toBe(0n);
-    expect((await call('GET', `/v1/withdrawals/${res.body.id}`, { key: t.test })).body).toMatchObject({ status: 'PENDING', pendingReason: 'awaiting_approval' });
+    expect((await call('GET', `/v1/withdrawals/${res.body.id}`, { key: t.test })).body).toMatchObject({
+      status: 'PENDING',
+      pendingReason: 'awaiting_approval',
+    });
 
     await decideWithdrawalApproval(t.db, s, res.body.id, 'approve', {});
     for (let i = 0; i < 3; i++) {

@@ -5,8 +5,10 @@ import { ApiError } from '@/lib/api/errors';
 import { requireStepUp } from '@/lib/auth/require-step-up';
 import { recordAudit } from '@/lib/audit/record-audit';
 import { failWithdrawal } from '@/lib/withdrawals/finish-withdrawal';
+import { AWAITING_APPROVAL } from '@/lib/withdrawals/pending-reasons';
+import { releaseHeldWithdrawal } from '@/lib/withdrawals/release-held-withdrawal';
 import { withdrawalView } from '@/lib/withdrawals/view';
-import { AWAITING_APPROVAL, StepUpInput } from './schemas';
+import { StepUpInput } from './schemas';
 import type { OwnerSession } from './update-withdrawal-controls';
 
 /**
@@ -25,22 +27,34 @@ export async function decideWithdrawalApproval(db: Db, s: OwnerSession, id: stri
       .where(and(eq(withdrawals.id, String(id)), eq(withdrawals.tenantId, s.owner.tenantId), eq(withdrawals.mode, s.owner.mode)))
       .for('update');
     if (!w) throw new ApiError('not_found', 'Withdrawal not found.');
-    if (w.status !== 'PENDING' || w.pendingReason !== AWAITING_APPROVAL) throw new ApiError('invalid_state', 'This withdrawal is not awaiting approval.');
+    if (w.status !== 'PENDING' || w.pendingReason !== AWAITING_APPROVAL)
+      throw new ApiError('invalid_state', 'This withdrawal is not awaiting approval.');
     const now = new Date();
     let row = w;
     if (decision === 'approve') {
-      [row] = await tx.update(withdrawals).set({ pendingReason: null, nextAttemptAt: now, updatedAt: now }).where(eq(withdrawals.id, w.id)).returning();
+      row = await releaseHeldWithdrawal(tx, w.id, now);
     } else {
       row = (await failWithdrawal(tx, w.id, 'Rejected by the account owner.'))!;
     }
     const view = withdrawalView(row!);
-    await recordAudit(tx, s.actor, {
-      action: decision === 'approve' ? 'withdrawal.approved' : 'withdrawal.rejected',
-      target: { type: 'withdrawal', id: w.id },
-      ...s.owner,
-      before: { status: w.status, pendingReason: w.pendingReason },
-      after: { status: view.status, pendingReason: view.pendingReason, amount: view.amount, feeAmount: view.feeAmount, destinationAddress: view.destinationAddress },
-    }, now);
+    await recordAudit(
+      tx,
+      s.actor,
+      {
+        action: decision === 'approve' ? 'withdrawal.approved' : 'withdrawal.rejected',
+        target: { type: 'withdrawal', id: w.id },
+        ...s.owner,
+        before: { status: w.status, pendingReason: w.pendingReason },
+        after: {
+          status: view.status,
+          pendingReason: view.pendingReason,
+          amount: view.amount,
+          feeAmount: view.feeAmount,
+          destinationAddress: view.destinationAddress,
+        },
+      },
+      now,
+    );
     return view;
   });
 }

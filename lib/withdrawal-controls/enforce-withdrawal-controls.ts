@@ -4,7 +4,7 @@ import { rowsOf, type Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import type { AuditActor } from '@/lib/audit/record-audit';
 import { Decimal, formatAmount } from '@/lib/money';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { getWithdrawalControls } from './get-withdrawal-controls';
 import { normalizeAddress } from './schemas';
 

@@ -30,9 +30,21 @@ afterAll(async () => {
 async function setup() {
   const t = await createTestTenant();
   await t.db.transaction((tx) =>
-    postLedgerEntry(tx, { tenantId: t.tenant.id, mode: 'test', amount: '500', kind: 'test_credit', referenceType: 'test', referenceId: `xwc-${process.pid}-${++seq}` }),
+    postLedgerEntry(tx, {
+      tenantId: t.tenant.id,
+      mode: 'test',
+      amount: '500',
+      kind: 'test_credit',
+      referenceType: 'test',
+      referenceId: `xwc-${process.pid}-${++seq}`,
+    }),
   );
-  const user = await createUser(t.db, { email: `xwc-${process.pid}-${++seq}@example.com`, password: 'correct horse battery', role: 'owner', tenantId: t.tenant.id });
+  const user = await createUser(t.db, {
+    email: `xwc-${process.pid}-${++seq}@example.com`,
+    password: 'correct horse battery',
+    role: 'owner',
+    tenantId: t.tenant.id,
+  });
   const s: OwnerSession = { owner: { tenantId: t.tenant.id, mode: 'test' }, user, actor: userActor({ user }) };
   return { ...t, s };
 }
@@ -56,7 +68,8 @@ async function mining<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-const ordersOf = async (t: Awaited<ReturnType<typeof setup>>) => (await t.db.select().from(exchangeOrders).where(eq(exchangeOrders.tenantId, t.tenant.id))).length;
+const ordersOf = async (t: Awaited<ReturnType<typeof setup>>) =>
+  (await t.db.select().from(exchangeOrders).where(eq(exchangeOrders.tenantId, t.tenant.id))).length;
 
 describe('withdrawal controls on exchange withdrawals', () => {
   it("the allow-list holds the other coin's payout address; refused before any order is created", async () => {
@@ -66,7 +79,10 @@ describe('withdrawal controls on exchange withdrawals', () => {
     const cooling = await order(t.test);
     expect(cooling.status).toBe(403);
     expect(cooling.body.code).toBe('destination_not_allowed');
-    await t.db.update(withdrawalAllowlist).set({ activeAt: new Date(Date.now() - 1000) }).where(eq(withdrawalAllowlist.id, entry.id));
+    await t.db
+      .update(withdrawalAllowlist)
+      .set({ activeAt: new Date(Date.now() - 1000) })
+      .where(eq(withdrawalAllowlist.id, entry.id));
     expect((await order(t.test, { toAddress: OTHER_BTC })).body.code).toBe('destination_not_allowed');
     expect(await ordersOf(t)).toBe(0);
     const ok = await order(t.test);

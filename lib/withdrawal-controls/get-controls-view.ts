@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
 import { Decimal, formatAmount } from '@/lib/money';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { listWithdrawalControls } from './list-withdrawal-controls';
 
 /** GET /v1/withdrawals/controls: the controls, the limit's remaining allowance and the allow-list (no pending approvals). */

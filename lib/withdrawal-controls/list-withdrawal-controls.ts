@@ -1,10 +1,10 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { withdrawalAllowlist, withdrawals } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
+import { AWAITING_APPROVAL } from '@/lib/withdrawals/pending-reasons';
 import { withdrawalView } from '@/lib/withdrawals/view';
 import { getWithdrawalControls } from './get-withdrawal-controls';
-import { AWAITING_APPROVAL } from './schemas';
 
 /** Everything the dashboard's Withdrawal controls section shows, for one tenant and mode. */
 export async function listWithdrawalControls(db: Db, owner: { tenantId: string; mode: Mode }, now = new Date()) {
@@ -26,7 +26,13 @@ export async function listWithdrawalControls(db: Db, owner: { tenantId: string; 
       dailyLimit: controls.dailyLimit,
       approvalThreshold: controls.approvalThreshold,
     },
-    addresses: addresses.map((a) => ({ id: a.id, address: a.address, label: a.label, activeAt: a.activeAt.toISOString(), active: a.activeAt <= now })),
+    addresses: addresses.map((a) => ({
+      id: a.id,
+      address: a.address,
+      label: a.label,
+      activeAt: a.activeAt.toISOString(),
+      active: a.activeAt <= now,
+    })),
     awaitingApproval: awaiting.map(withdrawalView),
   };
 }

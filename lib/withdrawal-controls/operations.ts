@@ -8,7 +8,10 @@ export const WithdrawalControlsSchema = z
     coolingOffHours: z.number().int().describe('Hours a newly added address waits before it can be used.'),
     dailyLimit: z.string().nullable().describe('Rolling 24-hour limit on withdrawal amounts made with API keys; null = none.'),
     dailyRemaining: z.string().nullable().describe('What the limit still allows now; null when there is no limit.'),
-    approvalThreshold: z.string().nullable().describe('API withdrawals above this wait for the owner (pendingReason awaiting_approval); null = never.'),
+    approvalThreshold: z
+      .string()
+      .nullable()
+      .describe('API withdrawals above this wait for the owner (pendingReason awaiting_approval); null = never.'),
     allowedAddresses: z.array(z.object({ address: z.string(), label: z.string().nullable(), activeAt: Timestamp, active: z.boolean() })),
   })
   .meta({ id: 'WithdrawalControls' });

@@ -14,10 +14,17 @@ export async function removeAllowlistAddress(db: Db, s: OwnerSession, id: string
   return db.transaction(async (tx) => {
     const [row] = await tx
       .delete(withdrawalAllowlist)
-      .where(and(eq(withdrawalAllowlist.id, String(id)), eq(withdrawalAllowlist.tenantId, s.owner.tenantId), eq(withdrawalAllowlist.mode, s.owner.mode)))
+      .where(
+        and(eq(withdrawalAllowlist.id, String(id)), eq(withdrawalAllowlist.tenantId, s.owner.tenantId), eq(withdrawalAllowlist.mode, s.owner.mode)),
+      )
       .returning();
     if (!row) throw new ApiError('not_found', 'No such allow-list address.');
-    await recordAudit(tx, s.actor, { action: 'withdrawal_allowlist.removed', target: { type: 'allowlist_entry', id: row.id }, ...s.owner, before: { address: row.address, label: row.label } });
+    await recordAudit(tx, s.actor, {
+      action: 'withdrawal_allowlist.removed',
+      target: { type: 'allowlist_entry', id: row.id },
+      ...s.owner,
+      before: { address: row.address, label: row.label },
+    });
     return { id: row.id, removed: true as const };
   });
 }

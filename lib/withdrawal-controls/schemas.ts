@@ -1,8 +1,5 @@
 import { z } from 'zod';
 
-/** What pendingReason says while a withdrawal waits for the owner (the sending lane skips it). */
-export const AWAITING_APPROVAL = 'awaiting_approval';
-
 const Amount = z
   .string()
   .trim()
@@ -12,19 +9,20 @@ const Amount = z
 export const ControlsInput = z.strictObject({
   allowlistEnabled: z.boolean(),
   coolingOffHours: z.coerce.number().int().min(0).max(720),
-  dailyLimit: z.union([z.literal(''), Amount]).nullable().transform((v) => (v ? v : null)),
-  approvalThreshold: z.union([z.literal(''), Amount]).nullable().transform((v) => (v ? v : null)),
+  dailyLimit: z
+    .union([z.literal(''), Amount])
+    .nullable()
+    .transform((v) => (v ? v : null)),
+  approvalThreshold: z
+    .union([z.literal(''), Amount])
+    .nullable()
+    .transform((v) => (v ? v : null)),
   totpCode: z.string().optional(),
 });
 export type ControlsInput = z.output<typeof ControlsInput>;
 
 export const AddAddressInput = z.strictObject({
-  address: z
-    .string()
-    .trim()
-    .min(1)
-    .max(128)
-    .regex(/^\S+$/, 'no spaces'),
+  address: z.string().trim().min(1).max(128).regex(/^\S+$/, 'no spaces'),
   label: z.string().trim().max(80).optional(),
   totpCode: z.string().optional(),
 });

@@ -4,7 +4,7 @@ import type { Db } from '@/lib/db';
 import { requireStepUp } from '@/lib/auth/require-step-up';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import { Decimal } from '@/lib/money';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { getWithdrawalControls } from './get-withdrawal-controls';
 import { ControlsInput } from './schemas';
 
@@ -20,7 +20,12 @@ const plain = (v: string | null) => (v === null ? null : new Decimal(v).toFixed(
 export async function updateWithdrawalControls(db: Db, s: OwnerSession, input: unknown) {
   const v = ControlsInput.parse(input);
   await requireStepUp(db, s.user.id, v.totpCode);
-  const next = { allowlistEnabled: v.allowlistEnabled, coolingOffHours: v.coolingOffHours, dailyLimit: plain(v.dailyLimit), approvalThreshold: plain(v.approvalThreshold) };
+  const next = {
+    allowlistEnabled: v.allowlistEnabled,
+    coolingOffHours: v.coolingOffHours,
+    dailyLimit: plain(v.dailyLimit),
+    approvalThreshold: plain(v.approvalThreshold),
+  };
   return db.transaction(async (tx) => {
     const before = await getWithdrawalControls(tx, s.owner);
     const now = new Date();
@@ -29,8 +34,18 @@ export async function updateWithdrawalControls(db: Db, s: OwnerSession, input: u
       .values({ ...s.owner, ...next, updatedAt: now })
       .onConflictDoUpdate({ target: [withdrawalControls.tenantId, withdrawalControls.mode], set: { ...next, updatedAt: sql`excluded.updated_at` } })
       .returning();
-    const was = { allowlistEnabled: before.allowlistEnabled, coolingOffHours: before.coolingOffHours, dailyLimit: plain(before.dailyLimit), approvalThreshold: plain(before.approvalThreshold) };
-    await recordAudit(tx, s.actor, { action: 'withdrawal_controls.updated', target: { type: 'tenant', id: s.owner.tenantId }, ...s.owner, before: was, after: next }, now);
+    const was = {
+      allowlistEnabled: before.allowlistEnabled,
+      coolingOffHours: before.coolingOffHours,
+      dailyLimit: plain(before.dailyLimit),
+      approvalThreshold: plain(before.approvalThreshold),
+    };
+    await recordAudit(
+      tx,
+      s.actor,
+      { action: 'withdrawal_controls.updated', target: { type: 'tenant', id: s.owner.tenantId }, ...s.owner, before: was, after: next },
+      now,
+    );
     return row!;
   });
 }

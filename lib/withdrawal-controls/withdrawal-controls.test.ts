@@ -11,6 +11,7 @@ import { createTestTenant } from '@/lib/testing/fixtures';
 import { createUser } from '@/lib/users/create-user';
 import { addAllowlistAddress } from './add-allowlist-address';
 import { decideWithdrawalApproval } from './decide-withdrawal-approval';
+import { prepareWithdrawalControls } from './enforce-withdrawal-controls';
 import { listWithdrawalControls } from './list-withdrawal-controls';
 import { removeAllowlistAddress } from './remove-allowlist-address';
 import { updateWithdrawalControls, type OwnerSession } from './update-withdrawal-controls';
@@ -21,15 +22,31 @@ let seq = 0;
 
 async function setup(balance = '100') {
   const t = await createTestTenant({ withdrawalFeeRate: '0.01' });
-  const user = await createUser(t.db, { email: `owner-${process.pid}-${++seq}@example.com`, password: 'correct horse battery', role: 'owner', tenantId: t.tenant.id });
+  const user = await createUser(t.db, {
+    email: `owner-${process.pid}-${++seq}@example.com`,
+    password: 'correct horse battery',
+    role: 'owner',
+    tenantId: t.tenant.id,
+  });
   const s: OwnerSession = { owner: { tenantId: t.tenant.id, mode: 'test' }, user, actor: userActor({ user }) };
   if (balance !== '0') {
-    await t.db.transaction((tx) => postLedgerEntry(tx, { tenantId: t.tenant.id, mode: 'test', amount: balance, kind: 'test_credit', referenceType: 'test', referenceId: `wc-${process.pid}-${++seq}` }));
+    await t.db.transaction((tx) =>
+      postLedgerEntry(tx, {
+        tenantId: t.tenant.id,
+        mode: 'test',
+        amount: balance,
+        kind: 'test_credit',
+        referenceType: 'test',
+        referenceId: `wc-${process.pid}-${++seq}`,
+      }),
+    );
   }
   return { ...t, s };
 }
 
-const controls = (over: Partial<{ allowlistEnabled: boolean; coolingOffHours: number; dailyLimit: string | null; approvalThreshold: string | null }>) => ({
+const controls = (
+  over: Partial<{ allowlistEnabled: boolean; coolingOffHours: number; dailyLimit: string | null; approvalThreshold: string | null }>,
+) => ({
   allowlistEnabled: false,
   coolingOffHours: 24,
   dailyLimit: null,
@@ -45,7 +62,8 @@ async function ledgerAndBalance(db: Db, tenantId: string) {
   return { sum: Number(r!.sum).toFixed(6), balance: Number(r!.balance).toFixed(6) };
 }
 
-const withdraw = (key: string, amount: string, destinationAddress = DEST) => call('POST', '/v1/withdrawals', { key, body: { amount, destinationAddress } });
+const withdraw = (key: string, amount: string, destinationAddress = DEST) =>
+  call('POST', '/v1/withdrawals', { key, body: { amount, destinationAddress } });
 
 describe('destination allow-list', () => {
   it('off by default: any valid destination is accepted', async () => {
@@ -69,7 +87,10 @@ describe('destination allow-list', () => {
     expect((await listWithdrawalControls(t.db, t.s.owner)).addresses[0]).toMatchObject({ active: false, label: 'cold wallet' });
 
     // The cooling-off period has passed (the clock is the stored activeAt).
-    await t.db.update(withdrawalAllowlist).set({ activeAt: new Date(Date.now() - 1000) }).where(eq(withdrawalAllowlist.id, entry.id));
+    await t.db
+      .update(withdrawalAllowlist)
+      .set({ activeAt: new Date(Date.now() - 1000) })
+      .where(eq(withdrawalAllowlist.id, entry.id));
     expect((await withdraw(t.test, '1.00', DEST.toLowerCase())).status).toBe(201);
     expect((await withdraw(t.test, '1.00', OTHER)).body.code).toBe('destination_not_allowed');
     // Nothing was debited for the refused ones.
@@ -86,7 +107,13 @@ describe('destination allow-list', () => {
     const t = await setup();
     await updateWithdrawalControls(t.db, t.s, controls({ allowlistEnabled: true }));
     const { createWithdrawal } = await import('@/lib/withdrawals/create-withdrawal');
-    const w = await createWithdrawal(t.db, { ...t.s.owner, tenant: { withdrawalFeeRate: '0.01' } }, { amount: '1.00', destinationAddress: DEST }, t.s.actor);
+    const w = await createWithdrawal(
+      t.db,
+      { ...t.s.owner, tenant: { withdrawalFeeRate: '0.01' } },
+      { amount: '1.00', destinationAddress: DEST },
+      t.s.actor,
+      prepareWithdrawalControls,
+    );
     expect(w.status).toBe('PENDING');
   });
 
@@ -103,9 +130,14 @@ describe('step-up', () => {
   it('with 2FA on, changing controls needs a current TOTP code', async () => {
     const t = await setup();
     const secret = generateTotpSecret();
-    await t.db.update(users).set({ totpSecret: sealSecret(secret) }).where(eq(users.id, t.s.user.id));
+    await t.db
+      .update(users)
+      .set({ totpSecret: sealSecret(secret) })
+      .where(eq(users.id, t.s.user.id));
     await expect(updateWithdrawalControls(t.db, t.s, controls({ dailyLimit: '5' }))).rejects.toMatchObject({ code: 'two_factor_required' });
-    await expect(addAllowlistAddress(t.db, t.s, { address: DEST, totpCode: '000000' === totpCode(secret) ? '111111' : '000000' })).rejects.toMatchObject({
+    await expect(
+      addAllowlistAddress(t.db, t.s, { address: DEST, totpCode: '000000' === totpCode(secret) ? '111111' : '000000' }),
+    ).rejects.toMatchObject({
       code: 'validation_failed',
     });
     await updateWithdrawalControls(t.db, t.s, { ...controls({ dailyLimit: '5' }), totpCode: totpCode(secret) });
@@ -125,7 +157,10 @@ describe('rolling 24 h limit', () => {
     expect(over.body.details).toEqual([{ path: 'amount', message: 'remaining 4' }]);
     expect((await withdraw(t.test, '4.00')).status).toBe(201);
     // 25 hours later the first ones no longer count.
-    await t.db.update(withdrawals).set({ createdAt: new Date(Date.now() - 25 * 3600_000) }).where(eq(withdrawals.tenantId, t.tenant.id));
+    await t.db
+      .update(withdrawals)
+      .set({ createdAt: new Date(Date.now() - 25 * 3600_000) })
+      .where(eq(withdrawals.tenantId, t.tenant.id));
     expect((await withdraw(t.test, '10.00')).status).toBe(201);
   });
 
@@ -165,7 +200,10 @@ describe('approval', () => {
     expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body.available).toBe('69.70');
     const s = await ledgerAndBalance(t.db, t.tenant.id);
     expect(s.sum).toBe(s.balance);
-    const evs = await t.db.select({ type: events.type }).from(events).where(and(eq(events.tenantId, t.tenant.id), sql`${events.data}->>'id' = ${rejectMe.body.id}`));
+    const evs = await t.db
+      .select({ type: events.type })
+      .from(events)
+      .where(and(eq(events.tenantId, t.tenant.id), sql`${events.data}->>'id' = ${rejectMe.body.id}`));
     expect(evs.map((e) => e.type).sort()).toEqual(['withdrawal.created', 'withdrawal.failed']);
     const audits = (await t.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.tenantId, t.tenant.id))).map((a) => a.action);
     expect(audits).toEqual(expect.arrayContaining(['withdrawal.approved', 'withdrawal.rejected']));
@@ -183,13 +221,24 @@ describe('approval', () => {
 describe('GET /v1/withdrawals/controls', () => {
   it('shows the controls and the remaining allowance read-only; no API key can change them', async () => {
     const t = await setup();
-    expect((await call('GET', '/v1/withdrawals/controls', { key: t.test })).body).toMatchObject({ allowlistEnabled: false, dailyLimit: null, dailyRemaining: null, approvalThreshold: null, allowedAddresses: [] });
+    expect((await call('GET', '/v1/withdrawals/controls', { key: t.test })).body).toMatchObject({
+      allowlistEnabled: false,
+      dailyLimit: null,
+      dailyRemaining: null,
+      approvalThreshold: null,
+      allowedAddresses: [],
+    });
     await updateWithdrawalControls(t.db, t.s, controls({ dailyLimit: '50', allowlistEnabled: true, coolingOffHours: 0 }));
     await addAllowlistAddress(t.db, t.s, { address: DEST, label: 'treasury' });
     await withdraw(t.test, '20.00');
     const res = await call('GET', '/v1/withdrawals/controls', { key: t.test });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ allowlistEnabled: true, dailyLimit: '50.00', dailyRemaining: '30.00', allowedAddresses: [{ address: DEST.toLowerCase(), label: 'treasury', active: true }] });
+    expect(res.body).toMatchObject({
+      allowlistEnabled: true,
+      dailyLimit: '50.00',
+      dailyRemaining: '30.00',
+      allowedAddresses: [{ address: DEST.toLowerCase(), label: 'treasury', active: true }],
+    });
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
       expect((await call(method, '/v1/withdrawals/controls', { key: t.test, body: { dailyLimit: null } })).status).toBe(405);
     }

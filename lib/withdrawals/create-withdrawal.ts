@@ -11,18 +11,29 @@ import { insertRowSql } from '@/lib/db/insert-row-sql';
 import { outbox } from '@/lib/events/outbox';
 import { newId } from '@/lib/ids';
 import { getBalance } from '@/lib/ledger/get-balance';
-import { formatAmount } from '@/lib/money';
-import type { Mode } from '@/lib/tenants/mode';
+import { formatAmount, type Decimal } from '@/lib/money';
+import type { Mode } from '@/lib/mode';
 import { validateEndpointUrl } from '@/lib/webhooks/validate-endpoint-url';
-import { prepareWithdrawalControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
-import { AWAITING_APPROVAL } from '@/lib/withdrawal-controls/schemas';
 import { parseWithdrawalAmount, withdrawalFee } from './amounts';
 import { withdrawalEvent } from './emit-withdrawal-event';
 import { parseDestination } from './parse-destination';
+import { AWAITING_APPROVAL } from './pending-reasons';
 import type { CreateWithdrawalInput } from './schemas';
 import { validateDestination } from './validate-destination';
 import { withdrawalView } from './view';
 import { withdrawalDebitSql } from './withdrawal-debit-sql';
+
+/**
+ * The owner's withdrawal controls, passed in by the caller
+ * (`prepareWithdrawalControls`, lib/withdrawal-controls, which sits above this
+ * folder): `hold` says the withdrawal waits for approval; `within` runs the debit.
+ */
+export type PrepareWithdrawalControls = (
+  db: Db,
+  owner: { tenantId: string; mode: Mode },
+  actor: AuditActor | undefined,
+  req: { amount: Decimal; destination: string },
+) => Promise<{ hold: boolean; within: <T>(d: Db, run: (d: Db) => Promise<T>) => Promise<T> }>;
 
 /**
  * Creates an internal USDT withdrawal in one statement (one round trip, no
@@ -40,7 +51,8 @@ export async function createWithdrawal(
   db: Db,
   owner: { tenantId: string; mode: Mode; tenant: Pick<AuthTenant, 'withdrawalFeeRate'> },
   input: CreateWithdrawalInput,
-  actor?: AuditActor,
+  actor: AuditActor | undefined,
+  prepareControls: PrepareWithdrawalControls,
 ) {
   const amount = parseWithdrawalAmount(input.amount);
   const network = getNetwork(owner.mode);
@@ -50,7 +62,7 @@ export async function createWithdrawal(
   const fee = withdrawalFee(amount, owner.tenant.withdrawalFeeRate);
   const total = amount.plus(fee);
   // The owner's controls for API keys (allow-list, 24 h limit, approval): see lib/withdrawal-controls.
-  const controls = await prepareWithdrawalControls(db, owner, actor, { amount, destination });
+  const controls = await prepareControls(db, owner, actor, { amount, destination });
   const now = new Date();
   // The row as the statement stores it; columns not written here take these same defaults.
   const row: Withdrawal = {
@@ -86,17 +98,34 @@ export async function createWithdrawal(
   const debit = withdrawalDebitSql({ tenantId, mode, withdrawalId: id, amount, rate: owner.tenant.withdrawalFeeRate, guard });
   // The fee is settled inside the statement (Max rule): the rows below carry it as an expression.
   const feeNumeric = sql`moved.fee`;
-  const withFee = <T extends Record<string, unknown>>(json: T) => sql`jsonb_set(${JSON.stringify(json)}::jsonb, '{feeAmount}', to_jsonb(${debit.feeText}))`;
-  const inserted = { tenantId, mode, kind, amount: row.amount, feeAmount: feeNumeric, netAmount, destinationAddress, chainId, postBackUrl, pendingReason: row.pendingReason, createdAt, updatedAt, nextAttemptAt };
+  const withFee = <T extends Record<string, unknown>>(json: T) =>
+    sql`jsonb_set(${JSON.stringify(json)}::jsonb, '{feeAmount}', to_jsonb(${debit.feeText}))`;
+  const inserted = {
+    tenantId,
+    mode,
+    kind,
+    amount: row.amount,
+    feeAmount: feeNumeric,
+    netAmount,
+    destinationAddress,
+    chainId,
+    postBackUrl,
+    pendingReason: row.pendingReason,
+    createdAt,
+    updatedAt,
+    nextAttemptAt,
+  };
   const event = outbox.row(withdrawalEvent(row, 'withdrawal.created'));
   const audit = actor && auditRow(actor, merchantAuditEntry(owner, { action: 'withdrawal.created', withdrawal: withdrawalView(row) }), now);
   const moved = rowsOf<{ available: string; fee: string }>(
-    await controls.within(db, (db) => db.execute(sql`
+    await controls.within(db, (db) =>
+      db.execute(sql`
       with ${debit.ctes},
       w as (${insertRowSql(withdrawals, { id, ...inserted }, { from: 'moved' }).sql}),
       e as (${outbox.insertSql(event, { from: 'moved', data: withFee(event.data) })})
       ${audit ? sql`, a as (${insertRowSql(auditLog, { ...audit, after: withFee(audit.after!) }, { from: 'moved' }).sql})` : sql``}
-      select available::text as available, fee::text as fee from moved`)),
+      select available::text as available, fee::text as fee from moved`),
+    ),
   );
   if (moved.length === 0) {
     await validateDestination(db, network, destination);

@@ -22,7 +22,14 @@ export async function failWithdrawal(db: Db, id: string, reason: string): Promis
     const refund = row.kind === 'exchange' ? new Decimal(row.amount) : new Decimal(row.amount).plus(row.feeAmount);
     if (refund.gt(0)) {
       await postLedgerEntries(tx, [
-        { tenantId: row.tenantId, mode: row.mode, amount: refund.toFixed(), kind: 'withdrawal_refund', referenceType: 'withdrawal', referenceId: row.id },
+        {
+          tenantId: row.tenantId,
+          mode: row.mode,
+          amount: refund.toFixed(),
+          kind: 'withdrawal_refund',
+          referenceType: 'withdrawal',
+          referenceId: row.id,
+        },
       ]);
     }
     await emitWithdrawalEvent(tx, row, 'withdrawal.failed');

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
 import { formatAmount } from '@/lib/money';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 
 /** Available (ledger balance) and pending (amount + fee held by open withdrawals) of a tenant and mode. */
 export async function getBalanceSummary(db: Db, owner: { tenantId: string; mode: Mode }) {

@@ -2,7 +2,7 @@ import type { Db } from '@/lib/db';
 import type { AuthTenant } from '@/lib/api-keys/authenticate';
 import { getBalance } from '@/lib/ledger/get-balance';
 import { Decimal, formatAmount } from '@/lib/money';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { maxWithdrawal } from './amounts';
 import { MIN_WITHDRAWAL } from './schemas';
 

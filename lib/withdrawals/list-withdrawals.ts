@@ -2,7 +2,7 @@ import { and, count, desc, eq } from 'drizzle-orm';
 import { withdrawals } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { pageMeta } from '@/lib/api/schemas';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 import { withdrawalView } from './view';
 
 export async function listWithdrawals(db: Db, owner: { tenantId: string; mode: Mode }, q: { page: number; limit: number }) {

@@ -43,7 +43,15 @@ export const createWithdrawalOp = defineOperation({
   example: { amount: '25.00', destinationAddress: '0x8ba1f109551bD432803012645Ac136ddd64DBA72' },
   response: WithdrawalSchema,
   status: 201,
-  errors: ['insufficient_balance', 'amount_below_minimum', 'invalid_address', 'invalid_amount', 'invalid_url', 'destination_not_allowed', 'withdrawal_limit_exceeded'],
+  errors: [
+    'insufficient_balance',
+    'amount_below_minimum',
+    'invalid_address',
+    'invalid_amount',
+    'invalid_url',
+    'destination_not_allowed',
+    'withdrawal_limit_exceeded',
+  ],
 });
 
 export const listWithdrawalsOp = defineOperation({

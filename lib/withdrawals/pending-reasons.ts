@@ -1,3 +1,6 @@
+/** What pendingReason says while a withdrawal waits for the owner (the sending lane skips it). */
+export const AWAITING_APPROVAL = 'awaiting_approval';
+
 /**
  * The `pendingReason` texts of a PROCESSING withdrawal that waits on the chain
  * (docs/withdrawals.md lists them). Each starts with a stable phrase a client

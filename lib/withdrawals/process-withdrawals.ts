@@ -3,7 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { Db } from '@/lib/db';
 import { publicClient } from '@/lib/chain/clients';
 import { getNetwork, isNetworkReady, type Network } from '@/lib/chain/network';
-import { MODES } from '@/lib/tenants/mode';
+import { MODES } from '@/lib/mode';
 import type { LaneNetwork } from './lane-helpers';
 import { sendPendingWithdrawals, type SendOptions } from './send-pending-withdrawals';
 import { trackSentWithdrawals, type TrackOptions } from './track-sent-withdrawals';

@@ -5,15 +5,12 @@ import { WITHDRAWAL_STATUSES } from '@/db/schema/withdrawals';
 export const MIN_WITHDRAWAL = '0.01';
 
 /** A decimal string with at most 2 decimals (format only; range checks give their own codes). */
-export const WithdrawalAmount = z
-  .string()
-  .max(40)
-  .describe('USDT amount as a decimal string, at least 0.01, at most 2 decimals, e.g. "25.00".');
+export const WithdrawalAmount = z.string().max(40).describe('USDT amount as a decimal string, at least 0.01, at most 2 decimals, e.g. "25.00".');
 
 export const CreateWithdrawalBody = z.strictObject({
   amount: WithdrawalAmount,
   destinationAddress: z.string().max(100).describe('BEP-20 address (0x + 40 hex; checksum checked when mixed case).'),
-  postBackUrl: z.string().max(2048).optional().describe('HTTPS URL that receives this withdrawal\'s events instead of the webhook endpoints.'),
+  postBackUrl: z.string().max(2048).optional().describe("HTTPS URL that receives this withdrawal's events instead of the webhook endpoints."),
 });
 export type CreateWithdrawalInput = z.infer<typeof CreateWithdrawalBody>;
 
@@ -29,7 +26,12 @@ export const WithdrawalSchema = z
     token: z.literal('USDT'),
     txHash: z.string().nullable(),
     failureReason: z.string().nullable(),
-    pendingReason: z.string().nullable().describe('Why the withdrawal is waiting: PENDING (e.g. hot wallet short of gas) or PROCESSING (chain could not be read, transaction not found yet); retried automatically. Null when nothing is in the way.'),
+    pendingReason: z
+      .string()
+      .nullable()
+      .describe(
+        'Why the withdrawal is waiting: PENDING (e.g. hot wallet short of gas) or PROCESSING (chain could not be read, transaction not found yet); retried automatically. Null when nothing is in the way.',
+      ),
     postBackUrl: z.string().nullable(),
     metadata: z.record(z.string(), z.string()).optional(),
     createdAt: Timestamp,

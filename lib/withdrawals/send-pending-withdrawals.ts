@@ -27,7 +27,10 @@ const REVERT = /revert|execution reverted|paused/i;
  */
 async function preflight(net: LaneNetwork, from: Address, data: Hex) {
   const [token, bnb, price, estimate] = await rpcBatch(net.rpcUrl, [
-    { method: 'eth_call', params: [{ to: net.tokenAddress, data: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [from] }) }, 'latest'] },
+    {
+      method: 'eth_call',
+      params: [{ to: net.tokenAddress, data: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [from] }) }, 'latest'],
+    },
     { method: 'eth_getBalance', params: [from, 'latest'] },
     { method: 'eth_gasPrice', params: [] },
     { method: 'eth_estimateGas', params: [{ from, to: net.tokenAddress, data }] },
@@ -61,7 +64,15 @@ export async function sendPendingWithdrawals(db: Db, net: LaneNetwork, client: P
     .from(withdrawals)
     // By mode and chain: a lane never sends another mode's withdrawals, whatever chain ids are configured.
     // Withdrawals held for the owner's approval wait outside the lane.
-    .where(and(eq(withdrawals.mode, net.mode), eq(withdrawals.chainId, net.chainId), eq(withdrawals.status, 'PENDING'), lte(withdrawals.nextAttemptAt, now), sql`${withdrawals.pendingReason} is distinct from 'awaiting_approval'`))
+    .where(
+      and(
+        eq(withdrawals.mode, net.mode),
+        eq(withdrawals.chainId, net.chainId),
+        eq(withdrawals.status, 'PENDING'),
+        lte(withdrawals.nextAttemptAt, now),
+        sql`${withdrawals.pendingReason} is distinct from 'awaiting_approval'`,
+      ),
+    )
     .orderBy(asc(withdrawals.createdAt))
     .limit(50);
   let sent = 0;
@@ -77,7 +88,13 @@ export async function sendPendingWithdrawals(db: Db, net: LaneNetwork, client: P
       continue;
     }
     if (pre.tokenBalance < amount) {
-      await postpone(db, w, `Hot wallet holds ${formatUnits(pre.tokenBalance, net.decimals)} USDT, needs ${w.netAmount}; retrying.`, now, opts.retryDelayMs ?? 15_000);
+      await postpone(
+        db,
+        w,
+        `Hot wallet holds ${formatUnits(pre.tokenBalance, net.decimals)} USDT, needs ${w.netAmount}; retrying.`,
+        now,
+        opts.retryDelayMs ?? 15_000,
+      );
       continue;
     }
     if (!pre.estimate.ok) {

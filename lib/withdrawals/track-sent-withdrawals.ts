@@ -131,7 +131,11 @@ async function trackOne(db: Db, net: LaneNetwork, client: PublicClient, account:
 
 /** Back to the send queue for a new nonce; every hash so far is kept, so a late receipt of any of them still counts. */
 async function requeue(db: Db, w: Withdrawal, reason: string, now: Date) {
-  log.warn('withdrawal re-queued: its nonce was used by another transaction', { withdrawalId: w.id, nonce: w.nonce, hashes: [w.txHash, ...w.replacedTxHashes] });
+  log.warn('withdrawal re-queued: its nonce was used by another transaction', {
+    withdrawalId: w.id,
+    nonce: w.nonce,
+    hashes: [w.txHash, ...w.replacedTxHashes],
+  });
   await db
     .update(withdrawals)
     .set({
@@ -164,7 +168,14 @@ async function replaceStuck(db: Db, net: LaneNetwork, client: PublicClient, acco
   });
   await db
     .update(withdrawals)
-    .set({ signedTx: signed, txHash: keccak256(signed), gasPrice, replacedTxHashes: [...w.replacedTxHashes, w.txHash!], broadcastAt: now, updatedAt: now })
+    .set({
+      signedTx: signed,
+      txHash: keccak256(signed),
+      gasPrice,
+      replacedTxHashes: [...w.replacedTxHashes, w.txHash!],
+      broadcastAt: now,
+      updatedAt: now,
+    })
     .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PROCESSING')));
   await broadcastRaw(client, signed);
 }

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { newId } from '@/lib/ids';
 import type { Decimal } from '@/lib/money';
-import type { Mode } from '@/lib/tenants/mode';
+import type { Mode } from '@/lib/mode';
 
 /**
  * The CTEs that debit a withdrawal, for a statement that starts with `with`:

@@ -88,9 +88,15 @@ describe('balance and max', () => {
       const s = await ledgerSum(t.db, t.tenant.id);
       expect(s.sum).toBe(s.balance);
       // What the event and the audit row say is what the ledger took.
-      const [evt] = await t.db.select().from(events).where(and(eq(events.subjectId, ok.body.id), eq(events.type, 'withdrawal.created')));
+      const [evt] = await t.db
+        .select()
+        .from(events)
+        .where(and(eq(events.subjectId, ok.body.id), eq(events.type, 'withdrawal.created')));
       expect(evt!.data).toMatchObject({ amount: max, feeAmount: fee });
-      const [audit] = await t.db.select().from(auditLog).where(and(eq(auditLog.targetId, ok.body.id), eq(auditLog.action, 'withdrawal.created')));
+      const [audit] = await t.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.targetId, ok.body.id), eq(auditLog.action, 'withdrawal.created')));
       expect(audit!.after).toMatchObject({ amount: max, feeAmount: fee });
       const entries = await t.db.select().from(ledgerEntries).where(eq(ledgerEntries.referenceId, ok.body.id));
       const byKind = Object.fromEntries(entries.map((e) => [e.kind, Number(e.amount).toFixed(6)]));
@@ -149,7 +155,14 @@ describe('balance and max', () => {
     let pid = 0;
     const tx = t.db.transaction(async (tx) => {
       pid = Number(rowsOf<{ pid: number }>(await tx.execute(sql`select pg_backend_pid() as pid`))[0]!.pid);
-      await postLedgerEntry(tx, { tenantId: t.tenant.id, mode: 'test', amount: change, kind: 'test_credit', referenceType: 'test', referenceId: `race-${process.pid}-${++creditSeq}` });
+      await postLedgerEntry(tx, {
+        tenantId: t.tenant.id,
+        mode: 'test',
+        amount: change,
+        kind: 'test_credit',
+        referenceType: 'test',
+        referenceId: `race-${process.pid}-${++creditSeq}`,
+      });
       locked();
       await held;
     });
@@ -186,10 +199,16 @@ describe('POST /v1/withdrawals', () => {
     expect(res.body.id).toMatch(/^wd_/);
     const bal = await call('GET', '/v1/withdrawals/balance', { key: t.test });
     expect(bal.body.available).toBe('37.4749');
-    const [evt] = await t.db.select().from(events).where(and(eq(events.subjectId, res.body.id), eq(events.type, 'withdrawal.created')));
+    const [evt] = await t.db
+      .select()
+      .from(events)
+      .where(and(eq(events.subjectId, res.body.id), eq(events.type, 'withdrawal.created')));
     expect(evt!.data).toMatchObject({ id: res.body.id, amount: '12.34', feeAmount: '0.1851', status: 'PENDING' });
     // The audit row is part of the same transaction: who (the key), what, how much.
-    const [audit] = await t.db.select().from(auditLog).where(and(eq(auditLog.targetId, res.body.id), eq(auditLog.action, 'withdrawal.created')));
+    const [audit] = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, res.body.id), eq(auditLog.action, 'withdrawal.created')));
     expect(audit).toMatchObject({ actorKind: 'api_key', tenantId: t.tenant.id, mode: 'test' });
     expect(audit!.after).toMatchObject({ kind: 'internal', amount: '12.34', feeAmount: '0.1851', destinationAddress: DEST });
     const got = await call('GET', `/v1/withdrawals/${res.body.id}`, { key: t.test });
@@ -197,7 +216,14 @@ describe('POST /v1/withdrawals', () => {
     const list = await call('GET', '/v1/withdrawals?page=1&limit=10', { key: t.test });
     expect(list.body.meta).toEqual({ total: 1, page: 1, lastPage: 1 });
     expect(list.body.data[0]).toEqual({
-      id: res.body.id, amount: '12.34', feeAmount: '0.1851', netAmount: '12.34', status: 'PENDING', destinationAddress: DEST, txHash: null, createdAt: res.body.createdAt,
+      id: res.body.id,
+      amount: '12.34',
+      feeAmount: '0.1851',
+      netAmount: '12.34',
+      status: 'PENDING',
+      destinationAddress: DEST,
+      txHash: null,
+      createdAt: res.body.createdAt,
     });
     const s = await ledgerSum(t.db, t.tenant.id);
     expect(s.sum).toBe(s.balance);
@@ -214,7 +240,10 @@ describe('POST /v1/withdrawals', () => {
     // Refused as a whole: no withdrawal, no event, no audit row, balance untouched.
     const [{ n }] = await t.db.select({ n: count() }).from(withdrawals).where(eq(withdrawals.tenantId, t.tenant.id));
     expect(n).toBe(0);
-    const [{ e }] = await t.db.select({ e: count() }).from(events).where(and(eq(events.tenantId, t.tenant.id), eq(events.type, 'withdrawal.created')));
+    const [{ e }] = await t.db
+      .select({ e: count() })
+      .from(events)
+      .where(and(eq(events.tenantId, t.tenant.id), eq(events.type, 'withdrawal.created')));
     expect(e).toBe(0);
     const [{ a }] = await t.db.select({ a: count() }).from(auditLog).where(eq(auditLog.tenantId, t.tenant.id));
     expect(a).toBe(0);
@@ -260,8 +289,14 @@ describe('POST /v1/withdrawals', () => {
     expect(res.body.message).toContain('deposit address of this gateway');
     // The check runs inside the withdrawal's transaction: nothing of it stays behind.
     const [w] = await t.db.select({ n: count() }).from(withdrawals).where(eq(withdrawals.tenantId, t.tenant.id));
-    const [e] = await t.db.select({ n: count() }).from(events).where(and(eq(events.tenantId, t.tenant.id), eq(events.type, 'withdrawal.created')));
-    const [l] = await t.db.select({ n: count() }).from(ledgerEntries).where(and(eq(ledgerEntries.tenantId, t.tenant.id), eq(ledgerEntries.kind, 'withdrawal')));
+    const [e] = await t.db
+      .select({ n: count() })
+      .from(events)
+      .where(and(eq(events.tenantId, t.tenant.id), eq(events.type, 'withdrawal.created')));
+    const [l] = await t.db
+      .select({ n: count() })
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.tenantId, t.tenant.id), eq(ledgerEntries.kind, 'withdrawal')));
     expect([Number(w!.n), Number(e!.n), Number(l!.n)]).toEqual([0, 0, 0]);
     expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body.available).toBe('100.00');
   });
@@ -300,7 +335,10 @@ describe('never overdraws', () => {
             round.map(async (o) => {
               if (o.kind === 'credit') return credit(t.db, t.tenant.id, (o.cents / 100).toFixed(2));
               if (o.kind === 'withdraw') {
-                const r = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: (o.cents / 100).toFixed(2), destinationAddress: DEST } });
+                const r = await call('POST', '/v1/withdrawals', {
+                  key: t.test,
+                  body: { amount: (o.cents / 100).toFixed(2), destinationAddress: DEST },
+                });
                 expect([201, 400]).toContain(r.status);
                 if (r.status === 201) ids.push(r.body.id);
                 return;
@@ -315,8 +353,14 @@ describe('never overdraws', () => {
       }),
       { numRuns: 15 },
     );
-    const [refunds] = await t.db.select({ n: count() }).from(ledgerEntries).where(and(eq(ledgerEntries.tenantId, t.tenant.id), eq(ledgerEntries.kind, 'withdrawal_refund')));
-    const [failed] = await t.db.select({ n: count() }).from(withdrawals).where(and(eq(withdrawals.tenantId, t.tenant.id), eq(withdrawals.status, 'FAILED')));
+    const [refunds] = await t.db
+      .select({ n: count() })
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.tenantId, t.tenant.id), eq(ledgerEntries.kind, 'withdrawal_refund')));
+    const [failed] = await t.db
+      .select({ n: count() })
+      .from(withdrawals)
+      .where(and(eq(withdrawals.tenantId, t.tenant.id), eq(withdrawals.status, 'FAILED')));
     expect(Number(refunds!.n)).toBe(Number(failed!.n));
   });
 });

@@ -25,7 +25,14 @@ withTestChain(async (c) => {
 async function fundedTenant(balance: string, feeRate = '0.01') {
   const t = await createTestTenant({ withdrawalFeeRate: feeRate });
   await t.db.transaction((tx) =>
-    postLedgerEntry(tx, { tenantId: t.tenant.id, mode: 'test', amount: balance, kind: 'test_credit', referenceType: 'test', referenceId: `wdc-${process.pid}-${++seq}` }),
+    postLedgerEntry(tx, {
+      tenantId: t.tenant.id,
+      mode: 'test',
+      amount: balance,
+      kind: 'test_credit',
+      referenceType: 'test',
+      referenceId: `wdc-${process.pid}-${++seq}`,
+    }),
   );
   return t;
 }
@@ -79,13 +86,18 @@ describe('USDT withdrawals on a real chain', () => {
     try {
       await processWithdrawals(t.db, net);
     } finally {
-      await chain.client.waitForTransactionReceipt({ hash: await chain.faucet.writeContract({ address: chain.token, abi, functionName: 'unpause' }) });
+      await chain.client.waitForTransactionReceipt({
+        hash: await chain.faucet.writeContract({ address: chain.token, abi, functionName: 'unpause' }),
+      });
     }
     const w = await call('GET', `/v1/withdrawals/${res.body.id}`, { key: t.test });
     expect(w.body.status).toBe('FAILED');
     expect(w.body.failureReason).toMatch(/revert/i);
     expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body.available).toBe('10.00');
-    const [failed] = await t.db.select().from(events).where(and(eq(events.subjectId, res.body.id), eq(events.type, 'withdrawal.failed')));
+    const [failed] = await t.db
+      .select()
+      .from(events)
+      .where(and(eq(events.subjectId, res.body.id), eq(events.type, 'withdrawal.failed')));
     expect(failed!.data).toMatchObject({ status: 'FAILED', amount: '5.00' });
   });
 
@@ -171,7 +183,17 @@ describe('USDT withdrawals on a real chain', () => {
     const liveTo = freshAddress();
     const [live] = await t.db
       .insert(withdrawals)
-      .values({ id: newId('withdrawal'), tenantId: t.tenant.id, mode: 'live', amount: '1', feeAmount: '0.01', netAmount: '1', destinationAddress: liveTo, chainId: net.chainId, status: 'PENDING' })
+      .values({
+        id: newId('withdrawal'),
+        tenantId: t.tenant.id,
+        mode: 'live',
+        amount: '1',
+        feeAmount: '0.01',
+        netAmount: '1',
+        destinationAddress: liveTo,
+        chainId: net.chainId,
+        status: 'PENDING',
+      })
       .returning();
     try {
       await processWithdrawals(t.db, net);

@@ -31,7 +31,14 @@ afterAll(() => proxy?.close());
 async function fundedTenant(balance: string) {
   const t = await createTestTenant({ withdrawalFeeRate: '0.01' });
   await t.db.transaction((tx) =>
-    postLedgerEntry(tx, { tenantId: t.tenant.id, mode: 'test', amount: balance, kind: 'test_credit', referenceType: 'test', referenceId: `wdf-${process.pid}-${++seq}` }),
+    postLedgerEntry(tx, {
+      tenantId: t.tenant.id,
+      mode: 'test',
+      amount: balance,
+      kind: 'test_credit',
+      referenceType: 'test',
+      referenceId: `wdf-${process.pid}-${++seq}`,
+    }),
   );
   return t;
 }
@@ -131,7 +138,15 @@ describe('withdrawals when chain reads fail or lag', () => {
     const [stored] = await t.db.select().from(withdrawals).where(eq(withdrawals.id, res.body.id));
     // Someone else uses the hot wallet's key and nonce first (an operator's manual transaction).
     const hot = privateKeyToAccount(chain.keys.hot);
-    const other = await hot.signTransaction({ type: 'legacy', chainId: chain.chainId, nonce: stored!.nonce!, to: hot.address, value: 0n, gas: 21_000n, gasPrice: stored!.gasPrice! });
+    const other = await hot.signTransaction({
+      type: 'legacy',
+      chainId: chain.chainId,
+      nonce: stored!.nonce!,
+      to: hot.address,
+      value: 0n,
+      gas: 21_000n,
+      gasPrice: stored!.gasPrice!,
+    });
     await chain.client.sendRawTransaction({ serializedTransaction: other });
     await pass(t.db);
     await pass(t.db);

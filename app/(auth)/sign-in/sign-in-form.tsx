@@ -33,10 +33,27 @@ export function SignInForm() {
     <form action={formAction} onSubmit={onSubmit} noValidate className="mt-6 space-y-2">
       <FormError message={clientErrors ? null : state.error} />
       <Field id="email" label="Email" error={errors.email}>
-        <input id="email" name="email" type="email" autoComplete="email" required defaultValue={state.values?.email} className={inputClass} aria-invalid={!!errors.email} />
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={state.values?.email}
+          className={inputClass}
+          aria-invalid={!!errors.email}
+        />
       </Field>
       <Field id="password" label="Password" error={errors.password}>
-        <input id="password" name="password" type="password" autoComplete="current-password" required className={inputClass} aria-invalid={!!errors.password} />
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          className={inputClass}
+          aria-invalid={!!errors.password}
+        />
       </Field>
       {needsCode && (
         <Field id="code" label="Authentication code" error={errors.code} hint="6-digit code from your app, or a recovery code.">

@@ -28,10 +28,25 @@ export function SignUpForm() {
     <form action={formAction} onSubmit={onSubmit} noValidate className="mt-6 space-y-2">
       <FormError message={clientErrors ? null : state.error} />
       <Field id="businessName" label="Business name" error={errors.businessName}>
-        <input id="businessName" name="businessName" autoComplete="organization" defaultValue={state.values?.businessName} className={inputClass} aria-invalid={!!errors.businessName} />
+        <input
+          id="businessName"
+          name="businessName"
+          autoComplete="organization"
+          defaultValue={state.values?.businessName}
+          className={inputClass}
+          aria-invalid={!!errors.businessName}
+        />
       </Field>
       <Field id="email" label="Email" error={errors.email}>
-        <input id="email" name="email" type="email" autoComplete="email" defaultValue={state.values?.email} className={inputClass} aria-invalid={!!errors.email} />
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          defaultValue={state.values?.email}
+          className={inputClass}
+          aria-invalid={!!errors.email}
+        />
       </Field>
       <Field id="password" label="Password" error={errors.password} hint="At least 10 characters.">
         <input id="password" name="password" type="password" autoComplete="new-password" className={inputClass} aria-invalid={!!errors.password} />

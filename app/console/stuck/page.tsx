@@ -9,7 +9,12 @@ import { listStuckWork } from '@/lib/console/list-stuck-work';
 export const metadata = { title: 'Stuck work · Support console' };
 
 const Tenant = ({ name, id, mode }: { name: string; id: string; mode: string }) => (
-  <>{name}<div className="font-mono text-xs text-slate-400">{id} · {mode}</div></>
+  <>
+    {name}
+    <div className="font-mono text-xs text-slate-400">
+      {id} · {mode}
+    </div>
+  </>
 );
 
 export default async function StuckWorkPage() {
@@ -17,58 +22,133 @@ export default async function StuckWorkPage() {
   const w = await listStuckWork(ctx.db);
   return (
     <>
-      <PageHeader title="Stuck work" description={`Failed payouts, waiting or slow withdrawals (no progress for ${w.stuckAfterMinutes} min), exchange orders that need a person.`} />
+      <PageHeader
+        title="Stuck work"
+        description={`Failed payouts, waiting or slow withdrawals (no progress for ${w.stuckAfterMinutes} min), exchange orders that need a person.`}
+      />
       <div className="space-y-6">
         <Card title={`Invoices (${w.invoices.length})`}>
-          {w.invoices.length === 0 ? <EmptyState title="No failed or stuck payouts" /> : (
-            <div className="-m-5 overflow-x-auto"><table className={tableClass}>
-              <thead><tr><th className={thClass}>Invoice</th><th className={thClass}>Tenant</th><th className={thClass}>Status</th><th className={thClass}>Amount</th><th className={thClass}>Last error</th><th className={thClass}>Since</th><th className={thClass} /></tr></thead>
-              <tbody>{w.invoices.map((i) => (
-                <tr key={i.id} data-stuck-invoice={i.id}>
-                  <td className={`${tdClass} font-mono text-xs`}>{i.id}</td>
-                  <td className={tdClass}><Tenant name={i.tenantName} id={i.tenantId} mode={i.mode} /></td>
-                  <td className={tdClass}><StatusBadge status={i.status} /></td>
-                  <td className={tdClass}><Money value={i.amount} /></td>
-                  <td className={`${tdClass} max-w-72 truncate text-xs`} title={i.lastError ?? ''}>{i.lastError ?? '—'}</td>
-                  <td className={`${tdClass} text-xs`}><Time iso={i.updatedAt.toISOString()} /></td>
-                  <td className={tdClass}>{i.failedSettlementId ? <RetryButton kind="settlement" id={i.id} /> : <span className="text-xs text-slate-500">job retrying</span>}</td>
-                </tr>
-              ))}</tbody>
-            </table></div>
+          {w.invoices.length === 0 ? (
+            <EmptyState title="No failed or stuck payouts" />
+          ) : (
+            <div className="-m-5 overflow-x-auto">
+              <table className={tableClass}>
+                <thead>
+                  <tr>
+                    <th className={thClass}>Invoice</th>
+                    <th className={thClass}>Tenant</th>
+                    <th className={thClass}>Status</th>
+                    <th className={thClass}>Amount</th>
+                    <th className={thClass}>Last error</th>
+                    <th className={thClass}>Since</th>
+                    <th className={thClass} />
+                  </tr>
+                </thead>
+                <tbody>
+                  {w.invoices.map((i) => (
+                    <tr key={i.id} data-stuck-invoice={i.id}>
+                      <td className={`${tdClass} font-mono text-xs`}>{i.id}</td>
+                      <td className={tdClass}>
+                        <Tenant name={i.tenantName} id={i.tenantId} mode={i.mode} />
+                      </td>
+                      <td className={tdClass}>
+                        <StatusBadge status={i.status} />
+                      </td>
+                      <td className={tdClass}>
+                        <Money value={i.amount} />
+                      </td>
+                      <td className={`${tdClass} max-w-72 truncate text-xs`} title={i.lastError ?? ''}>
+                        {i.lastError ?? '—'}
+                      </td>
+                      <td className={`${tdClass} text-xs`}>
+                        <Time iso={i.updatedAt.toISOString()} />
+                      </td>
+                      <td className={tdClass}>
+                        {i.failedSettlementId ? (
+                          <RetryButton kind="settlement" id={i.id} />
+                        ) : (
+                          <span className="text-xs text-slate-500">job retrying</span>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </Card>
         <Card title={`Withdrawals (${w.withdrawals.length})`}>
-          {w.withdrawals.length === 0 ? <EmptyState title="No waiting or stuck withdrawals" /> : (
-            <div className="-m-5 overflow-x-auto"><table className={tableClass}>
-              <thead><tr><th className={thClass}>Withdrawal</th><th className={thClass}>Tenant</th><th className={thClass}>Status</th><th className={thClass}>Amount</th><th className={thClass}>Why</th><th className={thClass}>Next try</th><th className={thClass} /></tr></thead>
-              <tbody>{w.withdrawals.map((x) => (
-                <tr key={x.id} data-stuck-withdrawal={x.id}>
-                  <td className={`${tdClass} font-mono text-xs`}>{x.id}</td>
-                  <td className={tdClass}><Tenant name={x.tenantName} id={x.tenantId} mode={x.mode} /></td>
-                  <td className={tdClass}><StatusBadge status={x.status} /></td>
-                  <td className={tdClass}><Money value={x.amount} /></td>
-                  <td className={`${tdClass} max-w-72 whitespace-normal text-xs`}>{x.pendingReason ?? (x.txHash ? `sent ${x.txHash.slice(0, 12)}…, not mined` : 'signed, not broadcast')}</td>
-                  <td className={`${tdClass} text-xs`}><Time iso={x.nextAttemptAt.toISOString()} /></td>
-                  <td className={tdClass}><RetryButton kind="withdrawal" id={x.id} /></td>
-                </tr>
-              ))}</tbody>
-            </table></div>
+          {w.withdrawals.length === 0 ? (
+            <EmptyState title="No waiting or stuck withdrawals" />
+          ) : (
+            <div className="-m-5 overflow-x-auto">
+              <table className={tableClass}>
+                <thead>
+                  <tr>
+                    <th className={thClass}>Withdrawal</th>
+                    <th className={thClass}>Tenant</th>
+                    <th className={thClass}>Status</th>
+                    <th className={thClass}>Amount</th>
+                    <th className={thClass}>Why</th>
+                    <th className={thClass}>Next try</th>
+                    <th className={thClass} />
+                  </tr>
+                </thead>
+                <tbody>
+                  {w.withdrawals.map((x) => (
+                    <tr key={x.id} data-stuck-withdrawal={x.id}>
+                      <td className={`${tdClass} font-mono text-xs`}>{x.id}</td>
+                      <td className={tdClass}>
+                        <Tenant name={x.tenantName} id={x.tenantId} mode={x.mode} />
+                      </td>
+                      <td className={tdClass}>
+                        <StatusBadge status={x.status} />
+                      </td>
+                      <td className={tdClass}>
+                        <Money value={x.amount} />
+                      </td>
+                      <td className={`${tdClass} max-w-72 whitespace-normal text-xs`}>
+                        {x.pendingReason ?? (x.txHash ? `sent ${x.txHash.slice(0, 12)}…, not mined` : 'signed, not broadcast')}
+                      </td>
+                      <td className={`${tdClass} text-xs`}>
+                        <Time iso={x.nextAttemptAt.toISOString()} />
+                      </td>
+                      <td className={tdClass}>
+                        <RetryButton kind="withdrawal" id={x.id} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </Card>
         <Card title={`Exchange orders needing attention (${w.exchangeOrders.length})`}>
-          {w.exchangeOrders.length === 0 ? <EmptyState title="No EXPIRED or EMERGENCY orders" /> : (
-            <ul className="space-y-4">{w.exchangeOrders.map((o) => (
-              <li key={o.id} className="rounded-md border border-slate-200 p-4 text-sm" data-exchange-order={o.id}>
-                <div className="flex flex-wrap items-center gap-3">
-                  <StatusBadge status={o.status ?? 'UNKNOWN'} />
-                  <span className="font-mono text-xs">{o.id}</span>
-                  <span className="text-slate-500">exchange {o.exchangeId ?? '—'} · {o.purpose} {o.withdrawalId ?? o.invoiceId ?? ''}</span>
-                  <span className="text-slate-500">{o.fromAmount ?? '?'} {o.fromCcy} → {o.toAmount ?? '?'} {o.toCcy}</span>
-                  <span className="text-slate-500">{o.tenantName} ({o.mode})</span>
-                </div>
-                <p className="mt-2 text-slate-700"><strong>What to do:</strong> {o.advice}</p>
-              </li>
-            ))}</ul>
+          {w.exchangeOrders.length === 0 ? (
+            <EmptyState title="No EXPIRED or EMERGENCY orders" />
+          ) : (
+            <ul className="space-y-4">
+              {w.exchangeOrders.map((o) => (
+                <li key={o.id} className="rounded-md border border-slate-200 p-4 text-sm" data-exchange-order={o.id}>
+                  <div className="flex flex-wrap items-center gap-3">
+                    <StatusBadge status={o.status ?? 'UNKNOWN'} />
+                    <span className="font-mono text-xs">{o.id}</span>
+                    <span className="text-slate-500">
+                      exchange {o.exchangeId ?? '—'} · {o.purpose} {o.withdrawalId ?? o.invoiceId ?? ''}
+                    </span>
+                    <span className="text-slate-500">
+                      {o.fromAmount ?? '?'} {o.fromCcy} → {o.toAmount ?? '?'} {o.toCcy}
+                    </span>
+                    <span className="text-slate-500">
+                      {o.tenantName} ({o.mode})
+                    </span>
+                  </div>
+                  <p className="mt-2 text-slate-700">
+                    <strong>What to do:</strong> {o.advice}
+                  </p>
+                </li>
+              ))}
+            </ul>
           )}
         </Card>
       </div>

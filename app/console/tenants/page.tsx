@@ -18,25 +18,52 @@ export default async function TenantsPage({ searchParams }: { searchParams: Prom
     <>
       <PageHeader title="Tenants" />
       <form className="mb-4 flex max-w-md gap-2" role="search">
-        <label htmlFor="tq" className="sr-only">Filter tenants</label>
+        <label htmlFor="tq" className="sr-only">
+          Filter tenants
+        </label>
         <input id="tq" name="q" defaultValue={q ?? ''} placeholder="Name, slug or id" className={inputClass} />
-        <button type="submit" className="h-9 rounded-md border border-slate-300 bg-white px-4 text-sm font-medium">Filter</button>
+        <button type="submit" className="h-9 rounded-md border border-slate-300 bg-white px-4 text-sm font-medium">
+          Filter
+        </button>
       </form>
       <Card>
-        {rows.length === 0 ? <EmptyState title="No tenants" /> : (
-          <div className="-m-5 overflow-x-auto"><table className={tableClass}>
-            <thead><tr><th className={thClass}>Name</th><th className={thClass}>Id</th><th className={thClass}>Status</th><th className={thClass}>Invoice fee</th><th className={thClass}>Withdrawal fee</th><th className={thClass}>Created</th></tr></thead>
-            <tbody>{rows.map((t) => (
-              <tr key={t.id}>
-                <td className={tdClass}><Link href={`/console/tenants/${t.id}`} className="font-medium text-indigo-600 hover:underline">{t.name}</Link></td>
-                <td className={`${tdClass} font-mono text-xs`}>{t.id}</td>
-                <td className={tdClass}><StatusBadge status={t.status.toUpperCase()} /></td>
-                <td className={tdClass}>{pct(t.invoiceFeeRate)}</td>
-                <td className={tdClass}>{pct(t.withdrawalFeeRate)}</td>
-                <td className={`${tdClass} text-xs`}><Time iso={t.createdAt.toISOString()} /></td>
-              </tr>
-            ))}</tbody>
-          </table></div>
+        {rows.length === 0 ? (
+          <EmptyState title="No tenants" />
+        ) : (
+          <div className="-m-5 overflow-x-auto">
+            <table className={tableClass}>
+              <thead>
+                <tr>
+                  <th className={thClass}>Name</th>
+                  <th className={thClass}>Id</th>
+                  <th className={thClass}>Status</th>
+                  <th className={thClass}>Invoice fee</th>
+                  <th className={thClass}>Withdrawal fee</th>
+                  <th className={thClass}>Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((t) => (
+                  <tr key={t.id}>
+                    <td className={tdClass}>
+                      <Link href={`/console/tenants/${t.id}`} className="font-medium text-indigo-600 hover:underline">
+                        {t.name}
+                      </Link>
+                    </td>
+                    <td className={`${tdClass} font-mono text-xs`}>{t.id}</td>
+                    <td className={tdClass}>
+                      <StatusBadge status={t.status.toUpperCase()} />
+                    </td>
+                    <td className={tdClass}>{pct(t.invoiceFeeRate)}</td>
+                    <td className={tdClass}>{pct(t.withdrawalFeeRate)}</td>
+                    <td className={`${tdClass} text-xs`}>
+                      <Time iso={t.createdAt.toISOString()} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </Card>
     </>

@@ -14,7 +14,17 @@ import type { ApiKeyView } from '@/lib/api-keys/schemas';
 import { revokeKeyAction } from './actions';
 import { KeyForm } from './key-form';
 
-export function KeysManager({ keys, canManage, mode, totpEnabled = false }: { keys: ApiKeyView[]; canManage: boolean; mode: 'live' | 'test'; totpEnabled?: boolean }) {
+export function KeysManager({
+  keys,
+  canManage,
+  mode,
+  totpEnabled = false,
+}: {
+  keys: ApiKeyView[];
+  canManage: boolean;
+  mode: 'live' | 'test';
+  totpEnabled?: boolean;
+}) {
   const router = useRouter();
   const toast = useToast();
   const [creating, setCreating] = useState(false);
@@ -24,11 +34,15 @@ export function KeysManager({ keys, canManage, mode, totpEnabled = false }: { ke
   return (
     <div className="-m-5">
       <div className="flex items-center justify-between border-b border-slate-100 px-5 py-3">
-        <p className="text-sm text-slate-500">{keys.length} key{keys.length === 1 ? '' : 's'}</p>
+        <p className="text-sm text-slate-500">
+          {keys.length} key{keys.length === 1 ? '' : 's'}
+        </p>
         {canManage ? (
           <Button onClick={() => setCreating(true)}>Create key</Button>
         ) : (
-          <p className="text-sm text-slate-500" data-testid="keys-owner-only">Only the account owner can create or change keys.</p>
+          <p className="text-sm text-slate-500" data-testid="keys-owner-only">
+            Only the account owner can create or change keys.
+          </p>
         )}
       </div>
       {secret && (
@@ -54,7 +68,9 @@ export function KeysManager({ keys, canManage, mode, totpEnabled = false }: { ke
             <thead>
               <tr>
                 {['Name', 'Key', 'Scopes', 'Rate limit', 'Expires', 'Last used', 'Status', ''].map((h) => (
-                  <th key={h} className={thClass}>{h}</th>
+                  <th key={h} className={thClass}>
+                    {h}
+                  </th>
                 ))}
               </tr>
             </thead>
@@ -62,16 +78,22 @@ export function KeysManager({ keys, canManage, mode, totpEnabled = false }: { ke
               {keys.map((k) => (
                 <tr key={k.id} data-key-id={k.id}>
                   <td className={`${tdClass} font-medium text-slate-900`}>{k.name}</td>
-                  <td className={`${tdClass} font-mono text-xs`}>{k.keyPrefix}…{k.lastFour}</td>
+                  <td className={`${tdClass} font-mono text-xs`}>
+                    {k.keyPrefix}…{k.lastFour}
+                  </td>
                   <td className={`${tdClass} max-w-56 whitespace-normal text-xs`}>{k.scopes.join(', ')}</td>
                   <td className={tdClass}>{k.rateLimitRpm}/min</td>
                   <td className={tdClass}>{k.expiresAt ? formatTime(k.expiresAt) : 'Never'}</td>
                   <td className={tdClass}>{k.lastUsedAt ? formatTime(k.lastUsedAt) : 'Never'}</td>
-                  <td className={tdClass}><StatusBadge status={k.status} /></td>
+                  <td className={tdClass}>
+                    <StatusBadge status={k.status} />
+                  </td>
                   <td className={`${tdClass} text-right`}>
                     {canManage && k.status !== 'REVOKED' && (
                       <div className="flex justify-end gap-2">
-                        <Button variant="secondary" size="sm" onClick={() => setEditing(k)}>Edit</Button>
+                        <Button variant="secondary" size="sm" onClick={() => setEditing(k)}>
+                          Edit
+                        </Button>
                         <ConfirmButton
                           label="Revoke"
                           title={`Revoke “${k.name}”?`}

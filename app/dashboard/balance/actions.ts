@@ -6,6 +6,7 @@ import { getNetwork } from '@/lib/chain/network';
 import { requireStepUp } from '@/lib/auth/require-step-up';
 import { runAction } from '@/lib/dashboard/action-result';
 import { actionContext } from '@/lib/dashboard/context';
+import { prepareWithdrawalControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
 import { createWithdrawal } from '@/lib/withdrawals/create-withdrawal';
 import { getMaxWithdrawal } from '@/lib/withdrawals/get-max-withdrawal';
 import { CreateWithdrawalBody } from '@/lib/withdrawals/schemas';
@@ -15,7 +16,7 @@ export async function createWithdrawalAction(input: unknown, stepUp?: { totpCode
   return runAction(async () => {
     const ctx = await actionContext('withdrawals:create');
     await requireStepUp(ctx.db, ctx.user.id, stepUp?.totpCode);
-    const withdrawal = await createWithdrawal(ctx.db, ctx.owner, CreateWithdrawalBody.parse(input), userActor(ctx));
+    const withdrawal = await createWithdrawal(ctx.db, ctx.owner, CreateWithdrawalBody.parse(input), userActor(ctx), prepareWithdrawalControls);
     revalidatePath('/dashboard/balance');
     revalidatePath('/dashboard');
     return withdrawal;

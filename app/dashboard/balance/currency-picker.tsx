@@ -3,10 +3,25 @@
 import { useId, useMemo, useState } from 'react';
 import { inputClass } from '@/components/ui/field';
 
-export interface Currency { code: string; coin: string; network: string; name: string }
+export interface Currency {
+  code: string;
+  coin: string;
+  network: string;
+  name: string;
+}
 
 /** A searchable combobox (ARIA 1.2 pattern): type to filter by code, coin, network or name; arrows and Enter pick. */
-export function CurrencyPicker({ currencies, value, onChange, error }: { currencies: Currency[]; value: string; onChange: (code: string) => void; error?: string }) {
+export function CurrencyPicker({
+  currencies,
+  value,
+  onChange,
+  error,
+}: {
+  currencies: Currency[];
+  value: string;
+  onChange: (code: string) => void;
+  error?: string;
+}) {
   const id = useId();
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
@@ -24,7 +39,9 @@ export function CurrencyPicker({ currencies, value, onChange, error }: { currenc
   };
   return (
     <div className="relative">
-      <label htmlFor={`${id}-input`} className="block text-sm font-medium text-slate-700">Currency to receive</label>
+      <label htmlFor={`${id}-input`} className="block text-sm font-medium text-slate-700">
+        Currency to receive
+      </label>
       <input
         id={`${id}-input`}
         role="combobox"
@@ -37,17 +54,32 @@ export function CurrencyPicker({ currencies, value, onChange, error }: { currenc
         value={query}
         onFocus={() => setOpen(true)}
         onBlur={() => setTimeout(() => setOpen(false), 150)}
-        onChange={(e) => { setQuery(e.target.value); setActive(0); setOpen(true); }}
+        onChange={(e) => {
+          setQuery(e.target.value);
+          setActive(0);
+          setOpen(true);
+        }}
         onKeyDown={(e) => {
-          if (e.key === 'ArrowDown') { e.preventDefault(); setActive((a) => Math.min(a + 1, matches.length - 1)); setOpen(true); }
-          else if (e.key === 'ArrowUp') { e.preventDefault(); setActive((a) => Math.max(a - 1, 0)); }
-          else if (e.key === 'Enter' && open && matches[active]) { e.preventDefault(); pick(matches[active]!); }
-          else if (e.key === 'Escape') setOpen(false);
+          if (e.key === 'ArrowDown') {
+            e.preventDefault();
+            setActive((a) => Math.min(a + 1, matches.length - 1));
+            setOpen(true);
+          } else if (e.key === 'ArrowUp') {
+            e.preventDefault();
+            setActive((a) => Math.max(a - 1, 0));
+          } else if (e.key === 'Enter' && open && matches[active]) {
+            e.preventDefault();
+            pick(matches[active]!);
+          } else if (e.key === 'Escape') setOpen(false);
         }}
         className={`${inputClass} mt-1 ${selected ? 'placeholder:text-slate-900' : ''}`}
       />
       {open && (
-        <ul id={`${id}-list`} role="listbox" className="absolute z-30 mt-1 max-h-60 w-full overflow-auto rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg">
+        <ul
+          id={`${id}-list`}
+          role="listbox"
+          className="absolute z-30 mt-1 max-h-60 w-full overflow-auto rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg"
+        >
           {matches.length === 0 && <li className="px-3 py-2 text-slate-500">No currency matches “{query}”.</li>}
           {matches.map((c, i) => (
             <li
@@ -55,16 +87,25 @@ export function CurrencyPicker({ currencies, value, onChange, error }: { currenc
               id={`${id}-${c.code}`}
               role="option"
               aria-selected={c.code === value}
-              onMouseDown={(e) => { e.preventDefault(); pick(c); }}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                pick(c);
+              }}
               className={`flex cursor-pointer justify-between px-3 py-1.5 ${i === active ? 'bg-indigo-50' : ''}`}
             >
-              <span>{c.name} <span className="text-slate-500">({c.coin})</span></span>
-              <span className="font-mono text-xs text-slate-500">{c.code} · {c.network}</span>
+              <span>
+                {c.name} <span className="text-slate-500">({c.coin})</span>
+              </span>
+              <span className="font-mono text-xs text-slate-500">
+                {c.code} · {c.network}
+              </span>
             </li>
           ))}
         </ul>
       )}
-      <p className="min-h-5 text-xs text-red-600" role={error ? 'alert' : undefined}>{error ?? ''}</p>
+      <p className="min-h-5 text-xs text-red-600" role={error ? 'alert' : undefined}>
+        {error ?? ''}
+      </p>
     </div>
   );
 }

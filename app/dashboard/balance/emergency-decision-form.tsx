@@ -48,26 +48,57 @@ export function EmergencyDecisionForm({ orderId, fromCcy }: { orderId: string; f
       <fieldset className="space-y-1.5 text-sm">
         <legend className="mb-1 font-medium text-slate-700">Your decision</legend>
         <label className="flex items-center gap-1.5">
-          <input type="radio" name={id('choice')} value="EXCHANGE" checked={choice === 'EXCHANGE'} onChange={() => setChoice('EXCHANGE')} /> Continue the exchange at the market rate
+          <input type="radio" name={id('choice')} value="EXCHANGE" checked={choice === 'EXCHANGE'} onChange={() => setChoice('EXCHANGE')} /> Continue
+          the exchange at the market rate
         </label>
         <label className="flex items-center gap-1.5">
-          <input type="radio" name={id('choice')} value="REFUND" checked={choice === 'REFUND'} onChange={() => setChoice('REFUND')} /> Refund to an address
+          <input type="radio" name={id('choice')} value="REFUND" checked={choice === 'REFUND'} onChange={() => setChoice('REFUND')} /> Refund to an
+          address
         </label>
       </fieldset>
       {choice === 'REFUND' && (
         <div className="grid gap-x-4 sm:grid-cols-2">
-          <Field id={id('address')} label={`Refund address (${fromCcy})`} error={errors.refundAddress} hint="The deposit, minus the network fee, is sent here.">
-            <input id={id('address')} name="refundAddress" value={address} onChange={(e) => { setAddress(e.target.value); setErrors(({ refundAddress: _, ...r }) => r); }} placeholder={fromCcy === 'USDTBSC' ? '0x…' : ''} className={`${inputClass} font-mono`} spellCheck={false} autoComplete="off" aria-invalid={!!errors.refundAddress} aria-describedby={`${id('address')}-msg`} />
+          <Field
+            id={id('address')}
+            label={`Refund address (${fromCcy})`}
+            error={errors.refundAddress}
+            hint="The deposit, minus the network fee, is sent here."
+          >
+            <input
+              id={id('address')}
+              name="refundAddress"
+              value={address}
+              onChange={(e) => {
+                setAddress(e.target.value);
+                setErrors(({ refundAddress: _, ...r }) => r);
+              }}
+              placeholder={fromCcy === 'USDTBSC' ? '0x…' : ''}
+              className={`${inputClass} font-mono`}
+              spellCheck={false}
+              autoComplete="off"
+              aria-invalid={!!errors.refundAddress}
+              aria-describedby={`${id('address')}-msg`}
+            />
           </Field>
           {fromCcy !== 'USDTBSC' && (
             <Field id={id('tag')} label="Memo / tag (if the address needs one)" error={errors.refundTag}>
-              <input id={id('tag')} name="refundTag" value={tag} onChange={(e) => setTag(e.target.value)} className={inputClass} aria-invalid={!!errors.refundTag} aria-describedby={`${id('tag')}-msg`} />
+              <input
+                id={id('tag')}
+                name="refundTag"
+                value={tag}
+                onChange={(e) => setTag(e.target.value)}
+                className={inputClass}
+                aria-invalid={!!errors.refundTag}
+                aria-describedby={`${id('tag')}-msg`}
+              />
             </Field>
           )}
         </div>
       )}
       <div className="flex justify-end">
-        <Button type="submit" size="sm" disabled={busy}>{busy ? 'Sending…' : choice === 'REFUND' ? 'Request the refund' : 'Continue the exchange'}</Button>
+        <Button type="submit" size="sm" disabled={busy}>
+          {busy ? 'Sending…' : choice === 'REFUND' ? 'Request the refund' : 'Continue the exchange'}
+        </Button>
       </div>
     </form>
   );

@@ -27,17 +27,40 @@ export async function ExchangeAttention({ ctx }: { ctx: DashboardContext }) {
               {o.reasons.length > 0 && <Badge tone="amber">{capitalised(emergencyReasonText(o.reasons))}</Badge>}
               {o.choice !== 'NONE' && <Badge tone="blue">{o.choice === 'REFUND' ? 'Refund chosen' : 'Exchange chosen'}</Badge>}
               <span className="text-slate-700">
-                {o.fromAmount ? <Money value={o.fromAmount} currency={o.fromCcy} /> : o.fromCcy} → {o.toAmount ? <Money value={o.toAmount} currency={o.toCcy} /> : o.toCcy}
+                {o.fromAmount ? <Money value={o.fromAmount} currency={o.fromCcy} /> : o.fromCcy} →{' '}
+                {o.toAmount ? <Money value={o.toAmount} currency={o.toCcy} /> : o.toCcy}
               </span>
               <span className="text-slate-500">
                 {PURPOSE[o.purpose] ?? o.purpose}
-                {o.withdrawalId && <> <span className="font-mono text-xs">{o.withdrawalId}</span></>}
-                {o.invoiceId && <> invoice <Link className="font-mono text-xs text-indigo-600 hover:underline" href={`/dashboard/invoices/${o.invoiceId}`}>{o.invoiceId}</Link></>}
+                {o.withdrawalId && (
+                  <>
+                    {' '}
+                    <span className="font-mono text-xs">{o.withdrawalId}</span>
+                  </>
+                )}
+                {o.invoiceId && (
+                  <>
+                    {' '}
+                    invoice{' '}
+                    <Link className="font-mono text-xs text-indigo-600 hover:underline" href={`/dashboard/invoices/${o.invoiceId}`}>
+                      {o.invoiceId}
+                    </Link>
+                  </>
+                )}
               </span>
-              <span className="text-slate-500">exchange order <span className="font-mono text-xs">{o.exchangeId ?? '—'}</span> · <Time iso={o.createdAt} /></span>
+              <span className="text-slate-500">
+                exchange order <span className="font-mono text-xs">{o.exchangeId ?? '—'}</span> · <Time iso={o.createdAt} />
+              </span>
             </div>
-            <p className="mt-2 text-slate-700"><strong>What to do:</strong> {o.advice}</p>
-            {o.canResolve && (canDecide ? <EmergencyDecisionForm orderId={o.id} fromCcy={o.fromCcy} /> : <p className="mt-2 text-slate-500">Only the account owner can decide.</p>)}
+            <p className="mt-2 text-slate-700">
+              <strong>What to do:</strong> {o.advice}
+            </p>
+            {o.canResolve &&
+              (canDecide ? (
+                <EmergencyDecisionForm orderId={o.id} fromCcy={o.fromCcy} />
+              ) : (
+                <p className="mt-2 text-slate-500">Only the account owner can decide.</p>
+              ))}
           </li>
         ))}
       </ul>

@@ -69,7 +69,15 @@ export function ExchangeWithdrawalForm({ currencies, totpEnabled = false }: { cu
         <FormError message={formError} />
         <CurrencyPicker currencies={currencies} value={toCcy} onChange={setToCcy} error={errors.toCcy} />
         <Field id="x-amount" label="USDT to send" error={errors.amount}>
-          <input id="x-amount" inputMode="decimal" placeholder="100.00" value={amount} onChange={(e) => setAmount(e.target.value)} className={inputClass} aria-invalid={!!errors.amount} />
+          <input
+            id="x-amount"
+            inputMode="decimal"
+            placeholder="100.00"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            className={inputClass}
+            aria-invalid={!!errors.amount}
+          />
         </Field>
         <fieldset className="flex gap-4 text-sm">
           <legend className="sr-only">Rate type</legend>
@@ -80,12 +88,25 @@ export function ExchangeWithdrawalForm({ currencies, totpEnabled = false }: { cu
           ))}
         </fieldset>
         <Field id="x-address" label="Recipient address" error={errors.toAddress}>
-          <input id="x-address" value={address} onChange={(e) => setAddress(e.target.value)} className={`${inputClass} font-mono`} spellCheck={false} autoComplete="off" aria-invalid={!!errors.toAddress} />
+          <input
+            id="x-address"
+            value={address}
+            onChange={(e) => setAddress(e.target.value)}
+            className={`${inputClass} font-mono`}
+            spellCheck={false}
+            autoComplete="off"
+            aria-invalid={!!errors.toAddress}
+          />
         </Field>
         <Field id="x-tag" label="Memo / tag (if the currency needs one)" error={errors.tag}>
           <input id="x-tag" value={tag} onChange={(e) => setTag(e.target.value)} className={inputClass} />
         </Field>
-        <div className="flex items-end justify-end gap-2"><StepUpField id="xw-totp" enabled={totpEnabled} value={totpCode} onChange={setTotpCode} /><Button type="submit" disabled={busy || !!q?.errors.length}>{busy ? 'Creating order…' : 'Withdraw via exchange'}</Button></div>
+        <div className="flex items-end justify-end gap-2">
+          <StepUpField id="xw-totp" enabled={totpEnabled} value={totpCode} onChange={setTotpCode} />
+          <Button type="submit" disabled={busy || !!q?.errors.length}>
+            {busy ? 'Creating order…' : 'Withdraw via exchange'}
+          </Button>
+        </div>
       </div>
       <div className="space-y-3">
         <div className="min-h-36 rounded-md bg-slate-50 p-4 text-sm" aria-live="polite" data-testid="exchange-quote">
@@ -98,19 +119,44 @@ export function ExchangeWithdrawalForm({ currencies, totpEnabled = false }: { cu
             <p className="mt-2 text-red-600">{quote.error.message}</p>
           ) : q ? (
             <dl className="mt-2 grid grid-cols-2 gap-2">
-              <dt className="text-slate-500">You send</dt><dd className="tabular-nums">{formatMoney(q.from.amount)} USDT</dd>
-              <dt className="text-slate-500">Recipient gets</dt><dd className="tabular-nums font-medium">{q.to.amount} {q.to.coin}</dd>
-              <dt className="text-slate-500">Rate</dt><dd className="tabular-nums">1 USDT = {q.from.rate} {q.to.coin}</dd>
-              <dt className="text-slate-500">Limits</dt><dd className="tabular-nums">{q.min} – {q.max} USDT</dd>
-              {q.errors.length > 0 && <dd className="col-span-2 text-red-600">{q.errors.map((e) => (e === 'LIMIT_MIN' ? `Below the minimum of ${q.min} USDT` : e === 'LIMIT_MAX' ? `Above the maximum of ${q.max} USDT` : e)).join(' · ')}</dd>}
+              <dt className="text-slate-500">You send</dt>
+              <dd className="tabular-nums">{formatMoney(q.from.amount)} USDT</dd>
+              <dt className="text-slate-500">Recipient gets</dt>
+              <dd className="tabular-nums font-medium">
+                {q.to.amount} {q.to.coin}
+              </dd>
+              <dt className="text-slate-500">Rate</dt>
+              <dd className="tabular-nums">
+                1 USDT = {q.from.rate} {q.to.coin}
+              </dd>
+              <dt className="text-slate-500">Limits</dt>
+              <dd className="tabular-nums">
+                {q.min} – {q.max} USDT
+              </dd>
+              {q.errors.length > 0 && (
+                <dd className="col-span-2 text-red-600">
+                  {q.errors
+                    .map((e) =>
+                      e === 'LIMIT_MIN' ? `Below the minimum of ${q.min} USDT` : e === 'LIMIT_MAX' ? `Above the maximum of ${q.max} USDT` : e,
+                    )
+                    .join(' · ')}
+                </dd>
+              )}
             </dl>
           ) : null}
         </div>
         {result && (
           <div className="rounded-md border border-emerald-200 bg-emerald-50 p-4 text-sm" data-testid="exchange-result">
-            <p className="font-semibold text-emerald-900">Order {result.exchangeOrder.id} · {result.exchangeOrder.status}</p>
-            <p className="mt-1 text-emerald-800">Sent {formatMoney(result.exchangeOrder.from.amount)} USDT; recipient gets {result.exchangeOrder.to.amount} {result.exchangeOrder.to.code}.</p>
-            <p className="mt-1 break-all font-mono text-xs text-emerald-800">{result.txHash ? `tx ${result.txHash}` : (result.withdrawal.pendingReason ?? 'transfer queued')}</p>
+            <p className="font-semibold text-emerald-900">
+              Order {result.exchangeOrder.id} · {result.exchangeOrder.status}
+            </p>
+            <p className="mt-1 text-emerald-800">
+              Sent {formatMoney(result.exchangeOrder.from.amount)} USDT; recipient gets {result.exchangeOrder.to.amount}{' '}
+              {result.exchangeOrder.to.code}.
+            </p>
+            <p className="mt-1 break-all font-mono text-xs text-emerald-800">
+              {result.txHash ? `tx ${result.txHash}` : (result.withdrawal.pendingReason ?? 'transfer queued')}
+            </p>
           </div>
         )}
       </div>

@@ -18,7 +18,9 @@ export async function ExchangeWithdrawal({ ctx }: { ctx: DashboardContext }) {
   return (
     <Card title="Withdraw in another currency" className="mt-4">
       {unavailable ? (
-        <p className="text-sm text-slate-600" data-testid="exchange-unavailable">Not available in {ctx.mode} mode: {unavailable}</p>
+        <p className="text-sm text-slate-600" data-testid="exchange-unavailable">
+          Not available in {ctx.mode} mode: {unavailable}
+        </p>
       ) : !can(ctx.user.role, 'withdrawals:create') ? (
         <p className="text-sm text-slate-500">Only the account owner can withdraw funds.</p>
       ) : (

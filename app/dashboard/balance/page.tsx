@@ -36,17 +36,27 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
           <dl className="space-y-4">
             <div>
               <dt className="text-sm text-slate-500">Available</dt>
-              <dd className="mt-1 text-3xl font-semibold text-slate-900" data-testid="balance-available"><Money value={balance.available} /></dd>
+              <dd className="mt-1 text-3xl font-semibold text-slate-900" data-testid="balance-available">
+                <Money value={balance.available} />
+              </dd>
             </div>
             <div>
               <dt className="text-sm text-slate-500">Held by open withdrawals</dt>
-              <dd className="mt-1 text-lg text-slate-700" data-testid="balance-pending"><Money value={balance.pending} /></dd>
+              <dd className="mt-1 text-lg text-slate-700" data-testid="balance-pending">
+                <Money value={balance.pending} />
+              </dd>
             </div>
-            <div className="text-xs text-slate-500">Withdrawal fee: {new Decimal(max.feePercent).times(100).toFixed()}% of the amount, charged on top · minimum {max.minWithdrawal} USDT</div>
+            <div className="text-xs text-slate-500">
+              Withdrawal fee: {new Decimal(max.feePercent).times(100).toFixed()}% of the amount, charged on top · minimum {max.minWithdrawal} USDT
+            </div>
           </dl>
         </Card>
         <Card title="Withdraw USDT" className="lg:col-span-2">
-          {canWithdraw ? <WithdrawalForm initialMax={max} totpEnabled={ctx.user.totpEnabled} /> : <p className="text-sm text-slate-500">Only the account owner can withdraw funds.</p>}
+          {canWithdraw ? (
+            <WithdrawalForm initialMax={max} totpEnabled={ctx.user.totpEnabled} />
+          ) : (
+            <p className="text-sm text-slate-500">Only the account owner can withdraw funds.</p>
+          )}
         </Card>
       </div>
       <ExchangeWithdrawal ctx={ctx} />
@@ -57,20 +67,46 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
           ) : (
             <div className="overflow-x-auto">
               <table className={tableClass}>
-                <thead><tr>{['Amount', 'Fee', 'Status', 'Destination', 'Transaction', 'Created'].map((h) => <th key={h} className={thClass}>{h}</th>)}</tr></thead>
+                <thead>
+                  <tr>
+                    {['Amount', 'Fee', 'Status', 'Destination', 'Transaction', 'Created'].map((h) => (
+                      <th key={h} className={thClass}>
+                        {h}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
                 <tbody>
                   {history.data.map((w) => {
                     const url = w.txHash ? explorerTxUrl(chainId, w.txHash) : null;
                     return (
                       <tr key={w.id} data-withdrawal-id={w.id}>
-                        <td className={`${tdClass} font-medium text-slate-900`}><Money value={w.amount} /></td>
-                        <td className={tdClass}><Money value={w.feeAmount} /></td>
-                        <td className={tdClass}><StatusBadge status={w.status} /></td>
-                        <td className={`${tdClass} font-mono text-xs`} title={w.destinationAddress}>{w.destinationAddress.slice(0, 8)}…{w.destinationAddress.slice(-6)}</td>
-                        <td className={`${tdClass} font-mono text-xs`}>
-                          {!w.txHash ? '—' : url ? <a className="text-indigo-600 hover:underline" href={url} target="_blank" rel="noreferrer">{w.txHash.slice(0, 12)}…</a> : <span title={w.txHash}>{w.txHash.slice(0, 12)}…</span>}
+                        <td className={`${tdClass} font-medium text-slate-900`}>
+                          <Money value={w.amount} />
                         </td>
-                        <td className={tdClass}><Time iso={w.createdAt} /></td>
+                        <td className={tdClass}>
+                          <Money value={w.feeAmount} />
+                        </td>
+                        <td className={tdClass}>
+                          <StatusBadge status={w.status} />
+                        </td>
+                        <td className={`${tdClass} font-mono text-xs`} title={w.destinationAddress}>
+                          {w.destinationAddress.slice(0, 8)}…{w.destinationAddress.slice(-6)}
+                        </td>
+                        <td className={`${tdClass} font-mono text-xs`}>
+                          {!w.txHash ? (
+                            '—'
+                          ) : url ? (
+                            <a className="text-indigo-600 hover:underline" href={url} target="_blank" rel="noreferrer">
+                              {w.txHash.slice(0, 12)}…
+                            </a>
+                          ) : (
+                            <span title={w.txHash}>{w.txHash.slice(0, 12)}…</span>
+                          )}
+                        </td>
+                        <td className={tdClass}>
+                          <Time iso={w.createdAt} />
+                        </td>
                       </tr>
                     );
                   })}
@@ -78,7 +114,13 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
               </table>
             </div>
           )}
-          <Pagination basePath="/dashboard/balance" params={{}} page={history.meta.page} lastPage={history.meta.lastPage} total={history.meta.total} />
+          <Pagination
+            basePath="/dashboard/balance"
+            params={{}}
+            page={history.meta.page}
+            lastPage={history.meta.lastPage}
+            total={history.meta.total}
+          />
         </div>
       </Card>
     </>

@@ -14,7 +14,13 @@ import { parseWithdrawalAmount, quotedWithdrawalFee } from '@/lib/withdrawals/am
 import { CreateWithdrawalBody } from '@/lib/withdrawals/schemas';
 import { createWithdrawalAction, maxWithdrawalAction, validateAddressAction } from './actions';
 
-interface Max { maxAmount: string; balance: string; feePercent: string; estimatedFee: string; minWithdrawal: string }
+interface Max {
+  maxAmount: string;
+  balance: string;
+  feePercent: string;
+  estimatedFee: string;
+  minWithdrawal: string;
+}
 
 /** Amount checks are lib/withdrawals' own parser, so the form refuses exactly what the API refuses. */
 function amountProblem(raw: string): string | null {
@@ -91,24 +97,81 @@ export function WithdrawalForm({ initialMax, totpEnabled = false }: { initialMax
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-2">
       <FormError message={formError} />
-      <Field id="wd-amount" label="Amount (USDT)" error={errors.amount ?? amountErr ?? undefined} hint={`Up to ${formatMoney(max.maxAmount)} USDT after the fee.`}>
+      <Field
+        id="wd-amount"
+        label="Amount (USDT)"
+        error={errors.amount ?? amountErr ?? undefined}
+        hint={`Up to ${formatMoney(max.maxAmount)} USDT after the fee.`}
+      >
         <div className="flex gap-2">
-          <input id="wd-amount" name="amount" inputMode="decimal" placeholder="0.00" value={amount} onChange={(e) => { setAmount(e.target.value.trim()); setErrors(({ amount: _, ...r }) => r); }} className={inputClass} aria-invalid={!!(errors.amount ?? amountErr)} aria-describedby="wd-amount-msg" />
-          <Button variant="secondary" onClick={fillMax}>Max</Button>
+          <input
+            id="wd-amount"
+            name="amount"
+            inputMode="decimal"
+            placeholder="0.00"
+            value={amount}
+            onChange={(e) => {
+              setAmount(e.target.value.trim());
+              setErrors(({ amount: _, ...r }) => r);
+            }}
+            className={inputClass}
+            aria-invalid={!!(errors.amount ?? amountErr)}
+            aria-describedby="wd-amount-msg"
+          />
+          <Button variant="secondary" onClick={fillMax}>
+            Max
+          </Button>
         </div>
       </Field>
-      <Field id="wd-address" label="Destination address (BEP-20)" error={errors.destinationAddress} hint={addressOk ? `✓ Valid address ${addressOk}` : 'Checked when you leave the field.'}>
-        <input id="wd-address" name="destinationAddress" placeholder="0x…" value={address} onChange={(e) => { setAddress(e.target.value); setAddressOk(null); }} onBlur={(e) => checkAddress(e.target.value.trim())} className={`${inputClass} font-mono`} aria-invalid={!!errors.destinationAddress} aria-describedby="wd-address-msg" spellCheck={false} autoComplete="off" />
+      <Field
+        id="wd-address"
+        label="Destination address (BEP-20)"
+        error={errors.destinationAddress}
+        hint={addressOk ? `✓ Valid address ${addressOk}` : 'Checked when you leave the field.'}
+      >
+        <input
+          id="wd-address"
+          name="destinationAddress"
+          placeholder="0x…"
+          value={address}
+          onChange={(e) => {
+            setAddress(e.target.value);
+            setAddressOk(null);
+          }}
+          onBlur={(e) => checkAddress(e.target.value.trim())}
+          className={`${inputClass} font-mono`}
+          aria-invalid={!!errors.destinationAddress}
+          aria-describedby="wd-address-msg"
+          spellCheck={false}
+          autoComplete="off"
+        />
       </Field>
       <dl className="grid grid-cols-3 gap-4 rounded-md bg-slate-50 p-3 text-sm" aria-live="polite">
-        <div><dt className="text-slate-500">Amount</dt><dd className="tabular-nums" data-testid="wd-amount-view">{amount && !amountErr ? formatMoney(amount) : '—'}</dd></div>
-        <div><dt className="text-slate-500">Fee ({new Decimal(max.feePercent).times(100).toFixed()}%)</dt><dd className="tabular-nums" data-testid="wd-fee">{fee ? formatMoney(fee.toFixed()) : '—'}</dd></div>
-        <div><dt className="text-slate-500">Total debited</dt><dd className={`tabular-nums font-medium ${over ? 'text-red-600' : ''}`} data-testid="wd-total">{total ? formatMoney(total.toFixed()) : '—'}</dd></div>
+        <div>
+          <dt className="text-slate-500">Amount</dt>
+          <dd className="tabular-nums" data-testid="wd-amount-view">
+            {amount && !amountErr ? formatMoney(amount) : '—'}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-slate-500">Fee ({new Decimal(max.feePercent).times(100).toFixed()}%)</dt>
+          <dd className="tabular-nums" data-testid="wd-fee">
+            {fee ? formatMoney(fee.toFixed()) : '—'}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-slate-500">Total debited</dt>
+          <dd className={`tabular-nums font-medium ${over ? 'text-red-600' : ''}`} data-testid="wd-total">
+            {total ? formatMoney(total.toFixed()) : '—'}
+          </dd>
+        </div>
       </dl>
       <p className="min-h-5 text-xs text-red-600">{over ? `Exceeds the available balance of ${formatMoney(max.balance)} USDT.` : ''}</p>
       <div className="flex items-end justify-end gap-2">
         <StepUpField id="wd-totp" enabled={totpEnabled} value={totpCode} onChange={setTotpCode} />
-        <Button type="submit" disabled={busy || over}>{busy ? 'Submitting…' : 'Withdraw'}</Button>
+        <Button type="submit" disabled={busy || over}>
+          {busy ? 'Submitting…' : 'Withdraw'}
+        </Button>
       </div>
     </form>
   );

@@ -52,7 +52,9 @@ export function CreateInvoiceButton() {
             <input id="inv-expiry" name="expiresInMinutes" type="number" min={5} max={10080} defaultValue={30} className={inputClass} />
           </Field>
           <div className="flex justify-end pt-2">
-            <Button type="submit" disabled={busy}>{busy ? 'Creating…' : 'Create invoice'}</Button>
+            <Button type="submit" disabled={busy}>
+              {busy ? 'Creating…' : 'Create invoice'}
+            </Button>
           </div>
         </form>
       </Dialog>

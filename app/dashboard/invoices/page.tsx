@@ -39,29 +39,45 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
       <Card className="mb-4">
         <form method="get" className="grid grid-cols-1 items-end gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_10rem_9.5rem_9.5rem_auto]" role="search">
           <div>
-            <label htmlFor="q" className="mb-1 block text-xs font-medium text-slate-600">Search</label>
+            <label htmlFor="q" className="mb-1 block text-xs font-medium text-slate-600">
+              Search
+            </label>
             <input id="q" name="q" defaultValue={filters.q} placeholder="Invoice id, externalId or deposit address" className={inputClass} />
           </div>
           <div>
-            <label htmlFor="status" className="mb-1 block text-xs font-medium text-slate-600">Status</label>
+            <label htmlFor="status" className="mb-1 block text-xs font-medium text-slate-600">
+              Status
+            </label>
             <select id="status" name="status" defaultValue={filters.status ?? ''} className={inputClass}>
               <option value="">All</option>
               {INVOICE_STATUSES.map((s) => (
-                <option key={s} value={s}>{s.replace(/_/g, ' ').toLowerCase()}</option>
+                <option key={s} value={s}>
+                  {s.replace(/_/g, ' ').toLowerCase()}
+                </option>
               ))}
             </select>
           </div>
           <div>
-            <label htmlFor="from" className="mb-1 block text-xs font-medium text-slate-600">Created from</label>
+            <label htmlFor="from" className="mb-1 block text-xs font-medium text-slate-600">
+              Created from
+            </label>
             <input id="from" name="from" type="date" defaultValue={filters.from} className={inputClass} />
           </div>
           <div>
-            <label htmlFor="to" className="mb-1 block text-xs font-medium text-slate-600">Created to</label>
+            <label htmlFor="to" className="mb-1 block text-xs font-medium text-slate-600">
+              Created to
+            </label>
             <input id="to" name="to" type="date" defaultValue={filters.to} className={inputClass} />
           </div>
           <div className="flex gap-2">
-            <button type="submit" className={buttonClass('primary')}>Apply</button>
-            {filtered && <Link href="/dashboard/invoices" className={buttonClass('ghost')}>Clear</Link>}
+            <button type="submit" className={buttonClass('primary')}>
+              Apply
+            </button>
+            {filtered && (
+              <Link href="/dashboard/invoices" className={buttonClass('ghost')}>
+                Clear
+              </Link>
+            )}
           </div>
         </form>
       </Card>
@@ -77,21 +93,33 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
                 <thead>
                   <tr>
                     {['Amount', 'Status', 'Invoice', 'External id', 'Received', 'Created'].map((h) => (
-                      <th key={h} className={thClass}>{h}</th>
+                      <th key={h} className={thClass}>
+                        {h}
+                      </th>
                     ))}
                   </tr>
                 </thead>
                 <tbody>
                   {data.map((inv) => (
                     <tr key={inv.id} className="hover:bg-slate-50">
-                      <td className={`${tdClass} font-medium text-slate-900`}><Money value={inv.amountExpected} /></td>
-                      <td className={tdClass}><StatusBadge status={inv.status} /></td>
+                      <td className={`${tdClass} font-medium text-slate-900`}>
+                        <Money value={inv.amountExpected} />
+                      </td>
+                      <td className={tdClass}>
+                        <StatusBadge status={inv.status} />
+                      </td>
                       <td className={`${tdClass} font-mono text-xs`}>
-                        <Link href={`/dashboard/invoices/${inv.id}`} className="text-indigo-600 hover:underline">{inv.id}</Link>
+                        <Link href={`/dashboard/invoices/${inv.id}`} className="text-indigo-600 hover:underline">
+                          {inv.id}
+                        </Link>
                       </td>
                       <td className={`${tdClass} max-w-40 truncate`}>{inv.externalId ?? '—'}</td>
-                      <td className={tdClass}><Money value={inv.amountReceived} /></td>
-                      <td className={tdClass}><Time iso={inv.createdAt} /></td>
+                      <td className={tdClass}>
+                        <Money value={inv.amountReceived} />
+                      </td>
+                      <td className={tdClass}>
+                        <Time iso={inv.createdAt} />
+                      </td>
                     </tr>
                   ))}
                 </tbody>

@@ -22,7 +22,12 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
       <PageHeader title="Orders" description="Orders from your store page and POST /v1/orders." />
       <nav aria-label="Status filter" className="mb-4 flex flex-wrap gap-3 text-sm">
         {[undefined, ...ORDER_STATUSES].map((s) => (
-          <Link key={s ?? 'all'} href={s ? `/dashboard/orders?status=${s}` : '/dashboard/orders'} aria-current={q.status === s ? 'page' : undefined} className={q.status === s ? 'font-semibold text-indigo-700' : 'text-slate-600 hover:underline'}>
+          <Link
+            key={s ?? 'all'}
+            href={s ? `/dashboard/orders?status=${s}` : '/dashboard/orders'}
+            aria-current={q.status === s ? 'page' : undefined}
+            className={q.status === s ? 'font-semibold text-indigo-700' : 'text-slate-600 hover:underline'}
+          >
             {s ? s.charAt(0) + s.slice(1).toLowerCase().replace('_', ' ') : 'All'}
           </Link>
         ))}
@@ -33,17 +38,38 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
         ) : (
           <div className="-m-5 overflow-x-auto">
             <table className={tableClass}>
-              <thead><tr><th className={thClass}>Order</th><th className={thClass}>Status</th><th className={thClass}>Total</th><th className={thClass}>Customer</th><th className={thClass}>Items</th><th className={thClass}>Created</th></tr></thead>
-              <tbody>{data.map((o) => (
-                <tr key={o.id} data-order-id={o.id}>
-                  <td className={`${tdClass} font-mono text-xs`}><Link href={`/dashboard/orders/${o.id}`} className="text-indigo-600 hover:underline">{o.id}</Link></td>
-                  <td className={tdClass}><StatusBadge status={o.status} /></td>
-                  <td className={tdClass}><Money value={o.total} /></td>
-                  <td className={tdClass}>{o.customerEmail}</td>
-                  <td className={`${tdClass} max-w-64 truncate`}>{o.items.map((i) => `${i.quantity} × ${i.name}`).join(', ')}</td>
-                  <td className={`${tdClass} text-xs`}><Time iso={o.createdAt} /></td>
+              <thead>
+                <tr>
+                  <th className={thClass}>Order</th>
+                  <th className={thClass}>Status</th>
+                  <th className={thClass}>Total</th>
+                  <th className={thClass}>Customer</th>
+                  <th className={thClass}>Items</th>
+                  <th className={thClass}>Created</th>
                 </tr>
-              ))}</tbody>
+              </thead>
+              <tbody>
+                {data.map((o) => (
+                  <tr key={o.id} data-order-id={o.id}>
+                    <td className={`${tdClass} font-mono text-xs`}>
+                      <Link href={`/dashboard/orders/${o.id}`} className="text-indigo-600 hover:underline">
+                        {o.id}
+                      </Link>
+                    </td>
+                    <td className={tdClass}>
+                      <StatusBadge status={o.status} />
+                    </td>
+                    <td className={tdClass}>
+                      <Money value={o.total} />
+                    </td>
+                    <td className={tdClass}>{o.customerEmail}</td>
+                    <td className={`${tdClass} max-w-64 truncate`}>{o.items.map((i) => `${i.quantity} × ${i.name}`).join(', ')}</td>
+                    <td className={`${tdClass} text-xs`}>
+                      <Time iso={o.createdAt} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
             </table>
           </div>
         )}

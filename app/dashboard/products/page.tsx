@@ -24,12 +24,37 @@ export default async function ProductsPage({ searchParams }: { searchParams: Pro
     <>
       <PageHeader
         title="Products"
-        description={<>Sold on your public store page, <Link href={storeUrl} className="text-indigo-600 hover:underline" data-testid="store-link">{storeUrl}</Link>.</>}
-        actions={canManage ? <ProductFormButton /> : <span className="text-sm text-slate-500" data-testid="products-owner-only">Only the owner can change products.</span>}
+        description={
+          <>
+            Sold on your public store page,{' '}
+            <Link href={storeUrl} className="text-indigo-600 hover:underline" data-testid="store-link">
+              {storeUrl}
+            </Link>
+            .
+          </>
+        }
+        actions={
+          canManage ? (
+            <ProductFormButton />
+          ) : (
+            <span className="text-sm text-slate-500" data-testid="products-owner-only">
+              Only the owner can change products.
+            </span>
+          )
+        }
       />
       <nav aria-label="Product filter" className="mb-4 flex gap-3 text-sm">
-        {[['All', undefined], ['Active', 'true'], ['Archived', 'false']].map(([label, v]) => (
-          <Link key={label} href={v ? `/dashboard/products?active=${v}` : '/dashboard/products'} aria-current={q.active === v ? 'page' : undefined} className={q.active === v ? 'font-semibold text-indigo-700' : 'text-slate-600 hover:underline'}>
+        {[
+          ['All', undefined],
+          ['Active', 'true'],
+          ['Archived', 'false'],
+        ].map(([label, v]) => (
+          <Link
+            key={label}
+            href={v ? `/dashboard/products?active=${v}` : '/dashboard/products'}
+            aria-current={q.active === v ? 'page' : undefined}
+            className={q.active === v ? 'font-semibold text-indigo-700' : 'text-slate-600 hover:underline'}
+          >
             {label}
           </Link>
         ))}
@@ -40,16 +65,33 @@ export default async function ProductsPage({ searchParams }: { searchParams: Pro
         ) : (
           <div className="-m-5 overflow-x-auto">
             <table className={tableClass}>
-              <thead><tr><th className={thClass}>Name</th><th className={thClass}>Price</th><th className={thClass}>Status</th><th className={thClass}>Id</th><th className={thClass} /></tr></thead>
-              <tbody>{data.map((p) => (
-                <tr key={p.id} data-product-id={p.id}>
-                  <td className={`${tdClass} whitespace-normal`}><span className="font-medium text-slate-900">{p.name}</span>{p.description && <div className="line-clamp-1 text-xs text-slate-500">{p.description}</div>}</td>
-                  <td className={tdClass}><Money value={p.price} /></td>
-                  <td className={tdClass}><StatusBadge status={p.active ? 'ACTIVE' : 'ARCHIVED'} /></td>
-                  <td className={`${tdClass} font-mono text-xs`}>{p.id}</td>
-                  <td className={`${tdClass} text-right`}>{canManage && <ProductActions product={p} />}</td>
+              <thead>
+                <tr>
+                  <th className={thClass}>Name</th>
+                  <th className={thClass}>Price</th>
+                  <th className={thClass}>Status</th>
+                  <th className={thClass}>Id</th>
+                  <th className={thClass} />
                 </tr>
-              ))}</tbody>
+              </thead>
+              <tbody>
+                {data.map((p) => (
+                  <tr key={p.id} data-product-id={p.id}>
+                    <td className={`${tdClass} whitespace-normal`}>
+                      <span className="font-medium text-slate-900">{p.name}</span>
+                      {p.description && <div className="line-clamp-1 text-xs text-slate-500">{p.description}</div>}
+                    </td>
+                    <td className={tdClass}>
+                      <Money value={p.price} />
+                    </td>
+                    <td className={tdClass}>
+                      <StatusBadge status={p.active ? 'ACTIVE' : 'ARCHIVED'} />
+                    </td>
+                    <td className={`${tdClass} font-mono text-xs`}>{p.id}</td>
+                    <td className={`${tdClass} text-right`}>{canManage && <ProductActions product={p} />}</td>
+                  </tr>
+                ))}
+              </tbody>
             </table>
           </div>
         )}

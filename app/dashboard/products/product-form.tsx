@@ -69,7 +69,9 @@ function ProductForm({ product, onDone }: { product?: Product; onDone: () => voi
         <input type="checkbox" name="active" defaultChecked={product?.active ?? true} /> Active (shown on the store page)
       </label>
       <div className="flex justify-end pt-2">
-        <Button type="submit" disabled={busy}>{busy ? 'Saving…' : product ? 'Save product' : 'Create product'}</Button>
+        <Button type="submit" disabled={busy}>
+          {busy ? 'Saving…' : product ? 'Save product' : 'Create product'}
+        </Button>
       </div>
     </form>
   );
@@ -94,7 +96,9 @@ export function ProductActions({ product }: { product: Product }) {
   const [busy, setBusy] = useState(false);
   return (
     <span className="inline-flex gap-2">
-      <Button size="sm" variant="secondary" onClick={() => setOpen(true)}>Edit</Button>
+      <Button size="sm" variant="secondary" onClick={() => setOpen(true)}>
+        Edit
+      </Button>
       <Button
         size="sm"
         variant="ghost"

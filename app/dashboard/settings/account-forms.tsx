@@ -8,7 +8,7 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { Field, inputClass } from '@/components/ui/field';
 import { formatTime } from '@/components/ui/time';
 import { useToast } from '@/components/ui/toast';
-import { TenantNameInput } from '@/lib/auth/schemas';
+import { TenantNameInput } from '@/lib/tenants/schemas';
 import { renameTenantAction, revealPostbackSecretAction, rotatePostbackSecretAction } from './actions';
 
 export function TenantNameForm({ name, canEdit }: { name: string; canEdit: boolean }) {
@@ -33,14 +33,24 @@ export function TenantNameForm({ name, canEdit }: { name: string; canEdit: boole
       <Field id="tenant-name" label="Business name" error={error} hint="Shown in the dashboard and on hosted checkout pages.">
         <div className="flex gap-2">
           <input id="tenant-name" name="name" defaultValue={name} disabled={!canEdit} className={inputClass} aria-invalid={!!error} />
-          {canEdit && <Button type="submit" variant="secondary">Save</Button>}
+          {canEdit && (
+            <Button type="submit" variant="secondary">
+              Save
+            </Button>
+          )}
         </div>
       </Field>
     </form>
   );
 }
 
-interface PostbackStatus { exists: boolean; revealed: boolean; lastFour: string | null; previousSecretExpiresAt: string | null; createdAt: string | null }
+interface PostbackStatus {
+  exists: boolean;
+  revealed: boolean;
+  lastFour: string | null;
+  previousSecretExpiresAt: string | null;
+  createdAt: string | null;
+}
 
 export function PostbackSecretPanel({ status, canReveal }: { status: PostbackStatus; canReveal: boolean }) {
   const router = useRouter();
@@ -55,18 +65,33 @@ export function PostbackSecretPanel({ status, canReveal }: { status: PostbackSta
     <div className="space-y-3 text-sm">
       <p className="text-slate-600">Signs the notifications sent to a withdrawal&apos;s postBackUrl. Verify them like webhooks.</p>
       <p className="text-slate-800">
-        {status.exists ? <>Current secret ends in <span className="font-mono">…{status.lastFour}</span>{status.createdAt && <>, created {formatTime(status.createdAt)}</>}</> : 'No secret yet: it is created when first revealed.'}
+        {status.exists ? (
+          <>
+            Current secret ends in <span className="font-mono">…{status.lastFour}</span>
+            {status.createdAt && <>, created {formatTime(status.createdAt)}</>}
+          </>
+        ) : (
+          'No secret yet: it is created when first revealed.'
+        )}
       </p>
-      {status.previousSecretExpiresAt && <p className="text-xs text-slate-500">The previous secret also signs until {formatTime(status.previousSecretExpiresAt)}.</p>}
+      {status.previousSecretExpiresAt && (
+        <p className="text-xs text-slate-500">The previous secret also signs until {formatTime(status.previousSecretExpiresAt)}.</p>
+      )}
       {secret && (
         <div className="flex items-center gap-2 rounded-md border border-amber-300 bg-amber-50 p-3" role="alert">
-          <code className="min-w-0 flex-1 truncate font-mono text-xs" data-testid="postback-secret">{secret}</code>
+          <code className="min-w-0 flex-1 truncate font-mono text-xs" data-testid="postback-secret">
+            {secret}
+          </code>
           <CopyButton value={secret} />
         </div>
       )}
       {canReveal && (
         <div className="flex gap-2">
-          {!status.revealed && <Button variant="secondary" size="sm" onClick={async () => show(await revealPostbackSecretAction())}>Reveal once</Button>}
+          {!status.revealed && (
+            <Button variant="secondary" size="sm" onClick={async () => show(await revealPostbackSecretAction())}>
+              Reveal once
+            </Button>
+          )}
           <ConfirmButton
             label="Rotate"
             variant="primary"

@@ -31,15 +31,29 @@ export default async function SettingsPage() {
     <>
       <PageHeader
         title="Settings"
-        actions={<Link href="/dashboard/settings/activity" className="text-sm font-medium text-indigo-600 hover:underline">Activity log →</Link>}
+        actions={
+          <Link href="/dashboard/settings/activity" className="text-sm font-medium text-indigo-600 hover:underline">
+            Activity log →
+          </Link>
+        }
       />
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title="Business">
           <TenantNameForm name={ctx.tenant.name} canEdit={owner} />
           <dl className="mt-4 grid grid-cols-2 gap-4 border-t border-slate-100 pt-4 text-sm">
-            <div><dt className="text-slate-500">Invoice fee</dt><dd className="mt-0.5 text-slate-900" data-testid="invoice-fee">{pct(ctx.tenant.invoiceFeeRate)} of each settled invoice</dd></div>
-            <div><dt className="text-slate-500">Withdrawal fee</dt><dd className="mt-0.5 text-slate-900">{pct(ctx.tenant.withdrawalFeeRate)} on top of each withdrawal</dd></div>
-            <div className="col-span-2 text-xs text-slate-500">Fee rates are set by the gateway operator. Account id <span className="font-mono">{ctx.tenant.id}</span></div>
+            <div>
+              <dt className="text-slate-500">Invoice fee</dt>
+              <dd className="mt-0.5 text-slate-900" data-testid="invoice-fee">
+                {pct(ctx.tenant.invoiceFeeRate)} of each settled invoice
+              </dd>
+            </div>
+            <div>
+              <dt className="text-slate-500">Withdrawal fee</dt>
+              <dd className="mt-0.5 text-slate-900">{pct(ctx.tenant.withdrawalFeeRate)} on top of each withdrawal</dd>
+            </div>
+            <div className="col-span-2 text-xs text-slate-500">
+              Fee rates are set by the gateway operator. Account id <span className="font-mono">{ctx.tenant.id}</span>
+            </div>
           </dl>
         </Card>
         <Card title={`Postback secret (${ctx.mode})`}>

@@ -24,11 +24,25 @@ function CodeForm({ label, submit, onSubmit }: { label: string; submit: string; 
       }}
     >
       <div className="w-48">
-        <label htmlFor={`code-${submit}`} className="mb-1 block text-xs font-medium text-slate-600">{label}</label>
-        <input id={`code-${submit}`} name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} className={inputClass} aria-invalid={!!error} />
-        <p className="min-h-5 text-xs text-red-600" role={error ? 'alert' : undefined}>{error ?? ''}</p>
+        <label htmlFor={`code-${submit}`} className="mb-1 block text-xs font-medium text-slate-600">
+          {label}
+        </label>
+        <input
+          id={`code-${submit}`}
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          className={inputClass}
+          aria-invalid={!!error}
+        />
+        <p className="min-h-5 text-xs text-red-600" role={error ? 'alert' : undefined}>
+          {error ?? ''}
+        </p>
       </div>
-      <Button type="submit" variant="secondary" className="mt-5">{submit}</Button>
+      <Button type="submit" variant="secondary" className="mt-5">
+        {submit}
+      </Button>
     </form>
   );
 }
@@ -49,50 +63,80 @@ export function SecurityPanel({ enabled, codesLeft }: { enabled: boolean; codesL
         <div className="rounded-md border border-amber-300 bg-amber-50 p-4" role="alert">
           <p className="font-semibold text-amber-900">Save your recovery codes</p>
           <p className="mt-1 text-amber-800">Each one signs you in once if you lose your phone. They are not shown again.</p>
-          <pre className="mt-2 grid grid-cols-2 gap-1 font-mono text-sm" data-testid="recovery-codes">{codes.join('\n')}</pre>
-          <div className="mt-2"><CopyButton value={codes.join('\n')} label="Copy all" /></div>
+          <pre className="mt-2 grid grid-cols-2 gap-1 font-mono text-sm" data-testid="recovery-codes">
+            {codes.join('\n')}
+          </pre>
+          <div className="mt-2">
+            <CopyButton value={codes.join('\n')} label="Copy all" />
+          </div>
         </div>
       )}
       {!enabled && !setup && (
-        <Button variant="secondary" onClick={async () => { const r = await startTotpAction(); if (r.ok) setSetup(r.data); else toast(r.error.message, 'error'); }}>
+        <Button
+          variant="secondary"
+          onClick={async () => {
+            const r = await startTotpAction();
+            if (r.ok) setSetup(r.data);
+            else toast(r.error.message, 'error');
+          }}
+        >
           Set up authenticator app
         </Button>
       )}
       {!enabled && setup && (
         <div className="flex flex-wrap items-start gap-6">
-          <div className="h-40 w-40 shrink-0" role="img" aria-label="QR code for your authenticator app" dangerouslySetInnerHTML={{ __html: setup.qrSvg }} />
+          <div
+            className="h-40 w-40 shrink-0"
+            role="img"
+            aria-label="QR code for your authenticator app"
+            dangerouslySetInnerHTML={{ __html: setup.qrSvg }}
+          />
           <div className="space-y-2">
             <p className="text-slate-600">Scan the code with an authenticator app, or enter this key:</p>
-            <code className="block font-mono text-xs" data-testid="totp-secret">{setup.secret}</code>
-            <CodeForm label="Code from the app" submit="Turn on" onSubmit={async (code) => {
-              const r = await confirmTotpAction({ code });
-              if (!r.ok) return r.error.message;
-              setCodes(r.data.recoveryCodes);
-              setSetup(null);
-              toast('Two-factor sign-in is on');
-              router.refresh();
-              return null;
-            }} />
+            <code className="block font-mono text-xs" data-testid="totp-secret">
+              {setup.secret}
+            </code>
+            <CodeForm
+              label="Code from the app"
+              submit="Turn on"
+              onSubmit={async (code) => {
+                const r = await confirmTotpAction({ code });
+                if (!r.ok) return r.error.message;
+                setCodes(r.data.recoveryCodes);
+                setSetup(null);
+                toast('Two-factor sign-in is on');
+                router.refresh();
+                return null;
+              }}
+            />
           </div>
         </div>
       )}
       {enabled && (
         <div className="flex flex-wrap gap-8">
-          <CodeForm label="Current code" submit="New recovery codes" onSubmit={async (code) => {
-            const r = await regenerateRecoveryCodesAction({ code });
-            if (!r.ok) return r.error.message;
-            setCodes(r.data.recoveryCodes);
-            router.refresh();
-            return null;
-          }} />
-          <CodeForm label="Current code" submit="Turn off" onSubmit={async (code) => {
-            const r = await disableTotpAction({ code });
-            if (!r.ok) return r.error.message;
-            toast('Two-factor sign-in is off');
-            setCodes(null);
-            router.refresh();
-            return null;
-          }} />
+          <CodeForm
+            label="Current code"
+            submit="New recovery codes"
+            onSubmit={async (code) => {
+              const r = await regenerateRecoveryCodesAction({ code });
+              if (!r.ok) return r.error.message;
+              setCodes(r.data.recoveryCodes);
+              router.refresh();
+              return null;
+            }}
+          />
+          <CodeForm
+            label="Current code"
+            submit="Turn off"
+            onSubmit={async (code) => {
+              const r = await disableTotpAction({ code });
+              if (!r.ok) return r.error.message;
+              toast('Two-factor sign-in is off');
+              setCodes(null);
+              router.refresh();
+              return null;
+            }}
+          />
         </div>
       )}
     </div>

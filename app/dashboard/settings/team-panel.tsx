@@ -13,9 +13,26 @@ import { useToast } from '@/components/ui/toast';
 import { InviteMemberInput } from '@/lib/auth/schemas';
 import { inviteMemberAction, removeMemberAction, revokeInvitationAction } from './actions';
 
-interface Member { id: string; email: string; role: string; createdAt: string; lastLoginAt: string | null; twoFactor: boolean }
+interface Member {
+  id: string;
+  email: string;
+  role: string;
+  createdAt: string;
+  lastLoginAt: string | null;
+  twoFactor: boolean;
+}
 
-export function TeamPanel({ members, invites, canManage, currentUserId }: { members: Member[]; invites: { id: string; email: string; expiresAt: string }[]; canManage: boolean; currentUserId: string }) {
+export function TeamPanel({
+  members,
+  invites,
+  canManage,
+  currentUserId,
+}: {
+  members: Member[];
+  invites: { id: string; email: string; expiresAt: string }[];
+  canManage: boolean;
+  currentUserId: string;
+}) {
   const router = useRouter();
   const toast = useToast();
   const [error, setError] = useState<string | null>(null);
@@ -24,18 +41,40 @@ export function TeamPanel({ members, invites, canManage, currentUserId }: { memb
     <div className="space-y-4">
       <div className="-mx-5 overflow-x-auto">
         <table className={tableClass}>
-          <thead><tr>{['Email', 'Role', '2FA', 'Last sign-in', ''].map((h) => <th key={h} className={thClass}>{h}</th>)}</tr></thead>
+          <thead>
+            <tr>
+              {['Email', 'Role', '2FA', 'Last sign-in', ''].map((h) => (
+                <th key={h} className={thClass}>
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
           <tbody>
             {members.map((m) => (
               <tr key={m.id}>
-                <td className={tdClass}>{m.email}{m.id === currentUserId && <span className="ml-2 text-xs text-slate-400">(you)</span>}</td>
-                <td className={tdClass}><Badge tone={m.role === 'owner' ? 'violet' : 'gray'}>{m.role}</Badge></td>
+                <td className={tdClass}>
+                  {m.email}
+                  {m.id === currentUserId && <span className="ml-2 text-xs text-slate-400">(you)</span>}
+                </td>
+                <td className={tdClass}>
+                  <Badge tone={m.role === 'owner' ? 'violet' : 'gray'}>{m.role}</Badge>
+                </td>
                 <td className={tdClass}>{m.twoFactor ? 'On' : 'Off'}</td>
                 <td className={tdClass}>{m.lastLoginAt ? formatTime(m.lastLoginAt) : 'Never'}</td>
                 <td className={`${tdClass} text-right`}>
                   {canManage && m.role !== 'owner' && (
-                    <ConfirmButton label="Remove" title={`Remove ${m.email}?`} body="They are signed out at once and lose access to this account." confirmLabel="Remove member"
-                      onConfirm={async () => { const r = await removeMemberAction(m.id); toast(r.ok ? 'Member removed' : r.error.message, r.ok ? 'success' : 'error'); router.refresh(); }} />
+                    <ConfirmButton
+                      label="Remove"
+                      title={`Remove ${m.email}?`}
+                      body="They are signed out at once and lose access to this account."
+                      confirmLabel="Remove member"
+                      onConfirm={async () => {
+                        const r = await removeMemberAction(m.id);
+                        toast(r.ok ? 'Member removed' : r.error.message, r.ok ? 'success' : 'error');
+                        router.refresh();
+                      }}
+                    />
                   )}
                 </td>
               </tr>
@@ -43,11 +82,25 @@ export function TeamPanel({ members, invites, canManage, currentUserId }: { memb
             {invites.map((i) => (
               <tr key={i.id}>
                 <td className={tdClass}>{i.email}</td>
-                <td className={tdClass}><Badge tone="amber">invited</Badge></td>
+                <td className={tdClass}>
+                  <Badge tone="amber">invited</Badge>
+                </td>
                 <td className={tdClass}>—</td>
                 <td className={tdClass}>expires {formatTime(i.expiresAt)}</td>
                 <td className={`${tdClass} text-right`}>
-                  {canManage && <Button size="sm" variant="secondary" onClick={async () => { await revokeInvitationAction(i.id); toast('Invitation revoked'); router.refresh(); }}>Revoke</Button>}
+                  {canManage && (
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      onClick={async () => {
+                        await revokeInvitationAction(i.id);
+                        toast('Invitation revoked');
+                        router.refresh();
+                      }}
+                    >
+                      Revoke
+                    </Button>
+                  )}
                 </td>
               </tr>
             ))}
@@ -73,9 +126,21 @@ export function TeamPanel({ members, invites, canManage, currentUserId }: { memb
           }}
         >
           <div className="min-w-64 flex-1">
-            <label htmlFor="invite-email" className="sr-only">Email to invite</label>
-            <input id="invite-email" name="email" type="email" placeholder="teammate@example.com" className={inputClass} aria-invalid={!!error} aria-describedby="invite-msg" />
-            <p id="invite-msg" className="min-h-5 text-xs text-red-600" role={error ? 'alert' : undefined}>{error ?? ''}</p>
+            <label htmlFor="invite-email" className="sr-only">
+              Email to invite
+            </label>
+            <input
+              id="invite-email"
+              name="email"
+              type="email"
+              placeholder="teammate@example.com"
+              className={inputClass}
+              aria-invalid={!!error}
+              aria-describedby="invite-msg"
+            />
+            <p id="invite-msg" className="min-h-5 text-xs text-red-600" role={error ? 'alert' : undefined}>
+              {error ?? ''}
+            </p>
           </div>
           <Button type="submit">Invite member</Button>
         </form>
@@ -84,9 +149,14 @@ export function TeamPanel({ members, invites, canManage, currentUserId }: { memb
       )}
       {link && (
         <div className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm" role="alert">
-          <p className="text-amber-900">Send this one-time link to {link.email} (valid 7 days). Members can work with invoices and webhooks but cannot create API keys or withdraw.</p>
+          <p className="text-amber-900">
+            Send this one-time link to {link.email} (valid 7 days). Members can work with invoices and webhooks but cannot create API keys or
+            withdraw.
+          </p>
           <div className="mt-2 flex items-center gap-2">
-            <code className="min-w-0 flex-1 truncate font-mono text-xs" data-testid="invite-link">{link.url}</code>
+            <code className="min-w-0 flex-1 truncate font-mono text-xs" data-testid="invite-link">
+              {link.url}
+            </code>
             <CopyButton value={link.url} />
           </div>
         </div>

@@ -9,7 +9,12 @@ import { Time } from '@/components/ui/time';
 import { useToast } from '@/components/ui/toast';
 import type { ActionResult } from '@/lib/dashboard/action-result';
 import type { listWithdrawalControls } from '@/lib/withdrawal-controls/list-withdrawal-controls';
-import { addAllowlistAddressAction, decideWithdrawalAction, removeAllowlistAddressAction, updateWithdrawalControlsAction } from './withdrawal-controls-actions';
+import {
+  addAllowlistAddressAction,
+  decideWithdrawalAction,
+  removeAllowlistAddressAction,
+  updateWithdrawalControlsAction,
+} from './withdrawal-controls-actions';
 
 type Data = Awaited<ReturnType<typeof listWithdrawalControls>>;
 const plain = (v: string | null) => (v === null ? '' : v.replace(/\.?0+$/, ''));
@@ -39,15 +44,30 @@ export function WithdrawalControlsPanel({ data, totpEnabled, canManage }: { data
   return (
     <div className="space-y-6 text-sm" data-testid="withdrawal-controls">
       <p className="text-slate-600">
-        These bind withdrawals made with API keys (USDT and exchange). Your own withdrawals here are not limited. Changes need your session{totpEnabled ? ' and a code from your authenticator app' : ''}.
+        These bind withdrawals made with API keys (USDT and exchange). Your own withdrawals here are not limited. Changes need your session
+        {totpEnabled ? ' and a code from your authenticator app' : ''}.
       </p>
       {canManage && totpEnabled && (
         <div className="w-56">
-          <label htmlFor="wc-totp" className={label}>Authenticator code</label>
-          <input id="wc-totp" inputMode="numeric" autoComplete="one-time-code" maxLength={6} className={inputClass} value={code} onChange={(e) => setCode(e.target.value)} />
+          <label htmlFor="wc-totp" className={label}>
+            Authenticator code
+          </label>
+          <input
+            id="wc-totp"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            className={inputClass}
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+          />
         </div>
       )}
-      {error && <p className="text-sm text-red-600" role="alert">{error}</p>}
+      {error && (
+        <p className="text-sm text-red-600" role="alert">
+          {error}
+        </p>
+      )}
 
       <form
         className="grid gap-4 sm:grid-cols-2"
@@ -71,18 +91,53 @@ export function WithdrawalControlsPanel({ data, totpEnabled, canManage }: { data
           Only allow withdrawals to the addresses below
         </label>
         <div>
-          <label htmlFor="wc-cooling" className={label}>Cooling-off for new addresses (hours)</label>
-          <input id="wc-cooling" name="coolingOffHours" type="number" min={0} max={720} defaultValue={c.coolingOffHours} className={inputClass} disabled={!canManage} />
+          <label htmlFor="wc-cooling" className={label}>
+            Cooling-off for new addresses (hours)
+          </label>
+          <input
+            id="wc-cooling"
+            name="coolingOffHours"
+            type="number"
+            min={0}
+            max={720}
+            defaultValue={c.coolingOffHours}
+            className={inputClass}
+            disabled={!canManage}
+          />
         </div>
         <div>
-          <label htmlFor="wc-limit" className={label}>24-hour limit for API keys (USDT, empty = none)</label>
-          <input id="wc-limit" name="dailyLimit" inputMode="decimal" defaultValue={plain(c.dailyLimit)} className={inputClass} disabled={!canManage} />
+          <label htmlFor="wc-limit" className={label}>
+            24-hour limit for API keys (USDT, empty = none)
+          </label>
+          <input
+            id="wc-limit"
+            name="dailyLimit"
+            inputMode="decimal"
+            defaultValue={plain(c.dailyLimit)}
+            className={inputClass}
+            disabled={!canManage}
+          />
         </div>
         <div>
-          <label htmlFor="wc-threshold" className={label}>Approve API withdrawals above (USDT, empty = never)</label>
-          <input id="wc-threshold" name="approvalThreshold" inputMode="decimal" defaultValue={plain(c.approvalThreshold)} className={inputClass} disabled={!canManage} />
+          <label htmlFor="wc-threshold" className={label}>
+            Approve API withdrawals above (USDT, empty = never)
+          </label>
+          <input
+            id="wc-threshold"
+            name="approvalThreshold"
+            inputMode="decimal"
+            defaultValue={plain(c.approvalThreshold)}
+            className={inputClass}
+            disabled={!canManage}
+          />
         </div>
-        {canManage && <div className="flex items-end"><Button type="submit" variant="secondary">Save controls</Button></div>}
+        {canManage && (
+          <div className="flex items-end">
+            <Button type="submit" variant="secondary">
+              Save controls
+            </Button>
+          </div>
+        )}
       </form>
 
       <section>
@@ -95,11 +150,19 @@ export function WithdrawalControlsPanel({ data, totpEnabled, canManage }: { data
                 <span className="font-mono text-xs">{a.address}</span>
                 {a.label && <span className="ml-2 text-slate-500">{a.label}</span>}
                 <span className={`ml-2 text-xs ${a.active ? 'text-emerald-700' : 'text-amber-700'}`}>
-                  {a.active ? 'active' : <>cooling off until <Time iso={a.activeAt} /></>}
+                  {a.active ? (
+                    'active'
+                  ) : (
+                    <>
+                      cooling off until <Time iso={a.activeAt} />
+                    </>
+                  )}
                 </span>
               </span>
               {canManage && (
-                <Button size="sm" variant="secondary" onClick={() => run(removeAllowlistAddressAction(a.id, step()), 'Address removed')}>Remove</Button>
+                <Button size="sm" variant="secondary" onClick={() => run(removeAllowlistAddressAction(a.id, step()), 'Address removed')}>
+                  Remove
+                </Button>
               )}
             </li>
           ))}
@@ -111,19 +174,28 @@ export function WithdrawalControlsPanel({ data, totpEnabled, canManage }: { data
               e.preventDefault();
               const form = e.currentTarget;
               const f = new FormData(form);
-              const ok = await run(addAllowlistAddressAction({ address: String(f.get('address') ?? ''), label: String(f.get('label') ?? ''), ...step() }), 'Address added');
+              const ok = await run(
+                addAllowlistAddressAction({ address: String(f.get('address') ?? ''), label: String(f.get('label') ?? ''), ...step() }),
+                'Address added',
+              );
               if (ok) form.reset();
             }}
           >
             <div className="min-w-72 flex-1">
-              <label htmlFor="wc-address" className={label}>Address</label>
+              <label htmlFor="wc-address" className={label}>
+                Address
+              </label>
               <input id="wc-address" name="address" className={inputClass} />
             </div>
             <div className="w-48">
-              <label htmlFor="wc-label" className={label}>Label (optional)</label>
+              <label htmlFor="wc-label" className={label}>
+                Label (optional)
+              </label>
               <input id="wc-label" name="label" className={inputClass} />
             </div>
-            <Button type="submit" variant="secondary">Add address</Button>
+            <Button type="submit" variant="secondary">
+              Add address
+            </Button>
           </form>
         )}
       </section>
@@ -139,8 +211,16 @@ export function WithdrawalControlsPanel({ data, totpEnabled, canManage }: { data
               </span>
               {canManage && (
                 <span className="flex gap-2">
-                  <Button size="sm" onClick={() => run(decideWithdrawalAction(w.id, 'approve', step()), 'Withdrawal approved')}>Approve</Button>
-                  <Button size="sm" variant="secondary" onClick={() => run(decideWithdrawalAction(w.id, 'reject', step()), 'Withdrawal rejected; amount and fee refunded')}>Reject</Button>
+                  <Button size="sm" onClick={() => run(decideWithdrawalAction(w.id, 'approve', step()), 'Withdrawal approved')}>
+                    Approve
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    onClick={() => run(decideWithdrawalAction(w.id, 'reject', step()), 'Withdrawal rejected; amount and fee refunded')}
+                  >
+                    Reject
+                  </Button>
                 </span>
               )}
             </li>

@@ -23,7 +23,9 @@ export function EndpointForm({ existing, onDone }: { existing?: WebhookEndpointV
   const toggle = (types: readonly string[], on: boolean) =>
     setPicked((p) => {
       const n = new Set(p);
-      for (const t of types) if (on) n.add(t); else n.delete(t);
+      for (const t of types)
+        if (on) n.add(t);
+        else n.delete(t);
       return n;
     });
 
@@ -39,7 +41,9 @@ export function EndpointForm({ existing, onDone }: { existing?: WebhookEndpointV
     if (description) input.description = description;
     else if (existing?.description) input.description = null;
     const parsed = (existing ? UpdateWebhookEndpointBody : CreateWebhookEndpointBody).safeParse(input);
-    const res = await submit(parsed.success ? null : zodFieldErrors(parsed.error), () => (existing ? updateEndpointAction(existing.id, input) : createEndpointAction(input)));
+    const res = await submit(parsed.success ? null : zodFieldErrors(parsed.error), () =>
+      existing ? updateEndpointAction(existing.id, input) : createEndpointAction(input),
+    );
     if (!res) return;
     onDone('secret' in res.data ? (res.data as { secret: string }).secret : undefined);
   }
@@ -48,7 +52,15 @@ export function EndpointForm({ existing, onDone }: { existing?: WebhookEndpointV
     <form onSubmit={onSubmit} noValidate className="space-y-2">
       <FormError message={formError} />
       <Field id="ep-url" label="Endpoint URL" error={errors.url} hint="HTTPS; http://localhost is accepted in test mode outside production.">
-        <input id="ep-url" name="url" type="url" defaultValue={existing?.url} placeholder="https://example.com/webhooks/usdt" className={inputClass} aria-invalid={!!errors.url} />
+        <input
+          id="ep-url"
+          name="url"
+          type="url"
+          defaultValue={existing?.url}
+          placeholder="https://example.com/webhooks/usdt"
+          className={inputClass}
+          aria-invalid={!!errors.url}
+        />
       </Field>
       <Field id="ep-description" label="Description (optional)" error={errors.description}>
         <input id="ep-description" name="description" defaultValue={existing?.description ?? ''} className={inputClass} />
@@ -76,13 +88,17 @@ export function EndpointForm({ existing, onDone }: { existing?: WebhookEndpointV
             );
           })}
         </div>
-        <p className="min-h-5 text-xs text-red-600" role={errors.eventsSubscribed ? 'alert' : undefined}>{errors.eventsSubscribed ?? ''}</p>
+        <p className="min-h-5 text-xs text-red-600" role={errors.eventsSubscribed ? 'alert' : undefined}>
+          {errors.eventsSubscribed ?? ''}
+        </p>
       </fieldset>
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" name="enabled" defaultChecked={existing?.enabled ?? true} /> Enabled
       </label>
       <div className="flex justify-end pt-2">
-        <Button type="submit" disabled={busy}>{busy ? 'Saving…' : existing ? 'Save endpoint' : 'Add endpoint'}</Button>
+        <Button type="submit" disabled={busy}>
+          {busy ? 'Saving…' : existing ? 'Save endpoint' : 'Add endpoint'}
+        </Button>
       </div>
     </form>
   );

@@ -38,17 +38,28 @@ export function EndpointsManager({ endpoints, canManage }: { endpoints: WebhookE
   return (
     <div className="-m-5">
       <div className="flex items-center justify-between border-b border-slate-100 px-5 py-3">
-        <p className="text-sm text-slate-500">{endpoints.length} endpoint{endpoints.length === 1 ? '' : 's'}</p>
+        <p className="text-sm text-slate-500">
+          {endpoints.length} endpoint{endpoints.length === 1 ? '' : 's'}
+        </p>
         {canManage && <Button onClick={() => setAdding(true)}>Add endpoint</Button>}
       </div>
       {secret && (
         <div className="m-5 rounded-md border border-amber-300 bg-amber-50 p-4" role="alert" data-testid="endpoint-secret-panel">
           <p className="text-sm font-semibold text-amber-900">{secret.title}</p>
-          <p className="mt-1 text-sm text-amber-800">Store this signing secret now; it is not shown again. Use it to verify the X-Webhook-Signature header.</p>
+          <p className="mt-1 text-sm text-amber-800">
+            Store this signing secret now; it is not shown again. Use it to verify the X-Webhook-Signature header.
+          </p>
           <div className="mt-3 flex items-center gap-2">
-            <code data-testid="endpoint-secret" className="min-w-0 flex-1 truncate rounded bg-white px-3 py-2 font-mono text-sm ring-1 ring-amber-200">{secret.value}</code>
+            <code
+              data-testid="endpoint-secret"
+              className="min-w-0 flex-1 truncate rounded bg-white px-3 py-2 font-mono text-sm ring-1 ring-amber-200"
+            >
+              {secret.value}
+            </code>
             <CopyButton value={secret.value} />
-            <Button variant="ghost" size="sm" onClick={() => setSecret(null)}>Done</Button>
+            <Button variant="ghost" size="sm" onClick={() => setSecret(null)}>
+              Done
+            </Button>
           </div>
         </div>
       )}
@@ -65,7 +76,10 @@ export function EndpointsManager({ endpoints, canManage }: { endpoints: WebhookE
                     <p className="truncate font-mono text-sm text-slate-900">{ep.url}</p>
                     <p className="mt-1 text-xs text-slate-500">
                       {ep.description ? `${ep.description} · ` : ''}
-                      {ep.eventsSubscribed.includes('*') ? 'All events' : `${ep.eventsSubscribed.length} event type${ep.eventsSubscribed.length === 1 ? '' : 's'}`} · {ep.id}
+                      {ep.eventsSubscribed.includes('*')
+                        ? 'All events'
+                        : `${ep.eventsSubscribed.length} event type${ep.eventsSubscribed.length === 1 ? '' : 's'}`}{' '}
+                      · {ep.id}
                     </p>
                     {ep.disabledReason && <p className="mt-1 text-xs text-red-600">Disabled by the gateway: {ep.disabledReason}</p>}
                   </div>
@@ -73,9 +87,15 @@ export function EndpointsManager({ endpoints, canManage }: { endpoints: WebhookE
                     <Badge tone={ep.enabled ? 'green' : 'gray'}>{ep.enabled ? 'Enabled' : 'Disabled'}</Badge>
                     {canManage && (
                       <>
-                        <Button variant="secondary" size="sm" onClick={() => sendTest(ep.id)} disabled={t === 'running'}>{t === 'running' ? 'Sending…' : 'Send test'}</Button>
-                        <Button variant="secondary" size="sm" onClick={() => setEditing(ep)}>Edit</Button>
-                        <Button variant="secondary" size="sm" onClick={() => setRecovering(ep)}>Recover</Button>
+                        <Button variant="secondary" size="sm" onClick={() => sendTest(ep.id)} disabled={t === 'running'}>
+                          {t === 'running' ? 'Sending…' : 'Send test'}
+                        </Button>
+                        <Button variant="secondary" size="sm" onClick={() => setEditing(ep)}>
+                          Edit
+                        </Button>
+                        <Button variant="secondary" size="sm" onClick={() => setRecovering(ep)}>
+                          Recover
+                        </Button>
                         <ConfirmButton
                           label="Rotate secret"
                           variant="primary"
@@ -105,9 +125,17 @@ export function EndpointsManager({ endpoints, canManage }: { endpoints: WebhookE
                   </div>
                 </div>
                 {t && t !== 'running' && (
-                  <div data-testid="test-outcome" className={`mt-3 rounded-md border px-3 py-2 text-sm ${t.success ? 'border-emerald-200 bg-emerald-50 text-emerald-800' : 'border-red-200 bg-red-50 text-red-800'}`}>
-                    {t.success ? 'Test delivered' : 'Test failed'} · {t.statusCode !== null ? `HTTP ${t.statusCode}` : (t.error ?? 'no response')} · {t.durationMs} ms
-                    {t.responseBody && <pre className="mt-1 max-h-24 overflow-auto whitespace-pre-wrap font-mono text-xs opacity-80">{t.responseBody.slice(0, 500)}</pre>}
+                  <div
+                    data-testid="test-outcome"
+                    className={`mt-3 rounded-md border px-3 py-2 text-sm ${t.success ? 'border-emerald-200 bg-emerald-50 text-emerald-800' : 'border-red-200 bg-red-50 text-red-800'}`}
+                  >
+                    {t.success ? 'Test delivered' : 'Test failed'} · {t.statusCode !== null ? `HTTP ${t.statusCode}` : (t.error ?? 'no response')} ·{' '}
+                    {t.durationMs} ms
+                    {t.responseBody && (
+                      <pre className="mt-1 max-h-24 overflow-auto whitespace-pre-wrap font-mono text-xs opacity-80">
+                        {t.responseBody.slice(0, 500)}
+                      </pre>
+                    )}
                   </div>
                 )}
               </li>
@@ -126,7 +154,16 @@ export function EndpointsManager({ endpoints, canManage }: { endpoints: WebhookE
         />
       </Dialog>
       <Dialog open={editing !== null} onClose={() => setEditing(null)} title="Edit endpoint" wide>
-        {editing && <EndpointForm existing={editing} onDone={() => { setEditing(null); toast('Endpoint saved'); router.refresh(); }} />}
+        {editing && (
+          <EndpointForm
+            existing={editing}
+            onDone={() => {
+              setEditing(null);
+              toast('Endpoint saved');
+              router.refresh();
+            }}
+          />
+        )}
       </Dialog>
       <Dialog open={recovering !== null} onClose={() => setRecovering(null)} title="Recover failed deliveries">
         {recovering && <RecoverForm endpointId={recovering.id} onDone={() => setRecovering(null)} />}
@@ -152,11 +189,19 @@ function RecoverForm({ endpointId, onDone }: { endpointId: string; onDone: () =>
         onDone();
       }}
     >
-      <p className="mb-3 text-sm text-slate-600">Failed and dead-lettered deliveries to this endpoint created since this time (UTC) are sent again.</p>
-      <label htmlFor="recover-since" className="block text-sm font-medium text-slate-700">Since (UTC)</label>
+      <p className="mb-3 text-sm text-slate-600">
+        Failed and dead-lettered deliveries to this endpoint created since this time (UTC) are sent again.
+      </p>
+      <label htmlFor="recover-since" className="block text-sm font-medium text-slate-700">
+        Since (UTC)
+      </label>
       <input id="recover-since" type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} className={`${inputClass} mt-1`} />
-      <p className="min-h-5 text-xs text-red-600" role={error ? 'alert' : undefined}>{error ?? ''}</p>
-      <div className="flex justify-end"><Button type="submit">Recover</Button></div>
+      <p className="min-h-5 text-xs text-red-600" role={error ? 'alert' : undefined}>
+        {error ?? ''}
+      </p>
+      <div className="flex justify-end">
+        <Button type="submit">Recover</Button>
+      </div>
     </form>
   );
 }

@@ -15,7 +15,11 @@ export default async function WebhooksPage() {
       <PageHeader
         title="Webhooks"
         description={`Signed HTTPS notifications of ${ctx.mode}-mode events to your servers.`}
-        actions={<Link href="/dashboard/webhooks/deliveries" className="text-sm font-medium text-indigo-600 hover:underline">Delivery log →</Link>}
+        actions={
+          <Link href="/dashboard/webhooks/deliveries" className="text-sm font-medium text-indigo-600 hover:underline">
+            Delivery log →
+          </Link>
+        }
       />
       <Card>
         <EndpointsManager endpoints={data} canManage={can(ctx.user.role, 'webhooks:manage')} />

@@ -4,7 +4,7 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { ApiError } from '@/lib/api/errors';
-import { clientIp } from '@/lib/auth/client-ip';
+import { clientIp } from '@/lib/http/client-ip';
 import { requireNetwork } from '@/lib/chain/network';
 import { getDb } from '@/lib/db';
 import { createOrder } from '@/lib/storefront/create-order';
@@ -15,13 +15,22 @@ export interface BuyState {
   error?: string;
 }
 
-const Form = z.object({ slug: z.string().max(100), mode: z.enum(['live', 'test']), productId: z.string().max(64), quantity: z.coerce.number(), email: z.string() });
+const Form = z.object({
+  slug: z.string().max(100),
+  mode: z.enum(['live', 'test']),
+  productId: z.string().max(64),
+  quantity: z.coerce.number(),
+  email: z.string(),
+});
 
 /** A customer buys one product: order + invoice, then off to the hosted checkout. */
 export async function buyProduct(_prev: BuyState, formData: FormData): Promise<BuyState> {
   const form = Form.safeParse(Object.fromEntries(formData));
   if (!form.success) return { error: 'Please check the form.' };
-  const input = CreateOrderBody.safeParse({ items: [{ productId: form.data.productId, quantity: form.data.quantity }], customerEmail: form.data.email });
+  const input = CreateOrderBody.safeParse({
+    items: [{ productId: form.data.productId, quantity: form.data.quantity }],
+    customerEmail: form.data.email,
+  });
   if (!input.success) {
     const issue = input.error.issues[0]!;
     return { error: issue.path.includes('customerEmail') ? 'Enter a valid email address.' : 'Quantity must be a whole number from 1 to 100.' };

@@ -14,11 +14,28 @@ export function BuyForm({ slug, mode, productId, productName }: { slug: string; 
       <div className="flex gap-3">
         <label className="w-20 text-xs font-medium text-slate-600" htmlFor={`qty-${id}`}>
           Quantity
-          <input id={`qty-${id}`} name="quantity" type="number" min={1} max={100} defaultValue={1} required className="mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm" />
+          <input
+            id={`qty-${id}`}
+            name="quantity"
+            type="number"
+            min={1}
+            max={100}
+            defaultValue={1}
+            required
+            className="mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm"
+          />
         </label>
         <label className="flex-1 text-xs font-medium text-slate-600" htmlFor={`email-${id}`}>
           Email
-          <input id={`email-${id}`} name="email" type="email" required autoComplete="email" placeholder="you@example.com" className="mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm" />
+          <input
+            id={`email-${id}`}
+            name="email"
+            type="email"
+            required
+            autoComplete="email"
+            placeholder="you@example.com"
+            className="mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm"
+          />
         </label>
       </div>
       {state.error ? (
@@ -26,7 +43,11 @@ export function BuyForm({ slug, mode, productId, productName }: { slug: string; 
           {state.error}
         </p>
       ) : null}
-      <button type="submit" disabled={pending} className="w-full rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending}
+        className="w-full rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white disabled:opacity-60"
+      >
         {pending ? 'Creating your order…' : 'Buy with USDT'}
       </button>
     </form>

@@ -14,7 +14,9 @@ export default async function StorePage({ params, searchParams }: { params: Prom
   return (
     <main className="mx-auto max-w-5xl px-4 py-8">
       {mode === 'test' ? (
-        <div className="mb-4 rounded-md bg-amber-100 px-3 py-1.5 text-center text-xs font-semibold uppercase tracking-wide text-amber-900">Test mode: no real funds</div>
+        <div className="mb-4 rounded-md bg-amber-100 px-3 py-1.5 text-center text-xs font-semibold uppercase tracking-wide text-amber-900">
+          Test mode: no real funds
+        </div>
       ) : null}
       <h1 className="text-2xl font-semibold">{store.name}</h1>
       <p className="mt-1 text-sm text-slate-500">Pay with USDT (BEP-20) on BNB Smart Chain.</p>

@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route';
-import { withApiKey } from '@/lib/api/with-api-key';
+import { withApiKey } from '@/lib/api-keys/with-api-key';
 import { requireNetwork } from '@/lib/chain/network';
 import { createInvoice } from '@/lib/invoices/create-invoice';
 import { createPayinInvoice } from '@/lib/exchange/create-payin-invoice';

@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route';
-import { withApiKey } from '@/lib/api/with-api-key';
+import { withApiKey } from '@/lib/api-keys/with-api-key';
 import { requireNetwork } from '@/lib/chain/network';
 import { createOrder } from '@/lib/storefront/create-order';
 import { createOrderOp, listOrdersOp } from '@/lib/storefront/operations';

@@ -86,9 +86,7 @@ export async function embeddedSocket(dataDir: string, opts: { waitMs?: number } 
       }
     } else last = owner;
     if (Date.now() > deadline) {
-      throw new Error(
-        `the embedded database in ${dir} is owned by pid ${last?.pid} (${last?.command}), which does not answer on its socket`,
-      );
+      throw new Error(`the embedded database in ${dir} is owned by pid ${last?.pid} (${last?.command}), which does not answer on its socket`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

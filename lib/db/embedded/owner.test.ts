@@ -36,7 +36,10 @@ describe('the embedded database has one owner', () => {
 
       const opener = path.resolve('lib/db/embedded/index.ts');
       const second = await run(
-        ['-e', `import(${JSON.stringify(opener)}).then((m) => m.hostEmbedded(${JSON.stringify(dir)})).then(() => process.exit(0), (e) => { console.error(e.message); process.exit(1); })`],
+        [
+          '-e',
+          `import(${JSON.stringify(opener)}).then((m) => m.hostEmbedded(${JSON.stringify(dir)})).then(() => process.exit(0), (e) => { console.error(e.message); process.exit(1); })`,
+        ],
         env,
       );
       expect(second.code).not.toBe(0);

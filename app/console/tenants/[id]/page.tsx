@@ -24,15 +24,27 @@ export default async function TenantPage({ params }: { params: Promise<{ id: str
   const audit = await listAudit(ctx.db, { tenantId: tenant.id, limit: 20 });
   return (
     <>
-      <PageHeader title={tenant.name} description={<span className="font-mono">{tenant.id} · /store/{tenant.slug}</span>} actions={<StatusBadge status={tenant.status.toUpperCase()} />} />
+      <PageHeader
+        title={tenant.name}
+        description={
+          <span className="font-mono">
+            {tenant.id} · /store/{tenant.slug}
+          </span>
+        }
+        actions={<StatusBadge status={tenant.status.toUpperCase()} />}
+      />
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title="Balances">
           <dl className="grid grid-cols-2 gap-4 text-sm">
             {balances.map((b) => (
               <div key={b.mode} data-balance-mode={b.mode}>
                 <dt className="font-medium capitalize text-slate-500">{b.mode}</dt>
-                <dd>Available <Money value={b.available} /></dd>
-                <dd className="text-slate-500">Pending <Money value={b.pending} /></dd>
+                <dd>
+                  Available <Money value={b.available} />
+                </dd>
+                <dd className="text-slate-500">
+                  Pending <Money value={b.pending} />
+                </dd>
               </div>
             ))}
           </dl>
@@ -44,30 +56,62 @@ export default async function TenantPage({ params }: { params: Promise<{ id: str
           <TenantStatusForm tenantId={tenant.id} status={tenant.status} />
         </Card>
         <Card title={`API keys (${keys.length})`} className="lg:col-span-2">
-          <div className="-m-5 overflow-x-auto"><table className={tableClass}>
-            <thead><tr><th className={thClass}>Name</th><th className={thClass}>Key</th><th className={thClass}>Mode</th><th className={thClass}>Scopes</th><th className={thClass}>Status</th><th className={thClass}>Last used</th></tr></thead>
-            <tbody>{keys.map((k) => (
-              <tr key={k.id}>
-                <td className={tdClass}>{k.name}</td>
-                <td className={`${tdClass} font-mono text-xs`}>{k.keyPrefix}…{k.lastFour}</td>
-                <td className={tdClass}>{k.mode}</td>
-                <td className={`${tdClass} max-w-72 whitespace-normal text-xs`}>{k.scopes.join(', ')}</td>
-                <td className={tdClass}><StatusBadge status={k.status} /></td>
-                <td className={`${tdClass} text-xs`}><Time iso={k.lastUsedAt?.toISOString()} /></td>
-              </tr>
-            ))}</tbody>
-          </table></div>
+          <div className="-m-5 overflow-x-auto">
+            <table className={tableClass}>
+              <thead>
+                <tr>
+                  <th className={thClass}>Name</th>
+                  <th className={thClass}>Key</th>
+                  <th className={thClass}>Mode</th>
+                  <th className={thClass}>Scopes</th>
+                  <th className={thClass}>Status</th>
+                  <th className={thClass}>Last used</th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.map((k) => (
+                  <tr key={k.id}>
+                    <td className={tdClass}>{k.name}</td>
+                    <td className={`${tdClass} font-mono text-xs`}>
+                      {k.keyPrefix}…{k.lastFour}
+                    </td>
+                    <td className={tdClass}>{k.mode}</td>
+                    <td className={`${tdClass} max-w-72 whitespace-normal text-xs`}>{k.scopes.join(', ')}</td>
+                    <td className={tdClass}>
+                      <StatusBadge status={k.status} />
+                    </td>
+                    <td className={`${tdClass} text-xs`}>
+                      <Time iso={k.lastUsedAt?.toISOString()} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </Card>
         <Card title="Team">
-          {team.length === 0 ? <p className="text-sm text-slate-500">No dashboard users (API only).</p> : (
-            <ul className="space-y-1 text-sm">{team.map((u) => <li key={u.id}>{u.email} <span className="text-slate-500">· {u.role}</span></li>)}</ul>
+          {team.length === 0 ? (
+            <p className="text-sm text-slate-500">No dashboard users (API only).</p>
+          ) : (
+            <ul className="space-y-1 text-sm">
+              {team.map((u) => (
+                <li key={u.id}>
+                  {u.email} <span className="text-slate-500">· {u.role}</span>
+                </li>
+              ))}
+            </ul>
           )}
         </Card>
         <Card title="Webhook endpoints">
           {endpoints.length === 0 && <p className="text-sm text-slate-500">No endpoints.</p>}
-          <ul className="space-y-1 text-sm">{endpoints.map((e) => (
-            <li key={e.id} className="truncate"><span className="font-mono text-xs">{e.id}</span> {e.mode} {e.url} {e.enabled ? '' : `(disabled${e.disabledReason ? `: ${e.disabledReason}` : ''})`}</li>
-          ))}</ul>
+          <ul className="space-y-1 text-sm">
+            {endpoints.map((e) => (
+              <li key={e.id} className="truncate">
+                <span className="font-mono text-xs">{e.id}</span> {e.mode} {e.url}{' '}
+                {e.enabled ? '' : `(disabled${e.disabledReason ? `: ${e.disabledReason}` : ''})`}
+              </li>
+            ))}
+          </ul>
         </Card>
         <Card title="Recent activity" className="lg:col-span-2">
           <AuditTable rows={audit.rows} />

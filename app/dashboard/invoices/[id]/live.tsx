@@ -18,7 +18,7 @@ export function InvoiceWatcher({ id, status }: { id: string; status: string }) {
   const { data } = useQuery({
     queryKey: ['invoice-status', id],
     queryFn: async () => {
-      const res = await fetch(`/dashboard-api/invoices/${id}`, { cache: 'no-store' });
+      const res = await fetch(`/api/dashboard/invoices/${id}`, { cache: 'no-store' });
       if (!res.ok) throw new Error('status poll failed');
       return (await res.json()) as { status: string; updatedAt: string };
     },
@@ -61,12 +61,25 @@ export function SimulatePayment({ id, amount }: { id: string; amount: string }) 
         router.refresh();
       }}
     >
-      <label htmlFor="sim-amount" className="block text-xs font-medium text-amber-800">Simulate a customer payment (test USDT)</label>
+      <label htmlFor="sim-amount" className="block text-xs font-medium text-amber-800">
+        Simulate a customer payment (test USDT)
+      </label>
       <div className="mt-1 flex gap-2">
-        <input id="sim-amount" value={value} onChange={(e) => setValue(e.target.value)} inputMode="decimal" className={inputClass} aria-invalid={!!error} />
-        <Button type="submit" variant="secondary" disabled={busy}>{busy ? 'Sending…' : 'Pay'}</Button>
+        <input
+          id="sim-amount"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          inputMode="decimal"
+          className={inputClass}
+          aria-invalid={!!error}
+        />
+        <Button type="submit" variant="secondary" disabled={busy}>
+          {busy ? 'Sending…' : 'Pay'}
+        </Button>
       </div>
-      <p className="min-h-5 text-xs text-red-600" role={error ? 'alert' : undefined}>{error ?? ''}</p>
+      <p className="min-h-5 text-xs text-red-600" role={error ? 'alert' : undefined}>
+        {error ?? ''}
+      </p>
     </form>
   );
 }

@@ -22,9 +22,13 @@ function TxLink({ chainId, hash }: { chainId: number; hash: string }) {
   const url = explorerTxUrl(chainId, hash);
   const short = `${hash.slice(0, 10)}…${hash.slice(-8)}`;
   return url ? (
-    <a href={url} target="_blank" rel="noreferrer" className="font-mono text-xs text-indigo-600 hover:underline" title={hash}>{short}</a>
+    <a href={url} target="_blank" rel="noreferrer" className="font-mono text-xs text-indigo-600 hover:underline" title={hash}>
+      {short}
+    </a>
   ) : (
-    <span className="font-mono text-xs" title={`${hash} (local chain: no explorer)`}>{short}</span>
+    <span className="font-mono text-xs" title={`${hash} (local chain: no explorer)`}>
+      {short}
+    </span>
   );
 }
 
@@ -43,7 +47,11 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
   const network = getNetwork(ctx.mode);
   const [qr, deliveries] = await Promise.all([
     paymentQrSvg(invoice.depositAddress, invoice.amountExpected, network),
-    listEventDeliveries(ctx.db, ctx.owner, invoice.events.map((e) => e.id)),
+    listEventDeliveries(
+      ctx.db,
+      ctx.owner,
+      invoice.events.map((e) => e.id),
+    ),
   ]);
   const checkoutPath = `/pay/${invoice.id}`;
   const rows: [string, React.ReactNode][] = [
@@ -62,8 +70,12 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
       <div className="mb-6">
         <p className="text-sm text-slate-500">Invoice</p>
         <div className="mt-1 flex flex-wrap items-center gap-3">
-          <h1 className="text-2xl font-semibold tracking-tight text-slate-900"><Money value={invoice.amountExpected} /></h1>
-          <span data-testid="invoice-status"><StatusBadge status={invoice.status} /></span>
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">
+            <Money value={invoice.amountExpected} />
+          </h1>
+          <span data-testid="invoice-status">
+            <StatusBadge status={invoice.status} />
+          </span>
           <InvoiceWatcher id={invoice.id} status={invoice.status} />
         </div>
         <p className="mt-1 font-mono text-xs text-slate-500">{invoice.id}</p>
@@ -81,15 +93,21 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           <div className="mt-5 border-t border-slate-100 pt-4 text-sm">
             <p className="text-slate-500">Hosted checkout</p>
             <div className="mt-1 flex items-center gap-2">
-              <a href={checkoutPath} className="font-mono text-xs text-indigo-600 hover:underline" data-testid="checkout-link">{checkoutPath}</a>
+              <a href={checkoutPath} className="font-mono text-xs text-indigo-600 hover:underline" data-testid="checkout-link">
+                {checkoutPath}
+              </a>
               <CopyButton value={checkoutPath} label="Copy" />
             </div>
           </div>
         </Card>
         <Card title="Deposit address">
           <div className="mx-auto h-44 w-44" aria-label="QR code of the deposit address" role="img" dangerouslySetInnerHTML={{ __html: qr }} />
-          <p className="mt-3 break-all text-center font-mono text-xs text-slate-800" data-testid="deposit-address">{invoice.depositAddress}</p>
-          <div className="mt-2 flex justify-center"><CopyButton value={invoice.depositAddress} /></div>
+          <p className="mt-3 break-all text-center font-mono text-xs text-slate-800" data-testid="deposit-address">
+            {invoice.depositAddress}
+          </p>
+          <div className="mt-2 flex justify-center">
+            <CopyButton value={invoice.depositAddress} />
+          </div>
           <p className="mt-2 text-center text-xs text-slate-500">USDT (BEP-20) on BNB Smart Chain only.</p>
           {ctx.mode === 'test' && can(ctx.user.role, 'invoices:create') && invoice.status === 'PENDING' && (
             <SimulatePayment id={invoice.id} amount={invoice.amountExpected} />
@@ -102,19 +120,36 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           {invoice.payments.length === 0 ? (
             <EmptyState title="No payment yet">The watcher picks up transfers to the deposit address within seconds.</EmptyState>
           ) : (
-            <div className="-m-5 overflow-x-auto"><table className={tableClass}>
-              <thead><tr>{['Transaction', 'Amount', 'Confirmations', 'Seen'].map((h) => <th key={h} className={thClass}>{h}</th>)}</tr></thead>
-              <tbody>
-                {invoice.payments.map((p) => (
-                  <tr key={`${p.txHash}:${p.logIndex}`}>
-                    <td className={tdClass}><TxLink chainId={network.chainId} hash={p.txHash} />{p.late && <span className="ml-2 text-xs text-amber-700">late</span>}</td>
-                    <td className={tdClass}><Money value={p.amount} /></td>
-                    <td className={tdClass}>{p.confirmations}</td>
-                    <td className={tdClass}><Time iso={p.createdAt} /></td>
+            <div className="-m-5 overflow-x-auto">
+              <table className={tableClass}>
+                <thead>
+                  <tr>
+                    {['Transaction', 'Amount', 'Confirmations', 'Seen'].map((h) => (
+                      <th key={h} className={thClass}>
+                        {h}
+                      </th>
+                    ))}
                   </tr>
-                ))}
-              </tbody>
-            </table></div>
+                </thead>
+                <tbody>
+                  {invoice.payments.map((p) => (
+                    <tr key={`${p.txHash}:${p.logIndex}`}>
+                      <td className={tdClass}>
+                        <TxLink chainId={network.chainId} hash={p.txHash} />
+                        {p.late && <span className="ml-2 text-xs text-amber-700">late</span>}
+                      </td>
+                      <td className={tdClass}>
+                        <Money value={p.amount} />
+                      </td>
+                      <td className={tdClass}>{p.confirmations}</td>
+                      <td className={tdClass}>
+                        <Time iso={p.createdAt} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </Card>
         <Card title="Timeline" className="min-w-0">
@@ -123,7 +158,9 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
               <li key={e.id} className="text-sm">
                 <span className="absolute -left-1.5 mt-1.5 h-3 w-3 rounded-full border-2 border-white bg-indigo-500" aria-hidden="true" />
                 <p className="font-medium text-slate-900">{e.type}</p>
-                <p className="text-xs text-slate-500"><Time iso={e.createdAt} withSeconds /> · <span className="font-mono">{e.id}</span></p>
+                <p className="text-xs text-slate-500">
+                  <Time iso={e.createdAt} withSeconds /> · <span className="font-mono">{e.id}</span>
+                </p>
               </li>
             ))}
           </ol>
@@ -135,17 +172,31 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
         ) : (
           <div className="-m-5 overflow-x-auto">
             <table className={tableClass}>
-              <thead><tr>{['Event', 'Status', 'Attempts', 'Last response', 'Created'].map((h) => <th key={h} className={thClass}>{h}</th>)}</tr></thead>
+              <thead>
+                <tr>
+                  {['Event', 'Status', 'Attempts', 'Last response', 'Created'].map((h) => (
+                    <th key={h} className={thClass}>
+                      {h}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
               <tbody>
                 {deliveries.map((d) => (
                   <tr key={d.id}>
                     <td className={tdClass}>
-                      <Link href={`/dashboard/webhooks/deliveries?eventId=${d.eventId}`} className="text-indigo-600 hover:underline">{d.eventType}</Link>
+                      <Link href={`/dashboard/webhooks/deliveries?eventId=${d.eventId}`} className="text-indigo-600 hover:underline">
+                        {d.eventType}
+                      </Link>
                     </td>
-                    <td className={tdClass}><StatusBadge status={d.status} /></td>
+                    <td className={tdClass}>
+                      <StatusBadge status={d.status} />
+                    </td>
                     <td className={tdClass}>{d.attemptCount}</td>
                     <td className={tdClass}>{d.attempts.at(-1)?.responseStatus ?? d.lastError ?? '—'}</td>
-                    <td className={tdClass}><Time iso={d.createdAt} withSeconds /></td>
+                    <td className={tdClass}>
+                      <Time iso={d.createdAt} withSeconds />
+                    </td>
                   </tr>
                 ))}
               </tbody>

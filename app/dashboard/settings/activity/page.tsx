@@ -16,13 +16,20 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
       <PageHeader
         title="Activity"
         description="Sensitive actions on this account, by your team, your API keys and gateway support. Kept permanently; nobody can edit or delete an entry."
-        actions={<Link href="/dashboard/settings" className="text-sm font-medium text-indigo-600 hover:underline">← Settings</Link>}
+        actions={
+          <Link href="/dashboard/settings" className="text-sm font-medium text-indigo-600 hover:underline">
+            ← Settings
+          </Link>
+        }
       />
       <Card>
         <AuditTable rows={rows} />
       </Card>
       {nextBefore && (
-        <Link href={`/dashboard/settings/activity?before=${nextBefore}`} className="mt-4 inline-block text-sm font-medium text-indigo-600 hover:underline">
+        <Link
+          href={`/dashboard/settings/activity?before=${nextBefore}`}
+          className="mt-4 inline-block text-sm font-medium text-indigo-600 hover:underline"
+        >
           Older entries →
         </Link>
       )}

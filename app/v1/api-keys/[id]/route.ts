@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route';
-import { withApiKey } from '@/lib/api/with-api-key';
+import { withApiKey } from '@/lib/api-keys/with-api-key';
 import { updateApiKeyOp } from '@/lib/api-keys/operations';
 import { updateApiKey } from '@/lib/api-keys/update-api-key';
 

@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route';
-import { withApiKey } from '@/lib/api/with-api-key';
+import { withApiKey } from '@/lib/api-keys/with-api-key';
 import { getInvoice } from '@/lib/invoices/get-invoice';
 import { getInvoiceOp } from '@/lib/invoices/operations';
 

@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route';
-import { withApiKey } from '@/lib/api/with-api-key';
+import { withApiKey } from '@/lib/api-keys/with-api-key';
 import { getOrderOp } from '@/lib/storefront/operations';
 import { getOrderOrThrow } from '@/lib/storefront/orders';
 import { orderView } from '@/lib/storefront/views';

@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route';
-import { withApiKey } from '@/lib/api/with-api-key';
+import { withApiKey } from '@/lib/api-keys/with-api-key';
 import { getProductOp, updateProductOp } from '@/lib/storefront/operations';
 import { getProductOrThrow, updateProduct } from '@/lib/storefront/products';
 import { productView } from '@/lib/storefront/views';

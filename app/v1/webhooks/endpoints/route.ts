@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route';
-import { withApiKey } from '@/lib/api/with-api-key';
+import { withApiKey } from '@/lib/api-keys/with-api-key';
 import { createWebhookEndpointOp, listWebhookEndpointsOp } from '@/lib/webhooks/operations';
 import { createWebhookEndpoint } from '@/lib/webhooks/create-webhook-endpoint';
 import { listWebhookEndpoints } from '@/lib/webhooks/list-webhook-endpoints';

@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route';
-import { withApiKey } from '@/lib/api/with-api-key';
+import { withApiKey } from '@/lib/api-keys/with-api-key';
 import { getWithdrawalOp } from '@/lib/withdrawals/operations';
 import { getWithdrawalOrThrow } from '@/lib/withdrawals/get-withdrawal-or-throw';
 import { withdrawalView } from '@/lib/withdrawals/view';

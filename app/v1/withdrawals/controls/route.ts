@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route';
-import { withApiKey } from '@/lib/api/with-api-key';
+import { withApiKey } from '@/lib/api-keys/with-api-key';
 import { getControlsView } from '@/lib/withdrawal-controls/get-controls-view';
 import { getWithdrawalControlsOp } from '@/lib/withdrawal-controls/operations';
 

@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route';
-import { withApiKey } from '@/lib/api/with-api-key';
+import { withApiKey } from '@/lib/api-keys/with-api-key';
 import { getMaxWithdrawalOp } from '@/lib/withdrawals/operations';
 import { getMaxWithdrawal } from '@/lib/withdrawals/get-max-withdrawal';
 

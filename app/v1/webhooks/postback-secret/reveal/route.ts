@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route';
-import { withApiKey } from '@/lib/api/with-api-key';
+import { withApiKey } from '@/lib/api-keys/with-api-key';
 import { revealPostbackSecretOp } from '@/lib/webhooks/operations';
 import { revealPostbackSecret } from '@/lib/webhooks/reveal-postback-secret';
 

@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route';
-import { withApiKey } from '@/lib/api/with-api-key';
+import { withApiKey } from '@/lib/api-keys/with-api-key';
 import { rotatePostbackSecretOp } from '@/lib/webhooks/operations';
 import { rotatePostbackSecret } from '@/lib/webhooks/rotate-postback-secret';
 

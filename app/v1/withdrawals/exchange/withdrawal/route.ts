@@ -1,6 +1,6 @@
 import { route } from '@/lib/api/route';
 import { apiKeyActor } from '@/lib/audit/audit-merchant-action';
-import { withApiKey } from '@/lib/api/with-api-key';
+import { withApiKey } from '@/lib/api-keys/with-api-key';
 import { createExchangeWithdrawal } from '@/lib/exchange/create-exchange-withdrawal';
 import { exchangeWithdrawalOp } from '@/lib/exchange/operations';
 

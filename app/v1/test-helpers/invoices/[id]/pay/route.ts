@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route';
-import { withApiKey } from '@/lib/api/with-api-key';
+import { withApiKey } from '@/lib/api-keys/with-api-key';
 import { payTestInvoiceOp } from '@/lib/invoices/operations';
 import { payTestInvoice } from '@/lib/invoices/pay-test-invoice';
 

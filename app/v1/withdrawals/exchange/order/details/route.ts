@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/route';
-import { withApiKey } from '@/lib/api/with-api-key';
+import { withApiKey } from '@/lib/api-keys/with-api-key';
 import { getOrderDetails } from '@/lib/exchange/get-order-details';
 import { exchangeOrderDetailsOp } from '@/lib/exchange/operations';
 

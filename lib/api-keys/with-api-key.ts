@@ -1,17 +1,16 @@
 import type { z } from 'zod';
-import { authenticate, type AuthContext, type RateLimitState } from '@/lib/api-keys/authenticate';
-import { failedAuthGuard } from '@/lib/api-keys/failed-auth-guard';
-import { hasScope } from '@/lib/api-keys/scopes';
-import { clientIp } from '@/lib/auth/client-ip';
+import { ApiError, notFound } from '@/lib/api/errors';
+import { assertReplayable, beginIdempotentRequest, storableResponse } from '@/lib/api/idempotency';
+import type { Operation } from '@/lib/api/operation';
+import { parseJsonBody, parseQuery, readRawBody } from '@/lib/api/request';
+import { baseHeaders, errorResponse, jsonResponse, type RouteContext, type RouteHandler } from '@/lib/api/response';
+import { hasScope } from '@/lib/api/scopes';
 import { getAuthDb, getDb, type Db } from '@/lib/db';
 import { env, isProduction } from '@/lib/env';
-import { HSTS } from '@/lib/http/security-headers';
+import { clientIp } from '@/lib/http/client-ip';
 import { isId, newId } from '@/lib/ids';
-import { log } from '@/lib/log';
-import { ApiError, errorBody, notFound } from './errors';
-import { assertReplayable, beginIdempotentRequest, storableResponse } from './idempotency';
-import type { Operation } from './operation';
-import { parseJsonBody, parseQuery, readRawBody } from './request';
+import { authenticate, type AuthContext, type RateLimitState } from './authenticate';
+import { failedAuthGuard } from './failed-auth-guard';
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -23,34 +22,6 @@ export interface HandlerContext<B, Q> {
   query: Q;
   params: Record<string, string>;
   requestId: string;
-}
-
-export type RouteContext = { params: Promise<Record<string, string | string[]>> };
-export type RouteHandler = (req: Request, ctx: RouteContext) => Promise<Response>;
-
-export function baseHeaders(requestId: string): Headers {
-  // Pages get theirs from proxy.ts; /v1 skips that hop and sets what a JSON API needs here.
-  const h = new Headers({ 'X-Request-Id': requestId, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' });
-  if (isProduction()) h.set('Strict-Transport-Security', HSTS);
-  return h;
-}
-
-export function jsonResponse(status: number, text: string, headers: Headers): Response {
-  headers.set('Content-Type', 'application/json; charset=utf-8');
-  return new Response(text, { status, headers });
-}
-
-export function errorResponse(err: unknown, requestId: string, headers: Headers, context: Record<string, unknown> = {}): Response {
-  let apiErr: ApiError;
-  if (err instanceof ApiError) {
-    apiErr = err;
-  } else {
-    // A 500 is a bug: log it with the request id, show nothing internal.
-    log.error('unhandled error', { requestId, ...context, error: err instanceof Error ? err.stack ?? err.message : String(err) });
-    apiErr = new ApiError('internal_error', 'Internal server error. Quote the request id when contacting support.');
-  }
-  for (const [k, v] of Object.entries(apiErr.headers ?? {})) headers.set(k, v);
-  return jsonResponse(apiErr.status, JSON.stringify(errorBody(apiErr, requestId)), headers);
 }
 
 function assertHttps(req: Request) {
@@ -127,10 +98,7 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
       const rawBody = op.method === 'GET' ? '' : await readRawBody(req);
 
       const idemKey = op.method === 'POST' ? req.headers.get('idempotency-key') : null;
-      const idem =
-        idemKey === null
-          ? null
-          : await beginIdempotentRequest(db, auth, idemKey, { method: op.method, path: url.pathname, rawBody });
+      const idem = idemKey === null ? null : await beginIdempotentRequest(db, auth, idemKey, { method: op.method, path: url.pathname, rawBody });
       if (idem?.kind === 'replay') {
         headers.set('Idempotent-Replayed', 'true');
         assertReplayable(op, idem);
