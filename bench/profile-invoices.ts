@@ -18,14 +18,30 @@ await withBenchDatabase(async () => {
   await refillAddressPool(t.db, getNetwork('test').depositMnemonic!, { target: N + 600 });
   const ctx = { params: Promise.resolve({}) };
   const call = () =>
-    POST(new Request('http://127.0.0.1/v1/invoices', { method: 'POST', body: '{"amount":"12.50"}', headers: { authorization: `Bearer ${t.test}`, 'content-type': 'application/json' } }), ctx);
+    POST(
+      new Request('http://127.0.0.1/v1/invoices', {
+        method: 'POST',
+        body: '{"amount":"12.50"}',
+        headers: { authorization: `Bearer ${t.test}`, 'content-type': 'application/json' },
+      }),
+      ctx,
+    );
   for (let i = 0; i < 500; i++) await call();
   let i = 0;
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  await Promise.all(Array.from({ length: 50 }, async () => { while (i++ < N) { const r = await call(); if (r.status !== 201) throw new Error(await r.text()); } }));
+  await Promise.all(
+    Array.from({ length: 50 }, async () => {
+      while (i++ < N) {
+        const r = await call();
+        if (r.status !== 201) throw new Error(await r.text());
+      }
+    }),
+  );
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  console.log(`POST /v1/invoices in-process: ${(N / (wall / 1000)).toFixed(0)} req/s at 50 concurrent, node CPU ${((cpu.user + cpu.system) / 1000 / N).toFixed(3)} ms/req`);
+  console.log(
+    `POST /v1/invoices in-process: ${(N / (wall / 1000)).toFixed(0)} req/s at 50 concurrent, node CPU ${((cpu.user + cpu.system) / 1000 / N).toFixed(3)} ms/req`,
+  );
 });
 process.exit(0);
