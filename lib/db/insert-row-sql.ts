@@ -11,6 +11,7 @@ interface Compiled {
 }
 
 const COMPILED = new WeakMap<PgTable, Map<string, Compiled>>();
+const CTE_LIST = /^[a-z_][a-z0-9_]*(, ?[a-z_][a-z0-9_]*)*$/;
 
 function compile(table: PgTable, keys: string[], from: string | undefined, returning: readonly string[] | undefined): Compiled {
   let perTable = COMPILED.get(table);
@@ -18,6 +19,9 @@ function compile(table: PgTable, keys: string[], from: string | undefined, retur
   const cacheKey = `${keys.join(',')}|${from ?? ''}|${returning?.join(',') ?? ''}`;
   let compiled = perTable.get(cacheKey);
   if (!compiled) {
+    // `from` is statement text: only names of the statement's own CTEs, never a value.
+    if (from !== undefined && !CTE_LIST.test(from))
+      throw new Error(`insertRowSql: from must name CTEs of the statement, got ${JSON.stringify(from)}`);
     const { byKey } = tableColumns(table);
     const columns = keys.map((k) => byKey[k]!);
     const names = columns.map((c) => `"${columnDbName(c)}"`).join(', ');

@@ -4,6 +4,7 @@ import { events, withdrawals } from '@/db/schema';
 import { newId } from '@/lib/ids';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { insertRow } from './insert-row';
+import { insertRowSql } from './insert-row-sql';
 
 describe('insertRow', () => {
   it('stores and returns what the Drizzle builder stores and returns for the same values', async () => {
@@ -76,5 +77,13 @@ describe('insertRow', () => {
       }),
     ).rejects.toThrow('abort');
     expect(await t.db.select().from(events).where(eq(events.id, id))).toEqual([]);
+  });
+
+  it("takes only CTE names as `from`: anything else is refused before it reaches the statement's text", () => {
+    const row = { id: newId('event'), tenantId: 't', mode: 'test', type: 'invoice.created', subjectId: 's', data: {}, createdAt: new Date() };
+    expect(() => insertRowSql(events, row, { from: 'inv, addr' })).not.toThrow();
+    for (const from of ['inv; drop table events', 'addr where 1=1 --', 'x)', 'Inv']) {
+      expect(() => insertRowSql(events, row, { from }), from).toThrow(/from must name CTEs/);
+    }
   });
 });
