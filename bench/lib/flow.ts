@@ -29,7 +29,8 @@ async function api(c: Cluster, method: string, path: string, key: string, body?:
       });
       const json = (await res.json().catch(() => null)) as any;
       if (res.status === 500 && stats) stats.http500++;
-      if ((res.status >= 500 || res.status === 409) && attempt < 60) {
+      // 429 too: a fair-share or rate-limit refusal says when to come back (Retry-After), as a well-behaved client does.
+      if ((res.status >= 500 || res.status === 409 || res.status === 429) && attempt < 60) {
         if (stats) stats.retries++;
         // Honour Retry-After (exchange_busy), capped; else a short backoff.
         const after = Number(res.headers.get('retry-after') ?? 0);
