@@ -66,6 +66,16 @@ test('pages carry CSP, frame-ancestors, nosniff and Referrer-Policy, and still h
   await customer.waitForURL(/\/pay\/inv_/);
   expectPageHeaders(await customer.reload(), { referrer: 'no-referrer' });
   await expect(customer.getByTestId('checkout-status')).toHaveAttribute('data-status', 'PENDING');
+  // Scripts arriving 1.5 s after the HTML (a slow phone): the countdown must hydrate to the text the server sent.
+  await customer.route('**/_next/static/chunks/**', async (route) => {
+    await new Promise((r) => setTimeout(r, 1_500));
+    await route.continue();
+  });
+  await customer.reload();
+  const countdown = customer.getByTestId('countdown');
+  const served = await countdown.textContent();
+  await expect(countdown).not.toHaveText(served!, { timeout: 10_000 }); // hydrated: it ticks
+  await customer.unroute('**/_next/static/chunks/**');
   expect(customerViolations).toEqual([]);
   await customerCtx.close();
 

@@ -84,6 +84,8 @@ const EnvSchema = z.object({
   PASSWORD_HASH_THREADS: z.coerce.number().int().min(0).max(64).default(0),
   /** CPU priority of the hashing threads (Linux nice, 0-19; higher yields more to requests and the database). */
   PASSWORD_HASH_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /** Ordinary (not owner-from-known-address) hashes started per second per process at most; 0: unpaced. */
+  PASSWORD_HASH_RATE: z.coerce.number().min(0).max(10_000).default(4),
   /** Hashes waiting for a thread beyond which sign-in and sign-up answer "busy" instead of queueing. */
   PASSWORD_HASH_QUEUE: z.coerce.number().int().min(1).max(100_000).default(64),
   /** Orders one client address may place on public store pages per minute (all stores together). */

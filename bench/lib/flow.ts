@@ -34,6 +34,10 @@ async function api(c: Cluster, method: string, path: string, key: string, body?:
         if (stats) stats.retries++;
         // Honour Retry-After (exchange_busy), capped; else a short backoff.
         const after = Number(res.headers.get('retry-after') ?? 0);
+        if (process.env.FLOW_TRACE)
+          console.error(
+            `[flow] ${new Date().toISOString().slice(11, 23)} ${method} ${path} ${res.status} ${json?.code} retry-after ${after} attempt ${attempt}`,
+          );
         await sleep(after > 0 ? Math.min(after, 30) * 1000 : 300 * Math.min(attempt, 5));
         continue;
       }

@@ -1,14 +1,19 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import type { CheckoutState } from '@/lib/checkout/get-checkout';
+import type { CheckoutView as CheckoutState } from '@/lib/checkout/get-checkout-view';
 import { CopyField } from './copy-field';
 
 const FINAL = new Set(['PAID_OUT', 'EXPIRED', 'FAILED']);
 const PAID = new Set(['CONFIRMED', 'PROCESSING_PAYOUT', 'PAID_OUT']);
 
-function useCountdown(expiresAt: string) {
-  const [now, setNow] = useState(() => Date.now());
+/**
+ * Starts from the server's render time, so the first client render shows the very text the server sent
+ * (a clock read during hydration could fall in another second: React error 418, a hydration mismatch),
+ * then follows the browser's clock.
+ */
+function useCountdown(expiresAt: string, renderedAt: number) {
+  const [now, setNow] = useState(renderedAt);
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(t);
@@ -38,10 +43,13 @@ function headline(s: CheckoutState): { title: string; tone: string } {
   return { title: 'Waiting for payment', tone: 'bg-white text-slate-700 border-slate-200' };
 }
 
-/** The live part of the hosted checkout: polls the public status endpoint every 2 s until final. */
-export function CheckoutLive({ initial, qrSvg }: { initial: CheckoutState; qrSvg: string }) {
+/**
+ * The live part of the hosted checkout: polls the public status endpoint every 2 s until final.
+ * Each answer carries the QR of what is still to pay, so after a partial payment it encodes the remainder.
+ */
+export function CheckoutLive({ initial }: { initial: CheckoutState }) {
   const [state, setState] = useState(initial);
-  const countdown = useCountdown(state.expiresAt);
+  const countdown = useCountdown(state.expiresAt, initial.renderedAt);
   useEffect(() => {
     if (FINAL.has(state.status)) return;
     const t = setInterval(async () => {
@@ -57,6 +65,9 @@ export function CheckoutLive({ initial, qrSvg }: { initial: CheckoutState; qrSvg
 
   const h = headline(state);
   const awaiting = state.status === 'PENDING' || state.status === 'PARTIALLY_PAID';
+  const partial = state.status === 'PARTIALLY_PAID';
+  // Any non-zero digit: a shortfall was accepted (a string test, money never goes through a float).
+  const short = /[1-9]/.test(state.amountShortfall) && !awaiting;
   const amountToPay = state.payin
     ? `${state.payin.amount} ${state.payin.currency}`
     : `${state.status === 'PARTIALLY_PAID' ? state.remaining : state.amountExpected} USDT`;
@@ -72,6 +83,11 @@ export function CheckoutLive({ initial, qrSvg }: { initial: CheckoutState; qrSvg
         <p className="mt-1 text-3xl font-semibold tabular-nums" data-testid="amount">
           {state.amountExpected} <span className="text-lg font-medium text-slate-500">USDT</span>
         </p>
+        {state.price ? (
+          <p className="mt-1 text-sm text-slate-500" data-testid="price">
+            {state.price.amount} {state.price.currency}
+          </p>
+        ) : null}
         <p className="mt-1 text-xs text-slate-500">{state.network}</p>
       </header>
 
@@ -85,6 +101,32 @@ export function CheckoutLive({ initial, qrSvg }: { initial: CheckoutState; qrSvg
         {h.title}
       </div>
 
+      {partial ? (
+        <section className="rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900" data-testid="remainder">
+          <p>
+            Received <span className="tabular-nums">{state.amountReceived}</span> of <span className="tabular-nums">{state.amountExpected}</span>{' '}
+            USDT.
+          </p>
+          <p className="mt-1 text-base font-semibold">
+            Remaining:{' '}
+            <span className="tabular-nums" data-testid="remaining">
+              {state.remaining}
+            </span>{' '}
+            USDT
+          </p>
+          <p className="mt-1 text-xs">
+            Pay the remainder before the time runs out (<span className="font-mono tabular-nums">{countdown.label}</span> left); the QR below asks for
+            exactly this amount.
+          </p>
+        </section>
+      ) : null}
+
+      {short ? (
+        <p className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900" data-testid="shortfall">
+          Accepted {state.amountShortfall} USDT short of the amount, within {state.tenantName}&apos;s underpayment tolerance. Nothing more to pay.
+        </p>
+      ) : null}
+
       {awaiting ? (
         <section className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
           <p className="text-sm text-slate-600">
@@ -93,12 +135,17 @@ export function CheckoutLive({ initial, qrSvg }: { initial: CheckoutState; qrSvg
           </p>
           <div
             className="mx-auto w-fit rounded-lg border border-slate-100 p-2"
-            aria-label="QR code of the payment address"
-            dangerouslySetInnerHTML={{ __html: qrSvg }}
+            aria-label={partial ? 'QR code of the payment address and the remaining amount' : 'QR code of the payment address'}
+            data-testid="qr"
+            data-pay-uri={state.payin ? undefined : state.payUri}
+            dangerouslySetInnerHTML={{ __html: state.qrSvg }}
           />
           <CopyField label="Deposit address" value={state.payin?.address ?? state.depositAddress} />
           {state.payin?.tag ? <CopyField label="Memo / tag" value={state.payin.tag} /> : null}
-          <CopyField label="Amount" value={state.payin?.amount ?? (state.status === 'PARTIALLY_PAID' ? state.remaining : state.amountExpected)} />
+          <CopyField
+            label={partial ? 'Remaining amount' : 'Amount'}
+            value={state.payin?.amount ?? (partial ? state.remaining : state.amountExpected)}
+          />
           <p className="text-center text-sm text-slate-500">
             Expires in{' '}
             <span className="font-mono tabular-nums" data-testid="countdown">
@@ -106,12 +153,6 @@ export function CheckoutLive({ initial, qrSvg }: { initial: CheckoutState; qrSvg
             </span>
           </p>
         </section>
-      ) : null}
-
-      {state.status === 'PARTIALLY_PAID' ? (
-        <p className="text-sm text-slate-600">
-          Received {state.amountReceived} of {state.amountExpected} USDT.
-        </p>
       ) : null}
 
       {state.returnUrl && !awaiting ? (

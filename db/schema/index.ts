@@ -16,3 +16,4 @@ export * from './exchange';
 export * from './storefront';
 export * from './audit';
 export * from './withdrawal-controls';
+export * from './fiat-rates';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt, mode, money, tstz } from './columns';
+import { createdAt, exchangeRate, mode, money, percent, tstz } from './columns';
 import { tenants } from './tenants';
 
 export const INVOICE_STATUSES = [
@@ -63,6 +63,10 @@ export const invoices = pgTable(
     /** Credited to the tenant balance so far (received minus fees, over all settlements). */
     amountCredited: money().notNull().default('0'),
     feeAmount: money().notNull().default('0'),
+    /** The tenant's underpayment tolerance when the invoice was created (frozen: settings changes never reach open invoices). */
+    underpaymentTolerancePercent: percent().notNull().default('0'),
+    /** Paid within the tolerance: expected minus received, accepted as paid; 0 otherwise. */
+    amountShortfall: money().notNull().default('0'),
     confirmationsRequired: integer().notNull(),
     externalId: text(),
     description: text(),
@@ -76,6 +80,15 @@ export const invoices = pgTable(
     payinTag: text(),
     /** Last exchange order status the tracker saw. */
     payinStatus: text(),
+    /**
+     * Fiat-priced invoices (issue 19): the price as the merchant set it, and the rate locked at creation
+     * (USDT per unit of priceCurrency) that gave amountExpected; null for invoices priced in USDT.
+     */
+    priceCurrency: text(),
+    priceAmount: money(),
+    rate: exchangeRate(),
+    rateSource: text(),
+    rateAt: tstz(),
     createdAt: createdAt(),
     updatedAt: tstz().notNull().defaultNow(),
   },

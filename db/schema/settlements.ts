@@ -100,6 +100,8 @@ export const settlementTxs = pgTable(
   (t) => [
     /** Each step happens at most once per settlement. */
     uniqueIndex('settlement_txs_step_uq').on(t.settlementId, t.step),
+    /** A sender's recorded transactions by nonce: the unmined ones below a waiting transaction are rebroadcast (fillNonceGap). */
+    index('settlement_txs_sender_nonce_idx').on(t.chainId, t.fromAddress, t.nonce),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { pgTable, text } from 'drizzle-orm/pg-core';
-import { createdAt, rate, tstz } from './columns';
+import { createdAt, percent, rate, tstz } from './columns';
 
 export const tenants = pgTable('tenants', {
   id: text().primaryKey(),
@@ -10,6 +10,11 @@ export const tenants = pgTable('tenants', {
   invoiceFeeRate: rate().notNull().default('0.01'),
   /** Fraction of each internal withdrawal charged on top of the amount. */
   withdrawalFeeRate: rate().notNull().default('0.01'),
+  /**
+   * Percent (0 to 5) a payment may fall short of an invoice and still count as paid. Copied onto each
+   * invoice when it is created, so a later change does not move open invoices.
+   */
+  underpaymentTolerancePercent: percent().notNull().default('0'),
   status: text({ enum: ['active', 'suspended'] })
     .notNull()
     .default('active'),

@@ -86,7 +86,7 @@ export interface paths {
         put?: never;
         /**
          * Create an invoice
-         * @description Returns a fresh deposit address (USDT BEP-20 on BSC). Only `amount` is required. The invoice is PENDING until a payment is seen; see docs/invoices.md for the lifecycle.
+         * @description Returns a fresh deposit address (USDT BEP-20 on BSC). Only `amount` is required. The invoice is PENDING until a payment is seen; see docs/invoices.md for the lifecycle. With `currency` (USD, EUR, GBP, CHF, JPY, CAD, AUD) the amount is a fiat price converted to USDT at a rate locked on the invoice; 503 rate_unavailable when no rate is fresh enough.
          *
          *     Scope: `invoices:write` (or `admin`).
          */
@@ -1361,6 +1361,10 @@ export interface components {
             /** @description Credited to the balance so far: received minus fees, over every settlement. */
             amountCredited: string;
             feeAmount: string;
+            /** @description The tenant's underpayment tolerance in percent when the invoice was created ("0.5" = 0.5 %); frozen on the invoice. */
+            underpaymentTolerancePercent: string;
+            /** @description USDT short of amountExpected that was accepted as paid under the tolerance ("0.00" when paid in full or not paid). */
+            amountShortfall: string;
             confirmationsRequired: number;
             txHashes: string[];
             externalId: string | null;
@@ -1382,6 +1386,22 @@ export interface components {
             payinTag?: string | null;
             /** @description Pay-in invoices only: the exchange order status (NEW, PENDING, EXCHANGE, WITHDRAW, DONE, EXPIRED, EMERGENCY). */
             payinStatus?: string | null;
+            /**
+             * @description Fiat-priced invoices only: the currency `amount` was given in.
+             * @enum {string}
+             */
+            priceCurrency?: "USD" | "EUR" | "GBP" | "CHF" | "JPY" | "CAD" | "AUD";
+            /** @description Fiat-priced invoices only: the price in priceCurrency. */
+            priceAmount?: string;
+            /** @description Fiat-priced invoices only: USDT per unit of priceCurrency, locked at creation; amountExpected = priceAmount × rate. */
+            rate?: string;
+            /** @description Fiat-priced invoices only: where the rate came from. */
+            rateSource?: string;
+            /**
+             * Format: date-time
+             * @description Fiat-priced invoices only: when the source quoted the rate.
+             */
+            rateAt?: string;
         };
         InvoiceConfirmedEvent: {
             /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
@@ -1416,6 +1436,10 @@ export interface components {
             /** @description Credited to the balance so far: received minus fees, over every settlement. */
             amountCredited: string;
             feeAmount: string;
+            /** @description The tenant's underpayment tolerance in percent when the invoice was created ("0.5" = 0.5 %); frozen on the invoice. */
+            underpaymentTolerancePercent: string;
+            /** @description USDT short of amountExpected that was accepted as paid under the tolerance ("0.00" when paid in full or not paid). */
+            amountShortfall: string;
             confirmationsRequired: number;
             txHashes: string[];
             externalId: string | null;
@@ -1437,6 +1461,22 @@ export interface components {
             payinTag?: string | null;
             /** @description Pay-in invoices only: the exchange order status (NEW, PENDING, EXCHANGE, WITHDRAW, DONE, EXPIRED, EMERGENCY). */
             payinStatus?: string | null;
+            /**
+             * @description Fiat-priced invoices only: the currency `amount` was given in.
+             * @enum {string}
+             */
+            priceCurrency?: "USD" | "EUR" | "GBP" | "CHF" | "JPY" | "CAD" | "AUD";
+            /** @description Fiat-priced invoices only: the price in priceCurrency. */
+            priceAmount?: string;
+            /** @description Fiat-priced invoices only: USDT per unit of priceCurrency, locked at creation; amountExpected = priceAmount × rate. */
+            rate?: string;
+            /** @description Fiat-priced invoices only: where the rate came from. */
+            rateSource?: string;
+            /**
+             * Format: date-time
+             * @description Fiat-priced invoices only: when the source quoted the rate.
+             */
+            rateAt?: string;
             payments: {
                 txHash: string;
                 logIndex: number;
@@ -1720,6 +1760,8 @@ export interface components {
             invoiceFeePercent: string;
             /** @description Withdrawal fee rate as a fraction, charged on top of the amount. */
             feePercent: string;
+            /** @description Percent (0 to 5, "0.5" = 0.5 %) a payment may fall short of an invoice and still count as paid; copied onto each invoice at creation. Set in the dashboard settings. */
+            underpaymentTolerancePercent: string;
             /** @enum {string} */
             status: "active" | "suspended";
             /** Format: date-time */
@@ -2003,7 +2045,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. Replays the first response for 24 hours. */
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2492,7 +2534,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. Replays the first response for 24 hours. */
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2511,8 +2553,14 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description USDT to receive: a decimal string greater than 0 with at most 2 decimals, at most 1,000,000,000. */
+                    /** @description The price in `currency` (USDT by default): a decimal string greater than 0 with at most 2 decimals, at most 1,000,000,000. */
                     amount: string;
+                    /**
+                     * @description Currency of `amount`. USDT (default): amount is what the customer pays. A fiat currency: the USDT expected is amount × the rate locked at creation (rounded to 2 decimals); the invoice shows priceCurrency, priceAmount, rate, rateSource and rateAt. 503 rate_unavailable when no fresh-enough rate is known.
+                     * @default USDT
+                     * @enum {string}
+                     */
+                    currency?: "USDT" | "USD" | "EUR" | "GBP" | "CHF" | "JPY" | "CAD" | "AUD";
                     /** @description Your own reference (at most 255 characters); filterable. */
                     externalId?: string;
                     /** @description Free text, at most 1,000 characters. */
@@ -2651,7 +2699,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Service Unavailable (code: service_unavailable) */
+            /** @description Service Unavailable (code: service_unavailable, rate_unavailable) */
             503: {
                 headers: {
                     /** @description Quote it when contacting support. */
@@ -2852,7 +2900,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. Replays the first response for 24 hours. */
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3097,7 +3145,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. Replays the first response for 24 hours. */
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3328,7 +3376,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. Replays the first response for 24 hours. */
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3463,7 +3511,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. Replays the first response for 24 hours. */
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3686,7 +3734,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. Replays the first response for 24 hours. */
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4113,7 +4161,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. Replays the first response for 24 hours. */
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4441,7 +4489,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. Replays the first response for 24 hours. */
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4912,7 +4960,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. Replays the first response for 24 hours. */
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5071,7 +5119,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. Replays the first response for 24 hours. */
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5221,7 +5269,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. Replays the first response for 24 hours. */
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5430,7 +5478,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. Replays the first response for 24 hours. */
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5551,7 +5599,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. Replays the first response for 24 hours. */
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5687,7 +5735,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. Replays the first response for 24 hours. */
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5916,7 +5964,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. Replays the first response for 24 hours. */
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6460,7 +6508,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. Replays the first response for 24 hours. */
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6638,7 +6686,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. Replays the first response for 24 hours. */
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6805,7 +6853,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. Replays the first response for 24 hours. */
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6978,7 +7026,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. Replays the first response for 24 hours. */
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;

@@ -201,6 +201,7 @@ describe('GET /v1/tenants/me', () => {
       mode: 'live',
       invoiceFeePercent: '0.015',
       feePercent: '0.02',
+      underpaymentTolerancePercent: '0',
       status: 'active',
       createdAt: other.tenant.createdAt.toISOString(),
     });

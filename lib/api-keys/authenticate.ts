@@ -18,6 +18,7 @@ export interface AuthTenant {
   name: string;
   invoiceFeeRate: string;
   withdrawalFeeRate: string;
+  underpaymentTolerancePercent: string;
   status: 'active' | 'suspended';
   createdAt: Date;
 }
@@ -43,6 +44,7 @@ interface AuthRow {
   tenant_name: string;
   invoice_fee_rate: string;
   withdrawal_fee_rate: string;
+  underpayment_tolerance_percent: string;
   tenant_created_ms: string;
   count: number | null;
   window_start_epoch: string | null;
@@ -67,6 +69,7 @@ export async function authenticate(db: Db, authorization: string | null): Promis
       select k.id, k.tenant_id, k.mode, k.scopes, k.rate_limit_rpm, t.status as tenant_status,
              t.name as tenant_name, t.invoice_fee_rate::text as invoice_fee_rate,
              t.withdrawal_fee_rate::text as withdrawal_fee_rate,
+             t.underpayment_tolerance_percent::text as underpayment_tolerance_percent,
              (extract(epoch from t.created_at) * 1000)::bigint::text as tenant_created_ms,
              (k.status = 'ACTIVE' and (k.expires_at is null or k.expires_at > now())) as usable
         from api_keys k join tenants t on t.id = k.tenant_id
@@ -103,6 +106,7 @@ export async function authenticate(db: Db, authorization: string | null): Promis
         name: row.tenant_name,
         invoiceFeeRate: row.invoice_fee_rate,
         withdrawalFeeRate: row.withdrawal_fee_rate,
+        underpaymentTolerancePercent: row.underpayment_tolerance_percent,
         status: row.tenant_status,
         createdAt: new Date(Number(row.tenant_created_ms)),
       },

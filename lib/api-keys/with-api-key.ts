@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ApiError, notFound } from '@/lib/api/errors';
-import { assertReplayable, beginIdempotentRequest, storableResponse } from '@/lib/api/idempotency';
+import { assertReplayable, beginIdempotentRequest, isRetryLater, storableResponse } from '@/lib/api/idempotency';
 import type { Operation } from '@/lib/api/operation';
 import { parseJsonBody, parseQuery, readRawBody } from '@/lib/api/request';
 import { baseHeaders, errorResponse, jsonResponse, type RouteContext, type RouteHandler } from '@/lib/api/response';
@@ -117,7 +117,7 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
       } catch (err) {
         if (!idem) throw err;
         const res = errorResponse(err, requestId, headers, { op: op.id });
-        if (res.status >= 500) await idem.release().catch(() => {});
+        if (isRetryLater(res.status)) await idem.release().catch(() => {});
         else await idem.finish(res.status, await res.clone().text());
         return res;
       }

@@ -40,6 +40,7 @@ export const ERROR_STATUS = {
   exchange_unavailable: 503,
   exchange_busy: 503,
   service_unavailable: 503,
+  rate_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

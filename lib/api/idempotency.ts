@@ -35,7 +35,7 @@ export async function beginIdempotentRequest(
     finish: async (status, body) => {
       await db.update(idempotencyRequests).set({ state: 'done', responseStatus: status, responseBody: body }).where(where);
     },
-    // A server error is not remembered: the client may retry with the same key.
+    // A server error or a 429 (come back later) is not remembered: the client retries with the same key (see isRetryLater).
     release: async () => {
       await db.delete(idempotencyRequests).where(where);
     },
@@ -109,3 +109,10 @@ export function assertReplayable(op: Pick<Operation, 'secretFields' | 'id'>, sto
     typeof id === 'string' ? [{ path: 'id', message: id }] : undefined,
   );
 }
+
+/**
+ * Answers that mean "not now" rather than "this is the outcome": a server
+ * error, or a 429 (a rate limit or fair share, with Retry-After). Stripe does
+ * not save these for a key either; a retry with the same key runs again.
+ */
+export const isRetryLater = (status: number) => status >= 500 || status === 429;

@@ -90,7 +90,8 @@ function operationObject(op: Operation, components: SchemaComponents, errorRef: 
             name: 'Idempotency-Key',
             in: 'header',
             required: false,
-            description: 'Up to 255 characters. Replays the first response for 24 hours.',
+            description:
+              'Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again.',
             schema: { type: 'string', minLength: 1, maxLength: 255 },
           },
         ]

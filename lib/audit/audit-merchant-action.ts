@@ -8,6 +8,7 @@ export type MerchantAction =
   | { action: 'api_key.created'; key: { id: string; name: string; scopes: string[]; mode: Mode } }
   | { action: 'api_key.revoked'; key: { id: string; name: string; mode: Mode } }
   | { action: 'webhook_endpoint.secret_rotated'; endpoint: { id: string; url: string }; graceHours?: number }
+  | { action: 'tenant.underpayment_tolerance_changed'; before: string; after: string }
   | {
       action: 'withdrawal.created';
       withdrawal: { id: string; amount: string; feeAmount: string; destinationAddress: string; status: string };
@@ -57,6 +58,14 @@ export function merchantAuditEntry(owner: { tenantId: string; mode: Mode }, a: M
         action: a.action,
         target: { type: 'webhook_endpoint', id: a.endpoint.id },
         after: { url: a.endpoint.url, previousSecretValidHours: a.graceHours ?? 0 },
+      };
+    case 'tenant.underpayment_tolerance_changed':
+      return {
+        ...base,
+        action: a.action,
+        target: { type: 'tenant', id: owner.tenantId },
+        before: { underpaymentTolerancePercent: a.before },
+        after: { underpaymentTolerancePercent: a.after },
       };
     case 'withdrawal.created': {
       const w = a.withdrawal;

@@ -151,6 +151,16 @@ describe('hashing during a flood', () => {
     await Promise.all([...flood, ownersCheck]);
     expect(order).toEqual(['flood 0', 'owner true', 'flood 1', 'flood 2']);
 
+    // Paced (one ordinary hash a second here): a flood waits its turn, the owner's check does not wait for the pace.
+    const paced = new HashPool(2, 10, 0, 1);
+    const seen: string[] = [];
+    const slow = [0, 1, 2].map((i) => paced.run({ op: 'hash', password: `guess-${i}-xxxxxx`, params }).then(() => seen.push(`flood ${i}`)));
+    await new Promise((r) => setTimeout(r, 50)); // flood 0 took the one banked start; 1 and 2 wait about a second each
+    const owners = paced.run({ op: 'verify', password: PASSWORD, hash }, { priority: true }).then((ok) => seen.push(`owner ${ok}`));
+    await Promise.all([...slow, owners]);
+    expect(seen.indexOf('owner true')).toBeLessThan(seen.indexOf('flood 1'));
+    expect(seen.slice(-2)).toEqual(['flood 1', 'flood 2']);
+
     // verifyCredentials asks for that lane when the throttle knows the account+address pair from a past success.
     const { e } = await owner();
     const home = addr();

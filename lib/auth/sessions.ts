@@ -29,6 +29,7 @@ export async function getActiveSession(db: Db, sessionId: string, now = new Date
         status: tenants.status,
         invoiceFeeRate: tenants.invoiceFeeRate,
         withdrawalFeeRate: tenants.withdrawalFeeRate,
+        underpaymentTolerancePercent: tenants.underpaymentTolerancePercent,
       },
     })
     .from(userSessions)

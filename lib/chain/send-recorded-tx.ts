@@ -1,4 +1,4 @@
-import { and, eq, max } from 'drizzle-orm';
+import { and, asc, eq, gte, lt, max } from 'drizzle-orm';
 import { keccak256, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { settlementTxs } from '@/db/schema';
@@ -57,7 +57,10 @@ async function receiptOrNull(client: PublicClient, hash: Hex) {
 export async function confirmRecordedTx(db: Db, client: PublicClient, row: Row): Promise<Row> {
   if (row.status === 'confirmed') return row;
   const existing = await receiptOrNull(client, row.txHash as Hex);
-  if (!existing) await broadcastRaw(client, row.rawTx as Hex);
+  if (!existing) {
+    await broadcastRaw(client, row.rawTx as Hex);
+    await fillNonceGap(db, client, row);
+  }
   const receipt = existing ?? (await client.waitForTransactionReceipt({ hash: row.txHash as Hex, timeout: 120_000, pollingInterval: 100 }));
   if (receipt.status !== 'success') throw new Error(`${row.step} transaction ${row.txHash} reverted`);
   const [updated] = await db
@@ -66,6 +69,33 @@ export async function confirmRecordedTx(db: Db, client: PublicClient, row: Row):
     .where(eq(settlementTxs.id, row.id))
     .returning();
   return updated!;
+}
+
+/**
+ * Rebroadcasts the sender's recorded transactions below this one's nonce that
+ * the chain has not mined yet. The gas wallet is shared: when another
+ * settlement's top-up was recorded but its broadcast never arrived (that
+ * settlement waits for a retry, or failed for good), every later top-up sits
+ * in the pool behind the gap. The recorded bytes are identical, so sending
+ * them again is harmless; a nonce that was used meanwhile is refused as too low.
+ */
+async function fillNonceGap(db: Db, client: PublicClient, row: Row): Promise<void> {
+  const mined = await client.getTransactionCount({ address: row.fromAddress as Address, blockTag: 'latest' });
+  if (mined >= row.nonce) return;
+  const below = await db
+    .select({ rawTx: settlementTxs.rawTx })
+    .from(settlementTxs)
+    .where(
+      and(
+        eq(settlementTxs.chainId, row.chainId),
+        eq(settlementTxs.fromAddress, row.fromAddress),
+        gte(settlementTxs.nonce, mined),
+        lt(settlementTxs.nonce, row.nonce),
+      ),
+    )
+    .orderBy(asc(settlementTxs.nonce))
+    .limit(256);
+  for (const b of below) await broadcastRaw(client, b.rawTx as Hex);
 }
 
 /** One past the highest nonce this settlement already recorded for the sender (0 if none). */

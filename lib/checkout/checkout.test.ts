@@ -6,6 +6,9 @@ import type { AnvilChain } from '@/lib/testing/anvil';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
+import { updateUnderpaymentTolerance } from '@/lib/tenants/update-underpayment-tolerance';
+
+const ACTOR = { kind: 'user' as const, id: 'usr_test', label: 'owner@example.com' };
 
 let chain: AnvilChain;
 let net: Network;
@@ -28,6 +31,7 @@ describe('hosted checkout status', () => {
       [
         'amountExpected',
         'amountReceived',
+        'amountShortfall',
         'confirmations',
         'confirmationsRequired',
         'depositAddress',
@@ -38,7 +42,10 @@ describe('hosted checkout status', () => {
         'payUri',
         'payin',
         'payments',
+        'price',
+        'qrSvg',
         'remaining',
+        'renderedAt',
         'returnUrl',
         'status',
         'tenantName',
@@ -59,13 +66,29 @@ describe('hosted checkout status', () => {
     await runInvoiceJobs(t.db, net);
     const partial = await call('GET', `/api/pay/${inv.body.id}/status`);
     expect(partial.body).toMatchObject({ status: 'PARTIALLY_PAID', amountReceived: '15.00', remaining: '25.00', payments: 1 });
+    // Pay the remainder: the URI and the QR the poll carries ask for exactly the 25.00 left.
+    expect(partial.body.payUri).toMatch(/&uint256=25000000000000000000$/);
+    expect(partial.body.qrSvg).toMatch(/^<svg/);
+    expect(partial.body.qrSvg).not.toBe(res.body.qrSvg);
 
     const rest = await call('POST', `/v1/test-helpers/invoices/${inv.body.id}/pay`, { key: t.test, body: { amount: '25.00' } });
     await chain.client.waitForTransactionReceipt({ hash: rest.body.txHash as Hex });
     await chain.mine(2);
     await runInvoiceJobs(t.db, net);
     const detected = await call('GET', `/api/pay/${inv.body.id}/status`);
-    expect(detected.body).toMatchObject({ status: 'DETECTED', confirmations: 2, confirmationsRequired: 5, remaining: '0.00' });
+    expect(detected.body).toMatchObject({ status: 'DETECTED', confirmations: 2, confirmationsRequired: 5, remaining: '0.00', qrSvg: '' });
+  });
+
+  it('a payment accepted within the tolerance shows its shortfall and no QR', async () => {
+    const t = await createTestTenant({ name: 'Tolerant Shop' });
+    await updateUnderpaymentTolerance(t.db, { tenantId: t.tenant.id, mode: 'test' }, ACTOR, { underpaymentTolerancePercent: '1' });
+    await runInvoiceJobs(t.db, net);
+    const inv = await call('POST', '/v1/invoices', { key: t.test, body: { amount: '50.00' } });
+    const paid = await call('POST', `/v1/test-helpers/invoices/${inv.body.id}/pay`, { key: t.test, body: { amount: '49.75' } });
+    await chain.client.waitForTransactionReceipt({ hash: paid.body.txHash as Hex });
+    await runInvoiceJobs(t.db, net);
+    const res = await call('GET', `/api/pay/${inv.body.id}/status`);
+    expect(res.body).toMatchObject({ status: 'DETECTED', amountShortfall: '0.25', remaining: '0.25', price: null, qrSvg: '' });
   });
 
   it('404 for unknown and malformed ids', async () => {

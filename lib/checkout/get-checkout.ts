@@ -54,6 +54,10 @@ export async function getCheckout(db: Db, invoiceId: string) {
     amountExpected: formatAmount(inv.amountExpected),
     amountReceived: formatAmount(received),
     remaining: formatAmount(remaining),
+    /** Accepted short of the amount under the merchant's underpayment tolerance (0 unless so). */
+    amountShortfall: formatAmount(inv.amountShortfall),
+    /** The merchant's price when it was set in a fiat currency (the USDT amount was fixed from it at creation). */
+    price: inv.priceCurrency && inv.priceAmount ? { currency: inv.priceCurrency, amount: formatAmount(inv.priceAmount) } : null,
     token: 'USDT' as const,
     network: 'BNB Smart Chain (BEP-20)',
     depositAddress: inv.depositAddress,

@@ -21,6 +21,15 @@ export const EXCHANGE_ENV = {
   EXCHANGE_SYSTEM_RESERVE: z.coerce.number().int().min(0).default(25),
   /** Identical price quotes within this many seconds are answered from a per-process cache at no weight (0: off). */
   EXCHANGE_QUOTE_CACHE_SECONDS: z.coerce.number().min(0).max(30).default(3),
+  /**
+   * Fiat rates for fiat-priced invoices (GET, JSON `{ source, rates: { EUR: "1.08", ... } }` in USDT per unit).
+   * Unset: the mode's exchange URL + /rates/fiat, which only the local simulator serves (FixedFloat has no fiat rates).
+   */
+  FIAT_RATES_URL: z.string().url().optional(),
+  /** A cached fiat rate is used for new invoices while it is at most this old (the source being down); past it, 503 rate_unavailable. */
+  FIAT_RATE_MAX_AGE_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
+  /** A fiat rate younger than this is used without asking the source again (per process). */
+  FIAT_RATE_REFRESH_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
   /** How long POST /v1/withdrawals/exchange/withdrawal waits for the USDT transfer's confirmations before answering. */
   EXCHANGE_WITHDRAWAL_WAIT_SECONDS: z.coerce.number().min(0).max(60).default(20),
 };

@@ -7,6 +7,7 @@ import { tickOrders, type LifecycleOptions } from './lifecycle';
 import { createRateLimiter, type LimitOptions } from './rate-limit';
 import { applyDeposit, buildOrder, orderJson, type CreateInput, type SimOrder } from './orders';
 import { handleMethod } from './methods';
+import { newSimFiatRates } from './fiat-rates';
 
 export interface SimOptions {
   port?: number;
@@ -30,6 +31,7 @@ export const WEIGHT = (method: string) => (method === 'create' ? 50 : 1);
  * A FixedFloat API v2 compatible exchange on 127.0.0.1 (`npm run exchange:sim`,
  * and in-process in tests and benches). Control endpoints under /control
  * stand in for the customer: a deposit of an off-chain coin, order and limiter inspection.
+ * GET /rates/fiat serves fiat rates (FixedFloat has none; see lib/fiat-rates).
  */
 export async function startExchangeSim(opts: SimOptions = {}) {
   const keys = opts.keys ?? { [SIM_DEFAULT_KEY]: SIM_DEFAULT_SECRET };
@@ -40,6 +42,7 @@ export async function startExchangeSim(opts: SimOptions = {}) {
   const chain = opts.chain ? createSimChain(opts.chain) : null;
   const reqConfirmations = opts.chain?.reqConfirmations ?? 1;
   const orders = new Map<string, SimOrder>();
+  const fiat = newSimFiatRates();
 
   const create = (input: CreateInput, apiKey: string) => {
     const built = buildOrder(input, {
@@ -107,6 +110,16 @@ export async function startExchangeSim(opts: SimOptions = {}) {
       const o = orders.get(get[1]!);
       return o ? send(res, 200, orderJson(o, Date.now())) : send(res, 404, { error: 'Order not found' });
     }
+    if (url.pathname === '/rates/fiat' && req.method === 'GET')
+      return fiat.down
+        ? send(res, 500, { error: 'fiat rates are down (control)' })
+        : send(res, 200, { source: 'exchange-sim', base: 'USDT', rates: fiat.rates, at: new Date().toISOString() });
+    if (url.pathname === '/control/fiat-rates' && req.method === 'POST') {
+      const body = raw.length ? (JSON.parse(raw.toString('utf8')) as { down?: boolean; rates?: Record<string, string> }) : {};
+      if (body.down !== undefined) fiat.down = body.down;
+      if (body.rates) Object.assign(fiat.rates, body.rates);
+      return send(res, 200, fiat);
+    }
     if (url.pathname === '/control/stats')
       return send(res, 200, { ...limiter.stats(), maxWindowWeight: limiter.maxWindowWeight(), orders: orders.size });
     if (url.pathname === '/health') return send(res, 200, { ok: true });
@@ -131,6 +144,8 @@ export async function startExchangeSim(opts: SimOptions = {}) {
     orders,
     limiter,
     chain,
+    /** GET /rates/fiat's answer: set `down` to make it fail, change `rates` to move a price. */
+    fiat,
     /** In-process: create an order without a request (benches seed thousands this way). */
     createOrder: create,
     deposit,

@@ -5,7 +5,7 @@ import type { Db } from '@/lib/db';
 import { claimDepositAddress } from '@/lib/chain/claim-deposit-address';
 import type { Network } from '@/lib/chain/network';
 import { insertInvoice } from '@/lib/invoices/insert-invoice';
-import { invoiceRow } from '@/lib/invoices/invoice-row';
+import { invoiceRow, type InvoicePricing } from '@/lib/invoices/invoice-row';
 import type { CreateInvoiceInput } from '@/lib/invoices/schemas';
 import { invoiceView } from '@/lib/invoices/view';
 import { Decimal } from '@/lib/money';
@@ -29,6 +29,7 @@ export async function createPayinInvoice(
   owner: { tenantId: string; mode: Mode },
   network: Pick<Network, 'chainId' | 'confirmations'> & { depositMnemonic: string },
   input: CreateInvoiceInput & { payinCurrency: string },
+  pricing: InvoicePricing | null = null,
 ) {
   const client = requireExchange(db, owner.mode, owner.tenantId);
   const { params } = await checkPayinPair(client, owner.mode, input.payinCurrency, input.amount);
@@ -38,16 +39,23 @@ export async function createPayinInvoice(
   const requested = new Date(now.getTime() + input.expiresInMinutes * 60_000);
   const expiresAt = order.time?.expiration ? new Date(order.time.expiration * 1000) : requested;
   // The invoice row as POST /v1/invoices builds it, with the claimed address and the order's fields.
-  const invoice = invoiceRow(owner, network, input, now, {
-    depositAddress: address.toLowerCase(),
-    addressIndex: index,
-    expiresAt,
-    payinCurrency: order.from.code,
-    payinAmount: new Decimal(order.from.amount).toFixed(),
-    payinAddress: order.from.address,
-    payinTag: order.from.tag ?? null,
-    payinStatus: order.status,
-  });
+  const invoice = invoiceRow(
+    owner,
+    network,
+    input,
+    now,
+    {
+      depositAddress: address.toLowerCase(),
+      addressIndex: index,
+      expiresAt,
+      payinCurrency: order.from.code,
+      payinAmount: new Decimal(order.from.amount).toFixed(),
+      payinAddress: order.from.address,
+      payinTag: order.from.tag ?? null,
+      payinStatus: order.status,
+    },
+    pricing,
+  );
   const id = invoice.id;
   return db
     .transaction(async (tx) => {

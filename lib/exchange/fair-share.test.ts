@@ -52,6 +52,14 @@ describe('exchange weight budget across tenants (against the simulator)', () => 
     expect(refused.length).toBeGreaterThan(100);
     expect(refused[0]!.body.code).toBe('rate_limited');
     expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThan(0);
+    // A refusal to come back later is not an answer to remember: the same Idempotency-Key runs again, with its Retry-After.
+    const body = { type: 'fixed', fromCcy: 'USDTBSC', toCcy: 'BTC', direction: 'from', amount: 999 };
+    const headers = { 'idempotency-key': 'refused-1' };
+    const once = await call('POST', '/v1/withdrawals/exchange/price', { key: aKey.key, body, headers });
+    const again = await call('POST', '/v1/withdrawals/exchange/price', { key: aKey.key, body, headers });
+    expect([once.status, again.status]).toEqual([429, 429]);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
 
     const bQuote = await quote(b.test, 77);
     expect(bQuote.status, bQuote.text).toBe(200);

@@ -14,7 +14,8 @@ type Transfer = typeof chainTransfers.$inferSelect;
  * watcher's transaction, in chain order:
  * - unpaid and already past expiresAt by block time: EXPIRED first (invoice.expired);
  * - open: invoice.detected, then by total received PARTIALLY_PAID (invoice.partial),
- *   DETECTED, or OVERPAID (invoice.overpaid);
+ *   DETECTED (paid in full or within the invoice's underpayment tolerance, the
+ *   shortfall recorded), or OVERPAID (invoice.overpaid);
  * - EXPIRED: invoice.late_payment; CONFIRMED or later: invoice.overpaid. The
  *   status stays; the transfer is flagged late and swept by a settlement of its own.
  * Batched (a handful of statements whatever the count) to keep a block's
@@ -50,25 +51,28 @@ export async function applyTransfers(tx: Db, transfers: Transfer[]) {
     const total = received.get(inv.id)!.add(t.amount);
     received.set(inv.id, total);
     if (OPEN_STATUSES.includes(inv.status)) {
-      const status = statusForReceived(total, inv.amountExpected);
-      inv = { ...inv, status, amountReceived: total.toFixed(), updatedAt: now };
+      const { status, amountShortfall } = statusForReceived(total, inv);
+      inv = { ...inv, status, amountShortfall, amountReceived: total.toFixed(), updatedAt: now };
       emit('invoice.detected');
       if (status === 'PARTIALLY_PAID') emit('invoice.partial');
       if (status === 'OVERPAID') emit('invoice.overpaid');
     } else {
       late.push(t.id);
-      inv = { ...inv, amountReceived: total.toFixed(), updatedAt: now };
+      // A shortfall accepted earlier shrinks as the payer tops up (it only ever records what is still missing).
+      const amountShortfall = Decimal.max(0, Decimal.min(inv.amountShortfall, new Decimal(inv.amountExpected).sub(total))).toFixed();
+      inv = { ...inv, amountReceived: total.toFixed(), amountShortfall, updatedAt: now };
       emit(inv.status === 'EXPIRED' ? 'invoice.late_payment' : 'invoice.overpaid');
     }
     state.set(inv.id, inv);
   }
   const changed = [...state.values()];
   await tx.execute(sql`
-    update invoices i set status = v.status, amount_received = v.received::numeric, updated_at = v.updated_at::timestamptz
+    update invoices i set status = v.status, amount_received = v.received::numeric, amount_shortfall = v.shortfall::numeric,
+           updated_at = v.updated_at::timestamptz
       from (values ${sql.join(
-        changed.map((c) => sql`(${c.id}, ${c.status}, ${c.amountReceived}, ${c.updatedAt.toISOString()})`),
+        changed.map((c) => sql`(${c.id}, ${c.status}, ${c.amountReceived}, ${c.amountShortfall}, ${c.updatedAt.toISOString()})`),
         sql`, `,
-      )}) as v(id, status, received, updated_at)
+      )}) as v(id, status, received, shortfall, updated_at)
      where i.id = v.id`);
   if (late.length) await tx.update(chainTransfers).set({ late: true }).where(inArray(chainTransfers.id, late));
   await writeInvoiceEvents(tx, out);

@@ -4,11 +4,11 @@ import type { Db } from '@/lib/db';
 import type { Network } from '@/lib/chain/network';
 import { Decimal } from '@/lib/money';
 import { emitInvoiceEvent } from './emit-invoice-event';
-import { lockInvoice, updateInvoice } from './transitions';
+import { lockInvoice, paidThreshold, updateInvoice } from './transitions';
 
 /**
  * DETECTED or OVERPAID invoices whose transfers that make the total reach the
- * expected amount have `confirmationsRequired` blocks on top of them, counted
+ * paid threshold (expected less the tolerance) have `confirmationsRequired` blocks on top of them, counted
  * up to `height` (the watcher's cursor: every block up to it was checked for
  * reorgs), become CONFIRMED with invoice.confirmed.
  */
@@ -25,7 +25,9 @@ export async function confirmInvoices(db: Db, net: Pick<Network, 'mode' | 'chain
       .where(eq(chainTransfers.invoiceId, inv.id))
       .orderBy(asc(chainTransfers.blockNumber), asc(chainTransfers.logIndex));
     let sum = new Decimal(0);
-    const reaching = transfers.find((t) => (sum = sum.add(t.amount)).gte(inv.amountExpected));
+    // The transfer that made it paid: within the underpayment tolerance counts (the same threshold as the status).
+    const threshold = paidThreshold(inv);
+    const reaching = transfers.find((t) => (sum = sum.add(t.amount)).gte(threshold));
     if (!reaching || height - reaching.blockNumber < inv.confirmationsRequired) continue;
     const done = await db.transaction(async (tx) => {
       const locked = await lockInvoice(tx, inv.id);

@@ -7,7 +7,7 @@ import { claimDepositAddress, claimPooledAddressSql, type PooledAddress } from '
 import type { Network } from '@/lib/chain/network';
 import { outbox } from '@/lib/events/outbox';
 import type { Mode } from '@/lib/mode';
-import { invoiceRow } from './invoice-row';
+import { invoiceRow, toleranceOfTenantSql, type InvoicePricing } from './invoice-row';
 import type { CreateInvoiceInput } from './schemas';
 import { invoiceEventData, invoiceView } from './view';
 
@@ -27,6 +27,11 @@ function insertSql(addr: SQL, row: Invoice): SQL {
     description,
     metadata,
     expiresAt,
+    priceCurrency,
+    priceAmount,
+    rate,
+    rateSource,
+    rateAt,
     createdAt,
     updatedAt,
   } = row;
@@ -44,15 +49,21 @@ function insertSql(addr: SQL, row: Invoice): SQL {
       depositAddress: sql`lower(addr.address)`,
       addressIndex: sql`addr.address_index`,
       amountExpected,
+      underpaymentTolerancePercent: toleranceOfTenantSql(tenantId),
       confirmationsRequired,
       externalId,
       description,
       metadata,
       expiresAt,
+      priceCurrency,
+      priceAmount,
+      rate,
+      rateSource,
+      rateAt,
       createdAt,
       updatedAt,
     },
-    { from: 'addr', returning: ['id', 'addressIndex'] },
+    { from: 'addr', returning: ['id', 'addressIndex', 'underpaymentTolerancePercent'] },
   ).sql;
   const event = outbox.row({ tenantId, mode, type: 'invoice.created', subjectId: id, data: invoiceEventData(row, []) }, createdAt);
   // The address is known only once the statement claims it.
@@ -61,28 +72,40 @@ function insertSql(addr: SQL, row: Invoice): SQL {
     with addr as (${addr}),
     inv as (${invoice}),
     evt as (${outbox.insertSql(event, { from: 'inv, addr', data })})
-    select addr.address_index::text as address_index, addr.address from addr, inv`;
+    select addr.address_index::text as address_index, addr.address, inv.underpayment_tolerance_percent::text as tolerance from addr, inv`;
 }
 
 /**
  * Creates a PENDING invoice with a fresh deposit address and writes
  * invoice.created. Usually one statement: claim a pre-derived address, insert
  * the invoice and the event (all or nothing, one round trip). With an empty
- * pool the address is derived here first. Needs no RPC.
+ * pool the address is derived here first. Needs no RPC. The tenant's
+ * underpayment tolerance is copied onto the invoice by the same statement;
+ * `pricing` is the locked fiat rate of a fiat-priced invoice (input.amount is then its USDT).
  */
 export async function createInvoice(
   db: Db,
   owner: { tenantId: string; mode: Mode },
   network: Pick<Network, 'chainId' | 'confirmations'> & { depositMnemonic: string },
   input: CreateInvoiceInput,
+  pricing: InvoicePricing | null = null,
 ) {
-  const row = invoiceRow(owner, network, input, new Date());
-  let [claimed] = rowsOf<PooledAddress>(await db.execute(insertSql(claimPooledAddressSql(network.depositMnemonic), row)));
+  const row = invoiceRow(owner, network, input, new Date(), {}, pricing);
+  type Claimed = PooledAddress & { tolerance: string };
+  let [claimed] = rowsOf<Claimed>(await db.execute(insertSql(claimPooledAddressSql(network.depositMnemonic), row)));
   if (!claimed) {
     const { index, address } = await claimDepositAddress(db, network.depositMnemonic);
-    [claimed] = rowsOf<PooledAddress>(
+    [claimed] = rowsOf<Claimed>(
       await db.execute(insertSql(sql`select ${index}::bigint as address_index, ${getAddress(address)}::text as address`, row)),
     );
   }
-  return invoiceView({ ...row, depositAddress: claimed!.address.toLowerCase(), addressIndex: Number(claimed!.address_index) }, []);
+  return invoiceView(
+    {
+      ...row,
+      depositAddress: claimed!.address.toLowerCase(),
+      addressIndex: Number(claimed!.address_index),
+      underpaymentTolerancePercent: claimed!.tolerance,
+    },
+    [],
+  );
 }

@@ -1,13 +1,26 @@
-import type { Invoice } from '@/db/schema';
+import { sql, type SQL } from 'drizzle-orm';
+import { tenants, type Invoice } from '@/db/schema';
 import type { Network } from '@/lib/chain/network';
 import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/mode';
 import type { CreateInvoiceInput } from './schemas';
 
+/** A fiat-priced invoice's price and the rate locked for it (lib/fiat-rates prices it; null columns otherwise). */
+export type InvoicePricing = Pick<Invoice, 'priceCurrency' | 'priceAmount' | 'rate' | 'rateSource' | 'rateAt'>;
+
 /** What only the caller knows: the claimed address, and for pay-ins the exchange order's fields and expiry. */
 type Extra = Partial<
   Pick<Invoice, 'depositAddress' | 'addressIndex' | 'expiresAt' | 'payinCurrency' | 'payinAmount' | 'payinAddress' | 'payinTag' | 'payinStatus'>
 >;
+
+/**
+ * The tenant's underpayment tolerance as an expression of the insert itself, so
+ * the value frozen on the invoice is the one the tenant row holds as the row is
+ * written (no separate read that a settings change could slip between).
+ */
+export function toleranceOfTenantSql(tenantId: string): SQL {
+  return sql`(select ${tenants.underpaymentTolerancePercent} from ${tenants} where ${tenants.id} = ${tenantId})`;
+}
 
 /**
  * A new PENDING invoice as stored: the one builder of invoice rows (POST
@@ -21,7 +34,10 @@ export function invoiceRow(
   input: CreateInvoiceInput,
   now: Date,
   extra: Extra = {},
+  pricing: InvoicePricing | null = null,
 ): Invoice {
+  // A fiat amount taken as USDT would under- or overcharge: fiat input comes converted by priceInvoice (lib/fiat-rates).
+  if (input.currency !== 'USDT') throw new Error(`invoiceRow: a ${input.currency} price must be converted to USDT first (priceInvoice)`);
   return {
     id: newId('invoice'),
     tenantId: owner.tenantId,
@@ -37,6 +53,9 @@ export function invoiceRow(
     amountReceived: '0',
     amountCredited: '0',
     feeAmount: '0',
+    // Placeholder: the insert reads the tenant's tolerance (toleranceOfTenantSql) and returns it.
+    underpaymentTolerancePercent: '0',
+    amountShortfall: '0',
     confirmationsRequired: network.confirmations,
     externalId: input.externalId ?? null,
     description: input.description ?? null,
@@ -49,6 +68,11 @@ export function invoiceRow(
     payinAddress: null,
     payinTag: null,
     payinStatus: null,
+    priceCurrency: pricing?.priceCurrency ?? null,
+    priceAmount: pricing?.priceAmount ?? null,
+    rate: pricing?.rate ?? null,
+    rateSource: pricing?.rateSource ?? null,
+    rateAt: pricing?.rateAt ?? null,
     ...extra,
   };
 }

@@ -42,7 +42,7 @@ export async function revertTransfers(db: Db, net: Pick<Network, 'mode' | 'chain
       await updateInvoice(
         tx,
         invoiceId,
-        reopen ? { amountReceived: received, status: statusForReceived(received, invoice.amountExpected) } : { amountReceived: received },
+        reopen ? { amountReceived: received, ...statusForReceived(received, invoice) } : { amountReceived: received },
       );
     }
     await tx

@@ -7,10 +7,21 @@ export const InvoiceStatusSchema = z.enum(INVOICE_STATUSES, { error: () => `must
 
 const METADATA_MAX_BYTES = 8192;
 
+/** Currencies an invoice may be priced in besides USDT (rates: lib/fiat-rates). */
+export const FIAT_CURRENCIES = ['USD', 'EUR', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD'] as const;
+export type FiatCurrency = (typeof FIAT_CURRENCIES)[number];
+const PRICE_CURRENCIES = ['USDT', ...FIAT_CURRENCIES] as const;
+
 export const CreateInvoiceBody = z.strictObject({
   amount: amountString({ maxDecimals: 2, max: '1000000000', example: '100.50' }).describe(
-    'USDT to receive: a decimal string greater than 0 with at most 2 decimals, at most 1,000,000,000.',
+    'The price in `currency` (USDT by default): a decimal string greater than 0 with at most 2 decimals, at most 1,000,000,000.',
   ),
+  currency: z
+    .enum(PRICE_CURRENCIES, { error: () => `must be one of: ${PRICE_CURRENCIES.join(', ')}` })
+    .default('USDT')
+    .describe(
+      'Currency of `amount`. USDT (default): amount is what the customer pays. A fiat currency: the USDT expected is amount × the rate locked at creation (rounded to 2 decimals); the invoice shows priceCurrency, priceAmount, rate, rateSource and rateAt. 503 rate_unavailable when no fresh-enough rate is known.',
+    ),
   externalId: z.string().trim().min(1).max(255).optional().describe('Your own reference (at most 255 characters); filterable.'),
   description: z.string().max(1000).optional().describe('Free text, at most 1,000 characters.'),
   metadata: z
@@ -64,6 +75,12 @@ export const InvoiceSchema = z
     amountReceived: z.string(),
     amountCredited: z.string().describe('Credited to the balance so far: received minus fees, over every settlement.'),
     feeAmount: z.string(),
+    underpaymentTolerancePercent: z
+      .string()
+      .describe('The tenant\'s underpayment tolerance in percent when the invoice was created ("0.5" = 0.5 %); frozen on the invoice.'),
+    amountShortfall: z
+      .string()
+      .describe('USDT short of amountExpected that was accepted as paid under the tolerance ("0.00" when paid in full or not paid).'),
     confirmationsRequired: z.number().int(),
     txHashes: z.array(z.string()),
     externalId: z.string().nullable(),
@@ -83,6 +100,14 @@ export const InvoiceSchema = z
       .nullable()
       .optional()
       .describe('Pay-in invoices only: the exchange order status (NEW, PENDING, EXCHANGE, WITHDRAW, DONE, EXPIRED, EMERGENCY).'),
+    priceCurrency: z.enum(FIAT_CURRENCIES).optional().describe('Fiat-priced invoices only: the currency `amount` was given in.'),
+    priceAmount: z.string().optional().describe('Fiat-priced invoices only: the price in priceCurrency.'),
+    rate: z
+      .string()
+      .optional()
+      .describe('Fiat-priced invoices only: USDT per unit of priceCurrency, locked at creation; amountExpected = priceAmount × rate.'),
+    rateSource: z.string().optional().describe('Fiat-priced invoices only: where the rate came from.'),
+    rateAt: Timestamp.optional().describe('Fiat-priced invoices only: when the source quoted the rate.'),
   })
   .meta({ id: 'Invoice' });
 export type InvoiceView = z.infer<typeof InvoiceSchema>;

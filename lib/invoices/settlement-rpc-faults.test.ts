@@ -83,4 +83,33 @@ describe('settlement when chain reads fail or lag', () => {
     const fromDeposit = txs.filter((x) => x.step !== 'gas_topup').map((x) => x.nonce);
     expect(new Set(fromDeposit).size).toBe(fromDeposit.length);
   });
+
+  it("one gas top-up's broadcast refused: the next settlement does not wait behind its nonce gap", async () => {
+    const a = await confirmedSettlement('30.00');
+    const b = await confirmedSettlement('40.00');
+    // a's gas top-up never reaches the node (both tries of the transport): the gas wallet's nonce has a gap under b's top-up.
+    let first: unknown;
+    let refused = 0;
+    proxy.state.failWhen = (call) => {
+      if (call.method !== 'eth_sendRawTransaction') return false;
+      first ??= call.params?.[0];
+      return call.params?.[0] === first && ++refused <= 2;
+    };
+    try {
+      await runSettlements(a.db, net, { max: 2, retry: { maxAttempts: 5, backoffMs: 600_000 } });
+    } finally {
+      proxy.heal();
+    }
+    expect(refused).toBeGreaterThan(0);
+    const [sa] = await a.db.select().from(settlements).where(eq(settlements.id, a.settlementId));
+    expect(sa!.status).not.toBe('completed'); // a waits for its retry (10 minutes away)
+    // b was paid out in the same pass: its wait filled the gap with a's recorded bytes instead of timing out.
+    expect((await h.detail(b.test, b.inv.id)).status).toBe('PAID_OUT');
+    await a.db.update(settlements).set({ nextAttemptAt: new Date() }).where(eq(settlements.id, a.settlementId));
+    await runSettlements(a.db, net, { only: a.settlementId });
+    // Both paid out exactly once: fee and custody got both invoices' shares, nothing more.
+    expect((await h.detail(a.test, a.inv.id)).status).toBe('PAID_OUT');
+    expect((await chain.tokenBalance(chain.addresses.fee)) - a.fee).toBe(parseUnits('0.70', 18));
+    expect((await chain.tokenBalance(chain.addresses.hot)) - a.hot).toBe(parseUnits('69.30', 18));
+  }, 180_000);
 });

@@ -8,12 +8,30 @@ export const OPEN_STATUSES: InvoiceStatus[] = ['PENDING', 'DETECTED', 'PARTIALLY
 /** Not fully paid: these expire at expiresAt. */
 export const UNPAID_STATUSES: InvoiceStatus[] = ['PENDING', 'PARTIALLY_PAID'];
 
-/** The open status a received total gives. */
-export function statusForReceived(received: Decimal.Value, expected: Decimal.Value): InvoiceStatus {
+/** What an invoice's status is decided against: the expected amount and the tolerance frozen on it. */
+export type PaidTerms = Pick<Invoice, 'amountExpected' | 'underpaymentTolerancePercent'>;
+
+/** The least total that counts as paid: expected less the invoice's underpayment tolerance. */
+export function paidThreshold(terms: PaidTerms): Decimal {
+  const expected = new Decimal(terms.amountExpected);
+  return expected.minus(expected.times(terms.underpaymentTolerancePercent).div(100));
+}
+
+/**
+ * The open status a received total gives, and the shortfall accepted with it:
+ * the one place the tolerance is applied. Short but within the tolerance is
+ * DETECTED (paid) with `amountShortfall` = expected - received; below it,
+ * PARTIALLY_PAID; above expected, OVERPAID.
+ */
+export function statusForReceived(received: Decimal.Value, terms: PaidTerms): { status: InvoiceStatus; amountShortfall: string } {
   const r = new Decimal(received);
-  if (r.isZero()) return 'PENDING';
-  const cmp = r.cmp(expected);
-  return cmp < 0 ? 'PARTIALLY_PAID' : cmp === 0 ? 'DETECTED' : 'OVERPAID';
+  const none = { amountShortfall: '0' };
+  if (r.isZero()) return { status: 'PENDING', ...none };
+  const cmp = r.cmp(terms.amountExpected);
+  if (cmp > 0) return { status: 'OVERPAID', ...none };
+  if (cmp === 0) return { status: 'DETECTED', ...none };
+  if (r.gte(paidThreshold(terms))) return { status: 'DETECTED', amountShortfall: new Decimal(terms.amountExpected).minus(r).toFixed() };
+  return { status: 'PARTIALLY_PAID', ...none };
 }
 
 /** Sum of the invoice's canonical transfers (they are rows only while canonical). */

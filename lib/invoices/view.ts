@@ -1,7 +1,8 @@
 import { getAddress } from 'viem';
 import type { Invoice } from '@/db/schema';
+import { Decimal } from '@/lib/money';
 import { formatAmount } from './amount';
-import type { InvoiceView } from './schemas';
+import type { FiatCurrency, InvoiceView } from './schemas';
 import type { InvoiceEventDataView } from '@/lib/events/payloads';
 
 /** The wire shape of an invoice; txHashes are its canonical payments' hashes in chain order. */
@@ -17,6 +18,8 @@ export function invoiceView(row: Invoice, txHashes: string[]): InvoiceView {
     amountReceived: formatAmount(row.amountReceived),
     amountCredited: formatAmount(row.amountCredited),
     feeAmount: formatAmount(row.feeAmount),
+    underpaymentTolerancePercent: new Decimal(row.underpaymentTolerancePercent).toFixed(),
+    amountShortfall: formatAmount(row.amountShortfall),
     confirmationsRequired: row.confirmationsRequired,
     txHashes,
     externalId: row.externalId,
@@ -27,6 +30,15 @@ export function invoiceView(row: Invoice, txHashes: string[]): InvoiceView {
     updatedAt: row.updatedAt.toISOString(),
     ...(row.payinCurrency
       ? { payinCurrency: row.payinCurrency, payinAmount: formatAmount(row.payinAmount ?? '0'), payinTag: row.payinTag, payinStatus: row.payinStatus }
+      : {}),
+    ...(row.priceCurrency
+      ? {
+          priceCurrency: row.priceCurrency as FiatCurrency,
+          priceAmount: formatAmount(row.priceAmount ?? '0'),
+          rate: new Decimal(row.rate ?? '0').toFixed(),
+          rateSource: row.rateSource ?? '',
+          rateAt: (row.rateAt ?? row.createdAt).toISOString(),
+        }
       : {}),
   };
 }

@@ -12,13 +12,17 @@ export async function getTenantOrThrow(db: Db, id: string) {
 }
 
 /** The tenant as GET /v1/tenants/me shows it to a key of `mode`. */
-export function tenantView(t: Pick<Tenant, 'id' | 'name' | 'invoiceFeeRate' | 'withdrawalFeeRate' | 'status' | 'createdAt'>, mode: Mode) {
+export function tenantView(
+  t: Pick<Tenant, 'id' | 'name' | 'invoiceFeeRate' | 'withdrawalFeeRate' | 'underpaymentTolerancePercent' | 'status' | 'createdAt'>,
+  mode: Mode,
+) {
   return {
     id: t.id,
     name: t.name,
     mode,
     invoiceFeePercent: new Decimal(t.invoiceFeeRate).toFixed(),
     feePercent: new Decimal(t.withdrawalFeeRate).toFixed(),
+    underpaymentTolerancePercent: new Decimal(t.underpaymentTolerancePercent).toFixed(),
     status: t.status,
     createdAt: t.createdAt.toISOString(),
   };

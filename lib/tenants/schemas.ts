@@ -5,6 +5,33 @@ import { ModeSchema } from '@/lib/mode';
 /** The dashboard's rename form (updateTenantName). */
 export const TenantNameInput = z.object({ name: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters') });
 
+/** Most a tenant may accept short of an invoice, in percent. */
+export const MAX_UNDERPAYMENT_TOLERANCE_PERCENT = '5';
+const MAX_TOLERANCE_INT = 5;
+
+const PERCENT = /^\d{1,3}(\.\d{1,2})?$/;
+
+/** "05.50" -> "5.5", "0.00" -> "0": exact on strings (decimal.js stays out of the settings page's bundle). */
+function normalizePercent(v: string): string {
+  const [int, frac = ''] = v.split('.');
+  const f = frac.replace(/0+$/, '');
+  return `${String(Number(int))}${f ? `.${f}` : ''}`;
+}
+
+/** The settings form's underpayment tolerance: a percent as a decimal string, 0 to 5, at most 2 decimals. */
+export const UnderpaymentToleranceInput = z.strictObject({
+  underpaymentTolerancePercent: z
+    .string({ error: () => 'must be a decimal string such as "0.5"' })
+    .trim()
+    .superRefine((v, ctx) => {
+      if (!PERCENT.test(v)) ctx.addIssue({ code: 'custom', message: 'must be a percent such as "0.5" (digits, at most 2 decimals; no sign)' });
+      // At most 3 integer digits: the integer part is exact as a number.
+      else if (Number(v.split('.')[0]) > MAX_TOLERANCE_INT || (Number(v.split('.')[0]) === MAX_TOLERANCE_INT && /[1-9]/.test(v.split('.')[1] ?? '')))
+        ctx.addIssue({ code: 'custom', message: `must be at most ${MAX_UNDERPAYMENT_TOLERANCE_PERCENT}` });
+    })
+    .transform(normalizePercent),
+});
+
 export const TenantSchema = z
   .object({
     id: z.string(),
@@ -12,6 +39,11 @@ export const TenantSchema = z
     mode: ModeSchema.describe('Mode of the calling key.'),
     invoiceFeePercent: z.string().describe('Fraction of each settled invoice kept as fee (0.01 = 1 percent).'),
     feePercent: z.string().describe('Withdrawal fee rate as a fraction, charged on top of the amount.'),
+    underpaymentTolerancePercent: z
+      .string()
+      .describe(
+        'Percent (0 to 5, "0.5" = 0.5 %) a payment may fall short of an invoice and still count as paid; copied onto each invoice at creation. Set in the dashboard settings.',
+      ),
     status: z.enum(['active', 'suspended']),
     createdAt: Timestamp,
   })

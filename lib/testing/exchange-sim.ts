@@ -3,6 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { setExchangeOverride, type ExchangeConfig } from '@/lib/exchange/config';
 import { clearCurrencyCache } from '@/lib/exchange/currencies';
 import { clearQuoteCache } from '@/lib/exchange/quote-cache';
+import { clearFiatRateCache } from '@/lib/fiat-rates/get-fiat-rate';
 import { startExchangeSim, type SimOptions } from '@/lib/exchange-sim/server';
 import type { AnvilChain } from './anvil';
 
@@ -27,6 +28,7 @@ export async function startTestExchange(chain?: AnvilChain, opts: SimOptions & {
   setExchangeOverride('test', config);
   clearCurrencyCache();
   clearQuoteCache();
+  clearFiatRateCache();
   return {
     sim,
     config,

@@ -41,10 +41,17 @@ describe('delivery slots per tenant', () => {
       tenantId: [a.tenant.id, b.tenant.id],
     });
     const started = Date.now();
-    while (new Set(fast.received.map((r) => r.headers['x-webhook-id'])).size < 30 && Date.now() - started < 15_000)
+    // The receiver sees a request before the loop records its answer, so wait for the rows too.
+    const readB = () => b.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.tenantId, b.tenant.id));
+    let bRows = await readB();
+    while (
+      (new Set(fast.received.map((r) => r.headers['x-webhook-id'])).size < 30 || !bRows.every((d) => d.status === 'SUCCEEDED')) &&
+      Date.now() - started < 15_000
+    ) {
       await new Promise((r) => setTimeout(r, 20));
+      bRows = await readB();
+    }
     const hangingInFlight = hanging.received.length;
-    const bRows = await b.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.tenantId, b.tenant.id));
     const aRows = await a.db
       .select()
       .from(webhookDeliveries)

@@ -5,6 +5,7 @@ import { requireNetwork } from '@/lib/chain/network';
 import { runAction } from '@/lib/dashboard/action-result';
 import { actionContext } from '@/lib/dashboard/context';
 import { ApiError } from '@/lib/api/errors';
+import { priceInvoice } from '@/lib/fiat-rates/price-invoice';
 import { createInvoice } from '@/lib/invoices/create-invoice';
 import { payTestInvoice } from '@/lib/invoices/pay-test-invoice';
 import { CreateInvoiceBody, PayInvoiceBody } from '@/lib/invoices/schemas';
@@ -12,8 +13,8 @@ import { CreateInvoiceBody, PayInvoiceBody } from '@/lib/invoices/schemas';
 export async function createInvoiceAction(input: unknown) {
   return runAction(async () => {
     const ctx = await actionContext('invoices:create');
-    const body = CreateInvoiceBody.parse(input);
-    const invoice = await createInvoice(ctx.db, ctx.owner, requireNetwork(ctx.mode, ['depositMnemonic']), body);
+    const { input: body, pricing } = await priceInvoice(ctx.db, ctx.mode, CreateInvoiceBody.parse(input));
+    const invoice = await createInvoice(ctx.db, ctx.owner, requireNetwork(ctx.mode, ['depositMnemonic']), body, pricing);
     revalidatePath('/dashboard/invoices');
     return invoice;
   });

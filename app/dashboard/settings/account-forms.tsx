@@ -8,8 +8,8 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { Field, inputClass } from '@/components/ui/field';
 import { formatTime } from '@/components/ui/time';
 import { useToast } from '@/components/ui/toast';
-import { TenantNameInput } from '@/lib/tenants/schemas';
-import { renameTenantAction, revealPostbackSecretAction, rotatePostbackSecretAction } from './actions';
+import { TenantNameInput, UnderpaymentToleranceInput } from '@/lib/tenants/schemas';
+import { renameTenantAction, revealPostbackSecretAction, rotatePostbackSecretAction, setUnderpaymentToleranceAction } from './actions';
 
 export function TenantNameForm({ name, canEdit }: { name: string; canEdit: boolean }) {
   const router = useRouter();
@@ -33,6 +33,52 @@ export function TenantNameForm({ name, canEdit }: { name: string; canEdit: boole
       <Field id="tenant-name" label="Business name" error={error} hint="Shown in the dashboard and on hosted checkout pages.">
         <div className="flex gap-2">
           <input id="tenant-name" name="name" defaultValue={name} disabled={!canEdit} className={inputClass} aria-invalid={!!error} />
+          {canEdit && (
+            <Button type="submit" variant="secondary">
+              Save
+            </Button>
+          )}
+        </div>
+      </Field>
+    </form>
+  );
+}
+
+export function UnderpaymentToleranceForm({ percent, canEdit }: { percent: string; canEdit: boolean }) {
+  const router = useRouter();
+  const toast = useToast();
+  const [error, setError] = useState<string | undefined>();
+  return (
+    <form
+      noValidate
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const input = { underpaymentTolerancePercent: String(new FormData(e.currentTarget).get('tolerance') ?? '') };
+        const parsed = UnderpaymentToleranceInput.safeParse(input);
+        if (!parsed.success) return setError(parsed.error.issues[0]!.message);
+        const res = await setUnderpaymentToleranceAction(input);
+        if (!res.ok) return setError(res.error.message);
+        setError(undefined);
+        toast('Underpayment tolerance saved');
+        router.refresh();
+      }}
+    >
+      <Field
+        id="underpayment-tolerance"
+        label="Underpayment tolerance (%)"
+        error={error}
+        hint="A payment at most this far short of an invoice (0 to 5 %) counts as paid; the shortfall is shown on the invoice. Applies to invoices created from now on."
+      >
+        <div className="flex gap-2">
+          <input
+            id="underpayment-tolerance"
+            name="tolerance"
+            inputMode="decimal"
+            defaultValue={percent}
+            disabled={!canEdit}
+            className={inputClass}
+            aria-invalid={!!error}
+          />
           {canEdit && (
             <Button type="submit" variant="secondary">
               Save

@@ -4,10 +4,12 @@ import { revalidatePath } from 'next/cache';
 import QRCode from 'qrcode';
 import { inviteMember, removeMember, revokeInvitation } from '@/lib/auth/invitations';
 import { confirmTotpEnrollment, disableTotp, regenerateRecoveryCodes, startTotpEnrollment } from '@/lib/auth/two-factor';
+import { userActor } from '@/lib/audit/audit-merchant-action';
 import { runAction } from '@/lib/dashboard/action-result';
 import { actionContext } from '@/lib/dashboard/context';
 import { env } from '@/lib/env';
 import { updateTenantName } from '@/lib/tenants/update-tenant-name';
+import { updateUnderpaymentTolerance } from '@/lib/tenants/update-underpayment-tolerance';
 import { revealPostbackSecret } from '@/lib/webhooks/reveal-postback-secret';
 import { rotatePostbackSecret } from '@/lib/webhooks/rotate-postback-secret';
 
@@ -17,6 +19,15 @@ export async function renameTenantAction(input: unknown) {
     const row = await updateTenantName(ctx.db, ctx.tenant.id, input);
     revalidatePath('/dashboard', 'layout');
     return row;
+  });
+}
+
+export async function setUnderpaymentToleranceAction(input: unknown) {
+  return runAction(async () => {
+    const ctx = await actionContext('settings:manage');
+    const row = await updateUnderpaymentTolerance(ctx.db, ctx.owner, userActor(ctx), input);
+    revalidatePath('/dashboard/settings');
+    return { underpaymentTolerancePercent: row.underpaymentTolerancePercent };
   });
 }
 

@@ -8,7 +8,7 @@ import { can } from '@/lib/dashboard/permissions';
 import { Decimal } from '@/lib/money';
 import { getPostbackSecret } from '@/lib/webhooks/get-postback-secret';
 import { listWithdrawalControls } from '@/lib/withdrawal-controls/list-withdrawal-controls';
-import { PostbackSecretPanel, TenantNameForm } from './account-forms';
+import { PostbackSecretPanel, TenantNameForm, UnderpaymentToleranceForm } from './account-forms';
 import { SecurityPanel } from './security-panel';
 import { TeamPanel } from './team-panel';
 import { WithdrawalControlsPanel } from './withdrawal-controls-panel';
@@ -40,6 +40,9 @@ export default async function SettingsPage() {
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title="Business">
           <TenantNameForm name={ctx.tenant.name} canEdit={owner} />
+          <div className="mt-4">
+            <UnderpaymentToleranceForm percent={new Decimal(ctx.tenant.underpaymentTolerancePercent).toFixed()} canEdit={owner} />
+          </div>
           <dl className="mt-4 grid grid-cols-2 gap-4 border-t border-slate-100 pt-4 text-sm">
             <div>
               <dt className="text-slate-500">Invoice fee</dt>

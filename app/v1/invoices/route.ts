@@ -3,14 +3,18 @@ import { withApiKey } from '@/lib/api-keys/with-api-key';
 import { requireNetwork } from '@/lib/chain/network';
 import { createInvoice } from '@/lib/invoices/create-invoice';
 import { createPayinInvoice } from '@/lib/exchange/create-payin-invoice';
+import { priceInvoice } from '@/lib/fiat-rates/price-invoice';
 import { listInvoices } from '@/lib/invoices/list-invoices';
 import { createInvoiceOp, listInvoicesOp } from '@/lib/invoices/operations';
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
   GET: withApiKey(listInvoicesOp, ({ db, auth, query }) => listInvoices(db, auth, query)),
-  POST: withApiKey(createInvoiceOp, ({ db, auth, body }) =>
-    body.payinCurrency
-      ? createPayinInvoice(db, auth, requireNetwork(auth.mode, ['depositMnemonic']), { ...body, payinCurrency: body.payinCurrency })
-      : createInvoice(db, auth, requireNetwork(auth.mode, ['depositMnemonic']), body),
-  ),
+  POST: withApiKey(createInvoiceOp, async ({ db, auth, body }) => {
+    const network = requireNetwork(auth.mode, ['depositMnemonic']);
+    // A fiat price becomes its USDT amount at a rate locked here (pricing: stored on the invoice).
+    const { input, pricing } = await priceInvoice(db, auth.mode, body);
+    return input.payinCurrency
+      ? createPayinInvoice(db, auth, network, { ...input, payinCurrency: input.payinCurrency }, pricing)
+      : createInvoice(db, auth, network, input, pricing);
+  }),
 });

@@ -10,6 +10,7 @@ import { ApiError } from '@/lib/api/errors';
 import { listAudit } from '@/lib/audit/list-audit';
 import { requireSupport } from '@/lib/console/context';
 import { getTenantDetail } from '@/lib/console/get-tenant-detail';
+import { Decimal } from '@/lib/money';
 
 export const metadata = { title: 'Tenant · Support console' };
 
@@ -51,6 +52,9 @@ export default async function TenantPage({ params }: { params: Promise<{ id: str
         </Card>
         <Card title="Fee rates">
           <FeeRatesForm tenantId={tenant.id} invoiceFeeRate={tenant.invoiceFeeRate} withdrawalFeeRate={tenant.withdrawalFeeRate} />
+          <p className="mt-3 text-sm text-slate-500" data-testid="underpayment-tolerance">
+            Underpayment tolerance {new Decimal(tenant.underpaymentTolerancePercent).toFixed()}% (set by the merchant)
+          </p>
         </Card>
         <Card title="Status" className="lg:col-span-2">
           <TenantStatusForm tenantId={tenant.id} status={tenant.status} />

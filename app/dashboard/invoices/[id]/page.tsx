@@ -11,6 +11,7 @@ import { requireContext } from '@/lib/dashboard/context';
 import { listEventDeliveries } from '@/lib/dashboard/event-deliveries';
 import { explorerTxUrl } from '@/lib/dashboard/explorer';
 import { paymentQrSvg } from '@/lib/dashboard/payment-qr';
+import { Decimal } from '@/lib/money';
 import { can } from '@/lib/dashboard/permissions';
 import { getInvoice } from '@/lib/invoices/get-invoice';
 import { isId } from '@/lib/ids';
@@ -46,7 +47,12 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
   }
   const network = getNetwork(ctx.mode);
   const [qr, deliveries] = await Promise.all([
-    paymentQrSvg(invoice.depositAddress, invoice.amountExpected, network),
+    // A partially paid invoice's QR asks for what is left, as the checkout's does.
+    paymentQrSvg(
+      invoice.depositAddress,
+      invoice.status === 'PARTIALLY_PAID' ? new Decimal(invoice.amountExpected).minus(invoice.amountReceived).toFixed() : invoice.amountExpected,
+      network,
+    ),
     listEventDeliveries(
       ctx.db,
       ctx.owner,
@@ -57,6 +63,23 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
   const rows: [string, React.ReactNode][] = [
     ['Amount expected', <Money key="e" value={invoice.amountExpected} />],
     ['Amount received', <Money key="r" value={invoice.amountReceived} />],
+    [
+      'Shortfall accepted',
+      <span key="s" data-testid="shortfall">
+        <Money value={invoice.amountShortfall} /> (tolerance {invoice.underpaymentTolerancePercent}%)
+      </span>,
+    ],
+    ...(invoice.priceCurrency
+      ? ([
+          [
+            'Price',
+            <span key="p" data-testid="price">
+              {invoice.priceAmount} {invoice.priceCurrency} at {invoice.rate} USDT each ({invoice.rateSource},{' '}
+              <Time iso={invoice.rateAt!} withSeconds />)
+            </span>,
+          ],
+        ] as [string, React.ReactNode][])
+      : []),
     ['Gateway fee', <Money key="f" value={invoice.feeAmount} />],
     ['Credited to balance', <Money key="c" value={invoice.amountCredited} />],
     ['Confirmations required', invoice.confirmationsRequired],

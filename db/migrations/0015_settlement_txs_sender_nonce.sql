@@ -1,0 +1,1 @@
+CREATE INDEX "settlement_txs_sender_nonce_idx" ON "settlement_txs" USING btree ("chain_id","from_address","nonce");

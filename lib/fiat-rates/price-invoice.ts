@@ -1,0 +1,35 @@
+import { ApiError } from '@/lib/api/errors';
+import type { Db } from '@/lib/db';
+import type { InvoicePricing } from '@/lib/invoices/invoice-row';
+import type { CreateInvoiceInput } from '@/lib/invoices/schemas';
+import { Decimal } from '@/lib/money';
+import type { Mode } from '@/lib/mode';
+import { getFiatRate } from './get-fiat-rate';
+
+/** Largest USDT amount an invoice may expect (as POST /v1/invoices allows in USDT). */
+const MAX_USDT = '1000000000';
+
+/**
+ * A fiat-priced invoice input as a USDT one: amount × the locked rate,
+ * rounded half-up to 2 decimals as USDT amounts are given, and the pricing
+ * stored on the invoice; the input returned is in USDT. USDT input passes through (pricing null).
+ */
+export async function priceInvoice(
+  db: Db,
+  mode: Mode,
+  input: CreateInvoiceInput,
+): Promise<{ input: CreateInvoiceInput; pricing: InvoicePricing | null }> {
+  if (input.currency === 'USDT') return { input, pricing: null };
+  const r = await getFiatRate(db, mode, input.currency);
+  const usdt = new Decimal(input.amount).times(r.rate).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+  if (usdt.lte(0) || usdt.gt(MAX_USDT))
+    throw new ApiError(
+      'invalid_amount',
+      `${input.amount} ${input.currency} is ${usdt.toFixed(2)} USDT at ${r.rate}: must be from 0.01 to ${MAX_USDT} USDT.`,
+      [{ path: 'amount', message: 'out of range once converted to USDT' }],
+    );
+  return {
+    input: { ...input, currency: 'USDT', amount: usdt.toFixed() },
+    pricing: { priceCurrency: input.currency, priceAmount: input.amount, rate: r.rate, rateSource: r.source, rateAt: r.fetchedAt },
+  };
+}
