@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ApiError, notFound } from '@/lib/api/errors';
+import { ApiError, RetryLater, notFound } from '@/lib/api/errors';
 import { assertReplayable, beginIdempotentRequest, isRetryLater, storableResponse } from '@/lib/api/idempotency';
 import type { Operation } from '@/lib/api/operation';
 import { parseJsonBody, parseQuery, readRawBody } from '@/lib/api/request';
@@ -11,6 +11,8 @@ import { clientIp } from '@/lib/http/client-ip';
 import { isId, newId } from '@/lib/ids';
 import { authenticate, type AuthContext, type RateLimitState } from './authenticate';
 import { failedAuthGuard } from './failed-auth-guard';
+import { refusalMemo } from './refusal-memo';
+import { KEY_FORMAT, hashKeySecret } from './secret';
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -31,7 +33,7 @@ function assertHttps(req: Request) {
   if (proto !== 'https') throw new ApiError('https_required', 'The API is only served over HTTPS.');
 }
 
-function setRateLimitHeaders(h: Headers, rl: RateLimitState) {
+function setRateLimitHeaders(h: Headers, rl: Pick<RateLimitState, 'limit' | 'remaining' | 'reset'>) {
   h.set('X-RateLimit-Limit', String(rl.limit));
   h.set('X-RateLimit-Remaining', String(rl.remaining));
   h.set('X-RateLimit-Reset', String(rl.reset));
@@ -76,15 +78,24 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
   return async (req, routeCtx) => {
     const requestId = newId('request');
     const headers = baseHeaders(requestId);
+    let keyHash: string | undefined;
+    let keyLimit: RateLimitState | undefined;
     try {
       assertHttps(req);
+      keyHash = presentedKeyHash(req.headers.get('authorization'));
+      const held = refusalMemo().check(keyHash, op.id);
+      if (held) {
+        if (held.rateLimit) setRateLimitHeaders(headers, held.rateLimit);
+        return errorResponse(held.refusal, requestId, headers, { op: op.id });
+      }
       const db = await getDb();
       const { auth, rateLimit } = await authenticateGuarded(req);
+      keyLimit = rateLimit;
       setRateLimitHeaders(headers, rateLimit);
       if (rateLimit.exceeded) {
-        throw new ApiError('rate_limited', `Rate limit exceeded. Retry in ${rateLimit.retryAfter} seconds.`, undefined, {
-          'Retry-After': String(rateLimit.retryAfter),
-        });
+        const refusal = new RetryLater('rate_limited', (s) => `Rate limit exceeded. Retry in ${s} seconds.`, rateLimit.retryAfter);
+        refusalMemo().remember(keyHash, op.id, refusal, { wholeKey: true, rateLimit: { ...rateLimit, remaining: 0 } });
+        return errorResponse(refusal, requestId, headers, { op: op.id });
       }
       if (op.scope && !hasScope(auth.scopes, op.scope)) {
         throw new ApiError('insufficient_scope', `This API key lacks the required scope "${op.scope}".`, [
@@ -116,6 +127,7 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
         text = JSON.stringify(parsed.data);
       } catch (err) {
         if (!idem) throw err;
+        rememberRefusal(keyHash, op.id, err, keyLimit);
         const res = errorResponse(err, requestId, headers, { op: op.id });
         if (isRetryLater(res.status)) await idem.release().catch(() => {});
         else await idem.finish(res.status, await res.clone().text());
@@ -124,7 +136,19 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
       await idem?.finish(status, storableResponse(op, status, text));
       return jsonResponse(status, text, headers);
     } catch (err) {
+      rememberRefusal(keyHash, op.id, err, keyLimit);
       return errorResponse(err, requestId, headers, { op: op.id });
     }
   };
+}
+
+/** A handler's RetryLater: the key's next requests to this operation get the same answer from memory while it holds. */
+function rememberRefusal(keyHash: string | undefined, opId: string, err: unknown, rateLimit: RateLimitState | undefined) {
+  if (err instanceof RetryLater) refusalMemo().remember(keyHash, opId, err, { rateLimit });
+}
+
+/** The hash of the presented key, when it is one (the memo's key; nothing is looked up with it here). */
+function presentedKeyHash(authorization: string | null): string | undefined {
+  const secret = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+  return secret && KEY_FORMAT.test(secret) ? hashKeySecret(secret) : undefined;
 }

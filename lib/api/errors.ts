@@ -79,6 +79,28 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A refusal that holds for this key until Retry-After whatever it sends
+ * meanwhile (a rate-limit window's count only grows; a tenant past its
+ * exchange share stays past it until its spends leave the window), so the
+ * /v1 wrapper may answer the key's repeats from memory (refusal-memo.ts).
+ * `message` takes the seconds, so a repeat says the time left.
+ */
+export class RetryLater extends ApiError {
+  constructor(
+    code: ErrorCode,
+    private readonly text: (seconds: number) => string,
+    readonly retryAfter: number,
+  ) {
+    super(code, text(retryAfter), undefined, { 'Retry-After': String(retryAfter) });
+  }
+
+  /** The same refusal with `seconds` left. */
+  redated(seconds: number): RetryLater {
+    return new RetryLater(this.code, this.text, seconds);
+  }
+}
+
 export function reasonPhrase(status: number): string {
   return REASON[status] ?? 'Error';
 }

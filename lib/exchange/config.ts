@@ -56,5 +56,14 @@ export function getExchangeConfig(mode: Mode): ExchangeConfig | null {
 
 /** The budget is kept per exchange API key; rows name it by hash, never by value. */
 export function keyHashOf(config: Pick<ExchangeConfig, 'apiKey'>): string {
-  return createHash('sha256').update(config.apiKey).digest('hex').slice(0, 32);
+  let hash = keyHashes.get(config.apiKey);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(config.apiKey).digest('hex').slice(0, 32);
+    // Keys come from configuration (a handful per process), so this never grows past a few entries.
+    if (keyHashes.size > 100) keyHashes.clear();
+    keyHashes.set(config.apiKey, hash);
+  }
+  return hash;
 }
+/** Per request the same key is hashed again otherwise (every quote builds a client). */
+const keyHashes = new Map<string, string>();

@@ -1,17 +1,17 @@
-import { ApiError } from '@/lib/api/errors';
+import { ApiError, RetryLater } from '@/lib/api/errors';
 import { ExchangeApiError, ExchangeBusyError, ExchangeError, ExchangeRateLimitedError, TenantShareExceededError } from './errors';
 
-const retryAfter = (at: Date) => ({ 'Retry-After': String(Math.max(1, Math.ceil((at.getTime() - Date.now()) / 1000))) });
+const seconds = (at: Date) => Math.max(1, Math.ceil((at.getTime() - Date.now()) / 1000));
+const retryAfter = (at: Date) => ({ 'Retry-After': String(seconds(at)) });
 
 /** Maps a failed exchange call to the answer a tenant sees; anything else is rethrown. */
 export function toApiError(err: unknown): never {
   if (err instanceof ApiError || !(err instanceof ExchangeError)) throw err;
   if (err instanceof TenantShareExceededError) {
-    throw new ApiError(
+    throw new RetryLater(
       'rate_limited',
-      "This account's share of the exchange rate limit is used up (other merchants share the exchange); retry after the Retry-After seconds.",
-      undefined,
-      retryAfter(err.retryAt),
+      (s) => `This account's share of the exchange rate limit is used up (other merchants share the exchange); retry in ${s} seconds.`,
+      seconds(err.retryAt),
     );
   }
   if (err instanceof ExchangeBusyError || err instanceof ExchangeRateLimitedError) {
