@@ -109,10 +109,10 @@ test('the mode switch keeps live and test data apart; invoices are created and e
   await signUpViaUi(page, { business: 'Two Modes Ltd', email: uniqueEmail('modes'), password: PASSWORD });
   await page.goto('/dashboard/invoices');
   await page.getByRole('button', { name: 'Create invoice' }).click();
-  await page.getByLabel('Amount (USDT)').fill('12.345');
+  await page.getByLabel('Amount', { exact: true }).fill('12.345');
   await page.getByRole('button', { name: 'Create invoice' }).last().click();
   await expect(page.getByText('must have at most 2 decimals')).toBeVisible();
-  await page.getByLabel('Amount (USDT)').fill('12.34');
+  await page.getByLabel('Amount', { exact: true }).fill('12.34');
   await page.getByLabel('External id (optional)').fill('ui-order-7');
   await page.getByRole('button', { name: 'Create invoice' }).last().click();
   await expect(page).toHaveURL(/\/dashboard\/invoices\/inv_/);
@@ -124,8 +124,17 @@ test('the mode switch keeps live and test data apart; invoices are created and e
   expect(lines).toHaveLength(2);
   expect(lines[1]).toContain(',12.34,');
 
+  // Priced in euros from the form: the USDT due is locked at the simulator's rate (1.08).
   await page.goto('/dashboard/invoices');
-  await expect(page.locator('tbody tr')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Create invoice' }).click();
+  await page.getByLabel('Amount', { exact: true }).fill('10.00');
+  await page.getByLabel('Currency').selectOption('EUR');
+  await page.getByRole('button', { name: 'Create invoice' }).last().click();
+  await expect(page).toHaveURL(/\/dashboard\/invoices\/inv_/);
+  await expect(page.getByTestId('price')).toContainText('10.00 EUR at 1.08 USDT each');
+
+  await page.goto('/dashboard/invoices');
+  await expect(page.locator('tbody tr')).toHaveCount(2);
   await page.getByTestId('mode-switch').click();
   await expect(page.getByTestId('test-mode-banner')).toHaveCount(0);
   await expect(page.getByText('No invoices yet')).toBeVisible();

@@ -8,7 +8,7 @@ import { Field, FormError, inputClass } from '@/components/ui/field';
 import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { zodFieldErrors } from '@/lib/dashboard/form-errors';
-import { CreateInvoiceBody } from '@/lib/invoices/schemas';
+import { CreateInvoiceBody, FIAT_CURRENCIES } from '@/lib/invoices/schemas';
 import { createInvoiceAction } from './actions';
 
 export function CreateInvoiceButton() {
@@ -21,6 +21,8 @@ export function CreateInvoiceButton() {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const input: Record<string, unknown> = { amount: String(f.get('amount') ?? '').trim(), expiresInMinutes: Number(f.get('expiresInMinutes')) };
+    const currency = String(f.get('currency') ?? 'USDT');
+    if (currency !== 'USDT') input.currency = currency;
     for (const k of ['externalId', 'description'] as const) {
       const v = String(f.get(k) ?? '').trim();
       if (v) input[k] = v;
@@ -39,8 +41,22 @@ export function CreateInvoiceButton() {
       <Dialog open={open} onClose={() => setOpen(false)} title="Create invoice">
         <form onSubmit={onSubmit} noValidate className="space-y-2">
           <FormError message={formError} />
-          <Field id="inv-amount" label="Amount (USDT)" error={errors.amount} hint="What you receive, up to 2 decimals.">
-            <input id="inv-amount" name="amount" inputMode="decimal" placeholder="100.00" className={inputClass} aria-invalid={!!errors.amount} />
+          <Field
+            id="inv-amount"
+            label="Amount"
+            error={errors.amount ?? errors.currency}
+            hint="Up to 2 decimals. In a fiat currency, the USDT due is fixed at today's rate until the invoice expires."
+          >
+            <div className="flex gap-2">
+              <input id="inv-amount" name="amount" inputMode="decimal" placeholder="100.00" className={inputClass} aria-invalid={!!errors.amount} />
+              <select name="currency" aria-label="Currency" defaultValue="USDT" className={inputClass.replace('w-full', 'w-28')}>
+                {['USDT', ...FIAT_CURRENCIES].map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+            </div>
           </Field>
           <Field id="inv-external" label="External id (optional)" error={errors.externalId} hint="Your order number, for search and reconciliation.">
             <input id="inv-external" name="externalId" className={inputClass} />
