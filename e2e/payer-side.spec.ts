@@ -62,6 +62,7 @@ test('payer side: a 0.3 % short payment within a 0.5 % tolerance is paid; a part
   await expect(page.getByTestId('shortfall')).toContainText('0.60 USDT short');
   await shot(page, 'checkout-tolerance-360');
   await page.setViewportSize({ width: 1280, height: 900 });
+  await shot(page, 'checkout-tolerance-1280');
   await page.goto(`/dashboard/invoices/${short.id}`);
   await expect(page.locator('[data-testid="invoice-status"] [data-status]')).toHaveAttribute('data-status', 'PAID_OUT', { timeout: 120_000 });
   await expect(page.getByTestId('shortfall')).toContainText('0.60');
