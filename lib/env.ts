@@ -94,6 +94,12 @@ const EnvSchema = z.object({
   STORE_ORDERS_PER_STORE_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   /** Unpaid (PENDING_PAYMENT) orders one store may hold at once; they cancel when their 30-minute invoice expires. */
   STORE_MAX_OPEN_ORDERS: z.coerce.number().int().min(1).default(500),
+  /** Invoices one client address may create on payment link pages per minute (docs/limits.md). */
+  PAYMENT_LINK_INVOICES_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  /** Invoices one payment link may create per minute, all payers together. */
+  PAYMENT_LINK_INVOICES_PER_LINK_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /** Unpaid, unexpired invoices one payment link may hold; past it the page asks payers to come back later. */
+  PAYMENT_LINK_MAX_OPEN_INVOICES: z.coerce.number().int().min(1).default(100),
   /** Webhook attempts one worker keeps in flight at once. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(128),
   /** Delivery attempts one tenant may have in flight per worker (default: a quarter of WEBHOOK_CONCURRENCY, at least 2). */

@@ -26,6 +26,7 @@ export const ID_PREFIXES = {
   audit: 'aud',
   allowlistEntry: 'wal',
   request: 'req',
+  paymentLink: 'plink',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

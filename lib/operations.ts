@@ -5,6 +5,7 @@ import * as webhooks from '@/lib/webhooks/operations';
 import * as invoices from '@/lib/invoices/operations';
 import * as withdrawals from '@/lib/withdrawals/operations';
 import * as storefront from '@/lib/storefront/operations';
+import * as paymentLinks from '@/lib/payment-links/operations';
 import * as exchange from '@/lib/exchange/operations';
 import * as withdrawalControls from '@/lib/withdrawal-controls/operations';
 import { payinCurrenciesOp, payinQuoteOp } from '@/lib/exchange/payin-operations';
@@ -20,6 +21,7 @@ export const OPERATIONS: Operation[] = [
   ...Object.values(webhooks),
   ...Object.values(withdrawals),
   withdrawalControls.getWithdrawalControlsOp,
+  ...Object.values(paymentLinks),
   ...Object.values(storefront),
   ...Object.values(exchange),
   payinCurrenciesOp,

@@ -17,3 +17,4 @@ export * from './storefront';
 export * from './audit';
 export * from './withdrawal-controls';
 export * from './fiat-rates';
+export * from './payment-links';

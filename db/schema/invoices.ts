@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, exchangeRate, mode, money, percent, tstz } from './columns';
+import { paymentLinks } from './payment-links';
 import { tenants } from './tenants';
 
 export const INVOICE_STATUSES = [
@@ -89,6 +90,8 @@ export const invoices = pgTable(
     rate: exchangeRate(),
     rateSource: text(),
     rateAt: tstz(),
+    /** The payment link whose page created this invoice; null otherwise. */
+    paymentLinkId: text().references(() => paymentLinks.id),
     createdAt: createdAt(),
     updatedAt: tstz().notNull().defaultNow(),
   },
@@ -105,6 +108,10 @@ export const invoices = pgTable(
     index('invoices_open_expiry_idx')
       .on(t.chainId, t.expiresAt)
       .where(sql`${t.status} in ('PENDING', 'PARTIALLY_PAID')`),
+    /** A payment link's invoices: its paid count, its open-invoice cap and GET /v1/invoices?paymentLinkId=. */
+    index('invoices_payment_link_idx')
+      .on(t.paymentLinkId, t.status)
+      .where(sql`${t.paymentLinkId} is not null`),
     /** Confirmation pass and settlement fan-out: the few invoices waiting for blocks or payout. */
     index('invoices_awaiting_idx')
       .on(t.chainId, t.status)

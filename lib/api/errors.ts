@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   idempotency_key_reused: 422,
   rate_limited: 429,
   too_many_open_orders: 429,
+  too_many_open_invoices: 429,
   too_many_failed_auth: 429,
   internal_error: 500,
   exchange_error: 502,

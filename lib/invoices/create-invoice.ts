@@ -32,6 +32,7 @@ function insertSql(addr: SQL, row: Invoice): SQL {
     rate,
     rateSource,
     rateAt,
+    paymentLinkId,
     createdAt,
     updatedAt,
   } = row;
@@ -60,6 +61,7 @@ function insertSql(addr: SQL, row: Invoice): SQL {
       rate,
       rateSource,
       rateAt,
+      paymentLinkId,
       createdAt,
       updatedAt,
     },
@@ -89,8 +91,9 @@ export async function createInvoice(
   network: Pick<Network, 'chainId' | 'confirmations'> & { depositMnemonic: string },
   input: CreateInvoiceInput,
   pricing: InvoicePricing | null = null,
+  extra: { paymentLinkId?: string } = {},
 ) {
-  const row = invoiceRow(owner, network, input, new Date(), {}, pricing);
+  const row = invoiceRow(owner, network, input, new Date(), extra, pricing);
   type Claimed = PooledAddress & { tolerance: string };
   let [claimed] = rowsOf<Claimed>(await db.execute(insertSql(claimPooledAddressSql(network.depositMnemonic), row)));
   if (!claimed) {

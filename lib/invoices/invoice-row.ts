@@ -10,7 +10,10 @@ export type InvoicePricing = Pick<Invoice, 'priceCurrency' | 'priceAmount' | 'ra
 
 /** What only the caller knows: the claimed address, and for pay-ins the exchange order's fields and expiry. */
 type Extra = Partial<
-  Pick<Invoice, 'depositAddress' | 'addressIndex' | 'expiresAt' | 'payinCurrency' | 'payinAmount' | 'payinAddress' | 'payinTag' | 'payinStatus'>
+  Pick<
+    Invoice,
+    'depositAddress' | 'addressIndex' | 'expiresAt' | 'payinCurrency' | 'payinAmount' | 'payinAddress' | 'payinTag' | 'payinStatus' | 'paymentLinkId'
+  >
 >;
 
 /**
@@ -73,6 +76,7 @@ export function invoiceRow(
     rate: pricing?.rate ?? null,
     rateSource: pricing?.rateSource ?? null,
     rateAt: pricing?.rateAt ?? null,
+    paymentLinkId: null,
     ...extra,
   };
 }

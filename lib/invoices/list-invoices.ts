@@ -18,6 +18,7 @@ export async function listInvoices(db: Db, owner: { tenantId: string; mode: Mode
   const conds: SQL[] = [eq(invoices.tenantId, owner.tenantId), eq(invoices.mode, owner.mode)];
   if (q.status) conds.push(eq(invoices.status, q.status));
   if (q.externalId) conds.push(eq(invoices.externalId, q.externalId));
+  if (q.paymentLinkId) conds.push(eq(invoices.paymentLinkId, q.paymentLinkId));
   if (q.createdFrom) conds.push(gte(invoices.createdAt, new Date(q.createdFrom)));
   if (q.createdTo) conds.push(lt(invoices.createdAt, new Date(q.createdTo)));
   if (q.search) {

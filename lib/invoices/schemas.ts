@@ -108,6 +108,7 @@ export const InvoiceSchema = z
       .describe('Fiat-priced invoices only: USDT per unit of priceCurrency, locked at creation; amountExpected = priceAmount × rate.'),
     rateSource: z.string().optional().describe('Fiat-priced invoices only: where the rate came from.'),
     rateAt: Timestamp.optional().describe('Fiat-priced invoices only: when the source quoted the rate.'),
+    paymentLinkId: z.string().optional().describe('Invoices created on a payment link\'s page only: the link (see /v1/payment-links).'),
   })
   .meta({ id: 'Invoice' });
 export type InvoiceView = z.infer<typeof InvoiceSchema>;
@@ -135,6 +136,7 @@ export const InvoiceDetailSchema = InvoiceSchema.extend({
 export const ListInvoicesQuery = PageQuery.extend({
   status: InvoiceStatusSchema.optional().describe('Only invoices in this status.'),
   externalId: z.string().min(1).max(255).optional().describe('Only invoices with this externalId.'),
+  paymentLinkId: z.string().min(1).max(64).optional().describe('Only invoices created through this payment link.'),
   createdFrom: z.iso.datetime({ offset: true }).optional().describe('Created at or after this instant (ISO 8601).'),
   createdTo: z.iso.datetime({ offset: true }).optional().describe('Created before this instant (ISO 8601).'),
 });

@@ -40,6 +40,7 @@ export function invoiceView(row: Invoice, txHashes: string[]): InvoiceView {
           rateAt: (row.rateAt ?? row.createdAt).toISOString(),
         }
       : {}),
+    ...(row.paymentLinkId ? { paymentLinkId: row.paymentLinkId } : {}),
   };
 }
 

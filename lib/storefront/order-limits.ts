@@ -41,7 +41,11 @@ const tooMany = (message: string, retryAfter: number) => new ApiError('rate_limi
  */
 const overUntil = new Map<string, number>();
 
-async function over(db: Db, bucket: string, limit: number): Promise<number | null> {
+/**
+ * Counts one creation in `bucket`'s current minute; null while within `limit`, else the seconds to wait.
+ * Also used by payment link pages (lib/payment-links), whose buckets are prefixed `plink-`.
+ */
+export async function overCreationLimit(db: Db, bucket: string, limit: number): Promise<number | null> {
   const until = overUntil.get(bucket);
   if (until !== undefined) {
     if (until > Date.now()) return Math.max(1, Math.ceil((until - Date.now()) / 1000));
@@ -67,10 +71,10 @@ export async function throttleOrderCreation(
   l: StoreOrderLimits,
 ): Promise<void> {
   if (clientAddress !== null) {
-    const wait = await over(db, `addr:${clientAddress}`, l.perAddressPerMinute);
+    const wait = await overCreationLimit(db, `addr:${clientAddress}`, l.perAddressPerMinute);
     if (wait !== null) throw tooMany(`Too many orders from your address; try again in ${wait} seconds.`, wait);
   }
-  const wait = await over(db, `store:${owner.tenantId}:${owner.mode}`, l.perStorePerMinute);
+  const wait = await overCreationLimit(db, `store:${owner.tenantId}:${owner.mode}`, l.perStorePerMinute);
   if (wait !== null) throw tooMany(`This store is taking too many orders right now; try again in ${wait} seconds.`, wait);
 }
 

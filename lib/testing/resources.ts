@@ -8,6 +8,8 @@ import { CreateInvoiceBody } from '@/lib/invoices/schemas';
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import { createTestWithdrawal } from './withdrawal-resources';
 import { createTestOrder, createTestProduct } from './storefront-resources';
+import { createPaymentLink } from '@/lib/payment-links/create-payment-link';
+import { CreatePaymentLinkBody } from '@/lib/payment-links/schemas';
 
 /**
  * Makes a real record of each kind a /v1 path can name, for the generated
@@ -30,4 +32,5 @@ export const RESOURCE_FACTORIES: Partial<Record<IdKind, (db: Db, owner: { tenant
   withdrawal: async (db, owner) => (await createTestWithdrawal(db, owner)).id,
   product: async (db, owner) => (await createTestProduct(db, owner)).id,
   order: async (db, owner) => (await createTestOrder(db, owner)).id,
+  paymentLink: async (db, owner) => (await createPaymentLink(db, owner, CreatePaymentLinkBody.parse({ name: 'Test link', amount: '10.00' }))).id,
 };
