@@ -57,7 +57,7 @@ test('pages carry CSP, frame-ancestors, nosniff and Referrer-Policy, and still h
   const customerCtx = await browser.newContext({ baseURL: BASE });
   const customer = await customerCtx.newPage();
   const customerViolations = watchViolations(customer);
-  expectPageHeaders(await customer.goto(storeUrl), { referrer: 'no-referrer' });
+  expectPageHeaders(await customer.goto(storeUrl), { referrer: 'same-origin' });
   const form = customer.getByRole('form', { name: 'Buy Header test product' });
   await form.getByLabel('Quantity').fill('1');
   await form.getByLabel('Email').fill('customer@example.com');

@@ -13,6 +13,7 @@ const NAV = [
   { href: '/dashboard/webhooks/deliveries', label: 'Webhook deliveries' },
   { href: '/dashboard/products', label: 'Products' },
   { href: '/dashboard/orders', label: 'Orders' },
+  { href: '/dashboard/payment-links', label: 'Payment links' },
   { href: '/dashboard/settings', label: 'Settings' },
 ];
 

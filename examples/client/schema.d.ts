@@ -251,6 +251,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payment-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment links, newest first
+         * @description Paged: `page` defaults to 1, `limit` to 20 (at most 100). Each link has its paid and open invoice counts; list its invoices with `GET /v1/invoices?paymentLinkId=`.
+         *
+         *     Scope: `invoices:read` (or `admin`).
+         */
+        get: operations["listPaymentLinks"];
+        put?: never;
+        /**
+         * Create a payment link
+         * @description A reusable public page (`url`, `/l/<slug>`) where each payer gets an invoice of their own: a fixed `amount`, or `minAmount`/`maxAmount` for an amount the payer types; optional fiat `currency` (each invoice locks its rate), quantity limit (`maxPayments`) and `expiresAt`. Invoices it creates carry `paymentLinkId` and the usual events. See docs/invoices.md#payment-links.
+         *
+         *     Scope: `invoices:write` (or `admin`).
+         */
+        post: operations["createPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payment link
+         * @description Scope: `invoices:read` (or `admin`).
+         */
+        get: operations["getPaymentLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-links/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a payment link
+         * @description The page stops creating invoices at once; invoices it already created can still be paid. Disabling a disabled link returns it unchanged. Not reversible: create a new link instead.
+         *
+         *     Scope: `invoices:write` (or `admin`).
+         */
+        post: operations["disablePaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/products": {
         parameters: {
             query?: never;
@@ -1402,6 +1472,8 @@ export interface components {
              * @description Fiat-priced invoices only: when the source quoted the rate.
              */
             rateAt?: string;
+            /** @description Invoices created on a payment link's page only: the link (see /v1/payment-links). */
+            paymentLinkId?: string;
         };
         InvoiceConfirmedEvent: {
             /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
@@ -1477,6 +1549,8 @@ export interface components {
              * @description Fiat-priced invoices only: when the source quoted the rate.
              */
             rateAt?: string;
+            /** @description Invoices created on a payment link's page only: the link (see /v1/payment-links). */
+            paymentLinkId?: string;
             payments: {
                 txHash: string;
                 logIndex: number;
@@ -1718,6 +1792,34 @@ export interface components {
             validForSeconds: number;
             /** Format: date-time */
             expiresAt: string;
+        };
+        PaymentLink: {
+            id: string;
+            /** @description The public page payers open, relative to the gateway (`/l/<slug>`). */
+            url: string;
+            name: string;
+            description: string | null;
+            /** @description Fixed price in currency; null when the payer types it. */
+            amount: string | null;
+            minAmount: string | null;
+            maxAmount: string | null;
+            /** @enum {string} */
+            currency: "USDT" | "USD" | "EUR" | "GBP" | "CHF" | "JPY" | "CAD" | "AUD";
+            maxPayments: number | null;
+            /** @description Invoices created through the link that have been paid (seen in full on chain). */
+            paidCount: number;
+            /** @description Invoices created through the link still waiting for payment. */
+            openCount: number;
+            invoiceExpiresInMinutes: number;
+            /**
+             * @description Whether the page creates invoices now, and if not, why.
+             * @enum {string}
+             */
+            status: "active" | "disabled" | "expired" | "sold_out";
+            expiresAt: string | null;
+            disabledAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
         };
         PostbackSecret: {
             exists: boolean;
@@ -2447,6 +2549,8 @@ export interface operations {
                 status?: "PENDING" | "DETECTED" | "PARTIALLY_PAID" | "OVERPAID" | "CONFIRMED" | "PROCESSING_PAYOUT" | "PAID_OUT" | "EXPIRED" | "FAILED";
                 /** @description Only invoices with this externalId. */
                 externalId?: string;
+                /** @description Only invoices created through this payment link. */
+                paymentLinkId?: string;
                 /** @description Created at or after this instant (ISO 8601). */
                 createdFrom?: string;
                 /** @description Created before this instant (ISO 8601). */
@@ -3584,6 +3688,477 @@ export interface operations {
                 };
             };
             /** @description Conflict (code: invalid_state, idempotency_key_in_use) */
+            409: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large (code: payload_too_large) */
+            413: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type (code: unsupported_media_type) */
+            415: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity (code: idempotency_key_reused) */
+            422: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPaymentLinks: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, at most 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PaymentLink"][];
+                        meta: {
+                            total: number;
+                            page: number;
+                            lastPage: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request (code: validation_failed) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Workshop ticket",
+                 *       "amount": "49.00",
+                 *       "currency": "EUR",
+                 *       "maxPayments": 30
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Shown to payers as the page title, e.g. "Donation" or "Workshop ticket". */
+                    name: string;
+                    /** @description Shown under the name; copied onto each invoice. */
+                    description?: string;
+                    /** @description A fixed price in `currency`. Give either this or minAmount and maxAmount. */
+                    amount?: string;
+                    /** @description The payer types the amount: the smallest accepted (with maxAmount). */
+                    minAmount?: string;
+                    /** @description The payer types the amount: the largest accepted (with minAmount). */
+                    maxAmount?: string;
+                    /**
+                     * @description USDT (default) or a fiat currency: each invoice then locks its own rate when the payer opens it.
+                     * @default USDT
+                     * @enum {string}
+                     */
+                    currency?: "USDT" | "USD" | "EUR" | "GBP" | "CHF" | "JPY" | "CAD" | "AUD";
+                    /** @description Quantity limit: how many payers may pay. Unpaid open invoices hold a place until they expire, so the limit is never exceeded. */
+                    maxPayments?: number;
+                    /**
+                     * Format: date-time
+                     * @description After this instant the link creates no invoices (ISO 8601).
+                     */
+                    expiresAt?: string;
+                    /**
+                     * @description Minutes each payer's invoice stays payable: 5 to 10,080, default 30.
+                     * @default 30
+                     */
+                    invoiceExpiresInMinutes?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict (code: idempotency_key_in_use) */
+            409: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large (code: payload_too_large) */
+            413: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type (code: unsupported_media_type) */
+            415: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity (code: idempotency_key_reused) */
+            422: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A paymentLink id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found (code: not_found) */
+            404: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disablePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A paymentLink id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found (code: not_found) */
+            404: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict (code: idempotency_key_in_use) */
             409: {
                 headers: {
                     /** @description Quote it when contacting support. */

@@ -88,7 +88,15 @@ describe('overview stats', () => {
 
 describe('roles', () => {
   it('members cannot manage keys, team, settings, products or withdraw; owners can', () => {
-    for (const p of ['keys:manage', 'team:manage', 'settings:manage', 'withdrawals:create', 'secrets:reveal', 'products:manage'] as const) {
+    for (const p of [
+      'keys:manage',
+      'team:manage',
+      'settings:manage',
+      'withdrawals:create',
+      'secrets:reveal',
+      'products:manage',
+      'payment-links:manage',
+    ] as const) {
       expect(can('member', p)).toBe(false);
       expect(can('owner', p)).toBe(true);
       expect(can('support', p)).toBe(false);

@@ -3,10 +3,11 @@
  * Members are the merchant's staff doing the daily work: invoices, webhooks,
  * and fulfilling or cancelling store orders. What decides where money goes or
  * how much customers pay stays with the owner: keys, team, settings,
- * withdrawals, secrets and the product catalogue (prices).
+ * withdrawals, secrets, the product catalogue and payment links (prices).
  */
 /** Owner only. */
-type OwnerPermission = 'keys:manage' | 'team:manage' | 'settings:manage' | 'withdrawals:create' | 'secrets:reveal' | 'products:manage';
+type OwnerPermission =
+  'keys:manage' | 'team:manage' | 'settings:manage' | 'withdrawals:create' | 'secrets:reveal' | 'products:manage' | 'payment-links:manage';
 const MEMBER = ['invoices:create', 'webhooks:manage', 'orders:manage'] as const;
 
 export type Permission = OwnerPermission | (typeof MEMBER)[number];

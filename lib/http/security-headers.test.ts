@@ -18,10 +18,15 @@ describe('security headers', () => {
     expect(csp).toContain("frame-ancestors 'none'");
   });
 
-  it('checkout and store pages send no referrer; no page may be framed, checkout included', () => {
-    for (const path of ['/pay/inv_01ABC', '/api/pay/inv_01ABC/status', '/store/bean-shop']) {
-      const h = securityHeaders(path, 'n', false);
-      expect(h['Referrer-Policy']).toBe('no-referrer');
+  it('checkout pages send no referrer, store and payment link pages only to themselves; no page may be framed, checkout included', () => {
+    for (const [path, referrer] of [
+      ['/pay/inv_01ABC', 'no-referrer'],
+      ['/api/pay/inv_01ABC/status', 'no-referrer'],
+      ['/store/bean-shop', 'same-origin'],
+      ['/l/AbC123', 'same-origin'],
+    ]) {
+      const h = securityHeaders(path!, 'n', false);
+      expect(h['Referrer-Policy']).toBe(referrer);
       expect(h['Content-Security-Policy']).toContain("frame-ancestors 'none'");
       expect(h['X-Frame-Options']).toBe('DENY');
     }

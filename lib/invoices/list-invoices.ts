@@ -9,7 +9,7 @@ import { invoiceView } from './view';
 
 /**
  * /v1's filters, plus `search` for the dashboard's search box (an exact id,
- * externalId or deposit address), so the API and the dashboard list the same way.
+ * externalId, deposit address or payment link id), so the API and the dashboard list the same way.
  */
 export type InvoiceListFilters = z.output<typeof ListInvoicesQuery> & { search?: string };
 
@@ -23,7 +23,7 @@ export async function listInvoices(db: Db, owner: { tenantId: string; mode: Mode
   if (q.createdTo) conds.push(lt(invoices.createdAt, new Date(q.createdTo)));
   if (q.search) {
     const s = q.search;
-    conds.push(or(eq(invoices.id, s), eq(invoices.externalId, s), eq(invoices.depositAddress, s.toLowerCase()))!);
+    conds.push(or(eq(invoices.id, s), eq(invoices.externalId, s), eq(invoices.depositAddress, s.toLowerCase()), eq(invoices.paymentLinkId, s))!);
   }
   const where = and(...conds);
   const [rows, [{ total }]] = (await Promise.all([

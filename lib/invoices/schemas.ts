@@ -108,7 +108,7 @@ export const InvoiceSchema = z
       .describe('Fiat-priced invoices only: USDT per unit of priceCurrency, locked at creation; amountExpected = priceAmount × rate.'),
     rateSource: z.string().optional().describe('Fiat-priced invoices only: where the rate came from.'),
     rateAt: Timestamp.optional().describe('Fiat-priced invoices only: when the source quoted the rate.'),
-    paymentLinkId: z.string().optional().describe('Invoices created on a payment link\'s page only: the link (see /v1/payment-links).'),
+    paymentLinkId: z.string().optional().describe("Invoices created on a payment link's page only: the link (see /v1/payment-links)."),
   })
   .meta({ id: 'Invoice' });
 export type InvoiceView = z.infer<typeof InvoiceSchema>;

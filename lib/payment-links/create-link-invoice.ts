@@ -56,7 +56,10 @@ export async function createLinkInvoice(
   let amount = link.amount;
   if (amount === null) {
     const typed = TypedAmount.safeParse((payer.amount ?? '').trim());
-    if (!typed.success) throw new ApiError('invalid_amount', `Amount ${typed.error.issues[0]!.message}.`, [{ path: 'amount', message: typed.error.issues[0]!.message }]);
+    if (!typed.success)
+      throw new ApiError('invalid_amount', `Amount ${typed.error.issues[0]!.message}.`, [
+        { path: 'amount', message: typed.error.issues[0]!.message },
+      ]);
     const [min, max] = [new Decimal(link.minAmount!), new Decimal(link.maxAmount!)];
     if (new Decimal(typed.data).lt(min) || new Decimal(typed.data).gt(max)) {
       const message = `must be from ${min.toFixed(2)} to ${max.toFixed(2)} ${link.currency}`;
@@ -99,14 +102,24 @@ export async function createLinkInvoice(
     const [paid, open] = [Number(c!.paid), Number(c!.open)];
     if (link.maxPayments !== null && paid >= link.maxPayments) throw closed('This payment link is sold out.');
     if (link.maxPayments !== null && paid + open >= link.maxPayments) {
-      throw new ApiError('too_many_open_invoices', 'Every remaining place is held by a payer who has not paid yet; please try again in a few minutes.', undefined, {
-        'Retry-After': '60',
-      });
+      throw new ApiError(
+        'too_many_open_invoices',
+        'Every remaining place is held by a payer who has not paid yet; please try again in a few minutes.',
+        undefined,
+        {
+          'Retry-After': '60',
+        },
+      );
     }
     if (open >= limits.maxOpenInvoices) {
-      throw new ApiError('too_many_open_invoices', 'This payment link has too many unpaid invoices at the moment; please try again in a few minutes.', undefined, {
-        'Retry-After': '60',
-      });
+      throw new ApiError(
+        'too_many_open_invoices',
+        'This payment link has too many unpaid invoices at the moment; please try again in a few minutes.',
+        undefined,
+        {
+          'Retry-After': '60',
+        },
+      );
     }
     return createInvoice(tx, owner, network, input, pricing, { paymentLinkId: link.id });
   });

@@ -26,7 +26,8 @@ export const listPaymentLinksOp = defineOperation({
   scope: 'invoices:read',
   tag,
   summary: 'List payment links, newest first',
-  description: 'Paged: `page` defaults to 1, `limit` to 20 (at most 100). Each link has its paid and open invoice counts; list its invoices with `GET /v1/invoices?paymentLinkId=`.',
+  description:
+    'Paged: `page` defaults to 1, `limit` to 20 (at most 100). Each link has its paid and open invoice counts; list its invoices with `GET /v1/invoices?paymentLinkId=`.',
   query: ListPaymentLinksQuery,
   response: PaymentLinkList,
 });
@@ -50,7 +51,8 @@ export const disablePaymentLinkOp = defineOperation({
   scope: 'invoices:write',
   tag,
   summary: 'Disable a payment link',
-  description: 'The page stops creating invoices at once; invoices it already created can still be paid. Disabling a disabled link returns it unchanged. Not reversible: create a new link instead.',
+  description:
+    'The page stops creating invoices at once; invoices it already created can still be paid. Disabling a disabled link returns it unchanged. Not reversible: create a new link instead.',
   params: { id: 'paymentLink' },
   response: PaymentLinkSchema,
 });

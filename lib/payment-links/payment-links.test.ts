@@ -137,7 +137,12 @@ describe('paying through a link', () => {
     const ids: string[] = [];
     for (let i = 0; i < 2; i++) {
       const inv = await open(t.db, link);
-      expect(inv).toMatchObject({ amountExpected: '12.50', paymentLinkId: link.id, description: 'Coffee beans: 1 kg', metadata: { paymentLinkId: link.id } });
+      expect(inv).toMatchObject({
+        amountExpected: '12.50',
+        paymentLinkId: link.id,
+        description: 'Coffee beans: 1 kg',
+        metadata: { paymentLinkId: link.id },
+      });
       const paid = await call('POST', `/v1/test-helpers/invoices/${inv.id}/pay`, { key: t.test, body: { amount: '12.50' } });
       expect(paid.status, paid.text).toBe(200);
       await chain.client.waitForTransactionReceipt({ hash: paid.body.txHash as Hex });

@@ -40,11 +40,14 @@ export const CreatePaymentLinkBody = z
   })
   .superRefine((b, ctx) => {
     const bounds = b.minAmount !== undefined || b.maxAmount !== undefined;
-    if (b.amount !== undefined && bounds) ctx.addIssue({ code: 'custom', path: ['amount'], message: 'give either amount or minAmount and maxAmount, not both' });
-    else if (b.amount === undefined && !bounds) ctx.addIssue({ code: 'custom', path: ['amount'], message: 'give amount, or minAmount and maxAmount' });
+    if (b.amount !== undefined && bounds)
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'give either amount or minAmount and maxAmount, not both' });
+    else if (b.amount === undefined && !bounds)
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'give amount, or minAmount and maxAmount' });
     else if (bounds && (b.minAmount === undefined || b.maxAmount === undefined))
       ctx.addIssue({ code: 'custom', path: [b.minAmount === undefined ? 'minAmount' : 'maxAmount'], message: 'give both minAmount and maxAmount' });
-    else if (bounds && new Decimal(b.minAmount!).gt(b.maxAmount!)) ctx.addIssue({ code: 'custom', path: ['minAmount'], message: 'must not be above maxAmount' });
+    else if (bounds && new Decimal(b.minAmount!).gt(b.maxAmount!))
+      ctx.addIssue({ code: 'custom', path: ['minAmount'], message: 'must not be above maxAmount' });
   });
 export type CreatePaymentLinkInput = z.output<typeof CreatePaymentLinkBody>;
 

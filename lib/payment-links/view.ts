@@ -62,4 +62,3 @@ export function paymentLinkView(link: PaymentLink, counts: LinkCounts): PaymentL
 export async function viewOf(db: Db, link: PaymentLink): Promise<PaymentLinkView> {
   return paymentLinkView(link, (await linkCounts(db, [link.id])).get(link.id)!);
 }
-

@@ -42,7 +42,13 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
             <label htmlFor="q" className="mb-1 block text-xs font-medium text-slate-600">
               Search
             </label>
-            <input id="q" name="q" defaultValue={filters.q} placeholder="Invoice id, externalId or deposit address" className={inputClass} />
+            <input
+              id="q"
+              name="q"
+              defaultValue={filters.q}
+              placeholder="Invoice id, externalId, deposit address or payment link id"
+              className={inputClass}
+            />
           </div>
           <div>
             <label htmlFor="status" className="mb-1 block text-xs font-medium text-slate-600">

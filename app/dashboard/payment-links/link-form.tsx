@@ -1,0 +1,135 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { Field, FormError, inputClass } from '@/components/ui/field';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
+import { useToast } from '@/components/ui/toast';
+import { zodFieldErrors } from '@/lib/dashboard/form-errors';
+import { CreatePaymentLinkBody, LINK_CURRENCIES } from '@/lib/payment-links/schemas';
+import { createPaymentLinkAction, disablePaymentLinkAction } from './actions';
+
+/** The API's zod schema checks the form; the server's refusal is shown field by field. */
+function LinkForm({ onDone }: { onDone: () => void }) {
+  const router = useRouter();
+  const toast = useToast();
+  const { errors, formError, busy, submit } = useFormSubmit();
+  const [kind, setKind] = useState<'fixed' | 'custom'>('fixed');
+  return (
+    <form
+      noValidate
+      className="space-y-2"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const f = new FormData(e.currentTarget);
+        const text = (k: string) => String(f.get(k) ?? '').trim() || undefined;
+        const limit = text('maxPayments');
+        const expires = text('expiresAt');
+        const input = {
+          name: text('name') ?? '',
+          description: text('description'),
+          currency: text('currency') ?? 'USDT',
+          ...(kind === 'fixed' ? { amount: text('amount') ?? '' } : { minAmount: text('minAmount') ?? '', maxAmount: text('maxAmount') ?? '' }),
+          maxPayments: limit === undefined ? undefined : Number(limit),
+          // datetime-local is the browser's local time.
+          expiresAt: expires ? new Date(expires).toISOString() : undefined,
+        };
+        const parsed = CreatePaymentLinkBody.safeParse(input);
+        const res = await submit(parsed.success ? null : zodFieldErrors(parsed.error), () => createPaymentLinkAction(input));
+        if (!res) return;
+        toast(`Payment link “${res.data.name}” created`);
+        onDone();
+        router.refresh();
+      }}
+    >
+      <FormError message={formError} />
+      <Field id="pl-name" label="Name" error={errors.name} hint="Shown to payers, e.g. “Workshop ticket”.">
+        <input id="pl-name" name="name" required className={inputClass} />
+      </Field>
+      <Field id="pl-description" label="Description" error={errors.description}>
+        <input id="pl-description" name="description" className={inputClass} />
+      </Field>
+      <fieldset className="flex gap-4 text-sm text-slate-700">
+        <legend className="sr-only">Amount type</legend>
+        <label className="flex items-center gap-1.5">
+          <input type="radio" name="kind" checked={kind === 'fixed'} onChange={() => setKind('fixed')} /> Fixed amount
+        </label>
+        <label className="flex items-center gap-1.5">
+          <input type="radio" name="kind" checked={kind === 'custom'} onChange={() => setKind('custom')} /> Payer chooses
+        </label>
+      </fieldset>
+      {kind === 'fixed' ? (
+        <Field id="pl-amount" label="Amount" error={errors.amount}>
+          <input id="pl-amount" name="amount" inputMode="decimal" className={inputClass} />
+        </Field>
+      ) : (
+        <div className="grid grid-cols-2 gap-3">
+          <Field id="pl-min" label="Minimum" error={errors.minAmount ?? errors.amount}>
+            <input id="pl-min" name="minAmount" inputMode="decimal" className={inputClass} />
+          </Field>
+          <Field id="pl-max" label="Maximum" error={errors.maxAmount}>
+            <input id="pl-max" name="maxAmount" inputMode="decimal" className={inputClass} />
+          </Field>
+        </div>
+      )}
+      <Field id="pl-currency" label="Currency" error={errors.currency} hint="A fiat price is paid in USDT at a rate locked per invoice.">
+        <select id="pl-currency" name="currency" defaultValue="USDT" className={inputClass}>
+          {LINK_CURRENCIES.map((c) => (
+            <option key={c}>{c}</option>
+          ))}
+        </select>
+      </Field>
+      <div className="grid grid-cols-2 gap-3">
+        <Field id="pl-limit" label="Quantity limit" error={errors.maxPayments} hint="Optional.">
+          <input id="pl-limit" name="maxPayments" type="number" min={1} className={inputClass} />
+        </Field>
+        <Field id="pl-expires" label="Expires" error={errors.expiresAt} hint="Optional.">
+          <input id="pl-expires" name="expiresAt" type="datetime-local" className={inputClass} />
+        </Field>
+      </div>
+      <div className="flex justify-end pt-2">
+        <Button type="submit" disabled={busy}>
+          {busy ? 'Creating…' : 'Create link'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export function LinkFormButton() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button onClick={() => setOpen(true)}>New payment link</Button>
+      <Dialog open={open} onClose={() => setOpen(false)} title="New payment link">
+        <LinkForm onDone={() => setOpen(false)} />
+      </Dialog>
+    </>
+  );
+}
+
+export function DisableLinkButton({ id, name }: { id: string; name: string }) {
+  const router = useRouter();
+  const toast = useToast();
+  const [busy, setBusy] = useState(false);
+  return (
+    <Button
+      size="sm"
+      variant="ghost"
+      disabled={busy}
+      aria-label={`Disable ${name}`}
+      onClick={async () => {
+        setBusy(true);
+        const res = await disablePaymentLinkAction(id);
+        setBusy(false);
+        if (!res.ok) return toast(res.error.message, 'error');
+        toast('Payment link disabled');
+        router.refresh();
+      }}
+    >
+      Disable
+    </Button>
+  );
+}
