@@ -4,6 +4,7 @@ import * as tenants from '@/lib/tenants/operations';
 import * as webhooks from '@/lib/webhooks/operations';
 import * as invoices from '@/lib/invoices/operations';
 import * as withdrawals from '@/lib/withdrawals/operations';
+import * as refunds from '@/lib/refunds/operations';
 import * as storefront from '@/lib/storefront/operations';
 import * as paymentLinks from '@/lib/payment-links/operations';
 import * as exchange from '@/lib/exchange/operations';
@@ -18,6 +19,7 @@ export const OPERATIONS: Operation[] = [
   ...Object.values(tenants),
   ...Object.values(apiKeys),
   ...Object.values(invoices),
+  ...Object.values(refunds),
   ...Object.values(webhooks),
   ...Object.values(withdrawals),
   withdrawalControls.getWithdrawalControlsOp,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, mode, money, tstz } from './columns';
+import { invoices } from './invoices';
 import { tenants } from './tenants';
 
 export const WITHDRAWAL_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const;
@@ -27,6 +28,8 @@ export const withdrawals = pgTable(
     destinationAddress: text().notNull(),
     chainId: integer().notNull(),
     postBackUrl: text(),
+    /** Refunds (issue 19): the invoice whose received USDT this withdrawal gives back; also in metadata.refundOfInvoiceId. */
+    refundOfInvoiceId: text().references(() => invoices.id),
     /** Exchange withdrawals: exchangeOrderId, exchangeToken, fromCurrency, toCurrency, ... (strings). */
     metadata: jsonb().$type<Record<string, string>>(),
     /** Why a withdrawal waits: PENDING (hot wallet short of USDT or BNB) or PROCESSING (chain unreadable, transaction not found yet); null when nothing is in the way. */
@@ -59,6 +62,10 @@ export const withdrawals = pgTable(
     updatedAt: tstz().notNull().defaultNow(),
   },
   (t) => [
+    /** An invoice's refunds: what it already gave back (the refundable amount) and GET /v1/invoices/:id/refunds. */
+    index('withdrawals_refund_of_invoice_idx')
+      .on(t.refundOfInvoiceId)
+      .where(sql`${t.refundOfInvoiceId} is not null`),
     /** GET /v1/withdrawals: a tenant's withdrawals of one mode, newest first. */
     index('withdrawals_tenant_created_idx').on(t.tenantId, t.mode, t.createdAt.desc()),
     /** The sender: open withdrawals of a chain by due time. */

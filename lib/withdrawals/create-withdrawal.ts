@@ -53,6 +53,7 @@ export async function createWithdrawal(
   input: CreateWithdrawalInput,
   actor: AuditActor | undefined,
   prepareControls: PrepareWithdrawalControls,
+  refund: { ofInvoiceId: string } | null = null,
 ) {
   const amount = parseWithdrawalAmount(input.amount);
   const network = getNetwork(owner.mode);
@@ -77,7 +78,9 @@ export async function createWithdrawal(
     destinationAddress: destination,
     chainId: network.chainId,
     postBackUrl,
-    metadata: null,
+    // A refund says which invoice it gives back to, in its record and in its events (metadata is part of both).
+    metadata: refund ? { refundOfInvoiceId: refund.ofInvoiceId } : null,
+    refundOfInvoiceId: refund?.ofInvoiceId ?? null,
     pendingReason: controls.hold ? AWAITING_APPROVAL : null,
     failureReason: null,
     nonce: null,
@@ -110,6 +113,7 @@ export async function createWithdrawal(
     destinationAddress,
     chainId,
     postBackUrl,
+    ...(refund ? { metadata: row.metadata, refundOfInvoiceId: row.refundOfInvoiceId } : {}),
     pendingReason: row.pendingReason,
     createdAt,
     updatedAt,

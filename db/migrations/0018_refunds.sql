@@ -1,0 +1,3 @@
+ALTER TABLE "withdrawals" ADD COLUMN "refund_of_invoice_id" text;--> statement-breakpoint
+ALTER TABLE "withdrawals" ADD CONSTRAINT "withdrawals_refund_of_invoice_id_invoices_id_fk" FOREIGN KEY ("refund_of_invoice_id") REFERENCES "public"."invoices"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "withdrawals_refund_of_invoice_idx" ON "withdrawals" USING btree ("refund_of_invoice_id") WHERE "withdrawals"."refund_of_invoice_id" is not null;

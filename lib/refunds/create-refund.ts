@@ -1,0 +1,57 @@
+import type { Db } from '@/lib/db';
+import { ApiError } from '@/lib/api/errors';
+import type { AuthTenant } from '@/lib/api-keys/authenticate';
+import type { AuditActor } from '@/lib/audit/record-audit';
+import { getNetwork } from '@/lib/chain/network';
+import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
+import { Decimal, formatAmount } from '@/lib/money';
+import type { Mode } from '@/lib/mode';
+import { parseWithdrawalAmount } from '@/lib/withdrawals/amounts';
+import { createWithdrawal, type PrepareWithdrawalControls } from '@/lib/withdrawals/create-withdrawal';
+import { parseDestination } from '@/lib/withdrawals/parse-destination';
+import { refundTerms } from './refund-terms';
+import type { CreateRefundInput } from './schemas';
+
+/**
+ * Gives back USDT an invoice received, to an address: a withdrawal (the same
+ * crash-safe sending lane, fee, controls, events and audit row) marked with
+ * the invoice, debiting the balance amount + the withdrawal fee. The invoice
+ * row is locked for the transaction, so concurrent refunds of one invoice
+ * queue and together never exceed what it settled.
+ */
+export async function createRefund(
+  db: Db,
+  owner: { tenantId: string; mode: Mode; tenant: Pick<AuthTenant, 'withdrawalFeeRate'> },
+  invoiceId: string,
+  input: CreateRefundInput,
+  actor: AuditActor | undefined,
+  prepareControls: PrepareWithdrawalControls,
+) {
+  // Bad input is a 400 whatever the invoice's state.
+  parseDestination(getNetwork(owner.mode), input.destinationAddress);
+  if (input.amount !== undefined) parseWithdrawalAmount(input.amount);
+  return db.transaction(async (tx) => {
+    const invoice = await getInvoiceOrThrow(tx, { id: invoiceId, tenantId: owner.tenantId, mode: owner.mode }, { forUpdate: true });
+    const terms = await refundTerms(tx, invoice);
+    if (terms.refundable.lt('0.01')) {
+      throw new ApiError(
+        'nothing_to_refund',
+        terms.settled.isZero()
+          ? 'This invoice has no settled payment to refund yet (payments are refundable once confirmed and credited).'
+          : `Everything this invoice settled (${formatAmount(terms.settled)} USDT) is already refunded.`,
+      );
+    }
+    let amount = input.amount;
+    if (amount === undefined) {
+      if (terms.byDefault.lt('0.01')) {
+        throw new ApiError('nothing_to_refund', 'This invoice was paid without an overpayment: give `amount` to refund part or all of it.');
+      }
+      amount = terms.byDefault.toFixed(2);
+    } else if (new Decimal(amount).gt(terms.refundable)) {
+      throw new ApiError('refund_exceeds_received', `At most ${formatAmount(terms.refundable)} USDT of this invoice can be refunded.`, [
+        { path: 'amount', message: `more than the refundable ${formatAmount(terms.refundable)}` },
+      ]);
+    }
+    return createWithdrawal(tx, owner, { amount, destinationAddress: input.destinationAddress }, actor, prepareControls, { ofInvoiceId: invoice.id });
+  });
+}
