@@ -15,7 +15,10 @@ import { Decimal } from '@/lib/money';
 import { can } from '@/lib/dashboard/permissions';
 import { getInvoice } from '@/lib/invoices/get-invoice';
 import { isId } from '@/lib/ids';
+import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
+import { refundList, refundTerms } from '@/lib/refunds/refund-terms';
 import { InvoiceWatcher, SimulatePayment } from './live';
+import { RefundForm } from './refund-form';
 
 export const metadata = { title: 'Invoice · USDT Gateway' };
 
@@ -46,6 +49,9 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
     throw err;
   }
   const network = getNetwork(ctx.mode);
+  const row = await getInvoiceOrThrow(ctx.db, { id, ...ctx.owner });
+  const [refunds, terms] = await Promise.all([refundList(ctx.db, row), refundTerms(ctx.db, row)]);
+  const suggested = terms.byDefault.toFixed(2);
   const [qr, deliveries] = await Promise.all([
     // A partially paid invoice's QR asks for what is left, as the checkout's does.
     paymentQrSvg(
@@ -189,6 +195,48 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           </ol>
         </Card>
       </div>
+      {(refunds.settled !== '0.00' || refunds.data.length > 0) && (
+        <Card title="Refunds" className="mt-4">
+          <p className="text-sm text-slate-600" data-testid="refundable">
+            Settled {refunds.settled} USDT · refunded {refunds.refunded} · refundable <strong>{refunds.refundable}</strong>
+          </p>
+          {refunds.data.length > 0 && (
+            <div className="-mx-5 mt-3 overflow-x-auto">
+              <table className={tableClass}>
+                <thead>
+                  <tr>
+                    <th className={thClass}>Amount</th>
+                    <th className={thClass}>Fee</th>
+                    <th className={thClass}>To</th>
+                    <th className={thClass}>Status</th>
+                    <th className={thClass}>Transaction</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {refunds.data.map((r) => (
+                    <tr key={r.id} data-refund-id={r.id}>
+                      <td className={tdClass}>
+                        <Money value={r.amount} />
+                      </td>
+                      <td className={tdClass}>
+                        <Money value={r.feeAmount} />
+                      </td>
+                      <td className={`${tdClass} font-mono text-xs`}>{r.destinationAddress}</td>
+                      <td className={tdClass}>
+                        <StatusBadge status={r.status} />
+                      </td>
+                      <td className={tdClass}>{r.txHash ? <TxLink chainId={network.chainId} hash={r.txHash} /> : '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          {can(ctx.user.role, 'withdrawals:create') && refunds.refundable !== '0.00' && (
+            <RefundForm invoiceId={invoice.id} suggested={suggested} refundable={refunds.refundable} totpEnabled={ctx.user.totpEnabled} />
+          )}
+        </Card>
+      )}
       <Card title="Webhook deliveries of this invoice's events" className="mt-4">
         {deliveries.length === 0 ? (
           <EmptyState title="No deliveries">Add a webhook endpoint to be notified of these events.</EmptyState>

@@ -1,0 +1,63 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Field, FormError, inputClass } from '@/components/ui/field';
+import { StepUpField } from '@/components/ui/step-up-field';
+import { useToast } from '@/components/ui/toast';
+import { createRefundAction } from './refund-actions';
+
+/** Refund to the payer: the amount starts at the API's default (overpayment, or all of an unpaid invoice). */
+export function RefundForm({
+  invoiceId,
+  suggested,
+  refundable,
+  totpEnabled,
+}: {
+  invoiceId: string;
+  suggested: string;
+  refundable: string;
+  totpEnabled: boolean;
+}) {
+  const router = useRouter();
+  const toast = useToast();
+  const [totpCode, setTotpCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      noValidate
+      aria-label="Refund"
+      className="mt-3 space-y-2"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const f = new FormData(e.currentTarget);
+        const amount = String(f.get('amount') ?? '').trim();
+        setBusy(true);
+        setError(null);
+        const res = await createRefundAction(
+          invoiceId,
+          { destinationAddress: String(f.get('address') ?? '').trim(), ...(amount ? { amount } : {}) },
+          { totpCode },
+        );
+        setBusy(false);
+        if (!res.ok) return setError(res.error.details?.[0]?.message ? `${res.error.message} (${res.error.details[0].message})` : res.error.message);
+        toast(`Refund of ${res.data.amount} USDT created`);
+        router.refresh();
+      }}
+    >
+      <FormError message={error ?? undefined} />
+      <Field id="rf-address" label="Payer's address">
+        <input id="rf-address" name="address" required placeholder="0x…" className={`${inputClass} font-mono`} />
+      </Field>
+      <Field id="rf-amount" label="Amount (USDT)" hint={`At most ${refundable}; the withdrawal fee is charged on top.`}>
+        <input id="rf-amount" name="amount" inputMode="decimal" defaultValue={suggested === '0.00' ? '' : suggested} className={inputClass} />
+      </Field>
+      <StepUpField id="rf-totp" enabled={totpEnabled} value={totpCode} onChange={setTotpCode} />
+      <Button type="submit" disabled={busy}>
+        {busy ? 'Refunding…' : 'Refund'}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,67 @@
+import { expect, test } from '@playwright/test';
+import { eq } from 'drizzle-orm';
+import { createPublicClient, erc20Abi, formatUnits, http, type Address } from 'viem';
+import { users } from '@/db/schema';
+import { createApiKey } from '@/lib/api-keys/create-api-key';
+import { closeDb, getDb } from '@/lib/db';
+import { Decimal } from '@/lib/money';
+import { APP_PORTS } from '../playwright.config';
+import { shot, signUpViaUi, uniqueEmail } from './support/dashboard';
+import { ANVIL_PORT, TOKEN_ADDRESS } from './support/stack-env';
+
+const BASE = `http://127.0.0.1:${APP_PORTS[0]}`;
+const PASSWORD = 'correct-horse-battery';
+
+test.afterAll(async () => {
+  await closeDb();
+});
+
+async function merchantKey(email: string) {
+  const db = await getDb();
+  const [u] = await db.select().from(users).where(eq(users.email, email));
+  return (await createApiKey(db, { tenantId: u!.tenantId!, mode: 'test', name: 'e2e', scopes: ['admin'] })).key;
+}
+
+test('an overpaid invoice is refunded from the dashboard: the payer gets exactly the excess on chain, the balance pays it plus the fee', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(240_000);
+  const email = uniqueEmail('refund');
+  await signUpViaUi(page, { business: 'Refund Books', email, password: PASSWORD });
+  const key = await merchantKey(email);
+  const auth = { authorization: `Bearer ${key}` };
+  const json = async (path: string) => (await (await request.get(`${BASE}${path}`, { headers: auth })).json()) as Record<string, any>;
+
+  const inv = (await (await request.post(`${BASE}/v1/invoices`, { headers: auth, data: { amount: '10.00' } })).json()) as { id: string };
+  expect((await request.post(`${BASE}/v1/test-helpers/invoices/${inv.id}/pay`, { headers: auth, data: { amount: '12.50' } })).status()).toBe(200);
+  await expect.poll(async () => (await json(`/v1/invoices/${inv.id}`)).status, { timeout: 120_000 }).toBe('PAID_OUT');
+  const before = (await json('/v1/withdrawals/balance')).available as string;
+
+  await page.goto(`/dashboard/invoices/${inv.id}`);
+  await expect(page.getByTestId('refundable')).toContainText('refundable 12.50');
+  const form = page.getByRole('form', { name: 'Refund' });
+  await expect(form.getByLabel('Amount (USDT)')).toHaveValue('2.50');
+  await form.getByLabel("Payer's address").fill('0x1234');
+  await form.getByRole('button', { name: 'Refund' }).click();
+  await expect(form.getByRole('alert')).toBeVisible();
+  const payer = `0x${'7e'.repeat(20)}` as Address;
+  await form.getByLabel("Payer's address").fill(payer);
+  await form.getByRole('button', { name: 'Refund' }).click();
+  await expect(page.locator('[data-toast]').filter({ hasText: 'Refund of 2.50 USDT created' })).toBeVisible();
+  await shot(page, 'invoice-refund-1280');
+
+  const refunds = await json(`/v1/invoices/${inv.id}/refunds`);
+  expect(refunds).toMatchObject({ refunded: '2.50', refundable: '10.00' });
+  const refund = refunds.data[0] as { id: string; amount: string; feeAmount: string; metadata: Record<string, string> };
+  expect(refund).toMatchObject({ amount: '2.50', metadata: { refundOfInvoiceId: inv.id } });
+  // The balance paid exactly amount + fee.
+  expect((await json('/v1/withdrawals/balance')).available).toBe(new Decimal(before).minus(refund.amount).minus(refund.feeAmount).toFixed(2));
+
+  // The sending lane pays it on chain: the payer holds exactly 2.5 USDT.
+  await expect.poll(async () => (await json(`/v1/withdrawals/${refund.id}`)).status, { timeout: 120_000 }).toBe('COMPLETED');
+  const chain = createPublicClient({ transport: http(`http://127.0.0.1:${ANVIL_PORT}`) });
+  expect(formatUnits(await chain.readContract({ address: TOKEN_ADDRESS, abi: erc20Abi, functionName: 'balanceOf', args: [payer] }), 18)).toBe('2.5');
+  await page.reload();
+  await expect(page.locator(`[data-refund-id="${refund.id}"] [data-status]`)).toHaveAttribute('data-status', 'COMPLETED');
+});
