@@ -9,3 +9,10 @@ export const processWithdrawalsTask = schedules.task({
   queue: { name: 'hot-wallet-lane', concurrencyLimit: 1 },
   run: () => runScheduledJob(WITHDRAWAL_LANE_LEASE),
 });
+
+/** The auto-refund policy: proposals whose overpayment has settled become refunds (lib/refund-requests/auto-refund.ts). */
+export const autoRefundsTask = schedules.task({
+  id: 'auto-refunds',
+  cron: '* * * * *',
+  run: () => runScheduledJob('auto-refunds'),
+});

@@ -100,6 +100,10 @@ const EnvSchema = z.object({
   PAYMENT_LINK_INVOICES_PER_LINK_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   /** Unpaid, unexpired invoices one payment link may hold; past it the page asks payers to come back later. */
   PAYMENT_LINK_MAX_OPEN_INVOICES: z.coerce.number().int().min(1).default(100),
+  /** Refund addresses one client address may propose on checkout pages per minute, all invoices together. */
+  REFUND_REQUESTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  /** Refund addresses a payer may propose for one invoice in all (each new one supersedes the undecided one). */
+  REFUND_REQUESTS_MAX_PER_INVOICE: z.coerce.number().int().min(1).default(5),
   /** Webhook attempts one worker keeps in flight at once. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(128),
   /** Delivery attempts one tenant may have in flight per worker (default: a quarter of WEBHOOK_CONCURRENCY, at least 2). */

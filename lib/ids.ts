@@ -27,6 +27,7 @@ export const ID_PREFIXES = {
   allowlistEntry: 'wal',
   request: 'req',
   paymentLink: 'plink',
+  refundRequest: 'rfq',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

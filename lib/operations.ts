@@ -5,6 +5,7 @@ import * as webhooks from '@/lib/webhooks/operations';
 import * as invoices from '@/lib/invoices/operations';
 import * as withdrawals from '@/lib/withdrawals/operations';
 import * as refunds from '@/lib/refunds/operations';
+import * as refundRequests from '@/lib/refund-requests/operations';
 import * as storefront from '@/lib/storefront/operations';
 import * as paymentLinks from '@/lib/payment-links/operations';
 import * as exchange from '@/lib/exchange/operations';
@@ -20,6 +21,7 @@ export const OPERATIONS: Operation[] = [
   ...Object.values(apiKeys),
   ...Object.values(invoices),
   ...Object.values(refunds),
+  ...Object.values(refundRequests),
   ...Object.values(webhooks),
   ...Object.values(withdrawals),
   withdrawalControls.getWithdrawalControlsOp,

@@ -2,7 +2,7 @@ import { EmptyState, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { Time } from '@/components/ui/time';
 import type { AuditEntry } from '@/db/schema';
 
-const ACTOR = { support: 'Support', user: 'User', api_key: 'API key' } as const;
+const ACTOR = { support: 'Support', user: 'User', api_key: 'API key', system: 'Policy' } as const;
 
 const show = (v: Record<string, unknown> | null) =>
   v

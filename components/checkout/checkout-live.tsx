@@ -3,8 +3,17 @@
 import { useEffect, useState } from 'react';
 import type { CheckoutView as CheckoutState } from '@/lib/checkout/get-checkout-view';
 import { CopyField } from './copy-field';
+import { RefundSection } from './refund-section';
 
 const FINAL = new Set(['PAID_OUT', 'EXPIRED', 'FAILED']);
+
+/** A refund proposal or refund still moving: the page keeps polling after the invoice itself is final. */
+function refundMoving(s: CheckoutState) {
+  const r = s.refund;
+  if (!r) return false;
+  if (r.refunds.some((w) => w.status === 'PENDING' || w.status === 'PROCESSING')) return true;
+  return r.request?.status === 'PENDING';
+}
 const PAID = new Set(['CONFIRMED', 'PROCESSING_PAYOUT', 'PAID_OUT']);
 
 /**
@@ -34,7 +43,9 @@ function headline(s: CheckoutState): { title: string; tone: string } {
   if (s.status === 'EXPIRED')
     return s.payments > 0
       ? {
-          title: 'Expired: your payment arrived late or incomplete and was passed on to the merchant; contact them',
+          title: s.refund?.canPropose
+            ? 'Expired: your payment arrived late or incomplete. You can get it back below'
+            : 'Expired: your payment arrived late or incomplete and was passed on to the merchant; contact them',
           tone: 'bg-amber-50 text-amber-800 border-amber-200',
         }
       : { title: 'This payment request has expired', tone: 'bg-slate-100 text-slate-700 border-slate-200' };
@@ -50,8 +61,9 @@ function headline(s: CheckoutState): { title: string; tone: string } {
 export function CheckoutLive({ initial }: { initial: CheckoutState }) {
   const [state, setState] = useState(initial);
   const countdown = useCountdown(state.expiresAt, initial.renderedAt);
+  const moving = refundMoving(state);
   useEffect(() => {
-    if (FINAL.has(state.status)) return;
+    if (FINAL.has(state.status) && !moving) return;
     const t = setInterval(async () => {
       try {
         const res = await fetch(`/api/pay/${state.id}/status`, { cache: 'no-store' });
@@ -61,7 +73,7 @@ export function CheckoutLive({ initial }: { initial: CheckoutState }) {
       }
     }, 2000);
     return () => clearInterval(t);
-  }, [state.id, state.status]);
+  }, [state.id, state.status, moving]);
 
   const h = headline(state);
   const awaiting = state.status === 'PENDING' || state.status === 'PARTIALLY_PAID';
@@ -154,6 +166,8 @@ export function CheckoutLive({ initial }: { initial: CheckoutState }) {
           </p>
         </section>
       ) : null}
+
+      {state.refund ? <RefundSection invoiceId={state.id} refund={state.refund} tenantName={state.tenantName} /> : null}
 
       {state.returnUrl && !awaiting ? (
         <a href={state.returnUrl} className="block rounded-md bg-slate-900 px-4 py-2 text-center text-sm font-medium text-white">

@@ -1,7 +1,7 @@
 import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 
-export const AUDIT_ACTOR_KINDS = ['support', 'user', 'api_key'] as const;
+export const AUDIT_ACTOR_KINDS = ['support', 'user', 'api_key', 'system'] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 
 /**

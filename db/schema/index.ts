@@ -18,3 +18,4 @@ export * from './audit';
 export * from './withdrawal-controls';
 export * from './fiat-rates';
 export * from './payment-links';
+export * from './refund-requests';

@@ -1,4 +1,4 @@
-import { pgTable, text } from 'drizzle-orm/pg-core';
+import { boolean, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, percent, rate, tstz } from './columns';
 
 export const tenants = pgTable('tenants', {
@@ -15,6 +15,11 @@ export const tenants = pgTable('tenants', {
    * invoice when it is created, so a later change does not move open invoices.
    */
   underpaymentTolerancePercent: percent().notNull().default('0'),
+  /**
+   * Refund an overpayment, once settled, to the address the payer proposes on the checkout without waiting for
+   * the merchant (the 24 h limit and the approval threshold still apply). Off by default.
+   */
+  autoRefundOverpayments: boolean().notNull().default(false),
   status: text({ enum: ['active', 'suspended'] })
     .notNull()
     .default('active'),

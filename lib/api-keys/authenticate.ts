@@ -19,6 +19,7 @@ export interface AuthTenant {
   invoiceFeeRate: string;
   withdrawalFeeRate: string;
   underpaymentTolerancePercent: string;
+  autoRefundOverpayments: boolean;
   status: 'active' | 'suspended';
   createdAt: Date;
 }
@@ -45,6 +46,7 @@ interface AuthRow {
   invoice_fee_rate: string;
   withdrawal_fee_rate: string;
   underpayment_tolerance_percent: string;
+  auto_refund_overpayments: boolean;
   tenant_created_ms: string;
   count: number | null;
   window_start_epoch: string | null;
@@ -70,6 +72,7 @@ export async function authenticate(db: Db, authorization: string | null): Promis
              t.name as tenant_name, t.invoice_fee_rate::text as invoice_fee_rate,
              t.withdrawal_fee_rate::text as withdrawal_fee_rate,
              t.underpayment_tolerance_percent::text as underpayment_tolerance_percent,
+             t.auto_refund_overpayments,
              (extract(epoch from t.created_at) * 1000)::bigint::text as tenant_created_ms,
              (k.status = 'ACTIVE' and (k.expires_at is null or k.expires_at > now())) as usable
         from api_keys k join tenants t on t.id = k.tenant_id
@@ -107,6 +110,7 @@ export async function authenticate(db: Db, authorization: string | null): Promis
         invoiceFeeRate: row.invoice_fee_rate,
         withdrawalFeeRate: row.withdrawal_fee_rate,
         underpaymentTolerancePercent: row.underpayment_tolerance_percent,
+        autoRefundOverpayments: row.auto_refund_overpayments,
         status: row.tenant_status,
         createdAt: new Date(Number(row.tenant_created_ms)),
       },

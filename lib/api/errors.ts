@@ -31,6 +31,7 @@ export const ERROR_STATUS = {
   invalid_state: 409,
   secret_not_replayable: 409,
   nothing_to_refund: 409,
+  too_many_refund_requests: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,

@@ -9,6 +9,11 @@ export type MerchantAction =
   | { action: 'api_key.revoked'; key: { id: string; name: string; mode: Mode } }
   | { action: 'webhook_endpoint.secret_rotated'; endpoint: { id: string; url: string }; graceHours?: number }
   | { action: 'tenant.underpayment_tolerance_changed'; before: string; after: string }
+  | { action: 'tenant.auto_refund_policy_changed'; before: boolean; after: boolean }
+  | {
+      action: 'refund_request.approved' | 'refund_request.declined';
+      request: { id: string; invoiceId: string; destinationAddress: string; withdrawalId: string | null; declineReason: string | null };
+    }
   | {
       action: 'withdrawal.created';
       withdrawal: { id: string; amount: string; feeAmount: string; destinationAddress: string; status: string };
@@ -67,6 +72,29 @@ export function merchantAuditEntry(owner: { tenantId: string; mode: Mode }, a: M
         before: { underpaymentTolerancePercent: a.before },
         after: { underpaymentTolerancePercent: a.after },
       };
+    case 'tenant.auto_refund_policy_changed':
+      return {
+        ...base,
+        action: a.action,
+        target: { type: 'tenant', id: owner.tenantId },
+        before: { autoRefundOverpayments: a.before },
+        after: { autoRefundOverpayments: a.after },
+      };
+    case 'refund_request.approved':
+    case 'refund_request.declined': {
+      const r = a.request;
+      return {
+        ...base,
+        action: a.action,
+        target: { type: 'refund_request', id: r.id },
+        before: { status: 'PENDING', invoiceId: r.invoiceId, destinationAddress: r.destinationAddress },
+        after: {
+          status: a.action === 'refund_request.approved' ? 'APPROVED' : 'DECLINED',
+          withdrawalId: r.withdrawalId,
+          declineReason: r.declineReason,
+        },
+      };
+    }
     case 'withdrawal.created': {
       const w = a.withdrawal;
       return {

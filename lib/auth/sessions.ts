@@ -30,6 +30,7 @@ export async function getActiveSession(db: Db, sessionId: string, now = new Date
         invoiceFeeRate: tenants.invoiceFeeRate,
         withdrawalFeeRate: tenants.withdrawalFeeRate,
         underpaymentTolerancePercent: tenants.underpaymentTolerancePercent,
+        autoRefundOverpayments: tenants.autoRefundOverpayments,
       },
     })
     .from(userSessions)

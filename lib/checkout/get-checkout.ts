@@ -5,6 +5,7 @@ import type { Db } from '@/lib/db';
 import { getNetwork } from '@/lib/chain/network';
 import { isId } from '@/lib/ids';
 import { Decimal, formatAmount } from '@/lib/money';
+import { checkoutRefund } from './checkout-refund';
 
 export type CheckoutState = NonNullable<Awaited<ReturnType<typeof getCheckout>>>;
 
@@ -23,7 +24,7 @@ export async function getCheckout(db: Db, invoiceId: string) {
     .where(eq(invoices.id, invoiceId));
   if (!row) return null;
   const inv = row.invoice;
-  const [transfers, cursor, order] = await Promise.all([
+  const [transfers, cursor, order, refund] = await Promise.all([
     db
       .select({ amount: chainTransfers.amount, blockNumber: chainTransfers.blockNumber, txHash: chainTransfers.txHash })
       .from(chainTransfers)
@@ -34,6 +35,7 @@ export async function getCheckout(db: Db, invoiceId: string) {
       .from(chainCursors)
       .where(and(eq(chainCursors.mode, inv.mode), eq(chainCursors.chainId, inv.chainId))),
     db.select({ id: orders.id }).from(orders).where(eq(orders.invoiceId, inv.id)),
+    checkoutRefund(db, inv),
   ]);
   const head = cursor[0]?.lastBlock;
   const received = new Decimal(inv.amountReceived);
@@ -70,6 +72,8 @@ export async function getCheckout(db: Db, invoiceId: string) {
     payments: transfers.length,
     expiresAt: inv.expiresAt.toISOString(),
     /** Where to send the customer back: the store page for storefront orders. */
+    /** What the payer may ask back and their refund address proposal (null when nothing was ever to give back). */
+    refund,
     returnUrl: order[0] ? `/store/${row.tenantSlug}${inv.mode === 'test' ? '?mode=test' : ''}` : null,
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INVOICE_STATUSES } from '@/db/schema/invoices';
+import { REFUND_REQUEST_STATUSES } from '@/db/schema/refund-requests';
 import { ORDER_STATUSES } from '@/db/schema/storefront';
 import { WITHDRAWAL_STATUSES } from '@/db/schema/withdrawals';
 import { Timestamp } from '@/lib/api/schemas';
@@ -62,21 +63,38 @@ export const OrderEventData = z
   })
   .meta({ id: 'OrderEventData' });
 
+export const RefundRequestEventData = z
+  .object({
+    id: z.string(),
+    invoiceId: z.string(),
+    status: z.enum(REFUND_REQUEST_STATUSES),
+    destinationAddress: z.string().describe('The address the payer gave on the checkout (EIP-55).'),
+    amount: Amount.describe('What the invoice had to give back when the payer asked: received above the price, or all of an unpaid invoice.'),
+    withdrawalId: z.string().nullable().describe('The refund (a withdrawal with metadata.refundOfInvoiceId) once approved.'),
+    declineReason: z.string().nullable(),
+    decidedBy: z.string().nullable().describe('user:<id>, api_key:<id>, or policy (the auto-refund policy).'),
+    createdAt: Timestamp,
+    decidedAt: Timestamp.nullable(),
+  })
+  .meta({ id: 'RefundRequestEventData' });
+
 export const TestEventData = z.object({ endpointId: z.string(), message: z.string() }).meta({ id: 'WebhookTestEventData' });
 
 export type InvoiceEventDataView = z.infer<typeof InvoiceEventData>;
 export type WithdrawalEventDataView = z.infer<typeof WithdrawalEventData>;
 export type OrderEventDataView = z.infer<typeof OrderEventData>;
+export type RefundRequestEventDataView = z.infer<typeof RefundRequestEventData>;
 export type TestEventDataView = z.infer<typeof TestEventData>;
 
 export type AnyEventType = EventType | typeof TEST_EVENT_TYPE;
-/** What an endpoint can receive: the spec's 17 types and webhook.test. */
+/** What an endpoint can receive: the spec's 17 types, our refund_request.* extensions and webhook.test. */
 export const ALL_EVENT_TYPES: readonly AnyEventType[] = [...EVENT_TYPES, TEST_EVENT_TYPE];
 
 export function eventDataSchema(type: AnyEventType): z.ZodType {
   if (type === TEST_EVENT_TYPE) return TestEventData;
   if (type.startsWith('invoice.')) return InvoiceEventData;
   if (type.startsWith('withdrawal.')) return WithdrawalEventData;
+  if (type.startsWith('refund_request.')) return RefundRequestEventData;
   return OrderEventData;
 }
 

@@ -1,4 +1,7 @@
-/** The spec's 17 event types (plus webhook.test, sent only by the endpoint test action). */
+/**
+ * The spec's 17 event types, then our extensions (refund_request.*: a payer's refund address on the checkout,
+ * issue 19), plus webhook.test, sent only by the endpoint test action.
+ */
 export const EVENT_TYPES = [
   'invoice.created',
   'invoice.detected',
@@ -17,6 +20,9 @@ export const EVENT_TYPES = [
   'order.paid',
   'order.fulfilled',
   'order.cancelled',
+  'refund_request.created',
+  'refund_request.approved',
+  'refund_request.declined',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -22,6 +22,11 @@ const WHEN: Record<AnyEventType, string> = {
   'order.paid': "The order's invoice was paid: fulfil the order.",
   'order.fulfilled': 'The order was marked fulfilled.',
   'order.cancelled': 'The order was cancelled.',
+  'refund_request.created':
+    'Extension (not in the spec): the payer proposed, on the hosted checkout, an address to refund a late, partial or excess payment to. Approve or decline it in the dashboard or with POST /v1/refund-requests/{id}/approve | decline; with the auto-refund policy on, an overpayment is refunded without you.',
+  'refund_request.approved':
+    'Extension: the refund was made (data.withdrawalId; its withdrawal.* events follow), by you or by the auto-refund policy (decidedBy "policy").',
+  'refund_request.declined': 'Extension: you declined the proposal; data.declineReason is shown to the payer, who may propose again.',
   [TEST_EVENT_TYPE]: 'Sent only by POST /v1/webhooks/endpoints/{id}/test.',
 };
 

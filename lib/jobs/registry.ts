@@ -5,6 +5,7 @@ import { runDeliveryLoop } from '@/lib/webhooks/delivery-loop';
 import { INVOICE_JOBS } from './invoice-jobs';
 import type { ScheduledJob } from './scheduled-job';
 import { trackExchangeOrdersLoop } from '@/lib/exchange/track-orders';
+import { runAutoRefunds } from '@/lib/refund-requests/auto-refund';
 
 /** Every scheduled job. The local worker runs these; jobs/ runs the same entries by name (runScheduledJob) for Trigger.dev. */
 export const SCHEDULED_JOBS: ScheduledJob[] = [
@@ -20,6 +21,8 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
   ...INVOICE_JOBS,
   // The hot wallet's sending lane: one runner at a time (the lease, also taken by the exchange's send-now path).
   { name: WITHDRAWAL_LANE_LEASE, everyMs: 1_000, leaseMs: 120_000, run: (db) => processAllWithdrawals(db) },
+  // The auto-refund policy: overpayments refunded to the payer's proposed address once settled (lib/refund-requests).
+  { name: 'auto-refunds', everyMs: 3_000, leaseMs: 60_000, run: (db) => runAutoRefunds(db) },
   // Exchange orders (withdrawals, pay-ins) followed to a final status within the shared weight budget: a 55 s loop
   // that polls as soon as the tracker's pace allows (lib/exchange/track-orders.ts), like the chain watcher.
   {

@@ -104,6 +104,7 @@ const SCHEDULED_TASKS: Record<string, string[]> = {
   'settlement-fanout': ['settlement-fanout'],
   'process-withdrawals': ['process-withdrawals'],
   'track-exchange-orders': ['track-exchange-orders'],
+  'auto-refunds': ['auto-refunds'],
 };
 
 describe('Trigger.dev tasks (jobs/)', () => {

@@ -5,7 +5,7 @@ import { invoiceRefunds, refundedAmount } from '@/lib/withdrawals/invoice-refund
 import type { RefundList } from './schemas';
 
 /** Statuses of an invoice that counts as paid: its default refund is only what arrived above the price. */
-const PAID = new Set(['DETECTED', 'OVERPAID', 'CONFIRMED', 'PROCESSING_PAYOUT', 'PAID_OUT']);
+export const PAID: ReadonlySet<string> = new Set(['DETECTED', 'OVERPAID', 'CONFIRMED', 'PROCESSING_PAYOUT', 'PAID_OUT']);
 
 /**
  * What an invoice may give back: only settled money (confirmed, swept and

@@ -1,20 +1,14 @@
-import { erc20Abi, formatUnits, type Address, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { type Network } from '@/lib/chain/network';
-import { runInvoiceJobs } from '@/lib/invoices/run-invoice-jobs';
-import { getBalance } from '@/lib/ledger/get-balance';
-import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import { Decimal } from '@/lib/money';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
+import { freshAddress, settledInvoices } from '@/lib/testing/settled-invoice';
 import { withTestChain } from '@/lib/testing/test-chain';
-import type { LaneNetwork } from '@/lib/withdrawals/lane-helpers';
-import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';
 
 let chain: AnvilChain;
 let net: Network;
-let seq = 0;
 
 withTestChain(async (c) => {
   chain = c;
@@ -22,58 +16,8 @@ withTestChain(async (c) => {
   await chain.mint(chain.addresses.hot, '100000');
 });
 
-const freshAddress = (): Address => `0x${(BigInt(Date.now()) * 1_000_003n + BigInt(++seq) + 7n).toString(16).padStart(40, '0')}` as Address;
-
-/**
- * A tenant (1 % invoice fee, 1 % withdrawal fee) with one invoice of `expected` paid `paid` on chain and settled,
- * plus `extra` credited otherwise (other sales), so the balance can pay a refund and its fee.
- */
-async function settledInvoice(expected: string, paid: string, opts: { expire?: boolean; extra?: string } = {}) {
-  const t = await createTestTenant({ invoiceFeeRate: '0.01', withdrawalFeeRate: '0.01' });
-  if (opts.extra) {
-    await t.db.transaction((tx) =>
-      postLedgerEntry(tx, {
-        tenantId: t.tenant.id,
-        mode: 'test',
-        amount: opts.extra!,
-        kind: 'test_credit',
-        referenceType: 'test',
-        referenceId: `refund-${process.pid}-${++seq}`,
-      }),
-    );
-  }
-  const jobs = () => runInvoiceJobs(t.db, net, { retry: { maxAttempts: 2, backoffMs: 0 } });
-  await jobs();
-  const inv = await call('POST', '/v1/invoices', { key: t.test, body: { amount: expected, expiresInMinutes: 5 } });
-  expect(inv.status, inv.text).toBe(201);
-  if (opts.expire) {
-    await chain.client.request({ method: 'evm_increaseTime' as never, params: [400] as never });
-    await chain.mine(1);
-    await jobs();
-  }
-  const res = await call('POST', `/v1/test-helpers/invoices/${inv.body.id}/pay`, { key: t.test, body: { amount: paid } });
-  expect(res.status, res.text).toBe(200);
-  await chain.client.waitForTransactionReceipt({ hash: res.body.txHash as Hex });
-  for (let i = 0; i < 4; i++) {
-    await chain.mine(6);
-    await jobs();
-  }
-  const detail = (await call('GET', `/v1/invoices/${inv.body.id}`, { key: t.test })).body;
-  return { ...t, invoice: detail, owner: { tenantId: t.tenant.id, mode: 'test' as const } };
-}
-
+const { settledInvoice, balance, onChain, send } = settledInvoices(() => ({ chain, net }));
 const refund = (key: string, id: string, body: Record<string, unknown>) => call('POST', `/v1/invoices/${id}/refunds`, { key, body });
-const balance = async (t: { db: any; owner: { tenantId: string; mode: 'test' } }) => (await getBalance(t.db, t.owner)).toString();
-const onChain = async (to: Address) =>
-  formatUnits(await chain.client.readContract({ address: chain.token, abi: erc20Abi, functionName: 'balanceOf', args: [to] }), 18);
-
-async function send() {
-  for (let i = 0; i < 3; i++) {
-    await processWithdrawals((await createTestTenant()).db, net as LaneNetwork);
-    await chain.mine(5);
-  }
-  await processWithdrawals((await createTestTenant()).db, net as LaneNetwork);
-}
 
 describe('refunds', () => {
   it('an overpayment is refunded by default: the payer gets exactly the excess on chain, the balance pays excess + fee', async () => {

@@ -13,7 +13,10 @@ export async function getTenantOrThrow(db: Db, id: string) {
 
 /** The tenant as GET /v1/tenants/me shows it to a key of `mode`. */
 export function tenantView(
-  t: Pick<Tenant, 'id' | 'name' | 'invoiceFeeRate' | 'withdrawalFeeRate' | 'underpaymentTolerancePercent' | 'status' | 'createdAt'>,
+  t: Pick<
+    Tenant,
+    'id' | 'name' | 'invoiceFeeRate' | 'withdrawalFeeRate' | 'underpaymentTolerancePercent' | 'autoRefundOverpayments' | 'status' | 'createdAt'
+  >,
   mode: Mode,
 ) {
   return {
@@ -23,6 +26,7 @@ export function tenantView(
     invoiceFeePercent: new Decimal(t.invoiceFeeRate).toFixed(),
     feePercent: new Decimal(t.withdrawalFeeRate).toFixed(),
     underpaymentTolerancePercent: new Decimal(t.underpaymentTolerancePercent).toFixed(),
+    autoRefundOverpayments: t.autoRefundOverpayments,
     status: t.status,
     createdAt: t.createdAt.toISOString(),
   };

@@ -44,7 +44,15 @@ export const TenantSchema = z
       .describe(
         'Percent (0 to 5, "0.5" = 0.5 %) a payment may fall short of an invoice and still count as paid; copied onto each invoice at creation. Set in the dashboard settings.',
       ),
+    autoRefundOverpayments: z
+      .boolean()
+      .describe(
+        'Auto-refund policy: an overpayment is refunded, once settled, to the address the payer gives on the checkout, without your approval (the 24 h limit and approval threshold still apply). Set in the dashboard settings.',
+      ),
     status: z.enum(['active', 'suspended']),
     createdAt: Timestamp,
   })
   .meta({ id: 'Tenant' });
+
+/** The settings form's auto-refund policy. */
+export const AutoRefundPolicyInput = z.strictObject({ autoRefundOverpayments: z.boolean() });

@@ -67,11 +67,17 @@ export async function enforceDailyLimit(tx: Db, owner: Owner, limit: string, amo
  * now; `hold` says it must wait for the owner's approval; `within` runs the
  * debit (with a limit set: in one transaction after the limit check).
  */
-export async function prepareWithdrawalControls(db: Db, owner: Owner, actor: AuditActor | undefined, req: { amount: Decimal; destination: string }) {
+export async function prepareWithdrawalControls(
+  db: Db,
+  owner: Owner,
+  actor: AuditActor | undefined,
+  req: { amount: Decimal; destination: string },
+  opts: { allowlist?: boolean } = {},
+) {
   const free = { hold: false, within: <T>(d: Db, run: (d: Db) => Promise<T>) => run(d) };
   if (!controlled(actor)) return free;
   const c = await getWithdrawalControls(db, owner);
-  if (c.allowlistEnabled) await assertDestinationAllowed(db, owner, req.destination);
+  if (c.allowlistEnabled && opts.allowlist !== false) await assertDestinationAllowed(db, owner, req.destination);
   const hold = c.approvalThreshold !== null && req.amount.gt(c.approvalThreshold);
   const limit = c.dailyLimit;
   if (limit === null) return { ...free, hold };
@@ -84,6 +90,14 @@ export async function prepareWithdrawalControls(db: Db, owner: Owner, actor: Aud
       }),
   };
 }
+
+/**
+ * Refunds made by the auto-refund policy: the owner chose to send overpayments
+ * to the address the payer gives, which is never on the allow-list, so the
+ * allow-list does not apply; the 24 h limit and the approval threshold do.
+ */
+export const prepareAutoRefundControls = (db: Db, owner: Owner, actor: AuditActor | undefined, req: { amount: Decimal; destination: string }) =>
+  prepareWithdrawalControls(db, owner, actor, req, { allowlist: false });
 
 /**
  * Exchange withdrawals (API): the allow-list holds the payout address of the

@@ -13,6 +13,7 @@ const GROUPS = [
   { label: 'Invoice', prefix: 'invoice.' },
   { label: 'Withdrawal', prefix: 'withdrawal.' },
   { label: 'Order', prefix: 'order.' },
+  { label: 'Refund request', prefix: 'refund_request.' },
 ].map((g) => ({ ...g, types: EVENT_TYPES.filter((t) => t.startsWith(g.prefix)) }));
 
 export function EndpointForm({ existing, onDone }: { existing?: WebhookEndpointView; onDone: (secret?: string) => void }) {

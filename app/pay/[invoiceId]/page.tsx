@@ -12,7 +12,8 @@ export default async function PayPage({ params }: { params: Promise<{ invoiceId:
   if (!state) notFound();
   return (
     <main className="mx-auto min-h-screen w-full max-w-md px-4 py-6 sm:py-12">
-      <CheckoutLive initial={state} />
+      {/* Keyed by render time: a new server render (after the refund form's post) starts from its fresher state. */}
+      <CheckoutLive key={state.renderedAt} initial={state} />
     </main>
   );
 }

@@ -1,0 +1,47 @@
+'use server';
+
+import { headers } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { z } from 'zod';
+import { ApiError } from '@/lib/api/errors';
+import { getDb } from '@/lib/db';
+import { clientIp } from '@/lib/http/client-ip';
+import { log } from '@/lib/log';
+import { autoRefund } from '@/lib/refund-requests/auto-refund';
+import { proposeRefundAddress } from '@/lib/refund-requests/propose-refund-address';
+
+export interface RefundAddressState {
+  error?: string;
+}
+
+const Form = z.object({ invoiceId: z.string().min(1).max(64), address: z.string().max(200) });
+
+/**
+ * The payer gives a refund address on the checkout (works without JavaScript:
+ * a form post, then the page again). With the merchant's auto-refund policy an
+ * overpayment that has settled is refunded right away; otherwise the job does
+ * it once settled, or the merchant decides.
+ */
+export async function proposeRefundAddressAction(_prev: RefundAddressState, formData: FormData): Promise<RefundAddressState> {
+  const form = Form.safeParse(Object.fromEntries(formData));
+  if (!form.success) return { error: 'Please enter your wallet address.' };
+  const db = await getDb();
+  try {
+    const made = await proposeRefundAddress(
+      db,
+      form.data.invoiceId,
+      { destinationAddress: form.data.address },
+      { address: clientIp(await headers()) },
+    );
+    if (made.autoRefund) {
+      await autoRefund(db, made.request.id).catch((err: unknown) =>
+        // The job retries it; the payer's proposal is recorded either way.
+        log.warn('auto refund at proposal failed', { refundRequestId: made.request.id, error: err instanceof Error ? err.message : String(err) }),
+      );
+    }
+  } catch (err) {
+    if (err instanceof ApiError) return { error: err.details?.[0]?.message ? `The address ${err.details[0].message}.` : err.message };
+    throw err;
+  }
+  redirect(`/pay/${form.data.invoiceId}`);
+}

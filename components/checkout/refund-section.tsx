@@ -1,0 +1,109 @@
+'use client';
+
+import { useActionState } from 'react';
+import { proposeRefundAddressAction, type RefundAddressState } from '@/app/pay/[invoiceId]/actions';
+import type { CheckoutRefund } from '@/lib/checkout/checkout-refund';
+
+const short = (a: string) => `${a.slice(0, 8)}…${a.slice(-6)}`;
+
+/** What became of the payer's latest proposal and of the refunds sent. */
+function RefundProgress({ refund, tenantName }: { refund: CheckoutRefund; tenantName: string }) {
+  const r = refund.request;
+  const last = refund.refunds.at(-1);
+  if (last) {
+    const sent = last.status === 'COMPLETED';
+    return (
+      <p data-testid="refund-progress" data-refund-status={last.status}>
+        {sent ? (
+          <>
+            Refund of <strong className="tabular-nums">{last.amount} USDT</strong> sent to <span className="font-mono">{short(last.to)}</span>
+            {last.txHash ? <span className="block break-all font-mono text-xs text-slate-500">Transaction {last.txHash}</span> : null}
+          </>
+        ) : last.status === 'FAILED' ? (
+          <>The refund could not be sent; {tenantName} has been told and will send it again.</>
+        ) : (
+          <>
+            Refund of <strong className="tabular-nums">{last.amount} USDT</strong> approved and on its way to{' '}
+            <span className="font-mono">{short(last.to)}</span>.
+          </>
+        )}
+      </p>
+    );
+  }
+  if (r?.status === 'PENDING') {
+    return (
+      <p data-testid="refund-progress" data-refund-status="REQUESTED">
+        Refund requested to <span className="font-mono">{short(r.destinationAddress)}</span>: waiting for {tenantName} to send it.
+      </p>
+    );
+  }
+  if (r?.status === 'DECLINED') {
+    return (
+      <p data-testid="refund-progress" data-refund-status="DECLINED">
+        {tenantName} declined the refund to <span className="font-mono">{short(r.destinationAddress)}</span>
+        {r.declineReason ? `: “${r.declineReason}”` : '.'}
+      </p>
+    );
+  }
+  return null;
+}
+
+/**
+ * The payer's way to get back a late, partial or excess payment: they give
+ * their address, the merchant approves (or their auto-refund policy sends an
+ * overpayment). Posts without JavaScript too (a server action form).
+ */
+export function RefundSection({ invoiceId, refund, tenantName }: { invoiceId: string; refund: CheckoutRefund; tenantName: string }) {
+  const [state, action, pending] = useActionState<RefundAddressState, FormData>(proposeRefundAddressAction, {});
+  const replacing = refund.request?.status === 'PENDING';
+  return (
+    <section
+      className="space-y-3 rounded-xl border border-slate-200 bg-white p-4 text-sm text-slate-700 shadow-sm"
+      aria-label="Refund"
+      data-testid="refund"
+    >
+      <h2 className="text-base font-semibold text-slate-900">Get your money back</h2>
+      <RefundProgress refund={refund} tenantName={tenantName} />
+      {refund.canPropose ? (
+        <form action={action} className="space-y-2" aria-label="Refund address">
+          <input type="hidden" name="invoiceId" value={invoiceId} />
+          <p>
+            <strong className="tabular-nums" data-testid="claimable">
+              {refund.claimable} USDT
+            </strong>{' '}
+            of your payment can be returned to you. {replacing ? 'To use another address, enter it below.' : 'Enter the address to send it to.'}
+          </p>
+          <label className="block text-xs font-medium text-slate-500" htmlFor="refund-address">
+            Your USDT address on BNB Smart Chain (BEP-20)
+          </label>
+          <input
+            id="refund-address"
+            name="address"
+            required
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="0x…"
+            pattern="0x[0-9a-fA-F]{40}"
+            className="w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm"
+          />
+          {state.error ? (
+            <p role="alert" className="text-sm text-rose-700">
+              {state.error}
+            </p>
+          ) : null}
+          <button
+            type="submit"
+            disabled={pending}
+            className="w-full rounded-md bg-slate-900 px-4 py-2.5 text-sm font-medium text-white disabled:opacity-60"
+          >
+            {pending ? 'Sending…' : replacing ? 'Use this address instead' : 'Request refund'}
+          </button>
+          <p className="text-xs text-slate-500">
+            Use a wallet you control: an exchange deposit address may not credit a refund. {tenantName} reviews the request
+            {refund.proposalsLeft <= 2 ? ` (${refund.proposalsLeft} change${refund.proposalsLeft === 1 ? '' : 's'} of address left)` : ''}.
+          </p>
+        </form>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,108 @@
+import { and, count, eq } from 'drizzle-orm';
+import { invoices, refundRequests, tenants } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import { ApiError, notFound } from '@/lib/api/errors';
+import { getNetwork } from '@/lib/chain/network';
+import { env } from '@/lib/env';
+import { emitEvent } from '@/lib/events/emit-event';
+import { isId, newId } from '@/lib/ids';
+import { formatAmount } from '@/lib/money';
+import { overCreationLimit } from '@/lib/storefront/order-limits';
+import { invalidDestination, parseDestination } from '@/lib/withdrawals/parse-destination';
+import { payerClaim } from './payer-claim';
+import { ProposeRefundAddressInput } from './schemas';
+import { refundRequestEventData } from './view';
+
+export interface ProposalLimits {
+  perAddressPerMinute: number;
+  perInvoice: number;
+}
+
+export const proposalLimits = (): ProposalLimits => ({
+  perAddressPerMinute: env().REFUND_REQUESTS_PER_ADDRESS_PER_MINUTE,
+  perInvoice: env().REFUND_REQUESTS_MAX_PER_INVOICE,
+});
+
+/**
+ * The payer, on the hosted checkout, gives the address to refund an invoice's
+ * late, partial or excess payment to. The checkout link (the invoice id, 80
+ * random bits) is the only credential, so this only records a proposal: the
+ * merchant approves or declines it, or the tenant's auto-refund policy
+ * refunds an overpayment to it once settled (`autoRefund`, run by the caller
+ * after this commits). Refused, writing nothing, when the address is bad or
+ * one of ours, when the invoice has nothing the payer may ask back, past the
+ * per-address rate or the per-invoice count. A new proposal supersedes the
+ * undecided one in the same transaction (the invoice row lock orders them).
+ */
+export async function proposeRefundAddress(
+  db: Db,
+  invoiceId: string,
+  input: unknown,
+  client: { address: string | null },
+  limits: ProposalLimits = proposalLimits(),
+) {
+  if (!isId('invoice', invoiceId)) throw notFound('Invoice');
+  const parsed = ProposeRefundAddressInput.safeParse(input);
+  if (!parsed.success) throw invalidDestination('must be 0x followed by 40 hex characters');
+  const [found] = await db.select({ mode: invoices.mode }).from(invoices).where(eq(invoices.id, invoiceId));
+  if (!found) throw notFound('Invoice');
+  const network = getNetwork(found.mode);
+  const address = parseDestination(network, parsed.data.destinationAddress).toLowerCase();
+  // One of our deposit addresses would credit an invoice instead of reaching the payer.
+  const [ours] = await db
+    .select({ id: invoices.id })
+    .from(invoices)
+    .where(and(eq(invoices.chainId, network.chainId), eq(invoices.depositAddress, address)))
+    .limit(1);
+  if (ours) throw invalidDestination('is a payment address of this gateway, not your wallet');
+
+  if (client.address !== null) {
+    const wait = await overCreationLimit(db, `refundreq-addr:${client.address}`, limits.perAddressPerMinute);
+    if (wait !== null) {
+      throw new ApiError('rate_limited', `Too many refund requests from your address; try again in ${wait} seconds.`, undefined, {
+        'Retry-After': String(wait),
+      });
+    }
+  }
+
+  return db.transaction(async (tx) => {
+    const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, invoiceId)).for('update');
+    const claim = await payerClaim(tx, invoice!);
+    if (claim.lt('0.01')) {
+      throw new ApiError('nothing_to_refund', 'This payment has nothing to refund: it was paid as requested, or is still waiting for payment.');
+    }
+    const [made] = await tx.select({ n: count() }).from(refundRequests).where(eq(refundRequests.invoiceId, invoiceId));
+    if (Number(made!.n) >= limits.perInvoice) {
+      throw new ApiError(
+        'too_many_refund_requests',
+        `A refund address was already given ${made!.n} times for this payment, the most allowed. Contact the merchant.`,
+      );
+    }
+    const now = new Date();
+    await tx
+      .update(refundRequests)
+      .set({ status: 'SUPERSEDED', decidedAt: now })
+      .where(and(eq(refundRequests.invoiceId, invoiceId), eq(refundRequests.status, 'PENDING')));
+    const [row] = await tx
+      .insert(refundRequests)
+      .values({
+        id: newId('refundRequest', now.getTime()),
+        tenantId: invoice!.tenantId,
+        mode: invoice!.mode,
+        invoiceId,
+        destinationAddress: address,
+        amount: claim.toFixed(),
+        createdAt: now,
+      })
+      .returning();
+    await emitEvent(tx, {
+      tenantId: row!.tenantId,
+      mode: row!.mode,
+      type: 'refund_request.created',
+      subjectId: row!.id,
+      data: refundRequestEventData(row!),
+    });
+    const [policy] = await tx.select({ auto: tenants.autoRefundOverpayments }).from(tenants).where(eq(tenants.id, row!.tenantId));
+    return { request: row!, amount: formatAmount(claim), autoRefund: policy!.auto };
+  });
+}
