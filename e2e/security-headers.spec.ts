@@ -64,7 +64,7 @@ test('pages carry CSP, frame-ancestors, nosniff and Referrer-Policy, and still h
   await form.getByRole('button', { name: 'Buy with USDT' }).click();
   // The server action redirects client-side (no document request); reload for the checkout's own headers.
   await customer.waitForURL(/\/pay\/inv_/);
-  expectPageHeaders(await customer.reload(), { referrer: 'no-referrer' });
+  expectPageHeaders(await customer.reload(), { referrer: 'same-origin' });
   await expect(customer.getByTestId('checkout-status')).toHaveAttribute('data-status', 'PENDING');
   // Scripts arriving 1.5 s after the HTML (a slow phone): the countdown must hydrate to the text the server sent.
   await customer.route('**/_next/static/chunks/**', async (route) => {

@@ -45,7 +45,9 @@ function headline(s: CheckoutState): { title: string; tone: string } {
       ? {
           title: s.refund?.canPropose
             ? 'Expired: your payment arrived late or incomplete. You can get it back below'
-            : 'Expired: your payment arrived late or incomplete and was passed on to the merchant; contact them',
+            : s.refund
+              ? 'Expired: your payment arrived late or incomplete'
+              : 'Expired: your payment arrived late or incomplete and was passed on to the merchant; contact them',
           tone: 'bg-amber-50 text-amber-800 border-amber-200',
         }
       : { title: 'This payment request has expired', tone: 'bg-slate-100 text-slate-700 border-slate-200' };

@@ -25,6 +25,9 @@ const STATUS_TONE: Record<string, keyof typeof TONES> = {
   REVOKED: 'red',
   EXPIRED: 'gray',
   EMERGENCY: 'red',
+  APPROVED: 'green',
+  DECLINED: 'red',
+  SUPERSEDED: 'gray',
 };
 
 export function Badge({ tone = 'gray', children }: { tone?: keyof typeof TONES; children: React.ReactNode }) {

@@ -395,6 +395,92 @@ export interface paths {
         patch: operations["updateProduct"];
         trace?: never;
     };
+    "/v1/refund-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Refund addresses payers proposed on the checkout, newest first
+         * @description A payer whose invoice has something to give back (an overpayment, or a late or partial payment of an expired invoice) can give a refund address on the hosted checkout. Each proposal is PENDING until you approve or decline it (or the auto-refund policy refunds an overpayment); a new proposal supersedes an undecided one (SUPERSEDED). Filter with `status` and `invoiceId`; paged like other lists. See docs/invoices.md#refund-requests.
+         *
+         *     Scope: `withdrawals:read` (or `admin`).
+         */
+        get: operations["listRefundRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/refund-requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a refund request
+         * @description Scope: `withdrawals:read` (or `admin`).
+         */
+        get: operations["getRefundRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/refund-requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund to the payer's proposed address
+         * @description Makes the refund (POST /v1/invoices/{id}/refunds to the payer's address: settled money only, amount + withdrawal fee debited, the same controls) and marks the request APPROVED with its `withdrawalId`, in one transaction. Only a PENDING request can be approved.
+         *
+         *     Scope: `withdrawals:write` (or `admin`).
+         */
+        post: operations["approveRefundRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/refund-requests/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a refund request
+         * @description The payer sees your `reason` on the checkout and may give another address. Only a PENDING request can be declined.
+         *
+         *     Scope: `withdrawals:write` (or `admin`).
+         */
+        post: operations["declineRefundRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/me": {
         parameters: {
             query?: never;
@@ -1251,6 +1337,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "refund_request.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund_request.created
+         * @description Extension (not in the spec): the payer proposed, on the hosted checkout, an address to refund a late, partial or excess payment to. Approve or decline it in the dashboard or with POST /v1/refund-requests/{id}/approve | decline; with the auto-refund policy on, an overpayment is refunded without you.
+         */
+        post: operations["onRefundRequestCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund_request.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund_request.approved
+         * @description Extension: the refund was made (data.withdrawalId; its withdrawal.* events follow), by you or by the auto-refund policy (decidedBy "policy").
+         */
+        post: operations["onRefundRequestApproved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund_request.declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund_request.declined
+         * @description Extension: you declined the proposal; data.declineReason is shown to the payer, who may propose again.
+         */
+        post: operations["onRefundRequestDeclined"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1887,6 +2033,71 @@ export interface components {
             /** @description The invoice's refunds, oldest first: withdrawals whose metadata.refundOfInvoiceId is this invoice. */
             data: components["schemas"]["Withdrawal"][];
         };
+        RefundRequest: {
+            id: string;
+            invoiceId: string;
+            /** @enum {string} */
+            status: "PENDING" | "APPROVED" | "DECLINED" | "SUPERSEDED";
+            /** @description The address the payer gave on the checkout (EIP-55). */
+            destinationAddress: string;
+            /** @description What the invoice had to give back when the payer asked: received above the price, or all of an unpaid invoice. */
+            amount: string;
+            /** @description The refund (a withdrawal with metadata.refundOfInvoiceId) once approved. */
+            withdrawalId: string | null;
+            declineReason: string | null;
+            /** @description user:<id>, api_key:<id>, or policy (the auto-refund policy). */
+            decidedBy: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            decidedAt: string | null;
+            /** @description Why an automatic refund (auto-refund policy) has not been made yet, e.g. the payment is not settled; null otherwise. */
+            pendingReason: string | null;
+        };
+        RefundRequestApprovedEvent: {
+            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "refund_request.approved";
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["RefundRequestEventData"];
+        };
+        RefundRequestCreatedEvent: {
+            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "refund_request.created";
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["RefundRequestEventData"];
+        };
+        RefundRequestDeclinedEvent: {
+            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "refund_request.declined";
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["RefundRequestEventData"];
+        };
+        RefundRequestEventData: {
+            id: string;
+            invoiceId: string;
+            /** @enum {string} */
+            status: "PENDING" | "APPROVED" | "DECLINED" | "SUPERSEDED";
+            /** @description The address the payer gave on the checkout (EIP-55). */
+            destinationAddress: string;
+            /** @description What the invoice had to give back when the payer asked: received above the price, or all of an unpaid invoice. */
+            amount: string;
+            /** @description The refund (a withdrawal with metadata.refundOfInvoiceId) once approved. */
+            withdrawalId: string | null;
+            declineReason: string | null;
+            /** @description user:<id>, api_key:<id>, or policy (the auto-refund policy). */
+            decidedBy: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            decidedAt: string | null;
+        };
         Tenant: {
             id: string;
             name: string;
@@ -1901,6 +2112,8 @@ export interface components {
             feePercent: string;
             /** @description Percent (0 to 5, "0.5" = 0.5 %) a payment may fall short of an invoice and still count as paid; copied onto each invoice at creation. Set in the dashboard settings. */
             underpaymentTolerancePercent: string;
+            /** @description Auto-refund policy: an overpayment is refunded, once settled, to the address the payer gives on the checkout, without your approval (the 24 h limit and approval threshold still apply). Set in the dashboard settings. */
+            autoRefundOverpayments: boolean;
             /** @enum {string} */
             status: "active" | "suspended";
             /** Format: date-time */
@@ -4933,6 +5146,474 @@ export interface operations {
             };
         };
     };
+    listRefundRequests: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, at most 100. */
+                limit?: number;
+                /** @description Only proposals in this status, e.g. PENDING: those waiting for you. */
+                status?: "PENDING" | "APPROVED" | "DECLINED" | "SUPERSEDED";
+                /** @description Only this invoice's proposals. */
+                invoiceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RefundRequest"][];
+                        meta: {
+                            total: number;
+                            page: number;
+                            lastPage: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request (code: validation_failed) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRefundRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A refundRequest id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundRequest"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found (code: not_found) */
+            404: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    approveRefundRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A refundRequest id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /** @description USDT to give back to the payer's address, at most the invoice's refundable amount. Default as for POST /v1/invoices/{id}/refunds: the overpayment of a paid invoice, all of an unpaid one's settled payments. */
+                    amount?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundRequest"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope, destination_not_allowed) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found (code: not_found) */
+            404: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict (code: invalid_state, nothing_to_refund, idempotency_key_in_use) */
+            409: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large (code: payload_too_large) */
+            413: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type (code: unsupported_media_type) */
+            415: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity (code: idempotency_key_reused) */
+            422: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    declineRefundRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A refundRequest id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Refunds are made to the original card holder; please contact support."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Shown to the payer on the checkout page. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundRequest"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found (code: not_found) */
+            404: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict (code: invalid_state, idempotency_key_in_use) */
+            409: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large (code: payload_too_large) */
+            413: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type (code: unsupported_media_type) */
+            415: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity (code: idempotency_key_reused) */
+            422: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getCurrentTenant: {
         parameters: {
             query?: never;
@@ -5363,7 +6044,7 @@ export interface operations {
                     /** @default true */
                     enabled?: boolean;
                     /** @description Event types to receive, or ["*"] for all. */
-                    eventsSubscribed: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled")[];
+                    eventsSubscribed: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined")[];
                     description?: string;
                 };
             };
@@ -5702,7 +6383,7 @@ export interface operations {
                     url?: string;
                     enabled?: boolean;
                     /** @description Event types to receive, or ["*"] for all. */
-                    eventsSubscribed?: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled")[];
+                    eventsSubscribed?: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined")[];
                     description?: string | null;
                 };
             };
@@ -8751,6 +9432,120 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["OrderCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; answer at once and process asynchronously. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) is retried, up to 8 attempts, then dead-lettered. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRefundRequestCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event id, equal to the body's id: deduplicate on it. */
+                "X-Webhook-Id": string;
+                /** @description Milliseconds since the epoch. Reject deliveries more than 5 minutes away from now. */
+                "X-Webhook-Timestamp": string;
+                /** @description `v1=` + hex HMAC-SHA256 keyed with the endpoint secret (whsec_...) over `<X-Webhook-Timestamp>.<raw body>`. During a secret rotation several signatures, comma-separated (`v1=<new>,v1=<old>`): accept if one matches, compared in constant time. */
+                "X-Webhook-Signature": string;
+                /** @description Your tenant id. */
+                "X-Tenant-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundRequestCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; answer at once and process asynchronously. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) is retried, up to 8 attempts, then dead-lettered. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRefundRequestApproved: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event id, equal to the body's id: deduplicate on it. */
+                "X-Webhook-Id": string;
+                /** @description Milliseconds since the epoch. Reject deliveries more than 5 minutes away from now. */
+                "X-Webhook-Timestamp": string;
+                /** @description `v1=` + hex HMAC-SHA256 keyed with the endpoint secret (whsec_...) over `<X-Webhook-Timestamp>.<raw body>`. During a secret rotation several signatures, comma-separated (`v1=<new>,v1=<old>`): accept if one matches, compared in constant time. */
+                "X-Webhook-Signature": string;
+                /** @description Your tenant id. */
+                "X-Tenant-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundRequestApprovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; answer at once and process asynchronously. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) is retried, up to 8 attempts, then dead-lettered. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRefundRequestDeclined: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event id, equal to the body's id: deduplicate on it. */
+                "X-Webhook-Id": string;
+                /** @description Milliseconds since the epoch. Reject deliveries more than 5 minutes away from now. */
+                "X-Webhook-Timestamp": string;
+                /** @description `v1=` + hex HMAC-SHA256 keyed with the endpoint secret (whsec_...) over `<X-Webhook-Timestamp>.<raw body>`. During a secret rotation several signatures, comma-separated (`v1=<new>,v1=<old>`): accept if one matches, compared in constant time. */
+                "X-Webhook-Signature": string;
+                /** @description Your tenant id. */
+                "X-Tenant-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundRequestDeclinedEvent"];
             };
         };
         responses: {

@@ -202,6 +202,7 @@ describe('GET /v1/tenants/me', () => {
       invoiceFeePercent: '0.015',
       feePercent: '0.02',
       underpaymentTolerancePercent: '0',
+      autoRefundOverpayments: false,
       status: 'active',
       createdAt: other.tenant.createdAt.toISOString(),
     });

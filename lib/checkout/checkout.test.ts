@@ -44,6 +44,7 @@ describe('hosted checkout status', () => {
         'payments',
         'price',
         'qrSvg',
+        'refund',
         'remaining',
         'renderedAt',
         'returnUrl',

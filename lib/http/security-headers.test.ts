@@ -18,9 +18,9 @@ describe('security headers', () => {
     expect(csp).toContain("frame-ancestors 'none'");
   });
 
-  it('checkout pages send no referrer, store and payment link pages only to themselves; no page may be framed, checkout included', () => {
+  it('the checkout status poll sends no referrer, checkout, store and payment link pages only to themselves; no page may be framed, checkout included', () => {
     for (const [path, referrer] of [
-      ['/pay/inv_01ABC', 'no-referrer'],
+      ['/pay/inv_01ABC', 'same-origin'],
       ['/api/pay/inv_01ABC/status', 'no-referrer'],
       ['/store/bean-shop', 'same-origin'],
       ['/l/AbC123', 'same-origin'],

@@ -26,14 +26,14 @@ export function securityHeaders(pathname: string, nonce: string, production = is
     ...(production ? ['upgrade-insecure-requests'] : []),
   ].join('; ');
   // Checkout, store and payment link URLs (and the checkout's status poll) name an invoice, a store or a link: they are not
-  // passed on to the sites customers go to next. Store and link pages post forms to themselves, so they keep same-origin
-  // referrers: under no-referrer a browser sends `Origin: null` with a form post and Next refuses the server action.
-  const referrer =
-    pathname.startsWith('/pay/') || pathname.startsWith('/api/pay/')
-      ? 'no-referrer'
-      : pathname.startsWith('/store/') || pathname.startsWith('/l/')
-        ? 'same-origin'
-        : 'strict-origin-when-cross-origin';
+  // passed on to the sites customers go to next. Checkout (the refund address form), store and link pages post forms to
+  // themselves, so they keep same-origin referrers: under no-referrer a browser sends `Origin: null` with a form post and
+  // Next refuses the server action.
+  const referrer = pathname.startsWith('/api/pay/')
+    ? 'no-referrer'
+    : pathname.startsWith('/pay/') || pathname.startsWith('/store/') || pathname.startsWith('/l/')
+      ? 'same-origin'
+      : 'strict-origin-when-cross-origin';
   return {
     'Content-Security-Policy': csp,
     'X-Content-Type-Options': 'nosniff',

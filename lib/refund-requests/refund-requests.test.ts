@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { getAddress, type Address } from 'viem';
+import { getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { events, refundRequests } from '@/db/schema';
 import { ApiError } from '@/lib/api/errors';

@@ -10,27 +10,33 @@ import { createTestWithdrawal } from './withdrawal-resources';
 import { createTestOrder, createTestProduct } from './storefront-resources';
 import { createPaymentLink } from '@/lib/payment-links/create-payment-link';
 import { CreatePaymentLinkBody } from '@/lib/payment-links/schemas';
+import { refundRequests } from '@/db/schema';
+import { newId } from '@/lib/ids';
 
 /**
  * Makes a real record of each kind a /v1 path can name, for the generated
  * "another tenant's id / other mode's id is a 404" tests. A path parameter
  * kind without a factory here fails the auth matrix test.
  */
+const testInvoice = async (db: Db, owner: { tenantId: string; mode: Mode }) =>
+  (await createInvoice(db, owner, { chainId: 31337, confirmations: 5, depositMnemonic: DEV_MNEMONIC }, CreateInvoiceBody.parse({ amount: '10.00' })))
+    .id;
+
 export const RESOURCE_FACTORIES: Partial<Record<IdKind, (db: Db, owner: { tenantId: string; mode: Mode }) => Promise<string>>> = {
   apiKey: async (db, owner) => (await createTestKey(db, { ...owner, scopes: ['invoices:read'] })).id,
   webhookEndpoint: async (db, owner) => (await createTestWebhookEndpoint(db, owner)).id,
   event: async (db, owner) => (await createTestEvent(db, owner)).id,
-  invoice: async (db, owner) =>
-    (
-      await createInvoice(
-        db,
-        owner,
-        { chainId: 31337, confirmations: 5, depositMnemonic: DEV_MNEMONIC },
-        CreateInvoiceBody.parse({ amount: '10.00' }),
-      )
-    ).id,
+  invoice: testInvoice,
   withdrawal: async (db, owner) => (await createTestWithdrawal(db, owner)).id,
   product: async (db, owner) => (await createTestProduct(db, owner)).id,
   order: async (db, owner) => (await createTestOrder(db, owner)).id,
+  // A payer's pending proposal on an invoice (as the checkout writes it once the invoice has something to give back).
+  refundRequest: async (db, owner) => {
+    const id = newId('refundRequest');
+    await db
+      .insert(refundRequests)
+      .values({ id, ...owner, invoiceId: await testInvoice(db, owner), destinationAddress: `0x${'12'.repeat(20)}`, amount: '1' });
+    return id;
+  },
   paymentLink: async (db, owner) => (await createPaymentLink(db, owner, CreatePaymentLinkBody.parse({ name: 'Test link', amount: '10.00' }))).id,
 };

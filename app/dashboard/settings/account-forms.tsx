@@ -5,11 +5,17 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-dialog';
 import { CopyButton } from '@/components/ui/copy-button';
-import { Field, inputClass } from '@/components/ui/field';
+import { Field, FormError, inputClass } from '@/components/ui/field';
 import { formatTime } from '@/components/ui/time';
 import { useToast } from '@/components/ui/toast';
 import { TenantNameInput, UnderpaymentToleranceInput } from '@/lib/tenants/schemas';
-import { renameTenantAction, revealPostbackSecretAction, rotatePostbackSecretAction, setUnderpaymentToleranceAction } from './actions';
+import {
+  renameTenantAction,
+  revealPostbackSecretAction,
+  rotatePostbackSecretAction,
+  setAutoRefundPolicyAction,
+  setUnderpaymentToleranceAction,
+} from './actions';
 
 export function TenantNameForm({ name, canEdit }: { name: string; canEdit: boolean }) {
   const router = useRouter();
@@ -86,6 +92,45 @@ export function UnderpaymentToleranceForm({ percent, canEdit }: { percent: strin
           )}
         </div>
       </Field>
+    </form>
+  );
+}
+
+/** The auto-refund policy: overpayments go back to the payer's proposed address without the owner's approval. */
+export function AutoRefundPolicyForm({ enabled, canEdit }: { enabled: boolean; canEdit: boolean }) {
+  const router = useRouter();
+  const toast = useToast();
+  const [error, setError] = useState<string | undefined>();
+  return (
+    <form
+      noValidate
+      aria-label="Auto-refund policy"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const on = new FormData(e.currentTarget).get('autoRefund') === 'on';
+        const res = await setAutoRefundPolicyAction({ autoRefundOverpayments: on });
+        if (!res.ok) return setError(res.error.message);
+        setError(undefined);
+        toast(on ? 'Overpayments will be refunded automatically' : 'Refund requests wait for your approval');
+        router.refresh();
+      }}
+    >
+      <FormError message={error} />
+      <label className="flex items-start gap-2 text-sm text-slate-700">
+        <input type="checkbox" name="autoRefund" defaultChecked={enabled} disabled={!canEdit} className="mt-1" />
+        <span>
+          Refund overpayments automatically to the address the payer gives on the checkout
+          <span className="block text-xs text-slate-500">
+            Once the payment is confirmed and credited; the payer gets exactly the excess and your balance pays the withdrawal fee. Your 24 h limit
+            and approval threshold still apply; late payments on expired invoices always wait for you.
+          </span>
+        </span>
+      </label>
+      {canEdit && (
+        <Button type="submit" variant="secondary" className="mt-2">
+          Save
+        </Button>
+      )}
     </form>
   );
 }

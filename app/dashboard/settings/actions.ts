@@ -9,6 +9,7 @@ import { runAction } from '@/lib/dashboard/action-result';
 import { actionContext } from '@/lib/dashboard/context';
 import { env } from '@/lib/env';
 import { updateTenantName } from '@/lib/tenants/update-tenant-name';
+import { updateAutoRefundPolicy } from '@/lib/tenants/update-auto-refund-policy';
 import { updateUnderpaymentTolerance } from '@/lib/tenants/update-underpayment-tolerance';
 import { revealPostbackSecret } from '@/lib/webhooks/reveal-postback-secret';
 import { rotatePostbackSecret } from '@/lib/webhooks/rotate-postback-secret';
@@ -28,6 +29,15 @@ export async function setUnderpaymentToleranceAction(input: unknown) {
     const row = await updateUnderpaymentTolerance(ctx.db, ctx.owner, userActor(ctx), input);
     revalidatePath('/dashboard/settings');
     return { underpaymentTolerancePercent: row.underpaymentTolerancePercent };
+  });
+}
+
+export async function setAutoRefundPolicyAction(input: unknown) {
+  return runAction(async () => {
+    const ctx = await actionContext('settings:manage');
+    const row = await updateAutoRefundPolicy(ctx.db, ctx.owner, userActor(ctx), input);
+    revalidatePath('/dashboard/settings');
+    return row;
   });
 }
 

@@ -8,7 +8,7 @@ import { can } from '@/lib/dashboard/permissions';
 import { Decimal } from '@/lib/money';
 import { getPostbackSecret } from '@/lib/webhooks/get-postback-secret';
 import { listWithdrawalControls } from '@/lib/withdrawal-controls/list-withdrawal-controls';
-import { PostbackSecretPanel, TenantNameForm, UnderpaymentToleranceForm } from './account-forms';
+import { AutoRefundPolicyForm, PostbackSecretPanel, TenantNameForm, UnderpaymentToleranceForm } from './account-forms';
 import { SecurityPanel } from './security-panel';
 import { TeamPanel } from './team-panel';
 import { WithdrawalControlsPanel } from './withdrawal-controls-panel';
@@ -42,6 +42,9 @@ export default async function SettingsPage() {
           <TenantNameForm name={ctx.tenant.name} canEdit={owner} />
           <div className="mt-4">
             <UnderpaymentToleranceForm percent={new Decimal(ctx.tenant.underpaymentTolerancePercent).toFixed()} canEdit={owner} />
+          </div>
+          <div className="mt-4">
+            <AutoRefundPolicyForm enabled={ctx.tenant.autoRefundOverpayments} canEdit={owner} />
           </div>
           <dl className="mt-4 grid grid-cols-2 gap-4 border-t border-slate-100 pt-4 text-sm">
             <div>

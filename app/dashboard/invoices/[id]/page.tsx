@@ -16,9 +16,11 @@ import { can } from '@/lib/dashboard/permissions';
 import { getInvoice } from '@/lib/invoices/get-invoice';
 import { isId } from '@/lib/ids';
 import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
+import { listRefundRequests } from '@/lib/refund-requests/list-refund-requests';
 import { refundList, refundTerms } from '@/lib/refunds/refund-terms';
 import { InvoiceWatcher, SimulatePayment } from './live';
 import { RefundForm } from './refund-form';
+import { RefundRequests } from './refund-requests';
 
 export const metadata = { title: 'Invoice · USDT Gateway' };
 
@@ -50,7 +52,11 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
   }
   const network = getNetwork(ctx.mode);
   const row = await getInvoiceOrThrow(ctx.db, { id, ...ctx.owner });
-  const [refunds, terms] = await Promise.all([refundList(ctx.db, row), refundTerms(ctx.db, row)]);
+  const [refunds, terms, requests] = await Promise.all([
+    refundList(ctx.db, row),
+    refundTerms(ctx.db, row),
+    listRefundRequests(ctx.db, ctx.owner, { invoiceId: id, page: 1, limit: 20 }),
+  ]);
   const suggested = terms.byDefault.toFixed(2);
   const [qr, deliveries] = await Promise.all([
     // A partially paid invoice's QR asks for what is left, as the checkout's does.
@@ -195,7 +201,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           </ol>
         </Card>
       </div>
-      {(refunds.settled !== '0.00' || refunds.data.length > 0) && (
+      {(refunds.settled !== '0.00' || refunds.data.length > 0 || requests.data.length > 0) && (
         <Card title="Refunds" className="mt-4">
           <p className="text-sm text-slate-600" data-testid="refundable">
             Settled {refunds.settled} USDT · refunded {refunds.refunded} · refundable <strong>{refunds.refundable}</strong>
@@ -231,6 +237,15 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
                 </tbody>
               </table>
             </div>
+          )}
+          {requests.data.length > 0 && (
+            <RefundRequests
+              invoiceId={invoice.id}
+              requests={requests.data}
+              suggested={suggested}
+              canDecide={can(ctx.user.role, 'withdrawals:create')}
+              totpEnabled={ctx.user.totpEnabled}
+            />
           )}
           {can(ctx.user.role, 'withdrawals:create') && refunds.refundable !== '0.00' && (
             <RefundForm invoiceId={invoice.id} suggested={suggested} refundable={refunds.refundable} totpEnabled={ctx.user.totpEnabled} />

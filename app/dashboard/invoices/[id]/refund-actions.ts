@@ -5,6 +5,8 @@ import { userActor } from '@/lib/audit/audit-merchant-action';
 import { requireStepUp } from '@/lib/auth/require-step-up';
 import { runAction } from '@/lib/dashboard/action-result';
 import { actionContext } from '@/lib/dashboard/context';
+import { approveRefundRequest, declineRefundRequest } from '@/lib/refund-requests/decide-refund-request';
+import { ApproveRefundRequestBody, DeclineRefundRequestBody } from '@/lib/refund-requests/schemas';
 import { createRefund } from '@/lib/refunds/create-refund';
 import { CreateRefundBody } from '@/lib/refunds/schemas';
 import { prepareWithdrawalControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
@@ -18,5 +20,34 @@ export async function createRefundAction(invoiceId: string, input: unknown, step
     revalidatePath(`/dashboard/invoices/${invoiceId}`);
     revalidatePath('/dashboard/balance');
     return refund;
+  });
+}
+
+/** The owner refunds to the address the payer proposed (step-up: money leaves). */
+export async function approveRefundRequestAction(invoiceId: string, requestId: string, input: unknown, stepUp?: { totpCode?: string }) {
+  return runAction(async () => {
+    const ctx = await actionContext('withdrawals:create');
+    await requireStepUp(ctx.db, ctx.user.id, stepUp?.totpCode);
+    const row = await approveRefundRequest(
+      ctx.db,
+      ctx.owner,
+      String(requestId),
+      ApproveRefundRequestBody.parse(input),
+      userActor(ctx),
+      prepareWithdrawalControls,
+    );
+    revalidatePath(`/dashboard/invoices/${invoiceId}`);
+    revalidatePath('/dashboard/balance');
+    return row;
+  });
+}
+
+/** The owner declines the payer's proposal; the reason is shown on the checkout. */
+export async function declineRefundRequestAction(invoiceId: string, requestId: string, input: unknown) {
+  return runAction(async () => {
+    const ctx = await actionContext('withdrawals:create');
+    const row = await declineRefundRequest(ctx.db, ctx.owner, String(requestId), DeclineRefundRequestBody.parse(input), userActor(ctx));
+    revalidatePath(`/dashboard/invoices/${invoiceId}`);
+    return row;
   });
 }

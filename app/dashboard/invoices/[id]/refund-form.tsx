@@ -47,6 +47,7 @@ export function RefundForm({
         router.refresh();
       }}
     >
+      <h3 className="text-sm font-medium text-slate-900">Refund to an address</h3>
       <FormError message={error ?? undefined} />
       <Field id="rf-address" label="Payer's address">
         <input id="rf-address" name="address" required placeholder="0x…" className={`${inputClass} font-mono`} />

@@ -1,0 +1,144 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { eq, sql } from 'drizzle-orm';
+import { createPublicClient, erc20Abi, formatUnits, http, type Address } from 'viem';
+import { invoices, users } from '@/db/schema';
+import { createApiKey } from '@/lib/api-keys/create-api-key';
+import { closeDb, getDb } from '@/lib/db';
+import { Decimal } from '@/lib/money';
+import { APP_PORTS } from '../playwright.config';
+import { shot, signUpViaUi, uniqueEmail } from './support/dashboard';
+import { ANVIL_PORT, TOKEN_ADDRESS } from './support/stack-env';
+
+const BASE = `http://127.0.0.1:${APP_PORTS[0]}`;
+const PASSWORD = 'correct-horse-battery';
+const chain = createPublicClient({ transport: http(`http://127.0.0.1:${ANVIL_PORT}`) });
+const held = async (who: Address) =>
+  formatUnits(await chain.readContract({ address: TOKEN_ADDRESS, abi: erc20Abi, functionName: 'balanceOf', args: [who] }), 18);
+
+test.afterAll(async () => {
+  await closeDb();
+});
+
+async function merchant(page: import('@playwright/test').Page, request: APIRequestContext, business: string) {
+  const email = uniqueEmail('rfq');
+  await signUpViaUi(page, { business, email, password: PASSWORD });
+  const db = await getDb();
+  const [u] = await db.select().from(users).where(eq(users.email, email));
+  const key = (await createApiKey(db, { tenantId: u!.tenantId!, mode: 'test', name: 'e2e', scopes: ['admin'] })).key;
+  const auth = { authorization: `Bearer ${key}` };
+  const json = async (path: string) => (await (await request.get(`${BASE}${path}`, { headers: auth })).json()) as Record<string, any>;
+  const post = async (path: string, data: Record<string, unknown>) => {
+    const res = await request.post(`${BASE}${path}`, { headers: auth, data });
+    expect(res.status(), await res.text()).toBeLessThan(300);
+    return (await res.json()) as Record<string, any>;
+  };
+  return { json, post };
+}
+
+test('an expired invoice paid late: the payer proposes a refund address on the checkout, the merchant approves, the refund arrives on chain and the balance is debited exactly', async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(300_000);
+  const m = await merchant(page, request, 'Late Refunds');
+  // Other sales first: a refund pays amount + fee from the balance, and this invoice's own credit is net of its fee.
+  const sale = await m.post('/v1/invoices', { amount: '30.00' });
+  await m.post(`/v1/test-helpers/invoices/${sale.id}/pay`, { amount: '30.00' });
+  await expect.poll(async () => (await m.json(`/v1/invoices/${sale.id}`)).status, { timeout: 120_000 }).toBe('PAID_OUT');
+  const inv = await m.post('/v1/invoices', { amount: '20.00' });
+  // Expire it now (as if its 30 minutes had passed): the worker's expiry job marks it EXPIRED.
+  await (
+    await getDb()
+  )
+    .update(invoices)
+    .set({ expiresAt: sql`now() - interval '1 second'` })
+    .where(eq(invoices.id, inv.id));
+  await expect.poll(async () => (await m.json(`/v1/invoices/${inv.id}`)).status, { timeout: 60_000 }).toBe('EXPIRED');
+  await m.post(`/v1/test-helpers/invoices/${inv.id}/pay`, { amount: '20.00' });
+  // The late payment is confirmed and settled to the balance (the invoice stays EXPIRED).
+  await expect.poll(async () => (await m.json(`/v1/invoices/${inv.id}/refunds`)).refundable, { timeout: 120_000 }).toBe('20.00');
+
+  // The payer, on a phone, holds the checkout link.
+  const phone = await browser.newContext({ baseURL: BASE, viewport: { width: 360, height: 800 } });
+  const payerPage = await phone.newPage();
+  await payerPage.goto(`/pay/${inv.id}`);
+  const section = payerPage.getByRole('region', { name: 'Refund' });
+  await expect(section.getByTestId('claimable')).toHaveText('20.00 USDT');
+  await expect(payerPage.getByTestId('checkout-status')).toContainText('You can get it back below');
+  await shot(payerPage, 'checkout-refund-form-360');
+  const form = section.getByRole('form', { name: 'Refund address' });
+  // A typo in a checksummed address is caught.
+  await form.getByLabel(/Your USDT address/).fill('0x8ba1f109551bD432803012645Ac136ddd64DBA73');
+  await form.getByRole('button', { name: 'Request refund' }).click();
+  await expect(form.getByRole('alert')).toContainText('invalid checksum');
+  const payer = `0x${'5a'.repeat(20)}` as Address;
+  await form.getByLabel(/Your USDT address/).fill(payer);
+  await form.getByRole('button', { name: 'Request refund' }).click();
+  await expect(section.getByTestId('refund-progress')).toHaveAttribute('data-refund-status', 'REQUESTED');
+  await shot(payerPage, 'checkout-refund-requested-360');
+
+  // The merchant sees the proposal on the invoice and approves it; the amount starts at everything the invoice received.
+  const before = (await m.json('/v1/withdrawals/balance')).available as string;
+  await page.goto(`/dashboard/invoices/${inv.id}`);
+  const ask = page.getByRole('form', { name: 'Refund request' });
+  await expect(ask.getByLabel('Amount (USDT)')).toHaveValue('20.00');
+  await shot(page, 'invoice-refund-request-1280');
+  await ask.getByRole('button', { name: 'Approve refund' }).click();
+  await expect(page.locator('[data-toast]').filter({ hasText: "Refund to the payer's address created" })).toBeVisible();
+  const [request_] = (await m.json(`/v1/refund-requests?invoiceId=${inv.id}`)).data as Record<string, any>[];
+  expect(request_).toMatchObject({ status: 'APPROVED', destinationAddress: expect.stringMatching(/^0x5a5a/i), amount: '20.00' });
+  const refund = await m.json(`/v1/withdrawals/${request_!.withdrawalId}`);
+  expect(refund).toMatchObject({ amount: '20.00', feeAmount: '0.20', metadata: { refundOfInvoiceId: inv.id } });
+  expect((await m.json('/v1/withdrawals/balance')).available).toBe(new Decimal(before).minus('20.20').toFixed(2));
+
+  // The sending lane pays it; the payer holds exactly 20 USDT and their open checkout page says so, live.
+  await expect.poll(async () => (await m.json(`/v1/withdrawals/${refund.id}`)).status, { timeout: 120_000 }).toBe('COMPLETED');
+  expect(await held(payer)).toBe('20');
+  await expect(section.getByTestId('refund-progress')).toHaveAttribute('data-refund-status', 'COMPLETED', { timeout: 30_000 });
+  await expect(section.getByTestId('refund-progress')).toContainText('Refund of 20.00 USDT sent');
+  await shot(payerPage, 'checkout-refund-sent-360');
+  await payerPage.setViewportSize({ width: 1280, height: 900 });
+  await shot(payerPage, 'checkout-refund-sent-1280');
+  await phone.close();
+});
+
+test('auto-refund policy: an overpayment goes back to the address the payer gives, without the merchant, and the form works without JavaScript', async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(300_000);
+  const m = await merchant(page, request, 'Auto Refunds');
+  await page.goto('/dashboard/settings');
+  const policy = page.getByRole('form', { name: 'Auto-refund policy' });
+  await policy.getByLabel(/Refund overpayments automatically/).check();
+  await policy.getByRole('button', { name: 'Save' }).click();
+  await expect(page.locator('[data-toast]').filter({ hasText: 'Overpayments will be refunded automatically' })).toBeVisible();
+  expect((await m.json('/v1/tenants/me')).autoRefundOverpayments).toBe(true);
+
+  const inv = await m.post('/v1/invoices', { amount: '10.00' });
+  await m.post(`/v1/test-helpers/invoices/${inv.id}/pay`, { amount: '12.50' });
+  await expect.poll(async () => (await m.json(`/v1/invoices/${inv.id}`)).status, { timeout: 120_000 }).toBe('PAID_OUT');
+  const before = (await m.json('/v1/withdrawals/balance')).available as string;
+
+  const noJs = await browser.newContext({ baseURL: BASE, javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+  const payerPage = await noJs.newPage();
+  await payerPage.goto(`/pay/${inv.id}`);
+  const section = payerPage.getByRole('region', { name: 'Refund' });
+  await expect(section.getByTestId('claimable')).toHaveText('2.50 USDT');
+  await shot(payerPage, 'checkout-overpaid-refund-1280');
+  const payer = `0x${'6b'.repeat(20)}` as Address;
+  await section.getByLabel(/Your USDT address/).fill(payer);
+  await section.getByRole('button', { name: 'Request refund' }).click();
+  // Settled already: the policy refunds it at once.
+  await expect(section.getByTestId('refund-progress')).toContainText('Refund of 2.50 USDT');
+  const [asked] = (await m.json(`/v1/refund-requests?invoiceId=${inv.id}`)).data as Record<string, any>[];
+  expect(asked).toMatchObject({ status: 'APPROVED', decidedBy: 'policy' });
+  const refund = await m.json(`/v1/withdrawals/${asked!.withdrawalId}`);
+  expect(refund).toMatchObject({ amount: '2.50', metadata: { refundOfInvoiceId: inv.id } });
+  expect((await m.json('/v1/withdrawals/balance')).available).toBe(new Decimal(before).minus(refund.amount).minus(refund.feeAmount).toFixed(2));
+  await expect.poll(async () => (await m.json(`/v1/withdrawals/${asked!.withdrawalId}`)).status, { timeout: 120_000 }).toBe('COMPLETED');
+  expect(await held(payer)).toBe('2.5');
+  await noJs.close();
+});
