@@ -12,3 +12,10 @@ export const webhookDeliveryTask = schedules.task({
   maxDuration: 120,
   run: () => runScheduledJob('webhook-delivery', { runForMs: 55_000 }),
 });
+
+/** The webhook queue's rotation (lib/webhooks/rotate-queue.ts): a cheap check each minute on Trigger.dev, every 2 s locally. */
+export const webhookQueueRotateTask = schedules.task({
+  id: 'webhook-queue-rotate',
+  cron: '* * * * *',
+  run: () => runScheduledJob('webhook-queue-rotate'),
+});

@@ -62,9 +62,12 @@ export const DELIVERY_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED', 'DEAD_LETTER
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
- * One event to one target (an endpoint, or a withdrawal's postBackUrl), with
- * its retry schedule. Workers claim due rows with FOR UPDATE SKIP LOCKED and
- * hold them through claimedUntil; a crashed worker's claim simply expires.
+ * One event to one target (an endpoint, or a withdrawal's postBackUrl): the
+ * delivery's log (status, attempts, last error), read by the API, dashboard
+ * and console. Workers never scan it: undelivered work lives in the hot
+ * queue `webhook_queue` (migration 0021, lib/webhooks/queue.ts), one row per
+ * PENDING or FAILED delivery, claimed there with FOR UPDATE SKIP LOCKED and a
+ * lease; a crashed worker's claim simply expires.
  */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
@@ -82,12 +85,8 @@ export const webhookDeliveries = pgTable(
     status: text({ enum: DELIVERY_STATUSES }).notNull().default('PENDING'),
     /** Attempts completed so far (0 to 8). */
     attemptCount: integer().notNull().default(0),
-    /** When the next attempt is due; null once SUCCEEDED or DEAD_LETTER. */
+    /** When the next attempt is due (as the queue row says); null once SUCCEEDED or DEAD_LETTER. */
     nextAttemptAt: tstz(),
-    /** A worker holds the row until then; past it, another worker may retry the attempt. */
-    claimedUntil: tstz(),
-    /** Random token of the claiming worker: only it may record the attempt's outcome. */
-    claimToken: text(),
     lastAttemptAt: tstz(),
     lastError: text(),
     /** Original fan-out only: `<eventId>:<endpointId|postback>`, so a fan-out retried after a crash adds no duplicates. */
@@ -100,10 +99,6 @@ export const webhookDeliveries = pgTable(
     updatedAt: tstz().notNull().defaultNow(),
   },
   (t) => [
-    /** Claim query: due rows in order of their due time. */
-    index('webhook_deliveries_due_idx')
-      .on(t.nextAttemptAt)
-      .where(sql`${t.status} in ('PENDING', 'FAILED')`),
     /** GET /v1/webhooks/deliveries: a tenant's deliveries of one mode, newest first. */
     index('webhook_deliveries_tenant_created_idx').on(t.tenantId, t.mode, t.createdAt.desc()),
     /** Recover (endpoint + window) and the endpointId filter. */

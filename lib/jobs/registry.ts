@@ -2,6 +2,7 @@ import { purgeExpiredRequestState } from './maintenance';
 import { processAllWithdrawals } from '@/lib/withdrawals/process-withdrawals';
 import { WITHDRAWAL_LANE_LEASE } from '@/lib/withdrawals/lane-lease';
 import { runDeliveryLoop } from '@/lib/webhooks/delivery-loop';
+import { rotateWebhookQueue } from '@/lib/webhooks/rotate-queue';
 import { INVOICE_JOBS } from './invoice-jobs';
 import type { ScheduledJob } from './scheduled-job';
 import { trackExchangeOrdersLoop } from '@/lib/exchange/track-orders';
@@ -17,6 +18,8 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
     leaseMs: 45_000,
     run: (db, signal, opts) => runDeliveryLoop(db, { signal, runForMs: opts?.runForMs ?? 25_000 }),
   },
+  // The webhook queue's dead rows cleared by partition rotation, whatever autovacuum does (lib/webhooks/rotate-queue.ts).
+  { name: 'webhook-queue-rotate', everyMs: 2_000, leaseMs: 30_000, run: (db) => rotateWebhookQueue(db) },
   // Invoices: chain watch per mode, expiry, settlement fan-out and settlement (lib/jobs/invoice-jobs.ts).
   ...INVOICE_JOBS,
   // The hot wallet's sending lane: one runner at a time (the lease, also taken by the exchange's send-now path).

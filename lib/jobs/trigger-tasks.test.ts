@@ -105,6 +105,7 @@ const SCHEDULED_TASKS: Record<string, string[]> = {
   'process-withdrawals': ['process-withdrawals'],
   'track-exchange-orders': ['track-exchange-orders'],
   'auto-refunds': ['auto-refunds'],
+  'webhook-queue-rotate': ['webhook-queue-rotate'],
 };
 
 describe('Trigger.dev tasks (jobs/)', () => {

@@ -55,15 +55,8 @@ export const tenantFilter = (tenantId: string | string[] | undefined) =>
 // Timestamps come back as epoch milliseconds: driver-independent and exact.
 const toDate = (v: unknown) => (v === null || v === undefined ? null : new Date(Number(v)));
 
-/**
- * Claims due deliveries (PENDING or FAILED, due, unclaimed or with an expired
- * claim) with FOR UPDATE SKIP LOCKED, so two workers never take the same one,
- * and loads what the attempt needs in the same round trip.
- */
-export async function claimDeliveries(db: Db, opts: ClaimOptions): Promise<ClaimedDelivery[]> {
-  const now = opts.now ?? new Date();
-  const token = randomBytes(12).toString('base64url');
-  const until = new Date(now.getTime() + (opts.leaseMs ?? CLAIM_LEASE_MS));
+/** The claim statement of claimDeliveries (also explained by bench/queue-plans.ts). */
+export function claimStatement(opts: ClaimOptions, now: Date, token: string, until: Date) {
   const nowIso = now.toISOString();
   const room = Object.entries(opts.tenantRoom ?? {});
   const full = room.filter(([, n]) => n <= 0).map(([t]) => t);
@@ -71,14 +64,14 @@ export async function claimDeliveries(db: Db, opts: ClaimOptions): Promise<Claim
   const tRoom = Object.entries(opts.targetRoom ?? {});
   const skip = [...(opts.saturated ?? []), ...(opts.exclude ?? []), ...tRoom.filter(([, n]) => n <= 0).map(([t]) => t)];
   const tPartial = tRoom.filter(([, n]) => n > 0);
-  const res = await db.execute(sql`
+  return sql`
     with candidates as (
-      select id, tenant_id, coalesce(endpoint_id, post_back_url) as target, next_attempt_at
-        from webhook_deliveries
-       where status in ('PENDING', 'FAILED') and next_attempt_at <= ${nowIso}::timestamptz
+      select delivery_id as id, tenant_id, target, next_attempt_at
+        from webhook_queue
+       where next_attempt_at <= ${nowIso}::timestamptz
          and (claimed_until is null or claimed_until <= ${nowIso}::timestamptz)
          ${tenantFilter(opts.tenantId)}
-         and coalesce(endpoint_id, post_back_url) <> all(string_to_array(${skip.join('\n')}, chr(10)))
+         and target <> all(string_to_array(${skip.join('\n')}, chr(10)))
          -- Tenants already using their whole share of the slots: their backlog waits, others' deliveries go.
          and tenant_id <> all(string_to_array(${full.join('\n')}, chr(10)))
        order by next_attempt_at
@@ -99,21 +92,34 @@ export async function claimDeliveries(db: Db, opts: ClaimOptions): Promise<Claim
        order by next_attempt_at limit ${opts.limit}
     ), locked as (
       -- Lock only the rows we take, re-checking them: a row another worker holds or just claimed is skipped.
-      select id from webhook_deliveries
-       where id in (select id from picked) and status in ('PENDING', 'FAILED')
+      select delivery_id from webhook_queue
+       where delivery_id in (select id from picked)
          and (claimed_until is null or claimed_until <= ${nowIso}::timestamptz)
          for update skip locked
     ), claimed as (
-      update webhook_deliveries d set claimed_until = ${until.toISOString()}::timestamptz, claim_token = ${token}
-        from locked where d.id = locked.id
-      returning d.id, d.tenant_id, d.mode, d.event_id, d.event_type, d.attempt_count, d.endpoint_id, d.post_back_url
+      update webhook_queue q set claimed_until = ${until.toISOString()}::timestamptz, claim_token = ${token}
+        from locked where q.delivery_id = locked.delivery_id
+      returning q.delivery_id as id, q.tenant_id, q.mode, q.event_id, q.event_type, q.attempt_count, q.endpoint_id, q.post_back_url
     )
     select c.*, floor(extract(epoch from ev.created_at) * 1000)::bigint as event_created_at, ev.data as event_data,
            e.url, e.secret, e.previous_secret, floor(extract(epoch from e.previous_secret_expires_at) * 1000)::bigint as previous_secret_expires_at,
            (e.id is not null and e.enabled and e.deleted_at is null) as endpoint_active
       from claimed c
       join events ev on ev.id = c.event_id
-      left join webhook_endpoints e on e.id = c.endpoint_id`);
+      left join webhook_endpoints e on e.id = c.endpoint_id`;
+}
+
+/**
+ * Claims due deliveries from the hot queue (due, unclaimed or with an expired
+ * claim) with FOR UPDATE SKIP LOCKED, so two workers never take the same one,
+ * and loads what the attempt needs in the same round trip. It reads neither
+ * the delivery log nor any finished delivery (queue.ts).
+ */
+export async function claimDeliveries(db: Db, opts: ClaimOptions): Promise<ClaimedDelivery[]> {
+  const now = opts.now ?? new Date();
+  const token = randomBytes(12).toString('base64url');
+  const until = new Date(now.getTime() + (opts.leaseMs ?? CLAIM_LEASE_MS));
+  const res = await db.execute(claimStatement(opts, now, token, until));
   return rowsOf<Record<string, unknown>>(res).map((r) => ({
     id: r.id as string,
     token,

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import { tenantFilter } from './claim-deliveries';
+import { ACTIVE_SLOT } from './queue';
 
 interface Pair {
   event_id: string;
@@ -60,6 +61,13 @@ export async function dispatchEvents(
           from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
             as r(id text, tenant_id text, mode text, event_id text, event_type text, endpoint_id text, post_back_url text, fanout_key text)
         on conflict (fanout_key) do nothing
+        returning id, tenant_id, mode, event_id, event_type, endpoint_id, post_back_url
+      ), queued as (
+        -- The hot queue gets the same rows (queue.ts): the claim reads only it.
+        insert into webhook_queue (slot, delivery_id, tenant_id, mode, event_id, event_type, endpoint_id, post_back_url, target, next_attempt_at)
+        select ${ACTIVE_SLOT}, id, tenant_id, mode, event_id, event_type, endpoint_id, post_back_url, coalesce(endpoint_id, post_back_url),
+               ${nowIso}::timestamptz
+          from ins
       )
       update events set dispatched_at = ${nowIso}::timestamptz
        where id in (select jsonb_array_elements_text(${JSON.stringify(eventIds)}::jsonb))`);

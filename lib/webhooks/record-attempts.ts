@@ -3,6 +3,7 @@ import { rowsOf, type Db } from '@/lib/db';
 import { webhookDeliveries, type DeliveryStatus } from '@/db/schema';
 import type { SendOutcome } from './send-webhook';
 import type { RawRow } from '@/lib/db/raw-row';
+import { ACTIVE_SLOT } from './queue';
 
 export interface AttemptRecord {
   deliveryId: string;
@@ -17,10 +18,24 @@ export interface AttemptRecord {
 
 /**
  * Writes attempts' outcomes and their deliveries' next state, any number in
- * one statement (rows travel as one JSON parameter). Returns the delivery ids
+ * one statement (rows travel as one JSON parameter): the queue row leaves the
+ * queue or is released for its retry, the log row and the attempt are
+ * written. Only the claim's holder (token) records. Returns the delivery ids
  * recorded; one missing lost its claim to another worker.
  */
 export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<Set<string>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await recordOnce(db, records);
+    } catch (err) {
+      // A rotation moved a row between partitions under this statement (40001): the next try finds it where it is now.
+      const code = err && typeof err === 'object' && 'code' in err ? String((err as { code: unknown }).code) : '';
+      if (code !== '40001' || attempt >= 3) throw err;
+    }
+  }
+}
+
+async function recordOnce(db: Db, records: AttemptRecord[]): Promise<Set<string>> {
   if (records.length === 0) return new Set();
   const rows = records.map((r) => ({
     id: r.deliveryId,
@@ -42,19 +57,33 @@ export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(
         id text, token text, status text, next_attempt_at timestamptz, last_error text, has_attempt boolean, number int,
         started_at timestamptz, url text, response_status int, duration_ms int, error text, response_body text)
+    ), done as (
+      -- Delivered or dead-lettered: out of the hot queue (only by the claim's holder).
+      delete from webhook_queue q using r
+       where q.delivery_id = r.id and q.claim_token = r.token and r.status in ('SUCCEEDED', 'DEAD_LETTER')
+      returning q.delivery_id
+    ), retry as (
+      -- To be retried: released, due later, and moved to the active partition (so the other one empties).
+      update webhook_queue q
+         set slot = ${ACTIVE_SLOT}, next_attempt_at = r.next_attempt_at, claimed_until = null, claim_token = null,
+             attempt_count = case when r.has_attempt then r.number else q.attempt_count end
+        from r
+       where q.delivery_id = r.id and q.claim_token = r.token and r.status not in ('SUCCEEDED', 'DEAD_LETTER')
+      returning q.delivery_id
+    ), ok as (
+      select delivery_id as id from done union all select delivery_id from retry
     ), u as (
       update webhook_deliveries d
-         set status = r.status, next_attempt_at = r.next_attempt_at, claimed_until = null, claim_token = null,
-             last_error = r.last_error, updated_at = now(),
+         set status = r.status, next_attempt_at = r.next_attempt_at, last_error = r.last_error, updated_at = now(),
              attempt_count = case when r.has_attempt then r.number else d.attempt_count end,
              last_attempt_at = case when r.has_attempt then r.started_at else d.last_attempt_at end
-        from r
-       where d.id = r.id and d.claim_token = r.token
+        from r join ok on ok.id = r.id
+       where d.id = r.id
       returning d.id
     ), i as (
       insert into webhook_attempts (delivery_id, number, attempted_at, url, response_status, duration_ms, error, response_body)
       select r.id, r.number, r.started_at, r.url, r.response_status, r.duration_ms, r.error, r.response_body
-        from r join u on u.id = r.id
+        from r join ok on ok.id = r.id
        where r.has_attempt
       on conflict (delivery_id, number) do nothing
     )

@@ -6,6 +6,7 @@ import { TEST_EVENT_TYPE } from '@/lib/events/types';
 import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/mode';
 import { getWebhookEndpointOrThrow } from './get-webhook-endpoint-or-throw';
+import { dequeueDeliveries, enqueueDeliveries } from './queue';
 import type { RawRow } from '@/lib/db/raw-row';
 
 /** Deliveries replayed per call; the answer says when more remain (call again: replayed ones are not picked twice). */
@@ -34,7 +35,8 @@ export async function recoverWebhookDeliveries(
        where endpoint_id = ${ep.id} and tenant_id = ${ep.tenantId} and mode = ${ep.mode}
          and status in ('FAILED', 'DEAD_LETTER') and superseded_by is null and event_type <> ${TEST_EVENT_TYPE}
          and created_at >= ${window.since.toISOString()}::timestamptz and created_at < ${until.toISOString()}::timestamptz
-         and (claimed_until is null or claimed_until <= ${now.toISOString()}::timestamptz)
+         and not exists (select 1 from webhook_queue q where q.delivery_id = webhook_deliveries.id
+                                                         and q.claimed_until > ${now.toISOString()}::timestamptz)
        order by created_at, id
        limit ${RECOVER_BATCH * 4 + 1}
          for update skip locked`);
@@ -61,6 +63,15 @@ export async function recoverWebhookDeliveries(
       updatedAt: now,
     }));
     await tx.insert(webhookDeliveries).values(rows);
+    await enqueueDeliveries(
+      tx,
+      rows.map((r) => r.id),
+    );
+    // The originals stop: a FAILED one's queue row goes (a DEAD_LETTER one has none).
+    await dequeueDeliveries(
+      tx,
+      batch.flatMap(([, e]) => e.ids),
+    );
     const pairs = JSON.stringify(batch.flatMap(([, e], i) => e.ids.map((id) => [id, rows[i]!.id])));
     await tx.execute(sql`
       update webhook_deliveries d

@@ -5,6 +5,7 @@ import { ApiError, notFound } from '@/lib/api/errors';
 import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/mode';
 import { getWebhookEndpointOrThrow } from './get-webhook-endpoint-or-throw';
+import { enqueueDeliveries } from './queue';
 import { subscribes } from './subscribes';
 
 /**
@@ -62,7 +63,13 @@ export async function replayEvent(
         );
       rows = eps.filter((e) => subscribes(e.eventsSubscribed, ev.type)).map((e) => ({ ...base, id: newId('webhookDelivery'), endpointId: e.id }));
     }
-    if (rows.length) await tx.insert(webhookDeliveries).values(rows);
+    if (rows.length) {
+      await tx.insert(webhookDeliveries).values(rows);
+      await enqueueDeliveries(
+        tx,
+        rows.map((r) => r.id),
+      );
+    }
     return { eventId: ev.id, deliveryIds: rows.map((r) => r.id) };
   });
 }

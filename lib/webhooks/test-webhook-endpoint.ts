@@ -6,6 +6,7 @@ import { outbox } from '@/lib/events/outbox';
 import type { TestEventDataView } from '@/lib/events/payloads';
 import { TEST_EVENT_TYPE } from '@/lib/events/types';
 import { newId } from '@/lib/ids';
+import { enqueueDeliveries } from './queue';
 import type { Mode } from '@/lib/mode';
 import { attemptDelivery } from './attempt-delivery';
 import { CLAIM_LEASE_MS } from './claim-deliveries';
@@ -35,10 +36,10 @@ export async function testWebhookEndpoint(db: Db, where: { id: string; tenantId:
       eventType: TEST_EVENT_TYPE,
       endpointId: ep.id,
       nextAttemptAt: now,
-      claimedUntil: new Date(now.getTime() + CLAIM_LEASE_MS),
-      claimToken: token,
       createdAt: now,
     });
+    // Queued already claimed by this request, so no worker sends it too.
+    await enqueueDeliveries(tx, [deliveryId], { token, until: new Date(now.getTime() + CLAIM_LEASE_MS) });
   });
   const result = await attemptDelivery(
     db,

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { webhookAttempts, webhookDeliveries } from '@/db/schema';
 import { emitEvent } from '@/lib/events/emit-event';
@@ -11,6 +11,16 @@ import { parseAllowList } from './blocked-address';
 import { claimDeliveries } from './claim-deliveries';
 import { deliverDue } from './deliver-due';
 import { dispatchEvents } from './dispatch-events';
+import { rowsOf, type Db } from '@/lib/db';
+
+/** A delivery's row in the hot queue (claims live there, not in the log). */
+async function queued(db: Db, deliveryIds: string[]) {
+  return rowsOf<{ delivery_id: string; claim_token: string | null; claimed_until: string | null }>(
+    await db.execute(
+      sql`select delivery_id, claim_token, claimed_until::text from webhook_queue where delivery_id = any(string_to_array(${deliveryIds.join(',')}, ','))`,
+    ),
+  );
+}
 
 const allow = parseAllowList('127.0.0.1');
 const ROOT = path.resolve(__dirname, '../..');
@@ -40,16 +50,19 @@ describe('a worker killed mid-delivery', () => {
     await exited;
 
     const [claimed] = await t.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, ev.id));
-    expect(claimed!.claimToken).not.toBeNull();
+    const [q] = await queued(t.db, [claimed!.id]);
+    expect(q!.claim_token).not.toBeNull();
     expect(claimed!.attemptCount).toBe(0);
     // While the dead worker's claim lasts, nobody else sends it.
     expect(await deliverDue(t.db, { tenantId: t.tenant.id, allow })).toHaveLength(0);
 
     hang = false;
-    const later = new Date(claimed!.claimedUntil!.getTime() + 1);
+    const later = new Date(new Date(q!.claimed_until!).getTime() + 1);
     const results = await deliverDue(t.db, { now: later, tenantId: t.tenant.id, allow });
     expect(results).toMatchObject([{ status: 'SUCCEEDED', number: 1, recorded: true }]);
     expect(await deliverDue(t.db, { now: new Date(later.getTime() + 86_400_000), tenantId: t.tenant.id, allow })).toHaveLength(0);
+    // Delivered: out of the hot queue.
+    expect(await queued(t.db, [claimed!.id])).toEqual([]);
 
     expect(r.received.map((x) => x.headers['x-webhook-id'])).toEqual([ev.id, ev.id]);
     const attempts = await t.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, claimed!.id));
@@ -75,7 +88,8 @@ describe('concurrent workers', () => {
     expect(ids).toHaveLength(60);
     expect(new Set(ids).size).toBe(60);
     const rows = await t.db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, ids));
-    expect(rows.every((d) => d.endpointId === ep.id && d.claimToken)).toBe(true);
+    expect(rows.every((d) => d.endpointId === ep.id)).toBe(true);
+    expect((await queued(t.db, ids)).every((q) => q.claim_token)).toBe(true);
   });
 
   it('a worker whose claim was taken over records nothing', async () => {

@@ -1,0 +1,111 @@
+import { eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { webhookDeliveries } from '@/db/schema';
+import { rowsOf, type Db } from '@/lib/db';
+import { emitEvent } from '@/lib/events/emit-event';
+import { createTestTenant } from '@/lib/testing/fixtures';
+import { startReceiver } from '@/lib/testing/webhook-receiver';
+import { createTestWebhookEndpoint } from '@/lib/testing/webhook-resources';
+import { parseAllowList } from './blocked-address';
+import { claimDeliveries } from './claim-deliveries';
+import { deliverDue } from './deliver-due';
+import { runDeliveryLoop } from './delivery-loop';
+import { dispatchEvents } from './dispatch-events';
+import { recordAttempts } from './record-attempts';
+import { rotateWebhookQueue } from './rotate-queue';
+
+const allow = parseAllowList('127.0.0.1');
+
+async function queueRows(db: Db, tenantId: string) {
+  return rowsOf<{ delivery_id: string; slot: number; claim_token: string | null }>(
+    await db.execute(sql`select delivery_id, slot, claim_token from webhook_queue where tenant_id = ${tenantId}`),
+  );
+}
+
+describe('the hot webhook queue', () => {
+  it('holds only undelivered work: a delivered delivery leaves it, a retry stays (due later), the log keeps both', async () => {
+    const t = await createTestTenant();
+    const owner = { tenantId: t.tenant.id, mode: 'test' as const };
+    let fail = true;
+    const r = await startReceiver((_q, res) => void res.writeHead(fail ? 503 : 200).end());
+    await createTestWebhookEndpoint(t.db, owner, { url: r.url });
+    const a = await emitEvent(t.db, { ...owner, type: 'invoice.paid_out', subjectId: 'inv_a', data: {} });
+    await dispatchEvents(t.db, { tenantId: t.tenant.id });
+    expect(await queueRows(t.db, t.tenant.id)).toHaveLength(1);
+    // 503: FAILED, retried later, still queued and not claimable before it is due.
+    expect(await deliverDue(t.db, { tenantId: t.tenant.id, allow })).toMatchObject([{ status: 'FAILED' }]);
+    const [retry] = await queueRows(t.db, t.tenant.id);
+    expect(retry).toMatchObject({ claim_token: null });
+    expect(await claimDeliveries(t.db, { limit: 10, tenantId: t.tenant.id })).toEqual([]);
+    fail = false;
+    const later = new Date(Date.now() + 3_600_000);
+    expect(await deliverDue(t.db, { now: later, tenantId: t.tenant.id, allow })).toMatchObject([{ status: 'SUCCEEDED' }]);
+    expect(await queueRows(t.db, t.tenant.id)).toEqual([]);
+    const [log] = await t.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, a.id));
+    expect(log).toMatchObject({ status: 'SUCCEEDED', attemptCount: 2 });
+    await r.close();
+  });
+
+  it('a rotation keeps every live row (in flight with its claim, retries) and frees the rest; the claim holder still records', async () => {
+    const t = await createTestTenant();
+    const owner = { tenantId: t.tenant.id, mode: 'test' as const };
+    await createTestWebhookEndpoint(t.db, owner, { url: 'https://example.com/hook' });
+    for (let i = 0; i < 5; i++) await emitEvent(t.db, { ...owner, type: 'order.created', subjectId: `ord_${i}`, data: { i } });
+    await dispatchEvents(t.db, { tenantId: t.tenant.id });
+    const claimed = await claimDeliveries(t.db, { limit: 2, tenantId: t.tenant.id });
+    expect(claimed).toHaveLength(2);
+    // Two rotations: every partition has been truncated once since the rows were written.
+    expect((await rotateWebhookQueue(t.db, { force: true })).rotated).toBe(true);
+    expect((await rotateWebhookQueue(t.db, { force: true })).rotated).toBe(true);
+    const rows = await queueRows(t.db, t.tenant.id);
+    expect(rows).toHaveLength(5);
+    expect(rows.filter((q) => q.claim_token === claimed[0]!.token)).toHaveLength(2);
+    // The in-flight attempts record their outcome after the rows moved.
+    const recorded = await recordAttempts(
+      t.db,
+      claimed.map((d) => ({ deliveryId: d.id, token: d.token, status: 'SUCCEEDED' as const, nextAttemptAt: null, lastError: null, attempt: null })),
+    );
+    expect([...recorded].sort()).toEqual(claimed.map((d) => d.id).sort());
+    expect(await queueRows(t.db, t.tenant.id)).toHaveLength(3);
+    // The rest are still claimable, once each.
+    const rest = await claimDeliveries(t.db, { limit: 10, tenantId: t.tenant.id });
+    expect(rest).toHaveLength(3);
+  });
+
+  it('rotating again and again while the delivery loop sends 600 events: every one delivered exactly once, none left queued', async () => {
+    const t = await createTestTenant();
+    const owner = { tenantId: t.tenant.id, mode: 'test' as const };
+    const r = await startReceiver();
+    await createTestWebhookEndpoint(t.db, owner, { url: r.url });
+    const ids: string[] = [];
+    for (let i = 0; i < 600; i++) ids.push((await emitEvent(t.db, { ...owner, type: 'order.created', subjectId: `ord_${i}`, data: { i } })).id);
+    const stop = new AbortController();
+    const loop = runDeliveryLoop(t.db, { signal: stop.signal, tenantId: t.tenant.id, allow, concurrency: 32, idleMs: 20 });
+    let rotations = 0;
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      if ((await rotateWebhookQueue(t.db, { force: true })).rotated) rotations++;
+      const [left] = rowsOf<{ n: number }>(await t.db.execute(sql`select count(*)::int as n from webhook_queue where tenant_id = ${t.tenant.id}`));
+      const done = (await t.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.tenantId, t.tenant.id))).filter(
+        (d) => d.status === 'SUCCEEDED',
+      ).length;
+      if (left!.n === 0 && done === 600) break;
+      await new Promise((res) => setTimeout(res, 25));
+    }
+    stop.abort();
+    await loop;
+    expect(rotations).toBeGreaterThan(3);
+    const got = r.received.map((x) => x.headers['x-webhook-id'] as string);
+    expect(new Set(got).size).toBe(600);
+    expect(got.filter((id) => !ids.includes(id))).toEqual([]);
+    expect(got.length).toBe(600);
+    expect(await queueRows(t.db, t.tenant.id)).toEqual([]);
+    await r.close();
+  });
+
+  it('does not rotate for a handful of dead rows (the threshold), and rotates past it', async () => {
+    const t = await createTestTenant();
+    expect((await rotateWebhookQueue(t.db, { minDead: Number.MAX_SAFE_INTEGER })).rotated).toBe(false);
+    expect((await rotateWebhookQueue(t.db, { minDead: 0 })).rotated).toBe(true);
+  });
+});
