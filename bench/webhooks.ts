@@ -27,6 +27,7 @@ import type { EventType } from '@/lib/events/types';
 import { newId } from '@/lib/ids';
 import { parseAllowList } from '@/lib/webhooks/blocked-address';
 import { runDeliveryLoop } from '@/lib/webhooks/delivery-loop';
+import { rotateWebhookQueue } from '@/lib/webhooks/rotate-queue';
 import { newWebhookSecret } from '@/lib/webhooks/secret';
 import { sendWebhook } from '@/lib/webhooks/send-webhook';
 import { signatureHeader } from '@/lib/webhooks/sign';
@@ -130,10 +131,12 @@ async function ceiling(child: ChildProcess, url: string, secret: string) {
   return { rate: (report.unique / (Date.now() - started)) * 1000, report };
 }
 
+/** The delivery loop and, as the worker runs it, the queue's rotation every 2 s. */
 function startLoop(db: Db) {
   const controller = new AbortController();
   const done = runDeliveryLoop(db, { signal: controller.signal, allow });
-  return { stop: async () => (controller.abort(), done) };
+  const rotation = setInterval(() => void rotateWebhookQueue(db).catch(() => {}), 2_000);
+  return { stop: async () => (clearInterval(rotation), controller.abort(), done) };
 }
 
 async function waitFor(child: ChildProcess, n: number, timeoutMs: number): Promise<{ report: Report; ms: number }> {

@@ -1,10 +1,11 @@
-import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, mode, tstz } from './columns';
 
 /**
  * The outbox: every event is inserted in the same transaction as the state
- * change it reports; the webhook fan-out reads undispatched rows.
+ * change it reports. An insert trigger (migration 0022) puts each undispatched
+ * event into the hot queue `event_outbox`, which the webhook fan-out reads
+ * (lib/webhooks/dispatch-events.ts), so the fan-out never walks dispatched history.
  */
 export const events = pgTable(
   'events',
@@ -25,9 +26,5 @@ export const events = pgTable(
   (t) => [
     /** Invoice/withdrawal timelines: events of one record in order. */
     index('events_subject_idx').on(t.subjectId, t.createdAt),
-    /** Fan-out: oldest undispatched events first. */
-    index('events_undispatched_idx')
-      .on(t.createdAt)
-      .where(sql`${t.dispatchedAt} is null`),
   ],
 );

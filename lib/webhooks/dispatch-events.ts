@@ -14,9 +14,10 @@ interface Pair {
 }
 
 /**
- * Fan-out from the outbox: for each undispatched event, one PENDING delivery
+ * Fan-out from the outbox's hot queue (`event_outbox`, filled by a trigger on
+ * events, migration 0022): for each undispatched event, one PENDING delivery
  * per enabled endpoint subscribed to its type (or one to its postBackUrl),
- * due at once, and the event marked dispatched, all in one transaction.
+ * due at once, the event taken out of the queue and marked dispatched, all in one transaction.
  * SKIP LOCKED lets several workers fan out side by side; fanoutKey makes a
  * repeated fan-out add nothing. `tenantId` limits a pass to one tenant (tests).
  */
@@ -29,10 +30,11 @@ export async function dispatchEvents(
     // Events and their subscribed endpoints in one round trip (a postBackUrl event matches no endpoint).
     const res = await tx.execute(sql`
       select ev.id as event_id, ev.tenant_id, ev.mode, ev.type, ev.post_back_url, e.id as endpoint_id
-        from (select id, tenant_id, mode, type, post_back_url, created_at from events
-               where dispatched_at is null ${tenantFilter(tenantId)}
+        from (select event_id from event_outbox
+               where true ${tenantFilter(tenantId)}
                order by created_at limit ${limit}
-                 for update skip locked) ev
+                 for update skip locked) o
+        join events ev on ev.id = o.event_id
         left join webhook_endpoints e
           on ev.post_back_url is null and e.tenant_id = ev.tenant_id and e.mode = ev.mode and e.enabled and e.deleted_at is null
          and (ev.type = any(e.events_subscribed) or '*' = any(e.events_subscribed))`);
@@ -68,6 +70,9 @@ export async function dispatchEvents(
         select ${ACTIVE_SLOT}, id, tenant_id, mode, event_id, event_type, endpoint_id, post_back_url, coalesce(endpoint_id, post_back_url),
                ${nowIso}::timestamptz
           from ins
+      )
+      , dequeued as (
+        delete from event_outbox where event_id in (select jsonb_array_elements_text(${JSON.stringify(eventIds)}::jsonb))
       )
       update events set dispatched_at = ${nowIso}::timestamptz
        where id in (select jsonb_array_elements_text(${JSON.stringify(eventIds)}::jsonb))`);

@@ -78,7 +78,12 @@ describe('the hot webhook queue', () => {
     const r = await startReceiver();
     await createTestWebhookEndpoint(t.db, owner, { url: r.url });
     const ids: string[] = [];
-    for (let i = 0; i < 600; i++) ids.push((await emitEvent(t.db, { ...owner, type: 'order.created', subjectId: `ord_${i}`, data: { i } })).id);
+    // Events are queued for the fan-out by the trigger on events, in their own transaction.
+    const first = await emitEvent(t.db, { ...owner, type: 'order.created', subjectId: 'ord_first', data: {} });
+    ids.push(first.id);
+    const [queuedEvent] = rowsOf<{ n: number }>(await t.db.execute(sql`select count(*)::int as n from event_outbox where event_id = ${first.id}`));
+    expect(queuedEvent!.n).toBe(1);
+    for (let i = 1; i < 600; i++) ids.push((await emitEvent(t.db, { ...owner, type: 'order.created', subjectId: `ord_${i}`, data: { i } })).id);
     const stop = new AbortController();
     const loop = runDeliveryLoop(t.db, { signal: stop.signal, tenantId: t.tenant.id, allow, concurrency: 32, idleMs: 20 });
     let rotations = 0;
@@ -100,6 +105,9 @@ describe('the hot webhook queue', () => {
     expect(got.filter((id) => !ids.includes(id))).toEqual([]);
     expect(got.length).toBe(600);
     expect(await queueRows(t.db, t.tenant.id)).toEqual([]);
+    // The outbox's queue (filled by the trigger on events, rotated by the same job) is empty too.
+    const [outbox] = rowsOf<{ n: number }>(await t.db.execute(sql`select count(*)::int as n from event_outbox where tenant_id = ${t.tenant.id}`));
+    expect(outbox!.n).toBe(0);
     await r.close();
   });
 

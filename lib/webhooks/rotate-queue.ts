@@ -4,9 +4,21 @@ import { rowsOf, type Db } from '@/lib/db';
 /** Dead rows (deleted or updated away) both queue partitions may hold before a rotation clears them. */
 export const ROTATE_MIN_DEAD = 20_000;
 
-const QUEUE_COLUMNS = sql.raw(
-  'delivery_id, tenant_id, mode, event_id, event_type, endpoint_id, post_back_url, target, attempt_count, next_attempt_at, claimed_until, claim_token',
-);
+/** A hot queue: a table with list partitions `<table>_0` and `<table>_1` on `slot`, and `<table>_state`.slot the active one. */
+interface HotQueue {
+  table: 'webhook_queue' | 'event_outbox';
+  /** Every column but slot. */
+  columns: string;
+}
+
+export const HOT_QUEUES: HotQueue[] = [
+  {
+    table: 'webhook_queue',
+    columns:
+      'delivery_id, tenant_id, mode, event_id, event_type, endpoint_id, post_back_url, target, attempt_count, next_attempt_at, claimed_until, claim_token',
+  },
+  { table: 'event_outbox', columns: 'event_id, tenant_id, created_at' },
+];
 
 const pgCode = (err: unknown) => (err && typeof err === 'object' && 'code' in err ? String((err as { code: unknown }).code) : null);
 
@@ -17,15 +29,15 @@ interface QueueStats {
   liveInactive: number;
 }
 
-async function queueStats(db: Db): Promise<QueueStats> {
+async function queueStats(db: Db, q: HotQueue): Promise<QueueStats> {
   const [row] = rowsOf<{ slot: number; dead: string; dead_inactive: string; live_inactive: string }>(
     await db.execute(sql`
       select s.slot,
              coalesce(sum(t.n_dead_tup), 0)::text as dead,
-             coalesce(sum(t.n_dead_tup) filter (where t.relname = 'webhook_queue_' || (1 - s.slot)), 0)::text as dead_inactive,
-             coalesce(sum(t.n_live_tup) filter (where t.relname = 'webhook_queue_' || (1 - s.slot)), 0)::text as live_inactive
-        from webhook_queue_state s
-        left join pg_stat_user_tables t on t.relname in ('webhook_queue_0', 'webhook_queue_1')
+             coalesce(sum(t.n_dead_tup) filter (where t.relname = ${q.table} || '_' || (1 - s.slot)), 0)::text as dead_inactive,
+             coalesce(sum(t.n_live_tup) filter (where t.relname = ${q.table} || '_' || (1 - s.slot)), 0)::text as live_inactive
+        from ${sql.raw(`${q.table}_state`)} s
+        left join pg_stat_user_tables t on t.relname in (${`${q.table}_0`}, ${`${q.table}_1`})
        group by s.slot`),
   );
   return { slot: Number(row!.slot), dead: Number(row!.dead), deadInactive: Number(row!.dead_inactive), liveInactive: Number(row!.live_inactive) };
@@ -44,8 +56,9 @@ async function queueStats(db: Db): Promise<QueueStats> {
  * lock_timeout (claims and outcomes pause for the few milliseconds it holds),
  * so no row can be written to it between the move and the TRUNCATE.
  */
-export async function rotateWebhookQueue(db: Db, opts: { minDead?: number; force?: boolean } = {}) {
-  const before = await queueStats(db);
+async function rotateQueue(db: Db, q: HotQueue, opts: { minDead?: number; force?: boolean }) {
+  const columns = sql.raw(q.columns);
+  const before = await queueStats(db, q);
   const minDead = opts.minDead ?? ROTATE_MIN_DEAD;
   if (!opts.force && (before.dead < minDead || before.liveInactive > before.dead)) return { rotated: false as const, ...before };
   const result = await db
@@ -56,19 +69,19 @@ export async function rotateWebhookQueue(db: Db, opts: { minDead?: number; force
       );
       if (!got?.ok) return null;
       await tx.execute(sql`set local lock_timeout = '500ms'`);
-      const [st] = rowsOf<{ slot: number }>(await tx.execute(sql`select slot from webhook_queue_state for update`));
+      const [st] = rowsOf<{ slot: number }>(await tx.execute(sql`select slot from ${sql.raw(`${q.table}_state`)} for update`));
       const active = Number(st!.slot);
       const inactive = 1 - active;
-      const from = sql.raw(`webhook_queue_${inactive}`);
-      const to = sql.raw(`webhook_queue_${active}`);
+      const from = sql.raw(`${q.table}_${inactive}`);
+      const to = sql.raw(`${q.table}_${active}`);
       await tx.execute(sql`lock table ${from} in access exclusive mode`);
       const moved = rowsOf<{ n: string }>(
         await tx.execute(sql`
-        with m as (insert into ${to} (slot, ${QUEUE_COLUMNS}) select ${active}, ${QUEUE_COLUMNS} from ${from} returning 1)
+        with m as (insert into ${to} (slot, ${columns}) select ${active}, ${columns} from ${from} returning 1)
         select count(*)::text as n from m`),
       );
       await tx.execute(sql`truncate ${from}`);
-      await tx.execute(sql`update webhook_queue_state set slot = ${inactive}, rotated_at = now()`);
+      await tx.execute(sql`update ${sql.raw(`${q.table}_state`)} set slot = ${inactive}, rotated_at = now()`);
       return { moved: Number(moved[0]!.n), slot: inactive };
     })
     // Claims or outcomes held the partition past the lock timeout: try again at the next tick.
@@ -77,4 +90,10 @@ export async function rotateWebhookQueue(db: Db, opts: { minDead?: number; force
       throw err;
     });
   return result ? { rotated: true as const, ...before, ...result } : { rotated: false as const, ...before };
+}
+
+/** Both hot queues (webhook deliveries, the events outbox): the `webhook-queue-rotate` job. */
+export async function rotateWebhookQueue(db: Db, opts: { minDead?: number; force?: boolean } = {}) {
+  const [deliveries, outbox] = [await rotateQueue(db, HOT_QUEUES[0]!, opts), await rotateQueue(db, HOT_QUEUES[1]!, opts)];
+  return { ...deliveries, outbox };
 }
