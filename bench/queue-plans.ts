@@ -12,14 +12,18 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
 import { claimStatement } from '@/lib/webhooks/claim-deliveries';
+import { pendingEventsStatement } from '@/lib/webhooks/dispatch-events';
 import { rotateWebhookQueue } from '@/lib/webhooks/rotate-queue';
 import { withBenchDatabase } from './lib/harness';
 
 class Rollback extends Error {}
 
-async function explain(db: Db, label: string) {
+async function explain(db: Db, label: string, which: 'claim' | 'fan-out' = 'claim') {
   const now = new Date();
-  const stmt = claimStatement({ limit: 112, perTarget: 64, perTenant: 32 }, now, 'plan', new Date(now.getTime() + 60_000));
+  const stmt =
+    which === 'claim'
+      ? claimStatement({ limit: 112, perTarget: 64, perTenant: 32 }, now, 'plan', new Date(now.getTime() + 60_000))
+      : pendingEventsStatement(1000);
   let plan: string[] = [];
   const started = performance.now();
   await db
@@ -32,11 +36,16 @@ async function explain(db: Db, label: string) {
       if (!(e instanceof Rollback)) throw e;
     });
   const ms = performance.now() - started;
-  // The scan of the queue and the totals are what changes between the cases.
-  const keep = plan.filter((l) => /webhook_queue|Buffers|Execution Time|Planning Time|rows=/.test(l) && !/events|webhook_endpoints/.test(l));
+  // What changes between the cases: the whole statement's buffers, each scan of the queue with its buffers, the times.
+  const keep: string[] = [plan[0]!.replace(/\s+\(actual.*$/, ` (the ${which} statement)`), plan[1]!];
+  plan.forEach((l, i) => {
+    if (/Scan.*(webhook_queue|event_outbox)/.test(l))
+      keep.push(l, ...plan.slice(i + 1, i + 4).filter((n) => /Buffers|Index Cond|Filter:|Rows Removed/.test(n)));
+    if (/Planning Time|Execution Time/.test(l)) keep.push(l);
+  });
   console.log(`\n### ${label} (${ms.toFixed(1)} ms round trip)\n`);
   console.log('```');
-  console.log(keep.slice(0, 24).join('\n'));
+  console.log(keep.map((l) => l.replace(/^\s{6,}/, (m) => m.slice(0, 6))).join('\n'));
   console.log('```');
 }
 
@@ -87,6 +96,23 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     await db.execute(sql`analyze webhook_queue`);
     await queueRows(db, t.tenant.id, ep.id, 50_000, 'whd_stale_', 60);
     await explain(db, '3. Stale statistics: analyzed empty, then 50,000 due deliveries');
+
+    // The fan-out's read of the outbox queue: 1,000 undispatched events behind 1,000,000 dispatched ones.
+    console.error('writing 1,000,000 events through the outbox ...');
+    await db.execute(sql`
+      insert into events (id, tenant_id, mode, type, subject_id, data, created_at)
+      select 'evt_hist_' || g, ${t.tenant.id}, 'test', 'invoice.created', 'inv_plan', '{}'::jsonb, now() - interval '1 hour' + g * interval '1 ms'
+        from generate_series(1, 1000000) g`);
+    await db.execute(sql`delete from event_outbox where event_id like 'evt_hist_%'`);
+    await db.execute(sql`update events set dispatched_at = now() where id like 'evt_hist_%'`);
+    await db.execute(sql`
+      insert into events (id, tenant_id, mode, type, subject_id, data)
+      select 'evt_live_' || g, ${t.tenant.id}, 'test', 'invoice.created', 'inv_plan', '{}'::jsonb from generate_series(1, 1000) g`);
+    await explain(db, '4a. Fan-out: 1,000 new events after 1,000,000 dispatched, no vacuum, first read', 'fan-out');
+    await explain(db, '4b. Same, second read', 'fan-out');
+    await rotateWebhookQueue(db, { force: true });
+    await rotateWebhookQueue(db, { force: true });
+    await explain(db, '4c. Fan-out after the rotation', 'fan-out');
   });
   process.exit(0);
 }

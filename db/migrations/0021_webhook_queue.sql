@@ -22,9 +22,10 @@ CREATE TABLE "webhook_queue" (
 	"claim_token" text
 ) PARTITION BY LIST ("slot");
 --> statement-breakpoint
-CREATE TABLE "webhook_queue_0" PARTITION OF "webhook_queue" FOR VALUES IN (0);
+-- Room on each page for the claim's and the retry's updates of a row (HOT: no new index entries).
+CREATE TABLE "webhook_queue_0" PARTITION OF "webhook_queue" FOR VALUES IN (0) WITH (fillfactor = 80);
 --> statement-breakpoint
-CREATE TABLE "webhook_queue_1" PARTITION OF "webhook_queue" FOR VALUES IN (1);
+CREATE TABLE "webhook_queue_1" PARTITION OF "webhook_queue" FOR VALUES IN (1) WITH (fillfactor = 80);
 --> statement-breakpoint
 -- The claim: due rows in order of their due time.
 CREATE INDEX "webhook_queue_due_idx" ON "webhook_queue" USING btree ("next_attempt_at");

@@ -92,20 +92,24 @@ export function claimStatement(opts: ClaimOptions, now: Date, token: string, unt
        order by next_attempt_at limit ${opts.limit}
     ), locked as (
       -- Lock only the rows we take, re-checking them: a row another worker holds or just claimed is skipped.
+      -- Ids go by array (= any) rather than by join: the planner then probes the delivery_id index whatever
+      -- the statistics say (a join here became a sequential scan of the whole queue with stale statistics).
       select delivery_id from webhook_queue
-       where delivery_id in (select id from picked)
+       where delivery_id = any(array(select id from picked))
          and (claimed_until is null or claimed_until <= ${nowIso}::timestamptz)
          for update skip locked
     ), claimed as (
       update webhook_queue q set claimed_until = ${until.toISOString()}::timestamptz, claim_token = ${token}
-        from locked where q.delivery_id = locked.delivery_id
+       where q.delivery_id = any(array(select delivery_id from locked))
       returning q.delivery_id as id, q.tenant_id, q.mode, q.event_id, q.event_type, q.attempt_count, q.endpoint_id, q.post_back_url
     )
     select c.*, floor(extract(epoch from ev.created_at) * 1000)::bigint as event_created_at, ev.data as event_data,
            e.url, e.secret, e.previous_secret, floor(extract(epoch from e.previous_secret_expires_at) * 1000)::bigint as previous_secret_expires_at,
            (e.id is not null and e.enabled and e.deleted_at is null) as endpoint_active
       from claimed c
-      join events ev on ev.id = c.event_id
+      -- Lateral with limit (not flattened into a join): one primary-key probe per claimed row, never a hash join
+      -- over all events, whose history only grows.
+      cross join lateral (select created_at, data from events where id = c.event_id limit 1) ev
       left join webhook_endpoints e on e.id = c.endpoint_id`;
 }
 
