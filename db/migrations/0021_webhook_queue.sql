@@ -27,8 +27,8 @@ CREATE TABLE "webhook_queue_0" PARTITION OF "webhook_queue" FOR VALUES IN (0) WI
 --> statement-breakpoint
 CREATE TABLE "webhook_queue_1" PARTITION OF "webhook_queue" FOR VALUES IN (1) WITH (fillfactor = 80);
 --> statement-breakpoint
--- The claim: due rows in order of their due time.
-CREATE INDEX "webhook_queue_due_idx" ON "webhook_queue" USING btree ("next_attempt_at");
+-- The claim: the tenants with queued rows (a skip scan), then each one's due rows in order of their due time.
+CREATE INDEX "webhook_queue_tenant_due_idx" ON "webhook_queue" USING btree ("tenant_id", "next_attempt_at");
 --> statement-breakpoint
 -- Recording an outcome, recover and the test send: a delivery's row.
 CREATE INDEX "webhook_queue_delivery_idx" ON "webhook_queue" USING btree ("delivery_id");

@@ -49,8 +49,8 @@ export interface ClaimOptions {
 }
 
 /** The test-only tenant filter. */
-export const tenantFilter = (tenantId: string | string[] | undefined) =>
-  tenantId === undefined ? sql`` : sql`and tenant_id = any(string_to_array(${[tenantId].flat().join('\n')}, chr(10)))`;
+export const tenantFilter = (tenantId: string | string[] | undefined, column = 'tenant_id') =>
+  tenantId === undefined ? sql`` : sql`and ${sql.raw(column)} = any(string_to_array(${[tenantId].flat().join('\n')}, chr(10)))`;
 
 // Timestamps come back as epoch milliseconds: driver-independent and exact.
 const toDate = (v: unknown) => (v === null || v === undefined ? null : new Date(Number(v)));
@@ -65,16 +65,31 @@ export function claimStatement(opts: ClaimOptions, now: Date, token: string, unt
   const skip = [...(opts.saturated ?? []), ...(opts.exclude ?? []), ...tRoom.filter(([, n]) => n <= 0).map(([t]) => t)];
   const tPartial = tRoom.filter(([, n]) => n > 0);
   return sql`
-    with candidates as (
-      select delivery_id as id, tenant_id, target, next_attempt_at
-        from webhook_queue
-       where next_attempt_at <= ${nowIso}::timestamptz
-         and (claimed_until is null or claimed_until <= ${nowIso}::timestamptz)
-         ${tenantFilter(opts.tenantId)}
-         and target <> all(string_to_array(${skip.join('\n')}, chr(10)))
+    with recursive tenants as (
+      -- Every tenant with queued rows, one index probe each (a skip scan): the claim then reads each tenant's due
+      -- rows from the front of its own index range, so a tenant with a huge backlog (or at its share, skipped
+      -- here) costs the others nothing; a scan in global due order would walk that whole backlog on every claim.
+      (select tenant_id from webhook_queue order by tenant_id limit 1)
+      union all
+      select (select q.tenant_id from webhook_queue q where q.tenant_id > t.tenant_id order by q.tenant_id limit 1)
+        from tenants t where t.tenant_id is not null
+    ), candidates as (
+      select c.id, c.tenant_id, c.target, c.next_attempt_at
+        from tenants t
+        cross join lateral (
+          select delivery_id as id, tenant_id, target, next_attempt_at
+            from webhook_queue q
+           where q.tenant_id = t.tenant_id and q.next_attempt_at <= ${nowIso}::timestamptz
+             and (q.claimed_until is null or q.claimed_until <= ${nowIso}::timestamptz)
+             and q.target <> all(string_to_array(${skip.join('\n')}, chr(10)))
+           order by q.next_attempt_at
+           limit ${(opts.perTenant ?? opts.limit) * 4}
+        ) c
+       where t.tenant_id is not null
+         ${tenantFilter(opts.tenantId, 't.tenant_id')}
          -- Tenants already using their whole share of the slots: their backlog waits, others' deliveries go.
-         and tenant_id <> all(string_to_array(${full.join('\n')}, chr(10)))
-       order by next_attempt_at
+         and t.tenant_id <> all(string_to_array(${full.join('\n')}, chr(10)))
+       order by c.next_attempt_at
        limit ${opts.limit * 4}
     ), picked as (
       select id from (
