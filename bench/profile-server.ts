@@ -2,11 +2,13 @@
  * CPU profile of the production server (`next start` under `node --cpu-prof`)
  * while 50 connections POST /v1/withdrawals across 100 funded tenants
  * (PROFILE=trivial: GET /api/health instead; PROFILE=invalid: a body refused
- * with 400 after authentication, so no transaction). The profile is written when the
+ * with 400 after authentication, so no transaction; PROFILE=tenants-me: GET /v1/tenants/me,
+ * the issue-20 tail). GC pauses are traced to PROF_DIR/gc.log. The profile is written when the
  * server exits:
  *   PROF_DIR=/tmp/prof npx tsx bench/profile-server.ts
  */
 import { spawn } from 'node:child_process';
+import { mkdirSync, openSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import { createTestTenant } from '@/lib/testing/fixtures';
@@ -19,6 +21,7 @@ const BODY = JSON.stringify({
 });
 const PORT = 3299;
 const profDir = process.env.PROF_DIR ?? '/tmp/prof';
+mkdirSync(profDir, { recursive: true });
 
 ensureBuild();
 await withBenchDatabase(async (databaseUrl) => {
@@ -41,10 +44,10 @@ await withBenchDatabase(async (databaseUrl) => {
   // --cpu-prof is refused in NODE_OPTIONS, so the server is started with node directly.
   const child = spawn(
     'node',
-    ['--cpu-prof', `--cpu-prof-dir=${profDir}`, 'node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(PORT)],
+    ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--trace-gc', 'node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(PORT)],
     {
       env: { ...process.env, DATABASE_URL: databaseUrl, APP_ENV: 'test', WORKER_INLINE: 'false', LOG_LEVEL: 'warn', NEXT_TELEMETRY_DISABLED: '1' },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', openSync(`${profDir}/gc.log`, 'w'), 'inherit'],
     },
   );
   const url = `http://127.0.0.1:${PORT}`;
@@ -62,7 +65,9 @@ await withBenchDatabase(async (databaseUrl) => {
   const r =
     process.env.PROFILE === 'trivial'
       ? await load({ url: `${url}/api/health` })
-      : await load({
+      : process.env.PROFILE === 'tenants-me'
+        ? await load({ url: `${url}/v1/tenants/me`, headers: { authorization: `Bearer ${keys[0]}` } })
+        : await load({
           url: `${url}/v1/withdrawals`,
           method: 'POST',
           body: BODY,

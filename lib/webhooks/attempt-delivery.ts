@@ -18,6 +18,8 @@ export interface AttemptOptions {
   timeoutMs?: number;
   /** Where outcomes are written; the delivery loop passes a batching recorder. */
   record?: (r: AttemptRecord) => Promise<boolean>;
+  /** The transport; the bench swaps in an instant answer to measure the database path alone. */
+  send?: typeof sendWebhook;
 }
 
 const recordOne = async (db: Db, r: AttemptRecord) => (await recordAttempts(db, [r])).has(r.deliveryId);
@@ -65,7 +67,7 @@ export async function attemptDelivery(db: Db, d: ClaimedDelivery, opts: AttemptO
     : await postbackSigningSecrets(db, { tenantId: d.tenantId, mode: d.mode }, now);
   const body = envelopeBody(d);
   const timestamp = now.getTime();
-  const outcome = await sendWebhook({
+  const outcome = await (opts.send ?? sendWebhook)({
     url,
     body,
     timeoutMs: opts.timeoutMs,

@@ -2,7 +2,7 @@ import type { BlockList } from 'node:net';
 import type { Db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
-import { attemptDelivery } from './attempt-delivery';
+import { attemptDelivery, type AttemptOptions } from './attempt-delivery';
 import { createAttemptRecorder } from './attempt-recorder';
 import { claimDeliveries, type ClaimedDelivery } from './claim-deliveries';
 import { dispatchEvents } from './dispatch-events';
@@ -23,6 +23,8 @@ export interface DeliveryLoopOptions {
   idleMs?: number;
   allow?: BlockList;
   timeoutMs?: number;
+  /** The transport (bench: an instant 200, to measure the database path alone). */
+  send?: AttemptOptions['send'];
   /** Only this tenant's (or these tenants') events and deliveries (tests). */
   tenantId?: string | string[];
 }
@@ -82,7 +84,7 @@ export async function runDeliveryLoop(db: Db, opts: DeliveryLoopOptions): Promis
     perTenantCount.set(d.tenantId, (perTenantCount.get(d.tenantId) ?? 0) + 1);
     // Still waiting after SLOW_MS: the receiver is slow now, not only once this attempt ends.
     const slowTimer = setTimeout(() => slowUntil.set(target, Date.now() + 60_000), SLOW_MS);
-    const p = attemptDelivery(db, d, { allow: opts.allow, timeoutMs: opts.timeoutMs, record })
+    const p = attemptDelivery(db, d, { allow: opts.allow, timeoutMs: opts.timeoutMs, record, send: opts.send })
       .then((r) => {
         attempts++;
         if (!r.outcome) return;
