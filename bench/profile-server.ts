@@ -68,12 +68,12 @@ await withBenchDatabase(async (databaseUrl) => {
       : process.env.PROFILE === 'tenants-me'
         ? await load({ url: `${url}/v1/tenants/me`, headers: { authorization: `Bearer ${keys[0]}` } })
         : await load({
-          url: `${url}/v1/withdrawals`,
-          method: 'POST',
-          body: BODY,
-          headers: { 'content-type': 'application/json' },
-          setupRequest: (req) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${keys[k++ % keys.length]}` } }),
-        });
+            url: `${url}/v1/withdrawals`,
+            method: 'POST',
+            body: BODY,
+            headers: { 'content-type': 'application/json' },
+            setupRequest: (req) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${keys[k++ % keys.length]}` } }),
+          });
   console.log(`${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}; profile in ${profDir}`);
   await stopServer(child);
 });

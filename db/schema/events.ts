@@ -20,7 +20,11 @@ export const events = pgTable(
     /** Withdrawals created with a postBackUrl: their events go only there (signed with the tenant's postback secret), never to endpoints. */
     postBackUrl: text(),
     createdAt: createdAt(),
-    /** Set once delivery rows were created for the subscribed endpoints. */
+    /**
+     * Set at insert only for events that skip the fan-out (an endpoint's test event); the insert trigger queues
+     * the others in event_outbox, and an event is dispatched when its row leaves it. Never updated: events is
+     * history, and an update rewrote each row (with its data) on a new page.
+     */
     dispatchedAt: tstz(),
   },
   (t) => [

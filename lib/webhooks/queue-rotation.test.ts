@@ -7,7 +7,7 @@ import { createTestTenant } from '@/lib/testing/fixtures';
 import { startReceiver } from '@/lib/testing/webhook-receiver';
 import { createTestWebhookEndpoint } from '@/lib/testing/webhook-resources';
 import { parseAllowList } from './blocked-address';
-import { claimDeliveries } from './claim-deliveries';
+import { claimDeliveries, claimStatement } from './claim-deliveries';
 import { deliverDue } from './deliver-due';
 import { runDeliveryLoop } from './delivery-loop';
 import { dispatchEvents } from './dispatch-events';
@@ -115,5 +115,28 @@ describe('the hot webhook queue', () => {
     const t = await createTestTenant();
     expect((await rotateWebhookQueue(t.db, { minDead: Number.MAX_SAFE_INTEGER })).rotated).toBe(false);
     expect((await rotateWebhookQueue(t.db, { minDead: 0 })).rotated).toBe(true);
+  });
+  it('never compiles a claim with JIT, however costly the planner thinks it is (a JIT claim took 670 ms over a 1.3M backlog, 9 ms without)', async () => {
+    const t = await createTestTenant();
+    const owner = { tenantId: t.tenant.id, mode: 'test' as const };
+    await createTestWebhookEndpoint(t.db, owner, { url: 'http://127.0.0.1:9/hook' });
+    await emitEvent(t.db, { ...owner, type: 'invoice.paid_out', subjectId: 'inv_jit', data: {} });
+    await dispatchEvents(t.db, { tenantId: t.tenant.id });
+    const now = new Date();
+    let plan = '';
+    await t.db
+      .transaction(async (tx) => {
+        // Every statement past the cost threshold, as the claim's estimate is once the queue holds a large backlog.
+        await tx.execute(sql`set local jit_above_cost = 0`);
+        const stmt = claimStatement({ limit: 10, tenantId: t.tenant.id }, now, 'tok', new Date(now.getTime() + 60_000));
+        plan = rowsOf<{ 'QUERY PLAN': string }>(await tx.execute(sql`explain (analyze, costs off) ${stmt}`))
+          .map((x) => x['QUERY PLAN'])
+          .join('\n');
+        tx.rollback();
+      })
+      .catch(() => {});
+    expect(plan).toMatch(/Execution Time/);
+    expect(plan).not.toMatch(/^JIT:/m);
+    expect(rowsOf<{ jit: string }>(await t.db.execute(sql`show jit`))[0]!.jit).toBe('off');
   });
 });

@@ -60,7 +60,15 @@ async function rotateQueue(db: Db, q: HotQueue, opts: { minDead?: number; force?
   const columns = sql.raw(q.columns);
   const before = await queueStats(db, q);
   const minDead = opts.minDead ?? ROTATE_MIN_DEAD;
-  if (!opts.force && (before.dead < minDead || before.liveInactive > before.dead)) return { rotated: false as const, ...before };
+  if (!opts.force && before.dead < minDead) return { rotated: false as const, ...before };
+  if (!opts.force) {
+    // The rows a rotation would move, counted (up to the dead rows it would free): the statistics' live count
+    // lags by seconds and misses rows moved out, which kept a due rotation waiting indefinitely.
+    const inactive = sql.raw(`${q.table}_${1 - before.slot}`);
+    const [c] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::text as n from (select 1 from ${inactive} limit ${before.dead + 1}) x`));
+    before.liveInactive = Number(c!.n);
+    if (before.liveInactive > before.dead) return { rotated: false as const, ...before };
+  }
   const result = await db
     .transaction(async (tx) => {
       // One rotation at a time, and none waits for another.
