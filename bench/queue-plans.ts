@@ -11,7 +11,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
-import { claimStatement } from '@/lib/webhooks/claim-deliveries';
+import { claimStatement, ORDERED_SCANS_ONLY } from '@/lib/webhooks/claim-deliveries';
 import { pendingEventsStatement } from '@/lib/webhooks/dispatch-events';
 import { rotateWebhookQueue } from '@/lib/webhooks/rotate-queue';
 import { withBenchDatabase } from './lib/harness';
@@ -28,6 +28,8 @@ async function explain(db: Db, label: string, which: 'claim' | 'fan-out' = 'clai
   const started = performance.now();
   await db
     .transaction(async (tx) => {
+      // As claimDeliveries and dispatchEvents run them.
+      await tx.execute(ORDERED_SCANS_ONLY);
       const rows = rowsOf<{ 'QUERY PLAN': string }>(await tx.execute(sql`explain (analyze, buffers, costs off, timing off, summary on) ${stmt}`));
       plan = rows.map((r) => r['QUERY PLAN']);
       throw new Rollback();

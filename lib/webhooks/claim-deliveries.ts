@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
 
 /** Claims last this long: the 10 s attempt timeout plus a wide margin; past it another worker retries. */
@@ -54,6 +54,24 @@ export const tenantFilter = (tenantId: string | string[] | undefined, column = '
 
 // Timestamps come back as epoch milliseconds: driver-independent and exact.
 const toDate = (v: unknown) => (v === null || v === undefined ? null : new Date(Number(v)));
+
+/**
+ * For the statement that follows in the same transaction: queue ranges are read through their index, in its
+ * order, never as a bitmap of the whole range sorted afterwards. With statistics that undercount a tenant's
+ * backlog (taken when the queue was small; autovacuum may never run) the planner chose the bitmap, and every
+ * claim read and sorted the whole backlog to take its first 224 rows: 105 ms at 300,000 queued, delivery
+ * falling from 939 to 91/s as the backlog grew. (Both settings only price the other plans out; a query with no
+ * usable index still runs.)
+ */
+export const ORDERED_SCANS_ONLY = sql.raw('set local enable_bitmapscan = off; set local enable_seqscan = off');
+
+/** Runs one statement over the hot queue in its own transaction, with ORDERED_SCANS_ONLY. */
+export function inQueueOrder(db: Db, statement: SQL) {
+  return db.transaction(async (tx) => {
+    await tx.execute(ORDERED_SCANS_ONLY);
+    return tx.execute(statement);
+  });
+}
 
 /** The claim statement of claimDeliveries (also explained by bench/queue-plans.ts). */
 export function claimStatement(opts: ClaimOptions, now: Date, token: string, until: Date) {
@@ -138,7 +156,7 @@ export async function claimDeliveries(db: Db, opts: ClaimOptions): Promise<Claim
   const now = opts.now ?? new Date();
   const token = randomBytes(12).toString('base64url');
   const until = new Date(now.getTime() + (opts.leaseMs ?? CLAIM_LEASE_MS));
-  const res = await db.execute(claimStatement(opts, now, token, until));
+  const res = await inQueueOrder(db, claimStatement(opts, now, token, until));
   return rowsOf<Record<string, unknown>>(res).map((r) => ({
     id: r.id as string,
     token,

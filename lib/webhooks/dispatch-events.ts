@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
-import { tenantFilter } from './claim-deliveries';
+import { ORDERED_SCANS_ONLY, tenantFilter } from './claim-deliveries';
 import { ACTIVE_SLOT } from './queue';
 
 interface Pair {
@@ -42,7 +42,9 @@ export async function dispatchEvents(
 ) {
   const nowIso = now.toISOString();
   return db.transaction(async (tx) => {
-    // Events and their subscribed endpoints in one round trip (a postBackUrl event matches no endpoint).
+    // Events and their subscribed endpoints in one round trip (a postBackUrl event matches no endpoint);
+    // the outbox read in created_at order through its index whatever the statistics say, as the claim.
+    await tx.execute(ORDERED_SCANS_ONLY);
     const res = await tx.execute(pendingEventsStatement(limit, tenantId));
     const pairs = rowsOf<Pair>(res);
     if (pairs.length === 0) return { events: 0, deliveries: 0 };

@@ -7,7 +7,7 @@ import { createTestTenant } from '@/lib/testing/fixtures';
 import { startReceiver } from '@/lib/testing/webhook-receiver';
 import { createTestWebhookEndpoint } from '@/lib/testing/webhook-resources';
 import { parseAllowList } from './blocked-address';
-import { claimDeliveries, claimStatement } from './claim-deliveries';
+import { claimDeliveries, claimStatement, inQueueOrder } from './claim-deliveries';
 import { deliverDue } from './deliver-due';
 import { runDeliveryLoop } from './delivery-loop';
 import { dispatchEvents } from './dispatch-events';
@@ -138,5 +138,26 @@ describe('the hot webhook queue', () => {
     expect(plan).toMatch(/Execution Time/);
     expect(plan).not.toMatch(/^JIT:/m);
     expect(rowsOf<{ jit: string }>(await t.db.execute(sql`show jit`))[0]!.jit).toBe('off');
+  });
+  it('reads a backlog through the index in due order whatever the statistics say (a bitmap + sort of the whole backlog made each claim O(backlog))', async () => {
+    const t = await createTestTenant();
+    const ep = await createTestWebhookEndpoint(t.db, { tenantId: t.tenant.id, mode: 'test' }, { url: 'http://127.0.0.1:9/hook' });
+    // 50,000 due rows the statistics know nothing about (no ANALYZE since), as after a burst.
+    await t.db.execute(sql`
+      insert into webhook_queue (slot, delivery_id, tenant_id, mode, event_id, event_type, endpoint_id, target, next_attempt_at)
+      select (select slot from webhook_queue_state), 'whd_backlog_' || g, ${t.tenant.id}, 'test', 'evt_backlog', 'invoice.created',
+             ${ep.id}, ${ep.id}, now() - make_interval(secs => 1000 - g * 0.001)
+        from generate_series(1, 50000) g`);
+    try {
+      const now = new Date();
+      const claim = claimStatement({ limit: 56, perTarget: 64, tenantId: t.tenant.id }, now, 'plan', new Date(now.getTime() + 60_000));
+      const plan = rowsOf<{ 'QUERY PLAN': string }>(await inQueueOrder(t.db, sql`explain ${claim}`))
+        .map((x) => x['QUERY PLAN'])
+        .join('\n');
+      expect(plan).toMatch(/Index Scan using webhook_queue_\d_tenant_id_next_attempt_at_idx/);
+      expect(plan).not.toMatch(/Bitmap Heap Scan on webhook_queue|Seq Scan on webhook_queue_\d/);
+    } finally {
+      await t.db.execute(sql`delete from webhook_queue where tenant_id = ${t.tenant.id}`);
+    }
   });
 });
