@@ -83,30 +83,37 @@ export function claimStatement(opts: ClaimOptions, now: Date, token: string, unt
   const skip = [...(opts.saturated ?? []), ...(opts.exclude ?? []), ...tRoom.filter(([, n]) => n <= 0).map(([t]) => t)];
   const tPartial = tRoom.filter(([, n]) => n > 0);
   return sql`
-    with recursive tenants as (
-      -- Every tenant with queued rows, one index probe each (a skip scan): the claim then reads each tenant's due
-      -- rows from the front of its own index range, so a tenant with a huge backlog (or at its share, skipped
-      -- here) costs the others nothing; a scan in global due order would walk that whole backlog on every claim.
-      (select tenant_id from webhook_queue order by tenant_id limit 1)
+    with recursive pairs as (
+      -- Every (tenant, target) with queued rows, one index probe each (a skip scan over the
+      -- (tenant_id, target, next_attempt_at) index); the claim then reads each pair's due rows from the front of
+      -- its own range. So a tenant at its share, or a target at its limit, is skipped without reading its rows,
+      -- and a backlog costs nothing to the others (a walk in due order per tenant filtered out a saturated
+      -- target's whole backlog on every claim: 260,000 rows, 137 ms).
+      (select tenant_id, target from webhook_queue order by tenant_id, target limit 1)
       union all
-      select (select q.tenant_id from webhook_queue q where q.tenant_id > t.tenant_id order by q.tenant_id limit 1)
-        from tenants t where t.tenant_id is not null
+      select n.tenant_id, n.target
+        from pairs p
+        cross join lateral (
+          select q.tenant_id, q.target from webhook_queue q
+           where (q.tenant_id, q.target) > (p.tenant_id, p.target)
+           order by q.tenant_id, q.target
+           limit 1
+        ) n
     ), candidates as (
       select c.id, c.tenant_id, c.target, c.next_attempt_at
-        from tenants t
+        from pairs p
         cross join lateral (
           select delivery_id as id, tenant_id, target, next_attempt_at
             from webhook_queue q
-           where q.tenant_id = t.tenant_id and q.next_attempt_at <= ${nowIso}::timestamptz
+           where q.tenant_id = p.tenant_id and q.target = p.target and q.next_attempt_at <= ${nowIso}::timestamptz
              and (q.claimed_until is null or q.claimed_until <= ${nowIso}::timestamptz)
-             and q.target <> all(string_to_array(${skip.join('\n')}, chr(10)))
            order by q.next_attempt_at
-           limit ${(opts.perTenant ?? opts.limit) * 4}
+           limit ${opts.perTarget ?? opts.limit}
         ) c
-       where t.tenant_id is not null
-         ${tenantFilter(opts.tenantId, 't.tenant_id')}
+       where p.target <> all(string_to_array(${skip.join('\n')}, chr(10)))
+         ${tenantFilter(opts.tenantId, 'p.tenant_id')}
          -- Tenants already using their whole share of the slots: their backlog waits, others' deliveries go.
-         and t.tenant_id <> all(string_to_array(${full.join('\n')}, chr(10)))
+         and p.tenant_id <> all(string_to_array(${full.join('\n')}, chr(10)))
        order by c.next_attempt_at
        limit ${opts.limit * 4}
     ), picked as (

@@ -7,7 +7,7 @@ import { createTestTenant } from '@/lib/testing/fixtures';
 import { startReceiver } from '@/lib/testing/webhook-receiver';
 import { createTestWebhookEndpoint } from '@/lib/testing/webhook-resources';
 import { parseAllowList } from './blocked-address';
-import { claimDeliveries, claimStatement, inQueueOrder } from './claim-deliveries';
+import { claimDeliveries, claimStatement, inQueueOrder, ORDERED_SCANS_ONLY } from './claim-deliveries';
 import { deliverDue } from './deliver-due';
 import { runDeliveryLoop } from './delivery-loop';
 import { dispatchEvents } from './dispatch-events';
@@ -154,8 +154,28 @@ describe('the hot webhook queue', () => {
       const plan = rowsOf<{ 'QUERY PLAN': string }>(await inQueueOrder(t.db, sql`explain ${claim}`))
         .map((x) => x['QUERY PLAN'])
         .join('\n');
-      expect(plan).toMatch(/Index Scan using webhook_queue_\d_tenant_id_next_attempt_at_idx/);
+      expect(plan).toMatch(/Index Scan using webhook_queue_\d_tenant_id_target_next_attempt_at_idx/);
       expect(plan).not.toMatch(/Bitmap Heap Scan on webhook_queue|Seq Scan on webhook_queue_\d/);
+      // A target at its limit is skipped without reading its rows (the walk used to filter out all 50,000).
+      let saturated = '';
+      await t.db
+        .transaction(async (tx) => {
+          await tx.execute(ORDERED_SCANS_ONLY);
+          const stmt = claimStatement(
+            { limit: 56, perTarget: 64, targetRoom: { [ep.id]: 0 }, tenantId: t.tenant.id },
+            now,
+            'plan',
+            new Date(now.getTime() + 60_000),
+          );
+          saturated = rowsOf<{ 'QUERY PLAN': string }>(await tx.execute(sql`explain (analyze) ${stmt}`))
+            .map((x) => x['QUERY PLAN'])
+            .join('\n');
+          tx.rollback();
+        })
+        .catch(() => {});
+      expect(saturated).toMatch(/Execution Time/);
+      const removed = [...saturated.matchAll(/Rows Removed by Filter: (\d+)/g)].map((m) => Number(m[1]));
+      expect(Math.max(0, ...removed)).toBeLessThan(1000);
       // The outcome write probes each partition by delivery id, never scans one the statistics think empty.
       const outcomes = Array.from({ length: 30 }, (_, i) => ({
         deliveryId: `whd_backlog_${i + 1}`,
