@@ -43,7 +43,7 @@ await withBenchDatabase(async () => {
     await db.execute(sql`select deposit_address from invoices where chain_id = ${CHAIN_ID} order by random() limit ${BLOCKS * 10}`),
   ).map((r) => r.deposit_address);
 
-  const net = { mode: 'test' as const, chainId: CHAIN_ID, decimals: 18 };
+  const net = { mode: 'test' as const, chain: 'BSC' as const, token: 'USDT' as const, chainId: CHAIN_ID, decimals: 18, confirmations: 5, tokenAddress: '0x55d398326f99059ff775485246999027b3197955' as const };
   const word = (addr: string) => pad(addr as `0x${string}`, { size: 32 });
   const times: number[] = [];
   const now = Math.floor(Date.now() / 1000);

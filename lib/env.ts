@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NETWORK_ENV, networkEnvProblems } from '@/lib/config/network-env';
+import { NETWORK_ENV, RAIL_ENV, networkEnvProblems } from '@/lib/config/network-env';
 import { decodeSecretsKey, DEV_SECRETS_ENCRYPTION_KEY } from '@/lib/config/secrets-key';
 import { EXCHANGE_ENV } from '@/lib/config/exchange-env';
 
@@ -33,6 +33,8 @@ const EnvSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   /** Per-mode chain networks and wallets: lib/chain/network-env.ts. */
   ...NETWORK_ENV,
+  /** Rails besides BSC USDT and their networks: RAILS, <MODE>_<CHAIN>_* (lib/config/network-env.ts). */
+  ...RAIL_ENV,
   /** Exchange service (FixedFloat API v2): lib/exchange/env.ts. */
   ...EXCHANGE_ENV,
   /**

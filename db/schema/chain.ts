@@ -44,6 +44,8 @@ export const chainTransfers = pgTable(
     fromAddress: text().notNull(),
     toAddress: text().notNull(),
     amount: money().notNull(),
+    /** Asset of the token contract (USDT, USDC): the ledger currency it is credited in. */
+    token: text().notNull().default('USDT'),
     invoiceId: text().notNull(),
     tenantId: text().notNull(),
     /** Arrived after the invoice expired or was already confirmed: settled on its own. */
@@ -74,3 +76,48 @@ export const walletNonces = pgTable(
   },
   (t) => [primaryKey({ columns: [t.chainId, t.address] })],
 );
+
+/**
+ * A supported token sent to an open or past invoice's deposit address on
+ * another enabled network than the invoice's, or a token that is not the
+ * invoice's (USDC to a USDT invoice). Recorded apart from chain_transfers, so
+ * nothing that counts an invoice's payments sees it; held for the merchant
+ * (the money stays on the deposit address, whose key the gateway holds on every EVM chain).
+ */
+export const mismatchedPayments = pgTable(
+  'mismatched_payments',
+  {
+    id: text().primaryKey(),
+    mode: mode(),
+    /** Where the money is: the network and token it was sent with. */
+    chainId: integer().notNull(),
+    chain: text().notNull(),
+    token: text().notNull(),
+    tokenAddress: text().notNull(),
+    txHash: text().notNull(),
+    logIndex: integer().notNull(),
+    blockNumber: bigint({ mode: 'number' }).notNull(),
+    blockHash: text().notNull(),
+    blockTime: tstz().notNull(),
+    fromAddress: text().notNull(),
+    toAddress: text().notNull(),
+    amount: money().notNull(),
+    invoiceId: text().notNull(),
+    tenantId: text().notNull(),
+    /** network: right token, other network; token: other token (any network). */
+    mismatch: text({ enum: ['network', 'token'] }).notNull(),
+    /** held until the merchant resolves it. */
+    status: text({ enum: ['held'] }).notNull().default('held'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    /** Rescan-safe: one row per log. */
+    uniqueIndex('mismatched_payments_log_uq').on(t.chainId, t.txHash, t.logIndex),
+    /** An invoice's mismatched payments (invoice view, checkout). */
+    index('mismatched_payments_invoice_idx').on(t.invoiceId, t.blockNumber),
+    /** Reorg rollback of a network. */
+    index('mismatched_payments_chain_idx').on(t.mode, t.chainId, t.blockNumber),
+  ],
+);
+
+export type MismatchedPayment = typeof mismatchedPayments.$inferSelect;

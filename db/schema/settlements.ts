@@ -31,6 +31,8 @@ export const settlements = pgTable(
       .references(() => tenants.id),
     mode: mode(),
     chainId: integer().notNull(),
+    /** Asset swept and credited (the invoice's token). */
+    token: text().notNull().default('USDT'),
     kind: text({ enum: ['invoice', 'extra'] }).notNull(),
     status: text({ enum: SETTLEMENT_STATUSES }).notNull().default('pending'),
     /** Sum of the swept transfers. */

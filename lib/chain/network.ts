@@ -3,13 +3,26 @@ import { ApiError } from '@/lib/api/errors';
 import { env } from '@/lib/env';
 import type { Mode } from '@/lib/mode';
 import { DEV_MNEMONIC, PRODUCTION_DEFAULT_CHAIN_ID } from '@/lib/config/network-env';
+import { CHAIN_SPECS, parseRails, type Asset, type ChainKey } from './rails';
 
-/** Where one mode's invoices are paid and settled. */
+/** One token contract a network's watcher reads. */
+export interface TokenContract {
+  asset: Asset;
+  address: Address;
+  decimals: number;
+}
+
+/**
+ * One network of a mode, seen as one of its rails: `token`, `tokenAddress` and
+ * `decimals` are that rail's (settlement, withdrawals); `tokens` lists every
+ * enabled token on the network (the watcher reads them all, so a payment in
+ * another enabled token is found too).
+ */
 export interface Network {
   mode: Mode;
-  /** Wire names: the only chain and token the API offers. */
-  chain: 'BSC';
-  token: 'USDT';
+  /** Wire names of the rail. */
+  chain: ChainKey;
+  token: Asset;
   chainId: number;
   rpcUrl?: string;
   tokenAddress?: Address;
@@ -25,32 +38,79 @@ export interface Network {
   sweepMinimum?: string;
   /** The console warns when the gas wallet holds less BNB than this. */
   gasWalletLowBnb?: string;
+  /** Every enabled token contract of the network; unset: only this rail's token. */
+  tokens?: TokenContract[];
+  /** The native coin paying gas (BNB, ETH, POL). */
+  nativeCoin?: string;
+}
+
+/** The token contracts a network's watcher reads. */
+export function tokensOf(net: Network): TokenContract[] {
+  if (net.tokens) return net.tokens;
+  return net.tokenAddress ? [{ asset: net.token, address: net.tokenAddress, decimals: net.decimals }] : [];
+}
+
+const RAILS_OF = new WeakMap<Network, Map<Asset, Network>>();
+
+/** The network as the rail of one of its tokens (same object each time), or undefined when the token is not enabled there. */
+export function railOf(net: Network, asset: Asset): Network | undefined {
+  if (asset === net.token) return net;
+  const t = tokensOf(net).find((c) => c.asset === asset);
+  if (!t) return undefined;
+  let byAsset = RAILS_OF.get(net);
+  if (!byAsset) RAILS_OF.set(net, (byAsset = new Map()));
+  let rail = byAsset.get(asset);
+  if (!rail) byAsset.set(asset, (rail = Object.freeze({ ...net, token: asset, tokenAddress: t.address, decimals: t.decimals })));
+  return rail;
 }
 
 // Process-wide overrides (tests point test mode at their own anvil); on globalThis
 // so every module graph (Next route handlers, workers) sees the same one.
 const overrideKey = Symbol.for('gateway.networkOverrides');
-type G = typeof globalThis & { [overrideKey]?: Partial<Record<Mode, Network>> };
+type G = typeof globalThis & { [overrideKey]?: Partial<Record<string, Network>> };
 const g = globalThis as G;
 
-/** Replaces the environment's network for a mode (tests, dev tooling); undefined restores it. */
-export function setNetworkOverride(mode: Mode, network: Network | undefined): void {
+/**
+ * Replaces the environment's network of a mode and chain (tests, dev tooling);
+ * undefined restores it. An overridden network is enabled whatever RAILS says.
+ */
+export function setNetworkOverride(mode: Mode, network: Network | undefined, chain: ChainKey = network?.chain ?? 'BSC'): void {
   g[overrideKey] ??= {};
-  if (network) g[overrideKey]![mode] = network;
-  else delete g[overrideKey]![mode];
+  if (network) g[overrideKey]![`${mode}:${chain}`] = network;
+  else delete g[overrideKey]![`${mode}:${chain}`];
 }
 
-/** The network of a mode: an override if set, else the environment (read lazily). */
-const BUILT = new WeakMap<object, Partial<Record<Mode, Network>>>();
+const BUILT = new WeakMap<object, Partial<Record<string, Network | null>>>();
 
-export function getNetwork(mode: Mode): Network {
-  const override = g[overrideKey]?.[mode];
+/** A network of a mode (BSC unless named): an override if set, else the environment's (read lazily); undefined when no enabled rail uses it. */
+function findNetwork(mode: Mode, chain: ChainKey): Network | undefined {
+  const override = g[overrideKey]?.[`${mode}:${chain}`];
   if (override) return override;
   // Built once per parsed environment: callers (and caches keyed by the network) see one frozen object.
   const e = env();
-  let byMode = BUILT.get(e);
-  if (!byMode) BUILT.set(e, (byMode = {}));
-  return (byMode[mode] ??= Object.freeze(buildNetwork(e, mode)));
+  let built = BUILT.get(e);
+  if (!built) BUILT.set(e, (built = {}));
+  const k = `${mode}:${chain}`;
+  if (!(k in built)) built[k] = chain === 'BSC' ? Object.freeze(buildNetwork(e, mode)) : buildExtraNetwork(e, mode, chain);
+  return built[k] ?? undefined;
+}
+
+/** The BSC network of a mode (the spec's rail), or another enabled network. Throws for a network no enabled rail uses. */
+export function getNetwork(mode: Mode, chain: ChainKey = 'BSC'): Network {
+  const net = findNetwork(mode, chain);
+  if (!net) throw new ApiError('validation_failed', `The ${chain} network is not enabled on this gateway.`);
+  return net;
+}
+
+/** Every enabled network of a mode, BSC first: one watcher, settlement run and hot wallet each. */
+export function getNetworks(mode: Mode): Network[] {
+  return (Object.keys(CHAIN_SPECS) as ChainKey[]).map((c) => findNetwork(mode, c)).filter((n): n is Network => n !== undefined);
+}
+
+/** The enabled rail (network as that token's), or undefined. */
+export function getRail(mode: Mode, chain: ChainKey, token: Asset): Network | undefined {
+  const net = findNetwork(mode, chain);
+  return net && railOf(net, token);
 }
 
 function buildNetwork(e: ReturnType<typeof env>, mode: Mode): Network {
@@ -75,7 +135,65 @@ function buildNetwork(e: ReturnType<typeof env>, mode: Mode): Network {
     faucetKey: mode === 'test' ? (e.TEST_FAUCET_PRIVATE_KEY as Hex | undefined) : undefined,
     sweepMinimum: e[`${p}_SWEEP_MINIMUM_USDT`],
     gasWalletLowBnb: e[`${p}_GAS_WALLET_LOW_BNB`],
+    nativeCoin: 'BNB',
+    tokens: railTokens(e, mode, 'BSC', {
+      USDT: { address: e[`${p}_TOKEN_ADDRESS`] as Address | undefined, decimals: e[`${p}_TOKEN_DECIMALS`] },
+    }),
   };
+}
+
+type RawEnv = Record<string, unknown>;
+
+/** The enabled tokens of a network with a known contract: its variable, else mainnet's on mainnet. */
+function railTokens(e: ReturnType<typeof env>, mode: Mode, chain: ChainKey, given: Partial<Record<Asset, { address?: Address; decimals: number }>> = {}) {
+  const p = mode === 'live' ? 'LIVE' : 'TEST';
+  const raw = e as unknown as RawEnv;
+  const spec = CHAIN_SPECS[chain];
+  const chainId = chainIdOf(e, mode, chain);
+  const out: TokenContract[] = [];
+  for (const rail of parseRails(e.RAILS)) {
+    if (rail.chain !== chain) continue;
+    const t = spec.tokens[rail.token]!;
+    const prefix = chain === 'BSC' ? p : `${p}_${chain}`;
+    const address = given[rail.token]?.address ?? (raw[`${prefix}_${rail.token}_ADDRESS`] as Address | undefined) ?? (chainId === spec.chainId.live ? t.mainnet : undefined);
+    if (address) out.push({ asset: rail.token, address, decimals: given[rail.token]?.decimals ?? t.decimals });
+  }
+  return out;
+}
+
+function chainIdOf(e: ReturnType<typeof env>, mode: Mode, chain: ChainKey): number {
+  const raw = e as unknown as RawEnv;
+  const p = mode === 'live' ? 'LIVE' : 'TEST';
+  const set = (chain === 'BSC' ? raw[`${p}_CHAIN_ID`] : raw[`${p}_${chain}_CHAIN_ID`]) as number | undefined;
+  const spec = CHAIN_SPECS[chain];
+  return set ?? (e.APP_ENV !== 'production' ? spec.devChainId[mode] : spec.chainId[mode]);
+}
+
+/** A network other than BSC, when an enabled rail uses it; its wallets default to the mode's BSC ones. */
+function buildExtraNetwork(e: ReturnType<typeof env>, mode: Mode, chain: ChainKey): Network | null {
+  if (!parseRails(e.RAILS).some((r) => r.chain === chain)) return null;
+  const raw = e as unknown as RawEnv;
+  const p = mode === 'live' ? 'LIVE' : 'TEST';
+  const bsc = findNetwork(mode, 'BSC')!;
+  const spec = CHAIN_SPECS[chain];
+  const tokens = railTokens(e, mode, chain);
+  const first = tokens[0];
+  return Object.freeze({
+    ...bsc,
+    chain,
+    token: first?.asset ?? (Object.keys(spec.tokens)[0] as Asset),
+    chainId: chainIdOf(e, mode, chain),
+    rpcUrl: raw[`${p}_${chain}_RPC_URL`] as string | undefined,
+    tokenAddress: first?.address,
+    decimals: first?.decimals ?? 6,
+    confirmations: (raw[`${p}_${chain}_CONFIRMATIONS`] as number | undefined) ?? spec.confirmations,
+    startBlock: raw[`${p}_${chain}_START_BLOCK`] as number | undefined,
+    gasWalletKey: (raw[`${p}_${chain}_GAS_WALLET_PRIVATE_KEY`] as Hex | undefined) ?? bsc.gasWalletKey,
+    hotWalletKey: (raw[`${p}_${chain}_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined) ?? bsc.hotWalletKey,
+    faucetKey: bsc.faucetKey,
+    nativeCoin: spec.nativeCoin,
+    tokens,
+  });
 }
 
 type Field = 'rpcUrl' | 'tokenAddress' | 'depositMnemonic' | 'gasWalletKey' | 'feeWallet' | 'hotWalletKey' | 'faucetKey';
@@ -87,6 +205,25 @@ export function requireNetwork<F extends Field>(mode: Mode, fields: readonly F[]
   const missing = fields.filter((f) => net[f] === undefined);
   if (missing.length > 0) {
     throw new ApiError('service_unavailable', `The ${mode} network is not configured (missing: ${missing.join(', ')}).`);
+  }
+  return net as ReadyNetwork<F>;
+}
+
+/**
+ * The enabled rail of a mode with the given fields set: 400 for a rail this
+ * gateway does not enable, 503 naming what is missing (never the values).
+ */
+export function requireRail<F extends Field>(mode: Mode, rail: { chain: ChainKey; token: Asset }, fields: readonly F[]): ReadyNetwork<F> {
+  const net = getRail(mode, rail.chain, rail.token);
+  if (!net) {
+    const enabled = getNetworks(mode).flatMap((n) => tokensOf(n).map((t) => `${n.chain}:${t.asset}`));
+    throw new ApiError('validation_failed', `${rail.chain} ${rail.token} is not enabled on this gateway (enabled: ${enabled.join(', ')}).`, [
+      { path: 'chain', message: `${rail.chain}:${rail.token} is not an enabled rail` },
+    ]);
+  }
+  const missing = fields.filter((f) => net[f] === undefined);
+  if (missing.length > 0) {
+    throw new ApiError('service_unavailable', `The ${mode} ${rail.chain} network is not configured (missing: ${missing.join(', ')}).`);
   }
   return net as ReadyNetwork<F>;
 }

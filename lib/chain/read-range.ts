@@ -14,18 +14,18 @@ import { fetchTransferLogs, TRANSFER_TOPIC, type RpcLog } from './transfer-logs'
  */
 export async function readRange(
   src: { rpcUrl?: string; client: PublicClient },
-  token: string,
+  tokens: string[],
   from: number,
   to: number,
 ): Promise<{ toBlock: Cursor; logs: RpcLog[] }> {
   if (!src.rpcUrl) {
     const toBlock = await blockAt(src.client, to);
-    return { toBlock, logs: await fetchTransferLogs(src.client, token, from, to) };
+    return { toBlock, logs: await fetchTransferLogs(src.client, tokens, from, to) };
   }
   const [head, block, logs] = await rpcBatch(src.rpcUrl, [
     { method: 'eth_blockNumber', params: [] },
     { method: 'eth_getBlockByNumber', params: [toHex(to), false] },
-    { method: 'eth_getLogs', params: [{ address: token, topics: [TRANSFER_TOPIC], fromBlock: toHex(from), toBlock: toHex(to) }] },
+    { method: 'eth_getLogs', params: [{ address: tokens, topics: [TRANSFER_TOPIC], fromBlock: toHex(from), toBlock: toHex(to) }] },
   ]);
   const nodeHead = Number(resultOf(head!, 'eth_blockNumber'));
   if (!(nodeHead >= to)) throw new RpcReadError(`the node is behind: head ${nodeHead}, range ends at ${to}`);

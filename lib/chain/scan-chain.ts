@@ -2,7 +2,7 @@ import type { PublicClient } from 'viem';
 import { log } from '@/lib/log';
 import { blockAt } from './check-reorg';
 import type { Cursor } from './cursor';
-import type { ReadyNetwork } from './network';
+import { tokensOf, type ReadyNetwork } from './network';
 import { readRange } from './read-range';
 import { isRangeLimitError, type RpcLog } from './transfer-logs';
 
@@ -36,7 +36,7 @@ const ranges = new Map<string, number>();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Reads the token's Transfer logs from `start` up to `head` range by range and
+ * Reads the network's tokens' Transfer logs from `start` up to `head` range by range and
  * hands each range to `record` (the domain's writer; the chain adapter knows no
  * invoices). Never skips a block: a failing range (read or record) is retried,
  * smaller on limit errors, and the cursor only moves with a recorded range.
@@ -50,6 +50,8 @@ export async function scanChain(
   opts: ScanOptions = {},
 ) {
   const maxRange = opts.maxRange ?? 500;
+  // Every enabled token of the network in one call: a payment in another of them is found too.
+  const tokens = tokensOf(net).map((t) => t.address);
   const key = `${net.mode}:${net.chainId}`;
   let cursor = start;
   let range = Math.min(ranges.get(key) ?? maxRange, maxRange);
@@ -61,7 +63,7 @@ export async function scanChain(
     const to = Math.min(head, from + range - 1);
     try {
       // The range's last block is read with its logs (one node): if a reorg lands in between, the next run sees its hash change.
-      const { toBlock, logs } = await readRange({ rpcUrl: opts.client ? undefined : net.rpcUrl, client }, net.tokenAddress, from, to);
+      const { toBlock, logs } = await readRange({ rpcUrl: opts.client ? undefined : net.rpcUrl, client }, tokens, from, to);
       if (logs.some((l) => Number(l.blockNumber) === to && l.blockHash !== toBlock.lastBlockHash)) continue;
       matched += await record({
         logs,

@@ -43,11 +43,11 @@ export function decodeTransfer(log: RpcLog): TokenTransfer | null {
   };
 }
 
-/** One eth_getLogs for the token contract and the Transfer topic only; recipients are matched in the database. */
-export async function fetchTransferLogs(client: PublicClient, token: string, from: number, to: number): Promise<RpcLog[]> {
+/** One eth_getLogs for the network's token contracts and the Transfer topic only; recipients are matched in the database. */
+export async function fetchTransferLogs(client: PublicClient, tokens: string[], from: number, to: number): Promise<RpcLog[]> {
   return (await client.request({
     method: 'eth_getLogs',
-    params: [{ address: token as `0x${string}`, topics: [TRANSFER_TOPIC], fromBlock: toHex(from), toBlock: toHex(to) }],
+    params: [{ address: tokens as `0x${string}`[], topics: [TRANSFER_TOPIC], fromBlock: toHex(from), toBlock: toHex(to) }],
   })) as unknown as RpcLog[];
 }
 

@@ -1,5 +1,6 @@
 import { privateKeyToAddress } from 'viem/accounts';
 import { z } from 'zod';
+import { CHAIN_SPECS, parseRails } from '@/lib/chain/rails';
 
 /** The well-known development mnemonic (anvil, hardhat): anyone can spend from it, so production refuses it. */
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -56,6 +57,17 @@ const decimal = z
  * production (see lib/chain/network.ts).
  */
 export const NETWORK_ENV = {
+  /** Rails besides BSC USDT (always on), e.g. `BSC:USDC,ETHEREUM:USDT`: see RAIL_ENV. */
+  RAILS: z
+    .string()
+    .default('')
+    .superRefine((v, ctx) => {
+      try {
+        parseRails(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    }),
   TEST_RPC_URL: z.string().url().optional(),
   TEST_CHAIN_ID: chainId.optional(),
   TEST_TOKEN_ADDRESS: address.optional(),
@@ -91,7 +103,35 @@ export const NETWORK_ENV = {
   LIVE_GAS_WALLET_LOW_BNB: decimal.default('0.05'),
 };
 
-type NetworkEnv = z.output<z.ZodObject<typeof NETWORK_ENV>>;
+/** Networks besides BSC: their variables are `<MODE>_<CHAIN>_<NAME>` (TEST_ETHEREUM_RPC_URL, ...). */
+export const EXTRA_CHAINS = ['ETHEREUM', 'POLYGON', 'ARBITRUM', 'BASE'] as const;
+
+/**
+ * Rails besides BSC USDT (always on): RAILS=BSC:USDC,ETHEREUM:USDT lists the
+ * enabled ones (lib/chain/rails.ts). Each extra network needs its RPC URL; its
+ * token contracts default to mainnet's in live mode (production) and must be
+ * given otherwise; its wallets default to the mode's BSC wallets (the same key
+ * is the same address on every EVM chain).
+ */
+export const RAIL_ENV: Record<string, z.ZodType> = {
+  ...Object.fromEntries(
+    (['TEST', 'LIVE'] as const).flatMap((p) => [
+      [`${p}_BSC_USDC_ADDRESS`, address.optional()],
+      ...EXTRA_CHAINS.flatMap((c) => [
+        [`${p}_${c}_RPC_URL`, z.string().url().optional()],
+        [`${p}_${c}_CHAIN_ID`, chainId.optional()],
+        [`${p}_${c}_CONFIRMATIONS`, confirmations.optional()],
+        [`${p}_${c}_START_BLOCK`, block.optional()],
+        [`${p}_${c}_USDT_ADDRESS`, address.optional()],
+        [`${p}_${c}_USDC_ADDRESS`, address.optional()],
+        [`${p}_${c}_GAS_WALLET_PRIVATE_KEY`, privateKey.optional()],
+        [`${p}_${c}_HOT_WALLET_PRIVATE_KEY`, privateKey.optional()],
+      ]),
+    ]),
+  ),
+};
+
+type NetworkEnv = z.output<z.ZodObject<typeof NETWORK_ENV>> & Record<string, unknown>;
 
 const LIVE_REQUIRED = [
   'LIVE_RPC_URL',
@@ -132,8 +172,9 @@ export function networkEnvProblems(e: NetworkEnv, appEnv: string): string[] {
     'TEST_GAS_WALLET_PRIVATE_KEY',
     'TEST_HOT_WALLET_PRIVATE_KEY',
     'TEST_FAUCET_PRIVATE_KEY',
-  ] as const) {
-    const key = e[name];
+    ...EXTRA_CHAINS.flatMap((c) => (['LIVE', 'TEST'] as const).flatMap((p) => [`${p}_${c}_GAS_WALLET_PRIVATE_KEY`, `${p}_${c}_HOT_WALLET_PRIVATE_KEY`])),
+  ]) {
+    const key = e[name] as string | undefined;
     if (key && dev.has(privateKeyToAddress(key as `0x${string}`).toLowerCase())) {
       problems.push(`${name}: a well-known development key (anvil/hardhat) is refused in production`);
     }
@@ -146,6 +187,28 @@ export function networkEnvProblems(e: NetworkEnv, appEnv: string): string[] {
   const testChainId = e.TEST_CHAIN_ID ?? PRODUCTION_DEFAULT_CHAIN_ID.test;
   if (e.LIVE_CHAIN_ID !== undefined && testChainId === e.LIVE_CHAIN_ID) {
     problems.push(`TEST_CHAIN_ID: the test network's chain id (${testChainId}) must differ from LIVE_CHAIN_ID in production`);
+  }
+  problems.push(...railEnvProblems(e));
+  return problems;
+}
+
+/** Production: every enabled rail's network has an RPC URL and each token a contract (mainnet's by default on mainnet). */
+function railEnvProblems(e: NetworkEnv): string[] {
+  const problems: string[] = [];
+  const rails = parseRails(e.RAILS as string | undefined);
+  for (const p of ['LIVE', 'TEST'] as const) {
+    if (p === 'TEST' && e.TEST_RPC_URL === undefined) continue;
+    for (const { chain, token } of rails) {
+      if (chain === 'BSC' && token === 'USDT') continue;
+      const mode = p === 'LIVE' ? 'live' : 'test';
+      const base = chain === 'BSC' ? p : `${p}_${chain}`;
+      if (chain !== 'BSC' && e[`${base}_RPC_URL`] === undefined) problems.push(`${base}_RPC_URL: required for the enabled rail ${chain}:${token}`);
+      const chainIdValue = (chain === 'BSC' ? e[`${p}_CHAIN_ID`] : e[`${base}_CHAIN_ID`]) ?? CHAIN_SPECS[chain].chainId[mode];
+      const onMainnet = mode === 'live' && chainIdValue === CHAIN_SPECS[chain].chainId.live;
+      if (e[`${base}_${token}_ADDRESS`] === undefined && !onMainnet) {
+        problems.push(`${base}_${token}_ADDRESS: required for the enabled rail ${chain}:${token} off mainnet`);
+      }
+    }
   }
   return problems;
 }

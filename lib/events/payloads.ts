@@ -4,6 +4,7 @@ import { REFUND_REQUEST_STATUSES } from '@/db/schema/refund-requests';
 import { ORDER_STATUSES } from '@/db/schema/storefront';
 import { WITHDRAWAL_STATUSES } from '@/db/schema/withdrawals';
 import { Timestamp } from '@/lib/api/schemas';
+import { ASSETS, CHAINS } from '@/lib/chain/rails';
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from './types';
 
 /*
@@ -19,8 +20,8 @@ export const InvoiceEventData = z
   .object({
     invoiceId: z.string(),
     tenantId: z.string(),
-    chain: z.literal('BSC'),
-    token: z.literal('USDT'),
+    chain: z.enum(CHAINS),
+    token: z.enum(ASSETS),
     depositAddress: z.string(),
     amountExpected: Amount,
     amountReceived: Amount,
@@ -78,6 +79,26 @@ export const RefundRequestEventData = z
   })
   .meta({ id: 'RefundRequestEventData' });
 
+export const MismatchedPaymentEventData = z
+  .object({
+    id: z.string(),
+    invoiceId: z.string(),
+    chain: z.enum(CHAINS).describe('The network the payment was sent on.'),
+    token: z.enum(ASSETS).describe('The token that was sent.'),
+    invoiceChain: z.enum(CHAINS).describe("The invoice's network."),
+    invoiceToken: z.enum(ASSETS).describe("The invoice's token."),
+    mismatch: z.enum(['network', 'token']).describe('network: the right token on another network; token: another token.'),
+    status: z.enum(['held']).describe('held: the money is on the deposit address, not counted towards the invoice nor credited.'),
+    amount: Amount,
+    txHash: z.string(),
+    logIndex: z.number().int(),
+    blockNumber: z.number().int(),
+    fromAddress: z.string(),
+    depositAddress: z.string(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'MismatchedPaymentEventData' });
+
 export const TestEventData = z.object({ endpointId: z.string(), message: z.string() }).meta({ id: 'WebhookTestEventData' });
 
 export type InvoiceEventDataView = z.infer<typeof InvoiceEventData>;
@@ -85,6 +106,7 @@ export type WithdrawalEventDataView = z.infer<typeof WithdrawalEventData>;
 export type OrderEventDataView = z.infer<typeof OrderEventData>;
 export type RefundRequestEventDataView = z.infer<typeof RefundRequestEventData>;
 export type TestEventDataView = z.infer<typeof TestEventData>;
+export type MismatchedPaymentEventDataView = z.infer<typeof MismatchedPaymentEventData>;
 
 export type AnyEventType = EventType | typeof TEST_EVENT_TYPE;
 /** What an endpoint can receive: the spec's 17 types, our refund_request.* extensions and webhook.test. */
@@ -95,6 +117,7 @@ export function eventDataSchema(type: AnyEventType): z.ZodType {
   if (type.startsWith('invoice.')) return InvoiceEventData;
   if (type.startsWith('withdrawal.')) return WithdrawalEventData;
   if (type.startsWith('refund_request.')) return RefundRequestEventData;
+  if (type.startsWith('mismatched_payment.')) return MismatchedPaymentEventData;
   return OrderEventData;
 }
 

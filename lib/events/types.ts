@@ -23,6 +23,7 @@ export const EVENT_TYPES = [
   'refund_request.created',
   'refund_request.approved',
   'refund_request.declined',
+  'mismatched_payment.detected',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -27,6 +27,8 @@ const WHEN: Record<AnyEventType, string> = {
   'refund_request.approved':
     'Extension: the refund was made (data.withdrawalId; its withdrawal.* events follow), by you or by the auto-refund policy (decidedBy "policy").',
   'refund_request.declined': 'Extension: you declined the proposal; data.declineReason is shown to the payer, who may propose again.',
+  'mismatched_payment.detected':
+    "Extension: a supported token reached an invoice's deposit address on another enabled network than the invoice's, or a token that is not the invoice's (USDC to a USDT invoice). It is held: not counted towards the invoice and not credited; the money stays on the deposit address, which the gateway controls on every EVM network (docs/invoices.md \"Mismatched payments\").",
   [TEST_EVENT_TYPE]: 'Sent only by POST /v1/webhooks/endpoints/{id}/test.',
 };
 

@@ -1,3 +1,4 @@
+import { ApiError } from '@/lib/api/errors';
 import { eq } from 'drizzle-orm';
 import { getAddress } from 'viem';
 import { exchangeOrders } from '@/db/schema';
@@ -31,6 +32,12 @@ export async function createPayinInvoice(
   input: CreateInvoiceInput & { payinCurrency: string },
   pricing: InvoicePricing | null = null,
 ) {
+  // The exchange pays out in USDTBSC to the deposit address: other rails' pay-ins are not offered yet.
+  if (input.chain !== 'BSC' || input.token !== 'USDT') {
+    throw new ApiError('validation_failed', 'Pay-in from another coin is offered for BSC USDT invoices only.', [
+      { path: 'payinCurrency', message: 'only with chain BSC and token USDT' },
+    ]);
+  }
   const client = requireExchange(db, owner.mode, owner.tenantId);
   const { params } = await checkPayinPair(client, owner.mode, input.payinCurrency, input.amount);
   const { index, address } = await claimDepositAddress(db, network.depositMnemonic);

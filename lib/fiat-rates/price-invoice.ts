@@ -19,17 +19,29 @@ export async function priceInvoice(
   mode: Mode,
   input: CreateInvoiceInput,
 ): Promise<{ input: CreateInvoiceInput; pricing: InvoicePricing | null }> {
-  if (input.currency === 'USDT') return { input, pricing: null };
-  const r = await getFiatRate(db, mode, input.currency);
+  const currency = input.currency ?? input.token;
+  if (currency === input.token) return { input: { ...input, currency }, pricing: null };
+  if (currency === 'USDT' || currency === 'USDC') {
+    throw new ApiError('validation_failed', `A ${input.token} invoice is priced in ${input.token} or a fiat currency, not ${currency}.`, [
+      { path: 'currency', message: `must be ${input.token} or a fiat currency` },
+    ]);
+  }
+  // Rates are USDT per unit of fiat: applying them to another stablecoin would misprice by its spread to USDT.
+  if (input.token !== 'USDT') {
+    throw new ApiError('validation_failed', `Fiat prices are offered for USDT invoices; price a ${input.token} invoice in ${input.token}.`, [
+      { path: 'currency', message: `must be ${input.token} for a ${input.token} invoice` },
+    ]);
+  }
+  const r = await getFiatRate(db, mode, currency);
   const usdt = new Decimal(input.amount).times(r.rate).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
   if (usdt.lte(0) || usdt.gt(MAX_USDT))
     throw new ApiError(
       'invalid_amount',
-      `${input.amount} ${input.currency} is ${usdt.toFixed(2)} USDT at ${r.rate}: must be from 0.01 to ${MAX_USDT} USDT.`,
+      `${input.amount} ${currency} is ${usdt.toFixed(2)} USDT at ${r.rate}: must be from 0.01 to ${MAX_USDT} USDT.`,
       [{ path: 'amount', message: 'out of range once converted to USDT' }],
     );
   return {
     input: { ...input, currency: 'USDT', amount: usdt.toFixed() },
-    pricing: { priceCurrency: input.currency, priceAmount: input.amount, rate: r.rate, rateSource: r.source, rateAt: r.fetchedAt },
+    pricing: { priceCurrency: currency, priceAmount: input.amount, rate: r.rate, rateSource: r.source, rateAt: r.fetchedAt },
   };
 }

@@ -2,7 +2,8 @@ import { and, eq, isNull, lte, sql } from 'drizzle-orm';
 import { chainTransfers, invoices, settlements, tenants } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { loadCursor } from '@/lib/chain/cursor';
-import type { Network } from '@/lib/chain/network';
+import { railOf, type Network } from '@/lib/chain/network';
+import type { Asset } from '@/lib/chain/rails';
 import { newId } from '@/lib/ids';
 import { Decimal } from '@/lib/money';
 import { emitInvoiceEvent } from './emit-invoice-event';
@@ -20,7 +21,7 @@ import type { RawRow } from '@/lib/db/raw-row';
  */
 export async function createSettlements(
   db: Db,
-  net: Pick<Network, 'mode' | 'chainId' | 'decimals'>,
+  net: Network,
   opts: { limit?: number } = {},
 ): Promise<string[]> {
   const cursor = await loadCursor(db, net);
@@ -62,7 +63,8 @@ export async function createSettlements(
       const confirmed = transfers;
       const amount = confirmed.reduce((s, t) => s.add(t.amount), new Decimal(0));
       const [tenant] = await tx.select({ rate: tenants.invoiceFeeRate }).from(tenants).where(eq(tenants.id, row.tenantId));
-      const { fee, net: netAmount } = settlementFee(amount, tenant!.rate, net.decimals);
+      // The invoice's token decimals: fees round to what its contract can move.
+      const { fee, net: netAmount } = settlementFee(amount, tenant!.rate, (railOf(net, row.token as Asset) ?? net).decimals);
       const kind = row.status === 'CONFIRMED' ? 'invoice' : 'extra';
       const sid = newId('settlement');
       await tx.insert(settlements).values({
@@ -71,6 +73,7 @@ export async function createSettlements(
         tenantId: row.tenantId,
         mode: row.mode,
         chainId: row.chainId,
+        token: row.token,
         kind,
         amount: amount.toFixed(),
         feeAmount: fee,

@@ -22,6 +22,8 @@ export async function finishSettlement(db: Db, settlementId: string, opts: { swe
     await postLedgerEntry(tx, {
       tenantId: s.tenantId,
       mode: s.mode,
+      // The asset swept: a USDC payment credits the USDC balance, whichever network it came on.
+      currency: s.token,
       amount: s.netAmount,
       kind: 'invoice_credit',
       referenceType: 'settlement',

@@ -1,15 +1,16 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { chainCursors, chainTransfers, events, settlements, settlementTxs } from '@/db/schema';
+import { chainCursors, chainTransfers, events, mismatchedPayments, settlements, settlementTxs } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import type { Mode } from '@/lib/mode';
 import { formatAmount } from './amount';
 import { getInvoiceOrThrow } from './get-invoice-or-throw';
 import { invoiceView } from './view';
+import { mismatchedPaymentEventData } from './record-mismatched';
 
 /** GET /v1/invoices/:id: the invoice with its payments, settlements and event timeline. */
 export async function getInvoice(db: Db, where: { id: string; tenantId: string; mode: Mode }) {
   const row = await getInvoiceOrThrow(db, where);
-  const [transfers, cursor, stls, timeline] = await Promise.all([
+  const [transfers, cursor, stls, timeline, strays] = await Promise.all([
     db
       .select()
       .from(chainTransfers)
@@ -25,6 +26,11 @@ export async function getInvoice(db: Db, where: { id: string; tenantId: string; 
       .from(events)
       .where(eq(events.subjectId, row.id))
       .orderBy(asc(events.createdAt), asc(events.id)),
+    db
+      .select()
+      .from(mismatchedPayments)
+      .where(eq(mismatchedPayments.invoiceId, row.id))
+      .orderBy(asc(mismatchedPayments.blockNumber), asc(mismatchedPayments.logIndex)),
   ]);
   const txs = stls.length
     ? await db
@@ -68,5 +74,6 @@ export async function getInvoice(db: Db, where: { id: string; tenantId: string; 
       status: ((e.data as { status?: string } | null)?.status ?? null) as string | null,
       createdAt: e.createdAt.toISOString(),
     })),
+    mismatchedPayments: strays.map((m) => mismatchedPaymentEventData(m, row)),
   };
 }

@@ -40,7 +40,8 @@ export function invoiceRow(
   pricing: InvoicePricing | null = null,
 ): Invoice {
   // A fiat amount taken as USDT would under- or overcharge: fiat input comes converted by priceInvoice (lib/fiat-rates).
-  if (input.currency !== 'USDT') throw new Error(`invoiceRow: a ${input.currency} price must be converted to USDT first (priceInvoice)`);
+  if ((input.currency ?? input.token) !== input.token)
+    throw new Error(`invoiceRow: a ${input.currency} price must be converted to ${input.token} first (priceInvoice)`);
   return {
     id: newId('invoice'),
     tenantId: owner.tenantId,

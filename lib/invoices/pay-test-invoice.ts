@@ -1,7 +1,8 @@
 import { erc20Abi, getAddress, parseUnits } from 'viem';
 import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
-import { requireNetwork } from '@/lib/chain/network';
+import { requireRail } from '@/lib/chain/network';
+import type { Asset, ChainKey } from '@/lib/chain/rails';
 import { walletClient } from '@/lib/chain/wallet-client';
 import { getInvoiceOrThrow } from './get-invoice-or-throw';
 import { formatAmount } from './amount';
@@ -16,10 +17,11 @@ let queue: Promise<unknown> = Promise.resolve();
  */
 export async function payTestInvoice(db: Db, where: { id: string; tenantId: string }, amount: string) {
   const invoice = await getInvoiceOrThrow(db, { ...where, mode: 'test' });
-  const net = requireNetwork('test', ['rpcUrl', 'tokenAddress', 'faucetKey']);
+  // On the invoice's own rail: its network and its token's decimals.
+  const net = requireRail('test', { chain: invoice.chain as ChainKey, token: invoice.token as Asset }, ['rpcUrl', 'tokenAddress', 'faucetKey']);
   if (invoice.chainId !== net.chainId) {
     // Created on an earlier test chain (e.g. before a dev restart): nothing would ever see the payment.
-    throw new ApiError('invalid_state', `This invoice belongs to chain ${invoice.chainId}; the test network is now chain ${net.chainId}.`);
+    throw new ApiError('invalid_state', `This invoice belongs to chain ${invoice.chainId}; the test ${net.chain} network is now chain ${net.chainId}.`);
   }
   const faucet = walletClient(net.rpcUrl, net.chainId, net.faucetKey);
   const to = getAddress(invoice.depositAddress);

@@ -6,10 +6,11 @@ import type { RawRow } from '@/lib/db/raw-row';
 import { textArray } from '@/lib/db/text-array';
 import { newId } from '@/lib/ids';
 import { saveCursor } from '@/lib/chain/cursor';
-import type { Network } from '@/lib/chain/network';
+import { tokensOf, type Network, type TokenContract } from '@/lib/chain/network';
 import type { ScannedRange } from '@/lib/chain/scan-chain';
 import { decodeTransfer, type TokenTransfer } from '@/lib/chain/transfer-logs';
 import { applyTransfers } from './apply-transfers';
+import { recordMismatched } from './record-mismatched';
 
 /**
  * The invoices pipeline's record step for one scanned block range: decode, match recipients
@@ -18,30 +19,38 @@ import { applyTransfers } from './apply-transfers';
  * advance the cursor in one transaction. A rescan or restart inserts nothing
  * twice: transfers are unique by (chain, txHash, logIndex).
  */
-export async function recordTransfers(db: Db, net: Pick<Network, 'mode' | 'chainId' | 'decimals'>, range: ScannedRange) {
-  const transfers: TokenTransfer[] = [];
+export async function recordTransfers(db: Db, net: Network, range: ScannedRange) {
+  const contracts = new Map(tokensOf(net).map((c) => [c.address.toLowerCase(), c]));
+  const transfers: (TokenTransfer & { token: TokenContract })[] = [];
   const recipients = new Set<string>();
   for (const log of range.logs) {
     if (log.removed) continue;
     const t = decodeTransfer(log);
-    if (t && t.value > 0n) {
-      transfers.push(t);
+    const token = contracts.get(log.address.toLowerCase());
+    if (t && token && t.value > 0n) {
+      transfers.push({ ...t, token });
       recipients.add(t.to);
     }
   }
-  const owners = new Map<string, { id: string; tenantId: string }>();
+  // Any invoice of the mode, whichever network it is on: the same deposit address exists on every EVM chain.
+  const owners = new Map<string, Owner>();
   if (recipients.size > 0) {
-    const rows = rowsOf<RawRow<typeof invoices, { id: string; tenantId: string; depositAddress: string }>>(
+    const rows = rowsOf<RawRow<typeof invoices, { id: string; tenantId: string; depositAddress: string; chainId: number; token: string }>>(
       await db.execute(sql`
-        select id, tenant_id, deposit_address from invoices
-         where chain_id = ${net.chainId} and mode = ${net.mode}
-           and deposit_address = any(${textArray(recipients)})`),
+        select id, tenant_id, deposit_address, chain_id, token from invoices
+         where mode = ${net.mode} and deposit_address = any(${textArray(recipients)})`),
     );
-    for (const r of rows) owners.set(r.deposit_address, { id: r.id, tenantId: r.tenant_id });
+    for (const r of rows) owners.set(r.deposit_address, { id: r.id, tenantId: r.tenant_id, chainId: Number(r.chain_id), token: r.token });
   }
-  const matched = transfers.filter((t) => owners.has(t.to)).sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
+  const ordered = transfers.filter((t) => owners.has(t.to)).sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
+  const isOwn = (t: (typeof ordered)[number]) => {
+    const o = owners.get(t.to)!;
+    return o.chainId === net.chainId && o.token === t.token.asset;
+  };
+  const matched = ordered.filter(isOwn);
+  const mismatched = ordered.filter((t) => !isOwn(t));
   const times = new Map<number, number>();
-  for (const t of matched) {
+  for (const t of ordered) {
     if (!times.has(t.blockNumber)) times.set(t.blockNumber, t.blockTimestamp ?? (await range.blockTime(t.blockNumber)));
   }
 
@@ -62,7 +71,8 @@ export async function recordTransfers(db: Db, net: Pick<Network, 'mode' | 'chain
             blockTime: new Date(times.get(t.blockNumber)! * 1000),
             fromAddress: t.from,
             toAddress: t.to,
-            amount: formatUnits(t.value, net.decimals),
+            amount: formatUnits(t.value, t.token.decimals),
+            token: t.token.asset,
             invoiceId: owners.get(t.to)!.id,
             tenantId: owners.get(t.to)!.tenantId,
           })),
@@ -84,7 +94,21 @@ export async function recordTransfers(db: Db, net: Pick<Network, 'mode' | 'chain
       }
       await applyTransfers(tx, rows);
     }
+    if (mismatched.length > 0) {
+      inserted += await recordMismatched(
+        tx,
+        net,
+        mismatched.map((t) => ({ ...t, invoiceId: owners.get(t.to)!.id, blockTime: new Date(times.get(t.blockNumber)! * 1000) })),
+      );
+    }
     await saveCursor(tx, net, range.to);
   });
-  return { decoded: transfers.length, matched: matched.length, inserted };
+  return { decoded: transfers.length, matched: matched.length + mismatched.length, inserted };
+}
+
+interface Owner {
+  id: string;
+  tenantId: string;
+  chainId: number;
+  token: string;
 }

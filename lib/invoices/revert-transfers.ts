@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray } from 'drizzle-orm';
-import { chainBlocks, chainTransfers } from '@/db/schema';
+import { chainBlocks, chainTransfers, mismatchedPayments } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { saveCursor, type Cursor } from '@/lib/chain/cursor';
 import type { Network } from '@/lib/chain/network';
@@ -45,6 +45,13 @@ export async function revertTransfers(db: Db, net: Pick<Network, 'mode' | 'chain
         reopen ? { amountReceived: received, ...statusForReceived(received, invoice) } : { amountReceived: received },
       );
     }
+    // Held mismatched payments of dropped blocks go too (nothing was credited for them); the rescan finds them again if they are re-mined.
+    const strays = await tx
+      .select({ id: mismatchedPayments.id, blockNumber: mismatchedPayments.blockNumber, blockHash: mismatchedPayments.blockHash })
+      .from(mismatchedPayments)
+      .where(and(eq(mismatchedPayments.mode, net.mode), eq(mismatchedPayments.chainId, net.chainId), gt(mismatchedPayments.blockNumber, ancestor.lastBlock)));
+    const goneStrays = strays.filter((t) => canonical.get(t.blockNumber) !== t.blockHash).map((t) => t.id);
+    if (goneStrays.length) await tx.delete(mismatchedPayments).where(inArray(mismatchedPayments.id, goneStrays));
     await tx
       .delete(chainBlocks)
       .where(and(eq(chainBlocks.mode, net.mode), eq(chainBlocks.chainId, net.chainId), gt(chainBlocks.number, ancestor.lastBlock)));

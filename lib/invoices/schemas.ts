@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { INVOICE_STATUSES } from '@/db/schema/invoices';
 import { PageQuery, paged, Timestamp } from '@/lib/api/schemas';
+import { ASSETS, CHAINS } from '@/lib/chain/rails';
+import { MismatchedPaymentEventData } from '@/lib/events/payloads';
 import { amountString } from './amount';
 
 export const InvoiceStatusSchema = z.enum(INVOICE_STATUSES, { error: () => `must be one of: ${INVOICE_STATUSES.join(', ')}` });
@@ -10,7 +12,7 @@ const METADATA_MAX_BYTES = 8192;
 /** Currencies an invoice may be priced in besides USDT (rates: lib/fiat-rates). */
 export const FIAT_CURRENCIES = ['USD', 'EUR', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD'] as const;
 export type FiatCurrency = (typeof FIAT_CURRENCIES)[number];
-const PRICE_CURRENCIES = ['USDT', ...FIAT_CURRENCIES] as const;
+const PRICE_CURRENCIES = ['USDT', 'USDC', ...FIAT_CURRENCIES] as const;
 
 export const CreateInvoiceBody = z.strictObject({
   amount: amountString({ maxDecimals: 2, max: '1000000000', example: '100.50' }).describe(
@@ -18,9 +20,9 @@ export const CreateInvoiceBody = z.strictObject({
   ),
   currency: z
     .enum(PRICE_CURRENCIES, { error: () => `must be one of: ${PRICE_CURRENCIES.join(', ')}` })
-    .default('USDT')
+    .optional()
     .describe(
-      'Currency of `amount`. USDT (default): amount is what the customer pays. A fiat currency: the USDT expected is amount × the rate locked at creation (rounded to 2 decimals); the invoice shows priceCurrency, priceAmount, rate, rateSource and rateAt. 503 rate_unavailable when no fresh-enough rate is known.',
+      'Currency of `amount`; default: the invoice\'s `token`, and then amount is what the customer pays. A fiat currency (USDT invoices only): the USDT expected is amount × the rate locked at creation (rounded to 2 decimals); the invoice shows priceCurrency, priceAmount, rate, rateSource and rateAt. 503 rate_unavailable when no fresh-enough rate is known.',
     ),
   externalId: z.string().trim().min(1).max(255).optional().describe('Your own reference (at most 255 characters); filterable.'),
   description: z.string().max(1000).optional().describe('Free text, at most 1,000 characters.'),
@@ -30,13 +32,13 @@ export const CreateInvoiceBody = z.strictObject({
     .optional()
     .describe('Your key-value data, returned as given (a JSON object of at most 8 KB).'),
   chain: z
-    .enum(['BSC'], { error: () => 'must be one of: BSC' })
+    .enum(CHAINS, { error: () => `must be one of: ${CHAINS.join(', ')}` })
     .default('BSC')
-    .describe('Only BSC (BNB Smart Chain, BEP-20).'),
+    .describe('Network the customer pays on: BSC (default), ETHEREUM, POLYGON, ARBITRUM or BASE, among the rails this gateway enables (docs/invoices.md "Rails").'),
   token: z
-    .enum(['USDT'], { error: () => 'must be one of: USDT' })
+    .enum(ASSETS, { error: () => `must be one of: ${ASSETS.join(', ')}` })
     .default('USDT')
-    .describe('Only USDT.'),
+    .describe('USDT (default) or USDC; the payment credits your balance in this asset.'),
   expiresInMinutes: z
     .number({ error: () => 'must be an integer from 5 to 10080' })
     .int('must be an integer from 5 to 10080')
@@ -68,8 +70,8 @@ export const InvoiceSchema = z
   .object({
     id: z.string(),
     status: InvoiceStatusSchema,
-    chain: z.literal('BSC'),
-    token: z.literal('USDT'),
+    chain: z.enum(CHAINS),
+    token: z.enum(ASSETS),
     depositAddress: z.string().describe('EIP-55 checksummed address the customer pays to.'),
     amountExpected: z.string(),
     amountReceived: z.string(),
@@ -131,6 +133,11 @@ export const InvoiceDetailSchema = InvoiceSchema.extend({
   payments: z.array(PaymentSchema),
   settlements: z.array(SettlementViewSchema),
   events: z.array(InvoiceEventSchema).describe('Event timeline, oldest first.'),
+  mismatchedPayments: z
+    .array(MismatchedPaymentEventData)
+    .describe(
+      'Extension: supported tokens sent to the deposit address on another network or in another token than the invoice\'s; held, not counted in amountReceived (docs/invoices.md "Mismatched payments").',
+    ),
 }).meta({ id: 'InvoiceDetail' });
 
 export const ListInvoicesQuery = PageQuery.extend({

@@ -5,7 +5,8 @@ import { invoices, settlements, type SweepPlan } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { publicClient } from '@/lib/chain/clients';
 import { depositAccount } from '@/lib/chain/deposit-account';
-import type { ReadyNetwork } from '@/lib/chain/network';
+import { railOf, type ReadyNetwork } from '@/lib/chain/network';
+import type { Asset } from '@/lib/chain/rails';
 import { confirmRecordedTx, findRecordedTx, sendRecordedTx, type SettlementStep } from '@/lib/chain/send-recorded-tx';
 import { finishSettlement } from './finish-settlement';
 import { planSweep, type Carried } from './plan-sweep';
@@ -63,10 +64,13 @@ interface Move {
  * before broadcast, see sendRecordedTx), then credit the ledger, move the
  * invoice and write invoice.paid_out in one transaction.
  */
-export async function settleInvoice(db: Db, net: SettleNetwork, settlementId: string, hooks: SettleHooks = {}) {
+export async function settleInvoice(db: Db, network: SettleNetwork, settlementId: string, hooks: SettleHooks = {}) {
   const [s] = await db.select().from(settlements).where(eq(settlements.id, settlementId));
   if (!s) throw new Error(`settlement ${settlementId} not found`);
   if (s.status === 'completed') return s;
+  // The settlement's token on this network: its contract and decimals (a disabled token fails, and retries, rather than sweeping another).
+  const net = railOf(network, s.token as Asset) as SettleNetwork | undefined;
+  if (!net) throw new Error(`settlement ${s.id}: token ${s.token} is not enabled on ${network.chain}`);
   const [invoice] = await db.select().from(invoices).where(eq(invoices.id, s.invoiceId));
   const client = publicClient(net.rpcUrl);
   const deposit: PrivateKeyAccount = depositAccount(net.depositMnemonic, invoice!.addressIndex);

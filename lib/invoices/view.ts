@@ -1,4 +1,5 @@
 import { getAddress } from 'viem';
+import type { Asset, ChainKey } from '@/lib/chain/rails';
 import type { Invoice } from '@/db/schema';
 import { Decimal } from '@/lib/money';
 import { formatAmount } from './amount';
@@ -10,8 +11,8 @@ export function invoiceView(row: Invoice, txHashes: string[]): InvoiceView {
   return {
     id: row.id,
     status: row.status,
-    chain: 'BSC',
-    token: 'USDT',
+    chain: row.chain as ChainKey,
+    token: row.token as Asset,
     // Pay-in invoices show the exchange's address in payinCurrency; the USDT still arrives at row.depositAddress.
     depositAddress: row.payinAddress ?? getAddress(row.depositAddress),
     amountExpected: formatAmount(row.amountExpected),

@@ -1,5 +1,5 @@
 import type { ScheduledJob } from './scheduled-job';
-import { getNetwork, isNetworkReady, type Network } from '@/lib/chain/network';
+import { getNetwork, getNetworks, isNetworkReady, type Network } from '@/lib/chain/network';
 import { watchChainLoop } from '@/lib/invoices/watch-loop';
 import { refillAddressPool } from '@/lib/chain/refill-address-pool';
 import { MODES, type Mode } from '@/lib/mode';
@@ -11,7 +11,7 @@ import type { SettleNetwork } from '@/lib/invoices/settle-invoice';
 /** The chain watch job of a mode: one per mode for the local worker; Trigger.dev runs every mode's in one task. */
 export const chainWatchJob = (mode: Mode) => `chain-watch-${mode}`;
 
-const ready = (): Network[] => MODES.map(getNetwork).filter(isNetworkReady);
+const ready = (): Network[] => MODES.flatMap((m) => getNetworks(m)).filter(isNetworkReady);
 
 /**
  * The invoice pipeline for the local worker, per configured network: chain

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '@/lib/db';
-import { getNetwork, isNetworkReady } from '@/lib/chain/network';
+import { getNetwork, getNetworks, isNetworkReady } from '@/lib/chain/network';
+import { CHAINS } from '@/lib/chain/rails';
 import { dueSettlements } from '@/lib/invoices/due-settlements';
 import { runSettlements } from '@/lib/invoices/run-settlements';
 import type { SettleNetwork } from '@/lib/invoices/settle-invoice';
@@ -11,13 +12,18 @@ import { MODES, ModeSchema } from '@/lib/mode';
  * fan-out builds it and the task parses it with this one schema, so the two
  * cannot disagree on its fields.
  */
-export const SettleInvoicePayload = z.strictObject({ settlementId: z.string().min(1), mode: ModeSchema });
+export const SettleInvoicePayload = z.strictObject({
+  settlementId: z.string().min(1),
+  mode: ModeSchema,
+  /** The settlement's network; absent in payloads queued before rails (BSC). */
+  chain: z.enum(CHAINS).default('BSC'),
+});
 export type SettleInvoicePayload = z.infer<typeof SettleInvoicePayload>;
 
 /** Settles the one settlement named, if it is due (claimSettlement decides; a finished or held one is skipped). */
 export async function runSettleInvoiceJob(db: Db, payload: SettleInvoicePayload) {
-  const { settlementId, mode } = SettleInvoicePayload.parse(payload);
-  return runSettlements(db, getNetwork(mode) as SettleNetwork, { only: settlementId });
+  const { settlementId, mode, chain } = SettleInvoicePayload.parse(payload);
+  return runSettlements(db, getNetwork(mode, chain) as SettleNetwork, { only: settlementId });
 }
 
 /**
@@ -29,11 +35,10 @@ export async function enqueueDueSettlements(
   db: Db,
   enqueue: (payload: SettleInvoicePayload, idempotencyKey: string) => Promise<unknown>,
 ): Promise<void> {
-  for (const mode of MODES) {
-    const net = getNetwork(mode);
+  for (const net of MODES.flatMap((m) => getNetworks(m))) {
     if (!isNetworkReady(net)) continue;
     for (const s of await dueSettlements(db, net)) {
-      await enqueue(SettleInvoicePayload.parse({ settlementId: s.id, mode }), `${s.id}:${s.attempts}`);
+      await enqueue(SettleInvoicePayload.parse({ settlementId: s.id, mode: net.mode, chain: net.chain }), `${s.id}:${s.attempts}`);
     }
   }
 }

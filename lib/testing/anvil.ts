@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { createTestClient, createWalletClient, http, parseUnits, publicActions, type Abi, type Address, type Hex } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
-import type { Network } from '@/lib/chain/network';
+import type { Network, TokenContract } from '@/lib/chain/network';
+import type { Asset, ChainKey } from '@/lib/chain/rails';
 import type { Mode } from '@/lib/mode';
 
 /**
@@ -29,13 +30,28 @@ export interface AnvilOptions {
   port?: number;
   /** Test USDT minted to the faucet. */
   faucetSupply?: string;
+  /** The network this chain stands for (default BSC). */
+  chain?: ChainKey;
+  /** Token contracts to deploy, at their real decimals (default: USDT with 18, as on BSC). */
+  tokens?: { asset: Asset; decimals: number }[];
 }
 
 export type AnvilChain = Awaited<ReturnType<typeof startAnvil>>;
 
-export function tokenArtifact(): { abi: Abi; bytecode: Hex } {
+/**
+ * OpenZeppelin's preset returns 18 from decimals() as a constant pushed at this
+ * byte of its creation code (runtime offset 635 + constructor 1131); the token
+ * with other decimals patches it. anvil.test.ts reads decimals() back.
+ */
+const DECIMALS_BYTE = 1131 + 635;
+
+export function tokenArtifact(decimals = 18): { abi: Abi; bytecode: Hex } {
   const json = JSON.parse(readFileSync(TOKEN_ARTIFACT, 'utf8')) as { abi: Abi; bytecode: Hex };
-  return { abi: json.abi, bytecode: json.bytecode };
+  if (decimals === 18) return { abi: json.abi, bytecode: json.bytecode };
+  const hex = json.bytecode.slice(2);
+  if (hex.slice(DECIMALS_BYTE * 2, DECIMALS_BYTE * 2 + 2) !== '12') throw new Error('unexpected token artifact: decimals byte not found');
+  const patched = `0x${hex.slice(0, DECIMALS_BYTE * 2)}${decimals.toString(16).padStart(2, '0')}${hex.slice(DECIMALS_BYTE * 2 + 2)}` as Hex;
+  return { abi: json.abi, bytecode: patched };
 }
 
 export async function freePort(): Promise<number> {
@@ -90,27 +106,37 @@ export async function startAnvil(opts: AnvilOptions = {}) {
   for (const k of Object.values(keys)) await client.setBalance({ address: addr(k), value: parseUnits('1000', 18) });
 
   const faucet = createWalletClient({ chain, account: privateKeyToAccount(keys.faucet), transport: http(rpcUrl), cacheTime: 0, pollingInterval: 50 });
-  const { abi, bytecode } = tokenArtifact();
-  const deploy = async (name: string) => {
-    const hash = await faucet.deployContract({ abi, bytecode, args: [name, 'USDT'] });
+  const { abi } = tokenArtifact();
+  const decimalsOf = new Map<string, number>();
+  const deploy = async (name: string, decimals = 18, symbol = 'USDT') => {
+    const hash = await faucet.deployContract({ abi, bytecode: tokenArtifact(decimals).bytecode, args: [name, symbol] });
     const receipt = await client.waitForTransactionReceipt({ hash });
+    decimalsOf.set(receipt.contractAddress!.toLowerCase(), decimals);
     return receipt.contractAddress as Address;
   };
-  const token = await deploy('Tether USD (test)');
+  const tokens: TokenContract[] = [];
+  for (const t of opts.tokens ?? [{ asset: 'USDT' as const, decimals: 18 }]) {
+    tokens.push({ asset: t.asset, decimals: t.decimals, address: await deploy(`${t.asset} (test)`, t.decimals, t.asset) });
+  }
+  const token = tokens[0]!.address;
+  /** Mints `amount` (a decimal string) of a token at its own decimals. */
   const mint = async (to: Address, amount: string, tokenAddress: Address = token) => {
-    const hash = await faucet.writeContract({ address: tokenAddress, abi, functionName: 'mint', args: [to, parseUnits(amount, 18)] });
+    const units = parseUnits(amount, decimalsOf.get(tokenAddress.toLowerCase()) ?? 18);
+    const hash = await faucet.writeContract({ address: tokenAddress, abi, functionName: 'mint', args: [to, units] });
     return client.waitForTransactionReceipt({ hash });
   };
-  await mint(faucet.account.address, opts.faucetSupply ?? '1000000000000');
+  for (const t of tokens) await mint(faucet.account.address, opts.faucetSupply ?? '1000000000000', t.address);
+  const tokenOf = (asset: Asset) => tokens.find((t) => t.asset === asset)!.address;
 
   const network = (mode: Mode, overrides: Partial<Network> = {}): Network => ({
     mode,
-    chain: 'BSC',
-    token: 'USDT',
+    chain: opts.chain ?? 'BSC',
+    token: tokens[0]!.asset,
     chainId,
     rpcUrl,
     tokenAddress: token,
-    decimals: 18,
+    decimals: tokens[0]!.decimals,
+    tokens,
     confirmations: 5,
     startBlock: undefined,
     depositMnemonic: DEV_MNEMONIC,
@@ -131,6 +157,9 @@ export async function startAnvil(opts: AnvilOptions = {}) {
     client,
     faucet,
     network,
+    /** The deployed token contracts (the network's `tokens`). */
+    tokens,
+    tokenOf,
     /** Deploys another ERC-20 (e.g. to check that its transfers are ignored). */
     deployToken: deploy,
     mint,

@@ -15,7 +15,7 @@ export function withTestChain(ready: (chain: AnvilChain) => void | Promise<void>
     await ready(chain);
   });
   afterAll(async () => {
-    setNetworkOverride('test', undefined);
+    setNetworkOverride('test', undefined, opts.chain ?? 'BSC');
     await chain?.stop();
   });
 }

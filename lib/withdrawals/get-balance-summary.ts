@@ -2,16 +2,22 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
 import { formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
+import type { Asset } from '@/lib/chain/rails';
 
-/** Available (ledger balance) and pending (amount + fee held by open withdrawals) of a tenant and mode. */
-export async function getBalanceSummary(db: Db, owner: { tenantId: string; mode: Mode }) {
+/**
+ * Available (ledger balance) and pending (amount + fee held by open withdrawals) of a tenant and mode,
+ * in one asset (USDT by default; balances are per asset, whichever network paid them).
+ * Withdrawals pay USDT only so far, so another asset has nothing pending.
+ */
+export async function getBalanceSummary(db: Db, owner: { tenantId: string; mode: Mode }, query: { currency?: Asset } = {}) {
+  const currency = query.currency ?? 'USDT';
   const [row] = rowsOf<{ available: string; pending: string }>(
     await db.execute(sql`
       select coalesce((select available from balances
-                        where tenant_id = ${owner.tenantId} and mode = ${owner.mode} and currency = 'USDT'), 0)::text as available,
-             coalesce((select sum(case when kind = 'exchange' then amount else amount + fee_amount end) from withdrawals
+                        where tenant_id = ${owner.tenantId} and mode = ${owner.mode} and currency = ${currency}), 0)::text as available,
+             ${currency === 'USDT' ? sql`coalesce((select sum(case when kind = 'exchange' then amount else amount + fee_amount end) from withdrawals
                         where tenant_id = ${owner.tenantId} and mode = ${owner.mode}
-                          and status in ('PENDING', 'PROCESSING')), 0)::text as pending`),
+                          and status in ('PENDING', 'PROCESSING')), 0)::text` : sql`'0'`} as pending`),
   );
-  return { available: formatAmount(row!.available), pending: formatAmount(row!.pending), currency: 'USDT' as const, network: 'BSC' as const };
+  return { available: formatAmount(row!.available), pending: formatAmount(row!.pending), currency, network: 'BSC' as const };
 }

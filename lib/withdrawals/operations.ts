@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '@/lib/api/operation';
 import { PageQuery } from '@/lib/api/schemas';
-import { BalanceSchema, CreateWithdrawalBody, MaxWithdrawalSchema, WithdrawalList, WithdrawalSchema } from './schemas';
+import { BalanceQuery, BalanceSchema, CreateWithdrawalBody, MaxWithdrawalSchema, WithdrawalList, WithdrawalSchema } from './schemas';
 
 const tag = 'Withdrawals';
 
@@ -12,8 +12,9 @@ export const getBalanceOp = defineOperation({
   scope: 'withdrawals:read',
   tag,
   summary: 'Balance available for withdrawal',
-  description: 'From the ledger, for the mode of the key. `pending` is what open withdrawals hold (already deducted).',
-  query: z.strictObject({}),
+  description:
+    'From the ledger, for the mode of the key. `pending` is what open withdrawals hold (already deducted). `?currency=USDC` reads the USDC balance (extension; USDT by default, with the spec\'s fields unchanged).',
+  query: BalanceQuery,
   response: BalanceSchema,
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ASSETS } from '@/lib/chain/rails';
 import { NullableTimestamp, Timestamp, paged } from '@/lib/api/schemas';
 import { WITHDRAWAL_STATUSES } from '@/db/schema/withdrawals';
 
@@ -57,10 +58,17 @@ export const BalanceSchema = z
   .object({
     available: z.string().describe('Available for withdrawal, from the ledger.'),
     pending: z.string().describe('Held by withdrawals not yet final (already deducted from available).'),
-    currency: z.literal('USDT'),
-    network: z.literal('BSC'),
+    currency: z.enum(ASSETS).describe('The asset (query `currency`, USDT by default): one balance per asset, whichever network paid it.'),
+    network: z.literal('BSC').describe('The network a withdrawal without `chain` pays on.'),
   })
   .meta({ id: 'Balance' });
+
+export const BalanceQuery = z.strictObject({
+  currency: z
+    .enum(ASSETS, { error: () => `must be one of: ${ASSETS.join(', ')}` })
+    .optional()
+    .describe('Extension: the asset to read, USDT (default) or USDC.'),
+});
 
 export const MaxWithdrawalSchema = z
   .object({

@@ -1,7 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { requireNetwork } from '@/lib/chain/network';
+import { requireRail } from '@/lib/chain/network';
 import { runAction } from '@/lib/dashboard/action-result';
 import { actionContext } from '@/lib/dashboard/context';
 import { ApiError } from '@/lib/api/errors';
@@ -14,7 +14,7 @@ export async function createInvoiceAction(input: unknown) {
   return runAction(async () => {
     const ctx = await actionContext('invoices:create');
     const { input: body, pricing } = await priceInvoice(ctx.db, ctx.mode, CreateInvoiceBody.parse(input));
-    const invoice = await createInvoice(ctx.db, ctx.owner, requireNetwork(ctx.mode, ['depositMnemonic']), body, pricing);
+    const invoice = await createInvoice(ctx.db, ctx.owner, requireRail(ctx.mode, body, ['depositMnemonic']), body, pricing);
     revalidatePath('/dashboard/invoices');
     return invoice;
   });

@@ -4,5 +4,5 @@ import { getBalanceOp } from '@/lib/withdrawals/operations';
 import { getBalanceSummary } from '@/lib/withdrawals/get-balance-summary';
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
-  GET: withApiKey(getBalanceOp, ({ db, auth }) => getBalanceSummary(db, auth)),
+  GET: withApiKey(getBalanceOp, ({ db, auth, query }) => getBalanceSummary(db, auth, query)),
 });

@@ -1,0 +1,134 @@
+import type { Address } from 'viem';
+
+/** Networks the gateway can watch and pay on (wire names, as `chain` on invoices and withdrawals). */
+export const CHAINS = ['BSC', 'ETHEREUM', 'POLYGON', 'ARBITRUM', 'BASE'] as const;
+export type ChainKey = (typeof CHAINS)[number];
+
+/** Assets: a balance is kept per asset, whichever network the money arrived on. */
+export const ASSETS = ['USDT', 'USDC'] as const;
+export type Asset = (typeof ASSETS)[number];
+
+export interface TokenSpec {
+  /** The mainnet contract (live mode in production defaults to it). */
+  mainnet: Address;
+  /** Decimals of the real contract: 18 for both stablecoins on BSC, 6 everywhere else. */
+  decimals: number;
+}
+
+export interface ChainSpec {
+  key: ChainKey;
+  name: string;
+  /** Chain ids in production: live is mainnet, test the public testnet. */
+  chainId: { live: number; test: number };
+  /** Local development chain ids (anvil), distinct per network and mode. */
+  devChainId: { live: number; test: number };
+  /** Typical block interval, for the checkout's time estimate and the watcher's poll. */
+  blockTimeMs: number;
+  /** Default blocks on top of a payment's block before it counts (see docs/invoices.md "Rails"). */
+  confirmations: number;
+  /** Pays gas: the gas wallet tops deposit addresses up in it. */
+  nativeCoin: string;
+  tokens: Partial<Record<Asset, TokenSpec>>;
+}
+
+/**
+ * Every supported rail's network facts. Confirmations follow each network's
+ * practice: BSC's fast finality makes a block final about two blocks later (5 ≈ 2.3 s);
+ * Ethereum finalizes after two epochs (~13 min) but reorgs deeper than a few
+ * blocks have not happened since the merge (12 ≈ 2.4 min, the exchanges' usual figure);
+ * Polygon PoS had deep reorgs before its 2025 finality upgrade (32 ≈ 64 s keeps a margin);
+ * Arbitrum and Base blocks come from a single sequencer whose order only changes
+ * if it misbehaves before posting to L1 (20 ≈ 5 s and 10 ≈ 20 s).
+ */
+export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
+  BSC: {
+    key: 'BSC',
+    name: 'BNB Smart Chain',
+    chainId: { live: 56, test: 97 },
+    devChainId: { live: 31338, test: 31337 },
+    blockTimeMs: 450,
+    confirmations: 5,
+    nativeCoin: 'BNB',
+    tokens: {
+      USDT: { mainnet: '0x55d398326f99059fF775485246999027B3197955', decimals: 18 },
+      USDC: { mainnet: '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', decimals: 18 },
+    },
+  },
+  ETHEREUM: {
+    key: 'ETHEREUM',
+    name: 'Ethereum',
+    chainId: { live: 1, test: 11155111 },
+    devChainId: { live: 31348, test: 31347 },
+    blockTimeMs: 12_000,
+    confirmations: 12,
+    nativeCoin: 'ETH',
+    tokens: {
+      USDT: { mainnet: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimals: 6 },
+      USDC: { mainnet: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6 },
+    },
+  },
+  POLYGON: {
+    key: 'POLYGON',
+    name: 'Polygon PoS',
+    chainId: { live: 137, test: 80002 },
+    devChainId: { live: 31358, test: 31357 },
+    blockTimeMs: 2_000,
+    confirmations: 32,
+    nativeCoin: 'POL',
+    tokens: {
+      USDT: { mainnet: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', decimals: 6 },
+      USDC: { mainnet: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', decimals: 6 },
+    },
+  },
+  ARBITRUM: {
+    key: 'ARBITRUM',
+    name: 'Arbitrum One',
+    chainId: { live: 42161, test: 421614 },
+    devChainId: { live: 31368, test: 31367 },
+    blockTimeMs: 250,
+    confirmations: 20,
+    nativeCoin: 'ETH',
+    tokens: {
+      USDT: { mainnet: '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9', decimals: 6 },
+      USDC: { mainnet: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', decimals: 6 },
+    },
+  },
+  BASE: {
+    key: 'BASE',
+    name: 'Base',
+    chainId: { live: 8453, test: 84532 },
+    devChainId: { live: 31378, test: 31377 },
+    blockTimeMs: 2_000,
+    confirmations: 10,
+    nativeCoin: 'ETH',
+    tokens: {
+      USDC: { mainnet: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', decimals: 6 },
+    },
+  },
+};
+
+/** A rail: one token on one network, written `CHAIN:TOKEN` in RAILS. */
+export interface RailKey {
+  chain: ChainKey;
+  token: Asset;
+}
+
+/** Every (network, token) pair the table knows: BSC USDT, BSC USDC, Ethereum USDT and USDC, ... */
+export const ALL_RAILS: readonly RailKey[] = CHAINS.flatMap((chain) =>
+  ASSETS.filter((token) => CHAIN_SPECS[chain].tokens[token]).map((token) => ({ chain, token })),
+);
+
+/** The default rail: the spec's invoices and withdrawals without `chain`/`token`. */
+export const DEFAULT_RAIL: RailKey = { chain: 'BSC', token: 'USDT' };
+
+/** Parses RAILS (`BSC:USDT,ETHEREUM:USDC`); the default rail is always enabled. Throws with the bad entry. */
+export function parseRails(value: string | undefined): RailKey[] {
+  const out: RailKey[] = [DEFAULT_RAIL];
+  for (const part of (value ?? '').split(',').map((s) => s.trim().toUpperCase()).filter(Boolean)) {
+    const [chain, token] = part.split(':');
+    const known = ALL_RAILS.find((r) => r.chain === chain && r.token === token);
+    if (!known) throw new Error(`unknown rail "${part}" (known: ${ALL_RAILS.map((r) => `${r.chain}:${r.token}`).join(', ')})`);
+    if (!out.some((r) => r.chain === known.chain && r.token === known.token)) out.push(known);
+  }
+  return out;
+}

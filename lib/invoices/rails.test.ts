@@ -1,0 +1,217 @@
+import { eq, sql } from 'drizzle-orm';
+import { erc20Abi, getAddress, parseUnits, type Address, type Hex } from 'viem';
+import { describe, expect, it } from 'vitest';
+import { events } from '@/db/schema';
+import type { Network } from '@/lib/chain/network';
+import { rowsOf } from '@/lib/db';
+import { Decimal } from '@/lib/money';
+import type { AnvilChain } from '@/lib/testing/anvil';
+import { call } from '@/lib/testing/app';
+import { createTestTenant } from '@/lib/testing/fixtures';
+import { withTestChain } from '@/lib/testing/test-chain';
+import { runInvoiceJobs } from './run-invoice-jobs';
+
+/*
+ * Two local chains side by side, as the test mode's BSC (USDT and USDC at 18
+ * decimals, as on BSC) and Ethereum (both at 6 decimals): invoices on each rail
+ * paid and credited per asset, payments on the wrong network or in the wrong
+ * token found and held, and a reorg on one network leaving the other alone.
+ */
+let bsc: AnvilChain;
+let eth: AnvilChain;
+let bscNet: Network;
+let ethNet: Network;
+
+withTestChain(
+  (c) => {
+    bsc = c;
+    bscNet = c.network('test');
+  },
+  {
+    tokens: [
+      { asset: 'USDT', decimals: 18 },
+      { asset: 'USDC', decimals: 18 },
+    ],
+  },
+);
+withTestChain(
+  (c) => {
+    eth = c;
+    ethNet = c.network('test');
+  },
+  {
+    chain: 'ETHEREUM',
+    tokens: [
+      { asset: 'USDT', decimals: 6 },
+      { asset: 'USDC', decimals: 6 },
+    ],
+  },
+);
+
+const retry = { maxAttempts: 2, backoffMs: 0 };
+
+async function setup() {
+  const t = await createTestTenant({ invoiceFeeRate: '0.01' });
+  const jobs = async () => {
+    await runInvoiceJobs(t.db, bscNet, { retry });
+    await runInvoiceJobs(t.db, ethNet, { retry });
+  };
+  await jobs(); // each watcher's cursor starts below its head
+  return { ...t, jobs };
+}
+
+async function create(key: string, body: Record<string, unknown>) {
+  const res = await call('POST', '/v1/invoices', { key, body });
+  expect(res.status, res.text).toBe(201);
+  return res.body;
+}
+
+const detail = async (key: string, id: string) => {
+  const res = await call('GET', `/v1/invoices/${id}`, { key });
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+};
+
+const balanceOf = async (key: string, currency?: string) => {
+  const res = await call('GET', `/v1/withdrawals/balance${currency ? `?currency=${currency}` : ''}`, { key });
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+};
+
+/** A customer's transfer from the faucet of `chain`, in `asset`, at that token's decimals. */
+async function send(chain: AnvilChain, asset: 'USDT' | 'USDC', to: string, amount: string) {
+  const token = chain.tokens.find((t) => t.asset === asset)!;
+  const hash = await chain.faucet.writeContract({
+    address: token.address,
+    abi: erc20Abi,
+    functionName: 'transfer',
+    args: [getAddress(to), parseUnits(amount, token.decimals)],
+  });
+  await chain.client.waitForTransactionReceipt({ hash });
+  return hash;
+}
+
+const ledgerSums = async (db: any, tenantId: string) =>
+  rowsOf<{ currency: string; ledger: string; balance: string }>(
+    await db.execute(sql`
+      select b.currency, coalesce(sum(l.amount), 0)::text as ledger, b.available::text as balance
+        from balances b left join ledger_entries l on l.tenant_id = b.tenant_id and l.mode = b.mode and l.currency = b.currency
+       where b.tenant_id = ${tenantId} and b.mode = 'test' group by b.currency, b.available`),
+  );
+
+describe('rails: several networks and tokens', () => {
+  it('an Ethereum USDT invoice (6 decimals) is paid, swept on Ethereum and credited to the USDT balance', async () => {
+    const t = await setup();
+    const inv = await create(t.test, { amount: '25.50', chain: 'ETHEREUM', token: 'USDT' });
+    expect(inv).toMatchObject({ chain: 'ETHEREUM', token: 'USDT', status: 'PENDING' });
+    const hotBefore = await eth.tokenBalance(eth.addresses.hot, eth.tokenOf('USDT'));
+
+    const paid = await call('POST', `/v1/test-helpers/invoices/${inv.id}/pay`, { key: t.test, body: { amount: '25.5' } });
+    expect(paid.status, paid.text).toBe(200);
+    await eth.client.waitForTransactionReceipt({ hash: paid.body.txHash as Hex });
+    await t.jobs();
+    expect((await detail(t.test, inv.id)).amountReceived).toBe('25.50');
+    await eth.mine(5);
+    await t.jobs();
+    const d = await detail(t.test, inv.id);
+    expect(d).toMatchObject({ status: 'PAID_OUT', amountCredited: '25.245', feeAmount: '0.255' });
+    // 6-decimal base units on chain: 25.245 USDT is 25,245,000 units at the hot wallet.
+    expect((await eth.tokenBalance(eth.addresses.hot, eth.tokenOf('USDT'))) - hotBefore).toBe(25_245_000n);
+    expect((await balanceOf(t.test)).available).toBe('25.245');
+    // Nothing moved on the other chain.
+    expect(await bsc.tokenBalance(getAddress(inv.depositAddress) as Address)).toBe(0n);
+  });
+
+  it('a BSC USDC invoice credits the USDC balance, not the USDT one; balances equal their ledger sums', async () => {
+    const t = await setup();
+    const inv = await create(t.test, { amount: '10.00', token: 'USDC' });
+    expect(inv).toMatchObject({ chain: 'BSC', token: 'USDC' });
+    await send(bsc, 'USDC', inv.depositAddress, '10');
+    await bsc.mine(5);
+    await t.jobs();
+    expect((await detail(t.test, inv.id)).status).toBe('PAID_OUT');
+    expect(await balanceOf(t.test, 'USDC')).toMatchObject({ available: '9.90', currency: 'USDC', pending: '0.00' });
+    expect(await balanceOf(t.test)).toMatchObject({ available: '0.00', currency: 'USDT', network: 'BSC' });
+    for (const r of await ledgerSums(t.db, t.tenant.id)) expect(new Decimal(r.ledger).eq(r.balance), r.currency).toBe(true);
+  });
+
+  it('a rail the gateway does not enable, or a stablecoin price in the other token, is a 400 and creates nothing', async () => {
+    const t = await setup();
+    for (const body of [
+      { amount: '5.00', chain: 'POLYGON', token: 'USDT' },
+      { amount: '5.00', chain: 'BASE', token: 'USDT' },
+      { amount: '5.00', chain: 'TRON' },
+      { amount: '5.00', token: 'USDC', currency: 'USDT' },
+      { amount: '5.00', token: 'USDC', currency: 'EUR' },
+    ]) {
+      const res = await call('POST', '/v1/invoices', { key: t.test, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.code, res.text).toBe('validation_failed');
+    }
+    const list = await call('GET', '/v1/invoices', { key: t.test });
+    expect(list.body.data).toHaveLength(0);
+  });
+
+  it('USDT sent on Ethereum to a BSC invoice is found, held and announced; the invoice does not count it', async () => {
+    const t = await setup();
+    const inv = await create(t.test, { amount: '40.00' });
+    const hash = await send(eth, 'USDT', inv.depositAddress, '40');
+    await t.jobs();
+    await t.jobs(); // a rescan records nothing twice
+    const d = await detail(t.test, inv.id);
+    expect(d).toMatchObject({ status: 'PENDING', amountReceived: '0.00' });
+    expect(d.mismatchedPayments).toHaveLength(1);
+    expect(d.mismatchedPayments[0]).toMatchObject({
+      chain: 'ETHEREUM',
+      token: 'USDT',
+      invoiceChain: 'BSC',
+      invoiceToken: 'USDT',
+      mismatch: 'network',
+      status: 'held',
+      amount: '40.00',
+      txHash: hash,
+    });
+    const evts = await t.db.select().from(events).where(eq(events.subjectId, inv.id));
+    const announced = evts.filter((e) => e.type === 'mismatched_payment.detected');
+    expect(announced).toHaveLength(1);
+    expect(announced[0]!.data).toMatchObject({ chain: 'ETHEREUM', amount: '40.00', mismatch: 'network' });
+    // The money stays on the deposit address, whose key the gateway holds on Ethereum too.
+    expect(await eth.tokenBalance(getAddress(inv.depositAddress) as Address, eth.tokenOf('USDT'))).toBe(40_000_000n);
+    expect((await balanceOf(t.test)).available).toBe('0.00');
+  });
+
+  it('USDC sent to a USDT invoice on its own network is a token mismatch, held apart from the invoice payment', async () => {
+    const t = await setup();
+    const inv = await create(t.test, { amount: '15.00' });
+    await send(bsc, 'USDC', inv.depositAddress, '7');
+    await send(bsc, 'USDT', inv.depositAddress, '15');
+    await bsc.mine(5);
+    await t.jobs();
+    const d = await detail(t.test, inv.id);
+    expect(d.status).toBe('PAID_OUT');
+    expect(d.amountReceived).toBe('15.00');
+    expect(d.mismatchedPayments).toMatchObject([{ chain: 'BSC', token: 'USDC', mismatch: 'token', amount: '7.00' }]);
+    expect((await balanceOf(t.test, 'USDC')).available).toBe('0.00');
+    // The sweep moved only the invoice's token: the USDC is still on the address.
+    expect(await bsc.tokenBalance(getAddress(inv.depositAddress) as Address, bsc.tokenOf('USDC'))).toBe(parseUnits('7', 18));
+  });
+
+  it('a reorg on Ethereum drops its payment and leaves the BSC one alone', async () => {
+    const t = await setup();
+    const onBsc = await create(t.test, { amount: '3.00' });
+    const onEth = await create(t.test, { amount: '4.00', chain: 'ETHEREUM' });
+    await send(bsc, 'USDT', onBsc.depositAddress, '3');
+    await send(eth, 'USDT', onEth.depositAddress, '4');
+    await t.jobs();
+    expect((await detail(t.test, onEth.id)).status).toBe('DETECTED');
+    expect((await detail(t.test, onBsc.id)).status).toBe('DETECTED');
+    // Replace Ethereum's newest block (the payment's) by an empty one.
+    await eth.client.request({ method: 'anvil_reorg' as any, params: [1, []] as any });
+    await t.jobs();
+    const e = await detail(t.test, onEth.id);
+    expect(e).toMatchObject({ status: 'PENDING', amountReceived: '0.00', payments: [] });
+    const b = await detail(t.test, onBsc.id);
+    expect(b).toMatchObject({ status: 'DETECTED', amountReceived: '3.00' });
+    expect(b.payments).toHaveLength(1);
+  });
+});

@@ -1,0 +1,109 @@
+import { sql } from 'drizzle-orm';
+import { formatUnits, getAddress } from 'viem';
+import { mismatchedPayments, type MismatchedPayment } from '@/db/schema';
+import { rowsOf, type Db } from '@/lib/db';
+import { textArray } from '@/lib/db/text-array';
+import type { Network, TokenContract } from '@/lib/chain/network';
+import type { TokenTransfer } from '@/lib/chain/transfer-logs';
+import { outbox } from '@/lib/events/outbox';
+import type { MismatchedPaymentEventDataView } from '@/lib/events/payloads';
+import { newId } from '@/lib/ids';
+import { formatAmount } from '@/lib/money';
+import type { Mode } from '@/lib/mode';
+
+export type MismatchedTransfer = TokenTransfer & { token: TokenContract; invoiceId: string; blockTime: Date };
+
+/**
+ * Records supported-token payments to an invoice's deposit address that are not
+ * on the invoice's rail (another network, or another token) in the watcher's
+ * transaction: held apart from the invoice's payments, never counted towards it,
+ * announced by mismatched_payment.detected once per log. Returns how many were new.
+ */
+export async function recordMismatched(tx: Db, net: Network, transfers: MismatchedTransfer[]): Promise<number> {
+  const invoices = new Map<string, { tenantId: string; chainId: number; token: string; mode: Mode; chain: string }>();
+  for (const row of rowsOf<Record<string, unknown>>(
+    await tx.execute(sql`
+      select id, tenant_id, chain_id, token, mode, chain from invoices
+       where id = any(${textArray(new Set(transfers.map((t) => t.invoiceId)))})`),
+  )) {
+    invoices.set(String(row.id), {
+      tenantId: String(row.tenant_id),
+      chainId: Number(row.chain_id),
+      token: String(row.token),
+      mode: row.mode as Mode,
+      chain: String(row.chain),
+    });
+  }
+  const rows = await tx
+    .insert(mismatchedPayments)
+    .values(
+      transfers.map((t) => {
+        const inv = invoices.get(t.invoiceId)!;
+        return {
+          id: newId('payment'),
+          mode: net.mode,
+          chainId: net.chainId,
+          chain: net.chain,
+          token: t.token.asset,
+          tokenAddress: t.token.address.toLowerCase(),
+          txHash: t.txHash,
+          logIndex: t.logIndex,
+          blockNumber: t.blockNumber,
+          blockHash: t.blockHash,
+          blockTime: t.blockTime,
+          fromAddress: t.from,
+          toAddress: t.to,
+          amount: formatUnits(t.value, t.token.decimals),
+          invoiceId: t.invoiceId,
+          tenantId: inv.tenantId,
+          mismatch: inv.token !== t.token.asset ? ('token' as const) : ('network' as const),
+        };
+      }),
+    )
+    .onConflictDoNothing()
+    .returning();
+  if (rows.length === 0) return 0;
+  // Block hashes for the reorg walk-back, as for the invoice's own payments.
+  const blocks = [...new Map(rows.map((r) => [r.blockNumber, r.blockHash])).entries()];
+  await tx.execute(sql`
+    insert into chain_blocks (mode, chain_id, number, hash)
+    values ${sql.join(
+      blocks.map(([n, h]) => sql`(${net.mode}, ${net.chainId}, ${n}, ${h})`),
+      sql`, `,
+    )}
+    on conflict (mode, chain_id, number) do update set hash = excluded.hash`);
+  await outbox.write(
+    tx,
+    outbox.orderedRows(
+      rows.map((r) => ({
+        tenantId: r.tenantId,
+        mode: r.mode,
+        type: 'mismatched_payment.detected' as const,
+        subjectId: r.invoiceId,
+        data: mismatchedPaymentEventData(r, invoices.get(r.invoiceId)!),
+      })),
+    ),
+  );
+  return rows.length;
+}
+
+/** The event payload and the API view of a mismatched payment. */
+export function mismatchedPaymentEventData(r: MismatchedPayment, invoice: { chain: string; token: string }): MismatchedPaymentEventDataView {
+  return {
+    id: r.id,
+    invoiceId: r.invoiceId,
+    chain: r.chain as MismatchedPaymentEventDataView['chain'],
+    token: r.token as MismatchedPaymentEventDataView['token'],
+    invoiceChain: invoice.chain as MismatchedPaymentEventDataView['chain'],
+    invoiceToken: invoice.token as MismatchedPaymentEventDataView['token'],
+    mismatch: r.mismatch,
+    status: r.status,
+    amount: formatAmount(r.amount),
+    txHash: r.txHash,
+    logIndex: r.logIndex,
+    blockNumber: r.blockNumber,
+    fromAddress: getAddress(r.fromAddress),
+    depositAddress: getAddress(r.toAddress),
+    createdAt: r.createdAt.toISOString(),
+  };
+}
