@@ -808,7 +808,7 @@ export interface paths {
         };
         /**
          * Balance available for withdrawal
-         * @description From the ledger, for the mode of the key. `pending` is what open withdrawals hold (already deducted).
+         * @description From the ledger, for the mode of the key. `pending` is what open withdrawals hold (already deducted). `?currency=USDC` reads the USDC balance (extension; USDT by default, with the spec's fields unchanged).
          *
          *     Scope: `withdrawals:read` (or `admin`).
          */
@@ -1397,6 +1397,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "mismatched_payment.detected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * mismatched_payment.detected
+         * @description Extension: a supported token reached an invoice's deposit address on another enabled network than the invoice's, or a token that is not the invoice's (USDC to a USDT invoice). It is held: not counted towards the invoice and not credited; the money stays on the deposit address, which the gateway controls on every EVM network (docs/invoices.md "Mismatched payments").
+         */
+        post: operations["onMismatchedPaymentDetected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1443,9 +1463,15 @@ export interface components {
             available: string;
             /** @description Held by withdrawals not yet final (already deducted from available). */
             pending: string;
-            /** @constant */
-            currency: "USDT";
-            /** @constant */
+            /**
+             * @description The asset (query `currency`, USDT by default): one balance per asset, whichever network paid it.
+             * @enum {string}
+             */
+            currency: "USDT" | "USDC";
+            /**
+             * @description The network a withdrawal without `chain` pays on.
+             * @constant
+             */
             network: "BSC";
         };
         CreatedApiKey: {
@@ -1592,10 +1618,10 @@ export interface components {
             id: string;
             /** @enum {string} */
             status: "PENDING" | "DETECTED" | "PARTIALLY_PAID" | "OVERPAID" | "CONFIRMED" | "PROCESSING_PAYOUT" | "PAID_OUT" | "EXPIRED" | "FAILED";
-            /** @constant */
-            chain: "BSC";
-            /** @constant */
-            token: "USDT";
+            /** @enum {string} */
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            /** @enum {string} */
+            token: "USDT" | "USDC";
             /** @description EIP-55 checksummed address the customer pays to. */
             depositAddress: string;
             amountExpected: string;
@@ -1669,10 +1695,10 @@ export interface components {
             id: string;
             /** @enum {string} */
             status: "PENDING" | "DETECTED" | "PARTIALLY_PAID" | "OVERPAID" | "CONFIRMED" | "PROCESSING_PAYOUT" | "PAID_OUT" | "EXPIRED" | "FAILED";
-            /** @constant */
-            chain: "BSC";
-            /** @constant */
-            token: "USDT";
+            /** @enum {string} */
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            /** @enum {string} */
+            token: "USDT" | "USDC";
             /** @description EIP-55 checksummed address the customer pays to. */
             depositAddress: string;
             amountExpected: string;
@@ -1757,6 +1783,8 @@ export interface components {
                 /** Format: date-time */
                 createdAt: string;
             }[];
+            /** @description Extension: supported tokens sent to the deposit address on another network or in another token than the invoice's; held, not counted in amountReceived (docs/invoices.md "Mismatched payments"). */
+            mismatchedPayments: components["schemas"]["MismatchedPaymentEventData"][];
         };
         InvoiceDetectedEvent: {
             /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
@@ -1770,10 +1798,10 @@ export interface components {
         InvoiceEventData: {
             invoiceId: string;
             tenantId: string;
-            /** @constant */
-            chain: "BSC";
-            /** @constant */
-            token: "USDT";
+            /** @enum {string} */
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            /** @enum {string} */
+            token: "USDT" | "USDC";
             depositAddress: string;
             /** @description Decimal string, e.g. "100.50". */
             amountExpected: string;
@@ -1862,6 +1890,58 @@ export interface components {
             feePercent: string;
             estimatedFee: string;
             minWithdrawal: string;
+        };
+        MismatchedPaymentDetectedEvent: {
+            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "mismatched_payment.detected";
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["MismatchedPaymentEventData"];
+        };
+        MismatchedPaymentEventData: {
+            id: string;
+            invoiceId: string;
+            /**
+             * @description The network the payment was sent on.
+             * @enum {string}
+             */
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            /**
+             * @description The token that was sent.
+             * @enum {string}
+             */
+            token: "USDT" | "USDC";
+            /**
+             * @description The invoice's network.
+             * @enum {string}
+             */
+            invoiceChain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            /**
+             * @description The invoice's token.
+             * @enum {string}
+             */
+            invoiceToken: "USDT" | "USDC";
+            /**
+             * @description network: the right token on another network; token: another token.
+             * @enum {string}
+             */
+            mismatch: "network" | "token";
+            /**
+             * @description held: the money is on the deposit address, not counted towards the invoice nor credited.
+             * @enum {string}
+             */
+            status: "held";
+            /** @description Decimal string, e.g. "100.50". */
+            amount: string;
+            txHash: string;
+            logIndex: number;
+            blockNumber: number;
+            fromAddress: string;
+            depositAddress: string;
+            /** Format: date-time */
+            createdAt: string;
         };
         Order: {
             id: string;
@@ -2910,11 +2990,10 @@ export interface operations {
                     /** @description The price in `currency` (USDT by default): a decimal string greater than 0 with at most 2 decimals, at most 1,000,000,000. */
                     amount: string;
                     /**
-                     * @description Currency of `amount`. USDT (default): amount is what the customer pays. A fiat currency: the USDT expected is amount × the rate locked at creation (rounded to 2 decimals); the invoice shows priceCurrency, priceAmount, rate, rateSource and rateAt. 503 rate_unavailable when no fresh-enough rate is known.
-                     * @default USDT
+                     * @description Currency of `amount`; default: the invoice's `token`, and then amount is what the customer pays. A fiat currency (USDT invoices only): the USDT expected is amount × the rate locked at creation (rounded to 2 decimals); the invoice shows priceCurrency, priceAmount, rate, rateSource and rateAt. 503 rate_unavailable when no fresh-enough rate is known.
                      * @enum {string}
                      */
-                    currency?: "USDT" | "USD" | "EUR" | "GBP" | "CHF" | "JPY" | "CAD" | "AUD";
+                    currency?: "USDT" | "USDC" | "USD" | "EUR" | "GBP" | "CHF" | "JPY" | "CAD" | "AUD";
                     /** @description Your own reference (at most 255 characters); filterable. */
                     externalId?: string;
                     /** @description Free text, at most 1,000 characters. */
@@ -2924,17 +3003,17 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     /**
-                     * @description Only BSC (BNB Smart Chain, BEP-20).
+                     * @description Network the customer pays on: BSC (default), ETHEREUM, POLYGON, ARBITRUM or BASE, among the rails this gateway enables (docs/invoices.md "Rails").
                      * @default BSC
                      * @enum {string}
                      */
-                    chain?: "BSC";
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
                     /**
-                     * @description Only USDT.
+                     * @description USDT (default) or USDC; the payment credits your balance in this asset.
                      * @default USDT
                      * @enum {string}
                      */
-                    token?: "USDT";
+                    token?: "USDT" | "USDC";
                     /**
                      * @description Minutes until the invoice expires unpaid: 5 to 10,080, default 30.
                      * @default 30
@@ -6044,7 +6123,7 @@ export interface operations {
                     /** @default true */
                     enabled?: boolean;
                     /** @description Event types to receive, or ["*"] for all. */
-                    eventsSubscribed: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined")[];
+                    eventsSubscribed: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "mismatched_payment.detected")[];
                     description?: string;
                 };
             };
@@ -6383,7 +6462,7 @@ export interface operations {
                     url?: string;
                     enabled?: boolean;
                     /** @description Event types to receive, or ["*"] for all. */
-                    eventsSubscribed?: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined")[];
+                    eventsSubscribed?: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "mismatched_payment.detected")[];
                     description?: string | null;
                 };
             };
@@ -7719,7 +7798,10 @@ export interface operations {
     };
     getBalance: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Extension: the asset to read, USDT (default) or USDC. */
+                currency?: "USDT" | "USDC";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9546,6 +9628,44 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RefundRequestDeclinedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; answer at once and process asynchronously. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) is retried, up to 8 attempts, then dead-lettered. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onMismatchedPaymentDetected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event id, equal to the body's id: deduplicate on it. */
+                "X-Webhook-Id": string;
+                /** @description Milliseconds since the epoch. Reject deliveries more than 5 minutes away from now. */
+                "X-Webhook-Timestamp": string;
+                /** @description `v1=` + hex HMAC-SHA256 keyed with the endpoint secret (whsec_...) over `<X-Webhook-Timestamp>.<raw body>`. During a secret rotation several signatures, comma-separated (`v1=<new>,v1=<old>`): accept if one matches, compared in constant time. */
+                "X-Webhook-Signature": string;
+                /** @description Your tenant id. */
+                "X-Tenant-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MismatchedPaymentDetectedEvent"];
             };
         };
         responses: {

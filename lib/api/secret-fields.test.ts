@@ -18,6 +18,8 @@ const NOT_SHOWN_ONCE: Record<string, string> = {
   'data.exchangeOrder.token': 'exchange order (readable again)',
   'metadata.exchangeToken': 'exchange withdrawal metadata (readable again)',
   'data.withdrawal.token': 'the literal USDT',
+  'mismatchedPayments.token': 'the asset sent (USDT, USDC)',
+  'mismatchedPayments.invoiceToken': "the invoice's asset (USDT, USDC)",
 };
 /** Timestamps and flags about a secret (previousSecretExpiresAt, revealedAt, hasPreviousSecret...). */
 const ABOUT_A_SECRET = /At$|^has|^revealed$/;

@@ -3,7 +3,7 @@ import { ApiError } from '@/lib/api/errors';
 import { env } from '@/lib/env';
 import type { Mode } from '@/lib/mode';
 import { DEV_MNEMONIC, PRODUCTION_DEFAULT_CHAIN_ID } from '@/lib/config/network-env';
-import { CHAIN_SPECS, parseRails, type Asset, type ChainKey } from './rails';
+import { CHAIN_SPECS, parseRails, type Asset, type ChainKey } from '@/lib/config/rails';
 
 /** One token contract a network's watcher reads. */
 export interface TokenContract {
@@ -217,8 +217,10 @@ export function requireRail<F extends Field>(mode: Mode, rail: { chain: ChainKey
   const net = getRail(mode, rail.chain, rail.token);
   if (!net) {
     const enabled = getNetworks(mode).flatMap((n) => tokensOf(n).map((t) => `${n.chain}:${t.asset}`));
+    // The field at fault: the network when none of its rails is on, else the token.
+    const path = findNetwork(mode, rail.chain) ? 'token' : 'chain';
     throw new ApiError('validation_failed', `${rail.chain} ${rail.token} is not enabled on this gateway (enabled: ${enabled.join(', ')}).`, [
-      { path: 'chain', message: `${rail.chain}:${rail.token} is not an enabled rail` },
+      { path, message: `${rail.chain}:${rail.token} is not an enabled rail (enabled: ${enabled.join(', ')})` },
     ]);
   }
   const missing = fields.filter((f) => net[f] === undefined);

@@ -1,6 +1,6 @@
 import { privateKeyToAddress } from 'viem/accounts';
 import { z } from 'zod';
-import { CHAIN_SPECS, parseRails } from '@/lib/chain/rails';
+import { CHAIN_SPECS, parseRails } from '@/lib/config/rails';
 
 /** The well-known development mnemonic (anvil, hardhat): anyone can spend from it, so production refuses it. */
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';

@@ -4,7 +4,7 @@ import { REFUND_REQUEST_STATUSES } from '@/db/schema/refund-requests';
 import { ORDER_STATUSES } from '@/db/schema/storefront';
 import { WITHDRAWAL_STATUSES } from '@/db/schema/withdrawals';
 import { Timestamp } from '@/lib/api/schemas';
-import { ASSETS, CHAINS } from '@/lib/chain/rails';
+import { ASSETS, CHAINS } from '@/lib/config/rails';
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from './types';
 
 /*

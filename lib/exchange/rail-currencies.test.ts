@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_RAILS, type RailKey } from '@/lib/chain/rails';
+import { ALL_RAILS, type RailKey } from '@/lib/config/rails';
 import { SIM_CURRENCIES } from '@/lib/exchange-sim/currencies';
 import { RAIL_CURRENCIES, railExchangeCode, railOfExchangeCode, resolveRailCurrency } from './rail-currencies';
 import type { FfCurrency } from './types';

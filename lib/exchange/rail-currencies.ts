@@ -1,4 +1,4 @@
-import { ALL_RAILS, type Asset, type ChainKey, type RailKey } from '@/lib/chain/rails';
+import { ALL_RAILS, type Asset, type ChainKey, type RailKey } from '@/lib/config/rails';
 import type { FfCurrency } from './types';
 import { USDT_BSC } from './currencies';
 

@@ -74,7 +74,9 @@ describe('POST /v1/invoices', () => {
     ['a number', { amount: 10 }, 'amount'],
     ['no amount', {}, 'amount'],
     ['an unknown chain', { amount: '1', chain: 'ETH' }, 'chain'],
-    ['an unknown token', { amount: '1', token: 'USDC' }, 'token'],
+    ['an unknown token', { amount: '1', token: 'DAI' }, 'token'],
+    ['a token whose rail is not enabled', { amount: '1', token: 'USDC' }, 'token'],
+    ['a network whose rails are not enabled', { amount: '1', chain: 'POLYGON' }, 'chain'],
     ['expiresInMinutes 4', { amount: '1', expiresInMinutes: 4 }, 'expiresInMinutes'],
     ['expiresInMinutes 10081', { amount: '1', expiresInMinutes: 10_081 }, 'expiresInMinutes'],
     ['a long externalId', { amount: '1', externalId: 'x'.repeat(256) }, 'externalId'],
@@ -95,7 +97,7 @@ describe('POST /v1/invoices', () => {
   it('lists the allowed values for chain and token', async () => {
     const res = await call('POST', '/v1/invoices', { key: t.test, body: { amount: '1', chain: 'TRON', token: 'DAI' } });
     expect(res.body.message).toContain('must be one of: BSC');
-    expect(res.body.details.find((d: { path: string }) => d.path === 'token').message).toBe('must be one of: USDT');
+    expect(res.body.details.find((d: { path: string }) => d.path === 'token').message).toBe('must be one of: USDT, USDC');
   });
 });
 

@@ -3,7 +3,7 @@ import { chainTransfers, invoices, settlements, tenants } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { loadCursor } from '@/lib/chain/cursor';
 import { railOf, type Network } from '@/lib/chain/network';
-import type { Asset } from '@/lib/chain/rails';
+import type { Asset } from '@/lib/config/rails';
 import { newId } from '@/lib/ids';
 import { Decimal } from '@/lib/money';
 import { emitInvoiceEvent } from './emit-invoice-event';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { INVOICE_STATUSES } from '@/db/schema/invoices';
 import { PageQuery, paged, Timestamp } from '@/lib/api/schemas';
-import { ASSETS, CHAINS } from '@/lib/chain/rails';
+import { ASSETS, CHAINS } from '@/lib/config/rails';
 import { MismatchedPaymentEventData } from '@/lib/events/payloads';
 import { amountString } from './amount';
 

@@ -1,5 +1,5 @@
 import { getAddress } from 'viem';
-import type { Asset, ChainKey } from '@/lib/chain/rails';
+import type { Asset, ChainKey } from '@/lib/config/rails';
 import type { Invoice } from '@/db/schema';
 import { Decimal } from '@/lib/money';
 import { formatAmount } from './amount';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '@/lib/db';
 import { getNetwork, getNetworks, isNetworkReady } from '@/lib/chain/network';
-import { CHAINS } from '@/lib/chain/rails';
+import { CHAINS } from '@/lib/config/rails';
 import { dueSettlements } from '@/lib/invoices/due-settlements';
 import { runSettlements } from '@/lib/invoices/run-settlements';
 import type { SettleNetwork } from '@/lib/invoices/settle-invoice';

@@ -6,7 +6,7 @@ import { createTestClient, createWalletClient, http, parseUnits, publicActions, 
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import type { Network, TokenContract } from '@/lib/chain/network';
-import type { Asset, ChainKey } from '@/lib/chain/rails';
+import type { Asset, ChainKey } from '@/lib/config/rails';
 import type { Mode } from '@/lib/mode';
 
 /**

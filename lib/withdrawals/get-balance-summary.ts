@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
 import { formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
-import type { Asset } from '@/lib/chain/rails';
+import type { Asset } from '@/lib/config/rails';
 
 /**
  * Available (ledger balance) and pending (amount + fee held by open withdrawals) of a tenant and mode,

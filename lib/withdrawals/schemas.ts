@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ASSETS } from '@/lib/chain/rails';
+import { ASSETS } from '@/lib/config/rails';
 import { NullableTimestamp, Timestamp, paged } from '@/lib/api/schemas';
 import { WITHDRAWAL_STATUSES } from '@/db/schema/withdrawals';
 
