@@ -20,6 +20,14 @@ export const tenants = pgTable('tenants', {
    * the merchant (the 24 h limit and the approval threshold still apply). Off by default.
    */
   autoRefundOverpayments: boolean().notNull().default(false),
+  /**
+   * A payment in the invoice's token on another enabled network than the invoice's: `credit` counts it
+   * like a correct payment (swept on the network it came on), `hold` keeps it apart for the merchant
+   * (lib/invoices/record-transfers.ts). Another token is always held.
+   */
+  wrongNetworkPolicy: text({ enum: ['credit', 'hold'] })
+    .notNull()
+    .default('credit'),
   status: text({ enum: ['active', 'suspended'] })
     .notNull()
     .default('active'),

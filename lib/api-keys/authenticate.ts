@@ -20,6 +20,7 @@ export interface AuthTenant {
   withdrawalFeeRate: string;
   underpaymentTolerancePercent: string;
   autoRefundOverpayments: boolean;
+  wrongNetworkPolicy: 'credit' | 'hold';
   status: 'active' | 'suspended';
   createdAt: Date;
 }
@@ -47,6 +48,7 @@ interface AuthRow {
   withdrawal_fee_rate: string;
   underpayment_tolerance_percent: string;
   auto_refund_overpayments: boolean;
+  wrong_network_policy: 'credit' | 'hold';
   tenant_created_ms: string;
   count: number | null;
   window_start_epoch: string | null;
@@ -73,6 +75,7 @@ export async function authenticate(db: Db, authorization: string | null): Promis
              t.withdrawal_fee_rate::text as withdrawal_fee_rate,
              t.underpayment_tolerance_percent::text as underpayment_tolerance_percent,
              t.auto_refund_overpayments,
+             t.wrong_network_policy,
              (extract(epoch from t.created_at) * 1000)::bigint::text as tenant_created_ms,
              (k.status = 'ACTIVE' and (k.expires_at is null or k.expires_at > now())) as usable
         from api_keys k join tenants t on t.id = k.tenant_id
@@ -111,6 +114,7 @@ export async function authenticate(db: Db, authorization: string | null): Promis
         withdrawalFeeRate: row.withdrawal_fee_rate,
         underpaymentTolerancePercent: row.underpayment_tolerance_percent,
         autoRefundOverpayments: row.auto_refund_overpayments,
+        wrongNetworkPolicy: row.wrong_network_policy,
         status: row.tenant_status,
         createdAt: new Date(Number(row.tenant_created_ms)),
       },

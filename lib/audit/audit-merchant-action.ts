@@ -10,6 +10,7 @@ export type MerchantAction =
   | { action: 'webhook_endpoint.secret_rotated'; endpoint: { id: string; url: string }; graceHours?: number }
   | { action: 'tenant.underpayment_tolerance_changed'; before: string; after: string }
   | { action: 'tenant.auto_refund_policy_changed'; before: boolean; after: boolean }
+  | { action: 'tenant.wrong_network_policy_changed'; before: string; after: string }
   | {
       action: 'refund_request.approved' | 'refund_request.declined';
       request: { id: string; invoiceId: string; destinationAddress: string; withdrawalId: string | null; declineReason: string | null };
@@ -79,6 +80,14 @@ export function merchantAuditEntry(owner: { tenantId: string; mode: Mode }, a: M
         target: { type: 'tenant', id: owner.tenantId },
         before: { autoRefundOverpayments: a.before },
         after: { autoRefundOverpayments: a.after },
+      };
+    case 'tenant.wrong_network_policy_changed':
+      return {
+        ...base,
+        action: a.action,
+        target: { type: 'tenant', id: owner.tenantId },
+        before: { wrongNetworkPolicy: a.before },
+        after: { wrongNetworkPolicy: a.after },
       };
     case 'refund_request.approved':
     case 'refund_request.declined': {

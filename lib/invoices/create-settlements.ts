@@ -12,7 +12,9 @@ import { updateInvoice } from './transitions';
 import type { RawRow } from '@/lib/db/raw-row';
 
 /**
- * Settlement fan-out for one network. Each confirmed invoice gets its payout
+ * Settlement fan-out for one network, over the payments made on it (an
+ * invoice's own, and others' credited from this network under their tenant's
+ * wrong-network policy). Each confirmed invoice gets its payout
  * settlement and moves to PROCESSING_PAYOUT (invoice.processing_payout) in the
  * same transaction. Confirmed transfers nobody settled yet (late payments,
  * partial payments of expired invoices, extra payments after a payout) get an
@@ -27,13 +29,20 @@ export async function createSettlements(
   const cursor = await loadCursor(db, net);
   if (!cursor) return [];
   const limit = opts.limit ?? 100;
+  // A payment on the invoice's own network needs the invoice's confirmations; one credited from another network, this network's.
+  const requiredSql = sql`(case when i.chain_id = ${net.chainId} then i.confirmations_required else ${net.confirmations} end)`;
   const candidates = rowsOf<RawRow<typeof invoices, { id: string }>>(
     await db.execute(sql`
       (select i.id from invoices i where i.chain_id = ${net.chainId} and i.mode = ${net.mode} and i.status = 'CONFIRMED' limit ${limit})
       union
       (select distinct t.invoice_id from chain_transfers t join invoices i on i.id = t.invoice_id
         where t.chain_id = ${net.chainId} and t.mode = ${net.mode} and t.settlement_id is null
-          and t.block_number <= ${cursor.lastBlock} - i.confirmations_required
+          and i.chain_id <> ${net.chainId} and i.status = 'CONFIRMED'
+        limit ${limit})
+      union
+      (select distinct t.invoice_id from chain_transfers t join invoices i on i.id = t.invoice_id
+        where t.chain_id = ${net.chainId} and t.mode = ${net.mode} and t.settlement_id is null
+          and t.block_number <= ${cursor.lastBlock} - ${requiredSql}
           and i.status in ('PAID_OUT', 'EXPIRED')
           and not exists (select 1 from settlements s where s.invoice_id = i.id and s.status in ('pending', 'processing'))
         limit ${limit})`),
@@ -54,8 +63,10 @@ export async function createSettlements(
         .where(
           and(
             eq(chainTransfers.invoiceId, id),
+            // Only this network's payments: a settlement sweeps one network (another network's fan-out sweeps its own).
+            eq(chainTransfers.chainId, net.chainId),
             isNull(chainTransfers.settlementId),
-            lte(chainTransfers.blockNumber, cursor.lastBlock - row.confirmationsRequired),
+            lte(chainTransfers.blockNumber, cursor.lastBlock - (row.chainId === net.chainId ? row.confirmationsRequired : net.confirmations)),
           ),
         )
         .for('update');
@@ -72,7 +83,8 @@ export async function createSettlements(
         invoiceId: id,
         tenantId: row.tenantId,
         mode: row.mode,
-        chainId: row.chainId,
+        // Where the money is: a payment credited from another network is swept there.
+        chainId: net.chainId,
         token: row.token,
         kind,
         amount: amount.toFixed(),

@@ -2,6 +2,8 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { chainCursors, chainTransfers, events, mismatchedPayments, settlements, settlementTxs } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import type { Mode } from '@/lib/mode';
+import { getNetworks } from '@/lib/chain/network';
+import type { ChainKey } from '@/lib/config/rails';
 import { formatAmount } from './amount';
 import { getInvoiceOrThrow } from './get-invoice-or-throw';
 import { invoiceView } from './view';
@@ -17,9 +19,9 @@ export async function getInvoice(db: Db, where: { id: string; tenantId: string; 
       .where(eq(chainTransfers.invoiceId, row.id))
       .orderBy(asc(chainTransfers.blockNumber), asc(chainTransfers.logIndex)),
     db
-      .select({ lastBlock: chainCursors.lastBlock })
+      .select({ chainId: chainCursors.chainId, lastBlock: chainCursors.lastBlock })
       .from(chainCursors)
-      .where(and(eq(chainCursors.mode, row.mode), eq(chainCursors.chainId, row.chainId))),
+      .where(eq(chainCursors.mode, row.mode)),
     db.select().from(settlements).where(eq(settlements.invoiceId, row.id)).orderBy(asc(settlements.createdAt)),
     db
       .select({ id: events.id, type: events.type, data: events.data, createdAt: events.createdAt })
@@ -44,16 +46,19 @@ export async function getInvoice(db: Db, where: { id: string; tenantId: string; 
         )
         .orderBy(asc(settlementTxs.createdAt))
     : [];
-  const head = cursor[0]?.lastBlock;
+  // Each payment's depth on its own network.
+  const heads = new Map(cursor.map((c) => [c.chainId, c.lastBlock]));
+  const chainOf = new Map(getNetworks(row.mode).map((n) => [n.chainId, n.chain]));
   const txHashes = [...new Set(transfers.map((t) => t.txHash))];
   return {
     ...invoiceView(row, txHashes),
     payments: transfers.map((t) => ({
+      chain: chainOf.get(t.chainId) ?? (row.chain as ChainKey),
       txHash: t.txHash,
       logIndex: t.logIndex,
       amount: formatAmount(t.amount),
       blockNumber: t.blockNumber,
-      confirmations: head === undefined ? 0 : Math.max(0, head - t.blockNumber),
+      confirmations: heads.has(t.chainId) ? Math.max(0, heads.get(t.chainId)! - t.blockNumber) : 0,
       late: t.late,
       createdAt: t.createdAt.toISOString(),
     })),

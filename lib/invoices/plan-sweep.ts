@@ -31,7 +31,17 @@ export async function planSweep(
   const deferred = await db
     .select({ id: settlements.id, fee: settlements.feeAmount, net: settlements.netAmount })
     .from(settlements)
-    .where(and(eq(settlements.invoiceId, s.invoiceId), eq(settlements.sweepDeferred, true), isNull(settlements.carriedBy), ne(settlements.id, s.id)));
+    .where(
+      and(
+        eq(settlements.invoiceId, s.invoiceId),
+        // Only tokens on this address of this network and contract: a deferred settlement elsewhere is carried by a sweep there.
+        eq(settlements.chainId, s.chainId),
+        eq(settlements.token, s.token),
+        eq(settlements.sweepDeferred, true),
+        isNull(settlements.carriedBy),
+        ne(settlements.id, s.id),
+      ),
+    );
   return {
     ids: deferred.map((d) => d.id),
     fee: deferred.reduce((sum, d) => sum.add(d.fee), new Decimal(0)).toFixed(),

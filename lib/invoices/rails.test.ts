@@ -9,6 +9,7 @@ import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { withTestChain } from '@/lib/testing/test-chain';
+import { updateWrongNetworkPolicy } from '@/lib/tenants/update-wrong-network-policy';
 import { runInvoiceJobs } from './run-invoice-jobs';
 
 /*
@@ -152,8 +153,51 @@ describe('rails: several networks and tokens', () => {
     expect(list.body.data).toHaveLength(0);
   });
 
-  it('USDT sent on Ethereum to a BSC invoice is found, held and announced; the invoice does not count it', async () => {
+  it('by default, USDT sent on Ethereum to a BSC invoice pays it: confirmed on Ethereum, swept there, credited to USDT', async () => {
     const t = await setup();
+    const inv = await create(t.test, { amount: '40.00' });
+    const hotBefore = await eth.tokenBalance(eth.addresses.hot, eth.tokenOf('USDT'));
+    const hash = await send(eth, 'USDT', inv.depositAddress, '40');
+    await t.jobs();
+    let d = await detail(t.test, inv.id);
+    expect(d).toMatchObject({ status: 'DETECTED', amountReceived: '40.00', mismatchedPayments: [] });
+    expect(d.payments).toMatchObject([{ chain: 'ETHEREUM', txHash: hash, confirmations: 0 }]);
+    // BSC blocks do not confirm an Ethereum payment.
+    await bsc.mine(10);
+    await t.jobs();
+    expect((await detail(t.test, inv.id)).status).toBe('DETECTED');
+    await eth.mine(5);
+    await t.jobs();
+    d = await detail(t.test, inv.id);
+    expect(d).toMatchObject({ status: 'PAID_OUT', amountCredited: '39.60', feeAmount: '0.40' });
+    expect((await eth.tokenBalance(eth.addresses.hot, eth.tokenOf('USDT'))) - hotBefore).toBe(39_600_000n);
+    expect(await eth.tokenBalance(getAddress(inv.depositAddress) as Address, eth.tokenOf('USDT'))).toBe(0n);
+    expect((await balanceOf(t.test)).available).toBe('39.60');
+    const stls = rowsOf<{ chain_id: number; token: string }>(await t.db.execute(sql`select chain_id, token from settlements where invoice_id = ${inv.id}`));
+    expect(stls).toEqual([{ chain_id: eth.chainId, token: 'USDT' }]);
+  });
+
+  it('an invoice paid half on its network and half on another is swept on each, and credited in full once', async () => {
+    const t = await setup();
+    const inv = await create(t.test, { amount: '20.00' });
+    await send(bsc, 'USDT', inv.depositAddress, '10');
+    await send(eth, 'USDT', inv.depositAddress, '10');
+    await bsc.mine(5);
+    await eth.mine(5);
+    await t.jobs();
+    await t.jobs();
+    const d = await detail(t.test, inv.id);
+    expect(d).toMatchObject({ status: 'PAID_OUT', amountReceived: '20.00', amountCredited: '19.80' });
+    expect(d.settlements.map((x: { status: string }) => x.status)).toEqual(['completed', 'completed']);
+    expect((await balanceOf(t.test)).available).toBe('19.80');
+    expect(await bsc.tokenBalance(getAddress(inv.depositAddress) as Address)).toBe(0n);
+    expect(await eth.tokenBalance(getAddress(inv.depositAddress) as Address, eth.tokenOf('USDT'))).toBe(0n);
+    for (const r of await ledgerSums(t.db, t.tenant.id)) expect(new Decimal(r.ledger).eq(r.balance), r.currency).toBe(true);
+  });
+
+  it('under the hold policy, USDT sent on Ethereum to a BSC invoice is found, held and announced; the invoice does not count it', async () => {
+    const t = await setup();
+    await updateWrongNetworkPolicy(t.db, { tenantId: t.tenant.id, mode: 'test' }, { kind: 'user', id: t.tenant.id, label: 'owner@test' }, { wrongNetworkPolicy: 'hold' });
     const inv = await create(t.test, { amount: '40.00' });
     const hash = await send(eth, 'USDT', inv.depositAddress, '40');
     await t.jobs();

@@ -35,17 +35,29 @@ export async function recordTransfers(db: Db, net: Network, range: ScannedRange)
   // Any invoice of the mode, whichever network it is on: the same deposit address exists on every EVM chain.
   const owners = new Map<string, Owner>();
   if (recipients.size > 0) {
-    const rows = rowsOf<RawRow<typeof invoices, { id: string; tenantId: string; depositAddress: string; chainId: number; token: string }>>(
+    const rows = rowsOf<
+      RawRow<typeof invoices, { id: string; tenantId: string; depositAddress: string; chainId: number; token: string }> & { wrong_network_policy: string }
+    >(
       await db.execute(sql`
-        select id, tenant_id, deposit_address, chain_id, token from invoices
-         where mode = ${net.mode} and deposit_address = any(${textArray(recipients)})`),
+        select i.id, i.tenant_id, i.deposit_address, i.chain_id, i.token, t.wrong_network_policy
+          from invoices i join tenants t on t.id = i.tenant_id
+         where i.mode = ${net.mode} and i.deposit_address = any(${textArray(recipients)})`),
     );
-    for (const r of rows) owners.set(r.deposit_address, { id: r.id, tenantId: r.tenant_id, chainId: Number(r.chain_id), token: r.token });
+    for (const r of rows)
+      owners.set(r.deposit_address, {
+        id: r.id,
+        tenantId: r.tenant_id,
+        chainId: Number(r.chain_id),
+        token: r.token,
+        creditOtherNetwork: r.wrong_network_policy === 'credit',
+      });
   }
   const ordered = transfers.filter((t) => owners.has(t.to)).sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
+  // The invoice's token counts towards it: on its network, and on another one under the tenant's `credit` policy
+  // (then settled on the network it came on). Another token never does (its price differs): held.
   const isOwn = (t: (typeof ordered)[number]) => {
     const o = owners.get(t.to)!;
-    return o.chainId === net.chainId && o.token === t.token.asset;
+    return o.token === t.token.asset && (o.chainId === net.chainId || o.creditOtherNetwork);
   };
   const matched = ordered.filter(isOwn);
   const mismatched = ordered.filter((t) => !isOwn(t));
@@ -111,4 +123,5 @@ interface Owner {
   tenantId: string;
   chainId: number;
   token: string;
+  creditOtherNetwork: boolean;
 }

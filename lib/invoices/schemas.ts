@@ -57,11 +57,12 @@ export const CreateInvoiceBody = z.strictObject({
 export type CreateInvoiceInput = z.output<typeof CreateInvoiceBody>;
 
 export const PaymentSchema = z.object({
+  chain: z.enum(CHAINS).describe("Extension: the network the payment came on (another than the invoice's when the wrong-network policy credited it)."),
   txHash: z.string(),
   logIndex: z.number().int(),
   amount: z.string(),
   blockNumber: z.number().int(),
-  confirmations: z.number().int().describe('Blocks on top of the payment block on the canonical chain (0 in the newest block).'),
+  confirmations: z.number().int().describe('Blocks on top of the payment block on the canonical chain of its network (0 in the newest block).'),
   late: z.boolean().describe('Arrived after expiry or after the invoice was confirmed; settled on its own.'),
   createdAt: Timestamp,
 });

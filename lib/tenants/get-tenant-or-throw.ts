@@ -15,7 +15,7 @@ export async function getTenantOrThrow(db: Db, id: string) {
 export function tenantView(
   t: Pick<
     Tenant,
-    'id' | 'name' | 'invoiceFeeRate' | 'withdrawalFeeRate' | 'underpaymentTolerancePercent' | 'autoRefundOverpayments' | 'status' | 'createdAt'
+    'id' | 'name' | 'invoiceFeeRate' | 'withdrawalFeeRate' | 'underpaymentTolerancePercent' | 'autoRefundOverpayments' | 'wrongNetworkPolicy' | 'status' | 'createdAt'
   >,
   mode: Mode,
 ) {
@@ -27,6 +27,7 @@ export function tenantView(
     feePercent: new Decimal(t.withdrawalFeeRate).toFixed(),
     underpaymentTolerancePercent: new Decimal(t.underpaymentTolerancePercent).toFixed(),
     autoRefundOverpayments: t.autoRefundOverpayments,
+    wrongNetworkPolicy: t.wrongNetworkPolicy,
     status: t.status,
     createdAt: t.createdAt.toISOString(),
   };

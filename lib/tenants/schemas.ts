@@ -49,6 +49,11 @@ export const TenantSchema = z
       .describe(
         'Auto-refund policy: an overpayment is refunded, once settled, to the address the payer gives on the checkout, without your approval (the 24 h limit and approval threshold still apply). Set in the dashboard settings.',
       ),
+    wrongNetworkPolicy: z
+      .enum(['credit', 'hold'])
+      .describe(
+        "Extension: a payment in the invoice's token on another enabled network than the invoice's. credit (default): counted like a correct payment and swept on the network it came on; hold: kept apart for you (mismatchedPayments on the invoice). Set in the dashboard settings.",
+      ),
     status: z.enum(['active', 'suspended']),
     createdAt: Timestamp,
   })
@@ -56,3 +61,8 @@ export const TenantSchema = z
 
 /** The settings form's auto-refund policy. */
 export const AutoRefundPolicyInput = z.strictObject({ autoRefundOverpayments: z.boolean() });
+
+/** The settings form's wrong-network policy. */
+export const WrongNetworkPolicyInput = z.strictObject({
+  wrongNetworkPolicy: z.enum(['credit', 'hold'], { error: () => 'must be credit or hold' }),
+});

@@ -9,6 +9,7 @@ import { Decimal } from '@/lib/money';
 import { getPostbackSecret } from '@/lib/webhooks/get-postback-secret';
 import { listWithdrawalControls } from '@/lib/withdrawal-controls/list-withdrawal-controls';
 import { AutoRefundPolicyForm, PostbackSecretPanel, TenantNameForm, UnderpaymentToleranceForm } from './account-forms';
+import { WrongNetworkPolicyForm } from './wrong-network-form';
 import { SecurityPanel } from './security-panel';
 import { TeamPanel } from './team-panel';
 import { WithdrawalControlsPanel } from './withdrawal-controls-panel';
@@ -45,6 +46,9 @@ export default async function SettingsPage() {
           </div>
           <div className="mt-4">
             <AutoRefundPolicyForm enabled={ctx.tenant.autoRefundOverpayments} canEdit={owner} />
+          </div>
+          <div className="mt-4">
+            <WrongNetworkPolicyForm policy={ctx.tenant.wrongNetworkPolicy} canEdit={owner} />
           </div>
           <dl className="mt-4 grid grid-cols-2 gap-4 border-t border-slate-100 pt-4 text-sm">
             <div>

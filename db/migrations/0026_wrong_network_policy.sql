@@ -1,0 +1,1 @@
+ALTER TABLE "tenants" ADD COLUMN "wrong_network_policy" text DEFAULT 'credit' NOT NULL;
