@@ -39,7 +39,7 @@ function headline(s: CheckoutState): { title: string; tone: string } {
   if (s.status === 'DETECTED')
     return { title: `Payment detected: ${s.confirmations}/${s.confirmationsRequired} confirmations`, tone: 'bg-sky-50 text-sky-800 border-sky-200' };
   if (s.status === 'PARTIALLY_PAID')
-    return { title: `Partially paid: ${s.remaining} USDT still to pay`, tone: 'bg-amber-50 text-amber-800 border-amber-200' };
+    return { title: `Partially paid: ${s.remaining} ${s.token} still to pay`, tone: 'bg-amber-50 text-amber-800 border-amber-200' };
   if (s.status === 'EXPIRED')
     return s.payments > 0
       ? {
@@ -84,7 +84,7 @@ export function CheckoutLive({ initial }: { initial: CheckoutState }) {
   const short = /[1-9]/.test(state.amountShortfall) && !awaiting;
   const amountToPay = state.payin
     ? `${state.payin.amount} ${state.payin.currency}`
-    : `${state.status === 'PARTIALLY_PAID' ? state.remaining : state.amountExpected} USDT`;
+    : `${state.status === 'PARTIALLY_PAID' ? state.remaining : state.amountExpected} ${state.token}`;
   return (
     <div className="space-y-4">
       {state.mode === 'test' ? (
@@ -95,7 +95,7 @@ export function CheckoutLive({ initial }: { initial: CheckoutState }) {
       <header className="text-center">
         <p className="text-sm text-slate-500">Pay {state.tenantName}</p>
         <p className="mt-1 text-3xl font-semibold tabular-nums" data-testid="amount">
-          {state.amountExpected} <span className="text-lg font-medium text-slate-500">USDT</span>
+          {state.amountExpected} <span className="text-lg font-medium text-slate-500">{state.token}</span>
         </p>
         {state.price ? (
           <p className="mt-1 text-sm text-slate-500" data-testid="price">
@@ -119,14 +119,14 @@ export function CheckoutLive({ initial }: { initial: CheckoutState }) {
         <section className="rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900" data-testid="remainder">
           <p>
             Received <span className="tabular-nums">{state.amountReceived}</span> of <span className="tabular-nums">{state.amountExpected}</span>{' '}
-            USDT.
+            {state.token}.
           </p>
           <p className="mt-1 text-base font-semibold">
             Remaining:{' '}
             <span className="tabular-nums" data-testid="remaining">
               {state.remaining}
             </span>{' '}
-            USDT
+            {state.token}
           </p>
           <p className="mt-1 text-xs">
             Pay the remainder before the time runs out (<span className="font-mono tabular-nums">{countdown.label}</span> left); the QR below asks for
@@ -137,7 +137,7 @@ export function CheckoutLive({ initial }: { initial: CheckoutState }) {
 
       {short ? (
         <p className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900" data-testid="shortfall">
-          Accepted {state.amountShortfall} USDT short of the amount, within {state.tenantName}&apos;s underpayment tolerance. Nothing more to pay.
+          Accepted {state.amountShortfall} {state.token} short of the amount, within {state.tenantName}&apos;s underpayment tolerance. Nothing more to pay.
         </p>
       ) : null}
 
@@ -145,7 +145,7 @@ export function CheckoutLive({ initial }: { initial: CheckoutState }) {
         <section className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
           <p className="text-sm text-slate-600">
             Send exactly <strong className="tabular-nums">{amountToPay}</strong>
-            {state.payin ? '' : ' (BEP-20 on BNB Smart Chain)'} to:
+            {state.payin ? '' : ` on ${state.network}`} to:
           </p>
           <div
             className="mx-auto w-fit rounded-lg border border-slate-100 p-2"
@@ -166,6 +166,17 @@ export function CheckoutLive({ initial }: { initial: CheckoutState }) {
               {countdown.label}
             </span>
           </p>
+        </section>
+      ) : null}
+
+      {state.mismatched.length > 0 ? (
+        <section className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="mismatched">
+          {state.mismatched.map((m, i) => (
+            <p key={i}>
+              Received {m.amount} {m.token} on {m.network}: {m.mismatch === 'token' ? 'not the token' : 'not the network'} this invoice asks for. It is
+              safe and held for {state.tenantName}, who will settle it with you.
+            </p>
+          ))}
         </section>
       ) : null}
 

@@ -1750,11 +1750,16 @@ export interface components {
             /** @description Invoices created on a payment link's page only: the link (see /v1/payment-links). */
             paymentLinkId?: string;
             payments: {
+                /**
+                 * @description Extension: the network the payment came on (another than the invoice's when the wrong-network policy credited it).
+                 * @enum {string}
+                 */
+                chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
                 txHash: string;
                 logIndex: number;
                 amount: string;
                 blockNumber: number;
-                /** @description Blocks on top of the payment block on the canonical chain (0 in the newest block). */
+                /** @description Blocks on top of the payment block on the canonical chain of its network (0 in the newest block). */
                 confirmations: number;
                 /** @description Arrived after expiry or after the invoice was confirmed; settled on its own. */
                 late: boolean;
@@ -2194,6 +2199,11 @@ export interface components {
             underpaymentTolerancePercent: string;
             /** @description Auto-refund policy: an overpayment is refunded, once settled, to the address the payer gives on the checkout, without your approval (the 24 h limit and approval threshold still apply). Set in the dashboard settings. */
             autoRefundOverpayments: boolean;
+            /**
+             * @description Extension: a payment in the invoice's token on another enabled network than the invoice's. credit (default): counted like a correct payment and swept on the network it came on; hold: kept apart for you (mismatchedPayments on the invoice). Set in the dashboard settings.
+             * @enum {string}
+             */
+            wrongNetworkPolicy: "credit" | "hold";
             /** @enum {string} */
             status: "active" | "suspended";
             /** Format: date-time */

@@ -203,6 +203,7 @@ describe('GET /v1/tenants/me', () => {
       feePercent: '0.02',
       underpaymentTolerancePercent: '0',
       autoRefundOverpayments: false,
+      wrongNetworkPolicy: 'credit',
       status: 'active',
       createdAt: other.tenant.createdAt.toISOString(),
     });

@@ -37,6 +37,7 @@ describe('hosted checkout status', () => {
         'depositAddress',
         'expiresAt',
         'id',
+        'mismatched',
         'mode',
         'network',
         'payUri',

@@ -1,8 +1,9 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { parseUnits } from 'viem';
-import { chainCursors, chainTransfers, invoices, orders, tenants } from '@/db/schema';
+import { chainCursors, chainTransfers, invoices, mismatchedPayments, orders, tenants } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import { getNetwork } from '@/lib/chain/network';
+import { getRail } from '@/lib/chain/network';
+import { CHAIN_SPECS, type Asset, type ChainKey } from '@/lib/config/rails';
 import { isId } from '@/lib/ids';
 import { Decimal, formatAmount } from '@/lib/money';
 import { checkoutRefund } from './checkout-refund';
@@ -24,28 +25,35 @@ export async function getCheckout(db: Db, invoiceId: string) {
     .where(eq(invoices.id, invoiceId));
   if (!row) return null;
   const inv = row.invoice;
-  const [transfers, cursor, order, refund] = await Promise.all([
+  const [transfers, cursor, order, refund, strays] = await Promise.all([
     db
-      .select({ amount: chainTransfers.amount, blockNumber: chainTransfers.blockNumber, txHash: chainTransfers.txHash })
+      .select({ amount: chainTransfers.amount, blockNumber: chainTransfers.blockNumber, txHash: chainTransfers.txHash, chainId: chainTransfers.chainId })
       .from(chainTransfers)
       .where(eq(chainTransfers.invoiceId, inv.id))
       .orderBy(asc(chainTransfers.blockNumber)),
     db
-      .select({ lastBlock: chainCursors.lastBlock })
+      .select({ chainId: chainCursors.chainId, lastBlock: chainCursors.lastBlock })
       .from(chainCursors)
-      .where(and(eq(chainCursors.mode, inv.mode), eq(chainCursors.chainId, inv.chainId))),
+      .where(eq(chainCursors.mode, inv.mode)),
     db.select({ id: orders.id }).from(orders).where(eq(orders.invoiceId, inv.id)),
     checkoutRefund(db, inv),
+    db
+      .select({ chain: mismatchedPayments.chain, token: mismatchedPayments.token, amount: mismatchedPayments.amount, mismatch: mismatchedPayments.mismatch })
+      .from(mismatchedPayments)
+      .where(eq(mismatchedPayments.invoiceId, inv.id))
+      .orderBy(asc(mismatchedPayments.createdAt)),
   ]);
-  const head = cursor[0]?.lastBlock;
+
   const received = new Decimal(inv.amountReceived);
   const remaining = Decimal.max(0, new Decimal(inv.amountExpected).minus(received));
   // Confirmations of the payment that completed the amount (the last one counted).
-  const lastBlock = transfers.at(-1)?.blockNumber;
-  const confirmations = head === undefined || lastBlock === undefined ? 0 : Math.max(0, head - lastBlock);
-  const net = getNetwork(inv.mode);
+  const last = transfers.at(-1);
+  // On the payment's own network (a payment credited from another network counts its blocks there).
+  const head = last && cursor.find((c) => c.chainId === last.chainId)?.lastBlock;
+  const confirmations = head === undefined || !last ? 0 : Math.max(0, head - last.blockNumber);
+  const net = getRail(inv.mode, inv.chain as ChainKey, inv.token as Asset);
   const payUri =
-    net.tokenAddress && remaining.gt(0)
+    net?.tokenAddress && remaining.gt(0)
       ? `ethereum:${net.tokenAddress}@${inv.chainId}/transfer?address=${inv.depositAddress}&uint256=${parseUnits(remaining.toFixed(), net.decimals)}`
       : inv.depositAddress;
   return {
@@ -60,8 +68,10 @@ export async function getCheckout(db: Db, invoiceId: string) {
     amountShortfall: formatAmount(inv.amountShortfall),
     /** The merchant's price when it was set in a fiat currency (the USDT amount was fixed from it at creation). */
     price: inv.priceCurrency && inv.priceAmount ? { currency: inv.priceCurrency, amount: formatAmount(inv.priceAmount) } : null,
-    token: 'USDT' as const,
-    network: 'BNB Smart Chain (BEP-20)',
+    token: inv.token as Asset,
+    network: networkLabel(inv.chain as ChainKey),
+    /** Payments in another token or on another network than the invoice's: held for the merchant, shown so the payer knows they arrived. */
+    mismatched: strays.map((m) => ({ network: networkLabel(m.chain as ChainKey), token: m.token, amount: formatAmount(m.amount), mismatch: m.mismatch })),
     depositAddress: inv.depositAddress,
     payUri,
     payin: inv.payinCurrency
@@ -76,4 +86,9 @@ export async function getCheckout(db: Db, invoiceId: string) {
     refund,
     returnUrl: order[0] ? `/store/${row.tenantSlug}${inv.mode === 'test' ? '?mode=test' : ''}` : null,
   };
+}
+
+/** The network as payers' wallets name it, with its token standard. */
+function networkLabel(chain: ChainKey): string {
+  return chain === 'BSC' ? 'BNB Smart Chain (BEP-20)' : `${CHAIN_SPECS[chain]?.name ?? chain} (ERC-20)`;
 }

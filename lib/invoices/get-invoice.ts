@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import { chainCursors, chainTransfers, events, mismatchedPayments, settlements, settlementTxs } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import type { Mode } from '@/lib/mode';

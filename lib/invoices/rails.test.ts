@@ -10,6 +10,7 @@ import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { updateWrongNetworkPolicy } from '@/lib/tenants/update-wrong-network-policy';
+import { getCheckout } from '@/lib/checkout/get-checkout';
 import { runInvoiceJobs } from './run-invoice-jobs';
 
 /*
@@ -222,6 +223,9 @@ describe('rails: several networks and tokens', () => {
     // The money stays on the deposit address, whose key the gateway holds on Ethereum too.
     expect(await eth.tokenBalance(getAddress(inv.depositAddress) as Address, eth.tokenOf('USDT'))).toBe(40_000_000n);
     expect((await balanceOf(t.test)).available).toBe('0.00');
+    // The payer sees on the hosted checkout that it arrived and is held.
+    const checkout = await getCheckout(t.db, inv.id);
+    expect(checkout!.mismatched).toEqual([{ network: 'Ethereum (ERC-20)', token: 'USDT', amount: '40.00', mismatch: 'network' }]);
   });
 
   it('USDC sent to a USDT invoice on its own network is a token mismatch, held apart from the invoice payment', async () => {

@@ -6,7 +6,8 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { Money } from '@/components/ui/money';
 import { Time } from '@/components/ui/time';
 import { ApiError } from '@/lib/api/errors';
-import { getNetwork } from '@/lib/chain/network';
+import { getNetwork, getNetworks, getRail } from '@/lib/chain/network';
+import type { Asset, ChainKey } from '@/lib/config/rails';
 import { requireContext } from '@/lib/dashboard/context';
 import { listEventDeliveries } from '@/lib/dashboard/event-deliveries';
 import { explorerTxUrl } from '@/lib/dashboard/explorer';
@@ -19,6 +20,7 @@ import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
 import { listRefundRequests } from '@/lib/refund-requests/list-refund-requests';
 import { refundList, refundTerms } from '@/lib/refunds/refund-terms';
 import { InvoiceWatcher, SimulatePayment } from './live';
+import { MismatchedPayments } from './mismatched-payments';
 import { RefundForm } from './refund-form';
 import { RefundRequests } from './refund-requests';
 
@@ -50,7 +52,9 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
     if (err instanceof ApiError && err.code === 'not_found') notFound();
     throw err;
   }
-  const network = getNetwork(ctx.mode);
+  // The invoice's rail (its QR asks for its token on its network); a payment credited from another network links there.
+  const network = getRail(ctx.mode, invoice.chain as ChainKey, invoice.token as Asset) ?? getNetwork(ctx.mode);
+  const chainIdOf = (c: string) => getNetworks(ctx.mode).find((n) => n.chain === c)?.chainId ?? network.chainId;
   const row = await getInvoiceOrThrow(ctx.db, { id, ...ctx.owner });
   const [refunds, terms, requests] = await Promise.all([
     refundList(ctx.db, row),
@@ -170,7 +174,8 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
                   {invoice.payments.map((p) => (
                     <tr key={`${p.txHash}:${p.logIndex}`}>
                       <td className={tdClass}>
-                        <TxLink chainId={network.chainId} hash={p.txHash} />
+                        <TxLink chainId={chainIdOf(p.chain)} hash={p.txHash} />
+                        {p.chain !== invoice.chain && <span className="ml-2 text-xs text-amber-700">on {p.chain}</span>}
                         {p.late && <span className="ml-2 text-xs text-amber-700">late</span>}
                       </td>
                       <td className={tdClass}>
@@ -187,6 +192,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
             </div>
           )}
         </Card>
+        {invoice.mismatchedPayments.length > 0 && <MismatchedPayments payments={invoice.mismatchedPayments} chainIdOf={chainIdOf} />}
         <Card title="Timeline" className="min-w-0">
           <ol className="relative space-y-3 border-l border-slate-200 pl-4" data-testid="timeline">
             {invoice.events.map((e) => (

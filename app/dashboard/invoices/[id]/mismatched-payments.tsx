@@ -1,0 +1,53 @@
+import { Card, tableClass, tdClass, thClass } from '@/components/ui/card';
+import { Money } from '@/components/ui/money';
+import { explorerTxUrl } from '@/lib/dashboard/explorer';
+import type { MismatchedPaymentEventDataView } from '@/lib/events/payloads';
+
+/** Payments held apart: another token, or another network under the hold policy. The money stays on the deposit address. */
+export function MismatchedPayments({ payments, chainIdOf }: { payments: MismatchedPaymentEventDataView[]; chainIdOf: (chain: string) => number }) {
+  return (
+    <Card title="Mismatched payments (held)" className="min-w-0">
+      <p className="mb-3 text-xs text-slate-500">
+        Sent in another token or on another network than the invoice asks for. Not counted towards the invoice and not credited; the funds stay on
+        the deposit address, whose key the gateway holds on every EVM network.
+      </p>
+      <div className="-mx-5 overflow-x-auto" data-testid="mismatched-payments">
+        <table className={tableClass}>
+          <thead>
+            <tr>
+              {['Transaction', 'Network', 'Amount', 'Why'].map((h) => (
+                <th key={h} className={thClass}>
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {payments.map((p) => {
+              const url = explorerTxUrl(chainIdOf(p.chain), p.txHash);
+              const short = `${p.txHash.slice(0, 10)}…${p.txHash.slice(-8)}`;
+              return (
+                <tr key={p.id}>
+                  <td className={tdClass}>
+                    {url ? (
+                      <a href={url} target="_blank" rel="noreferrer" className="font-mono text-indigo-600 hover:underline">
+                        {short}
+                      </a>
+                    ) : (
+                      <span className="font-mono">{short}</span>
+                    )}
+                  </td>
+                  <td className={tdClass}>{p.chain}</td>
+                  <td className={tdClass}>
+                    <Money value={p.amount} /> {p.token}
+                  </td>
+                  <td className={tdClass}>{p.mismatch === 'token' ? `another token (invoice: ${p.invoiceToken})` : `another network (invoice: ${p.invoiceChain})`}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </Card>
+  );
+}
