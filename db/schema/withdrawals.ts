@@ -27,6 +27,9 @@ export const withdrawals = pgTable(
     status: text({ enum: WITHDRAWAL_STATUSES }).notNull().default('PENDING'),
     destinationAddress: text().notNull(),
     chainId: integer().notNull(),
+    /** The rail paid on (wire names): the lane of chainId sends `token`'s contract; the ledger debit is in `token`. */
+    chain: text().notNull().default('BSC'),
+    token: text().notNull().default('USDT'),
     postBackUrl: text(),
     /** Refunds (issue 19): the invoice whose received USDT this withdrawal gives back; also in metadata.refundOfInvoiceId. */
     refundOfInvoiceId: text().references(() => invoices.id),

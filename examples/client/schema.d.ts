@@ -2301,10 +2301,10 @@ export interface components {
             /** @enum {string} */
             status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED";
             destinationAddress: string;
-            /** @constant */
-            chain: "BSC";
-            /** @constant */
-            token: "USDT";
+            /** @enum {string} */
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            /** @enum {string} */
+            token: "USDT" | "USDC";
             txHash: string | null;
             failureReason: string | null;
             /** @description Why the withdrawal is waiting: PENDING (e.g. hot wallet short of gas) or PROCESSING (chain could not be read, transaction not found yet); retried automatically. Null when nothing is in the way. */
@@ -2365,10 +2365,10 @@ export interface components {
             /** @enum {string} */
             status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED";
             destinationAddress: string;
-            /** @constant */
-            chain: "BSC";
-            /** @constant */
-            token: "USDT";
+            /** @enum {string} */
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            /** @enum {string} */
+            token: "USDT" | "USDC";
             txHash: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -7605,6 +7605,16 @@ export interface operations {
                     destinationAddress: string;
                     /** @description HTTPS URL that receives this withdrawal's events instead of the webhook endpoints. */
                     postBackUrl?: string;
+                    /**
+                     * @description Extension: the network to pay on (default BSC), among the enabled rails; sent from that network's hot wallet.
+                     * @enum {string}
+                     */
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                    /**
+                     * @description Extension: USDT (default) or USDC; debited from that balance.
+                     * @enum {string}
+                     */
+                    token?: "USDT" | "USDC";
                 };
             };
         };

@@ -11,6 +11,8 @@ import { createTestTenant } from '@/lib/testing/fixtures';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { updateWrongNetworkPolicy } from '@/lib/tenants/update-wrong-network-policy';
 import { getCheckout } from '@/lib/checkout/get-checkout';
+import type { LaneNetwork } from '@/lib/withdrawals/lane-helpers';
+import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';
 import { runInvoiceJobs } from './run-invoice-jobs';
 
 /*
@@ -261,5 +263,52 @@ describe('rails: several networks and tokens', () => {
     const b = await detail(t.test, onBsc.id);
     expect(b).toMatchObject({ status: 'DETECTED', amountReceived: '3.00' });
     expect(b.payments).toHaveLength(1);
+  });
+
+  it('a USDC withdrawal on Ethereum debits the USDC balance and is paid from the Ethereum hot wallet at 6 decimals', async () => {
+    const t = await setup();
+    const inv = await create(t.test, { amount: '50.00', chain: 'ETHEREUM', token: 'USDC' });
+    await send(eth, 'USDC', inv.depositAddress, '50');
+    await eth.mine(5);
+    await t.jobs();
+    expect((await balanceOf(t.test, 'USDC')).available).toBe('49.50');
+    const to = `0x${'7'.repeat(38)}${String(Date.now() % 100).padStart(2, '0')}` as Address;
+    const res = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '10.00', destinationAddress: to, chain: 'ETHEREUM', token: 'USDC' } });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ chain: 'ETHEREUM', token: 'USDC', amount: '10.00', feeAmount: '0.10' });
+    expect(await balanceOf(t.test, 'USDC')).toMatchObject({ available: '39.40', pending: '0.00' });
+    for (let i = 0; i < 3; i++) {
+      await processWithdrawals(t.db, ethNet as LaneNetwork);
+      await eth.mine(5);
+    }
+    await processWithdrawals(t.db, ethNet as LaneNetwork);
+    expect((await call('GET', `/v1/withdrawals/${res.body.id}`, { key: t.test })).body.status).toBe('COMPLETED');
+    expect(await eth.tokenBalance(to, eth.tokenOf('USDC'))).toBe(10_000_000n);
+    expect(await eth.tokenBalance(to, eth.tokenOf('USDT'))).toBe(0n);
+    expect(await bsc.tokenBalance(to)).toBe(0n);
+    // The USDT balance paid nothing.
+    expect((await balanceOf(t.test)).available).toBe('0.00');
+    for (const r of await ledgerSums(t.db, t.tenant.id)) expect(new Decimal(r.ledger).eq(r.balance), r.currency).toBe(true);
+  });
+
+  it("a withdrawal is refused from an empty asset's balance, on a disabled rail, and to a deposit address of any network", async () => {
+    const t = await setup();
+    const usdc = await create(t.test, { amount: '5.00', token: 'USDC' });
+    await send(bsc, 'USDC', usdc.depositAddress, '5');
+    await bsc.mine(5);
+    await t.jobs();
+    const ethInvoice = await create(t.test, { amount: '1.00', chain: 'ETHEREUM' });
+    const dest = `0x${'8'.repeat(40)}`;
+    const tries: [Record<string, unknown>, number, string][] = [
+      [{ amount: '1.00', destinationAddress: dest }, 400, 'insufficient_balance'],
+      [{ amount: '1.00', destinationAddress: dest, chain: 'POLYGON', token: 'USDC' }, 400, 'validation_failed'],
+      [{ amount: '1.00', destinationAddress: ethInvoice.depositAddress, token: 'USDC' }, 400, 'invalid_address'],
+    ];
+    for (const [body, status, code] of tries) {
+      const res = await call('POST', '/v1/withdrawals', { key: t.test, body });
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body.code, res.text).toBe(code);
+    }
+    expect((await balanceOf(t.test, 'USDC')).available).toBe('4.95');
   });
 });

@@ -52,7 +52,8 @@ export async function proposeRefundAddress(
   const [ours] = await db
     .select({ id: invoices.id })
     .from(invoices)
-    .where(and(eq(invoices.chainId, network.chainId), eq(invoices.depositAddress, address)))
+    // Any network's: a deposit address is the same address on every EVM chain.
+    .where(eq(invoices.depositAddress, address))
     .limit(1);
   if (ours) throw invalidDestination('is a payment address of this gateway, not your wallet');
 

@@ -3,6 +3,7 @@ import { ApiError } from '@/lib/api/errors';
 import type { AuthTenant } from '@/lib/api-keys/authenticate';
 import type { AuditActor } from '@/lib/audit/record-audit';
 import { getNetwork } from '@/lib/chain/network';
+import type { Asset, ChainKey } from '@/lib/config/rails';
 import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
 import { Decimal, formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
@@ -52,6 +53,10 @@ export async function createRefund(
         { path: 'amount', message: `more than the refundable ${formatAmount(terms.refundable)}` },
       ]);
     }
-    return createWithdrawal(tx, owner, { amount, destinationAddress: input.destinationAddress }, actor, prepareControls, { ofInvoiceId: invoice.id });
+    // Given back on the invoice's rail, from its token's balance.
+    const rail = { chain: invoice.chain as ChainKey, token: invoice.token as Asset };
+    return createWithdrawal(tx, owner, { amount, destinationAddress: input.destinationAddress, ...rail }, actor, prepareControls, {
+      ofInvoiceId: invoice.id,
+    });
   });
 }

@@ -6,7 +6,7 @@ import type { AuthTenant } from '@/lib/api-keys/authenticate';
 import { merchantAuditEntry } from '@/lib/audit/audit-merchant-action';
 import { auditRow } from '@/lib/audit/audit-row';
 import type { AuditActor } from '@/lib/audit/record-audit';
-import { getNetwork } from '@/lib/chain/network';
+import { requireRail } from '@/lib/chain/network';
 import { insertRowSql } from '@/lib/db/insert-row-sql';
 import { outbox } from '@/lib/events/outbox';
 import { newId } from '@/lib/ids';
@@ -56,7 +56,8 @@ export async function createWithdrawal(
   refund: { ofInvoiceId: string } | null = null,
 ) {
   const amount = parseWithdrawalAmount(input.amount);
-  const network = getNetwork(owner.mode);
+  // The rail to pay on (400 when not enabled): its network's lane sends it, its token's balance pays it.
+  const network = requireRail(owner.mode, { chain: input.chain ?? 'BSC', token: input.token ?? 'USDT' }, []);
   const destination = parseDestination(network, input.destinationAddress);
   // postBackUrl follows the spec: HTTPS only, never a private or local host.
   const postBackUrl = input.postBackUrl === undefined ? null : validateEndpointUrl(input.postBackUrl, 'live', 'postBackUrl');
@@ -77,6 +78,8 @@ export async function createWithdrawal(
     status: 'PENDING',
     destinationAddress: destination,
     chainId: network.chainId,
+    chain: network.chain,
+    token: network.token,
     postBackUrl,
     // A refund says which invoice it gives back to, in its record and in its events (metadata is part of both).
     metadata: refund ? { refundOfInvoiceId: refund.ofInvoiceId } : null,
@@ -96,9 +99,10 @@ export async function createWithdrawal(
     createdAt: now,
     updatedAt: now,
   };
-  const { id, tenantId, mode, kind, netAmount, destinationAddress, chainId, createdAt, updatedAt, nextAttemptAt } = row;
-  const guard = sql`not exists (select 1 from invoices where chain_id = ${chainId} and deposit_address = ${destination.toLowerCase()})`;
-  const debit = withdrawalDebitSql({ tenantId, mode, withdrawalId: id, amount, rate: owner.tenant.withdrawalFeeRate, guard });
+  const { id, tenantId, mode, kind, netAmount, destinationAddress, chainId, chain, token, createdAt, updatedAt, nextAttemptAt } = row;
+  // Any network: a deposit address is the same address on every EVM chain, and money sent there would come back as a payment.
+  const guard = sql`not exists (select 1 from invoices where deposit_address = ${destination.toLowerCase()})`;
+  const debit = withdrawalDebitSql({ tenantId, mode, withdrawalId: id, amount, rate: owner.tenant.withdrawalFeeRate, guard, currency: token });
   // The fee is settled inside the statement (Max rule): the rows below carry it as an expression.
   const feeNumeric = sql`moved.fee`;
   const withFee = <T extends Record<string, unknown>>(json: T) =>
@@ -112,6 +116,8 @@ export async function createWithdrawal(
     netAmount,
     destinationAddress,
     chainId,
+    chain,
+    token,
     postBackUrl,
     ...(refund ? { metadata: row.metadata, refundOfInvoiceId: row.refundOfInvoiceId } : {}),
     pendingReason: row.pendingReason,
@@ -133,10 +139,10 @@ export async function createWithdrawal(
   );
   if (moved.length === 0) {
     await validateDestination(db, network, destination);
-    const available = await getBalance(db, { tenantId, mode });
+    const available = await getBalance(db, { tenantId, mode, currency: token });
     throw new ApiError(
       'insufficient_balance',
-      `Insufficient balance: available ${formatAmount(available)} USDT, amount + fee needed ${formatAmount(total)} USDT.`,
+      `Insufficient balance: available ${formatAmount(available)} ${token}, amount + fee needed ${formatAmount(total)} ${token}.`,
       [{ path: 'amount', message: `amount ${formatAmount(amount)} + fee ${formatAmount(fee)} exceeds the available ${formatAmount(available)}` }],
     );
   }

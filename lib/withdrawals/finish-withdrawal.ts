@@ -25,6 +25,7 @@ export async function failWithdrawal(db: Db, id: string, reason: string): Promis
         {
           tenantId: row.tenantId,
           mode: row.mode,
+          currency: row.token,
           amount: refund.toFixed(),
           kind: 'withdrawal_refund',
           referenceType: 'withdrawal',

@@ -2,7 +2,7 @@ import type { PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Db } from '@/lib/db';
 import { publicClient } from '@/lib/chain/clients';
-import { getNetwork, isNetworkReady, type Network } from '@/lib/chain/network';
+import { getNetworks, isNetworkReady, type Network } from '@/lib/chain/network';
 import { MODES } from '@/lib/mode';
 import type { LaneNetwork } from './lane-helpers';
 import { sendPendingWithdrawals, type SendOptions } from './send-pending-withdrawals';
@@ -25,10 +25,17 @@ export async function processWithdrawals(db: Db, net: LaneNetwork, opts: SendOpt
   return { ...tracked, sent };
 }
 
-/** The scheduled job: every configured mode's lane. */
+/** The scheduled job: every configured network's lane (one hot wallet each), every mode. */
 export async function processAllWithdrawals(db: Db) {
-  for (const mode of MODES) {
-    const net = getNetwork(mode);
-    if (isLaneReady(net)) await processWithdrawals(db, net);
+  // One network's failing node must not stop the others' lanes; the pass still fails (and is logged by the job) after.
+  let first: unknown;
+  for (const net of MODES.flatMap((m) => getNetworks(m))) {
+    if (!isLaneReady(net)) continue;
+    try {
+      await processWithdrawals(db, net);
+    } catch (err) {
+      first ??= err;
+    }
   }
+  if (first) throw first;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ASSETS } from '@/lib/config/rails';
+import { ASSETS, CHAINS } from '@/lib/config/rails';
 import { NullableTimestamp, Timestamp, paged } from '@/lib/api/schemas';
 import { WITHDRAWAL_STATUSES } from '@/db/schema/withdrawals';
 
@@ -12,6 +12,14 @@ export const CreateWithdrawalBody = z.strictObject({
   amount: WithdrawalAmount,
   destinationAddress: z.string().max(100).describe('BEP-20 address (0x + 40 hex; checksum checked when mixed case).'),
   postBackUrl: z.string().max(2048).optional().describe("HTTPS URL that receives this withdrawal's events instead of the webhook endpoints."),
+  chain: z
+    .enum(CHAINS, { error: () => `must be one of: ${CHAINS.join(', ')}` })
+    .optional()
+    .describe("Extension: the network to pay on (default BSC), among the enabled rails; sent from that network's hot wallet."),
+  token: z
+    .enum(ASSETS, { error: () => `must be one of: ${ASSETS.join(', ')}` })
+    .optional()
+    .describe('Extension: USDT (default) or USDC; debited from that balance.'),
 });
 export type CreateWithdrawalInput = z.infer<typeof CreateWithdrawalBody>;
 
@@ -23,8 +31,8 @@ export const WithdrawalSchema = z
     netAmount: z.string(),
     status: z.enum(WITHDRAWAL_STATUSES),
     destinationAddress: z.string(),
-    chain: z.literal('BSC'),
-    token: z.literal('USDT'),
+    chain: z.enum(CHAINS),
+    token: z.enum(ASSETS),
     txHash: z.string().nullable(),
     failureReason: z.string().nullable(),
     pendingReason: z

@@ -1,3 +1,5 @@
+import { railOf } from '@/lib/chain/network';
+import type { Asset } from '@/lib/config/rails';
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import { encodeFunctionData, erc20Abi, formatUnits, keccak256, parseUnits, type Address, type Hex, type PublicClient } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
@@ -57,7 +59,8 @@ async function postpone(db: Db, w: Withdrawal, reason: string, now: Date, delayM
  * leaves a PROCESSING row whose exact bytes tracking re-broadcasts; nothing is
  * ever signed twice for one withdrawal.
  */
-export async function sendPendingWithdrawals(db: Db, net: LaneNetwork, client: PublicClient, account: PrivateKeyAccount, opts: SendOptions = {}) {
+export async function sendPendingWithdrawals(db: Db, lane: LaneNetwork, client: PublicClient, account: PrivateKeyAccount, opts: SendOptions = {}) {
+  const net = lane;
   const now = opts.now ?? new Date();
   const due = await db
     .select()
@@ -77,6 +80,12 @@ export async function sendPendingWithdrawals(db: Db, net: LaneNetwork, client: P
     .limit(50);
   let sent = 0;
   for (const w of due) {
+    // The withdrawal's token on this network: its contract and decimals. A token no longer enabled here waits (never another token).
+    const net = railOf(lane, w.token as Asset) as LaneNetwork | undefined;
+    if (!net) {
+      await postpone(db, w, `${w.token} is not enabled on ${lane.chain}; waiting.`, now, opts.retryDelayMs ?? 15_000);
+      continue;
+    }
     const amount = parseUnits(w.netAmount, net.decimals);
     const data = transferData(w.destinationAddress as `0x${string}`, amount);
     let pre: Awaited<ReturnType<typeof preflight>>;
@@ -91,7 +100,7 @@ export async function sendPendingWithdrawals(db: Db, net: LaneNetwork, client: P
       await postpone(
         db,
         w,
-        `Hot wallet holds ${formatUnits(pre.tokenBalance, net.decimals)} USDT, needs ${w.netAmount}; retrying.`,
+        `Hot wallet holds ${formatUnits(pre.tokenBalance, net.decimals)} ${net.token}, needs ${w.netAmount}; retrying.`,
         now,
         opts.retryDelayMs ?? 15_000,
       );
@@ -111,7 +120,7 @@ export async function sendPendingWithdrawals(db: Db, net: LaneNetwork, client: P
     let gas = BigInt(pre.estimate.result as string);
     gas = (gas * 12n) / 10n;
     if (bnb < gas * gasPrice) {
-      await postpone(db, w, 'Hot wallet lacks BNB for gas; retrying.', now, opts.retryDelayMs ?? 15_000);
+      await postpone(db, w, `Hot wallet lacks ${net.nativeCoin ?? 'BNB'} for gas; retrying.`, now, opts.retryDelayMs ?? 15_000);
       continue;
     }
     const from = account.address.toLowerCase();

@@ -1,3 +1,5 @@
+import { railOf } from '@/lib/chain/network';
+import type { Asset } from '@/lib/config/rails';
 import { and, asc, eq } from 'drizzle-orm';
 import { keccak256, type Hex, type PublicClient } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
@@ -153,7 +155,10 @@ async function requeue(db: Db, w: Withdrawal, reason: string, now: Date) {
     .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PROCESSING')));
 }
 
-async function replaceStuck(db: Db, net: LaneNetwork, client: PublicClient, account: PrivateKeyAccount, w: Withdrawal, now: Date) {
+async function replaceStuck(db: Db, lane: LaneNetwork, client: PublicClient, account: PrivateKeyAccount, w: Withdrawal, now: Date) {
+  // Re-signed for the withdrawal's own token contract only; a token no longer enabled is left to its first transaction.
+  const net = railOf(lane, w.token as Asset) as LaneNetwork | undefined;
+  if (!net) return;
   const market = await client.getGasPrice();
   const bumped = (w.gasPrice! * 125n) / 100n;
   const gasPrice = bumped > market ? bumped : market;

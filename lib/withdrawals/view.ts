@@ -1,4 +1,5 @@
 import type { Withdrawal } from '@/db/schema';
+import type { Asset, ChainKey } from '@/lib/config/rails';
 import { isoOrNull } from '@/lib/api/schemas';
 import { formatAmount } from '@/lib/money';
 import type { WithdrawalView } from './schemas';
@@ -12,8 +13,8 @@ export function withdrawalView(w: Withdrawal): WithdrawalView {
     netAmount: formatAmount(w.netAmount),
     status: w.status,
     destinationAddress: w.destinationAddress,
-    chain: 'BSC',
-    token: 'USDT',
+    chain: w.chain as ChainKey,
+    token: w.token as Asset,
     txHash: w.txHash,
     failureReason: w.failureReason,
     pendingReason: w.pendingReason,

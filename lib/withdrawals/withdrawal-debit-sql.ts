@@ -19,10 +19,20 @@ import type { Mode } from '@/lib/mode';
  *
  * Other inserts of the statement select `from moved`, so they happen only with the debit.
  */
-export function withdrawalDebitSql(input: { tenantId: string; mode: Mode; withdrawalId: string; amount: Decimal; rate: string; guard: SQL }) {
+export function withdrawalDebitSql(input: {
+  tenantId: string;
+  mode: Mode;
+  withdrawalId: string;
+  amount: Decimal;
+  rate: string;
+  guard: SQL;
+  /** The balance debited (the withdrawal's token); USDT when absent. */
+  currency?: string;
+}) {
   const { tenantId, mode, withdrawalId, guard } = input;
+  const currency = input.currency ?? 'USDT';
   const amount = input.amount.toFixed();
-  const key = (t: string) => sql`${sql.raw(t)}.tenant_id = ${tenantId} and ${sql.raw(t)}.mode = ${mode} and ${sql.raw(t)}.currency = 'USDT'`;
+  const key = (t: string) => sql`${sql.raw(t)}.tenant_id = ${tenantId} and ${sql.raw(t)}.mode = ${mode} and ${sql.raw(t)}.currency = ${currency}`;
   // A wide scale for the division so that rounding to cents matches decimal.js (60 digits) in maxWithdrawal.
   const max = sql`greatest(0, least(round(cur.available::numeric(60, 30) / (1 + ${input.rate}::numeric), 2), trunc(cur.available, 2)))`;
   const ctes = sql`
@@ -40,7 +50,7 @@ export function withdrawalDebitSql(input: { tenantId: string; mode: Mode; withdr
       returning b.available, debit.fee
     ), entries as (
       insert into ledger_entries (id, tenant_id, mode, currency, amount, kind, reference_type, reference_id, balance_after)
-      select e.id, ${tenantId}, ${mode}, 'USDT', e.amount, e.kind, 'withdrawal', ${withdrawalId}, e.balance_after
+      select e.id, ${tenantId}, ${mode}, ${currency}, e.amount, e.kind, 'withdrawal', ${withdrawalId}, e.balance_after
         from moved cross join lateral (values
                (${newId('ledgerEntry')}, -${amount}::numeric, 'withdrawal', moved.available + moved.fee),
                (${newId('ledgerEntry')}, -moved.fee, 'withdrawal_fee', moved.available)
