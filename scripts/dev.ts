@@ -4,8 +4,9 @@
  *   and serves it on a Unix socket; Next, the worker and `npm run gateway` all connect there
  * - worker: inside the web process with PGlite, a separate process with PostgreSQL
  * - Next.js dev server
- * - chains: unless TEST_RPC_URL / LIVE_RPC_URL are set, one anvil per mode on 127.0.0.1
- *   (0.45 s blocks like BSC) with a freshly deployed test USDT and funded wallets;
+ * - chains: unless TEST_RPC_URL / LIVE_RPC_URL are set, one anvil per mode and enabled network on 127.0.0.1
+ *   (BSC, Ethereum, Polygon; DEV_ALL_RAILS=1 adds Arbitrum and Base) with freshly deployed USDT and USDC at
+ *   their real decimals and funded wallets;
  *   a new chain id each start, so invoices of an earlier run (whose chain is gone) are left alone
  * - exchange: unless EXCHANGE_URL is set, a local FixedFloat-compatible exchange per local chain
  * Ctrl-C stops every child.
@@ -15,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { privateKeyToAccount } from 'viem/accounts';
 import { freePort, startAnvil, type AnvilChain } from '@/lib/testing/anvil';
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
+import { CHAIN_SPECS, CHAINS, parseRails, type ChainKey } from '@/lib/config/rails';
 import { EmbeddedDbBusyError, hostEmbedded, type EmbeddedHost } from '@/lib/db/embedded';
 
 const children: ChildProcess[] = [];
@@ -96,25 +98,53 @@ if (!process.env.DATABASE_URL) {
 const chains: AnvilChain[] = [];
 const chainByMode: Partial<Record<'test' | 'live', AnvilChain>> = {};
 
-/** Starts a local chain for a mode and returns the env that points the mode at it. */
+/**
+ * Rails of a local stack: BSC, Ethereum and Polygon with both stablecoins (DEV_ALL_RAILS=1 adds
+ * Arbitrum and Base); RAILS, when set, decides instead.
+ */
+const DEV_RAILS = ['BSC:USDC', 'ETHEREUM:USDT', 'ETHEREUM:USDC', 'POLYGON:USDT', 'POLYGON:USDC'];
+const ALL_DEV_RAILS = [...DEV_RAILS, 'ARBITRUM:USDT', 'ARBITRUM:USDC', 'BASE:USDC'];
+const railsSetting = process.env.RAILS ?? (process.env.DEV_ALL_RAILS === '1' ? ALL_DEV_RAILS : DEV_RAILS).join(',');
+Object.assign(env, { RAILS: railsSetting });
+const rails = parseRails(railsSetting);
+/** Local blocks: BSC's real 0.45 s; the slower networks mine every 2 s here (12 s on Ethereum would make a demo wait minutes). */
+const DEV_BLOCK_TIME: Record<ChainKey, number> = { BSC: 0.45, ETHEREUM: 2, POLYGON: 2, ARBITRUM: 0.5, BASE: 2 };
+
+/** Starts the local chains of a mode (one per enabled network, tokens at their real decimals) and returns the env that points the mode at them. */
 async function localChain(mode: 'test' | 'live'): Promise<Record<string, string>> {
   const p = mode === 'test' ? 'TEST' : 'LIVE';
   if (process.env[`${p}_RPC_URL`]) return {};
-  const chain = await startAnvil({ blockTime: 0.45 });
-  chains.push(chain);
-  chainByMode[mode] = chain;
-  console.log(`[dev] ${mode} chain: anvil ${chain.rpcUrl} (chain id ${chain.chainId}), test USDT ${chain.token}`);
-  return {
-    [`${p}_RPC_URL`]: chain.rpcUrl,
-    [`${p}_CHAIN_ID`]: String(chain.chainId),
-    [`${p}_TOKEN_ADDRESS`]: chain.token,
-    [`${p}_START_BLOCK`]: '0',
-    [`${p}_DEPOSIT_MNEMONIC`]: DEV_MNEMONIC,
-    [`${p}_GAS_WALLET_PRIVATE_KEY`]: chain.keys.gas,
-    [`${p}_FEE_WALLET_ADDRESS`]: chain.addresses.fee,
-    [`${p}_HOT_WALLET_PRIVATE_KEY`]: chain.keys.hot,
-    ...(mode === 'test' ? { TEST_FAUCET_PRIVATE_KEY: chain.keys.faucet } : {}),
-  };
+  const out: Record<string, string> = {};
+  for (const key of CHAINS) {
+    const assets = rails.filter((r) => r.chain === key).map((r) => r.token);
+    if (assets.length === 0) continue;
+    // BSC's USDT first: the spec's rail, and the token the local exchange trades.
+    const tokens = [...assets].sort((a, b) => (a === 'USDT' ? -1 : b === 'USDT' ? 1 : 0)).map((asset) => ({ asset, decimals: CHAIN_SPECS[key].tokens[asset]!.decimals }));
+    const chain = await startAnvil({ blockTime: DEV_BLOCK_TIME[key], chain: key, tokens });
+    chains.push(chain);
+    const list = chain.tokens.map((t) => `${t.asset} ${t.address} (${t.decimals} decimals)`).join(', ');
+    console.log(`[dev] ${mode} ${key} chain: anvil ${chain.rpcUrl} (chain id ${chain.chainId}), ${list}`);
+    if (key === 'BSC') {
+      chainByMode[mode] = chain;
+      Object.assign(out, {
+        [`${p}_RPC_URL`]: chain.rpcUrl,
+        [`${p}_CHAIN_ID`]: String(chain.chainId),
+        [`${p}_TOKEN_ADDRESS`]: chain.token,
+        [`${p}_START_BLOCK`]: '0',
+        [`${p}_DEPOSIT_MNEMONIC`]: DEV_MNEMONIC,
+        [`${p}_GAS_WALLET_PRIVATE_KEY`]: chain.keys.gas,
+        [`${p}_FEE_WALLET_ADDRESS`]: chain.addresses.fee,
+        [`${p}_HOT_WALLET_PRIVATE_KEY`]: chain.keys.hot,
+        ...(mode === 'test' ? { TEST_FAUCET_PRIVATE_KEY: chain.keys.faucet } : {}),
+      });
+      for (const t of chain.tokens) if (t.asset !== 'USDT') out[`${p}_BSC_${t.asset}_ADDRESS`] = t.address;
+    } else {
+      // Same dev wallets on every local chain (startAnvil funds them), so the BSC wallet settings serve here too.
+      Object.assign(out, { [`${p}_${key}_RPC_URL`]: chain.rpcUrl, [`${p}_${key}_CHAIN_ID`]: String(chain.chainId), [`${p}_${key}_START_BLOCK`]: '0' });
+      for (const t of chain.tokens) out[`${p}_${key}_${t.asset}_ADDRESS`] = t.address;
+    }
+  }
+  return out;
 }
 Object.assign(env, await localChain('test'), await localChain('live'));
 
