@@ -1,32 +1,84 @@
 import { Card } from '@/components/ui/card';
-import { getGasWallets } from '@/lib/console/get-gas-wallets';
+import { CHAIN_SPECS } from '@/lib/config/rails';
+import { getGasWallets, type GasWallet, type HotWallet, type NetworkWallets } from '@/lib/console/get-gas-wallets';
 
-/** Gas wallet BNB per network: pays every sweep's top-up; "unavailable" when the read failed (never shown as 0). */
+/**
+ * Gas and hot wallets per network of each mode: the gas wallet pays every
+ * sweep's top-up, the hot wallet pays withdrawals. A network whose read failed
+ * is "unreadable" (never shown as 0); the other networks still show.
+ */
 export async function GasWallets() {
   const wallets = await getGasWallets();
   return (
-    <Card title="Gas wallets" className="mb-6">
+    <Card title="Gas and hot wallets" className="mb-6">
       <ul className="divide-y divide-slate-100 text-sm" data-testid="gas-wallets">
         {wallets.map((w) => (
-          <li key={w.mode} className="flex flex-wrap items-center justify-between gap-2 py-2" data-gas-mode={w.mode} data-gas-state={w.state}>
+          <li
+            key={`${w.mode}:${w.chain}`}
+            className="flex flex-wrap items-start justify-between gap-2 py-2"
+            data-gas-mode={w.mode}
+            data-gas-chain={w.chain}
+            data-gas-state={stateOf(w)}
+          >
             <span>
-              <span className="font-medium">{w.mode}</span> <span className="text-slate-500">chain {w.chainId}</span>
-              {w.state !== 'not_configured' && <span className="ml-2 font-mono text-xs text-slate-500">{w.address}</span>}
+              <span className="font-medium">{w.mode}</span> <span className="font-medium">{CHAIN_SPECS[w.chain].name}</span>{' '}
+              <span className="text-slate-500">chain {w.chainId}</span>
             </span>
             {w.state === 'not_configured' && <span className="text-slate-500">not configured</span>}
-            {w.state === 'unavailable' && (
-              <span className="font-medium text-amber-700" role="status">
-                unavailable (balance read failed)
+            {w.state === 'unreadable' && (
+              <span className="flex flex-col items-end gap-0.5">
+                <span className="font-medium text-amber-700" role="status" title={w.error}>
+                  unreadable (balance read failed)
+                </span>
+                {w.gasAddress && <WalletAddress label="gas" address={w.gasAddress} />}
+                {w.hotAddress && <WalletAddress label="hot" address={w.hotAddress} />}
               </span>
             )}
-            {(w.state === 'ok' || w.state === 'low') && (
-              <span className={w.state === 'low' ? 'font-medium text-red-700' : 'text-slate-900'} role={w.state === 'low' ? 'alert' : undefined}>
-                {w.balance} BNB{w.state === 'low' && ` — low, below ${w.lowAt} BNB: sweeps will stop`}
+            {w.state === 'ok' && (
+              <span className="flex flex-col items-end gap-0.5">
+                <GasLine wallet={w.gas} coin={w.nativeCoin} lowAt={w.lowAt} />
+                <HotLine wallet={w.hot} coin={w.nativeCoin} />
               </span>
             )}
           </li>
         ))}
       </ul>
     </Card>
+  );
+}
+
+/** ok, low (gas wallet below its threshold), unreadable or not_configured. */
+function stateOf(w: NetworkWallets): string {
+  return w.state === 'ok' && w.gas?.low ? 'low' : w.state;
+}
+
+function WalletAddress({ label, address }: { label: string; address: string }) {
+  return (
+    <span className="text-slate-500">
+      {label} <span className="font-mono text-xs">{address}</span>
+    </span>
+  );
+}
+
+function GasLine({ wallet, coin, lowAt }: { wallet: GasWallet | null; coin: string; lowAt: string }) {
+  if (!wallet) return <span className="text-slate-500">gas wallet not configured</span>;
+  return (
+    <span data-wallet="gas">
+      <WalletAddress label="gas" address={wallet.address} />{' '}
+      <span className={wallet.low ? 'font-medium text-red-700' : 'text-slate-900'} role={wallet.low ? 'alert' : undefined}>
+        {wallet.balance} {coin}
+        {wallet.low && ` — low, below ${lowAt} ${coin}: sweeps will stop`}
+      </span>
+    </span>
+  );
+}
+
+function HotLine({ wallet, coin }: { wallet: HotWallet | null; coin: string }) {
+  if (!wallet) return <span className="text-slate-500">hot wallet not configured</span>;
+  return (
+    <span data-wallet="hot">
+      <WalletAddress label="hot" address={wallet.address} />{' '}
+      <span className="text-slate-900">{[`${wallet.balance} ${coin}`, ...wallet.tokens.map((t) => `${t.amount} ${t.asset}`)].join(' · ')}</span>
+    </span>
   );
 }

@@ -106,8 +106,8 @@ export const mismatchedPayments = pgTable(
     tenantId: text().notNull(),
     /** network: right token, other network; token: other token (any network). */
     mismatch: text({ enum: ['network', 'token'] }).notNull(),
-    /** held until the merchant resolves it. */
-    status: text({ enum: ['held'] }).notNull().default('held'),
+    /** held until the merchant resolves it; credited: counted as a payment of the invoice (a chain_transfers row now). */
+    status: text({ enum: ['held', 'credited'] }).notNull().default('held'),
     createdAt: createdAt(),
   },
   (t) => [

@@ -117,6 +117,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/invoices/{id}/mismatched-payments/{paymentId}/credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count a payment made on another network
+         * @description Extension. A held payment of the invoice's token made on another network (mismatchedPayments, mismatch `network`) becomes a payment of the invoice, as the `credit` wrong-network policy records it: it moves the invoice's status with the usual events, is confirmed on its own network and swept there. A payment in another token cannot count (409 invalid_state), nor one already credited. See docs/rails.md.
+         *
+         *     Scope: `invoices:write` (or `admin`).
+         */
+        post: operations["creditMismatchedPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/invoices/{id}/refunds": {
         parameters: {
             query?: never;
@@ -1934,10 +1956,10 @@ export interface components {
              */
             mismatch: "network" | "token";
             /**
-             * @description held: the money is on the deposit address, not counted towards the invoice nor credited.
+             * @description held: the money is on the deposit address, not counted towards the invoice nor credited; credited: you counted it as a payment of the invoice (POST .../credit).
              * @enum {string}
              */
-            status: "held";
+            status: "held" | "credited";
             /** @description Decimal string, e.g. "100.50". */
             amount: string;
             txHash: string;
@@ -3219,6 +3241,148 @@ export interface operations {
             };
             /** @description Not Found (code: not_found) */
             404: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    creditMismatchedPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A invoice id. */
+                id: string;
+                /** @description A payment id. */
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MismatchedPaymentEventData"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found (code: not_found) */
+            404: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict (code: invalid_state, idempotency_key_in_use) */
+            409: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large (code: payload_too_large) */
+            413: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type (code: unsupported_media_type) */
+            415: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity (code: idempotency_key_reused) */
+            422: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;

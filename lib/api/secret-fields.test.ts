@@ -20,6 +20,7 @@ const NOT_SHOWN_ONCE: Record<string, string> = {
   'data.withdrawal.token': 'the literal USDT',
   'mismatchedPayments.token': 'the asset sent (USDT, USDC)',
   'mismatchedPayments.invoiceToken': "the invoice's asset (USDT, USDC)",
+  invoiceToken: "the invoice's asset (USDT, USDC)",
 };
 /** Timestamps and flags about a secret (previousSecretExpiresAt, revealedAt, hasPreviousSecret...). */
 const ABOUT_A_SECRET = /At$|^has|^revealed$/;

@@ -1,39 +1,25 @@
-import { formatEther, parseEther } from 'viem';
-import { privateKeyToAddress } from 'viem/accounts';
-import { getNetwork } from '@/lib/chain/network';
-import { publicClient } from '@/lib/chain/clients';
+import { getNetworks, type Network } from '@/lib/chain/network';
 import { log } from '@/lib/log';
 import { MODES, type Mode } from '@/lib/mode';
+import { factsOf, readError, readNetworkWallets, READ_TIMEOUT_MS, type NetworkWallets } from './read-network-wallets';
 
-export type GasWalletStatus =
-  | { mode: Mode; chainId: number; state: 'not_configured' }
-  | { mode: Mode; chainId: number; state: 'unavailable'; address: string; lowAt: string }
-  | { mode: Mode; chainId: number; state: 'ok' | 'low'; address: string; balance: string; lowAt: string };
-
-const TIMEOUT_MS = 5_000;
+export type { GasWallet, HotWallet, NetworkWallets, TokenBalance } from './read-network-wallets';
 
 /**
- * The gas wallet's BNB per network (mode), which pays every sweep's top-up.
- * A failed or slow read is "unavailable", never a balance of 0: the console
- * must not show an empty wallet it has not seen, nor hide one it could not read.
+ * The gas and hot wallets of every enabled network of each mode (BSC first
+ * within a mode): the gas wallet's native coin, which pays every sweep's
+ * top-up, and the hot wallet's native coin and enabled tokens, which pay
+ * withdrawals. Networks are read in parallel, each on its own: one that fails
+ * or is slow is "unreadable" (never a balance of 0) and the others still show.
  */
-export async function getGasWallets(modes: readonly Mode[] = MODES): Promise<GasWalletStatus[]> {
-  return Promise.all(
-    modes.map(async (mode): Promise<GasWalletStatus> => {
-      const net = getNetwork(mode);
-      if (!net.rpcUrl || !net.gasWalletKey) return { mode, chainId: net.chainId, state: 'not_configured' };
-      const address = privateKeyToAddress(net.gasWalletKey);
-      const lowAt = net.gasWalletLowBnb ?? '0.05';
-      try {
-        const wei = await Promise.race([
-          publicClient(net.rpcUrl).getBalance({ address }),
-          new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${TIMEOUT_MS} ms`)), TIMEOUT_MS).unref?.()),
-        ]);
-        return { mode, chainId: net.chainId, state: wei < parseEther(lowAt) ? 'low' : 'ok', address, balance: formatEther(wei), lowAt };
-      } catch (err) {
-        log.warn('gas wallet balance read failed', { mode, error: err instanceof Error ? err.message.split('\n')[0] : String(err) });
-        return { mode, chainId: net.chainId, state: 'unavailable', address, lowAt };
-      }
-    }),
-  );
+export async function getGasWallets(modes: readonly Mode[] = MODES, timeoutMs = READ_TIMEOUT_MS): Promise<NetworkWallets[]> {
+  const networks = modes.flatMap((mode) => getNetworks(mode));
+  return Promise.all(networks.map((net) => readNetworkWallets(net, timeoutMs).catch((err: unknown) => unreadable(net, err))));
+}
+
+/** A network whose read threw before any RPC call (e.g. a malformed wallet key). */
+function unreadable(net: Network, err: unknown): NetworkWallets {
+  const error = readError(err);
+  log.warn('console wallet balance read failed', { mode: net.mode, chain: net.chain, error });
+  return { ...factsOf(net), state: 'unreadable', error, gasAddress: null, hotAddress: null };
 }

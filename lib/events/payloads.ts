@@ -88,7 +88,11 @@ export const MismatchedPaymentEventData = z
     invoiceChain: z.enum(CHAINS).describe("The invoice's network."),
     invoiceToken: z.enum(ASSETS).describe("The invoice's token."),
     mismatch: z.enum(['network', 'token']).describe('network: the right token on another network; token: another token.'),
-    status: z.enum(['held']).describe('held: the money is on the deposit address, not counted towards the invoice nor credited.'),
+    status: z
+      .enum(['held', 'credited'])
+      .describe(
+        'held: the money is on the deposit address, not counted towards the invoice nor credited; credited: you counted it as a payment of the invoice (POST .../credit).',
+      ),
     amount: Amount,
     txHash: z.string(),
     logIndex: z.number().int(),

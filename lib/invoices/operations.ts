@@ -9,8 +9,25 @@ import {
   PayInvoiceResult,
 } from './schemas';
 import { z } from 'zod';
+import { MismatchedPaymentEventData } from '@/lib/events/payloads';
 
 const tag = 'Invoices';
+
+export const creditMismatchedPaymentOp = defineOperation({
+  id: 'creditMismatchedPayment',
+  method: 'POST',
+  path: '/v1/invoices/:id/mismatched-payments/:paymentId/credit',
+  scope: 'invoices:write',
+  tag,
+  summary: 'Count a payment made on another network',
+  description:
+    "Extension. A held payment of the invoice's token made on another network (mismatchedPayments, mismatch `network`) becomes a payment of the invoice, as the `credit` wrong-network policy records it: it moves the invoice's status with the usual events, is confirmed on its own network and swept there. A payment in another token cannot count (409 invalid_state), nor one already credited. See docs/rails.md.",
+  params: { id: 'invoice', paymentId: 'payment' },
+  body: z.strictObject({}),
+  example: {},
+  response: MismatchedPaymentEventData,
+  errors: ['invalid_state'],
+});
 
 export const createInvoiceOp = defineOperation({
   id: 'createInvoice',

@@ -228,6 +228,21 @@ describe('rails: several networks and tokens', () => {
     // The payer sees on the hosted checkout that it arrived and is held.
     const checkout = await getCheckout(t.db, inv.id);
     expect(checkout!.mismatched).toEqual([{ network: 'Ethereum (ERC-20)', token: 'USDT', amount: '40.00', mismatch: 'network' }]);
+
+    // The merchant counts it: a payment of the invoice now, confirmed and swept on Ethereum; once only.
+    const path = `/v1/invoices/${inv.id}/mismatched-payments/${d.mismatchedPayments[0].id}/credit`;
+    const credited = await call('POST', path, { key: t.test, body: {} });
+    expect(credited.status, credited.text).toBe(200);
+    expect(credited.body).toMatchObject({ status: 'credited', chain: 'ETHEREUM' });
+    expect((await call('POST', path, { key: t.test, body: {} })).status).toBe(409);
+    expect((await detail(t.test, inv.id)).status).toBe('DETECTED');
+    await eth.mine(5);
+    await t.jobs();
+    expect(await detail(t.test, inv.id)).toMatchObject({ status: 'PAID_OUT', amountCredited: '39.60' });
+    expect(await eth.tokenBalance(getAddress(inv.depositAddress) as Address, eth.tokenOf('USDT'))).toBe(0n);
+    // Another tenant's key cannot see or move it.
+    const other = await createTestTenant();
+    expect((await call('POST', path, { key: other.test, body: {} })).status).toBe(404);
   });
 
   it('USDC sent to a USDT invoice on its own network is a token mismatch, held apart from the invoice payment', async () => {
@@ -241,6 +256,8 @@ describe('rails: several networks and tokens', () => {
     expect(d.status).toBe('PAID_OUT');
     expect(d.amountReceived).toBe('15.00');
     expect(d.mismatchedPayments).toMatchObject([{ chain: 'BSC', token: 'USDC', mismatch: 'token', amount: '7.00' }]);
+    const credit = await call('POST', `/v1/invoices/${inv.id}/mismatched-payments/${d.mismatchedPayments[0].id}/credit`, { key: t.test, body: {} });
+    expect(credit.status, credit.text).toBe(409);
     expect((await balanceOf(t.test, 'USDC')).available).toBe('0.00');
     // The sweep moved only the invoice's token: the USDC is still on the address.
     expect(await bsc.tokenBalance(getAddress(inv.depositAddress) as Address, bsc.tokenOf('USDC'))).toBe(parseUnits('7', 18));

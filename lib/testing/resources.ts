@@ -10,7 +10,7 @@ import { createTestWithdrawal } from './withdrawal-resources';
 import { createTestOrder, createTestProduct } from './storefront-resources';
 import { createPaymentLink } from '@/lib/payment-links/create-payment-link';
 import { CreatePaymentLinkBody } from '@/lib/payment-links/schemas';
-import { refundRequests } from '@/db/schema';
+import { mismatchedPayments, refundRequests } from '@/db/schema';
 import { newId } from '@/lib/ids';
 
 /**
@@ -36,6 +36,31 @@ export const RESOURCE_FACTORIES: Partial<Record<IdKind, (db: Db, owner: { tenant
     await db
       .insert(refundRequests)
       .values({ id, ...owner, invoiceId: await testInvoice(db, owner), destinationAddress: `0x${'12'.repeat(20)}`, amount: '1' });
+    return id;
+  },
+  // A held payment on another network (as the watcher records one), on an invoice of its own.
+  payment: async (db, owner) => {
+    const id = newId('payment');
+    const invoiceId = await testInvoice(db, owner);
+    await db.insert(mismatchedPayments).values({
+      id,
+      mode: owner.mode,
+      chainId: 1,
+      chain: 'ETHEREUM',
+      token: 'USDT',
+      tokenAddress: `0x${'34'.repeat(20)}`,
+      txHash: `0x${id.slice(-16).toLowerCase().padStart(64, '0')}`,
+      logIndex: 0,
+      blockNumber: 1,
+      blockHash: `0x${'56'.repeat(32)}`,
+      blockTime: new Date(),
+      fromAddress: `0x${'78'.repeat(20)}`,
+      toAddress: `0x${'9a'.repeat(20)}`,
+      amount: '1',
+      invoiceId,
+      tenantId: owner.tenantId,
+      mismatch: 'network',
+    });
     return id;
   },
   paymentLink: async (db, owner) => (await createPaymentLink(db, owner, CreatePaymentLinkBody.parse({ name: 'Test link', amount: '10.00' }))).id,

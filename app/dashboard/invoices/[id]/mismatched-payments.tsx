@@ -1,10 +1,21 @@
 import { Card, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { Money } from '@/components/ui/money';
 import { explorerTxUrl } from '@/lib/dashboard/explorer';
+import { CreditMismatchedButton } from './credit-mismatched-button';
 import type { MismatchedPaymentEventDataView } from '@/lib/events/payloads';
 
 /** Payments held apart: another token, or another network under the hold policy. The money stays on the deposit address. */
-export function MismatchedPayments({ payments, chainIdOf }: { payments: MismatchedPaymentEventDataView[]; chainIdOf: (chain: string) => number }) {
+export function MismatchedPayments({
+  invoiceId,
+  payments,
+  chainIdOf,
+  canCredit,
+}: {
+  invoiceId: string;
+  payments: MismatchedPaymentEventDataView[];
+  chainIdOf: (chain: string) => number;
+  canCredit: boolean;
+}) {
   return (
     <Card title="Mismatched payments (held)" className="min-w-0">
       <p className="mb-3 text-xs text-slate-500">
@@ -15,7 +26,7 @@ export function MismatchedPayments({ payments, chainIdOf }: { payments: Mismatch
         <table className={tableClass}>
           <thead>
             <tr>
-              {['Transaction', 'Network', 'Amount', 'Why'].map((h) => (
+              {['Transaction', 'Network', 'Amount', 'Why', ''].map((h) => (
                 <th key={h} className={thClass}>
                   {h}
                 </th>
@@ -42,6 +53,13 @@ export function MismatchedPayments({ payments, chainIdOf }: { payments: Mismatch
                     <Money value={p.amount} /> {p.token}
                   </td>
                   <td className={tdClass}>{p.mismatch === 'token' ? `another token (invoice: ${p.invoiceToken})` : `another network (invoice: ${p.invoiceChain})`}</td>
+                  <td className={tdClass}>
+                    {p.status === 'credited' ? (
+                      <span className="text-xs text-emerald-700">counted</span>
+                    ) : canCredit && p.mismatch === 'network' ? (
+                      <CreditMismatchedButton invoiceId={invoiceId} paymentId={p.id} />
+                    ) : null}
+                  </td>
                 </tr>
               );
             })}

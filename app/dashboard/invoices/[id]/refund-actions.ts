@@ -8,6 +8,7 @@ import { actionContext } from '@/lib/dashboard/context';
 import { approveRefundRequest, declineRefundRequest } from '@/lib/refund-requests/decide-refund-request';
 import { ApproveRefundRequestBody, DeclineRefundRequestBody } from '@/lib/refund-requests/schemas';
 import { createRefund } from '@/lib/refunds/create-refund';
+import { creditMismatchedPayment } from '@/lib/invoices/credit-mismatched-payment';
 import { CreateRefundBody } from '@/lib/refunds/schemas';
 import { prepareWithdrawalControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
 
@@ -49,5 +50,15 @@ export async function declineRefundRequestAction(invoiceId: string, requestId: s
     const row = await declineRefundRequest(ctx.db, ctx.owner, String(requestId), DeclineRefundRequestBody.parse(input), userActor(ctx));
     revalidatePath(`/dashboard/invoices/${invoiceId}`);
     return row;
+  });
+}
+
+/** Counts a held payment made on another network as a payment of the invoice (nothing leaves; it is swept on its network). */
+export async function creditMismatchedPaymentAction(invoiceId: string, paymentId: string) {
+  return runAction(async () => {
+    const ctx = await actionContext('invoices:create');
+    const out = await creditMismatchedPayment(ctx.db, ctx.owner, { invoiceId: String(invoiceId), paymentId: String(paymentId) }, userActor(ctx));
+    revalidatePath(`/dashboard/invoices/${invoiceId}`);
+    return out;
   });
 }
