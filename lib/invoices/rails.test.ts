@@ -183,6 +183,11 @@ describe('rails: several networks and tokens', () => {
   it('an invoice paid half on its network and half on another is swept on each, and credited in full once', async () => {
     const t = await setup();
     const inv = await create(t.test, { amount: '20.00' });
+    const wallets = async () => ({
+      bsc: (await bsc.tokenBalance(bsc.addresses.hot)) + (await bsc.tokenBalance(bsc.addresses.fee)),
+      eth: (await eth.tokenBalance(eth.addresses.hot, eth.tokenOf('USDT'))) + (await eth.tokenBalance(eth.addresses.fee, eth.tokenOf('USDT'))),
+    });
+    const before = await wallets();
     await send(bsc, 'USDT', inv.depositAddress, '10');
     await send(eth, 'USDT', inv.depositAddress, '10');
     await bsc.mine(5);
@@ -195,6 +200,10 @@ describe('rails: several networks and tokens', () => {
     expect((await balanceOf(t.test)).available).toBe('19.80');
     expect(await bsc.tokenBalance(getAddress(inv.depositAddress) as Address)).toBe(0n);
     expect(await eth.tokenBalance(getAddress(inv.depositAddress) as Address, eth.tokenOf('USDT'))).toBe(0n);
+    // Money conserved per network: what the payer sent on each is now in that network's hot and fee wallets, in its own base units.
+    const after = await wallets();
+    expect(after.bsc - before.bsc).toBe(parseUnits('10', 18));
+    expect(after.eth - before.eth).toBe(10_000_000n);
     for (const r of await ledgerSums(t.db, t.tenant.id)) expect(new Decimal(r.ledger).eq(r.balance), r.currency).toBe(true);
   });
 
