@@ -25,6 +25,11 @@ export const tenants = pgTable('tenants', {
    * like a correct payment (swept on the network it came on), `hold` keeps it apart for the merchant
    * (lib/invoices/record-transfers.ts). Another token is always held.
    */
+  /**
+   * The rails (`CHAIN:TOKEN`) this tenant accepts besides BSC:USDT (always on, the spec's default), among those
+   * the gateway enables; null: every enabled rail. Checked when an invoice is created.
+   */
+  rails: text().array(),
   wrongNetworkPolicy: text({ enum: ['credit', 'hold'] })
     .notNull()
     .default('credit'),

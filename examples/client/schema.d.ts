@@ -2221,6 +2221,8 @@ export interface components {
             underpaymentTolerancePercent: string;
             /** @description Auto-refund policy: an overpayment is refunded, once settled, to the address the payer gives on the checkout, without your approval (the 24 h limit and approval threshold still apply). Set in the dashboard settings. */
             autoRefundOverpayments: boolean;
+            /** @description Extension: the rails (`CHAIN:TOKEN`) this account accepts invoices on in the key's mode: BSC:USDT always, and those of the gateway's enabled rails the account chose (all by default; dashboard settings). See docs/rails.md. */
+            rails: string[];
             /**
              * @description Extension: a payment in the invoice's token on another enabled network than the invoice's. credit (default): counted like a correct payment and swept on the network it came on; hold: kept apart for you (mismatchedPayments on the invoice). Set in the dashboard settings.
              * @enum {string}

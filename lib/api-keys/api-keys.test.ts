@@ -204,6 +204,7 @@ describe('GET /v1/tenants/me', () => {
       underpaymentTolerancePercent: '0',
       autoRefundOverpayments: false,
       wrongNetworkPolicy: 'credit',
+      rails: ['BSC:USDT'],
       status: 'active',
       createdAt: other.tenant.createdAt.toISOString(),
     });

@@ -21,6 +21,8 @@ export interface AuthTenant {
   underpaymentTolerancePercent: string;
   autoRefundOverpayments: boolean;
   wrongNetworkPolicy: 'credit' | 'hold';
+  /** Rails accepted besides BSC:USDT; null: every enabled one. */
+  rails: string[] | null;
   status: 'active' | 'suspended';
   createdAt: Date;
 }
@@ -49,6 +51,7 @@ interface AuthRow {
   underpayment_tolerance_percent: string;
   auto_refund_overpayments: boolean;
   wrong_network_policy: 'credit' | 'hold';
+  rails: string[] | null;
   tenant_created_ms: string;
   count: number | null;
   window_start_epoch: string | null;
@@ -76,6 +79,7 @@ export async function authenticate(db: Db, authorization: string | null): Promis
              t.underpayment_tolerance_percent::text as underpayment_tolerance_percent,
              t.auto_refund_overpayments,
              t.wrong_network_policy,
+             t.rails,
              (extract(epoch from t.created_at) * 1000)::bigint::text as tenant_created_ms,
              (k.status = 'ACTIVE' and (k.expires_at is null or k.expires_at > now())) as usable
         from api_keys k join tenants t on t.id = k.tenant_id
@@ -115,6 +119,7 @@ export async function authenticate(db: Db, authorization: string | null): Promis
         underpaymentTolerancePercent: row.underpayment_tolerance_percent,
         autoRefundOverpayments: row.auto_refund_overpayments,
         wrongNetworkPolicy: row.wrong_network_policy,
+        rails: row.rails,
         status: row.tenant_status,
         createdAt: new Date(Number(row.tenant_created_ms)),
       },

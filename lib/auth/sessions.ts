@@ -32,6 +32,7 @@ export async function getActiveSession(db: Db, sessionId: string, now = new Date
         underpaymentTolerancePercent: tenants.underpaymentTolerancePercent,
         autoRefundOverpayments: tenants.autoRefundOverpayments,
         wrongNetworkPolicy: tenants.wrongNetworkPolicy,
+        rails: tenants.rails,
       },
     })
     .from(userSessions)

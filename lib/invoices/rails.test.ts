@@ -13,6 +13,7 @@ import { updateWrongNetworkPolicy } from '@/lib/tenants/update-wrong-network-pol
 import { getCheckout } from '@/lib/checkout/get-checkout';
 import type { LaneNetwork } from '@/lib/withdrawals/lane-helpers';
 import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';
+import { updateTenantRails } from '@/lib/tenants/update-tenant-rails';
 import { runInvoiceJobs } from './run-invoice-jobs';
 
 /*
@@ -336,5 +337,26 @@ describe('rails: several networks and tokens', () => {
       expect(res.body.code, res.text).toBe(code);
     }
     expect((await balanceOf(t.test, 'USDC')).available).toBe('4.95');
+  });
+
+  it("a tenant accepts only the rails it chose: others are a 400, BSC USDT always works, and GET /v1/tenants/me lists them", async () => {
+    const t = await setup();
+    const owner = { tenantId: t.tenant.id, mode: 'test' as const };
+    const actor = { kind: 'user' as const, id: t.tenant.id, label: 'owner@test' };
+    expect((await call('GET', '/v1/tenants/me', { key: t.test })).body.rails).toEqual([
+      'BSC:USDT',
+      'BSC:USDC',
+      'ETHEREUM:USDT',
+      'ETHEREUM:USDC',
+    ]);
+    await updateTenantRails(t.db, owner, actor, { rails: ['ETHEREUM:USDC'] });
+    expect((await call('GET', '/v1/tenants/me', { key: t.test })).body.rails).toEqual(['BSC:USDT', 'ETHEREUM:USDC']);
+    const off = await call('POST', '/v1/invoices', { key: t.test, body: { amount: '5.00', chain: 'ETHEREUM', token: 'USDT' } });
+    expect(off.status).toBe(400);
+    expect(off.body.code).toBe('validation_failed');
+    expect((await call('POST', '/v1/invoices', { key: t.test, body: { amount: '5.00', chain: 'ETHEREUM', token: 'USDC' } })).status).toBe(201);
+    expect((await call('POST', '/v1/invoices', { key: t.test, body: { amount: '5.00' } })).status).toBe(201);
+    // Only the gateway's rails can be chosen.
+    await expect(updateTenantRails(t.db, owner, actor, { rails: ['POLYGON:USDT'] })).rejects.toMatchObject({ code: 'validation_failed' });
   });
 });

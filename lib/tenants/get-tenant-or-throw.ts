@@ -4,6 +4,7 @@ import type { Db } from '@/lib/db';
 import { notFound } from '@/lib/api/errors';
 import { Decimal } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
+import { tenantRails } from './tenant-rails';
 
 export async function getTenantOrThrow(db: Db, id: string) {
   const [row] = await db.select().from(tenants).where(eq(tenants.id, id));
@@ -15,7 +16,7 @@ export async function getTenantOrThrow(db: Db, id: string) {
 export function tenantView(
   t: Pick<
     Tenant,
-    'id' | 'name' | 'invoiceFeeRate' | 'withdrawalFeeRate' | 'underpaymentTolerancePercent' | 'autoRefundOverpayments' | 'wrongNetworkPolicy' | 'status' | 'createdAt'
+    'id' | 'name' | 'invoiceFeeRate' | 'withdrawalFeeRate' | 'underpaymentTolerancePercent' | 'autoRefundOverpayments' | 'wrongNetworkPolicy' | 'rails' | 'status' | 'createdAt'
   >,
   mode: Mode,
 ) {
@@ -28,6 +29,7 @@ export function tenantView(
     underpaymentTolerancePercent: new Decimal(t.underpaymentTolerancePercent).toFixed(),
     autoRefundOverpayments: t.autoRefundOverpayments,
     wrongNetworkPolicy: t.wrongNetworkPolicy,
+    rails: tenantRails(t, mode),
     status: t.status,
     createdAt: t.createdAt.toISOString(),
   };

@@ -49,6 +49,11 @@ export const TenantSchema = z
       .describe(
         'Auto-refund policy: an overpayment is refunded, once settled, to the address the payer gives on the checkout, without your approval (the 24 h limit and approval threshold still apply). Set in the dashboard settings.',
       ),
+    rails: z
+      .array(z.string())
+      .describe(
+        'Extension: the rails (`CHAIN:TOKEN`) this account accepts invoices on in the key\'s mode: BSC:USDT always, and those of the gateway\'s enabled rails the account chose (all by default; dashboard settings). See docs/rails.md.',
+      ),
     wrongNetworkPolicy: z
       .enum(['credit', 'hold'])
       .describe(
@@ -61,6 +66,11 @@ export const TenantSchema = z
 
 /** The settings form's auto-refund policy. */
 export const AutoRefundPolicyInput = z.strictObject({ autoRefundOverpayments: z.boolean() });
+
+/** The settings form's rails: the ones to accept besides BSC:USDT. */
+export const TenantRailsInput = z.strictObject({
+  rails: z.array(z.string().regex(/^[A-Z]+:[A-Z]+$/, 'must be CHAIN:TOKEN')).max(20),
+});
 
 /** The settings form's wrong-network policy. */
 export const WrongNetworkPolicyInput = z.strictObject({

@@ -9,12 +9,15 @@ import { priceInvoice } from '@/lib/fiat-rates/price-invoice';
 import { createInvoice } from '@/lib/invoices/create-invoice';
 import { payTestInvoice } from '@/lib/invoices/pay-test-invoice';
 import { CreateInvoiceBody, PayInvoiceBody } from '@/lib/invoices/schemas';
+import { assertTenantRail } from '@/lib/tenants/tenant-rails';
 
 export async function createInvoiceAction(input: unknown) {
   return runAction(async () => {
     const ctx = await actionContext('invoices:create');
     const { input: body, pricing } = await priceInvoice(ctx.db, ctx.mode, CreateInvoiceBody.parse(input));
-    const invoice = await createInvoice(ctx.db, ctx.owner, requireRail(ctx.mode, body, ['depositMnemonic']), body, pricing);
+    const network = requireRail(ctx.mode, body, ['depositMnemonic']);
+    assertTenantRail(ctx.tenant, ctx.mode, body);
+    const invoice = await createInvoice(ctx.db, ctx.owner, network, body, pricing);
     revalidatePath('/dashboard/invoices');
     return invoice;
   });

@@ -11,6 +11,7 @@ import { env } from '@/lib/env';
 import { updateTenantName } from '@/lib/tenants/update-tenant-name';
 import { updateAutoRefundPolicy } from '@/lib/tenants/update-auto-refund-policy';
 import { updateWrongNetworkPolicy } from '@/lib/tenants/update-wrong-network-policy';
+import { updateTenantRails } from '@/lib/tenants/update-tenant-rails';
 import { updateUnderpaymentTolerance } from '@/lib/tenants/update-underpayment-tolerance';
 import { revealPostbackSecret } from '@/lib/webhooks/reveal-postback-secret';
 import { rotatePostbackSecret } from '@/lib/webhooks/rotate-postback-secret';
@@ -46,6 +47,15 @@ export async function setWrongNetworkPolicyAction(input: unknown) {
   return runAction(async () => {
     const ctx = await actionContext('settings:manage');
     const row = await updateWrongNetworkPolicy(ctx.db, ctx.owner, userActor(ctx), input);
+    revalidatePath('/dashboard/settings');
+    return row;
+  });
+}
+
+export async function setTenantRailsAction(input: unknown) {
+  return runAction(async () => {
+    const ctx = await actionContext('settings:manage');
+    const row = await updateTenantRails(ctx.db, ctx.owner, userActor(ctx), input);
     revalidatePath('/dashboard/settings');
     return row;
   });

@@ -10,6 +10,8 @@ import { getPostbackSecret } from '@/lib/webhooks/get-postback-secret';
 import { listWithdrawalControls } from '@/lib/withdrawal-controls/list-withdrawal-controls';
 import { AutoRefundPolicyForm, PostbackSecretPanel, TenantNameForm, UnderpaymentToleranceForm } from './account-forms';
 import { WrongNetworkPolicyForm } from './wrong-network-form';
+import { RailsForm } from './rails-form';
+import { gatewayRails, tenantRails } from '@/lib/tenants/tenant-rails';
 import { SecurityPanel } from './security-panel';
 import { TeamPanel } from './team-panel';
 import { WithdrawalControlsPanel } from './withdrawal-controls-panel';
@@ -49,6 +51,9 @@ export default async function SettingsPage() {
           </div>
           <div className="mt-4">
             <WrongNetworkPolicyForm policy={ctx.tenant.wrongNetworkPolicy} canEdit={owner} />
+          </div>
+          <div className="mt-4">
+            <RailsForm offered={gatewayRails(ctx.mode)} accepted={tenantRails(ctx.tenant, ctx.mode)} canEdit={owner} />
           </div>
           <dl className="mt-4 grid grid-cols-2 gap-4 border-t border-slate-100 pt-4 text-sm">
             <div>
