@@ -4,7 +4,7 @@ import { withdrawals } from '@/db/schema';
 import { ApiError, notFound } from '@/lib/api/errors';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import { publicClient } from '@/lib/chain/clients';
-import { getNetwork } from '@/lib/chain/network';
+import { getNetworks } from '@/lib/chain/network';
 import type { Db } from '@/lib/db';
 import { broadcastRaw } from '@/lib/chain/broadcast-raw';
 import { makeWithdrawalDue } from '@/lib/withdrawals/make-withdrawal-due';
@@ -44,8 +44,9 @@ export async function retryWithdrawalSend(db: Db, actor: AuditActor, withdrawalI
   }
   if (w.status === 'PROCESSING') {
     if (!w.signedTx) throw new ApiError('invalid_state', 'The withdrawal has no stored transaction yet; the sender is about to broadcast it.');
-    const net = getNetwork(w.mode);
-    if (!net.rpcUrl || net.chainId !== w.chainId) throw new ApiError('service_unavailable', `No RPC configured for chain ${w.chainId}.`);
+    // The withdrawal's own network (any enabled rail's), never another chain's node.
+    const net = getNetworks(w.mode).find((n) => n.chainId === w.chainId);
+    if (!net?.rpcUrl) throw new ApiError('service_unavailable', `No RPC configured for chain ${w.chainId}.`);
     try {
       await broadcastRaw(publicClient(net.rpcUrl), w.signedTx as Hex);
     } catch (err) {

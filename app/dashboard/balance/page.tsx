@@ -3,7 +3,7 @@ import { Card, EmptyState, PageHeader, tableClass, tdClass, thClass } from '@/co
 import { Money } from '@/components/ui/money';
 import { Pagination } from '@/components/ui/pagination';
 import { Time } from '@/components/ui/time';
-import { getNetwork } from '@/lib/chain/network';
+import { getNetwork, getNetworks, tokensOf } from '@/lib/chain/network';
 import { requireContext } from '@/lib/dashboard/context';
 import { explorerTxUrl } from '@/lib/dashboard/explorer';
 import { can } from '@/lib/dashboard/permissions';
@@ -25,7 +25,11 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
     getMaxWithdrawal(ctx.db, ctx.owner),
     listWithdrawals(ctx.db, ctx.owner, { page, limit: 20 }),
   ]);
-  const chainId = getNetwork(ctx.mode).chainId;
+  // A withdrawal links to its own network's explorer; other assets' balances (USDC) show under USDT's.
+  const networks = getNetworks(ctx.mode);
+  const chainIdOf = (chain: string) => networks.find((n) => n.chain === chain)?.chainId ?? getNetwork(ctx.mode).chainId;
+  const otherAssets = [...new Set(networks.flatMap((n) => tokensOf(n).map((t) => t.asset)))].filter((a) => a !== 'USDT');
+  const others = await Promise.all(otherAssets.map((currency) => getBalanceSummary(ctx.db, ctx.owner, { currency })));
   const canWithdraw = can(ctx.user.role, 'withdrawals:create');
   return (
     <>
@@ -46,6 +50,14 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
                 <Money value={balance.pending} />
               </dd>
             </div>
+            {others.map((b) => (
+              <div key={b.currency}>
+                <dt className="text-sm text-slate-500">{b.currency} available</dt>
+                <dd className="mt-1 text-lg text-slate-700" data-testid={`balance-available-${b.currency}`}>
+                  <Money value={b.available} /> {b.currency}
+                </dd>
+              </div>
+            ))}
             <div className="text-xs text-slate-500">
               Withdrawal fee: {new Decimal(max.feePercent).times(100).toFixed()}% of the amount, charged on top · minimum {max.minWithdrawal} USDT
             </div>
@@ -78,7 +90,7 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
                 </thead>
                 <tbody>
                   {history.data.map((w) => {
-                    const url = w.txHash ? explorerTxUrl(chainId, w.txHash) : null;
+                    const url = w.txHash ? explorerTxUrl(chainIdOf(w.chain), w.txHash) : null;
                     return (
                       <tr key={w.id} data-withdrawal-id={w.id}>
                         <td className={`${tdClass} font-medium text-slate-900`}>
