@@ -119,7 +119,9 @@ async function localChain(mode: 'test' | 'live'): Promise<Record<string, string>
     const assets = rails.filter((r) => r.chain === key).map((r) => r.token);
     if (assets.length === 0) continue;
     // BSC's USDT first: the spec's rail, and the token the local exchange trades.
-    const tokens = [...assets].sort((a, b) => (a === 'USDT' ? -1 : b === 'USDT' ? 1 : 0)).map((asset) => ({ asset, decimals: CHAIN_SPECS[key].tokens[asset]!.decimals }));
+    const tokens = [...assets]
+      .sort((a, b) => (a === 'USDT' ? -1 : b === 'USDT' ? 1 : 0))
+      .map((asset) => ({ asset, decimals: CHAIN_SPECS[key].tokens[asset]!.decimals }));
     const chain = await startAnvil({ blockTime: DEV_BLOCK_TIME[key], chain: key, tokens });
     chains.push(chain);
     const list = chain.tokens.map((t) => `${t.asset} ${t.address} (${t.decimals} decimals)`).join(', ');
@@ -140,7 +142,11 @@ async function localChain(mode: 'test' | 'live'): Promise<Record<string, string>
       for (const t of chain.tokens) if (t.asset !== 'USDT') out[`${p}_BSC_${t.asset}_ADDRESS`] = t.address;
     } else {
       // Same dev wallets on every local chain (startAnvil funds them), so the BSC wallet settings serve here too.
-      Object.assign(out, { [`${p}_${key}_RPC_URL`]: chain.rpcUrl, [`${p}_${key}_CHAIN_ID`]: String(chain.chainId), [`${p}_${key}_START_BLOCK`]: '0' });
+      Object.assign(out, {
+        [`${p}_${key}_RPC_URL`]: chain.rpcUrl,
+        [`${p}_${key}_CHAIN_ID`]: String(chain.chainId),
+        [`${p}_${key}_START_BLOCK`]: '0',
+      });
       for (const t of chain.tokens) out[`${p}_${key}_${t.asset}_ADDRESS`] = t.address;
     }
   }

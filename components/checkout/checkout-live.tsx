@@ -137,7 +137,8 @@ export function CheckoutLive({ initial }: { initial: CheckoutState }) {
 
       {short ? (
         <p className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900" data-testid="shortfall">
-          Accepted {state.amountShortfall} {state.token} short of the amount, within {state.tenantName}&apos;s underpayment tolerance. Nothing more to pay.
+          Accepted {state.amountShortfall} {state.token} short of the amount, within {state.tenantName}&apos;s underpayment tolerance. Nothing more to
+          pay.
         </p>
       ) : null}
 
@@ -173,8 +174,8 @@ export function CheckoutLive({ initial }: { initial: CheckoutState }) {
         <section className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="mismatched">
           {state.mismatched.map((m, i) => (
             <p key={i}>
-              Received {m.amount} {m.token} on {m.network}: {m.mismatch === 'token' ? 'not the token' : 'not the network'} this invoice asks for. It is
-              safe and held for {state.tenantName}, who will settle it with you.
+              Received {m.amount} {m.token} on {m.network}: {m.mismatch === 'token' ? 'not the token' : 'not the network'} this invoice asks for. It
+              is safe and held for {state.tenantName}, who will settle it with you.
             </p>
           ))}
         </section>

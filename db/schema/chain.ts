@@ -107,7 +107,9 @@ export const mismatchedPayments = pgTable(
     /** network: right token, other network; token: other token (any network). */
     mismatch: text({ enum: ['network', 'token'] }).notNull(),
     /** held until the merchant resolves it; credited: counted as a payment of the invoice (a chain_transfers row now). */
-    status: text({ enum: ['held', 'credited'] }).notNull().default('held'),
+    status: text({ enum: ['held', 'credited'] })
+      .notNull()
+      .default('held'),
     createdAt: createdAt(),
   },
   (t) => [

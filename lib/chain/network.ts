@@ -145,7 +145,12 @@ function buildNetwork(e: ReturnType<typeof env>, mode: Mode): Network {
 type RawEnv = Record<string, unknown>;
 
 /** The enabled tokens of a network with a known contract: its variable, else mainnet's on mainnet. */
-function railTokens(e: ReturnType<typeof env>, mode: Mode, chain: ChainKey, given: Partial<Record<Asset, { address?: Address; decimals: number }>> = {}) {
+function railTokens(
+  e: ReturnType<typeof env>,
+  mode: Mode,
+  chain: ChainKey,
+  given: Partial<Record<Asset, { address?: Address; decimals: number }>> = {},
+) {
   const p = mode === 'live' ? 'LIVE' : 'TEST';
   const raw = e as unknown as RawEnv;
   const spec = CHAIN_SPECS[chain];
@@ -155,7 +160,10 @@ function railTokens(e: ReturnType<typeof env>, mode: Mode, chain: ChainKey, give
     if (rail.chain !== chain) continue;
     const t = spec.tokens[rail.token]!;
     const prefix = chain === 'BSC' ? p : `${p}_${chain}`;
-    const address = given[rail.token]?.address ?? (raw[`${prefix}_${rail.token}_ADDRESS`] as Address | undefined) ?? (chainId === spec.chainId.live ? t.mainnet : undefined);
+    const address =
+      given[rail.token]?.address ??
+      (raw[`${prefix}_${rail.token}_ADDRESS`] as Address | undefined) ??
+      (chainId === spec.chainId.live ? t.mainnet : undefined);
     if (address) out.push({ asset: rail.token, address, decimals: given[rail.token]?.decimals ?? t.decimals });
   }
   return out;

@@ -27,18 +27,25 @@ export async function getCheckout(db: Db, invoiceId: string) {
   const inv = row.invoice;
   const [transfers, cursor, order, refund, strays] = await Promise.all([
     db
-      .select({ amount: chainTransfers.amount, blockNumber: chainTransfers.blockNumber, txHash: chainTransfers.txHash, chainId: chainTransfers.chainId })
+      .select({
+        amount: chainTransfers.amount,
+        blockNumber: chainTransfers.blockNumber,
+        txHash: chainTransfers.txHash,
+        chainId: chainTransfers.chainId,
+      })
       .from(chainTransfers)
       .where(eq(chainTransfers.invoiceId, inv.id))
       .orderBy(asc(chainTransfers.blockNumber)),
-    db
-      .select({ chainId: chainCursors.chainId, lastBlock: chainCursors.lastBlock })
-      .from(chainCursors)
-      .where(eq(chainCursors.mode, inv.mode)),
+    db.select({ chainId: chainCursors.chainId, lastBlock: chainCursors.lastBlock }).from(chainCursors).where(eq(chainCursors.mode, inv.mode)),
     db.select({ id: orders.id }).from(orders).where(eq(orders.invoiceId, inv.id)),
     checkoutRefund(db, inv),
     db
-      .select({ chain: mismatchedPayments.chain, token: mismatchedPayments.token, amount: mismatchedPayments.amount, mismatch: mismatchedPayments.mismatch })
+      .select({
+        chain: mismatchedPayments.chain,
+        token: mismatchedPayments.token,
+        amount: mismatchedPayments.amount,
+        mismatch: mismatchedPayments.mismatch,
+      })
       .from(mismatchedPayments)
       .where(eq(mismatchedPayments.invoiceId, inv.id))
       .orderBy(asc(mismatchedPayments.createdAt)),
@@ -71,7 +78,12 @@ export async function getCheckout(db: Db, invoiceId: string) {
     token: inv.token as Asset,
     network: networkLabel(inv.chain as ChainKey),
     /** Payments in another token or on another network than the invoice's: held for the merchant, shown so the payer knows they arrived. */
-    mismatched: strays.map((m) => ({ network: networkLabel(m.chain as ChainKey), token: m.token, amount: formatAmount(m.amount), mismatch: m.mismatch })),
+    mismatched: strays.map((m) => ({
+      network: networkLabel(m.chain as ChainKey),
+      token: m.token,
+      amount: formatAmount(m.amount),
+      mismatch: m.mismatch,
+    })),
     depositAddress: inv.depositAddress,
     payUri,
     payin: inv.payinCurrency

@@ -172,7 +172,9 @@ export function networkEnvProblems(e: NetworkEnv, appEnv: string): string[] {
     'TEST_GAS_WALLET_PRIVATE_KEY',
     'TEST_HOT_WALLET_PRIVATE_KEY',
     'TEST_FAUCET_PRIVATE_KEY',
-    ...EXTRA_CHAINS.flatMap((c) => (['LIVE', 'TEST'] as const).flatMap((p) => [`${p}_${c}_GAS_WALLET_PRIVATE_KEY`, `${p}_${c}_HOT_WALLET_PRIVATE_KEY`])),
+    ...EXTRA_CHAINS.flatMap((c) =>
+      (['LIVE', 'TEST'] as const).flatMap((p) => [`${p}_${c}_GAS_WALLET_PRIVATE_KEY`, `${p}_${c}_HOT_WALLET_PRIVATE_KEY`]),
+    ),
   ]) {
     const key = e[name] as string | undefined;
     if (key && dev.has(privateKeyToAddress(key as `0x${string}`).toLowerCase())) {

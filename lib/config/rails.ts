@@ -124,7 +124,10 @@ export const DEFAULT_RAIL: RailKey = { chain: 'BSC', token: 'USDT' };
 /** Parses RAILS (`BSC:USDT,ETHEREUM:USDC`); the default rail is always enabled. Throws with the bad entry. */
 export function parseRails(value: string | undefined): RailKey[] {
   const out: RailKey[] = [DEFAULT_RAIL];
-  for (const part of (value ?? '').split(',').map((s) => s.trim().toUpperCase()).filter(Boolean)) {
+  for (const part of (value ?? '')
+    .split(',')
+    .map((s) => s.trim().toUpperCase())
+    .filter(Boolean)) {
     const [chain, token] = part.split(':');
     const known = ALL_RAILS.find((r) => r.chain === chain && r.token === token);
     if (!known) throw new Error(`unknown rail "${part}" (known: ${ALL_RAILS.map((r) => `${r.chain}:${r.token}`).join(', ')})`);

@@ -32,7 +32,12 @@ export async function confirmInvoices(db: Db, net: Pick<Network, 'mode' | 'chain
   let depth: Awaited<ReturnType<typeof depthOnEachNetwork>> | undefined;
   for (const inv of candidates) {
     const transfers = await db
-      .select({ amount: chainTransfers.amount, blockNumber: chainTransfers.blockNumber, chainId: chainTransfers.chainId, blockTime: chainTransfers.blockTime })
+      .select({
+        amount: chainTransfers.amount,
+        blockNumber: chainTransfers.blockNumber,
+        chainId: chainTransfers.chainId,
+        blockTime: chainTransfers.blockTime,
+      })
       .from(chainTransfers)
       .where(eq(chainTransfers.invoiceId, inv.id))
       .orderBy(asc(chainTransfers.blockTime), asc(chainTransfers.blockNumber), asc(chainTransfers.logIndex));

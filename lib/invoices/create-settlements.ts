@@ -21,11 +21,7 @@ import type { RawRow } from '@/lib/db/raw-row';
  * `extra` settlement once the invoice has no other settlement running: money
  * is never left on a deposit address. Returns the new settlement ids.
  */
-export async function createSettlements(
-  db: Db,
-  net: Network,
-  opts: { limit?: number } = {},
-): Promise<string[]> {
+export async function createSettlements(db: Db, net: Network, opts: { limit?: number } = {}): Promise<string[]> {
   const cursor = await loadCursor(db, net);
   if (!cursor) return [];
   const limit = opts.limit ?? 100;

@@ -18,10 +18,7 @@ export async function getInvoice(db: Db, where: { id: string; tenantId: string; 
       .from(chainTransfers)
       .where(eq(chainTransfers.invoiceId, row.id))
       .orderBy(asc(chainTransfers.blockNumber), asc(chainTransfers.logIndex)),
-    db
-      .select({ chainId: chainCursors.chainId, lastBlock: chainCursors.lastBlock })
-      .from(chainCursors)
-      .where(eq(chainCursors.mode, row.mode)),
+    db.select({ chainId: chainCursors.chainId, lastBlock: chainCursors.lastBlock }).from(chainCursors).where(eq(chainCursors.mode, row.mode)),
     db.select().from(settlements).where(eq(settlements.invoiceId, row.id)).orderBy(asc(settlements.createdAt)),
     db
       .select({ id: events.id, type: events.type, data: events.data, createdAt: events.createdAt })

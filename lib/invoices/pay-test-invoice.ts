@@ -21,7 +21,10 @@ export async function payTestInvoice(db: Db, where: { id: string; tenantId: stri
   const net = requireRail('test', { chain: invoice.chain as ChainKey, token: invoice.token as Asset }, ['rpcUrl', 'tokenAddress', 'faucetKey']);
   if (invoice.chainId !== net.chainId) {
     // Created on an earlier test chain (e.g. before a dev restart): nothing would ever see the payment.
-    throw new ApiError('invalid_state', `This invoice belongs to chain ${invoice.chainId}; the test ${net.chain} network is now chain ${net.chainId}.`);
+    throw new ApiError(
+      'invalid_state',
+      `This invoice belongs to chain ${invoice.chainId}; the test ${net.chain} network is now chain ${net.chainId}.`,
+    );
   }
   const faucet = walletClient(net.rpcUrl, net.chainId, net.faucetKey);
   const to = getAddress(invoice.depositAddress);

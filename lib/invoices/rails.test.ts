@@ -177,7 +177,9 @@ describe('rails: several networks and tokens', () => {
     expect((await eth.tokenBalance(eth.addresses.hot, eth.tokenOf('USDT'))) - hotBefore).toBe(39_600_000n);
     expect(await eth.tokenBalance(getAddress(inv.depositAddress) as Address, eth.tokenOf('USDT'))).toBe(0n);
     expect((await balanceOf(t.test)).available).toBe('39.60');
-    const stls = rowsOf<{ chain_id: number; token: string }>(await t.db.execute(sql`select chain_id, token from settlements where invoice_id = ${inv.id}`));
+    const stls = rowsOf<{ chain_id: number; token: string }>(
+      await t.db.execute(sql`select chain_id, token from settlements where invoice_id = ${inv.id}`),
+    );
     expect(stls).toEqual([{ chain_id: eth.chainId, token: 'USDT' }]);
   });
 
@@ -210,7 +212,12 @@ describe('rails: several networks and tokens', () => {
 
   it('under the hold policy, USDT sent on Ethereum to a BSC invoice is found, held and announced; the invoice does not count it', async () => {
     const t = await setup();
-    await updateWrongNetworkPolicy(t.db, { tenantId: t.tenant.id, mode: 'test' }, { kind: 'user', id: t.tenant.id, label: 'owner@test' }, { wrongNetworkPolicy: 'hold' });
+    await updateWrongNetworkPolicy(
+      t.db,
+      { tenantId: t.tenant.id, mode: 'test' },
+      { kind: 'user', id: t.tenant.id, label: 'owner@test' },
+      { wrongNetworkPolicy: 'hold' },
+    );
     const inv = await create(t.test, { amount: '40.00' });
     const hash = await send(eth, 'USDT', inv.depositAddress, '40');
     await t.jobs();
@@ -300,7 +307,10 @@ describe('rails: several networks and tokens', () => {
     await t.jobs();
     expect((await balanceOf(t.test, 'USDC')).available).toBe('49.50');
     const to = `0x${'7'.repeat(38)}${String(Date.now() % 100).padStart(2, '0')}` as Address;
-    const res = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '10.00', destinationAddress: to, chain: 'ETHEREUM', token: 'USDC' } });
+    const res = await call('POST', '/v1/withdrawals', {
+      key: t.test,
+      body: { amount: '10.00', destinationAddress: to, chain: 'ETHEREUM', token: 'USDC' },
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({ chain: 'ETHEREUM', token: 'USDC', amount: '10.00', feeAmount: '0.10' });
     expect(await balanceOf(t.test, 'USDC')).toMatchObject({ available: '39.40', pending: '0.00' });
@@ -339,16 +349,11 @@ describe('rails: several networks and tokens', () => {
     expect((await balanceOf(t.test, 'USDC')).available).toBe('4.95');
   });
 
-  it("a tenant accepts only the rails it chose: others are a 400, BSC USDT always works, and GET /v1/tenants/me lists them", async () => {
+  it('a tenant accepts only the rails it chose: others are a 400, BSC USDT always works, and GET /v1/tenants/me lists them', async () => {
     const t = await setup();
     const owner = { tenantId: t.tenant.id, mode: 'test' as const };
     const actor = { kind: 'user' as const, id: t.tenant.id, label: 'owner@test' };
-    expect((await call('GET', '/v1/tenants/me', { key: t.test })).body.rails).toEqual([
-      'BSC:USDT',
-      'BSC:USDC',
-      'ETHEREUM:USDT',
-      'ETHEREUM:USDC',
-    ]);
+    expect((await call('GET', '/v1/tenants/me', { key: t.test })).body.rails).toEqual(['BSC:USDT', 'BSC:USDC', 'ETHEREUM:USDT', 'ETHEREUM:USDC']);
     await updateTenantRails(t.db, owner, actor, { rails: ['ETHEREUM:USDC'] });
     expect((await call('GET', '/v1/tenants/me', { key: t.test })).body.rails).toEqual(['BSC:USDT', 'ETHEREUM:USDC']);
     const off = await call('POST', '/v1/invoices', { key: t.test, body: { amount: '5.00', chain: 'ETHEREUM', token: 'USDT' } });

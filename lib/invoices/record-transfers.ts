@@ -36,7 +36,9 @@ export async function recordTransfers(db: Db, net: Network, range: ScannedRange)
   const owners = new Map<string, Owner>();
   if (recipients.size > 0) {
     const rows = rowsOf<
-      RawRow<typeof invoices, { id: string; tenantId: string; depositAddress: string; chainId: number; token: string }> & { wrong_network_policy: string }
+      RawRow<typeof invoices, { id: string; tenantId: string; depositAddress: string; chainId: number; token: string }> & {
+        wrong_network_policy: string;
+      }
     >(
       await db.execute(sql`
         select i.id, i.tenant_id, i.deposit_address, i.chain_id, i.token, t.wrong_network_policy

@@ -49,7 +49,13 @@ export async function revertTransfers(db: Db, net: Pick<Network, 'mode' | 'chain
     const strays = await tx
       .select({ id: mismatchedPayments.id, blockNumber: mismatchedPayments.blockNumber, blockHash: mismatchedPayments.blockHash })
       .from(mismatchedPayments)
-      .where(and(eq(mismatchedPayments.mode, net.mode), eq(mismatchedPayments.chainId, net.chainId), gt(mismatchedPayments.blockNumber, ancestor.lastBlock)));
+      .where(
+        and(
+          eq(mismatchedPayments.mode, net.mode),
+          eq(mismatchedPayments.chainId, net.chainId),
+          gt(mismatchedPayments.blockNumber, ancestor.lastBlock),
+        ),
+      );
     const goneStrays = strays.filter((t) => canonical.get(t.blockNumber) !== t.blockHash).map((t) => t.id);
     if (goneStrays.length) await tx.delete(mismatchedPayments).where(inArray(mismatchedPayments.id, goneStrays));
     await tx

@@ -22,7 +22,7 @@ export const CreateInvoiceBody = z.strictObject({
     .enum(PRICE_CURRENCIES, { error: () => `must be one of: ${PRICE_CURRENCIES.join(', ')}` })
     .optional()
     .describe(
-      'Currency of `amount`; default: the invoice\'s `token`, and then amount is what the customer pays. A fiat currency (USDT invoices only): the USDT expected is amount × the rate locked at creation (rounded to 2 decimals); the invoice shows priceCurrency, priceAmount, rate, rateSource and rateAt. 503 rate_unavailable when no fresh-enough rate is known.',
+      "Currency of `amount`; default: the invoice's `token`, and then amount is what the customer pays. A fiat currency (USDT invoices only): the USDT expected is amount × the rate locked at creation (rounded to 2 decimals); the invoice shows priceCurrency, priceAmount, rate, rateSource and rateAt. 503 rate_unavailable when no fresh-enough rate is known.",
     ),
   externalId: z.string().trim().min(1).max(255).optional().describe('Your own reference (at most 255 characters); filterable.'),
   description: z.string().max(1000).optional().describe('Free text, at most 1,000 characters.'),
@@ -34,7 +34,9 @@ export const CreateInvoiceBody = z.strictObject({
   chain: z
     .enum(CHAINS, { error: () => `must be one of: ${CHAINS.join(', ')}` })
     .default('BSC')
-    .describe('Network the customer pays on: BSC (default), ETHEREUM, POLYGON, ARBITRUM or BASE, among the rails this gateway enables (docs/invoices.md "Rails").'),
+    .describe(
+      'Network the customer pays on: BSC (default), ETHEREUM, POLYGON, ARBITRUM or BASE, among the rails this gateway enables (docs/invoices.md "Rails").',
+    ),
   token: z
     .enum(ASSETS, { error: () => `must be one of: ${ASSETS.join(', ')}` })
     .default('USDT')
@@ -57,7 +59,9 @@ export const CreateInvoiceBody = z.strictObject({
 export type CreateInvoiceInput = z.output<typeof CreateInvoiceBody>;
 
 export const PaymentSchema = z.object({
-  chain: z.enum(CHAINS).describe("Extension: the network the payment came on (another than the invoice's when the wrong-network policy credited it)."),
+  chain: z
+    .enum(CHAINS)
+    .describe("Extension: the network the payment came on (another than the invoice's when the wrong-network policy credited it)."),
   txHash: z.string(),
   logIndex: z.number().int(),
   amount: z.string(),

@@ -14,10 +14,18 @@ import { watchChain } from './watch-chain';
  */
 export async function watchChainLoop(db: Db, mode: Mode, opts: { signal?: AbortSignal; runForMs?: number; pollMs?: number } = {}) {
   // One loop per enabled network, side by side: a slow or failing network never holds up another.
-  await Promise.all(getNetworks(mode).filter(isNetworkReady).map((net) => watchNetworkLoop(db, net, opts)));
+  await Promise.all(
+    getNetworks(mode)
+      .filter(isNetworkReady)
+      .map((net) => watchNetworkLoop(db, net, opts)),
+  );
 }
 
-async function watchNetworkLoop(db: Db, net: ReadyNetwork<'rpcUrl' | 'tokenAddress'>, opts: { signal?: AbortSignal; runForMs?: number; pollMs?: number }) {
+async function watchNetworkLoop(
+  db: Db,
+  net: ReadyNetwork<'rpcUrl' | 'tokenAddress'>,
+  opts: { signal?: AbortSignal; runForMs?: number; pollMs?: number },
+) {
   const mode = net.mode;
   const until = Date.now() + (opts.runForMs ?? 55_000);
   while (Date.now() < until && !opts.signal?.aborted) {

@@ -16,7 +16,16 @@ export async function getTenantOrThrow(db: Db, id: string) {
 export function tenantView(
   t: Pick<
     Tenant,
-    'id' | 'name' | 'invoiceFeeRate' | 'withdrawalFeeRate' | 'underpaymentTolerancePercent' | 'autoRefundOverpayments' | 'wrongNetworkPolicy' | 'rails' | 'status' | 'createdAt'
+    | 'id'
+    | 'name'
+    | 'invoiceFeeRate'
+    | 'withdrawalFeeRate'
+    | 'underpaymentTolerancePercent'
+    | 'autoRefundOverpayments'
+    | 'wrongNetworkPolicy'
+    | 'rails'
+    | 'status'
+    | 'createdAt'
   >,
   mode: Mode,
 ) {

@@ -52,7 +52,7 @@ export const TenantSchema = z
     rails: z
       .array(z.string())
       .describe(
-        'Extension: the rails (`CHAIN:TOKEN`) this account accepts invoices on in the key\'s mode: BSC:USDT always, and those of the gateway\'s enabled rails the account chose (all by default; dashboard settings). See docs/rails.md.',
+        "Extension: the rails (`CHAIN:TOKEN`) this account accepts invoices on in the key's mode: BSC:USDT always, and those of the gateway's enabled rails the account chose (all by default; dashboard settings). See docs/rails.md.",
       ),
     wrongNetworkPolicy: z
       .enum(['credit', 'hold'])

@@ -21,8 +21,10 @@ export function assertTenantRail(tenant: { rails: string[] | null }, mode: Mode,
   const key = `${rail.chain}:${rail.token}`;
   const accepted = tenantRails(tenant, mode);
   if (!accepted.includes(key)) {
-    throw new ApiError('validation_failed', `${rail.chain} ${rail.token} is turned off in this account's settings (accepted: ${accepted.join(', ')}).`, [
-      { path: 'chain', message: `${key} is not accepted by this account` },
-    ]);
+    throw new ApiError(
+      'validation_failed',
+      `${rail.chain} ${rail.token} is turned off in this account's settings (accepted: ${accepted.join(', ')}).`,
+      [{ path: 'chain', message: `${key} is not accepted by this account` }],
+    );
   }
 }

@@ -19,7 +19,7 @@ export async function updateTenantRails(db: Db, owner: { tenantId: string; mode:
   const unknown = rails.filter((r) => !offered.includes(r));
   if (unknown.length > 0) {
     throw new ApiError('validation_failed', `Not rails of this gateway: ${unknown.join(', ')} (offered: ${offered.join(', ')}).`, [
-      { path: 'rails', message: 'only the gateway\'s enabled rails' },
+      { path: 'rails', message: "only the gateway's enabled rails" },
     ]);
   }
   const chosen = [...new Set(rails.filter((r) => r !== 'BSC:USDT'))].sort();

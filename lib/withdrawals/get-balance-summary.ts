@@ -15,9 +15,13 @@ export async function getBalanceSummary(db: Db, owner: { tenantId: string; mode:
     await db.execute(sql`
       select coalesce((select available from balances
                         where tenant_id = ${owner.tenantId} and mode = ${owner.mode} and currency = ${currency}), 0)::text as available,
-             ${currency === 'USDT' ? sql`coalesce((select sum(case when kind = 'exchange' then amount else amount + fee_amount end) from withdrawals
+             ${
+               currency === 'USDT'
+                 ? sql`coalesce((select sum(case when kind = 'exchange' then amount else amount + fee_amount end) from withdrawals
                         where tenant_id = ${owner.tenantId} and mode = ${owner.mode}
-                          and status in ('PENDING', 'PROCESSING')), 0)::text` : sql`'0'`} as pending`),
+                          and status in ('PENDING', 'PROCESSING')), 0)::text`
+                 : sql`'0'`
+             } as pending`),
   );
   return { available: formatAmount(row!.available), pending: formatAmount(row!.pending), currency, network: 'BSC' as const };
 }

@@ -13,7 +13,7 @@ export const getBalanceOp = defineOperation({
   tag,
   summary: 'Balance available for withdrawal',
   description:
-    'From the ledger, for the mode of the key. `pending` is what open withdrawals hold (already deducted). `?currency=USDC` reads the USDC balance (extension; USDT by default, with the spec\'s fields unchanged).',
+    "From the ledger, for the mode of the key. `pending` is what open withdrawals hold (already deducted). `?currency=USDC` reads the USDC balance (extension; USDT by default, with the spec's fields unchanged).",
   query: BalanceQuery,
   response: BalanceSchema,
 });

@@ -19,8 +19,8 @@ export function MismatchedPayments({
   return (
     <Card title="Mismatched payments (held)" className="min-w-0">
       <p className="mb-3 text-xs text-slate-500">
-        Sent in another token or on another network than the invoice asks for. Not counted towards the invoice and not credited; the funds stay on
-        the deposit address, whose key the gateway holds on every EVM network.
+        Sent in another token or on another network than the invoice asks for. Not counted towards the invoice and not credited; the funds stay on the
+        deposit address, whose key the gateway holds on every EVM network.
       </p>
       <div className="-mx-5 overflow-x-auto" data-testid="mismatched-payments">
         <table className={tableClass}>
@@ -52,7 +52,9 @@ export function MismatchedPayments({
                   <td className={tdClass}>
                     <Money value={p.amount} /> {p.token}
                   </td>
-                  <td className={tdClass}>{p.mismatch === 'token' ? `another token (invoice: ${p.invoiceToken})` : `another network (invoice: ${p.invoiceChain})`}</td>
+                  <td className={tdClass}>
+                    {p.mismatch === 'token' ? `another token (invoice: ${p.invoiceToken})` : `another network (invoice: ${p.invoiceChain})`}
+                  </td>
                   <td className={tdClass}>
                     {p.status === 'credited' ? (
                       <span className="text-xs text-emerald-700">counted</span>

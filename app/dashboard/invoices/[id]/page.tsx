@@ -192,12 +192,14 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
             </div>
           )}
         </Card>
-        {invoice.mismatchedPayments.length > 0 && <MismatchedPayments
+        {invoice.mismatchedPayments.length > 0 && (
+          <MismatchedPayments
             invoiceId={invoice.id}
             payments={invoice.mismatchedPayments}
             chainIdOf={chainIdOf}
             canCredit={can(ctx.user.role, 'invoices:create')}
-          />}
+          />
+        )}
         <Card title="Timeline" className="min-w-0">
           <ol className="relative space-y-3 border-l border-slate-200 pl-4" data-testid="timeline">
             {invoice.events.map((e) => (
