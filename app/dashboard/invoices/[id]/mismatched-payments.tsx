@@ -1,6 +1,6 @@
 import { Card, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { Money } from '@/components/ui/money';
-import { explorerTxUrl } from '@/lib/dashboard/explorer';
+import { TxLink } from '@/components/ui/tx-link';
 import { CreditMismatchedButton } from './credit-mismatched-button';
 import type { MismatchedPaymentEventDataView } from '@/lib/events/payloads';
 
@@ -35,18 +35,10 @@ export function MismatchedPayments({
           </thead>
           <tbody>
             {payments.map((p) => {
-              const url = explorerTxUrl(chainIdOf(p.chain), p.txHash);
-              const short = `${p.txHash.slice(0, 10)}…${p.txHash.slice(-8)}`;
               return (
                 <tr key={p.id}>
                   <td className={tdClass}>
-                    {url ? (
-                      <a href={url} target="_blank" rel="noreferrer" className="font-mono text-indigo-600 hover:underline">
-                        {short}
-                      </a>
-                    ) : (
-                      <span className="font-mono">{short}</span>
-                    )}
+                    <TxLink chainId={chainIdOf(p.chain)} hash={p.txHash} />
                   </td>
                   <td className={tdClass}>{p.chain}</td>
                   <td className={tdClass}>

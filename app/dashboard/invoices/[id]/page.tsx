@@ -5,12 +5,12 @@ import { Card, EmptyState, tableClass, tdClass, thClass } from '@/components/ui/
 import { CopyButton } from '@/components/ui/copy-button';
 import { Money } from '@/components/ui/money';
 import { Time } from '@/components/ui/time';
+import { TxLink } from '@/components/ui/tx-link';
 import { ApiError } from '@/lib/api/errors';
 import { getNetwork, getNetworks, getRail } from '@/lib/chain/network';
 import type { Asset, ChainKey } from '@/lib/config/rails';
 import { requireContext } from '@/lib/dashboard/context';
 import { listEventDeliveries } from '@/lib/dashboard/event-deliveries';
-import { explorerTxUrl } from '@/lib/dashboard/explorer';
 import { paymentQrSvg } from '@/lib/dashboard/payment-qr';
 import { Decimal } from '@/lib/money';
 import { can } from '@/lib/dashboard/permissions';
@@ -25,20 +25,6 @@ import { RefundForm } from './refund-form';
 import { RefundRequests } from './refund-requests';
 
 export const metadata = { title: 'Invoice · USDT Gateway' };
-
-function TxLink({ chainId, hash }: { chainId: number; hash: string }) {
-  const url = explorerTxUrl(chainId, hash);
-  const short = `${hash.slice(0, 10)}…${hash.slice(-8)}`;
-  return url ? (
-    <a href={url} target="_blank" rel="noreferrer" className="font-mono text-xs text-indigo-600 hover:underline" title={hash}>
-      {short}
-    </a>
-  ) : (
-    <span className="font-mono text-xs" title={`${hash} (local chain: no explorer)`}>
-      {short}
-    </span>
-  );
-}
 
 export default async function InvoicePage({ params }: { params: Promise<{ id: string }> }) {
   const ctx = await requireContext();
