@@ -45,7 +45,7 @@ export default defineConfig({
   webServer: [
     // First (web servers start in order): anvil and the job worker, which also migrates the database.
     {
-      command: 'node_modules/.bin/tsx e2e/support/stack.ts',
+      command: 'node --import tsx e2e/support/stack.ts',
       url: `http://127.0.0.1:${STACK_PORT}/health`,
       env: serverEnv,
       reuseExistingServer: false,

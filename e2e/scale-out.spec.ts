@@ -12,7 +12,7 @@ test.skip(process.env.SKIP_SCALE_E2E === '1', 'SKIP_SCALE_E2E=1');
 test('scale-out: invariants hold with 2 app instances and 2 workers', async () => {
   test.setTimeout(330_000);
   const { DATABASE_URL: _ownDb, ...env } = process.env;
-  const child = spawn('node_modules/.bin/tsx', ['scripts/scale-test.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/scale-test.ts'], {
     env: { ...env, SCALE_INVOICES: '6' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -61,7 +61,7 @@ describe('npm run dev on the embedded database', () => {
   }
 
   async function cli(...args: string[]) {
-    const { stdout } = await exec('node_modules/.bin/tsx', ['scripts/gateway.ts', ...args], { cwd: checkout, env });
+    const { stdout } = await exec(process.execPath, ['--import', 'tsx', 'scripts/gateway.ts', ...args], { cwd: checkout, env });
     mark(`CLI ${args[0]} done`);
     return JSON.parse(stdout);
   }
@@ -207,7 +207,7 @@ describe('npm run dev on the embedded database', () => {
     expect(await signIn(base, users[0]!.email, 'wrong-password-1')).toBe(false);
 
     // webhooks:listen makes its own endpoint with the demo key, verifies deliveries, removes it on exit.
-    const l = spawn('node_modules/.bin/tsx', ['scripts/webhooks-listen.ts', '--create-endpoint', '--port', '0', '--gateway', base], {
+    const l = spawn(process.execPath, ['--import', 'tsx', 'scripts/webhooks-listen.ts', '--create-endpoint', '--port', '0', '--gateway', base], {
       cwd: checkout,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -164,7 +164,7 @@ async function localExchange(mode: 'test' | 'live'): Promise<Record<string, stri
   await chain.mint(privateKeyToAccount(chain.keys.other).address, '100000000');
   const port = String(await freePort());
   const [key, secret] = [`sim_${mode}_${randomBytes(4).toString('hex')}`, randomBytes(24).toString('hex')];
-  start(`exchange-sim-${mode}`, 'npx', ['tsx', 'scripts/exchange-sim.ts'], {
+  start(`exchange-sim-${mode}`, process.execPath, ['--import', 'tsx', 'scripts/exchange-sim.ts'], {
     EXCHANGE_SIM_PORT: port,
     EXCHANGE_SIM_API_KEY: key,
     EXCHANGE_SIM_API_SECRET: secret,
@@ -180,7 +180,7 @@ Object.assign(env, await localExchange('test'), await localExchange('live'));
 const port = process.env.PORT ?? '3000';
 const external = Boolean(process.env.DATABASE_URL);
 start('next', 'node_modules/.bin/next', ['dev', '-p', port], { WORKER_INLINE: external ? 'false' : 'true' });
-if (external) start('worker', 'node_modules/.bin/tsx', ['scripts/worker.ts']);
+if (external) start('worker', process.execPath, ['--import', 'tsx', 'scripts/worker.ts']);
 console.log(
   `[dev] gateway on http://localhost:${port} (database: ${external ? 'PostgreSQL' : `embedded PGlite in ${process.env.DATA_DIR || '.data'}/, served by this process on ${embedded!.socket}`})`,
 );

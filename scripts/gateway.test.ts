@@ -14,7 +14,7 @@ const exec = promisify(execFile);
 
 async function cli(...args: string[]) {
   try {
-    const { stdout, stderr } = await exec('npx', ['tsx', 'scripts/gateway.ts', ...args], { env: process.env });
+    const { stdout, stderr } = await exec(process.execPath, ['--import', 'tsx', 'scripts/gateway.ts', ...args], { env: process.env });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };

@@ -42,7 +42,7 @@ export class DevProcess {
 
   async start(timeoutMs = 180_000): Promise<void> {
     const { cwd, env, port } = this.opts;
-    const d = spawn('node_modules/.bin/tsx', ['scripts/dev.ts'], {
+    const d = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], {
       cwd,
       env: { ...env, PORT: String(port) },
       detached: true,
