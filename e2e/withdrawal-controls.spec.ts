@@ -36,8 +36,8 @@ test('owner adds an allow-list address, sets a 24 h limit and approves a held AP
   await page.goto('/dashboard/settings');
   const panel = page.getByTestId('withdrawal-controls');
   await panel.getByLabel('Only allow withdrawals to the addresses below').check();
-  await panel.getByLabel('24-hour limit for API keys (USDT, empty = none)').fill('30');
-  await panel.getByLabel('Approve API withdrawals above (USDT, empty = never)').fill('10');
+  await panel.getByLabel('24-hour limit for API keys (USD, all assets, empty = none)').fill('30');
+  await panel.getByLabel('Approve API withdrawals above (USD, empty = never)').fill('10');
   await panel.getByRole('button', { name: 'Save controls' }).click();
   await expect(page.locator('[data-toast]').filter({ hasText: 'Withdrawal controls saved' })).toBeVisible();
 
@@ -69,7 +69,7 @@ test('owner adds an allow-list address, sets a 24 h limit and approves a held AP
   expect(over.status()).toBe(400);
   expect((await over.json()) as { code: string; message: string }).toMatchObject({
     code: 'withdrawal_limit_exceeded',
-    message: expect.stringContaining('10.00 USDT'),
+    message: expect.stringContaining('10.00 USD of the 24-hour limit'),
   });
 
   // The owner approves it; the sending lane then takes it.

@@ -17,6 +17,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { freePort, startAnvil, type AnvilChain } from '@/lib/testing/anvil';
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import { CHAIN_SPECS, CHAINS, parseRails, type ChainKey } from '@/lib/config/rails';
+import { railExchangeCode } from '@/lib/exchange/rail-currencies';
 import { EmbeddedDbBusyError, hostEmbedded, type EmbeddedHost } from '@/lib/db/embedded';
 
 const children: ChildProcess[] = [];
@@ -97,6 +98,8 @@ if (!process.env.DATABASE_URL) {
 
 const chains: AnvilChain[] = [];
 const chainByMode: Partial<Record<'test' | 'live', AnvilChain>> = {};
+/** Every local chain of a mode with the network it stands for: the local exchange trades each one's tokens. */
+const chainsOfMode: Record<'test' | 'live', { key: ChainKey; chain: AnvilChain }[]> = { test: [], live: [] };
 
 /**
  * Rails of a local stack: BSC, Ethereum and Polygon with both stablecoins (DEV_ALL_RAILS=1 adds
@@ -124,6 +127,7 @@ async function localChain(mode: 'test' | 'live'): Promise<Record<string, string>
       .map((asset) => ({ asset, decimals: CHAIN_SPECS[key].tokens[asset]!.decimals }));
     const chain = await startAnvil({ blockTime: DEV_BLOCK_TIME[key], chain: key, tokens });
     chains.push(chain);
+    chainsOfMode[mode].push({ key, chain });
     const list = chain.tokens.map((t) => `${t.asset} ${t.address} (${t.decimals} decimals)`).join(', ');
     console.log(`[dev] ${mode} ${key} chain: anvil ${chain.rpcUrl} (chain id ${chain.chainId}), ${list}`);
     if (key === 'BSC') {
@@ -155,13 +159,27 @@ async function localChain(mode: 'test' | 'live'): Promise<Record<string, string>
 Object.assign(env, await localChain('test'), await localChain('live'));
 
 /**
- * The local exchange (npm run exchange:sim) per local chain, unless EXCHANGE_URL is set: it sees
- * USDTBSC deposits on that chain and pays USDTBSC out of its own funded wallet (the chain's spare key).
+ * The local exchange (npm run exchange:sim) per mode, unless EXCHANGE_URL is set: it sees deposits
+ * in every token of the mode's local chains (USDTBSC through EXCHANGE_SIM_*, the others through
+ * EXCHANGE_SIM_RAILS, under their exchange codes) and pays them out of its own funded wallet (each
+ * chain's spare key).
  */
 async function localExchange(mode: 'test' | 'live'): Promise<Record<string, string>> {
   const chain = chainByMode[mode];
   if (process.env.EXCHANGE_URL || !chain) return {};
-  await chain.mint(privateKeyToAccount(chain.keys.other).address, '100000000');
+  const rails: Record<string, { rpcUrl: string; tokenAddress: string; decimals: number; walletKey: string }> = {};
+  for (const { key, chain: c } of chainsOfMode[mode]) {
+    for (const t of c.tokens) {
+      await c.mint(privateKeyToAccount(c.keys.other).address, '100000000', t.address);
+      if (key === 'BSC' && t.asset === 'USDT') continue; // the EXCHANGE_SIM_* chain below
+      rails[railExchangeCode({ chain: key, token: t.asset })] = {
+        rpcUrl: c.rpcUrl,
+        tokenAddress: t.address,
+        decimals: t.decimals,
+        walletKey: c.keys.other,
+      };
+    }
+  }
   const port = String(await freePort());
   const [key, secret] = [`sim_${mode}_${randomBytes(4).toString('hex')}`, randomBytes(24).toString('hex')];
   start(`exchange-sim-${mode}`, process.execPath, ['--import', 'tsx', 'scripts/exchange-sim.ts'], {
@@ -171,6 +189,7 @@ async function localExchange(mode: 'test' | 'live'): Promise<Record<string, stri
     EXCHANGE_SIM_RPC_URL: chain.rpcUrl,
     EXCHANGE_SIM_TOKEN_ADDRESS: chain.token,
     EXCHANGE_SIM_WALLET_KEY: chain.keys.other,
+    EXCHANGE_SIM_RAILS: JSON.stringify(rails),
   });
   const p = mode === 'test' ? 'TEST_EXCHANGE' : 'EXCHANGE';
   return { [`${p}_URL`]: `http://127.0.0.1:${port}`, [`${p}_API_KEY`]: key, [`${p}_API_SECRET`]: secret };

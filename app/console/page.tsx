@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { Card, EmptyState, PageHeader, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { inputClass } from '@/components/ui/field';
 import { requireSupport } from '@/lib/console/context';
+import { countHeldMismatched } from '@/lib/console/list-mismatched-payments';
 import { searchConsole } from '@/lib/console/search';
 import { GasWallets } from './gas-wallets';
 
@@ -10,13 +11,19 @@ export const metadata = { title: 'Search · Support console' };
 export default async function ConsoleSearchPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const ctx = await requireSupport();
   const q = ((await searchParams).q ?? '').slice(0, 200);
-  const hits = q ? await searchConsole(ctx.db, q) : [];
+  const [hits, held] = await Promise.all([q ? searchConsole(ctx.db, q) : [], countHeldMismatched(ctx.db)]);
   return (
     <>
       <PageHeader
         title="Search"
         description="Across every tenant: tenant name or id, invoice id, externalId, deposit address, tx hash, withdrawal id, event id, delivery id, order id."
       />
+      {/* Held money waits for the merchant, not support; shown so a pile-up (a payer's wallet defaulting to the wrong network) is noticed. */}
+      <Card title="Needs attention" className="mb-6">
+        <Link href="/console/mismatched-payments" className="text-sm text-indigo-600 hover:underline" data-testid="held-mismatched">
+          Held mismatched payments: {held.total} (live {held.live}, test {held.test})
+        </Link>
+      </Card>
       <GasWallets />
       <form role="search" className="mb-6 flex max-w-2xl gap-2">
         <label htmlFor="q" className="sr-only">

@@ -106,10 +106,22 @@ export const mismatchedPayments = pgTable(
     tenantId: text().notNull(),
     /** network: right token, other network; token: other token (any network). */
     mismatch: text({ enum: ['network', 'token'] }).notNull(),
-    /** held until the merchant resolves it; credited: counted as a payment of the invoice (a chain_transfers row now). */
-    status: text({ enum: ['held', 'credited'] })
+    /**
+     * held until the merchant resolves it. credited: another network's payment counted towards the
+     * invoice (a chain_transfers row now), or another token's credited to that token's balance once
+     * its own sweep is done. refunding → refunded: swept, then sent back to refundAddress.
+     */
+    status: text({ enum: ['held', 'credited', 'refunding', 'refunded'] })
       .notNull()
       .default('held'),
+    /** Set when the payment is swept by a settlement of its own (kind `mismatched` or `refund`), not with the invoice's payments. */
+    sweep: text({ enum: ['credit', 'refund'] }),
+    /** That settlement, once the fan-out created it (the deposit address has one sender at a time). */
+    settlementId: text(),
+    /** Where a refund goes: the sender, as the chain shows it. */
+    refundAddress: text(),
+    /** The refund's withdrawal, created with the ledger credit when the sweep finishes. */
+    withdrawalId: text(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -119,6 +131,14 @@ export const mismatchedPayments = pgTable(
     index('mismatched_payments_invoice_idx').on(t.invoiceId, t.blockNumber),
     /** Reorg rollback of a network. */
     index('mismatched_payments_chain_idx').on(t.mode, t.chainId, t.blockNumber),
+    /** The console's held payments across tenants, newest first (lib/console/list-mismatched-payments.ts). */
+    index('mismatched_payments_held_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'held'`),
+    /** The fan-out: resolved payments waiting for their own sweep, per network. */
+    index('mismatched_payments_sweep_idx')
+      .on(t.mode, t.chainId, t.blockNumber)
+      .where(sql`${t.sweep} is not null and ${t.settlementId} is null`),
   ],
 );
 

@@ -17,7 +17,9 @@ export const SETTLEMENT_STATUSES = ['pending', 'processing', 'completed', 'faile
 /**
  * One sweep of confirmed transfers of an invoice to the fee and custody wallets.
  * kind `invoice` is the payout of a confirmed invoice; `extra` sweeps funds that
- * came later (late, partial-then-expired, or extra payments).
+ * came later (late, partial-then-expired, or extra payments); `mismatched` and
+ * `refund` sweep one held payment the merchant credited to its token's balance
+ * or sent back (lib/invoices/create-mismatched-settlements.ts).
  */
 export const settlements = pgTable(
   'settlements',
@@ -31,9 +33,9 @@ export const settlements = pgTable(
       .references(() => tenants.id),
     mode: mode(),
     chainId: integer().notNull(),
-    /** Asset swept and credited (the invoice's token). */
+    /** Asset swept and credited (the invoice's token; a held payment's own for `mismatched` and `refund`). */
     token: text().notNull().default('USDT'),
-    kind: text({ enum: ['invoice', 'extra'] }).notNull(),
+    kind: text({ enum: ['invoice', 'extra', 'mismatched', 'refund'] }).notNull(),
     status: text({ enum: SETTLEMENT_STATUSES }).notNull().default('pending'),
     /** Sum of the swept transfers. */
     amount: money().notNull(),

@@ -11,7 +11,7 @@ export const withdrawalControls = pgTable(
   {
     tenantId: text().notNull(),
     mode: mode(),
-    /** When on, API withdrawals (USDT and exchange) go only to active allow-list addresses. */
+    /** When on, API withdrawals (every asset, and exchange) go only to active allow-list addresses. */
     allowlistEnabled: boolean().notNull().default(false),
     /** Hours a newly added address waits before it can be used. */
     coolingOffHours: integer().notNull().default(24),

@@ -127,12 +127,34 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Count a payment made on another network
-         * @description Extension. A held payment of the invoice's token made on another network (mismatchedPayments, mismatch `network`) becomes a payment of the invoice, as the `credit` wrong-network policy records it: it moves the invoice's status with the usual events, is confirmed on its own network and swept there. A payment in another token cannot count (409 invalid_state), nor one already credited. See docs/rails.md.
+         * Credit a held payment
+         * @description Extension. A held payment of the invoice's token made on another network (mismatchedPayments, mismatch `network`) becomes a payment of the invoice, as the `credit` wrong-network policy records it: it moves the invoice's status with the usual events, is confirmed on its own network and swept there. A payment in another token (mismatch `token`) cannot count towards the invoice: it is swept on its own and credited to that token's balance, less the invoice fee (GET /v1/withdrawals/balance?currency=USDC). Anything but a held payment is a 409 invalid_state. See docs/rails.md.
          *
          *     Scope: `invoices:write` (or `admin`).
          */
         post: operations["creditMismatchedPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{id}/mismatched-payments/{paymentId}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a held payment back to its sender
+         * @description Extension. A held payment (another network or another token) is swept off the deposit address on its own network without the invoice fee, then sent back to the address it came from, on the same network and token, by a withdrawal (withdrawalId on the payment once created; withdrawal.* events follow): the largest amount whose withdrawal fee fits in what was sent. The destination is always the sender. 409 invalid_state when the payment is not held, or too small to send back after the fee. See docs/rails.md.
+         *
+         *     Scope: `withdrawals:write` (or `admin`).
+         */
+        post: operations["refundMismatchedPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -197,8 +219,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Quote a pay-in: what the customer pays for you to receive `amount` USDT
-         * @description Indicative for validForSeconds; the rate is locked when POST /v1/invoices with payinCurrency creates the fixed-rate exchange order. min and max are in USDT.
+         * Quote a pay-in: what the customer pays for you to receive `amount` USDT (or the rail's token)
+         * @description Indicative for validForSeconds; the rate is locked when POST /v1/invoices with payinCurrency creates the fixed-rate exchange order. min and max are in the rail's token (USDT on BSC unless chain/token say otherwise).
          *
          *     Scope: `invoices:write` (or `admin`).
          */
@@ -984,7 +1006,7 @@ export interface paths {
         put?: never;
         /**
          * Withdraw into another currency (recommended)
-         * @description fromCcy must be USDTBSC. Creates the order, debits from.amount (the USDT sent, exchange fee included) with the withdrawal record, sends the USDT from the hot wallet to the order deposit address and waits briefly for its confirmations. COMPLETED means the USDT reached the exchange; metadata.exchangeStatus follows the order. Send an Idempotency-Key.
+         * @description fromCcy must be USDTBSC, or with the chain/token extension the exchange code of that rail (e.g. USDC for ETHEREUM/USDC). Creates the order, debits from.amount (the token sent, exchange fee included) from that asset's balance with the withdrawal record, sends the token from that network's hot wallet to the order deposit address and waits briefly for its confirmations. COMPLETED means the token reached the exchange; metadata.exchangeStatus follows the order. Send an Idempotency-Key.
          *
          *     Scope: `withdrawals:write` (or `admin`).
          */
@@ -1004,7 +1026,7 @@ export interface paths {
         };
         /**
          * Largest withdrawal the balance allows
-         * @description maxAmount = balance / (1 + feePercent), rounded down to two decimals so that a withdrawal of exactly maxAmount always succeeds; estimatedFee = balance − maxAmount.
+         * @description maxAmount = balance / (1 + feePercent), rounded to the nearest cent (half up) and never above the balance's whole cents; estimatedFee = balance − maxAmount, the fee a withdrawal of exactly maxAmount is charged, so maxAmount + estimatedFee is the balance (never more) and that withdrawal empties it. `?currency=USDC` computes it from the USDC balance (extension; USDT by default, with the spec's fields unchanged); an asset no enabled rail pays out is `400 validation_failed`.
          *
          *     Scope: `withdrawals:read` (or `admin`).
          */
@@ -1628,7 +1650,7 @@ export interface components {
                     };
                     token: string;
                 };
-                /** @description The USDT transfer to the exchange; null only if the hot wallet could not send yet (see withdrawal.pendingReason). */
+                /** @description The token transfer to the exchange; null only if the hot wallet could not send yet (see withdrawal.pendingReason). */
                 txHash: string | null;
             };
             meta: {
@@ -1790,10 +1812,18 @@ export interface components {
             }[];
             settlements: {
                 id: string;
-                /** @enum {string} */
-                kind: "invoice" | "extra";
+                /**
+                 * @description invoice: the payout; extra: later payments; mismatched / refund: a held payment credited to its token or sent back.
+                 * @enum {string}
+                 */
+                kind: "invoice" | "extra" | "mismatched" | "refund";
                 /** @enum {string} */
                 status: "pending" | "processing" | "completed" | "failed";
+                /**
+                 * @description The token swept (a held payment may be in another token than the invoice).
+                 * @enum {string}
+                 */
+                token: "USDT" | "USDC";
                 amount: string;
                 feeAmount: string;
                 netAmount: string;
@@ -1956,10 +1986,10 @@ export interface components {
              */
             mismatch: "network" | "token";
             /**
-             * @description held: the money is on the deposit address, not counted towards the invoice nor credited; credited: you counted it as a payment of the invoice (POST .../credit).
+             * @description held: on the deposit address, neither counted towards the invoice nor credited. credited (POST .../credit): another network's payment counts towards the invoice; another token's is credited to that token's balance once swept. refunding → refunded (POST .../refund): swept, then sent back to refundAddress by the withdrawal withdrawalId.
              * @enum {string}
              */
-            status: "held" | "credited";
+            status: "held" | "credited" | "refunding" | "refunded";
             /** @description Decimal string, e.g. "100.50". */
             amount: string;
             txHash: string;
@@ -1967,6 +1997,10 @@ export interface components {
             blockNumber: number;
             fromAddress: string;
             depositAddress: string;
+            /** @description Where a refund goes (the sender); null unless refunding or refunded. */
+            refundAddress: string | null;
+            /** @description The refund's withdrawal, once the payment is swept; null before. */
+            withdrawalId: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -2062,9 +2096,12 @@ export interface components {
             payinCurrency: string;
             payinAmount: string;
             amount: string;
-            /** @constant */
-            currency: "USDT";
-            /** @description USDT per one unit of payinCurrency, fees included. */
+            /**
+             * @description The token received: USDT unless the request's token says otherwise.
+             * @enum {string}
+             */
+            currency: "USDT" | "USDC";
+            /** @description Units of `currency` per one unit of payinCurrency, fees included. */
             rate: string;
             min: string;
             max: string;
@@ -2351,15 +2388,15 @@ export interface components {
             data: components["schemas"]["WithdrawalEventData"];
         };
         WithdrawalControls: {
-            /** @description When true, API withdrawals (USDT and exchange) go only to active allowedAddresses. */
+            /** @description When true, API withdrawals (in any asset, and exchange withdrawals) go only to active allowedAddresses. */
             allowlistEnabled: boolean;
             /** @description Hours a newly added address waits before it can be used. */
             coolingOffHours: number;
-            /** @description Rolling 24-hour limit on withdrawal amounts made with API keys; null = none. */
+            /** @description Rolling 24-hour limit on withdrawal amounts made with API keys, in USD: one limit over all assets, USDT and USDC counted 1:1; null = none. */
             dailyLimit: string | null;
-            /** @description What the limit still allows now; null when there is no limit. */
+            /** @description What the limit still allows now (USD, any asset); null when there is no limit. */
             dailyRemaining: string | null;
-            /** @description API withdrawals above this wait for the owner (pendingReason awaiting_approval); null = never. */
+            /** @description API withdrawals above this amount (USD, any asset 1:1) wait for the owner (pendingReason awaiting_approval); null = never. */
             approvalThreshold: string | null;
             allowedAddresses: {
                 address: string;
@@ -3409,6 +3446,148 @@ export interface operations {
             };
         };
     };
+    refundMismatchedPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A invoice id. */
+                id: string;
+                /** @description A payment id. */
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MismatchedPaymentEventData"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found (code: not_found) */
+            404: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict (code: invalid_state, idempotency_key_in_use) */
+            409: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large (code: payload_too_large) */
+            413: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type (code: unsupported_media_type) */
+            415: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity (code: idempotency_key_reused) */
+            422: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listRefunds: {
         parameters: {
             query?: never;
@@ -3764,8 +3943,18 @@ export interface operations {
                 "application/json": {
                     /** @description Exchange currency code (FixedFloat codes: USDTBSC = USDT on BNB Smart Chain, BTC, ETH, USDTTRC, ...). */
                     payinCurrency: string;
-                    /** @description USDT you want to receive. */
+                    /** @description What you want to receive, in the rail's token (USDT by default). */
                     amount: string;
+                    /**
+                     * @description Extension: the invoice's network (default BSC), among the enabled rails; the exchange pays out on it.
+                     * @enum {string}
+                     */
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                    /**
+                     * @description Extension: the invoice's token, USDT (default) or USDC.
+                     * @enum {string}
+                     */
+                    token?: "USDT" | "USDC";
                 };
             };
         };
@@ -8864,6 +9053,16 @@ export interface operations {
                     toAddress: string;
                     /** @description Memo / destination tag, for currencies that need one. */
                     tag?: string;
+                    /**
+                     * @description Extension: the network the gateway sends from (default BSC), among the enabled rails; fromCcy must be the exchange's code of this rail.
+                     * @enum {string}
+                     */
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                    /**
+                     * @description Extension: USDT (default) or USDC; debited from that balance.
+                     * @enum {string}
+                     */
+                    token?: "USDT" | "USDC";
                 };
             };
         };
@@ -9001,7 +9200,10 @@ export interface operations {
     };
     getMaxWithdrawal: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Extension: the asset to read, USDT (default) or USDC. */
+                currency?: "USDT" | "USDC";
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -21,6 +21,7 @@ const NOT_SHOWN_ONCE: Record<string, string> = {
   'mismatchedPayments.token': 'the asset sent (USDT, USDC)',
   'mismatchedPayments.invoiceToken': "the invoice's asset (USDT, USDC)",
   invoiceToken: "the invoice's asset (USDT, USDC)",
+  'settlements.token': 'the asset swept (USDT, USDC)',
 };
 /** Timestamps and flags about a secret (previousSecretExpiresAt, revealedAt, hasPreviousSecret...). */
 const ABOUT_A_SECRET = /At$|^has|^revealed$/;

@@ -89,9 +89,9 @@ export const MismatchedPaymentEventData = z
     invoiceToken: z.enum(ASSETS).describe("The invoice's token."),
     mismatch: z.enum(['network', 'token']).describe('network: the right token on another network; token: another token.'),
     status: z
-      .enum(['held', 'credited'])
+      .enum(['held', 'credited', 'refunding', 'refunded'])
       .describe(
-        'held: the money is on the deposit address, not counted towards the invoice nor credited; credited: you counted it as a payment of the invoice (POST .../credit).',
+        "held: on the deposit address, neither counted towards the invoice nor credited. credited (POST .../credit): another network's payment counts towards the invoice; another token's is credited to that token's balance once swept. refunding → refunded (POST .../refund): swept, then sent back to refundAddress by the withdrawal withdrawalId.",
       ),
     amount: Amount,
     txHash: z.string(),
@@ -99,6 +99,8 @@ export const MismatchedPaymentEventData = z
     blockNumber: z.number().int(),
     fromAddress: z.string(),
     depositAddress: z.string(),
+    refundAddress: z.string().nullable().describe('Where a refund goes (the sender); null unless refunding or refunded.'),
+    withdrawalId: z.string().nullable().describe("The refund's withdrawal, once the payment is swept; null before."),
     createdAt: Timestamp,
   })
   .meta({ id: 'MismatchedPaymentEventData' });

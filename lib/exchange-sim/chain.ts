@@ -4,9 +4,15 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 export interface SimChainOptions {
   rpcUrl: string;
   tokenAddress: Address;
-  /** The exchange's payout wallet: holds test USDT and BNB for gas. */
+  /** The exchange's payout wallet: holds the token and the chain's gas coin. */
   walletKey: Hex;
+  /** The token's decimals (default 18, as USDT on BSC). */
   decimals?: number;
+}
+
+/** Where one wallet's sends on one node queue up: rails sharing both (USDT and USDC of a chain) must share it. */
+export interface SendQueue {
+  tail: Promise<unknown>;
 }
 
 export interface Deposit {
@@ -17,17 +23,16 @@ export interface Deposit {
 }
 
 /**
- * The simulator's view of the local test chain: fresh deposit addresses,
- * Transfer logs to them, and USDT payouts from its wallet (one at a time, so
- * nonces never collide).
+ * The simulator's view of one rail (a token on a local chain): fresh deposit
+ * addresses, Transfer logs to them, and payouts from its wallet (one at a
+ * time per `queue`, so nonces never collide).
  */
-export function createSimChain(opts: SimChainOptions) {
+export function createSimChain(opts: SimChainOptions, queue: SendQueue = { tail: Promise.resolve() }) {
   const decimals = opts.decimals ?? 18;
   const chainIdPromise = createPublicClient({ transport: http(opts.rpcUrl) }).getChainId();
   const client = createPublicClient({ transport: http(opts.rpcUrl), cacheTime: 0 });
   const account = privateKeyToAccount(opts.walletKey);
   let lastBlock: bigint | null = null;
-  let sendChain: Promise<unknown> = Promise.resolve();
 
   async function wallet() {
     const id = await chainIdPromise;
@@ -44,7 +49,7 @@ export function createSimChain(opts: SimChainOptions) {
     address: account.address,
     newDepositAddress: () => privateKeyToAccount(generatePrivateKey()).address.toLowerCase(),
     head: () => client.getBlockNumber(),
-    /** New USDT transfers to any of `watched` since the last scan. */
+    /** New token transfers to any of `watched` since the last scan. */
     async scan(watched: Set<string>): Promise<Deposit[]> {
       const head = await client.getBlockNumber();
       const from = lastBlock === null ? head : lastBlock + 1n;
@@ -67,9 +72,9 @@ export function createSimChain(opts: SimChainOptions) {
       lastBlock = head;
       return out;
     },
-    /** Sends USDT; resolves with the hash once broadcast. */
+    /** Sends the token; resolves with the hash once broadcast. */
     send(to: Address, amount: string): Promise<Hex> {
-      const next = sendChain.then(async () => {
+      const next = queue.tail.then(async () => {
         const w = await wallet();
         return w.writeContract({
           address: opts.tokenAddress,
@@ -79,7 +84,7 @@ export function createSimChain(opts: SimChainOptions) {
           chain: w.chain,
         });
       });
-      sendChain = next.catch(() => {});
+      queue.tail = next.catch(() => {});
       return next;
     },
     async receipt(hash: Hex) {

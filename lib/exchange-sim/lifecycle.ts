@@ -1,6 +1,7 @@
 import type { Address, Hex } from 'viem';
 import type { SimChain } from './chain';
 import { applyDeposit, type SimOrder } from './orders';
+import type { SimRail } from './rails';
 
 export interface LifecycleOptions {
   /** Off-chain coins: time from the simulated deposit to its confirmation. */
@@ -13,29 +14,26 @@ export interface LifecycleOptions {
 const FINAL = new Set(['DONE']);
 
 /**
- * One step of every open order: on-chain deposits to USDTBSC deposit
- * addresses, confirmations, the exchange and withdraw stages (a real test-USDT
- * payout when the to-currency is USDTBSC) and expiry of unpaid orders.
+ * One step of every open order: on-chain deposits to the deposit addresses
+ * of orders paid in a rail (each rail's chain and token), confirmations, the
+ * exchange and withdraw stages (a real token payout when the to-currency is
+ * a rail) and expiry of unpaid orders.
  */
-export async function tickOrders(orders: Map<string, SimOrder>, chain: SimChain | null, opts: LifecycleOptions, log: (msg: string) => void) {
+export async function tickOrders(orders: Map<string, SimOrder>, rails: Map<string, SimRail>, opts: LifecycleOptions, log: (msg: string) => void) {
   const now = Date.now();
   const open = [...orders.values()].filter(
-    (o) => !FINAL.has(o.status) && !(o.status === 'EMERGENCY' && o.emergency.choice === 'NONE' && o.from.code !== 'USDTBSC'),
+    (o) => !FINAL.has(o.status) && !(o.status === 'EMERGENCY' && o.emergency.choice === 'NONE' && !rails.has(o.from.code)),
   );
-  let head: bigint | null = null;
-  if (chain) {
+  // Each rail's head and its new deposits; every rail is scanned each tick, so none falls behind.
+  const heads = new Map<string, bigint>();
+  for (const [code, rail] of rails) {
     const watched = new Map<string, SimOrder>();
-    for (const o of open)
-      if (o.from.code === 'USDTBSC' && ['NEW', 'EXPIRED', 'PENDING', 'EMERGENCY'].includes(o.status)) watched.set(o.from.address, o);
-    head = await chain.head();
-    if (watched.size > 0) {
-      for (const d of await chain.scan(new Set(watched.keys()))) {
-        const o = watched.get(d.to)!;
-        applyDeposit(o, d.amount, d.txHash, now);
-        o.depositBlock ??= d.blockNumber;
-      }
-    } else {
-      await chain.scan(new Set());
+    for (const o of open) if (o.from.code === code && ['NEW', 'EXPIRED', 'PENDING', 'EMERGENCY'].includes(o.status)) watched.set(o.from.address, o);
+    heads.set(code, await rail.head());
+    for (const d of await rail.scan(new Set(watched.keys()))) {
+      const o = watched.get(d.to)!;
+      applyDeposit(o, d.amount, d.txHash, now);
+      o.depositBlock ??= d.blockNumber;
     }
   }
   for (const o of open) {
@@ -44,11 +42,13 @@ export async function tickOrders(orders: Map<string, SimOrder>, chain: SimChain 
         if (now >= o.times.expiration) setStatus(o, 'EXPIRED', now);
         break;
       case 'PENDING': {
-        if (o.from.code === 'USDTBSC' && chain && head !== null && o.depositBlock !== null) {
+        const head = heads.get(o.from.code);
+        if (head !== undefined) {
+          if (o.depositBlock === null) break;
           const conf = Number(head - o.depositBlock) + 1;
           o.from.tx.confirmations = conf;
           if (conf >= o.from.reqConfirmations) toExchange(o, now, opts);
-        } else if (o.from.code !== 'USDTBSC' && now >= o.stepAt) {
+        } else if (now >= o.stepAt) {
           o.from.tx.confirmations = o.from.reqConfirmations;
           toExchange(o, now, opts);
         }
@@ -58,11 +58,13 @@ export async function tickOrders(orders: Map<string, SimOrder>, chain: SimChain 
         if (now >= o.stepAt) {
           setStatus(o, 'WITHDRAW', now);
           o.stepAt = now + opts.withdrawMs;
-          if (o.to.code === 'USDTBSC' && chain) startPayout(o, chain, log);
+          const payout = rails.get(o.to.code);
+          if (payout) startPayout(o, payout, log);
         }
         break;
-      case 'WITHDRAW':
-        if (o.to.code === 'USDTBSC' && chain) {
+      case 'WITHDRAW': {
+        const chain = rails.get(o.to.code);
+        if (chain) {
           if (!o.payoutHash) break;
           if (o.payoutHash === 'sending') break;
           const r = await chain.receipt(o.payoutHash as Hex);
@@ -87,6 +89,7 @@ export async function tickOrders(orders: Map<string, SimOrder>, chain: SimChain 
           finish(o, now);
         }
         break;
+      }
     }
   }
 }

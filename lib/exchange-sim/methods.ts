@@ -7,6 +7,8 @@ export interface MethodContext {
   orders: Map<string, SimOrder>;
   create: (input: CreateInput, apiKey: string) => SimOrder | { error: string; code: number };
   now: number;
+  /** Codes the exchange does not list (tests of an unlisted rail). */
+  unlisted?: ReadonlySet<string>;
 }
 
 interface Answer {
@@ -37,6 +39,8 @@ function pairInput(p: Record<string, unknown>): CreateInput | Answer {
   };
 }
 
+const unlistedOf = (i: CreateInput, ctx: MethodContext) => [i.fromCcy, i.toCcy].find((c) => ctx.unlisted?.has(c));
+
 function findOrder(p: Record<string, unknown>, ctx: MethodContext): SimOrder | Answer {
   const o = typeof p.id === 'string' ? ctx.orders.get(p.id) : undefined;
   if (!o || o.token !== p.token) return { code: 401, msg: 'Order not found' };
@@ -48,7 +52,7 @@ export function handleMethod(method: string, p: Record<string, unknown>, ctx: Me
   switch (method) {
     case 'ccies':
       return ok(
-        SIM_CURRENCIES.map((c, i) => ({
+        SIM_CURRENCIES.filter((c) => !ctx.unlisted?.has(c.code)).map((c, i) => ({
           code: c.code,
           coin: c.coin,
           network: c.network,
@@ -64,6 +68,7 @@ export function handleMethod(method: string, p: Record<string, unknown>, ctx: Me
     case 'price': {
       const input = pairInput(p);
       if ('code' in input) return input;
+      if (unlistedOf(input, ctx)) return { code: 311, msg: `Currency not found: ${unlistedOf(input, ctx)}` };
       const q = quote(input);
       if ('unknown' in q) return { code: 311, msg: `Currency not found: ${q.unknown}` };
       return ok({ from: q.from, to: q.to, errors: q.errors });
@@ -72,6 +77,7 @@ export function handleMethod(method: string, p: Record<string, unknown>, ctx: Me
       const input = pairInput(p);
       if ('code' in input) return input;
       if (!input.toAddress) return bad('Invalid parameter: toAddress');
+      if (unlistedOf(input, ctx)) return { code: 311, msg: `Currency not found: ${unlistedOf(input, ctx)}` };
       const built = ctx.create(input, ctx.apiKey);
       if ('error' in built) return { code: built.code, msg: built.error };
       return ok(orderJson(built, ctx.now));

@@ -45,7 +45,7 @@ export interface SimOrder {
   back: SimLeg;
   emergency: { status: ('EXPIRED' | 'LESS' | 'MORE' | 'LIMIT')[]; choice: 'NONE' | 'EXCHANGE' | 'REFUND'; repeat: string };
   received: string;
-  /** Block of the first on-chain deposit (USDTBSC orders). */
+  /** Block of the first on-chain deposit (orders paid in an on-chain rail). */
   depositBlock: bigint | null;
   /** When the current step ends (PENDING for off-chain coins, EXCHANGE, WITHDRAW). */
   stepAt: number;
@@ -82,7 +82,7 @@ export interface CreateInput extends PriceInput {
 /** Builds a NEW order from a create request, or the reason it cannot be created (the create method's error). */
 export function buildOrder(
   input: CreateInput,
-  opts: { apiKey: string; now: number; ttlMs: number; depositAddress: (c: SimCurrency) => string; reqConfirmations: number },
+  opts: { apiKey: string; now: number; ttlMs: number; depositAddress: (c: SimCurrency) => string; reqConfirmations: (code: string) => number },
 ): SimOrder | { error: string; code: number } {
   const q = quote(input);
   if ('unknown' in q) return { code: 311, error: `Currency not found: ${q.unknown}` };
@@ -103,7 +103,7 @@ export function buildOrder(
     email: '',
     status: 'NEW',
     times: { reg: opts.now, start: null, finish: null, update: opts.now, expiration: opts.now + opts.ttlMs },
-    from: leg(from, q.from.amount, opts.depositAddress(from), depositTag, from.code === 'USDTBSC' ? opts.reqConfirmations : 1),
+    from: leg(from, q.from.amount, opts.depositAddress(from), depositTag, opts.reqConfirmations(from.code)),
     to: leg(to, q.to.amount, input.toAddress, input.tag ?? null),
     back: leg(from, '0', '', null),
     emergency: { status: [], choice: 'NONE', repeat: '0' },
@@ -120,7 +120,7 @@ function validAddress(c: SimCurrency, address: string): boolean {
 }
 
 /**
- * The customer's deposit (or ours, for USDTBSC orders): moves NEW to
+ * The customer's deposit (or ours, for orders paid in an on-chain rail): moves NEW to
  * PENDING, or to EMERGENCY when it is late or, on a fixed order, not the
  * agreed amount. Float orders are re-priced for what arrived.
  */

@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createSimChain, type SimChainOptions } from './chain';
+import type { SimChainOptions } from './chain';
+import { createSimRails, type SimRailOptions } from './rails';
 import { fakeAddress } from './addresses';
 import { tickOrders, type LifecycleOptions } from './lifecycle';
 import { createRateLimiter, type LimitOptions } from './rate-limit';
@@ -20,6 +21,13 @@ export interface SimOptions {
   tickMs?: number;
   /** The local test chain: USDTBSC deposits are detected on it and USDTBSC payouts are real transfers. */
   chain?: SimChainOptions & { reqConfirmations?: number };
+  /**
+   * On-chain currencies by exchange code (USDC, USDTPOLY, ...; USDTBSC too, instead of `chain`):
+   * each one's deposits are detected and its payouts sent on its own chain and token.
+   */
+  rails?: Record<string, SimRailOptions>;
+  /** Codes left out of `ccies` and unknown to price and create, as if the exchange did not list them (mutable: `sim.unlisted`). */
+  unlisted?: string[];
   log?: (msg: string) => void;
 }
 
@@ -39,8 +47,10 @@ export async function startExchangeSim(opts: SimOptions = {}) {
   const lifecycle: LifecycleOptions = { confirmMs: 1_000, exchangeMs: 1_000, withdrawMs: 1_000, ...opts.lifecycle };
   const ttlMs = opts.ttlMs ?? 30 * 60_000;
   const log = opts.log ?? ((m: string) => console.log(`[exchange-sim] ${m}`));
-  const chain = opts.chain ? createSimChain(opts.chain) : null;
-  const reqConfirmations = opts.chain?.reqConfirmations ?? 1;
+  // `chain` is the USDTBSC rail of the single-chain configuration (npm run exchange:sim, benches).
+  const rails = createSimRails({ ...(opts.chain ? { USDTBSC: opts.chain } : {}), ...opts.rails });
+  const chain = rails.get('USDTBSC') ?? null;
+  const unlisted = new Set(opts.unlisted ?? []);
   const orders = new Map<string, SimOrder>();
   const fiat = newSimFiatRates();
 
@@ -49,8 +59,8 @@ export async function startExchangeSim(opts: SimOptions = {}) {
       apiKey,
       now: Date.now(),
       ttlMs,
-      reqConfirmations,
-      depositAddress: (c) => (c.code === 'USDTBSC' && chain ? chain.newDepositAddress() : fakeAddress(c)),
+      reqConfirmations: (code) => rails.get(code)?.reqConfirmations ?? 1,
+      depositAddress: (c) => rails.get(c.code)?.newDepositAddress() ?? fakeAddress(c),
     });
     if ('id' in built) orders.set(built.id, built);
     return built;
@@ -59,7 +69,7 @@ export async function startExchangeSim(opts: SimOptions = {}) {
   const deposit = (id: string, amount?: string) => {
     const o = orders.get(id);
     if (!o) return { error: 'Order not found' };
-    if (o.from.code === 'USDTBSC' && chain) return { error: 'USDTBSC orders are paid on the local chain' };
+    if (rails.has(o.from.code)) return { error: `${o.from.code} orders are paid on the local chain` };
     applyDeposit(o, amount ?? o.from.amount, `simtx_${o.id}_${Date.now()}`, Date.now(), 0);
     if (o.status === 'PENDING') o.stepAt = Date.now() + lifecycle.confirmMs;
     return { order: orderJson(o, Date.now()) };
@@ -96,7 +106,7 @@ export async function startExchangeSim(opts: SimOptions = {}) {
       } catch {
         return send(res, 200, { code: 102, msg: 'Invalid JSON body', data: null });
       }
-      const answer = handleMethod(method, params, { apiKey, orders, create, now: Date.now() });
+      const answer = handleMethod(method, params, { apiKey, orders, create, now: Date.now(), unlisted });
       return send(res, answer.http ?? 200, { code: answer.code, msg: answer.msg, data: answer.data ?? null });
     }
     const dep = /^\/control\/orders\/([A-Z0-9]+)\/deposit$/.exec(url.pathname);
@@ -130,7 +140,7 @@ export async function startExchangeSim(opts: SimOptions = {}) {
   const timer = setInterval(() => {
     if (ticking) return;
     ticking = true;
-    tickOrders(orders, chain, lifecycle, log)
+    tickOrders(orders, rails, lifecycle, log)
       .catch((err) => log(`tick failed: ${String((err as Error).message).split('\n')[0]}`))
       .finally(() => (ticking = false));
   }, opts.tickMs ?? 250);
@@ -143,7 +153,11 @@ export async function startExchangeSim(opts: SimOptions = {}) {
     keys,
     orders,
     limiter,
+    /** The USDTBSC rail (null without one); `rails` has every on-chain currency. */
     chain,
+    rails,
+    /** Codes hidden from the currency list (add one, then clear the gateway's currency cache). */
+    unlisted,
     /** GET /rates/fiat's answer: set `down` to make it fail, change `rates` to move a price. */
     fiat,
     /** In-process: create an order without a request (benches seed thousands this way). */

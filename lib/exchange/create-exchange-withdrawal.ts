@@ -6,7 +6,8 @@ import { ApiError } from '@/lib/api/errors';
 import type { AuthTenant } from '@/lib/api-keys/authenticate';
 import { merchantAuditEntry } from '@/lib/audit/audit-merchant-action';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
-import { requireNetwork } from '@/lib/chain/network';
+import { requireRail } from '@/lib/chain/network';
+import type { Asset } from '@/lib/config/rails';
 import { env } from '@/lib/env';
 import { newId } from '@/lib/ids';
 import { postLedgerEntries } from '@/lib/ledger/post-entry';
@@ -17,60 +18,81 @@ import { withdrawalView } from '@/lib/withdrawals/view';
 import { prepareExchangeControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
 import { checkPair } from './check-pair';
 import { assertEvmDeposit, createRecordedOrder } from './create-recorded-order';
-import { USDT_BSC } from './currencies';
 import { exchangeFeeOf } from './exchange-fee';
 import { requireExchange } from './get-exchange';
-import type { OrderInput } from './schemas';
+import { requireRailCurrency } from './require-rail-currency';
+import type { ExchangeWithdrawalInput } from './schemas';
 import { sendWithdrawalNow } from './send-withdrawal-now';
 import { orderRecord } from './view';
 
-async function availableBalance(db: Db, owner: { tenantId: string; mode: Mode }) {
+async function availableBalance(db: Db, owner: { tenantId: string; mode: Mode }, currency: Asset) {
   const [row] = rowsOf<{ available: string }>(
     await db.execute(sql`select available::text as available from balances
-                          where tenant_id = ${owner.tenantId} and mode = ${owner.mode} and currency = 'USDT'`),
+                          where tenant_id = ${owner.tenantId} and mode = ${owner.mode} and currency = ${currency}`),
   );
   return new Decimal(row?.available ?? '0');
 }
 
-const short = (need: Decimal, have: Decimal) =>
-  new ApiError('insufficient_balance', `Insufficient balance: available ${formatAmount(have)} USDT, the exchange needs ${formatAmount(need)} USDT.`, [
-    { path: 'amount', message: `needs ${formatAmount(need)} USDT, available ${formatAmount(have)}` },
-  ]);
+const short = (need: Decimal, have: Decimal, asset: Asset) =>
+  new ApiError(
+    'insufficient_balance',
+    `Insufficient balance: available ${formatAmount(have)} ${asset}, the exchange needs ${formatAmount(need)} ${asset}.`,
+    [{ path: 'amount', message: `needs ${formatAmount(need)} ${asset}, available ${formatAmount(have)}` }],
+  );
 
 /**
- * POST /v1/withdrawals/exchange/withdrawal: checks pair and amount, creates
- * the order, then in one transaction debits from.amount (fee included),
- * inserts the exchange withdrawal (to the order's deposit address), its
- * event and audit row, and marks the order open; then sends the USDT through the hot
- * wallet's lane and waits (bounded) for its confirmations.
+ * POST /v1/withdrawals/exchange/withdrawal: checks the rail (chain/token,
+ * default BSC USDT), pair and amount, creates the order, then in one
+ * transaction debits from.amount (fee included) from that asset's balance,
+ * inserts the exchange withdrawal (to the order's deposit address, on the
+ * rail), its event and audit row, and marks the order open; then sends the
+ * token through that network's hot wallet lane and waits (bounded) for its
+ * confirmations.
  */
 export async function createExchangeWithdrawal(
   db: Db,
   owner: { tenantId: string; mode: Mode; tenant: Pick<AuthTenant, 'withdrawalFeeRate'> },
-  input: OrderInput,
+  input: ExchangeWithdrawalInput,
   actor?: AuditActor,
 ) {
-  if (input.fromCcy !== USDT_BSC) {
-    throw new ApiError('validation_failed', `fromCcy must be ${USDT_BSC}: withdrawals are paid from the USDT (BEP-20) balance.`, [
-      { path: 'fromCcy', message: `must be ${USDT_BSC}` },
+  // The rail paid from, as for plain withdrawals: 400 when not enabled, then (after the exchange's 503) 503 when its lane cannot send.
+  const rail = { chain: input.chain ?? 'BSC', token: input.token ?? 'USDT' } as const;
+  requireRail(owner.mode, rail, []);
+  const client = requireExchange(db, owner.mode, owner.tenantId);
+  const net = requireRail(owner.mode, rail, ['rpcUrl', 'tokenAddress', 'hotWalletKey']);
+  // What the gateway sends is the rail's token, so fromCcy must be the exchange's code for it.
+  const from = await requireRailCurrency(client, owner.mode, net, 'token');
+  if (input.fromCcy !== from.code) {
+    throw new ApiError('validation_failed', `fromCcy must be ${from.code}: the withdrawal is paid from the ${net.token} balance on ${net.chain}.`, [
+      { path: 'fromCcy', message: `must be ${from.code} (${net.token} on ${net.chain})` },
     ]);
   }
-  const client = requireExchange(db, owner.mode, owner.tenantId);
-  const net = requireNetwork(owner.mode, ['rpcUrl', 'tokenAddress', 'hotWalletKey']);
-  const quote = await checkPair(client, owner.mode, input);
+  // Only the exchange's own fields are sent (never the chain/token extension).
+  const { type, fromCcy, toCcy, direction, amount, toAddress, tag } = input;
+  const quote = await checkPair(client, owner.mode, { type, fromCcy, toCcy, direction, amount });
   const quoted = new Decimal(quote.from.amount);
-  const before = await availableBalance(db, owner);
-  if (before.lt(quoted)) throw short(quoted, before); // no create (50 weight) for a withdrawal that cannot be paid
+  const before = await availableBalance(db, owner, net.token);
+  if (before.lt(quoted)) throw short(quoted, before, net.token); // no create (50 weight) for a withdrawal that cannot be paid
   const controls = await prepareExchangeControls(db, owner, actor, { amount: quoted, toAddress: input.toAddress });
 
-  const { row: exo, order } = await createRecordedOrder(db, client, owner, 'withdrawal', input);
+  const { row: exo, order } = await createRecordedOrder(db, client, owner, 'withdrawal', { type, fromCcy, toCcy, direction, amount, toAddress, tag });
+  const debit = new Decimal(order.from.amount);
   try {
     assertEvmDeposit(order);
+    // A 6-decimal token cannot carry more: sending a rounded amount would leave the order short.
+    if (debit.decimalPlaces() > net.decimals) {
+      throw new ApiError(
+        'exchange_error',
+        `The exchange asked for ${debit.toFixed()} ${net.token}, more decimals than the token has; nothing was charged.`,
+      );
+    }
   } catch (err) {
-    await db.update(exchangeOrders).set({ state: 'abandoned', error: 'deposit address is not EVM' }).where(eq(exchangeOrders.id, exo.id));
+    await db
+      .update(exchangeOrders)
+      .set({ state: 'abandoned', error: String((err as Error).message).slice(0, 300) })
+      .where(eq(exchangeOrders.id, exo.id));
     throw err;
   }
-  const debit = new Decimal(order.from.amount);
   const fee = exchangeFeeOf(quote, debit);
   const id = newId('withdrawal');
   const metadata = {
@@ -99,6 +121,8 @@ export async function createExchangeWithdrawal(
         netAmount: debit.toFixed(),
         destinationAddress: getAddress(order.from.address),
         chainId: net.chainId,
+        chain: net.chain,
+        token: net.token,
         metadata,
       });
       await tx
@@ -118,9 +142,10 @@ export async function createExchangeWithdrawal(
             kind: 'exchange_withdrawal',
             referenceType: 'withdrawal',
             referenceId: id,
+            currency: net.token,
           },
         ],
-        { insufficient: (available) => short(debit, available) },
+        { insufficient: (available) => short(debit, available, net.token) },
       );
       return w;
     });

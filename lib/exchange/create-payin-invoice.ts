@@ -1,4 +1,3 @@
-import { ApiError } from '@/lib/api/errors';
 import { eq } from 'drizzle-orm';
 import { getAddress } from 'viem';
 import { exchangeOrders } from '@/db/schema';
@@ -16,13 +15,14 @@ import { requireExchange } from './get-exchange';
 import { checkPayinPair } from './payin-pair';
 
 /**
- * POST /v1/invoices with payinCurrency. The invoice's own BSC deposit
- * address is claimed first and given to the exchange as toAddress of a
- * fixed-rate order for exactly `amount` USDT; only when the order exists is
+ * POST /v1/invoices with payinCurrency. The invoice's own deposit address
+ * (the same on every EVM network) is claimed first and given to the exchange
+ * as toAddress of a fixed-rate order for exactly `amount` of the invoice's
+ * rail (its token on its network, by the exchange's code); only when the order exists is
  * the invoice inserted (with invoice.created and the order marked open, one
  * transaction), so a refused order leaves no invoice. The customer pays the
- * order's deposit address; the USDT the exchange sends is then detected by
- * the chain watcher like any payment. The invoice expires with the order
+ * order's deposit address; what the exchange sends is then detected by the
+ * rail's chain watcher like any payment. The invoice expires with the order
  * (the tracker keeps it open while the exchange converts).
  */
 export async function createPayinInvoice(
@@ -32,14 +32,9 @@ export async function createPayinInvoice(
   input: CreateInvoiceInput & { payinCurrency: string },
   pricing: InvoicePricing | null = null,
 ) {
-  // The exchange pays out in USDTBSC to the deposit address: other rails' pay-ins are not offered yet.
-  if (input.chain !== 'BSC' || input.token !== 'USDT') {
-    throw new ApiError('validation_failed', 'Pay-in from another coin is offered for BSC USDT invoices only.', [
-      { path: 'payinCurrency', message: 'only with chain BSC and token USDT' },
-    ]);
-  }
   const client = requireExchange(db, owner.mode, owner.tenantId);
-  const { params } = await checkPayinPair(client, owner.mode, input.payinCurrency, input.amount);
+  const rail = { chain: input.chain, token: input.token };
+  const { params } = await checkPayinPair(client, owner.mode, input.payinCurrency, input.amount, rail);
   const { index, address } = await claimDepositAddress(db, network.depositMnemonic);
   const { row: exo, order } = await createRecordedOrder(db, client, owner, 'payin', { ...params, toAddress: getAddress(address) });
   const now = new Date();

@@ -89,8 +89,8 @@ export async function createRecordedOrder(
   return { row: updated!, order };
 }
 
-/** An order whose from-currency is USDT on BSC must hand out an EVM deposit address. */
+/** An order whose from-currency is one of our rails must hand out an EVM deposit address. */
 export function assertEvmDeposit(order: FfOrder) {
   if (!isAddress(order.from.address))
-    throw new ApiError('exchange_error', 'The exchange returned a deposit address that is not a BSC address; nothing was charged.');
+    throw new ApiError('exchange_error', 'The exchange returned a deposit address that is not an EVM address; nothing was charged.');
 }

@@ -4,6 +4,7 @@ import {
   AvailableSchema,
   CurrencyEnvelope,
   DetailsBody,
+  ExchangeWithdrawalBody,
   ExchangeWithdrawalResult,
   OrderBody,
   OrderEnvelope,
@@ -97,8 +98,8 @@ export const exchangeWithdrawalOp = defineOperation({
   tag,
   summary: 'Withdraw into another currency (recommended)',
   description:
-    'fromCcy must be USDTBSC. Creates the order, debits from.amount (the USDT sent, exchange fee included) with the withdrawal record, sends the USDT from the hot wallet to the order deposit address and waits briefly for its confirmations. COMPLETED means the USDT reached the exchange; metadata.exchangeStatus follows the order. Send an Idempotency-Key.',
-  body: OrderBody,
+    "fromCcy must be USDTBSC, or with the chain/token extension the exchange code of that rail (e.g. USDC for ETHEREUM/USDC). Creates the order, debits from.amount (the token sent, exchange fee included) from that asset's balance with the withdrawal record, sends the token from that network's hot wallet to the order deposit address and waits briefly for its confirmations. COMPLETED means the token reached the exchange; metadata.exchangeStatus follows the order. Send an Idempotency-Key.",
+  body: ExchangeWithdrawalBody,
   example: { ...pair, toAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
   response: ExchangeWithdrawalResult,
   errors: [

@@ -1,4 +1,6 @@
 import type { Db } from '@/lib/db';
+import { requireRail } from '@/lib/chain/network';
+import type { Asset, ChainKey } from '@/lib/config/rails';
 import { Decimal } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
 import { getCurrencies, USDT_BSC } from './currencies';
@@ -16,16 +18,22 @@ export async function listPayinCurrencies(db: Db, mode: Mode) {
   return { data: data.map((c) => ({ code: c.code, coin: c.coin, network: c.network, name: c.name, tag: c.tag ?? null })) };
 }
 
-/** POST /v1/invoices/payin/quote: what the customer pays in payinCurrency for the tenant to receive `amount` USDT. */
-export async function quotePayin(db: Db, owner: { tenantId: string; mode: Mode }, input: { payinCurrency: string; amount: string }) {
+/** POST /v1/invoices/payin/quote: what the customer pays in payinCurrency for the tenant to receive `amount` of the rail's token. */
+export async function quotePayin(
+  db: Db,
+  owner: { tenantId: string; mode: Mode },
+  input: { payinCurrency: string; amount: string; chain?: ChainKey; token?: Asset },
+) {
   const mode = owner.mode;
-  const { quote } = await checkPayinPair(requireExchange(db, mode, owner.tenantId), mode, input.payinCurrency, input.amount);
+  // A rail this gateway does not enable is a 400 naming the field, as on POST /v1/invoices.
+  const rail = requireRail(mode, { chain: input.chain ?? 'BSC', token: input.token ?? 'USDT' }, []);
+  const { quote } = await checkPayinPair(requireExchange(db, mode, owner.tenantId), mode, input.payinCurrency, input.amount, rail);
   const now = Date.now();
   return {
     payinCurrency: input.payinCurrency,
     payinAmount: new Decimal(quote.from.amount).toFixed(),
     amount: new Decimal(quote.to.amount).toFixed(),
-    currency: 'USDT' as const,
+    currency: rail.token,
     rate: new Decimal(quote.from.rate).toFixed(),
     min: new Decimal(quote.to.min).toFixed(),
     max: new Decimal(quote.to.max).toFixed(),

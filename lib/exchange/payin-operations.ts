@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '@/lib/api/operation';
 import { Timestamp } from '@/lib/api/schemas';
+import { ASSETS, CHAINS } from '@/lib/config/rails';
 import { amountString } from '@/lib/invoices/amount';
 import { CurrencyCode } from './schemas';
 
@@ -8,7 +9,17 @@ const tag = 'Invoices';
 
 export const PayinQuoteBody = z.strictObject({
   payinCurrency: CurrencyCode,
-  amount: amountString({ maxDecimals: 2, max: '1000000000', example: '100.00' }).describe('USDT you want to receive.'),
+  amount: amountString({ maxDecimals: 2, max: '1000000000', example: '100.00' }).describe(
+    "What you want to receive, in the rail's token (USDT by default).",
+  ),
+  chain: z
+    .enum(CHAINS, { error: () => `must be one of: ${CHAINS.join(', ')}` })
+    .optional()
+    .describe("Extension: the invoice's network (default BSC), among the enabled rails; the exchange pays out on it."),
+  token: z
+    .enum(ASSETS, { error: () => `must be one of: ${ASSETS.join(', ')}` })
+    .optional()
+    .describe("Extension: the invoice's token, USDT (default) or USDC."),
 });
 
 export const payinCurrenciesOp = defineOperation({
@@ -32,9 +43,9 @@ export const payinQuoteOp = defineOperation({
   path: '/v1/invoices/payin/quote',
   scope: 'invoices:write',
   tag,
-  summary: 'Quote a pay-in: what the customer pays for you to receive `amount` USDT',
+  summary: "Quote a pay-in: what the customer pays for you to receive `amount` USDT (or the rail's token)",
   description:
-    'Indicative for validForSeconds; the rate is locked when POST /v1/invoices with payinCurrency creates the fixed-rate exchange order. min and max are in USDT.',
+    "Indicative for validForSeconds; the rate is locked when POST /v1/invoices with payinCurrency creates the fixed-rate exchange order. min and max are in the rail's token (USDT on BSC unless chain/token say otherwise).",
   body: PayinQuoteBody,
   example: { payinCurrency: 'BTC', amount: '100.00' },
   response: z
@@ -42,8 +53,8 @@ export const payinQuoteOp = defineOperation({
       payinCurrency: z.string(),
       payinAmount: z.string(),
       amount: z.string(),
-      currency: z.literal('USDT'),
-      rate: z.string().describe('USDT per one unit of payinCurrency, fees included.'),
+      currency: z.enum(ASSETS).describe("The token received: USDT unless the request's token says otherwise."),
+      rate: z.string().describe('Units of `currency` per one unit of payinCurrency, fees included.'),
       min: z.string(),
       max: z.string(),
       validForSeconds: z.number().int(),

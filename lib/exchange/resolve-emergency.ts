@@ -13,6 +13,7 @@ import { readEmergency } from './exchange-advice';
 import { requireExchange } from './get-exchange';
 import { recordOrderState } from './record-order-state';
 import { toApiError } from './to-api-error';
+import { railOfExchangeCode } from './rail-currencies';
 
 /** The merchant's decision on an EMERGENCY order; the refund address is checked against the order's from-currency. */
 export const ResolveEmergencyBody = z.strictObject({
@@ -26,13 +27,18 @@ export type ResolveEmergencyInput = z.input<typeof ResolveEmergencyBody>;
 const invalid = (code: 'validation_failed' | 'invalid_address', path: string, message: string) =>
   new ApiError(code, `${path}: ${message}`, [{ path, message }]);
 
-/** Where a refund may go: an EVM address for USDT on BSC, otherwise any address-like string (the exchange checks it for its coin). */
+/** Where a refund may go: an EVM address for one of our rails' codes (USDTBSC, USDC, ...), otherwise any address-like string (the exchange checks it for its coin). */
 export function checkRefundAddress(fromCcy: string, raw: string | undefined): string {
   const address = raw?.trim() ?? '';
   if (!address) throw invalid('validation_failed', 'refundAddress', 'is required for a refund');
-  if (fromCcy === 'USDTBSC') {
+  const rail = railOfExchangeCode(fromCcy);
+  if (rail) {
     if (!isAddress(address))
-      throw invalid('invalid_address', 'refundAddress', 'must be a BSC address: 0x followed by 40 hex characters (checksum-valid when mixed case)');
+      throw invalid(
+        'invalid_address',
+        'refundAddress',
+        `must be a ${rail.chain} address: 0x followed by 40 hex characters (checksum-valid when mixed case)`,
+      );
     if (address.toLowerCase() === zeroAddress) throw invalid('invalid_address', 'refundAddress', 'must not be the zero address');
     return address;
   }

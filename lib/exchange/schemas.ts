@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Decimal } from '@/lib/money';
 import { Timestamp } from '@/lib/api/schemas';
-import { WithdrawalSchema } from '@/lib/withdrawals/schemas';
+import { CreateWithdrawalBody, WithdrawalSchema } from '@/lib/withdrawals/schemas';
 
 export const CurrencyCode = z
   .string()
@@ -39,6 +39,14 @@ export const OrderBody = PairBody.extend({
   tag: z.string().trim().min(1).max(64).optional().describe('Memo / destination tag, for currencies that need one.'),
 });
 export type OrderInput = z.output<typeof OrderBody>;
+/** The automatic withdrawal's body: an order plus the rail it is paid from (extensions, defaults BSC / USDT as for plain withdrawals). */
+export const ExchangeWithdrawalBody = OrderBody.extend({
+  chain: CreateWithdrawalBody.shape.chain.describe(
+    "Extension: the network the gateway sends from (default BSC), among the enabled rails; fromCcy must be the exchange's code of this rail.",
+  ),
+  token: CreateWithdrawalBody.shape.token.describe('Extension: USDT (default) or USDC; debited from that balance.'),
+});
+export type ExchangeWithdrawalInput = z.output<typeof ExchangeWithdrawalBody>;
 export const DetailsBody = z.strictObject({ id: z.string().trim().min(1).max(64), token: z.string().trim().min(1).max(128) });
 
 const envelope = <T extends z.ZodType>(data: T, id: string) => z.object({ code: z.literal(0), msg: z.string(), data }).meta({ id });
@@ -91,7 +99,7 @@ export const ExchangeWithdrawalResult = z
       txHash: z
         .string()
         .nullable()
-        .describe('The USDT transfer to the exchange; null only if the hot wallet could not send yet (see withdrawal.pendingReason).'),
+        .describe('The token transfer to the exchange; null only if the hot wallet could not send yet (see withdrawal.pendingReason).'),
     }),
     meta: z.object({ timestamp: Timestamp }),
   })

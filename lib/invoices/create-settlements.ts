@@ -6,6 +6,7 @@ import { railOf, type Network } from '@/lib/chain/network';
 import type { Asset } from '@/lib/config/rails';
 import { newId } from '@/lib/ids';
 import { Decimal } from '@/lib/money';
+import { createMismatchedSettlements } from './create-mismatched-settlements';
 import { emitInvoiceEvent } from './emit-invoice-event';
 import { settlementFee } from './fee';
 import { updateInvoice } from './transitions';
@@ -19,7 +20,8 @@ import type { RawRow } from '@/lib/db/raw-row';
  * same transaction. Confirmed transfers nobody settled yet (late payments,
  * partial payments of expired invoices, extra payments after a payout) get an
  * `extra` settlement once the invoice has no other settlement running: money
- * is never left on a deposit address. Returns the new settlement ids.
+ * is never left on a deposit address. Resolved held payments follow
+ * (createMismatchedSettlements). Returns the new settlement ids.
  */
 export async function createSettlements(db: Db, net: Network, opts: { limit?: number } = {}): Promise<string[]> {
   const cursor = await loadCursor(db, net);
@@ -96,5 +98,6 @@ export async function createSettlements(db: Db, net: Network, opts: { limit?: nu
     });
     if (settlementId) created.push(settlementId);
   }
-  return created;
+  // Then held payments the merchant resolved (credited in another token, or refunded): each swept on its own.
+  return [...created, ...(await createMismatchedSettlements(db, net, opts))];
 }

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { chainTransfers, mismatchedPayments } from '@/db/schema';
+import { chainTransfers, mismatchedPayments, type MismatchedPayment } from '@/db/schema';
 import { ApiError, notFound } from '@/lib/api/errors';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import type { Db } from '@/lib/db';
@@ -10,13 +10,13 @@ import { getInvoiceOrThrow } from './get-invoice-or-throw';
 import { mismatchedPaymentEventData } from './record-mismatched';
 
 /**
- * The merchant counts a held payment of the invoice's token made on another
- * network (POST /v1/invoices/:id/mismatched-payments/:paymentId/credit, or the
- * dashboard): in one transaction it becomes a payment of the invoice, exactly as
- * the `credit` policy would have recorded it (status moves and events through
- * applyTransfers; confirmed and swept on its own network), and the held row is
- * marked credited. Another token cannot count towards the invoice (its price
- * differs): 409. Twice is a 409, never a second payment.
+ * The merchant credits a held payment (POST /v1/invoices/:id/mismatched-payments/:paymentId/credit,
+ * or the dashboard). The invoice's token from another network becomes, in one transaction, a
+ * payment of the invoice exactly as the `credit` policy would have recorded it (status moves and
+ * events through applyTransfers; confirmed and swept on its own network). Another token cannot
+ * count towards the invoice (its price differs): it is marked for a sweep of its own
+ * (createMismatchedSettlements), and the balance of that token is credited, less the invoice fee,
+ * when the sweep is done. Anything but a held payment is a 409: never a second credit.
  */
 export async function creditMismatchedPayment(
   db: Db,
@@ -34,7 +34,13 @@ export async function creditMismatchedPayment(
     if (!held) throw notFound('Mismatched payment');
     if (held.status !== 'held') throw new ApiError('invalid_state', `This payment is already ${held.status}.`);
     if (held.mismatch === 'token' || held.token !== invoice.token) {
-      throw new ApiError('invalid_state', `A ${held.token} payment cannot count towards a ${invoice.token} invoice.`);
+      const [marked] = await tx
+        .update(mismatchedPayments)
+        .set({ status: 'credited', sweep: 'credit' })
+        .where(eq(mismatchedPayments.id, held.id))
+        .returning();
+      if (actor) await audit(tx, actor, owner, invoice.id, held, { status: 'credited', creditedTo: `${held.token} balance` });
+      return mismatchedPaymentEventData(marked!, invoice);
     }
     const [payment] = await tx
       .insert(chainTransfers)
@@ -57,16 +63,25 @@ export async function creditMismatchedPayment(
       .returning();
     await applyTransfers(tx, [payment!]);
     const [credited] = await tx.update(mismatchedPayments).set({ status: 'credited' }).where(eq(mismatchedPayments.id, held.id)).returning();
-    if (actor) {
-      await recordAudit(tx, actor, {
-        tenantId: owner.tenantId,
-        mode: owner.mode,
-        action: 'mismatched_payment.credited',
-        target: { type: 'invoice', id: invoice.id },
-        before: { paymentId: held.id, status: 'held', chain: held.chain, amount: held.amount },
-        after: { status: 'credited', transferId: payment!.id },
-      });
-    }
+    if (actor) await audit(tx, actor, owner, invoice.id, held, { status: 'credited', transferId: payment!.id });
     return mismatchedPaymentEventData(credited!, invoice);
+  });
+}
+
+function audit(
+  tx: Db,
+  actor: AuditActor,
+  owner: { tenantId: string; mode: Mode },
+  invoiceId: string,
+  held: MismatchedPayment,
+  after: Record<string, unknown>,
+) {
+  return recordAudit(tx, actor, {
+    tenantId: owner.tenantId,
+    mode: owner.mode,
+    action: 'mismatched_payment.credited',
+    target: { type: 'invoice', id: invoiceId },
+    before: { paymentId: held.id, status: 'held', chain: held.chain, token: held.token, amount: held.amount },
+    after,
   });
 }

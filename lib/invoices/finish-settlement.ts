@@ -4,13 +4,15 @@ import type { Db } from '@/lib/db';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import { Decimal } from '@/lib/money';
 import { emitInvoiceEvent } from './emit-invoice-event';
+import { finishMismatchedSettlement } from './finish-mismatched-settlement';
 import { lockInvoice, updateInvoice } from './transitions';
 
 /**
  * The one transaction after the on-chain steps: credit the tenant's balance
  * with the net amount (ledger entry keyed by the settlement, so never twice),
  * mark the settlement completed, add to the invoice's credited and fee totals,
- * move a payout invoice to PAID_OUT, and write invoice.paid_out. With
+ * move a payout invoice to PAID_OUT, and write invoice.paid_out (a held
+ * payment's settlement instead: finishMismatchedSettlement). With
  * sweepDeferred (dust, see plan-sweep.ts) nothing moved on chain yet.
  */
 export async function finishSettlement(db: Db, settlementId: string, opts: { sweepDeferred?: boolean } = {}) {
@@ -37,6 +39,11 @@ export async function finishSettlement(db: Db, settlementId: string, opts: { swe
     // The earlier dust settlements whose tokens this sweep moved.
     const carried = s.gasPlan?.carried?.ids ?? [];
     if (carried.length) await tx.update(settlements).set({ carriedBy: s.id }).where(inArray(settlements.id, carried));
+    // A held payment's own sweep: credited (and for a refund, sent back), never counted towards the invoice.
+    if (s.kind === 'mismatched' || s.kind === 'refund') {
+      await finishMismatchedSettlement(tx, s);
+      return done!;
+    }
     const payout = s.kind === 'invoice' && (invoice.status === 'PROCESSING_PAYOUT' || invoice.status === 'FAILED');
     const row = await updateInvoice(tx, invoice.id, {
       amountCredited: new Decimal(invoice.amountCredited).add(s.netAmount).toFixed(),

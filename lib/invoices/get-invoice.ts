@@ -1,4 +1,5 @@
 import { asc, eq, inArray } from 'drizzle-orm';
+import type { Asset } from '@/lib/config/rails';
 import { chainCursors, chainTransfers, events, mismatchedPayments, settlements, settlementTxs } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import type { Mode } from '@/lib/mode';
@@ -63,6 +64,7 @@ export async function getInvoice(db: Db, where: { id: string; tenantId: string; 
       id: s.id,
       kind: s.kind,
       status: s.status,
+      token: s.token as Asset,
       amount: formatAmount(s.amount),
       feeAmount: formatAmount(s.feeAmount),
       netAmount: formatAmount(s.netAmount),

@@ -19,9 +19,25 @@ export const creditMismatchedPaymentOp = defineOperation({
   path: '/v1/invoices/:id/mismatched-payments/:paymentId/credit',
   scope: 'invoices:write',
   tag,
-  summary: 'Count a payment made on another network',
+  summary: 'Credit a held payment',
   description:
-    "Extension. A held payment of the invoice's token made on another network (mismatchedPayments, mismatch `network`) becomes a payment of the invoice, as the `credit` wrong-network policy records it: it moves the invoice's status with the usual events, is confirmed on its own network and swept there. A payment in another token cannot count (409 invalid_state), nor one already credited. See docs/rails.md.",
+    "Extension. A held payment of the invoice's token made on another network (mismatchedPayments, mismatch `network`) becomes a payment of the invoice, as the `credit` wrong-network policy records it: it moves the invoice's status with the usual events, is confirmed on its own network and swept there. A payment in another token (mismatch `token`) cannot count towards the invoice: it is swept on its own and credited to that token's balance, less the invoice fee (GET /v1/withdrawals/balance?currency=USDC). Anything but a held payment is a 409 invalid_state. See docs/rails.md.",
+  params: { id: 'invoice', paymentId: 'payment' },
+  body: z.strictObject({}),
+  example: {},
+  response: MismatchedPaymentEventData,
+  errors: ['invalid_state'],
+});
+
+export const refundMismatchedPaymentOp = defineOperation({
+  id: 'refundMismatchedPayment',
+  method: 'POST',
+  path: '/v1/invoices/:id/mismatched-payments/:paymentId/refund',
+  scope: 'withdrawals:write',
+  tag,
+  summary: 'Send a held payment back to its sender',
+  description:
+    'Extension. A held payment (another network or another token) is swept off the deposit address on its own network without the invoice fee, then sent back to the address it came from, on the same network and token, by a withdrawal (withdrawalId on the payment once created; withdrawal.* events follow): the largest amount whose withdrawal fee fits in what was sent. The destination is always the sender. 409 invalid_state when the payment is not held, or too small to send back after the fee. See docs/rails.md.',
   params: { id: 'invoice', paymentId: 'payment' },
   body: z.strictObject({}),
   example: {},

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { erc20Abi, getAddress, parseUnits, type Address, type Hex } from 'viem';
+import { getAddress, parseUnits, type Address, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { events } from '@/db/schema';
 import type { Network } from '@/lib/chain/network';
@@ -8,101 +8,31 @@ import { Decimal } from '@/lib/money';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
-import { withTestChain } from '@/lib/testing/test-chain';
+import { balanceOf, createInvoice, invoiceDetail, ledgerSums, railsTenant, sendToken, withTwoRails, type TwoRails } from '@/lib/testing/two-rails';
 import { updateWrongNetworkPolicy } from '@/lib/tenants/update-wrong-network-policy';
 import { getCheckout } from '@/lib/checkout/get-checkout';
 import type { LaneNetwork } from '@/lib/withdrawals/lane-helpers';
 import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';
 import { updateTenantRails } from '@/lib/tenants/update-tenant-rails';
-import { runInvoiceJobs } from './run-invoice-jobs';
 
 /*
- * Two local chains side by side, as the test mode's BSC (USDT and USDC at 18
- * decimals, as on BSC) and Ethereum (both at 6 decimals): invoices on each rail
- * paid and credited per asset, payments on the wrong network or in the wrong
- * token found and held, and a reorg on one network leaving the other alone.
+ * Two local chains side by side (lib/testing/two-rails.ts): invoices on each
+ * rail paid and credited per asset, payments on the wrong network or in the
+ * wrong token found and held, and a reorg on one network leaving the other alone.
  */
 let bsc: AnvilChain;
 let eth: AnvilChain;
-let bscNet: Network;
 let ethNet: Network;
+let rails: TwoRails;
+withTwoRails((r) => {
+  ({ bsc, eth, ethNet } = r);
+  rails = r;
+});
 
-withTestChain(
-  (c) => {
-    bsc = c;
-    bscNet = c.network('test');
-  },
-  {
-    tokens: [
-      { asset: 'USDT', decimals: 18 },
-      { asset: 'USDC', decimals: 18 },
-    ],
-  },
-);
-withTestChain(
-  (c) => {
-    eth = c;
-    ethNet = c.network('test');
-  },
-  {
-    chain: 'ETHEREUM',
-    tokens: [
-      { asset: 'USDT', decimals: 6 },
-      { asset: 'USDC', decimals: 6 },
-    ],
-  },
-);
-
-const retry = { maxAttempts: 2, backoffMs: 0 };
-
-async function setup() {
-  const t = await createTestTenant({ invoiceFeeRate: '0.01' });
-  const jobs = async () => {
-    await runInvoiceJobs(t.db, bscNet, { retry });
-    await runInvoiceJobs(t.db, ethNet, { retry });
-  };
-  await jobs(); // each watcher's cursor starts below its head
-  return { ...t, jobs };
-}
-
-async function create(key: string, body: Record<string, unknown>) {
-  const res = await call('POST', '/v1/invoices', { key, body });
-  expect(res.status, res.text).toBe(201);
-  return res.body;
-}
-
-const detail = async (key: string, id: string) => {
-  const res = await call('GET', `/v1/invoices/${id}`, { key });
-  expect(res.status, res.text).toBe(200);
-  return res.body;
-};
-
-const balanceOf = async (key: string, currency?: string) => {
-  const res = await call('GET', `/v1/withdrawals/balance${currency ? `?currency=${currency}` : ''}`, { key });
-  expect(res.status, res.text).toBe(200);
-  return res.body;
-};
-
-/** A customer's transfer from the faucet of `chain`, in `asset`, at that token's decimals. */
-async function send(chain: AnvilChain, asset: 'USDT' | 'USDC', to: string, amount: string) {
-  const token = chain.tokens.find((t) => t.asset === asset)!;
-  const hash = await chain.faucet.writeContract({
-    address: token.address,
-    abi: erc20Abi,
-    functionName: 'transfer',
-    args: [getAddress(to), parseUnits(amount, token.decimals)],
-  });
-  await chain.client.waitForTransactionReceipt({ hash });
-  return hash;
-}
-
-const ledgerSums = async (db: any, tenantId: string) =>
-  rowsOf<{ currency: string; ledger: string; balance: string }>(
-    await db.execute(sql`
-      select b.currency, coalesce(sum(l.amount), 0)::text as ledger, b.available::text as balance
-        from balances b left join ledger_entries l on l.tenant_id = b.tenant_id and l.mode = b.mode and l.currency = b.currency
-       where b.tenant_id = ${tenantId} and b.mode = 'test' group by b.currency, b.available`),
-  );
+const setup = () => railsTenant(rails);
+const create = createInvoice;
+const detail = invoiceDetail;
+const send = sendToken;
 
 describe('rails: several networks and tokens', () => {
   it('an Ethereum USDT invoice (6 decimals) is paid, swept on Ethereum and credited to the USDT balance', async () => {
@@ -273,8 +203,7 @@ describe('rails: several networks and tokens', () => {
     expect(d.status).toBe('PAID_OUT');
     expect(d.amountReceived).toBe('15.00');
     expect(d.mismatchedPayments).toMatchObject([{ chain: 'BSC', token: 'USDC', mismatch: 'token', amount: '7.00' }]);
-    const credit = await call('POST', `/v1/invoices/${inv.id}/mismatched-payments/${d.mismatchedPayments[0].id}/credit`, { key: t.test, body: {} });
-    expect(credit.status, credit.text).toBe(409);
+    // Until the merchant resolves it (lib/invoices/held-payments.test.ts), it is nobody's balance.
     expect((await balanceOf(t.test, 'USDC')).available).toBe('0.00');
     // The sweep moved only the invoice's token: the USDC is still on the address.
     expect(await bsc.tokenBalance(getAddress(inv.depositAddress) as Address, bsc.tokenOf('USDC'))).toBe(parseUnits('7', 18));
@@ -313,7 +242,7 @@ describe('rails: several networks and tokens', () => {
     });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({ chain: 'ETHEREUM', token: 'USDC', amount: '10.00', feeAmount: '0.10' });
-    expect(await balanceOf(t.test, 'USDC')).toMatchObject({ available: '39.40', pending: '0.00' });
+    expect(await balanceOf(t.test, 'USDC')).toMatchObject({ available: '39.40', pending: '10.10' });
     for (let i = 0; i < 3; i++) {
       await processWithdrawals(t.db, ethNet as LaneNetwork);
       await eth.mine(5);

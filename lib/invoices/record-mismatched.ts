@@ -104,6 +104,8 @@ export function mismatchedPaymentEventData(r: MismatchedPayment, invoice: { chai
     blockNumber: r.blockNumber,
     fromAddress: getAddress(r.fromAddress),
     depositAddress: getAddress(r.toAddress),
+    refundAddress: r.refundAddress ? getAddress(r.refundAddress) : null,
+    withdrawalId: r.withdrawalId,
     createdAt: r.createdAt.toISOString(),
   };
 }

@@ -3,25 +3,52 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { setExchangeOverride, type ExchangeConfig } from '@/lib/exchange/config';
 import { clearCurrencyCache } from '@/lib/exchange/currencies';
 import { clearQuoteCache } from '@/lib/exchange/quote-cache';
+import { railExchangeCode } from '@/lib/exchange/rail-currencies';
 import { clearFiatRateCache } from '@/lib/fiat-rates/get-fiat-rate';
 import { startExchangeSim, type SimOptions } from '@/lib/exchange-sim/server';
+import type { SimRailOptions } from '@/lib/exchange-sim/rails';
 import type { AnvilChain } from './anvil';
+
+/**
+ * Every token of the given chains as a simulator rail under its exchange code
+ * (USDTBSC, USDC, ...), paid out from the chain's spare funded key, which gets
+ * each token minted.
+ */
+async function railsOf(chains: AnvilChain[]): Promise<Record<string, SimRailOptions>> {
+  const rails: Record<string, SimRailOptions> = {};
+  const wallet = (c: AnvilChain) => privateKeyToAccount(c.keys.other).address;
+  for (const c of chains) {
+    const chain = c.network('test').chain;
+    for (const t of c.tokens) {
+      await c.mint(wallet(c), '1000000', t.address);
+      rails[railExchangeCode({ chain, token: t.asset })] = {
+        rpcUrl: c.rpcUrl,
+        tokenAddress: t.address,
+        decimals: t.decimals,
+        walletKey: c.keys.other,
+        reqConfirmations: 1,
+      };
+    }
+  }
+  return rails;
+}
 
 /**
  * A simulator for one test file, on its own API key (so files never share a
  * weight budget), with fast lifecycle timers; test mode is pointed at it.
- * With a chain, the simulator's payout wallet is the chain's spare funded key.
+ * With chains, every token deployed on them is an on-chain rail of the
+ * simulator (deposits seen, payouts sent on that chain).
  */
-export async function startTestExchange(chain?: AnvilChain, opts: SimOptions & { config?: Partial<ExchangeConfig> } = {}) {
+export async function startTestExchange(chains?: AnvilChain | AnvilChain[], opts: SimOptions & { config?: Partial<ExchangeConfig> } = {}) {
   const apiKey = `k_${randomBytes(6).toString('hex')}`;
   const apiSecret = randomBytes(24).toString('hex');
-  if (chain) await chain.mint(privateKeyToAccount(chain.keys.other).address, '1000000');
+  const rails = chains ? await railsOf(Array.isArray(chains) ? chains : [chains]) : {};
   const sim = await startExchangeSim({
     keys: { [apiKey]: apiSecret },
     lifecycle: { confirmMs: 100, exchangeMs: 100, withdrawMs: 100 },
     tickMs: 50,
     log: () => {},
-    ...(chain ? { chain: { rpcUrl: chain.rpcUrl, tokenAddress: chain.token, walletKey: chain.keys.other, reqConfirmations: 1 } } : {}),
+    rails,
     ...opts,
   });
   const config: ExchangeConfig = { url: sim.url, apiKey, apiSecret, weightLimit: 250, windowMs: 60_000, trackCeiling: 150, ...opts.config };

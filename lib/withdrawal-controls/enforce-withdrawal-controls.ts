@@ -3,6 +3,7 @@ import { withdrawalAllowlist } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import type { AuditActor } from '@/lib/audit/record-audit';
+import type { Asset } from '@/lib/config/rails';
 import { Decimal, formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
 import { getWithdrawalControls } from './get-withdrawal-controls';
@@ -38,24 +39,46 @@ export async function assertDestinationAllowed(db: Db, owner: Owner, address: st
 }
 
 /**
- * The rolling 24 h limit, race-free: locks the tenant's balance row first (the
- * same row every debit updates), so the sum read by the next statement — a new
- * snapshot under READ COMMITTED — includes every withdrawal that committed
- * before; concurrent requests serialise here. Call inside the transaction
- * that then debits. Counts amounts (not fees) of every non-FAILED withdrawal.
+ * The USD value of one unit of each asset for the 24 h limit, which is one limit over every asset: it caps what
+ * a leaked API key can take out in a day, and limits per asset would multiply that cap by the
+ * number of assets enabled (docs/withdrawals.md). Both are USD stablecoins, counted 1:1 (their
+ * spread is a fraction of a percent). `satisfies` makes a new asset a compile error here until
+ * its value in USD is decided; one that is not a USD stablecoin would need a rate in the sum.
  */
-export async function enforceDailyLimit(tx: Db, owner: Owner, limit: string, amount: Decimal, now = new Date()) {
-  await tx.execute(sql`select 1 from balances where tenant_id = ${owner.tenantId} and mode = ${owner.mode} and currency = 'USDT' for update`);
+export const LIMIT_USD_PER_UNIT = { USDT: 1, USDC: 1 } as const satisfies Record<Asset, 1>;
+const COUNTED = Object.keys(LIMIT_USD_PER_UNIT);
+
+/** The 24 h limit's use: amounts (not fees) of the mode's non-FAILED withdrawals in the counted assets, created in the last 24 h. */
+export async function dailyLimitUsed(db: Db, owner: Owner, now = new Date()): Promise<string> {
   const [row] = rowsOf<{ used: string }>(
-    await tx.execute(sql`select coalesce(sum(amount), 0)::text as used from withdrawals
+    await db.execute(sql`select coalesce(sum(amount), 0)::text as used from withdrawals
                           where tenant_id = ${owner.tenantId} and mode = ${owner.mode} and status <> 'FAILED'
+                            and token in (${sql.join(
+                              COUNTED.map((a) => sql`${a}`),
+                              sql`, `,
+                            )})
                             and created_at > ${new Date(now.getTime() - DAY_MS).toISOString()}::timestamptz`),
   );
-  const remaining = Decimal.max(0, new Decimal(limit).minus(row?.used ?? '0'));
+  return row?.used ?? '0';
+}
+
+/**
+ * The rolling 24 h limit, race-free across assets: first locks every balance row of the tenant
+ * and mode, in currency order (so two of these never deadlock), i.e. the row any debit of any
+ * asset updates; so the sum read by the next statement (a new snapshot under READ COMMITTED)
+ * includes every withdrawal that committed before, and concurrent withdrawals in different
+ * assets serialise here too. A row for the asset being withdrawn exists whenever the debit can
+ * succeed, so a tenant without a USDT row still serialises (locking only USDT's did not). Call
+ * inside the transaction that then debits.
+ */
+export async function enforceDailyLimit(tx: Db, owner: Owner, limit: string, amount: Decimal, now = new Date()) {
+  await tx.execute(sql`select 1 from balances where tenant_id = ${owner.tenantId} and mode = ${owner.mode} order by currency for update`);
+  const used = await dailyLimitUsed(tx, owner, now);
+  const remaining = Decimal.max(0, new Decimal(limit).minus(used));
   if (amount.gt(remaining)) {
     throw new ApiError(
       'withdrawal_limit_exceeded',
-      `Withdrawal limit reached: ${formatAmount(remaining)} USDT of the 24-hour limit of ${formatAmount(limit)} USDT remains.`,
+      `Withdrawal limit reached: ${formatAmount(remaining)} USD of the 24-hour limit of ${formatAmount(limit)} USD remains (${COUNTED.join(' and ')} count together, 1 token = 1 USD).`,
       [{ path: 'amount', message: `remaining ${remaining.toFixed()}` }],
     );
   }
@@ -114,7 +137,7 @@ export async function prepareExchangeControls(db: Db, owner: Owner, actor: Audit
   if (c.approvalThreshold !== null && req.amount.gt(c.approvalThreshold)) {
     throw new ApiError(
       'approval_required',
-      `Exchange withdrawals above the approval threshold of ${formatAmount(c.approvalThreshold)} USDT cannot be made with an API key; the owner can make them in the dashboard.`,
+      `Exchange withdrawals above the approval threshold of ${formatAmount(c.approvalThreshold)} USD cannot be made with an API key; the owner can make them in the dashboard.`,
       [{ path: 'amount', message: `above the approval threshold ${c.approvalThreshold}` }],
     );
   }

@@ -99,7 +99,7 @@ describe('withdrawal controls on exchange withdrawals', () => {
     const over = await order(t.test);
     expect(over.status).toBe(400);
     expect(over.body.code).toBe('withdrawal_limit_exceeded');
-    expect(over.body.message).toContain('30.00 USDT');
+    expect(over.body.message).toContain('30.00 USD of the 24-hour limit of 80.00 USD');
     expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body.available).toBe('450.00');
   });
 });

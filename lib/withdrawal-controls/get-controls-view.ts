@@ -1,21 +1,15 @@
-import { sql } from 'drizzle-orm';
-import { rowsOf, type Db } from '@/lib/db';
+import type { Db } from '@/lib/db';
 import { Decimal, formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
+import { dailyLimitUsed } from './enforce-withdrawal-controls';
 import { listWithdrawalControls } from './list-withdrawal-controls';
 
 /** GET /v1/withdrawals/controls: the controls, the limit's remaining allowance and the allow-list (no pending approvals). */
 export async function getControlsView(db: Db, owner: { tenantId: string; mode: Mode }, now = new Date()) {
   const { controls: c, addresses } = await listWithdrawalControls(db, owner, now);
-  let dailyRemaining: string | null = null;
-  if (c.dailyLimit !== null) {
-    const [row] = rowsOf<{ used: string }>(
-      await db.execute(sql`select coalesce(sum(amount), 0)::text as used from withdrawals
-                            where tenant_id = ${owner.tenantId} and mode = ${owner.mode} and status <> 'FAILED'
-                              and created_at > ${new Date(now.getTime() - 86_400_000).toISOString()}::timestamptz`),
-    );
-    dailyRemaining = formatAmount(Decimal.max(0, new Decimal(c.dailyLimit).minus(row?.used ?? '0')));
-  }
+  // The same sum as the limit itself (every counted asset, 1:1 in USD).
+  const dailyRemaining =
+    c.dailyLimit === null ? null : formatAmount(Decimal.max(0, new Decimal(c.dailyLimit).minus(await dailyLimitUsed(db, owner, now))));
   const amount = (v: string | null) => (v === null ? null : formatAmount(v));
   return {
     allowlistEnabled: c.allowlistEnabled,

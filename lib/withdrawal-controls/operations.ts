@@ -4,14 +4,19 @@ import { Timestamp } from '@/lib/api/schemas';
 
 export const WithdrawalControlsSchema = z
   .object({
-    allowlistEnabled: z.boolean().describe('When true, API withdrawals (USDT and exchange) go only to active allowedAddresses.'),
+    allowlistEnabled: z.boolean().describe('When true, API withdrawals (in any asset, and exchange withdrawals) go only to active allowedAddresses.'),
     coolingOffHours: z.number().int().describe('Hours a newly added address waits before it can be used.'),
-    dailyLimit: z.string().nullable().describe('Rolling 24-hour limit on withdrawal amounts made with API keys; null = none.'),
-    dailyRemaining: z.string().nullable().describe('What the limit still allows now; null when there is no limit.'),
+    dailyLimit: z
+      .string()
+      .nullable()
+      .describe(
+        'Rolling 24-hour limit on withdrawal amounts made with API keys, in USD: one limit over all assets, USDT and USDC counted 1:1; null = none.',
+      ),
+    dailyRemaining: z.string().nullable().describe('What the limit still allows now (USD, any asset); null when there is no limit.'),
     approvalThreshold: z
       .string()
       .nullable()
-      .describe('API withdrawals above this wait for the owner (pendingReason awaiting_approval); null = never.'),
+      .describe('API withdrawals above this amount (USD, any asset 1:1) wait for the owner (pendingReason awaiting_approval); null = never.'),
     allowedAddresses: z.array(z.object({ address: z.string(), label: z.string().nullable(), activeAt: Timestamp, active: z.boolean() })),
   })
   .meta({ id: 'WithdrawalControls' });

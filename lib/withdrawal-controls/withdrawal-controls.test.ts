@@ -153,7 +153,7 @@ describe('rolling 24 h limit', () => {
     const over = await withdraw(t.test, '4.50');
     expect(over.status).toBe(400);
     expect(over.body.code).toBe('withdrawal_limit_exceeded');
-    expect(over.body.message).toContain('4.00 USDT');
+    expect(over.body.message).toContain('4.00 USD of the 24-hour limit of 10.00 USD');
     expect(over.body.details).toEqual([{ path: 'amount', message: 'remaining 4' }]);
     expect((await withdraw(t.test, '4.00')).status).toBe(201);
     // 25 hours later the first ones no longer count.

@@ -6,8 +6,8 @@ import type { Asset } from '@/lib/config/rails';
 
 /**
  * Available (ledger balance) and pending (amount + fee held by open withdrawals) of a tenant and mode,
- * in one asset (USDT by default; balances are per asset, whichever network paid them).
- * Withdrawals pay USDT only so far, so another asset has nothing pending.
+ * in one asset (USDT by default; balances are per asset, whichever network paid them). A withdrawal
+ * holds the balance of its token (exchange withdrawals are USDT), so pending counts that token's only.
  */
 export async function getBalanceSummary(db: Db, owner: { tenantId: string; mode: Mode }, query: { currency?: Asset } = {}) {
   const currency = query.currency ?? 'USDT';
@@ -15,13 +15,9 @@ export async function getBalanceSummary(db: Db, owner: { tenantId: string; mode:
     await db.execute(sql`
       select coalesce((select available from balances
                         where tenant_id = ${owner.tenantId} and mode = ${owner.mode} and currency = ${currency}), 0)::text as available,
-             ${
-               currency === 'USDT'
-                 ? sql`coalesce((select sum(case when kind = 'exchange' then amount else amount + fee_amount end) from withdrawals
-                        where tenant_id = ${owner.tenantId} and mode = ${owner.mode}
-                          and status in ('PENDING', 'PROCESSING')), 0)::text`
-                 : sql`'0'`
-             } as pending`),
+             coalesce((select sum(case when kind = 'exchange' then amount else amount + fee_amount end) from withdrawals
+                        where tenant_id = ${owner.tenantId} and mode = ${owner.mode} and token = ${currency}
+                          and status in ('PENDING', 'PROCESSING')), 0)::text as pending`),
   );
   return { available: formatAmount(row!.available), pending: formatAmount(row!.pending), currency, network: 'BSC' as const };
 }

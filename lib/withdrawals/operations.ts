@@ -26,8 +26,8 @@ export const getMaxWithdrawalOp = defineOperation({
   tag,
   summary: 'Largest withdrawal the balance allows',
   description:
-    'maxAmount = balance / (1 + feePercent), rounded down to two decimals so that a withdrawal of exactly maxAmount always succeeds; estimatedFee = balance − maxAmount.',
-  query: z.strictObject({}),
+    "maxAmount = balance / (1 + feePercent), rounded to the nearest cent (half up) and never above the balance's whole cents; estimatedFee = balance − maxAmount, the fee a withdrawal of exactly maxAmount is charged, so maxAmount + estimatedFee is the balance (never more) and that withdrawal empties it. `?currency=USDC` computes it from the USDC balance (extension; USDT by default, with the spec's fields unchanged); an asset no enabled rail pays out is `400 validation_failed`.",
+  query: BalanceQuery,
   response: MaxWithdrawalSchema,
 });
 

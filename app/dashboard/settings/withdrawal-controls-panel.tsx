@@ -44,7 +44,8 @@ export function WithdrawalControlsPanel({ data, totpEnabled, canManage }: { data
   return (
     <div className="space-y-6 text-sm" data-testid="withdrawal-controls">
       <p className="text-slate-600">
-        These bind withdrawals made with API keys (USDT and exchange). Your own withdrawals here are not limited. Changes need your session
+        These bind withdrawals made with API keys (every asset, and exchange). Amounts are in USD: USDT and USDC count 1:1 against one limit. Your own
+        withdrawals here are not limited. Changes need your session
         {totpEnabled ? ' and a code from your authenticator app' : ''}.
       </p>
       {canManage && totpEnabled && (
@@ -107,7 +108,7 @@ export function WithdrawalControlsPanel({ data, totpEnabled, canManage }: { data
         </div>
         <div>
           <label htmlFor="wc-limit" className={label}>
-            24-hour limit for API keys (USDT, empty = none)
+            24-hour limit for API keys (USD, all assets, empty = none)
           </label>
           <input
             id="wc-limit"
@@ -120,7 +121,7 @@ export function WithdrawalControlsPanel({ data, totpEnabled, canManage }: { data
         </div>
         <div>
           <label htmlFor="wc-threshold" className={label}>
-            Approve API withdrawals above (USDT, empty = never)
+            Approve API withdrawals above (USD, empty = never)
           </label>
           <input
             id="wc-threshold"

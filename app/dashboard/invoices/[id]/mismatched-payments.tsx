@@ -1,8 +1,15 @@
 import { Card, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { Money } from '@/components/ui/money';
 import { TxLink } from '@/components/ui/tx-link';
-import { CreditMismatchedButton } from './credit-mismatched-button';
+import { ResolveMismatchedButtons } from './resolve-mismatched-buttons';
 import type { MismatchedPaymentEventDataView } from '@/lib/events/payloads';
+
+const STATUS_LABEL: Record<MismatchedPaymentEventDataView['status'], string> = {
+  held: 'held',
+  credited: 'credited',
+  refunding: 'being sent back',
+  refunded: 'sent back',
+};
 
 /** Payments held apart: another token, or another network under the hold policy. The money stays on the deposit address. */
 export function MismatchedPayments({
@@ -10,17 +17,20 @@ export function MismatchedPayments({
   payments,
   chainIdOf,
   canCredit,
+  canRefund,
 }: {
   invoiceId: string;
   payments: MismatchedPaymentEventDataView[];
   chainIdOf: (chain: string) => number;
   canCredit: boolean;
+  canRefund: boolean;
 }) {
   return (
     <Card title="Mismatched payments (held)" className="min-w-0">
       <p className="mb-3 text-xs text-slate-500">
-        Sent in another token or on another network than the invoice asks for. Not counted towards the invoice and not credited; the funds stay on the
-        deposit address, whose key the gateway holds on every EVM network.
+        Sent in another token or on another network than the invoice asks for. Not counted towards the invoice and not credited until you decide; the
+        funds stay on the deposit address, whose key the gateway holds on every EVM network. Count it (or credit another token to its balance), or
+        send it back to the sender: either way it is swept on its own network first.
       </p>
       <div className="-mx-5 overflow-x-auto" data-testid="mismatched-payments">
         <table className={tableClass}>
@@ -48,11 +58,21 @@ export function MismatchedPayments({
                     {p.mismatch === 'token' ? `another token (invoice: ${p.invoiceToken})` : `another network (invoice: ${p.invoiceChain})`}
                   </td>
                   <td className={tdClass}>
-                    {p.status === 'credited' ? (
-                      <span className="text-xs text-emerald-700">counted</span>
-                    ) : canCredit && p.mismatch === 'network' ? (
-                      <CreditMismatchedButton invoiceId={invoiceId} paymentId={p.id} />
-                    ) : null}
+                    {p.status === 'held' ? (
+                      <ResolveMismatchedButtons
+                        invoiceId={invoiceId}
+                        paymentId={p.id}
+                        mismatch={p.mismatch}
+                        token={p.token}
+                        canCredit={canCredit}
+                        canRefund={canRefund}
+                      />
+                    ) : (
+                      <span className="text-xs text-emerald-700" data-testid="mismatched-status">
+                        {STATUS_LABEL[p.status]}
+                        {p.refundAddress ? ` to ${p.refundAddress.slice(0, 10)}…` : ''}
+                      </span>
+                    )}
                   </td>
                 </tr>
               );

@@ -184,6 +184,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
             payments={invoice.mismatchedPayments}
             chainIdOf={chainIdOf}
             canCredit={can(ctx.user.role, 'invoices:create')}
+            canRefund={can(ctx.user.role, 'withdrawals:create')}
           />
         )}
         <Card title="Timeline" className="min-w-0">

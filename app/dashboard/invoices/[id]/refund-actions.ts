@@ -9,6 +9,7 @@ import { approveRefundRequest, declineRefundRequest } from '@/lib/refund-request
 import { ApproveRefundRequestBody, DeclineRefundRequestBody } from '@/lib/refund-requests/schemas';
 import { createRefund } from '@/lib/refunds/create-refund';
 import { creditMismatchedPayment } from '@/lib/invoices/credit-mismatched-payment';
+import { refundMismatchedPayment } from '@/lib/invoices/refund-mismatched-payment';
 import { CreateRefundBody } from '@/lib/refunds/schemas';
 import { prepareWithdrawalControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
 
@@ -54,6 +55,19 @@ export async function declineRefundRequestAction(invoiceId: string, requestId: s
 }
 
 /** Counts a held payment made on another network as a payment of the invoice (nothing leaves; it is swept on its network). */
+/**
+ * Sends a held payment back to its sender. No step-up, unlike a refund: the destination is fixed
+ * (the sender the chain shows), so a hijacked session cannot redirect the money.
+ */
+export async function refundMismatchedPaymentAction(invoiceId: string, paymentId: string) {
+  return runAction(async () => {
+    const ctx = await actionContext('withdrawals:create');
+    const out = await refundMismatchedPayment(ctx.db, ctx.owner, { invoiceId: String(invoiceId), paymentId: String(paymentId) }, userActor(ctx));
+    revalidatePath(`/dashboard/invoices/${invoiceId}`);
+    return out;
+  });
+}
+
 export async function creditMismatchedPaymentAction(invoiceId: string, paymentId: string) {
   return runAction(async () => {
     const ctx = await actionContext('invoices:create');

@@ -4,5 +4,5 @@ import { getMaxWithdrawalOp } from '@/lib/withdrawals/operations';
 import { getMaxWithdrawal } from '@/lib/withdrawals/get-max-withdrawal';
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
-  GET: withApiKey(getMaxWithdrawalOp, ({ db, auth }) => getMaxWithdrawal(db, auth)),
+  GET: withApiKey(getMaxWithdrawalOp, ({ db, auth, query }) => getMaxWithdrawal(db, auth, query)),
 });

@@ -1,0 +1,93 @@
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import { invoices, mismatchedPayments, tenants } from '@/db/schema';
+import type { Db } from '@/lib/db';
+
+// An empty form field means "no filter", as on the dead-letters page.
+const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+/**
+ * The statuses the schema knows today, offered in the page's filter. The set is
+ * growing (resolutions are being added), so the filter itself accepts any
+ * status-shaped string rather than this list: a new status is filterable by URL
+ * before anyone updates the page.
+ */
+export const KNOWN_MISMATCHED_STATUSES: readonly string[] = mismatchedPayments.status.enumValues;
+
+export const MismatchedFilter = z.preprocess(
+  (raw) => (raw && typeof raw === 'object' ? Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, blank(v)])) : raw),
+  z.object({
+    /** A status, or 'all'. Held is what may still need the merchant, so it is the default. */
+    status: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z_]{1,32}$/)
+      .default('held')
+      .catch('held'),
+    mode: z.enum(['all', 'test', 'live']).default('all').catch('all'),
+    tenantId: z.string().trim().max(64).optional().catch(undefined),
+    limit: z.coerce.number().int().min(1).max(200).default(100).catch(100),
+  }),
+);
+export type MismatchedFilter = z.infer<typeof MismatchedFilter>;
+
+/**
+ * Mismatched payments across tenants (support only, read-only), newest first,
+ * with the network and token the invoice asked for beside the ones used.
+ * Capped at f.limit; `capped` says more rows match than are shown.
+ */
+export async function listMismatchedPayments(db: Db, f: MismatchedFilter) {
+  const m = mismatchedPayments;
+  const where: SQL[] = [];
+  if (f.status !== 'all') where.push(eq(m.status, f.status as (typeof m.status.enumValues)[number]));
+  if (f.mode !== 'all') where.push(eq(m.mode, f.mode));
+  if (f.tenantId) where.push(eq(m.tenantId, f.tenantId));
+  const rows = await db
+    .select({
+      id: m.id,
+      tenantId: m.tenantId,
+      tenantName: tenants.name,
+      mode: m.mode,
+      invoiceId: m.invoiceId,
+      chain: m.chain,
+      chainId: m.chainId,
+      token: m.token,
+      invoiceChain: invoices.chain,
+      invoiceToken: invoices.token,
+      mismatch: m.mismatch,
+      amount: m.amount,
+      fromAddress: m.fromAddress,
+      toAddress: m.toAddress,
+      txHash: m.txHash,
+      status: m.status,
+      createdAt: m.createdAt,
+    })
+    .from(m)
+    .innerJoin(tenants, eq(tenants.id, m.tenantId))
+    // Left join: there is no foreign key to invoices, and a missing invoice must not hide the money.
+    .leftJoin(invoices, eq(invoices.id, m.invoiceId))
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(desc(m.createdAt), desc(m.id))
+    .limit(f.limit + 1);
+  return { rows: rows.slice(0, f.limit).map((r) => ({ ...r, status: r.status as string })), capped: rows.length > f.limit };
+}
+
+/** Held payments per mode, for the console home: money sitting on deposit addresses until a merchant decides. */
+export async function countHeldMismatched(db: Db) {
+  const rows = await db
+    .select({ mode: mismatchedPayments.mode, n: count() })
+    .from(mismatchedPayments)
+    .where(eq(mismatchedPayments.status, 'held'))
+    .groupBy(mismatchedPayments.mode);
+  const of = (mode: string) => rows.find((r) => r.mode === mode)?.n ?? 0;
+  return { test: of('test'), live: of('live'), total: of('test') + of('live') };
+}
+
+/** "45 min", "3 h", "2 d": how long the payment has been recorded, coarse enough to read at a glance. */
+export function formatAge(since: Date, now = new Date()): string {
+  const min = Math.max(0, Math.floor((now.getTime() - since.getTime()) / 60_000));
+  if (min < 60) return `${min} min`;
+  if (min < 48 * 60) return `${Math.floor(min / 60)} h`;
+  return `${Math.floor(min / 1440)} d`;
+}

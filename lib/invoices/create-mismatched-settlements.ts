@@ -1,0 +1,74 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { invoices, mismatchedPayments, settlements, tenants } from '@/db/schema';
+import { loadCursor } from '@/lib/chain/cursor';
+import { railOf, type Network } from '@/lib/chain/network';
+import type { Asset } from '@/lib/config/rails';
+import type { Db } from '@/lib/db';
+import { newId } from '@/lib/ids';
+import { settlementFee } from './fee';
+
+/**
+ * Settlement fan-out for held payments the merchant resolved on this network
+ * (credited in another token, or refunded): once the payment has this
+ * network's confirmations and the invoice's deposit address has no other
+ * settlement running (one sender at a time), it gets a settlement of its own
+ * in its own token: `mismatched` (the invoice fee, like any payment) or
+ * `refund` (no fee). finishSettlement credits the balance, and for a refund
+ * creates the withdrawal to the sender in the same transaction. Returns the
+ * new settlement ids.
+ */
+export async function createMismatchedSettlements(db: Db, net: Network, opts: { limit?: number } = {}): Promise<string[]> {
+  const cursor = await loadCursor(db, net);
+  if (!cursor) return [];
+  const due = await db
+    .select({ id: mismatchedPayments.id })
+    .from(mismatchedPayments)
+    .where(
+      and(
+        eq(mismatchedPayments.mode, net.mode),
+        eq(mismatchedPayments.chainId, net.chainId),
+        sql`${mismatchedPayments.sweep} is not null and ${mismatchedPayments.settlementId} is null`,
+        sql`${mismatchedPayments.blockNumber} <= ${cursor.lastBlock - net.confirmations}`,
+      ),
+    )
+    .limit(opts.limit ?? 100);
+  const created: string[] = [];
+  for (const { id } of due) {
+    const sid = await db.transaction(async (tx) => {
+      const [held] = await tx
+        .select()
+        .from(mismatchedPayments)
+        .where(and(eq(mismatchedPayments.id, id), isNull(mismatchedPayments.settlementId)))
+        .for('update', { skipLocked: true });
+      if (!held?.sweep) return null;
+      // The invoice row serialises this with the invoice's own fan-out (createSettlements locks it too).
+      const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, held.invoiceId)).for('update', { skipLocked: true });
+      if (!invoice) return null;
+      const [busy] = await tx
+        .select({ id: settlements.id })
+        .from(settlements)
+        .where(and(eq(settlements.invoiceId, invoice.id), sql`${settlements.status} in ('pending', 'processing')`));
+      if (busy) return null;
+      const [tenant] = await tx.select({ rate: tenants.invoiceFeeRate }).from(tenants).where(eq(tenants.id, held.tenantId));
+      const decimals = (railOf(net, held.token as Asset) ?? net).decimals;
+      const { fee, net: netAmount } = held.sweep === 'credit' ? settlementFee(held.amount, tenant!.rate, decimals) : { fee: '0', net: held.amount };
+      const settlementId = newId('settlement');
+      await tx.insert(settlements).values({
+        id: settlementId,
+        invoiceId: invoice.id,
+        tenantId: held.tenantId,
+        mode: held.mode,
+        chainId: held.chainId,
+        token: held.token,
+        kind: held.sweep === 'credit' ? 'mismatched' : 'refund',
+        amount: held.amount,
+        feeAmount: fee,
+        netAmount,
+      });
+      await tx.update(mismatchedPayments).set({ settlementId }).where(eq(mismatchedPayments.id, held.id));
+      return settlementId;
+    });
+    if (sid) created.push(sid);
+  }
+  return created;
+}

@@ -1,0 +1,33 @@
+import { eq } from 'drizzle-orm';
+import { mismatchedPayments, tenants, type Settlement } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import type { ChainKey, Asset } from '@/lib/config/rails';
+import { createWithdrawal, type PrepareWithdrawalControls } from '@/lib/withdrawals/create-withdrawal';
+import { maxWithdrawal } from '@/lib/withdrawals/amounts';
+
+/** A refund of money the payer sent by mistake is not the merchant's withdrawal: their allow-list, limit and approval do not apply. */
+const noControls: PrepareWithdrawalControls = async () => ({ hold: false, within: (d, run) => run(d) });
+
+/**
+ * The rest of a held payment's settlement (kind `mismatched` or `refund`), in
+ * finishSettlement's transaction after the ledger credit: a refund becomes, at
+ * once, a withdrawal to the sender on the payment's network and token (the
+ * largest whose amount + withdrawal fee fits in what was credited), and the
+ * held row records it. The invoice itself is untouched: this money never
+ * counted towards it.
+ */
+export async function finishMismatchedSettlement(tx: Db, s: Settlement) {
+  if (s.kind !== 'refund') return;
+  const [held] = await tx.select().from(mismatchedPayments).where(eq(mismatchedPayments.settlementId, s.id)).for('update');
+  if (!held || held.status !== 'refunding' || !held.refundAddress) throw new Error(`settlement ${s.id}: no refunding payment`);
+  const [tenant] = await tx.select({ withdrawalFeeRate: tenants.withdrawalFeeRate }).from(tenants).where(eq(tenants.id, s.tenantId));
+  const { maxAmount } = maxWithdrawal(s.netAmount, tenant!.withdrawalFeeRate);
+  const withdrawal = await createWithdrawal(
+    tx,
+    { tenantId: s.tenantId, mode: s.mode, tenant: tenant! },
+    { amount: maxAmount.toFixed(2), destinationAddress: held.refundAddress, chain: held.chain as ChainKey, token: held.token as Asset },
+    undefined,
+    noControls,
+  );
+  await tx.update(mismatchedPayments).set({ status: 'refunded', withdrawalId: withdrawal.id }).where(eq(mismatchedPayments.id, held.id));
+}

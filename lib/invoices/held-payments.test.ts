@@ -1,0 +1,156 @@
+import { getAddress, parseUnits, type Address } from 'viem';
+import { describe, expect, it } from 'vitest';
+import type { AnvilChain } from '@/lib/testing/anvil';
+import { call } from '@/lib/testing/app';
+import { createTestTenant } from '@/lib/testing/fixtures';
+import {
+  balanceOf,
+  createInvoice,
+  invoiceDetail,
+  ledgerSums,
+  railsTenant,
+  sendFromCustomer,
+  sendToken,
+  withTwoRails,
+  type TwoRails,
+} from '@/lib/testing/two-rails';
+import { updateWrongNetworkPolicy } from '@/lib/tenants/update-wrong-network-policy';
+import type { LaneNetwork } from '@/lib/withdrawals/lane-helpers';
+import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';
+import { Decimal } from '@/lib/money';
+
+/*
+ * Held payments (another token, or another network under the hold policy) are
+ * resolved by the merchant: credited to the balance of the token they came in,
+ * or sent back to their sender. Either way the money is swept off the deposit
+ * address on its own network first, exactly once.
+ */
+let rails: TwoRails;
+let bsc: AnvilChain;
+let eth: AnvilChain;
+withTwoRails((r) => {
+  rails = r;
+  ({ bsc, eth } = r);
+});
+
+const path = (inv: { id: string }, paymentId: string, action: 'credit' | 'refund') =>
+  `/v1/invoices/${inv.id}/mismatched-payments/${paymentId}/${action}`;
+
+describe('resolving held payments', () => {
+  it('USDC sent to a USDT invoice is credited to the USDC balance after its own sweep, and never counts towards the invoice', async () => {
+    const t = await railsTenant(rails);
+    const inv = await createInvoice(t.test, { amount: '15.00' });
+    await sendToken(bsc, 'USDC', inv.depositAddress, '7');
+    await sendToken(bsc, 'USDT', inv.depositAddress, '15');
+    await bsc.mine(5);
+    await t.jobs();
+    const held = (await invoiceDetail(t.test, inv.id)).mismatchedPayments[0];
+    expect(held).toMatchObject({ token: 'USDC', mismatch: 'token', status: 'held' });
+    const [hotBefore, feeBefore] = [
+      await bsc.tokenBalance(bsc.addresses.hot, bsc.tokenOf('USDC')),
+      await bsc.tokenBalance(bsc.addresses.fee, bsc.tokenOf('USDC')),
+    ];
+
+    const credit = await call('POST', path(inv, held.id, 'credit'), { key: t.test, body: {} });
+    expect(credit.status, credit.text).toBe(200);
+    expect(credit.body).toMatchObject({ id: held.id, status: 'credited', token: 'USDC' });
+    // Credited once the sweep is done, not before.
+    expect((await balanceOf(t.test, 'USDC')).available).toBe('0.00');
+    await t.jobs();
+    await t.jobs();
+    expect((await balanceOf(t.test, 'USDC')).available).toBe('6.93');
+    const d = await invoiceDetail(t.test, inv.id);
+    expect(d).toMatchObject({ status: 'PAID_OUT', amountReceived: '15.00', amountCredited: '14.85' });
+    expect(await bsc.tokenBalance(getAddress(inv.depositAddress) as Address, bsc.tokenOf('USDC'))).toBe(0n);
+    expect((await bsc.tokenBalance(bsc.addresses.hot, bsc.tokenOf('USDC'))) - hotBefore).toBe(parseUnits('6.93', 18));
+    expect((await bsc.tokenBalance(bsc.addresses.fee, bsc.tokenOf('USDC'))) - feeBefore).toBe(parseUnits('0.07', 18));
+    expect((await balanceOf(t.test)).available).toBe('14.85');
+    for (const r of await ledgerSums(t.db, t.tenant.id)) expect(new Decimal(r.ledger).eq(r.balance), r.currency).toBe(true);
+
+    // Once only, whichever way.
+    for (const action of ['credit', 'refund'] as const) {
+      const again = await call('POST', path(inv, held.id, action), { key: t.test, body: {} });
+      expect(again.status, action).toBe(409);
+    }
+    await t.jobs();
+    expect((await balanceOf(t.test, 'USDC')).available).toBe('6.93');
+  });
+
+  it('a held wrong-network payment is sent back to its sender on its own network, less the withdrawal fee, exactly once', async () => {
+    const t = await railsTenant(rails);
+    await updateWrongNetworkPolicy(
+      t.db,
+      { tenantId: t.tenant.id, mode: 'test' },
+      { kind: 'user', id: t.tenant.id, label: 'owner@test' },
+      { wrongNetworkPolicy: 'hold' },
+    );
+    const inv = await createInvoice(t.test, { amount: '20.00' });
+    const customer = await sendFromCustomer(eth, 'USDT', inv.depositAddress, '8');
+    await eth.mine(5);
+    await t.jobs();
+    const held = (await invoiceDetail(t.test, inv.id)).mismatchedPayments[0];
+    expect(held).toMatchObject({ chain: 'ETHEREUM', token: 'USDT', mismatch: 'network', status: 'held' });
+    const sender = getAddress(held.fromAddress) as Address;
+    expect(sender).toBe(customer);
+    const senderBefore = await eth.tokenBalance(sender, eth.tokenOf('USDT'));
+
+    // Another tenant's key, or a key without withdrawals:write, cannot.
+    const other = await createTestTenant();
+    expect((await call('POST', path(inv, held.id, 'refund'), { key: other.test, body: {} })).status).toBe(404);
+
+    // A burst of refund requests: one wins, the rest are 409s.
+    const burst = await Promise.all(Array.from({ length: 5 }, () => call('POST', path(inv, held.id, 'refund'), { key: t.test, body: {} })));
+    expect(burst.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    const refunding = burst.find((r) => r.status === 200)!.body;
+    expect(refunding).toMatchObject({ status: 'refunding', refundAddress: sender, withdrawalId: null });
+
+    for (let i = 0; i < 3; i++) {
+      await t.jobs();
+      await processWithdrawals(t.db, rails.ethNet as LaneNetwork);
+      await eth.mine(5);
+    }
+    await processWithdrawals(t.db, rails.ethNet as LaneNetwork);
+    const d = await invoiceDetail(t.test, inv.id);
+    expect(d).toMatchObject({ status: 'PENDING', amountReceived: '0.00', payments: [] });
+    const done = d.mismatchedPayments[0];
+    expect(done).toMatchObject({ status: 'refunded', withdrawalId: expect.stringMatching(/^wd_/) });
+    const wd = (await call('GET', `/v1/withdrawals/${done.withdrawalId}`, { key: t.test })).body;
+    // 8 / 1.01 to the cent is 7.92, the Max of the 8.00 just credited: the fee takes the rest, the merchant nets 0.
+    expect(wd).toMatchObject({
+      status: 'COMPLETED',
+      chain: 'ETHEREUM',
+      token: 'USDT',
+      amount: '7.92',
+      feeAmount: '0.08',
+      destinationAddress: sender,
+    });
+    expect((await eth.tokenBalance(sender, eth.tokenOf('USDT'))) - senderBefore).toBe(7_920_000n);
+    expect(await eth.tokenBalance(getAddress(inv.depositAddress) as Address, eth.tokenOf('USDT'))).toBe(0n);
+    expect((await balanceOf(t.test)).available).toBe('0.00');
+    for (const r of await ledgerSums(t.db, t.tenant.id)) expect(new Decimal(r.ledger).eq(r.balance), r.currency).toBe(true);
+    // Still once: more passes send nothing more.
+    await t.jobs();
+    await processWithdrawals(t.db, rails.ethNet as LaneNetwork);
+    expect((await eth.tokenBalance(sender, eth.tokenOf('USDT'))) - senderBefore).toBe(7_920_000n);
+  });
+
+  it('a refund too small to pay its own fee, or to one of our own wallets, is refused and the payment stays held', async () => {
+    const t = await railsTenant(rails);
+    const inv = await createInvoice(t.test, { amount: '5.00' });
+    await sendFromCustomer(bsc, 'USDC', inv.depositAddress, '0.005');
+    await sendToken(bsc, 'USDC', inv.depositAddress, '3'); // from the faucet, one of the gateway's test wallets
+    await bsc.mine(5);
+    await t.jobs();
+    const held = (await invoiceDetail(t.test, inv.id)).mismatchedPayments;
+    expect(held).toHaveLength(2);
+    for (const [p, message] of [
+      [held.find((h: { amount: string }) => h.amount === '0.005'), /too little/],
+      [held.find((h: { amount: string }) => h.amount === '3.00'), /own wallets/],
+    ] as const) {
+      const res = await call('POST', path(inv, p.id, 'refund'), { key: t.test, body: {} });
+      expect(res.status, res.text).toBe(409);
+      expect(res.body).toMatchObject({ code: 'invalid_state', message: expect.stringMatching(message) });
+    }
+    expect((await invoiceDetail(t.test, inv.id)).mismatchedPayments.map((m: { status: string }) => m.status)).toEqual(['held', 'held']);
+  });
+});
