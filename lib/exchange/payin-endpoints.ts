@@ -1,9 +1,10 @@
 import type { Db } from '@/lib/db';
 import { requireRail } from '@/lib/chain/network';
+import { resolveRailCurrency } from './rail-currencies';
 import type { Asset, ChainKey } from '@/lib/config/rails';
 import { Decimal } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
-import { getCurrencies, USDT_BSC } from './currencies';
+import { getCurrencies } from './currencies';
 import { requireExchange } from './get-exchange';
 import { checkPayinPair } from './payin-pair';
 
@@ -11,10 +12,12 @@ import { checkPayinPair } from './payin-pair';
 export const PAYIN_QUOTE_SECONDS = 60;
 
 /** GET /v1/invoices/payin/currencies: what a customer can pay in (the exchange accepts it and can pay out USDT on BSC). */
-export async function listPayinCurrencies(db: Db, mode: Mode) {
+export async function listPayinCurrencies(db: Db, mode: Mode, query: { chain?: ChainKey; token?: Asset } = {}) {
+  // The invoice's rail (BSC USDT by default; 400 when not enabled): what the exchange pays out in, and the one code not to offer.
+  const rail = requireRail(mode, { chain: query.chain ?? 'BSC', token: query.token ?? 'USDT' }, []);
   const list = await getCurrencies(requireExchange(db, mode, null), mode);
-  const usdt = list.find((c) => c.code === USDT_BSC);
-  const data = usdt?.recv ? list.filter((c) => c.send && c.code !== USDT_BSC) : [];
+  const payout = resolveRailCurrency(list, rail);
+  const data = payout?.recv ? list.filter((c) => c.send && c.code !== payout.code) : [];
   return { data: data.map((c) => ({ code: c.code, coin: c.coin, network: c.network, name: c.name, tag: c.tag ?? null })) };
 }
 

@@ -29,8 +29,9 @@ export const payinCurrenciesOp = defineOperation({
   scope: 'invoices:read',
   tag,
   summary: 'Currencies a customer can pay an invoice in',
-  description: 'Usable as payinCurrency on POST /v1/invoices. `tag` names the memo field the customer must fill for coins that need one.',
-  query: z.strictObject({}),
+  description:
+    "Usable as payinCurrency on POST /v1/invoices. `tag` names the memo field the customer must fill for coins that need one. With the extension `chain`/`token` (default BSC/USDT), for an invoice on that rail: empty when the exchange cannot pay out in that rail's token, and never the rail's own code (pay it directly).",
+  query: z.strictObject({ chain: PayinQuoteBody.shape.chain, token: PayinQuoteBody.shape.token }),
   response: z
     .object({ data: z.array(z.object({ code: z.string(), coin: z.string(), network: z.string(), name: z.string(), tag: z.string().nullable() })) })
     .meta({ id: 'PayinCurrencies' }),

@@ -12,6 +12,7 @@ import { startTestExchange } from '@/lib/testing/exchange-sim';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { clearCurrencyCache } from './currencies';
+import { listWithdrawalSources } from './list-withdrawal-sources';
 import { trackExchangeOrders } from './track-orders';
 
 /*
@@ -141,6 +142,20 @@ describe('exchange on other rails', () => {
     });
     expect(q.status, q.text).toBe(200);
     expect(q.body).toMatchObject({ payinCurrency: 'BTC', amount: '50', currency: 'USDC' });
+    // What a payer of this invoice can pay in: not the rail's own code (pay it directly), the other codes yes.
+    const listed = async (query: string) => {
+      const res = await call('GET', `/v1/invoices/payin/currencies${query}`, { key: t.test });
+      expect(res.status, res.text).toBe(200);
+      return (res.body.data as { code: string }[]).map((c) => c.code);
+    };
+    const forEthUsdc = await listed('?chain=ETHEREUM&token=USDC');
+    expect(forEthUsdc).toContain('BTC');
+    expect(forEthUsdc).toContain('USDTBSC');
+    expect(forEthUsdc).not.toContain('USDC');
+    const forBscUsdt = await listed('');
+    expect(forBscUsdt).toContain('USDC');
+    expect(forBscUsdt).not.toContain('USDTBSC');
+    expect((await call('GET', '/v1/invoices/payin/currencies?chain=BASE&token=USDC', { key: t.test })).status).toBe(400);
     const res = await call('POST', '/v1/invoices', {
       key: t.test,
       body: { amount: '50.00', chain: 'ETHEREUM', token: 'USDC', payinCurrency: 'BTC' },
@@ -196,6 +211,14 @@ describe('exchange on other rails', () => {
     expect(await balanceOf(t.test, 'USDT')).toBe('100.00');
   });
 
+  it("the dashboard's Pay from lists every enabled rail the exchange takes, BSC USDT first, with its code", async () => {
+    const t = await createTestTenant();
+    const sources = await listWithdrawalSources(t.db, 'test');
+    expect(sources[0]).toEqual({ chain: 'BSC', token: 'USDT', code: 'USDTBSC' });
+    expect(sources).toContainEqual({ chain: 'ETHEREUM', token: 'USDC', code: 'USDC' });
+    expect(sources).toHaveLength(4);
+  });
+
   it('a rail whose currency the exchange does not list is a 400 unknown_currency; nothing is debited', async () => {
     const t = await fundedTenant({ USDC: '100' });
     ex.sim.unlisted.add('USDC');
@@ -211,6 +234,8 @@ describe('exchange on other rails', () => {
       });
       expect(inv.status, inv.text).toBe(400);
       expect(inv.body.code).toBe('unknown_currency');
+      // The dashboard's "Pay from" leaves it out rather than guess a code.
+      expect((await listWithdrawalSources(t.db, 'test')).map((x) => `${x.chain}:${x.token}`)).not.toContain('ETHEREUM:USDC');
     } finally {
       ex.sim.unlisted.delete('USDC');
       clearCurrencyCache();

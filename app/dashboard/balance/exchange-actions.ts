@@ -7,7 +7,7 @@ import { runAction } from '@/lib/dashboard/action-result';
 import { actionContext } from '@/lib/dashboard/context';
 import { createExchangeWithdrawal } from '@/lib/exchange/create-exchange-withdrawal';
 import { getPrice } from '@/lib/exchange/get-price';
-import { OrderBody, PairBody } from '@/lib/exchange/schemas';
+import { ExchangeWithdrawalBody, PairBody } from '@/lib/exchange/schemas';
 
 /** The live quote of POST /v1/withdrawals/exchange/price. */
 export async function exchangeQuoteAction(input: unknown) {
@@ -22,7 +22,7 @@ export async function exchangeWithdrawAction(input: unknown, stepUp?: { totpCode
   return runAction(async () => {
     const ctx = await actionContext('withdrawals:create');
     await requireStepUp(ctx.db, ctx.user.id, stepUp?.totpCode);
-    const result = await createExchangeWithdrawal(ctx.db, ctx.owner, OrderBody.parse(input), userActor(ctx));
+    const result = await createExchangeWithdrawal(ctx.db, ctx.owner, ExchangeWithdrawalBody.parse(input), userActor(ctx));
     revalidatePath('/dashboard/balance');
     return result.data;
   });

@@ -9,17 +9,33 @@ import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { formatMoney } from '@/components/ui/money';
 import { useToast } from '@/components/ui/toast';
 import { fieldErrors } from '@/lib/dashboard/form-errors';
-import { OrderBody, PairBody } from '@/lib/exchange/schemas';
+import { ExchangeWithdrawalBody, PairBody } from '@/lib/exchange/schemas';
 import { CurrencyPicker, type Currency } from './currency-picker';
 import { StepUpField } from '@/components/ui/step-up-field';
 import { exchangeQuoteAction, exchangeWithdrawAction } from './exchange-actions';
+import type { WithdrawalSource } from '@/lib/exchange/list-withdrawal-sources';
 
 export type { Currency };
 
 type Result = Extract<Awaited<ReturnType<typeof exchangeWithdrawAction>>, { ok: true }>['data'];
 
-export function ExchangeWithdrawalForm({ currencies, totpEnabled = false }: { currencies: Currency[]; totpEnabled?: boolean }) {
+const BSC_USDT: WithdrawalSource = { chain: 'BSC', token: 'USDT', code: 'USDTBSC' };
+
+export function ExchangeWithdrawalForm({
+  currencies,
+  sources = [BSC_USDT],
+  totpEnabled = false,
+}: {
+  currencies: Currency[];
+  sources?: WithdrawalSource[];
+  totpEnabled?: boolean;
+}) {
   const [totpCode, setTotpCode] = useState('');
+  const [sourceCode, setSourceCode] = useState(sources[0]?.code ?? BSC_USDT.code);
+  const source = sources.find((s) => s.code === sourceCode) ?? sources[0] ?? BSC_USDT;
+  const unit = source.token;
+  // What can be received: anything the exchange pays out but the rail paid from.
+  const targets = currencies.filter((c) => c.code !== source.code);
   const router = useRouter();
   const toast = useToast();
   const [toCcy, setToCcy] = useState('');
@@ -36,10 +52,10 @@ export function ExchangeWithdrawalForm({ currencies, totpEnabled = false }: { cu
     return () => clearTimeout(t);
   }, [amount]);
 
-  const pair = { type, fromCcy: 'USDTBSC', toCcy, direction: 'from' as const, amount: debounced };
+  const pair = { type, fromCcy: source.code, toCcy, direction: 'from' as const, amount: debounced };
   const pairOk = PairBody.safeParse(pair).success;
   const quote = useQuery({
-    queryKey: ['exchange-quote', type, toCcy, debounced],
+    queryKey: ['exchange-quote', type, source.code, toCcy, debounced],
     queryFn: async () => {
       const res = await exchangeQuoteAction(pair);
       if (!res.ok) throw new Error(res.error.message);
@@ -52,9 +68,11 @@ export function ExchangeWithdrawalForm({ currencies, totpEnabled = false }: { cu
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
-    const input: Record<string, unknown> = { type, fromCcy: 'USDTBSC', toCcy, direction: 'from', amount: amount.trim(), toAddress: address.trim() };
+    const input: Record<string, unknown> = { type, fromCcy: source.code, toCcy, direction: 'from', amount: amount.trim(), toAddress: address.trim() };
+    // Another rail than BSC USDT: the chain/token extension says which balance and network pay it.
+    if (source.code !== BSC_USDT.code) Object.assign(input, { chain: source.chain, token: source.token });
     if (tag.trim()) input.tag = tag.trim();
-    const parsed = OrderBody.safeParse(input);
+    const parsed = ExchangeWithdrawalBody.safeParse(input);
     const res = await submit(parsed.success ? null : fieldErrors(parsed.error.issues), () => exchangeWithdrawAction(input, { totpCode }));
     if (!res) return;
     setResult(res.data);
@@ -67,8 +85,19 @@ export function ExchangeWithdrawalForm({ currencies, totpEnabled = false }: { cu
     <form onSubmit={onSubmit} noValidate className="grid gap-x-6 gap-y-2 lg:grid-cols-2">
       <div className="space-y-2">
         <FormError message={formError} />
-        <CurrencyPicker currencies={currencies} value={toCcy} onChange={setToCcy} error={errors.toCcy} />
-        <Field id="x-amount" label="USDT to send" error={errors.amount}>
+        {sources.length > 1 ? (
+          <Field id="x-source" label="Pay from" error={errors.chain ?? errors.token ?? errors.fromCcy}>
+            <select id="x-source" value={source.code} onChange={(e) => setSourceCode(e.target.value)} className={inputClass}>
+              {sources.map((s) => (
+                <option key={s.code} value={s.code}>
+                  {s.token} balance, sent on {s.chain}
+                </option>
+              ))}
+            </select>
+          </Field>
+        ) : null}
+        <CurrencyPicker currencies={targets} value={toCcy} onChange={setToCcy} error={errors.toCcy} />
+        <Field id="x-amount" label={`${unit} to send`} error={errors.amount}>
           <input
             id="x-amount"
             inputMode="decimal"
@@ -120,24 +149,26 @@ export function ExchangeWithdrawalForm({ currencies, totpEnabled = false }: { cu
           ) : q ? (
             <dl className="mt-2 grid grid-cols-2 gap-2">
               <dt className="text-slate-500">You send</dt>
-              <dd className="tabular-nums">{formatMoney(q.from.amount)} USDT</dd>
+              <dd className="tabular-nums">
+                {formatMoney(q.from.amount)} {unit}
+              </dd>
               <dt className="text-slate-500">Recipient gets</dt>
               <dd className="tabular-nums font-medium">
                 {q.to.amount} {q.to.coin}
               </dd>
               <dt className="text-slate-500">Rate</dt>
               <dd className="tabular-nums">
-                1 USDT = {q.from.rate} {q.to.coin}
+                1 {unit} = {q.from.rate} {q.to.coin}
               </dd>
               <dt className="text-slate-500">Limits</dt>
               <dd className="tabular-nums">
-                {q.min} – {q.max} USDT
+                {q.min} – {q.max} {unit}
               </dd>
               {q.errors.length > 0 && (
                 <dd className="col-span-2 text-red-600">
                   {q.errors
                     .map((e) =>
-                      e === 'LIMIT_MIN' ? `Below the minimum of ${q.min} USDT` : e === 'LIMIT_MAX' ? `Above the maximum of ${q.max} USDT` : e,
+                      e === 'LIMIT_MIN' ? `Below the minimum of ${q.min} ${unit}` : e === 'LIMIT_MAX' ? `Above the maximum of ${q.max} ${unit}` : e,
                     )
                     .join(' · ')}
                 </dd>
@@ -151,7 +182,7 @@ export function ExchangeWithdrawalForm({ currencies, totpEnabled = false }: { cu
               Order {result.exchangeOrder.id} · {result.exchangeOrder.status}
             </p>
             <p className="mt-1 text-emerald-800">
-              Sent {formatMoney(result.exchangeOrder.from.amount)} USDT; recipient gets {result.exchangeOrder.to.amount}{' '}
+              Sent {formatMoney(result.exchangeOrder.from.amount)} {unit}; recipient gets {result.exchangeOrder.to.amount}{' '}
               {result.exchangeOrder.to.code}.
             </p>
             <p className="mt-1 break-all font-mono text-xs text-emerald-800">

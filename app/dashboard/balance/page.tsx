@@ -31,6 +31,10 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
   const otherAssets = [...new Set(networks.flatMap((n) => tokensOf(n).map((t) => t.asset)))].filter((a) => a !== 'USDT');
   const others = await Promise.all(otherAssets.map((currency) => getBalanceSummary(ctx.db, ctx.owner, { currency })));
   const canWithdraw = can(ctx.user.role, 'withdrawals:create');
+  // Every enabled rail can be withdrawn on, BSC USDT (the default) first.
+  const rails = networks
+    .flatMap((n) => tokensOf(n).map((t) => ({ chain: n.chain, token: t.asset })))
+    .sort((a, b) => Number(!(a.chain === 'BSC' && a.token === 'USDT')) - Number(!(b.chain === 'BSC' && b.token === 'USDT')));
   return (
     <>
       <PageHeader title="Balance & withdrawals" description="Settled invoice funds, net of fees, ready to withdraw as USDT (BEP-20)." />
@@ -63,9 +67,9 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
             </div>
           </dl>
         </Card>
-        <Card title="Withdraw USDT" className="lg:col-span-2">
+        <Card title={rails.length > 1 ? 'Withdraw' : 'Withdraw USDT'} className="lg:col-span-2">
           {canWithdraw ? (
-            <WithdrawalForm initialMax={max} totpEnabled={ctx.user.totpEnabled} />
+            <WithdrawalForm initialMax={max} rails={rails} totpEnabled={ctx.user.totpEnabled} />
           ) : (
             <p className="text-sm text-slate-500">Only the account owner can withdraw funds.</p>
           )}

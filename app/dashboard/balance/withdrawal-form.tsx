@@ -12,6 +12,7 @@ import { fieldErrors } from '@/lib/dashboard/form-errors';
 import { Decimal } from '@/lib/money';
 import { parseWithdrawalAmount, quotedWithdrawalFee } from '@/lib/withdrawals/amounts';
 import { CreateWithdrawalBody } from '@/lib/withdrawals/schemas';
+import type { Asset, ChainKey } from '@/lib/config/rails';
 import { createWithdrawalAction, maxWithdrawalAction, validateAddressAction } from './actions';
 
 interface Max {
@@ -32,8 +33,26 @@ function amountProblem(raw: string): string | null {
   }
 }
 
-export function WithdrawalForm({ initialMax, totpEnabled = false }: { initialMax: Max; totpEnabled?: boolean }) {
+export interface Rail {
+  chain: ChainKey;
+  token: Asset;
+}
+const BSC_USDT: Rail = { chain: 'BSC', token: 'USDT' };
+
+export function WithdrawalForm({
+  initialMax,
+  rails = [BSC_USDT],
+  totpEnabled = false,
+}: {
+  initialMax: Max;
+  /** The enabled rails, BSC USDT first: each pays from its token's balance on its network. */
+  rails?: Rail[];
+  totpEnabled?: boolean;
+}) {
   const [totpCode, setTotpCode] = useState('');
+  const [railKey, setRailKey] = useState(`${(rails[0] ?? BSC_USDT).chain}:${(rails[0] ?? BSC_USDT).token}`);
+  const rail = rails.find((r) => `${r.chain}:${r.token}` === railKey) ?? rails[0] ?? BSC_USDT;
+  const unit = rail.token;
   const router = useRouter();
   const toast = useToast();
   const [max, setMax] = useState(initialMax);
@@ -61,8 +80,15 @@ export function WithdrawalForm({ initialMax, totpEnabled = false }: { initialMax
     } else setErrors((e) => ({ ...e, destinationAddress: res.error.details?.[0]?.message ?? res.error.message }));
   }
 
+  async function pickRail(key: string) {
+    setRailKey(key);
+    setAmount('');
+    const res = await maxWithdrawalAction(key.split(':')[1]);
+    if (res.ok) setMax(res.data);
+  }
+
   async function fillMax() {
-    const res = await maxWithdrawalAction();
+    const res = await maxWithdrawalAction(rail.token);
     if (!res.ok) return toast(res.error.message, 'error');
     setMax(res.data);
     setAmount(res.data.maxAmount);
@@ -70,7 +96,12 @@ export function WithdrawalForm({ initialMax, totpEnabled = false }: { initialMax
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
-    const input = { amount: amount.trim(), destinationAddress: address.trim() };
+    // BSC USDT is the spec's default; any other rail says so with the chain/token extension.
+    const input = {
+      amount: amount.trim(),
+      destinationAddress: address.trim(),
+      ...(railKey === 'BSC:USDT' ? {} : { chain: rail.chain, token: rail.token }),
+    };
     const parsed = CreateWithdrawalBody.safeParse(input);
     const problems: Record<string, string> = parsed.success ? {} : fieldErrors(parsed.error.issues);
     const a = amountProblem(input.amount);
@@ -85,11 +116,11 @@ export function WithdrawalForm({ initialMax, totpEnabled = false }: { initialMax
       setErrors(fieldErrors(res.error.details));
       return setFormError(res.error.message);
     }
-    toast(`Withdrawal of ${formatMoney(res.data.amount)} USDT created`);
+    toast(`Withdrawal of ${formatMoney(res.data.amount)} ${unit} on ${rail.chain} created`);
     setAmount('');
     setAddress('');
     setAddressOk(null);
-    const m = await maxWithdrawalAction();
+    const m = await maxWithdrawalAction(rail.token);
     if (m.ok) setMax(m.data);
     router.refresh();
   }
@@ -97,11 +128,22 @@ export function WithdrawalForm({ initialMax, totpEnabled = false }: { initialMax
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-2">
       <FormError message={formError} />
+      {rails.length > 1 ? (
+        <Field id="wd-rail" label="Pay from" error={errors.chain ?? errors.token}>
+          <select id="wd-rail" value={railKey} onChange={(e) => pickRail(e.target.value)} className={inputClass}>
+            {rails.map((r) => (
+              <option key={`${r.chain}:${r.token}`} value={`${r.chain}:${r.token}`}>
+                {r.token} balance, sent on {r.chain}
+              </option>
+            ))}
+          </select>
+        </Field>
+      ) : null}
       <Field
         id="wd-amount"
-        label="Amount (USDT)"
+        label={`Amount (${unit})`}
         error={errors.amount ?? amountErr ?? undefined}
-        hint={`Up to ${formatMoney(max.maxAmount)} USDT after the fee.`}
+        hint={`Up to ${formatMoney(max.maxAmount)} ${unit} after the fee.`}
       >
         <div className="flex gap-2">
           <input
@@ -125,7 +167,7 @@ export function WithdrawalForm({ initialMax, totpEnabled = false }: { initialMax
       </Field>
       <Field
         id="wd-address"
-        label="Destination address (BEP-20)"
+        label={`Destination address (${rail.chain === 'BSC' ? 'BEP-20' : `${rail.chain}, EVM`})`}
         error={errors.destinationAddress}
         hint={addressOk ? `✓ Valid address ${addressOk}` : 'Checked when you leave the field.'}
       >
@@ -166,7 +208,7 @@ export function WithdrawalForm({ initialMax, totpEnabled = false }: { initialMax
           </dd>
         </div>
       </dl>
-      <p className="min-h-5 text-xs text-red-600">{over ? `Exceeds the available balance of ${formatMoney(max.balance)} USDT.` : ''}</p>
+      <p className="min-h-5 text-xs text-red-600">{over ? `Exceeds the available balance of ${formatMoney(max.balance)} ${unit}.` : ''}</p>
       <div className="flex items-end justify-end gap-2">
         <StepUpField id="wd-totp" enabled={totpEnabled} value={totpCode} onChange={setTotpCode} />
         <Button type="submit" disabled={busy || over}>

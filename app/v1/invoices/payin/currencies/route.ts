@@ -4,5 +4,5 @@ import { listPayinCurrencies } from '@/lib/exchange/payin-endpoints';
 import { payinCurrenciesOp } from '@/lib/exchange/payin-operations';
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
-  GET: withApiKey(payinCurrenciesOp, ({ db, auth }) => listPayinCurrencies(db, auth.mode)),
+  GET: withApiKey(payinCurrenciesOp, ({ db, auth, query }) => listPayinCurrencies(db, auth.mode, query)),
 });
