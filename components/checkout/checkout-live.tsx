@@ -174,8 +174,14 @@ export function CheckoutLive({ initial }: { initial: CheckoutState }) {
         <section className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="mismatched">
           {state.mismatched.map((m, i) => (
             <p key={i}>
-              Received {m.amount} {m.token} on {m.network}: {m.mismatch === 'token' ? 'not the token' : 'not the network'} this invoice asks for. It
-              is safe and held for {state.tenantName}, who will settle it with you.
+              Received {m.amount} {m.token} on {m.network}: {m.mismatch === 'token' ? 'not the token' : 'not the network'} this invoice asks for.{' '}
+              {m.status === 'refunding'
+                ? `${state.tenantName} is sending it back to the address it came from.`
+                : m.status === 'refunded'
+                  ? `${state.tenantName} sent it back to the address it came from.`
+                  : m.status === 'credited'
+                    ? `${state.tenantName} accepted it${m.mismatch === 'network' ? ' as a payment of this invoice' : ''}.`
+                    : `It is safe and held for ${state.tenantName}, who will settle it with you.`}
             </p>
           ))}
         </section>

@@ -45,6 +45,7 @@ export async function getCheckout(db: Db, invoiceId: string) {
         token: mismatchedPayments.token,
         amount: mismatchedPayments.amount,
         mismatch: mismatchedPayments.mismatch,
+        status: mismatchedPayments.status,
       })
       .from(mismatchedPayments)
       .where(eq(mismatchedPayments.invoiceId, inv.id))
@@ -77,12 +78,13 @@ export async function getCheckout(db: Db, invoiceId: string) {
     price: inv.priceCurrency && inv.priceAmount ? { currency: inv.priceCurrency, amount: formatAmount(inv.priceAmount) } : null,
     token: inv.token as Asset,
     network: networkLabel(inv.chain as ChainKey),
-    /** Payments in another token or on another network than the invoice's: held for the merchant, shown so the payer knows they arrived. */
+    /** Payments in another token or on another network than the invoice's: shown so the payer knows they arrived and what the merchant did. */
     mismatched: strays.map((m) => ({
       network: networkLabel(m.chain as ChainKey),
       token: m.token,
       amount: formatAmount(m.amount),
       mismatch: m.mismatch,
+      status: m.status,
     })),
     depositAddress: inv.depositAddress,
     payUri,

@@ -18,6 +18,7 @@ import { updateWrongNetworkPolicy } from '@/lib/tenants/update-wrong-network-pol
 import type { LaneNetwork } from '@/lib/withdrawals/lane-helpers';
 import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';
 import { Decimal } from '@/lib/money';
+import { getCheckout } from '@/lib/checkout/get-checkout';
 
 /*
  * Held payments (another token, or another network under the hold policy) are
@@ -128,6 +129,8 @@ describe('resolving held payments', () => {
     expect(await eth.tokenBalance(getAddress(inv.depositAddress) as Address, eth.tokenOf('USDT'))).toBe(0n);
     expect((await balanceOf(t.test)).available).toBe('0.00');
     for (const r of await ledgerSums(t.db, t.tenant.id)) expect(new Decimal(r.ledger).eq(r.balance), r.currency).toBe(true);
+    // The payer sees it on the checkout.
+    expect((await getCheckout(t.db, inv.id))!.mismatched).toMatchObject([{ amount: '8.00', token: 'USDT', status: 'refunded' }]);
     // Still once: more passes send nothing more.
     await t.jobs();
     await processWithdrawals(t.db, rails.ethNet as LaneNetwork);
