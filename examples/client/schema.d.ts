@@ -196,7 +196,7 @@ export interface paths {
         };
         /**
          * Currencies a customer can pay an invoice in
-         * @description Usable as payinCurrency on POST /v1/invoices. `tag` names the memo field the customer must fill for coins that need one.
+         * @description Usable as payinCurrency on POST /v1/invoices. `tag` names the memo field the customer must fill for coins that need one. With the extension `chain`/`token` (default BSC/USDT), for an invoice on that rail: empty when the exchange cannot pay out in that rail's token, and never the rail's own code (pay it directly).
          *
          *     Scope: `invoices:read` (or `admin`).
          */
@@ -1461,6 +1461,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "mismatched_payment.credited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * mismatched_payment.credited
+         * @description Extension: you credited a held payment (POST .../credit or the dashboard): another network's payment of the invoice's token now counts towards the invoice (invoice.* events follow); another token is credited to that token's balance once swept.
+         */
+        post: operations["onMismatchedPaymentCredited"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "mismatched_payment.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * mismatched_payment.refunded
+         * @description Extension: a held payment you chose to send back was swept and its withdrawal to the sender created (data.withdrawalId, data.refundAddress; its withdrawal.* events follow).
+         */
+        post: operations["onMismatchedPaymentRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1948,6 +1988,15 @@ export interface components {
             estimatedFee: string;
             minWithdrawal: string;
         };
+        MismatchedPaymentCreditedEvent: {
+            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "mismatched_payment.credited";
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["MismatchedPaymentEventData"];
+        };
         MismatchedPaymentDetectedEvent: {
             /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
             id: string;
@@ -2003,6 +2052,15 @@ export interface components {
             withdrawalId: string | null;
             /** Format: date-time */
             createdAt: string;
+        };
+        MismatchedPaymentRefundedEvent: {
+            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "mismatched_payment.refunded";
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["MismatchedPaymentEventData"];
         };
         Order: {
             id: string;
@@ -3828,7 +3886,12 @@ export interface operations {
     };
     listPayinCurrencies: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Extension: the invoice's network (default BSC), among the enabled rails; the exchange pays out on it. */
+                chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                /** @description Extension: the invoice's token, USDT (default) or USDC. */
+                token?: "USDT" | "USDC";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6488,7 +6551,7 @@ export interface operations {
                     /** @default true */
                     enabled?: boolean;
                     /** @description Event types to receive, or ["*"] for all. */
-                    eventsSubscribed: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "mismatched_payment.detected")[];
+                    eventsSubscribed: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded")[];
                     description?: string;
                 };
             };
@@ -6827,7 +6890,7 @@ export interface operations {
                     url?: string;
                     enabled?: boolean;
                     /** @description Event types to receive, or ["*"] for all. */
-                    eventsSubscribed?: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "mismatched_payment.detected")[];
+                    eventsSubscribed?: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded")[];
                     description?: string | null;
                 };
             };
@@ -10054,6 +10117,82 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["MismatchedPaymentDetectedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; answer at once and process asynchronously. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) is retried, up to 8 attempts, then dead-lettered. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onMismatchedPaymentCredited: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event id, equal to the body's id: deduplicate on it. */
+                "X-Webhook-Id": string;
+                /** @description Milliseconds since the epoch. Reject deliveries more than 5 minutes away from now. */
+                "X-Webhook-Timestamp": string;
+                /** @description `v1=` + hex HMAC-SHA256 keyed with the endpoint secret (whsec_...) over `<X-Webhook-Timestamp>.<raw body>`. During a secret rotation several signatures, comma-separated (`v1=<new>,v1=<old>`): accept if one matches, compared in constant time. */
+                "X-Webhook-Signature": string;
+                /** @description Your tenant id. */
+                "X-Tenant-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MismatchedPaymentCreditedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; answer at once and process asynchronously. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) is retried, up to 8 attempts, then dead-lettered. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onMismatchedPaymentRefunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event id, equal to the body's id: deduplicate on it. */
+                "X-Webhook-Id": string;
+                /** @description Milliseconds since the epoch. Reject deliveries more than 5 minutes away from now. */
+                "X-Webhook-Timestamp": string;
+                /** @description `v1=` + hex HMAC-SHA256 keyed with the endpoint secret (whsec_...) over `<X-Webhook-Timestamp>.<raw body>`. During a secret rotation several signatures, comma-separated (`v1=<new>,v1=<old>`): accept if one matches, compared in constant time. */
+                "X-Webhook-Signature": string;
+                /** @description Your tenant id. */
+                "X-Tenant-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MismatchedPaymentRefundedEvent"];
             };
         };
         responses: {

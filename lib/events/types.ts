@@ -24,6 +24,8 @@ export const EVENT_TYPES = [
   'refund_request.approved',
   'refund_request.declined',
   'mismatched_payment.detected',
+  'mismatched_payment.credited',
+  'mismatched_payment.refunded',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -29,6 +29,10 @@ const WHEN: Record<AnyEventType, string> = {
   'refund_request.declined': 'Extension: you declined the proposal; data.declineReason is shown to the payer, who may propose again.',
   'mismatched_payment.detected':
     "Extension: a supported token reached an invoice's deposit address on another enabled network than the invoice's, or a token that is not the invoice's (USDC to a USDT invoice). It is held: not counted towards the invoice and not credited; the money stays on the deposit address, which the gateway controls on every EVM network (docs/invoices.md \"Mismatched payments\").",
+  'mismatched_payment.credited':
+    "Extension: you credited a held payment (POST .../credit or the dashboard): another network's payment of the invoice's token now counts towards the invoice (invoice.* events follow); another token is credited to that token's balance once swept.",
+  'mismatched_payment.refunded':
+    'Extension: a held payment you chose to send back was swept and its withdrawal to the sender created (data.withdrawalId, data.refundAddress; its withdrawal.* events follow).',
   [TEST_EVENT_TYPE]: 'Sent only by POST /v1/webhooks/endpoints/{id}/test.',
 };
 

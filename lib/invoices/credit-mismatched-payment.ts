@@ -7,7 +7,7 @@ import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/mode';
 import { applyTransfers } from './apply-transfers';
 import { getInvoiceOrThrow } from './get-invoice-or-throw';
-import { mismatchedPaymentEventData } from './record-mismatched';
+import { emitMismatchedEvent, mismatchedPaymentEventData } from './record-mismatched';
 
 /**
  * The merchant credits a held payment (POST /v1/invoices/:id/mismatched-payments/:paymentId/credit,
@@ -40,6 +40,7 @@ export async function creditMismatchedPayment(
         .where(eq(mismatchedPayments.id, held.id))
         .returning();
       if (actor) await audit(tx, actor, owner, invoice.id, held, { status: 'credited', creditedTo: `${held.token} balance` });
+      await emitMismatchedEvent(tx, 'mismatched_payment.credited', marked!, invoice);
       return mismatchedPaymentEventData(marked!, invoice);
     }
     const [payment] = await tx
@@ -64,6 +65,7 @@ export async function creditMismatchedPayment(
     await applyTransfers(tx, [payment!]);
     const [credited] = await tx.update(mismatchedPayments).set({ status: 'credited' }).where(eq(mismatchedPayments.id, held.id)).returning();
     if (actor) await audit(tx, actor, owner, invoice.id, held, { status: 'credited', transferId: payment!.id });
+    await emitMismatchedEvent(tx, 'mismatched_payment.credited', credited!, invoice);
     return mismatchedPaymentEventData(credited!, invoice);
   });
 }

@@ -1,5 +1,7 @@
+import { and, eq } from 'drizzle-orm';
 import { getAddress, parseUnits, type Address } from 'viem';
 import { describe, expect, it } from 'vitest';
+import { events } from '@/db/schema';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
@@ -67,6 +69,11 @@ describe('resolving held payments', () => {
     expect((await bsc.tokenBalance(bsc.addresses.fee, bsc.tokenOf('USDC'))) - feeBefore).toBe(parseUnits('0.07', 18));
     expect((await balanceOf(t.test)).available).toBe('14.85');
     for (const r of await ledgerSums(t.db, t.tenant.id)) expect(new Decimal(r.ledger).eq(r.balance), r.currency).toBe(true);
+    const credited = await t.db
+      .select()
+      .from(events)
+      .where(and(eq(events.subjectId, inv.id), eq(events.type, 'mismatched_payment.credited')));
+    expect(credited.map((e) => e.data)).toMatchObject([{ id: held.id, status: 'credited', token: 'USDC', invoiceToken: 'USDT' }]);
 
     // Once only, whichever way.
     for (const action of ['credit', 'refund'] as const) {
@@ -129,6 +136,16 @@ describe('resolving held payments', () => {
     expect(await eth.tokenBalance(getAddress(inv.depositAddress) as Address, eth.tokenOf('USDT'))).toBe(0n);
     expect((await balanceOf(t.test)).available).toBe('0.00');
     for (const r of await ledgerSums(t.db, t.tenant.id)) expect(new Decimal(r.ledger).eq(r.balance), r.currency).toBe(true);
+    // Announced once each: detected, then refunded with the withdrawal.
+    const announced = await t.db.select().from(events).where(eq(events.subjectId, inv.id));
+    expect(announced.filter((e) => e.type.startsWith('mismatched_payment.')).map((e) => e.type)).toEqual([
+      'mismatched_payment.detected',
+      'mismatched_payment.refunded',
+    ]);
+    expect(announced.find((e) => e.type === 'mismatched_payment.refunded')!.data).toMatchObject({
+      status: 'refunded',
+      withdrawalId: done.withdrawalId,
+    });
     // The payer sees it on the checkout.
     expect((await getCheckout(t.db, inv.id))!.mismatched).toMatchObject([{ amount: '8.00', token: 'USDT', status: 'refunded' }]);
     // Still once: more passes send nothing more.

@@ -109,3 +109,15 @@ export function mismatchedPaymentEventData(r: MismatchedPayment, invoice: { chai
     createdAt: r.createdAt.toISOString(),
   };
 }
+
+/** mismatched_payment.credited / .refunded: the merchant's decision on a held payment, in the transaction that records it. */
+export async function emitMismatchedEvent(
+  tx: Db,
+  type: 'mismatched_payment.credited' | 'mismatched_payment.refunded',
+  row: MismatchedPayment,
+  invoice: { chain: string; token: string },
+) {
+  await outbox.write(tx, [
+    outbox.row({ tenantId: row.tenantId, mode: row.mode, type, subjectId: row.invoiceId, data: mismatchedPaymentEventData(row, invoice) }),
+  ]);
+}
