@@ -6,23 +6,15 @@ import type { Db } from '@/lib/db';
 // An empty form field means "no filter", as on the dead-letters page.
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
-/**
- * The statuses the schema knows today, offered in the page's filter. The set is
- * growing (resolutions are being added), so the filter itself accepts any
- * status-shaped string rather than this list: a new status is filterable by URL
- * before anyone updates the page.
- */
-export const KNOWN_MISMATCHED_STATUSES: readonly string[] = mismatchedPayments.status.enumValues;
+/** The statuses a held payment goes through (held → credited, or refunding → refunded), offered in the page's filter. */
+export const KNOWN_MISMATCHED_STATUSES = mismatchedPayments.status.enumValues;
 
 export const MismatchedFilter = z.preprocess(
   (raw) => (raw && typeof raw === 'object' ? Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, blank(v)])) : raw),
   z.object({
     /** A status, or 'all'. Held is what may still need the merchant, so it is the default. */
     status: z
-      .string()
-      .trim()
-      .toLowerCase()
-      .regex(/^[a-z_]{1,32}$/)
+      .enum([...KNOWN_MISMATCHED_STATUSES, 'all'])
       .default('held')
       .catch('held'),
     mode: z.enum(['all', 'test', 'live']).default('all').catch('all'),
@@ -40,7 +32,7 @@ export type MismatchedFilter = z.infer<typeof MismatchedFilter>;
 export async function listMismatchedPayments(db: Db, f: MismatchedFilter) {
   const m = mismatchedPayments;
   const where: SQL[] = [];
-  if (f.status !== 'all') where.push(eq(m.status, f.status as (typeof m.status.enumValues)[number]));
+  if (f.status !== 'all') where.push(eq(m.status, f.status));
   if (f.mode !== 'all') where.push(eq(m.mode, f.mode));
   if (f.tenantId) where.push(eq(m.tenantId, f.tenantId));
   const rows = await db
