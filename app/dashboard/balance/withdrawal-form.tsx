@@ -116,7 +116,7 @@ export function WithdrawalForm({
       setErrors(fieldErrors(res.error.details));
       return setFormError(res.error.message);
     }
-    toast(`Withdrawal of ${formatMoney(res.data.amount)} ${unit} on ${rail.chain} created`);
+    toast(`Withdrawal of ${formatMoney(res.data.amount)} ${unit}${rail.chain === 'BSC' ? '' : ` on ${rail.chain}`} created`);
     setAmount('');
     setAddress('');
     setAddressOk(null);
