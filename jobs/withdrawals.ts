@@ -3,11 +3,13 @@ import { runScheduledJob } from '@/lib/jobs/run-job';
 import { WITHDRAWAL_LANE_LEASE } from '@/lib/withdrawals/lane-lease';
 
 // One lane per hot wallet: a queue with concurrency 1 keeps nonces in order (the job is named by the lane's lease).
+// A minute-long run that passes each network's lane every second, side by side, until the next tick.
 export const processWithdrawalsTask = schedules.task({
   id: 'process-withdrawals',
   cron: '* * * * *',
+  maxDuration: 120,
   queue: { name: 'hot-wallet-lane', concurrencyLimit: 1 },
-  run: () => runScheduledJob(WITHDRAWAL_LANE_LEASE),
+  run: () => runScheduledJob(WITHDRAWAL_LANE_LEASE, { runForMs: 55_000 }),
 });
 
 /** The auto-refund policy: proposals whose overpayment has settled become refunds (lib/refund-requests/auto-refund.ts). */

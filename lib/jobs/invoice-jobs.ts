@@ -7,9 +7,12 @@ import { createSettlements } from '@/lib/invoices/create-settlements';
 import { expireInvoices } from '@/lib/invoices/expire-invoices';
 import { runSettlements } from '@/lib/invoices/run-settlements';
 import type { SettleNetwork } from '@/lib/invoices/settle-invoice';
+import { perNetwork } from '@/lib/chain/per-network';
 
 /** The chain watch job of a mode: one per mode for the local worker; Trigger.dev runs every mode's in one task. */
 export const chainWatchJob = (mode: Mode) => `chain-watch-${mode}`;
+
+const canSettle = (net: Network): net is SettleNetwork => Boolean(net.depositMnemonic && net.gasWalletKey && net.feeWallet && net.hotWalletKey);
 
 const ready = (): Network[] => MODES.flatMap((m) => getNetworks(m)).filter(isNetworkReady);
 
@@ -55,10 +58,12 @@ export const INVOICE_JOBS: ScheduledJob[] = [
     name: 'settle-invoices',
     everyMs: 500,
     leaseMs: 10 * 60_000,
-    run: async (db, signal) => {
-      for (const net of ready()) {
-        if (net.depositMnemonic && net.gasWalletKey && net.feeWallet && net.hotWalletKey) await runSettlements(db, net as SettleNetwork, { signal });
-      }
-    },
+    // Each network's settlements in a loop of its own, side by side: a hung node holds up only its own payouts.
+    run: (db, signal, opts) =>
+      perNetwork('settlement', ready().filter(canSettle), (net) => runSettlements(db, net, { signal }), {
+        signal,
+        runForMs: opts?.runForMs ?? 25_000,
+        pollMs: 500,
+      }),
   },
 ];

@@ -23,7 +23,13 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
   // Invoices: chain watch per mode, expiry, settlement fan-out and settlement (lib/jobs/invoice-jobs.ts).
   ...INVOICE_JOBS,
   // The hot wallet's sending lane: one runner at a time (the lease, also taken by the exchange's send-now path).
-  { name: WITHDRAWAL_LANE_LEASE, everyMs: 1_000, leaseMs: 120_000, run: (db) => processAllWithdrawals(db) },
+  // A run loops each network's lane (a pass a second) side by side, so a hung node holds up only its own network.
+  {
+    name: WITHDRAWAL_LANE_LEASE,
+    everyMs: 1_000,
+    leaseMs: 120_000,
+    run: (db, signal, opts) => processAllWithdrawals(db, { signal, runForMs: opts?.runForMs ?? 25_000, pollMs: 1_000 }),
+  },
   // The auto-refund policy: overpayments refunded to the payer's proposed address once settled (lib/refund-requests).
   { name: 'auto-refunds', everyMs: 3_000, leaseMs: 60_000, run: (db) => runAutoRefunds(db) },
   // Exchange orders (withdrawals, pay-ins) followed to a final status within the shared weight budget: a 55 s loop

@@ -34,6 +34,8 @@ export async function startRpcFaultProxy(upstream: string, opts: { nodes?: Fault
     /** Requests with a call this returns true for get HTTP 503 (e.g. reads of recent blocks only). */
     failWhen: null as ((call: RpcCall) => boolean) | null,
     failRate: 0,
+    /** Requests with a call this returns true for hang `hangMs`, then lose their connection (a node that stopped answering). */
+    hangWhen: null as ((call: RpcCall) => boolean) | null,
     hangMs: 20_000,
     nodes: opts.nodes ?? [{ lag: 0 }],
     /** Requests per node index, failures injected. */
@@ -110,9 +112,10 @@ export async function startRpcFaultProxy(upstream: string, opts: { nodes?: Fault
           state.failed++;
           return res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable');
         }
-        if (state.failRate > 0 && Math.random() < state.failRate) {
+        const hang = calls.some((c) => state.hangWhen?.(c));
+        if (hang || (state.failRate > 0 && Math.random() < state.failRate)) {
           state.failed++;
-          if (Math.random() < 0.5) return res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable');
+          if (!hang && Math.random() < 0.5) return res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable');
           hanging.add(res);
           setTimeout(() => {
             hanging.delete(res);
@@ -138,6 +141,7 @@ export async function startRpcFaultProxy(upstream: string, opts: { nodes?: Fault
     heal() {
       state.failMethods.clear();
       state.failWhen = null;
+      state.hangWhen = null;
       state.failRate = 0;
       state.nodes = [{ lag: 0 }];
     },

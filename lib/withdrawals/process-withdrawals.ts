@@ -4,6 +4,7 @@ import type { Db } from '@/lib/db';
 import { publicClient } from '@/lib/chain/clients';
 import { getNetworks, isNetworkReady, type Network } from '@/lib/chain/network';
 import { MODES } from '@/lib/mode';
+import { perNetwork, type PerNetworkOptions } from '@/lib/chain/per-network';
 import type { LaneNetwork } from './lane-helpers';
 import { sendPendingWithdrawals, type SendOptions } from './send-pending-withdrawals';
 import { trackSentWithdrawals, type TrackOptions } from './track-sent-withdrawals';
@@ -25,17 +26,11 @@ export async function processWithdrawals(db: Db, net: LaneNetwork, opts: SendOpt
   return { ...tracked, sent };
 }
 
-/** The scheduled job: every configured network's lane (one hot wallet each), every mode. */
-export async function processAllWithdrawals(db: Db) {
-  // One network's failing node must not stop the others' lanes; the pass still fails (and is logged by the job) after.
-  let first: unknown;
-  for (const net of MODES.flatMap((m) => getNetworks(m))) {
-    if (!isLaneReady(net)) continue;
-    try {
-      await processWithdrawals(db, net);
-    } catch (err) {
-      first ??= err;
-    }
-  }
-  if (first) throw first;
+/**
+ * The scheduled job: every configured network's lane (one hot wallet each), every mode, side by side, so one
+ * network's hung or failing node holds up only its own lane (lib/jobs/per-network.ts).
+ */
+export async function processAllWithdrawals(db: Db, opts: PerNetworkOptions = {}) {
+  const lanes = MODES.flatMap((m) => getNetworks(m)).filter(isLaneReady);
+  await perNetwork('withdrawal lane', lanes, (net) => processWithdrawals(db, net), opts);
 }
