@@ -54,7 +54,6 @@ export async function declineRefundRequestAction(invoiceId: string, requestId: s
   });
 }
 
-/** Counts a held payment made on another network as a payment of the invoice (nothing leaves; it is swept on its network). */
 /**
  * Sends a held payment back to its sender. No step-up, unlike a refund: the destination is fixed
  * (the sender the chain shows), so a hijacked session cannot redirect the money.
@@ -68,6 +67,7 @@ export async function refundMismatchedPaymentAction(invoiceId: string, paymentId
   });
 }
 
+/** Credits a held payment: counted towards the invoice (the invoice's token from another network) or to its own token's balance; nothing leaves. */
 export async function creditMismatchedPaymentAction(invoiceId: string, paymentId: string) {
   return runAction(async () => {
     const ctx = await actionContext('invoices:create');
