@@ -27,7 +27,8 @@ let proxy: RpcFaultProxy;
 let ethNet: Network;
 beforeAll(async () => {
   proxy = await startRpcFaultProxy(rails.eth.rpcUrl);
-  proxy.state.hangMs = 4_000;
+  // Longer than any wait below: a hung call never ends on its own during a test (each test cuts them after).
+  proxy.state.hangMs = 60_000;
   ethNet = { ...rails.ethNet, rpcUrl: proxy.url };
   setNetworkOverride('test', ethNet);
   await rails.bsc.mint(rails.bsc.addresses.hot, '1000');
@@ -90,6 +91,7 @@ describe('one network whose node hangs', () => {
       expect(await rails.eth.tokenBalance(ethDest as Address, rails.eth.tokenOf('USDT'))).toBe(0n);
     } finally {
       proxy.state.hangWhen = null;
+      proxy.cutHanging();
       await lane.stop();
     }
     const again = startJob(t.db, WITHDRAWAL_LANE_LEASE, 20_000);
@@ -99,6 +101,23 @@ describe('one network whose node hangs', () => {
     // Each exactly once: 5.00 at 18 decimals on BSC, at 6 on Ethereum.
     expect(await rails.bsc.tokenBalance(bscDest as Address, bscToken)).toBe(5_000_000_000_000_000_000n);
     expect(await rails.eth.tokenBalance(ethDest as Address, rails.eth.tokenOf('USDT'))).toBe(5_000_000n);
+  });
+
+  it("does not hold up another network's payment detection", async () => {
+    const t = await railsTenant(rails);
+    proxy.state.hangWhen = () => true;
+    const watch = startJob(t.db, 'chain-watch-test', 20_000);
+    try {
+      await sleep(1_500); // the Ethereum watcher is waiting on its node by now
+      const inv = await createInvoice(t.test, { amount: '3.00' });
+      await sendToken(rails.bsc, 'USDT', inv.depositAddress, '3');
+      const seen = await until(async () => (await invoiceDetail(t.test, inv.id)).amountReceived === '3.00', 8_000);
+      expect(seen, 'the BSC payment was detected while Ethereum hung').toBe(true);
+    } finally {
+      proxy.state.hangWhen = null;
+      proxy.cutHanging();
+      await watch.stop();
+    }
   });
 
   it("does not hold up another network's payouts", async () => {
@@ -129,6 +148,7 @@ describe('one network whose node hangs', () => {
       expect(await rails.bsc.tokenBalance(getAddress(bscInv.depositAddress) as Address)).toBe(0n);
     } finally {
       proxy.state.hangWhen = null;
+      proxy.cutHanging();
       await settle.stop();
     }
   });

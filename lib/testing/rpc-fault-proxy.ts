@@ -120,7 +120,7 @@ export async function startRpcFaultProxy(upstream: string, opts: { nodes?: Fault
           setTimeout(() => {
             hanging.delete(res);
             req.socket.destroy();
-          }, state.hangMs);
+          }, state.hangMs).unref();
           return;
         }
         const idx = next++ % state.nodes.length;
@@ -144,6 +144,11 @@ export async function startRpcFaultProxy(upstream: string, opts: { nodes?: Fault
       state.hangWhen = null;
       state.failRate = 0;
       state.nodes = [{ lag: 0 }];
+    },
+    /** Cuts every request hanging now (their clients see the connection lost), rather than after `hangMs`. */
+    cutHanging() {
+      for (const r of hanging) r.socket?.destroy();
+      hanging.clear();
     },
     async close() {
       for (const r of hanging) r.socket?.destroy();
