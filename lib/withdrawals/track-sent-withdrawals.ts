@@ -152,7 +152,8 @@ async function requeue(db: Db, w: Withdrawal, reason: string, now: Date) {
       nextAttemptAt: now,
       updatedAt: now,
     })
-    .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PROCESSING')));
+    // Only if no other pass has signed a newer version meanwhile (that one may be the transaction mined).
+    .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PROCESSING'), eq(withdrawals.txHash, w.txHash!)));
 }
 
 async function replaceStuck(db: Db, lane: LaneNetwork, client: PublicClient, account: PrivateKeyAccount, w: Withdrawal, now: Date) {
@@ -171,7 +172,10 @@ async function replaceStuck(db: Db, lane: LaneNetwork, client: PublicClient, acc
     gas: 100_000n,
     gasPrice,
   });
-  await db
+  // Only over the transaction this pass read: a second pass replacing it at the same time (a run past its lease
+  // beside the next) would otherwise overwrite the other's hash, and if that one were mined the withdrawal would
+  // look unsent and be paid again under a new nonce. The pass that loses the race broadcasts nothing.
+  const [replaced] = await db
     .update(withdrawals)
     .set({
       signedTx: signed,
@@ -181,6 +185,7 @@ async function replaceStuck(db: Db, lane: LaneNetwork, client: PublicClient, acc
       broadcastAt: now,
       updatedAt: now,
     })
-    .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PROCESSING')));
-  await broadcastRaw(client, signed);
+    .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PROCESSING'), eq(withdrawals.txHash, w.txHash!)))
+    .returning({ id: withdrawals.id });
+  if (replaced) await broadcastRaw(client, signed);
 }

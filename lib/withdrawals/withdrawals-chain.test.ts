@@ -11,6 +11,8 @@ import type { LaneNetwork } from './lane-helpers';
 import { processWithdrawals } from './process-withdrawals';
 import { getWithdrawalOrThrow } from './get-withdrawal-or-throw';
 import { newId } from '@/lib/ids';
+import { publicClient } from '@/lib/chain/clients';
+import { sleep } from '@/lib/async/sleep';
 
 let chain: AnvilChain;
 let net: LaneNetwork;
@@ -155,6 +157,39 @@ describe('USDT withdrawals on a real chain', () => {
     await processWithdrawals(t.db, net);
     expect((await getWithdrawalOrThrow(t.db, { id: res.body.id, tenantId: t.tenant.id, mode: 'test' })).status).toBe('COMPLETED');
     expect(await transfersTo(to)).toHaveLength(1);
+  });
+
+  it('two lane passes replacing one stuck transaction at once (a run past its lease beside the next): the mined hash is always known; one transfer', async () => {
+    const t = await fundedTenant('10');
+    const to = freshAddress();
+    const res = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '1.00', destinationAddress: to } });
+    await chain.client.setAutomine(false);
+    try {
+      await processWithdrawals(t.db, net);
+      const first = await getWithdrawalOrThrow(t.db, { id: res.body.id, tenantId: t.tenant.id, mode: 'test' });
+      // Both passes read the same stuck transaction. One node quotes a high gas price at once; the other is slow
+      // and quotes the usual one, so the later replacement is the cheaper one and the node refuses it.
+      const real = publicClient(net.rpcUrl);
+      const quote = (price: bigint, delayMs: number) =>
+        new Proxy(real, {
+          get: (target, prop, receiver) => (prop === 'getGasPrice' ? async () => (await sleep(delayMs), price) : Reflect.get(target, prop, receiver)),
+        });
+      const later = new Date(Date.now() + 1000);
+      await Promise.all([
+        processWithdrawals(t.db, net, { stuckAfterMs: 0, now: later, client: quote(first.gasPrice! * 3n, 150) }),
+        processWithdrawals(t.db, net, { stuckAfterMs: 0, now: later, client: quote(first.gasPrice!, 600) }).catch(() => undefined),
+      ]);
+    } finally {
+      await chain.client.setAutomine(true);
+    }
+    await chain.mine(1);
+    for (let i = 0; i < 6; i++) {
+      await processWithdrawals(t.db, net, { retryDelayMs: 0 }).catch(() => undefined);
+      await chain.mine(3);
+    }
+    const done = await getWithdrawalOrThrow(t.db, { id: res.body.id, tenantId: t.tenant.id, mode: 'test' });
+    expect(await transfersTo(to)).toHaveLength(1);
+    expect(done.status).toBe('COMPLETED');
   });
 
   it('stays PENDING with a visible reason while the hot wallet lacks USDT, then sends', async () => {
