@@ -97,7 +97,14 @@ async function trackOne(db: Db, net: LaneNetwork, client: PublicClient, account:
   const snap = await snapshot(net.rpcUrl, account.address, hashes);
   if (snap.receipt) {
     const r = snap.receipt;
-    if (r.hash !== w.txHash) await db.update(withdrawals).set({ txHash: r.hash }).where(eq(withdrawals.id, w.id));
+    if (r.hash !== w.txHash) {
+      // An earlier version was mined. The newer one stays among the hashes: a reorg may yet mine it instead, and a
+      // hash the withdrawal no longer knows would make it look unsent (and be paid again under a new nonce).
+      await db
+        .update(withdrawals)
+        .set({ txHash: r.hash, replacedTxHashes: [...w.replacedTxHashes.filter((h) => h !== r.hash), w.txHash!] })
+        .where(and(eq(withdrawals.id, w.id), eq(withdrawals.txHash, w.txHash!)));
+    }
     if (!r.success) return (await failWithdrawal(db, w.id, `Transaction ${r.hash} reverted on chain.`)) ? 'failed' : null;
     const confirmations = snap.head - r.blockNumber + 1;
     if (confirmations >= net.confirmations && (await completeWithdrawal(db, w.id))) return 'completed';

@@ -192,6 +192,37 @@ describe('USDT withdrawals on a real chain', () => {
     expect(done.status).toBe('COMPLETED');
   });
 
+  it('the first version mined after a replacement: the withdrawal keeps every hash it ever had (a reorg may still mine the other)', async () => {
+    const t = await fundedTenant('10');
+    const to = freshAddress();
+    const res = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '1.00', destinationAddress: to } });
+    const get = () => getWithdrawalOrThrow(t.db, { id: res.body.id, tenantId: t.tenant.id, mode: 'test' });
+    await chain.client.setAutomine(false);
+    let first: Awaited<ReturnType<typeof get>>;
+    let replaced: Awaited<ReturnType<typeof get>>;
+    try {
+      await processWithdrawals(t.db, net);
+      first = await get();
+      await processWithdrawals(t.db, net, { stuckAfterMs: 0, now: new Date(Date.now() + 1000) });
+      replaced = await get();
+      // The replacement never reaches a block; the first version does.
+      await chain.client.dropTransaction({ hash: replaced.txHash as `0x${string}` });
+      await chain.client.dropTransaction({ hash: first.txHash as `0x${string}` });
+      await chain.client.sendRawTransaction({ serializedTransaction: first.signedTx as `0x${string}` });
+      await chain.mine(1);
+    } finally {
+      await chain.client.setAutomine(true);
+    }
+    await processWithdrawals(t.db, net);
+    const tracked = await get();
+    expect(tracked.txHash).toBe(first.txHash);
+    expect([tracked.txHash, ...tracked.replacedTxHashes].sort()).toEqual([first.txHash, replaced.txHash].sort());
+    await chain.mine(6);
+    await processWithdrawals(t.db, net);
+    expect((await get()).status).toBe('COMPLETED');
+    expect(await transfersTo(to)).toHaveLength(1);
+  });
+
   it('stays PENDING with a visible reason while the hot wallet lacks USDT, then sends', async () => {
     const t = await fundedTenant('10');
     const poor = { ...net, hotWalletKey: chain.keys.other } as LaneNetwork;
