@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { erc20Abi, parseUnits, type Address } from 'viem';
+import { erc20Abi, parseUnits, type Address, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { events, withdrawals } from '@/db/schema';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
@@ -53,6 +53,23 @@ async function settle(id: string, rounds = 3) {
     await chain.mine(5);
   }
   await processWithdrawals((await createTestTenant()).db, net);
+}
+
+/** A 1.00 withdrawal whose first transaction waits in the pool: automine stays off until `release`. */
+async function stuckWithdrawal() {
+  const t = await fundedTenant('10');
+  const to = freshAddress();
+  const res = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '1.00', destinationAddress: to } });
+  const get = () => getWithdrawalOrThrow(t.db, { id: res.body.id, tenantId: t.tenant.id, mode: 'test' });
+  const release = () => chain.client.setAutomine(true);
+  await chain.client.setAutomine(false);
+  try {
+    await processWithdrawals(t.db, net);
+    return { t, to, get, first: await get(), release };
+  } catch (err) {
+    await release();
+    throw err;
+  }
 }
 
 describe('USDT withdrawals on a real chain', () => {
@@ -137,36 +154,26 @@ describe('USDT withdrawals on a real chain', () => {
   });
 
   it('a stuck transaction is replaced under the same nonce with a higher gas price; one transfer lands', async () => {
-    const t = await fundedTenant('10');
-    const to = freshAddress();
-    const res = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '1.00', destinationAddress: to } });
-    await chain.client.setAutomine(false);
+    const { t, to, get, first, release } = await stuckWithdrawal();
     try {
-      await processWithdrawals(t.db, net);
-      const first = await getWithdrawalOrThrow(t.db, { id: res.body.id, tenantId: t.tenant.id, mode: 'test' });
       await processWithdrawals(t.db, net, { stuckAfterMs: 0, now: new Date(Date.now() + 1000) });
-      const replaced = await getWithdrawalOrThrow(t.db, { id: res.body.id, tenantId: t.tenant.id, mode: 'test' });
+      const replaced = await get();
       expect(replaced.nonce).toBe(first.nonce);
       expect(replaced.txHash).not.toBe(first.txHash);
       expect(replaced.gasPrice! > first.gasPrice!).toBe(true);
       expect(replaced.replacedTxHashes).toEqual([first.txHash]);
     } finally {
-      await chain.client.setAutomine(true);
+      await release();
     }
     await chain.mine(6);
     await processWithdrawals(t.db, net);
-    expect((await getWithdrawalOrThrow(t.db, { id: res.body.id, tenantId: t.tenant.id, mode: 'test' })).status).toBe('COMPLETED');
+    expect((await get()).status).toBe('COMPLETED');
     expect(await transfersTo(to)).toHaveLength(1);
   });
 
   it('two lane passes replacing one stuck transaction at once (a run past its lease beside the next): the mined hash is always known; one transfer', async () => {
-    const t = await fundedTenant('10');
-    const to = freshAddress();
-    const res = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '1.00', destinationAddress: to } });
-    await chain.client.setAutomine(false);
+    const { t, to, get, first, release } = await stuckWithdrawal();
     try {
-      await processWithdrawals(t.db, net);
-      const first = await getWithdrawalOrThrow(t.db, { id: res.body.id, tenantId: t.tenant.id, mode: 'test' });
       // Both passes read the same stuck transaction. One node quotes a high gas price at once; the other is slow
       // and quotes the usual one, so the later replacement is the cheaper one and the node refuses it.
       const real = publicClient(net.rpcUrl);
@@ -180,38 +187,30 @@ describe('USDT withdrawals on a real chain', () => {
         processWithdrawals(t.db, net, { stuckAfterMs: 0, now: later, client: quote(first.gasPrice!, 600) }).catch(() => undefined),
       ]);
     } finally {
-      await chain.client.setAutomine(true);
+      await release();
     }
     await chain.mine(1);
     for (let i = 0; i < 6; i++) {
       await processWithdrawals(t.db, net, { retryDelayMs: 0 }).catch(() => undefined);
       await chain.mine(3);
     }
-    const done = await getWithdrawalOrThrow(t.db, { id: res.body.id, tenantId: t.tenant.id, mode: 'test' });
     expect(await transfersTo(to)).toHaveLength(1);
-    expect(done.status).toBe('COMPLETED');
+    expect((await get()).status).toBe('COMPLETED');
   });
 
   it('the first version mined after a replacement: the withdrawal keeps every hash it ever had (a reorg may still mine the other)', async () => {
-    const t = await fundedTenant('10');
-    const to = freshAddress();
-    const res = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '1.00', destinationAddress: to } });
-    const get = () => getWithdrawalOrThrow(t.db, { id: res.body.id, tenantId: t.tenant.id, mode: 'test' });
-    await chain.client.setAutomine(false);
-    let first: Awaited<ReturnType<typeof get>>;
-    let replaced: Awaited<ReturnType<typeof get>>;
+    const { t, to, get, first, release } = await stuckWithdrawal();
+    let replaced: typeof first;
     try {
-      await processWithdrawals(t.db, net);
-      first = await get();
       await processWithdrawals(t.db, net, { stuckAfterMs: 0, now: new Date(Date.now() + 1000) });
       replaced = await get();
       // The replacement never reaches a block; the first version does.
-      await chain.client.dropTransaction({ hash: replaced.txHash as `0x${string}` });
-      await chain.client.dropTransaction({ hash: first.txHash as `0x${string}` });
-      await chain.client.sendRawTransaction({ serializedTransaction: first.signedTx as `0x${string}` });
+      await chain.client.dropTransaction({ hash: replaced.txHash as Hex });
+      await chain.client.dropTransaction({ hash: first.txHash as Hex });
+      await chain.client.sendRawTransaction({ serializedTransaction: first.signedTx as Hex });
       await chain.mine(1);
     } finally {
-      await chain.client.setAutomine(true);
+      await release();
     }
     await processWithdrawals(t.db, net);
     const tracked = await get();
