@@ -2050,6 +2050,8 @@ export interface components {
             refundAddress: string | null;
             /** @description The refund's withdrawal, once the payment is swept; null before. */
             withdrawalId: string | null;
+            /** @description Set when a reorg deeper than the confirmations dropped the payment after money moved on it (swept, credited or sent back): kept, flagged for you and the operator, never credited or sent back twice; blockNumber moves if it is mined again. Null otherwise. */
+            reorgedAt: string | null;
             /** Format: date-time */
             createdAt: string;
         };
