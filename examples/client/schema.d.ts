@@ -2179,8 +2179,21 @@ export interface components {
             amount: string | null;
             minAmount: string | null;
             maxAmount: string | null;
-            /** @enum {string} */
-            currency: "USDT" | "USD" | "EUR" | "GBP" | "CHF" | "JPY" | "CAD" | "AUD";
+            /**
+             * @description The network of each payer's invoice.
+             * @enum {string}
+             */
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            /**
+             * @description The token of each payer's invoice.
+             * @enum {string}
+             */
+            token: "USDT" | "USDC";
+            /**
+             * @description The price currency: the token, or a fiat currency (USDT links).
+             * @enum {string}
+             */
+            currency: "USDT" | "USDC" | "USD" | "EUR" | "GBP" | "CHF" | "JPY" | "CAD" | "AUD";
             maxPayments: number | null;
             /** @description Invoices created through the link that have been paid (seen in full on chain). */
             paidCount: number;
@@ -4861,11 +4874,22 @@ export interface operations {
                     /** @description The payer types the amount: the largest accepted (with minAmount). */
                     maxAmount?: string;
                     /**
-                     * @description USDT (default) or a fiat currency: each invoice then locks its own rate when the payer opens it.
+                     * @description Network each payer's invoice is on: BSC (default) or another of the rails this account accepts (GET /v1/tenants/me `rails`).
+                     * @default BSC
+                     * @enum {string}
+                     */
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                    /**
+                     * @description USDT (default) or USDC: what payers pay and your balance is credited in.
                      * @default USDT
                      * @enum {string}
                      */
-                    currency?: "USDT" | "USD" | "EUR" | "GBP" | "CHF" | "JPY" | "CAD" | "AUD";
+                    token?: "USDT" | "USDC";
+                    /**
+                     * @description The price currency: the token (the default), or for a USDT link a fiat currency: each invoice then locks its own rate when the payer opens it.
+                     * @enum {string}
+                     */
+                    currency?: "USDT" | "USDC" | "USD" | "EUR" | "GBP" | "CHF" | "JPY" | "CAD" | "AUD";
                     /** @description Quantity limit: how many payers may pay. Unpaid open invoices hold a place until they expire, so the limit is never exceeded. */
                     maxPayments?: number;
                     /**

@@ -3,10 +3,11 @@ import { parseUnits } from 'viem';
 import { chainCursors, chainTransfers, invoices, mismatchedPayments, orders, tenants } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { getRail } from '@/lib/chain/network';
-import { CHAIN_SPECS, type Asset, type ChainKey } from '@/lib/config/rails';
+import type { Asset, ChainKey } from '@/lib/config/rails';
 import { isId } from '@/lib/ids';
 import { Decimal, formatAmount } from '@/lib/money';
 import { checkoutRefund } from './checkout-refund';
+import { networkLabel } from './network-label';
 
 export type CheckoutState = NonNullable<Awaited<ReturnType<typeof getCheckout>>>;
 
@@ -100,9 +101,4 @@ export async function getCheckout(db: Db, invoiceId: string) {
     refund,
     returnUrl: order[0] ? `/store/${row.tenantSlug}${inv.mode === 'test' ? '?mode=test' : ''}` : null,
   };
-}
-
-/** The network as payers' wallets name it, with its token standard. */
-function networkLabel(chain: ChainKey): string {
-  return chain === 'BSC' ? 'BNB Smart Chain (BEP-20)' : `${CHAIN_SPECS[chain]?.name ?? chain} (ERC-20)`;
 }
