@@ -544,7 +544,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the underpayment tolerance and the wrong-network policy
+         * @description Extension. Either or both; each change is audited (Settings > Activity). These settings are the account's, for both modes, so only a live key may change them (a test key is 403 mode_mismatch: test keys go to CI and contractors). The auto-refund policy is changed in the dashboard only (the owner, with step-up). See docs/invoices.md.
+         *
+         *     Scope: `admin`.
+         */
+        patch: operations["updateCurrentTenant"];
         trace?: never;
     };
     "/v1/test-helpers/invoices/{id}/pay": {
@@ -2327,14 +2333,14 @@ export interface components {
             invoiceFeePercent: string;
             /** @description Withdrawal fee rate as a fraction, charged on top of the amount. */
             feePercent: string;
-            /** @description Percent (0 to 5, "0.5" = 0.5 %) a payment may fall short of an invoice and still count as paid; copied onto each invoice at creation. Set in the dashboard settings. */
+            /** @description Percent (0 to 5, "0.5" = 0.5 %) a payment may fall short of an invoice and still count as paid; copied onto each invoice at creation. Set in the dashboard settings or with PATCH /v1/tenants/me. */
             underpaymentTolerancePercent: string;
-            /** @description Auto-refund policy: an overpayment is refunded, once settled, to the address the payer gives on the checkout, without your approval (the 24 h limit and approval threshold still apply). Set in the dashboard settings. */
+            /** @description Auto-refund policy: an overpayment is refunded, once settled, to the address the payer gives on the checkout, without your approval (the 24 h limit and approval threshold still apply). Set in the dashboard settings only (the owner, with step-up). */
             autoRefundOverpayments: boolean;
             /** @description Extension: the rails (`CHAIN:TOKEN`) this account accepts invoices on in the key's mode: BSC:USDT always, and those of the gateway's enabled rails the account chose (all by default; dashboard settings). See docs/rails.md. */
             rails: string[];
             /**
-             * @description Extension: a payment in the invoice's token on another enabled network than the invoice's. credit (default): counted like a correct payment and swept on the network it came on; hold: kept apart for you (mismatchedPayments on the invoice). Set in the dashboard settings.
+             * @description Extension: a payment in the invoice's token on another enabled network than the invoice's. credit (default): counted like a correct payment and swept on the network it came on; hold: kept apart for you (mismatchedPayments on the invoice). Set in the dashboard settings or with PATCH /v1/tenants/me.
              * @enum {string}
              */
             wrongNetworkPolicy: "credit" | "hold";
@@ -6197,6 +6203,120 @@ export interface operations {
             };
             /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
             403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCurrentTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "underpaymentTolerancePercent": "0.5",
+                 *       "wrongNetworkPolicy": "hold"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Percent (0 to 5, at most 2 decimals, "0.5" = 0.5 %) a payment may fall short and still count as paid; invoices created from now on use it. */
+                    underpaymentTolerancePercent?: string;
+                    /**
+                     * @description credit: a payment in the invoice's token on another enabled network counts towards it; hold: kept apart for you to credit or send back. Applies to payments found from now on.
+                     * @enum {string}
+                     */
+                    wrongNetworkPolicy?: "credit" | "hold";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope, mode_mismatch) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large (code: payload_too_large) */
+            413: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type (code: unsupported_media_type) */
+            415: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
