@@ -75,8 +75,16 @@ export async function getCheckout(db: Db, invoiceId: string) {
     remaining: formatAmount(remaining),
     /** Accepted short of the amount under the merchant's underpayment tolerance (0 unless so). */
     amountShortfall: formatAmount(inv.amountShortfall),
-    /** The merchant's price when it was set in a fiat currency (the USDT amount was fixed from it at creation). */
-    price: inv.priceCurrency && inv.priceAmount ? { currency: inv.priceCurrency, amount: formatAmount(inv.priceAmount) } : null,
+    /** The merchant's price when it was set in a fiat currency, and the rate (USDT per unit) locked at creation that fixed the USDT amount. */
+    price:
+      inv.priceCurrency && inv.priceAmount
+        ? {
+            currency: inv.priceCurrency,
+            amount: formatAmount(inv.priceAmount),
+            rate: new Decimal(inv.rate ?? '0').toFixed(),
+            rateAt: (inv.rateAt ?? inv.createdAt).toISOString(),
+          }
+        : null,
     token: inv.token as Asset,
     network: networkLabel(inv.chain as ChainKey),
     /** Payments in another token or on another network than the invoice's: shown so the payer knows they arrived and what the merchant did. */
