@@ -75,8 +75,10 @@ const rpcLog = z.object({
  * 0x. Other events (and Transfer-named events with other layouts) give null.
  */
 export function parseTransferLog(raw: unknown): (TokenTransfer & { token: string }) | null {
+  // Other events are skipped before validation: a busy block carries many, and they are none of ours.
+  const topics = (raw as { topics?: unknown })?.topics;
+  if (!Array.isArray(topics) || topics.length !== 3 || String(topics[0]).toLowerCase() !== TRANSFER_TOPIC) return null;
   const l = rpcLog.parse(raw);
-  if (l.topics.length !== 3 || l.topics[0]!.toLowerCase() !== TRANSFER_TOPIC) return null;
   return {
     token: `41${l.address.slice(2).toLowerCase()}`,
     txHash: l.transactionHash.slice(2).toLowerCase(),

@@ -73,11 +73,15 @@ async function call(chain: StandInChain, method: string, params: unknown[]): Pro
 }
 
 async function getLogs(chain: StandInChain, f: Record<string, unknown>) {
-  const from = blockByTag(chain, f.fromBlock ?? 'latest');
-  const to = blockByTag(chain, f.toBlock ?? 'latest');
+  const num = (tag: unknown) => (typeof tag === 'string' && /^0x[0-9a-fA-F]+$/.test(tag) ? Number(tag) : blockByTag(chain, tag)!.number);
+  const fromN = num(f.fromBlock ?? 'latest');
+  const toN = num(f.toBlock ?? 'latest');
+  if (fromN > toN) throw new JsonRpcError(-32602, 'please verify: fromBlock <= toBlock');
+  if (toN - fromN >= MAX_BLOCK_RANGE) throw new JsonRpcError(-32602, `exceed max block range: ${MAX_BLOCK_RANGE}`);
+  // Blocks past the head have no logs yet.
+  const from = chain.blocks[fromN];
+  const to = chain.blocks[Math.min(toN, chain.head.number)];
   if (!from || !to) return [];
-  if (from.number > to.number) throw new JsonRpcError(-32602, 'please verify: fromBlock <= toBlock');
-  if (to.number - from.number >= MAX_BLOCK_RANGE) throw new JsonRpcError(-32602, `exceed max block range: ${MAX_BLOCK_RANGE}`);
   const evmFilter = { fromBlock: hex(from.number), toBlock: hex(to.number), address: f.address, topics: f.topics };
   const logs = await chain.rpc<{ address: string; topics: string[]; data: string; blockNumber: string; transactionHash: string; logIndex: string }[]>(
     'eth_getLogs',
