@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TronWeb, utils } from 'tronweb';
+import { TronWeb, utils, type Types } from 'tronweb';
+import { GETBLOCK_66987565, TXINFO_01B4CDE4 } from '@/lib/chain/tron/fixtures/node-responses';
 import { startTronNode, type TronNode } from './tron-node';
 
 /**
@@ -215,5 +216,53 @@ describe('blacklist', () => {
     const txId = await usdt.transfer(node.keys.hot.address, 1_000_000).send({ feeLimit: 100_000_000 });
     expect((await info(txId)).receipt.result).toBe('REVERT');
     expect(await usdtOf(tw, evil.address)).toBe(1_000_000n);
+  });
+});
+
+describe('answers shaped like java-tron', () => {
+  const shape = (o: unknown): unknown =>
+    o && typeof o === 'object' && !Array.isArray(o)
+      ? Object.fromEntries(
+          Object.keys(o)
+            .sort()
+            .map((k) => [k, shape((o as Record<string, unknown>)[k])]),
+        )
+      : typeof o;
+
+  it('serves blocks and transaction info with the fields and types of real responses', async () => {
+    const block = await post('/wallet/getblock', { id_or_num: '1', detail: false });
+    expect(shape(block)).toEqual(shape(GETBLOCK_66987565));
+    const payer = fresh();
+    await node.sendTrx(payer.address, 100_000_000);
+    await node.mintUsdt(payer.address, 1_000_000n);
+    const usdt = await node.tronWeb(payer.privateKey).contract().at(node.usdt);
+    const ours = (await info(await usdt.transfer(fresh().address, 1_000_000).send({ feeLimit: 100_000_000 }))) as Record<string, unknown>;
+    const real = TXINFO_01B4CDE4 as Record<string, unknown>;
+    for (const k of ['id', 'fee', 'blockNumber', 'blockTimeStamp', 'contractResult', 'contract_address', 'receipt', 'log'])
+      expect(typeof ours[k]).toBe(typeof real[k]);
+  });
+
+  it('builds unsigned transactions on /wallet/createtransaction and /wallet/delegateresource that TronWeb signs and the node accepts', async () => {
+    const from = node.keys.fee;
+    const tw = node.tronWeb(from.privateKey);
+    const to = fresh();
+    const trx = await post<Types.Transaction>('/wallet/createtransaction', {
+      owner_address: from.hex,
+      to_address: TronWeb.address.toHex(to.address),
+      amount: 1_500_000,
+    });
+    expect((await tw.trx.sendRawTransaction(await tw.trx.sign(trx as Types.Transaction))).result).toBe(true);
+    expect(await tw.trx.getBalance(to.address)).toBe(1_500_000);
+    await tw.trx.sendRawTransaction(await tw.trx.sign(await tw.transactionBuilder.freezeBalanceV2(5_000_000, 'ENERGY', from.address)));
+    const delegate = await post<Types.Transaction>('/wallet/delegateresource', {
+      owner_address: from.hex,
+      receiver_address: TronWeb.address.toHex(to.address),
+      balance: 2_000_000,
+      resource: 'ENERGY',
+    });
+    expect((await tw.trx.sendRawTransaction(await tw.trx.sign(delegate))).result).toBe(true);
+    const r = await tw.trx.getAccountResources(to.address);
+    // 2 TRX's share of the network's daily energy (TotalEnergyLimit / TotalEnergyWeight per staked TRX).
+    expect(r.EnergyLimit).toBe(Math.floor((2 * r.TotalEnergyLimit!) / r.TotalEnergyWeight!));
   });
 });
