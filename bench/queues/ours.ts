@@ -19,14 +19,14 @@ import { endpoint } from '../webhooks';
 import { METER_APP } from '../lib/db-cpu';
 import { payload, type Mix, type QueueSystem, type Tracker } from './common';
 
-export async function ourPath(db: Db, connectionString: string, datname: string): Promise<QueueSystem> {
+export async function ourPath(db: Db, connectionString: string, datname: string, concurrency = env().WEBHOOK_CONCURRENCY): Promise<QueueSystem> {
   const check = postgres(connectionString, { max: 1, onnotice: () => {}, connection: { application_name: METER_APP } });
   let tenantId = '';
   let stopLoop: (() => Promise<unknown>) | null = null;
   return {
     name: 'ours',
     datname,
-    settings: `our delivery loop (lib/webhooks): WEBHOOK_CONCURRENCY ${env().WEBHOOK_CONCURRENCY}, DB_POOL_MAX ${env().DB_POOL_MAX}, rotation every 2 s; outbox.write of 1,000 events; retry after ${30 * env().WEBHOOK_RETRY_SCALE} s (WEBHOOK_RETRY_SCALE ${env().WEBHOOK_RETRY_SCALE})`,
+    settings: `our delivery loop (lib/webhooks): WEBHOOK_CONCURRENCY ${concurrency} (per tenant ${Math.max(2, Math.floor(concurrency / 4))}, per endpoint ${Math.floor(concurrency / 2)}), DB_POOL_MAX ${env().DB_POOL_MAX}, rotation every 2 s; outbox.write of 1,000 events; retry after ${30 * env().WEBHOOK_RETRY_SCALE} s (WEBHOOK_RETRY_SCALE ${env().WEBHOOK_RETRY_SCALE})`,
     async start(mix: Mix, tracker: Tracker) {
       void mix;
       tenantId = (await createTestTenant({ name: `Bench queues ${Date.now()}` })).tenant.id;
@@ -34,6 +34,8 @@ export async function ourPath(db: Db, connectionString: string, datname: string)
       const controller = new AbortController();
       const done = runDeliveryLoop(db, {
         signal: controller.signal,
+        concurrency,
+        perTenant: Math.max(2, Math.floor(concurrency / 4)),
         allow: parseAllowList('127.0.0.1'),
         send: async ({ body }) => {
           const a = tracker.attempt(Number(/"seq":(\d+)/.exec(body)![1]));
