@@ -37,7 +37,7 @@ export async function pgBoss(connectionString: string, datname: string, batchSiz
   return {
     name: 'pg-boss',
     datname,
-    settings: `pg-boss 12.38.0: work() with batchSize ${batchSize}, localConcurrency ${localConcurrency}, burstWhenBatchFull, perJobResults, pollingIntervalSeconds 0.5; queue notify + useListenNotify, retryLimit 1, retryDelay ${RETRY_DELAY_S} s; pool max ${max}; insert() of 1,000`,
+    settings: `pg-boss 12.38.0: work() with batchSize ${batchSize}, localConcurrency ${localConcurrency}, burstWhenBatchFull, perJobResults, pollingIntervalSeconds and notifyPollingIntervalSeconds 0.5 (retries are not notified); queue notify + useListenNotify, retryLimit 1, retryDelay ${RETRY_DELAY_S} s; pool max ${max}; insert() of 1,000`,
     async start(mix: Mix, tracker: Tracker) {
       void mix;
       worker = make(true);
@@ -46,7 +46,14 @@ export async function pgBoss(connectionString: string, datname: string, batchSiz
       const db = worker.getDb();
       await worker.work<{ seq: number }>(
         QUEUE,
-        { batchSize, localConcurrency, burstWhenBatchFull: true, perJobResults: true, pollingIntervalSeconds: 0.5 },
+        {
+          batchSize,
+          localConcurrency,
+          burstWhenBatchFull: true,
+          perJobResults: true,
+          pollingIntervalSeconds: 0.5,
+          notifyPollingIntervalSeconds: 0.5,
+        },
         async (jobs) => {
           const done = jobs.map((j) => ({ id: j.id, seq: j.data.seq, ...tracker.attempt(j.data.seq) }));
           await db.executeSql(
