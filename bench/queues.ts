@@ -92,8 +92,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       };
       const made = new Map<() => Promise<QueueSystem>, QueueSystem>();
       const instance = async (make: () => Promise<QueueSystem>) => {
-        if (!made.has(make)) (made.set(make, await make()), open.push(made.get(make)!));
-        return made.get(make)!;
+        let sys = made.get(make);
+        if (!sys) {
+          sys = await make();
+          made.set(make, sys);
+          open.push(sys);
+        }
+        return sys;
       };
       // Calibration, per mix: each queue's better setting on N/4 jobs.
       const chosen: Record<Mix, QueueSystem[]> = { plain: [], retry: [] };

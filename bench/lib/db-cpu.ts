@@ -43,7 +43,9 @@ export async function meterDatabaseCpu(admin: Sql, datname: string): Promise<Cpu
     ).map((r) => Number(r.pid));
   for (const pid of await pids()) {
     const t = cpuTicks(pid);
-    if (t !== null) (base.set(pid, t), last.set(pid, t));
+    if (t === null) continue;
+    base.set(pid, t);
+    last.set(pid, t);
   }
   const sample = async () => {
     for (const pid of await pids()) {
