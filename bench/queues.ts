@@ -157,6 +157,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
             ok: null,
           },
           {
+            name: `${label}: database CPU µs per job by round, ${names3.join(' | ')}`,
+            value: names3.map((n) => results[mix].map((g) => fmt(g[n]!.dbUs)).join(', ')).join(' | '),
+            target: '',
+            ok: null,
+          },
+          {
             name: `${label}: attempts per job, ${names3.join(' / ')}`,
             value: names3.map((n) => m(n, (r) => r.attemptsPerJob).toFixed(2)).join(' / '),
             target: mix === 'plain' ? '1.00' : '1.30',
