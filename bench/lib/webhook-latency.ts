@@ -8,10 +8,13 @@
  *  - hanging endpoints: the same for the other endpoints (4 tenants, one
  *    endpoint each, 100 events/s in all) alone, then beside a fifth tenant's
  *    20 endpoints that answer after 10 s (each of its 5 events/s goes to all
- *    20), then alone again; their p99 beside against the mean of the two alone.
+ *    20), then alone again (the 20 disabled); their p99 beside against the
+ *    mean of the two alone. Run between the 100/s and the 1,000/s rows.
+ *  Each row waits until every event it wrote has arrived (up to 180 s).
  */
 import type { ChildProcess } from 'node:child_process';
-import type { Db } from '@/lib/db';
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Db } from '@/lib/db';
 import { outbox } from '@/lib/events/outbox';
 import type { EventType } from '@/lib/events/types';
 import { createTestTenant } from '@/lib/testing/fixtures';
@@ -73,9 +76,9 @@ async function produce(db: Db, streams: Stream[], seconds: number) {
   return committed;
 }
 
-/** Latencies of the events of `committed` the receiver had by now (waits up to 30 s for the last ones). */
+/** Latencies of the events of `committed`, once the receiver has them all (or after 180 s: a backlog, reported as missing). */
 async function latencies(d: LatencyDeps, committed: Map<string, number>) {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 180_000;
   for (;;) {
     const { receipts } = await d.ask<{ receipts: [string, number][] }>(d.child, 'receipts');
     const got = new Map(receipts);
@@ -124,23 +127,33 @@ async function others(d: LatencyDeps, tenantIds: string[], hanging: string[] | n
 
 export async function latencyRows(d: LatencyDeps): Promise<Row[]> {
   const rows: Row[] = [];
-  for (const rate of [100, 1000]) {
+  const offeredRow = async (rate: number) => {
     console.log(`latency: ${rate} events/s offered for ${SECONDS} s ...`);
     const r = await offered(d, rate);
     rows.push({
-      name: `latency commit -> receiver, ${rate} events/s offered for ${SECONDS} s: p50 / p99 ms (received / missing)`,
+      name: `latency commit -> receiver, ${rate} events/s offered for ${SECONDS} s: p50 / p99 ms (received / missing after 180 s)`,
       value: `${r.p50} / ${r.p99} (${r.n} / ${r.missing})`,
       target: rate === 100 ? 'p50 < 100, p99 < 1000' : '',
       ok: rate === 100 ? r.p50 < 100 && r.p99 < 1000 && r.missing === 0 : null,
     });
-  }
+  };
+  await offeredRow(100);
+  // Before the 1,000/s run: on a loaded machine that one can leave a backlog behind, which would run beside these.
   console.log('hanging endpoints: the others alone, beside 20 endpoints answering after 10 s, alone again ...');
   const otherIds = await tenantsWithEndpoint(d, 4, d.fastUrl, d.fastSecret, ['invoice.created']);
-  const hangingIds = await tenantsWithEndpoint(d, 1, d.slowUrl, newWebhookSecret(), ['order.created'], 20);
+  const [hangingId] = await tenantsWithEndpoint(d, 1, d.slowUrl, newWebhookSecret(), ['order.created'], 20);
   const phase = Math.max(20, Math.floor(SECONDS / 2));
   const before = await others(d, otherIds, null, phase);
-  const beside = await others(d, otherIds, hangingIds, phase);
-  // The hanging tenant's backlog stays queued (retries after 30 s): the run after is as the merchant would live it.
+  const beside = await others(d, otherIds, [hangingId!], phase);
+  // Their retries (30 s after each 10 s timeout) would hang again in the run after: the tenant disables them, and
+  // what is still queued for them is closed unsent before that run starts.
+  await d.db.execute(sql`update webhook_endpoints set enabled = false where tenant_id = ${hangingId!}`);
+  const cleanup = d.startLoop(d.db);
+  const until = Date.now() + 120_000;
+  const queued = async () =>
+    Number(rowsOf<{ n: string }>(await d.db.execute(sql`select count(*)::text as n from webhook_queue where tenant_id = ${hangingId!}`))[0]!.n);
+  while ((await queued()) > 0 && Date.now() < until) await sleep(500);
+  await cleanup.stop();
   const after = await others(d, otherIds, null, phase);
   const alone = (before.p99 + after.p99) / 2;
   const change = beside.p99 / alone - 1;
@@ -158,5 +171,6 @@ export async function latencyRows(d: LatencyDeps): Promise<Row[]> {
       ok: change <= 0.2 && before.missing + beside.missing + after.missing === 0,
     },
   );
+  await offeredRow(1000);
   return rows;
 }
