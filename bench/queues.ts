@@ -157,8 +157,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
             ok: null,
           },
           {
-            name: `${label}: database CPU µs per job by round, ${names3.join(' | ')}`,
-            value: names3.map((n) => results[mix].map((g) => fmt(g[n]!.dbUs)).join(', ')).join(' | '),
+            name: `${label}: database CPU µs per job by round, ${names3.join(' / ')}`,
+            value: names3.map((n) => results[mix].map((g) => fmt(g[n]!.dbUs)).join(', ')).join(' / '),
             target: '',
             ok: null,
           },
