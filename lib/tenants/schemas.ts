@@ -49,6 +49,11 @@ export const TenantSchema = z
       .describe(
         'Auto-refund policy: an overpayment is refunded, once settled, to the address the payer gives on the checkout, without your approval (the 24 h limit and approval threshold still apply). Set in the dashboard settings.',
       ),
+    refundNetworkFeePayer: z
+      .enum(['payer', 'merchant'])
+      .describe(
+        'Extension: who pays the network fee when money you never kept is given back (an overpayment, an unpaid invoice’s payments, a held payment sent back): payer (default; taken from what they get back) or merchant (on top, from your balance). Such refunds carry no percentage withdrawal fee, and the invoice fee charged on the money comes back with it. Set in the dashboard settings.',
+      ),
     rails: z
       .array(z.string())
       .describe(
@@ -66,6 +71,11 @@ export const TenantSchema = z
 
 /** The settings form's auto-refund policy. */
 export const AutoRefundPolicyInput = z.strictObject({ autoRefundOverpayments: z.boolean() });
+
+/** The settings form's choice of who pays a refund's network fee. */
+export const RefundNetworkFeePayerInput = z.strictObject({
+  refundNetworkFeePayer: z.enum(['payer', 'merchant'], { error: () => 'must be payer or merchant' }),
+});
 
 /** The settings form's rails: the ones to accept besides BSC:USDT. */
 export const TenantRailsInput = z.strictObject({
