@@ -15,7 +15,7 @@ export const gasSpend = pgTable(
     id: text().primaryKey(),
     mode: mode(),
     chainId: integer().notNull(),
-    kind: text({ enum: ['sweep_topup', 'sweep_fee', 'sweep_custody', 'withdrawal'] }).notNull(),
+    kind: text({ enum: ['sweep_gas_topup', 'sweep_fee', 'sweep_custody', 'withdrawal'] }).notNull(),
     /** The settlement or withdrawal the transaction was for. */
     referenceId: text().notNull(),
     txHash: text().notNull(),
