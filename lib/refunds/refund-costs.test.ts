@@ -1,7 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { parseUnits } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { ledgerEntries } from '@/db/schema';
+import { auditLog, ledgerEntries } from '@/db/schema';
 import { setNetworkOverride, type Network } from '@/lib/chain/network';
 import { getCheckout } from '@/lib/checkout/get-checkout';
 import { rowsOf } from '@/lib/db';
@@ -72,6 +72,18 @@ describe('what giving money back costs', () => {
     const t = await settledInvoice('20.00', '25.00');
     await updateRefundNetworkFeePayer(t.db, t.owner, OWNER, { refundNetworkFeePayer: 'merchant' });
     expect((await call('GET', '/v1/tenants/me', { key: t.test })).body.refundNetworkFeePayer).toBe('merchant');
+    // Also through the API (a live admin key, as the other account settings), audited like the dashboard's change.
+    const api = await call('PATCH', '/v1/tenants/me', { key: t.live, body: { refundNetworkFeePayer: 'payer' } });
+    expect(api.status, api.text).toBe(200);
+    expect(api.body.refundNetworkFeePayer).toBe('payer');
+    const [audit] = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.tenantId, t.tenant.id), eq(auditLog.action, 'tenant.refund_network_fee_payer_changed')))
+      .orderBy(desc(auditLog.createdAt))
+      .limit(1);
+    expect(audit).toMatchObject({ before: { refundNetworkFeePayer: 'merchant' }, after: { refundNetworkFeePayer: 'payer' } });
+    await updateRefundNetworkFeePayer(t.db, t.owner, OWNER, { refundNetworkFeePayer: 'merchant' });
     expect((await getCheckout(t.db, t.invoice.id))!.refund).toMatchObject({ networkFeePaidBy: 'merchant', youReceive: '5.00' });
     const to = freshAddress();
     const r = await refund(t.test, t.invoice.id, { destinationAddress: to });
