@@ -42,7 +42,7 @@ test('an expired invoice paid late: the payer proposes a refund address on the c
 }) => {
   test.setTimeout(300_000);
   const m = await merchant(page, request, 'Late Refunds');
-  // Other sales first: a refund pays amount + fee from the balance, and this invoice's own credit is net of its fee.
+  // Other sales first (the balance must hold the refund before its invoice fee comes back).
   const sale = await m.post('/v1/invoices', { amount: '30.00' });
   await m.post(`/v1/test-helpers/invoices/${sale.id}/pay`, { amount: '30.00' });
   await expect.poll(async () => (await m.json(`/v1/invoices/${sale.id}`)).status, { timeout: 120_000 }).toBe('PAID_OUT');
@@ -89,8 +89,9 @@ test('an expired invoice paid late: the payer proposes a refund address on the c
   const [request_] = (await m.json(`/v1/refund-requests?invoiceId=${inv.id}`)).data as Record<string, any>[];
   expect(request_).toMatchObject({ status: 'APPROVED', destinationAddress: expect.stringMatching(/^0x5a5a/i), amount: '20.00' });
   const refund = await m.json(`/v1/withdrawals/${request_!.withdrawalId}`);
-  expect(refund).toMatchObject({ amount: '20.00', feeAmount: '0.20', metadata: { refundOfInvoiceId: inv.id } });
-  expect((await m.json('/v1/withdrawals/balance')).available).toBe(new Decimal(before).minus('20.20').toFixed(2));
+  // Money the merchant never kept goes back at no cost to it (issue 30 §2): no withdrawal fee, the invoice fee (0.20) returned.
+  expect(refund).toMatchObject({ amount: '20.00', feeAmount: '0.00', metadata: { refundOfInvoiceId: inv.id } });
+  expect((await m.json('/v1/withdrawals/balance')).available).toBe(new Decimal(before).minus('19.80').toFixed(2));
 
   // The sending lane pays it; the payer holds exactly 20 USDT and their open checkout page says so, live.
   await expect.poll(async () => (await m.json(`/v1/withdrawals/${refund.id}`)).status, { timeout: 120_000 }).toBe('COMPLETED');
@@ -137,7 +138,8 @@ test('auto-refund policy: an overpayment goes back to the address the payer give
   expect(asked).toMatchObject({ status: 'APPROVED', decidedBy: 'policy' });
   const refund = await m.json(`/v1/withdrawals/${asked!.withdrawalId}`);
   expect(refund).toMatchObject({ amount: '2.50', metadata: { refundOfInvoiceId: inv.id } });
-  expect((await m.json('/v1/withdrawals/balance')).available).toBe(new Decimal(before).minus(refund.amount).minus(refund.feeAmount).toFixed(2));
+  // The 2.50 less the invoice fee on it that came back (0.025): no withdrawal fee.
+  expect((await m.json('/v1/withdrawals/balance')).available).toBe(new Decimal(before).minus('2.475').toFixed(2));
   await expect.poll(async () => (await m.json(`/v1/withdrawals/${asked!.withdrawalId}`)).status, { timeout: 120_000 }).toBe('COMPLETED');
   expect(await held(payer)).toBe('2.5');
   await noJs.close();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NETWORK_ENV, RAIL_ENV, networkEnvProblems } from '@/lib/config/network-env';
 import { decodeSecretsKey, DEV_SECRETS_ENCRYPTION_KEY } from '@/lib/config/secrets-key';
 import { EXCHANGE_ENV } from '@/lib/config/exchange-env';
+import { NETWORK_COST_ENV } from '@/lib/config/network-costs';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -35,6 +36,8 @@ const EnvSchema = z.object({
   ...NETWORK_ENV,
   /** Rails besides BSC USDT and their networks: RAILS, <MODE>_<CHAIN>_* (lib/config/network-env.ts). */
   ...RAIL_ENV,
+  /** Per-network minimum withdrawal, flat network fee, sweep minimum, gas coin price (lib/config/network-costs.ts). */
+  ...NETWORK_COST_ENV,
   /** Exchange service (FixedFloat API v2): lib/exchange/env.ts. */
   ...EXCHANGE_ENV,
   /**

@@ -28,6 +28,7 @@ export const ID_PREFIXES = {
   request: 'req',
   paymentLink: 'plink',
   refundRequest: 'rfq',
+  gasSpend: 'gas',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

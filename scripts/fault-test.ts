@@ -187,6 +187,27 @@ const SCENARIOS: Record<string, Scenario> = {
     runScenario('webhook receivers timing out, answering 500, closing connections (every tenant)', {
       failingReceiversEverywhere: true,
     }),
+
+  // Issue 30 §4: not a fault of the stack but of a tenant; the abuse bench's scenario, its checks as invariants.
+  'gas-drain': async () => {
+    const t0 = Date.now();
+    const row = await (await import('../bench/abuse/gas-drain')).default();
+    const violations = row.violations ?? [];
+    return {
+      name: 'gas-drain: 500 minimum withdrawals and 200 dusted deposit addresses on Ethereum',
+      ok: violations.length === 0 && row.victimRefused === 0,
+      seconds: Math.round((Date.now() - t0) / 1000),
+      note: row.note ?? '',
+      invariants: [
+        {
+          name: 'operator gas covered, no dust swept, victim withdrawals complete',
+          ok: violations.length === 0,
+          detail: violations.join('; ') || 'all hold',
+        },
+        { name: 'victim requests answered', ok: row.victimRefused === 0, detail: `${row.victimRefused}/${row.victimRequests} refused` },
+      ],
+    };
+  },
 };
 
 async function privatePostgres() {

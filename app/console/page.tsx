@@ -5,6 +5,7 @@ import { requireSupport } from '@/lib/console/context';
 import { countHeldMismatched } from '@/lib/console/list-mismatched-payments';
 import { searchConsole } from '@/lib/console/search';
 import { GasWallets } from './gas-wallets';
+import { NetworkCosts } from './network-costs';
 
 export const metadata = { title: 'Search · Support console' };
 
@@ -34,6 +35,7 @@ export default async function ConsoleSearchPage({ searchParams }: { searchParams
         )}
       </Card>
       <GasWallets />
+      <NetworkCosts db={ctx.db} />
       <form role="search" className="mb-6 flex max-w-2xl gap-2">
         <label htmlFor="q" className="sr-only">
           Search

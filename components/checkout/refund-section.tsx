@@ -48,6 +48,33 @@ function RefundProgress({ refund, tenantName }: { refund: CheckoutRefund; tenant
   return null;
 }
 
+/** What sending it back costs the payer, shown before they confirm (issue 30 §2). */
+function RefundNetworkFee({ refund, tenantName }: { refund: CheckoutRefund; tenantName: string }) {
+  const unit = refund.feeToken;
+  const free = /^0(\.0*)?$/.test(refund.networkFee);
+  return (
+    <p className="text-xs text-slate-600" data-testid="refund-network-fee">
+      {free ? (
+        <>No fee is taken: you receive the full amount.</>
+      ) : refund.networkFeePaidBy === 'payer' ? (
+        <>
+          Network fee{' '}
+          <span className="tabular-nums">
+            {refund.networkFee} {unit}
+          </span>
+          , taken from the refund: you receive{' '}
+          <strong className="tabular-nums">
+            {refund.youReceive} {unit}
+          </strong>
+          .
+        </>
+      ) : (
+        <>{tenantName} pays the network fee: you receive the full amount.</>
+      )}
+    </p>
+  );
+}
+
 /**
  * The payer's way to get back a late, partial or excess payment: they give
  * their address, the merchant approves (or their auto-refund policy sends an
@@ -73,6 +100,7 @@ export function RefundSection({ invoiceId, refund, tenantName }: { invoiceId: st
             </strong>{' '}
             of your payment can be returned to you. {replacing ? 'To use another address, enter it below.' : 'Enter the address to send it to.'}
           </p>
+          <RefundNetworkFee refund={refund} tenantName={tenantName} />
           <label className="block text-xs font-medium text-slate-500" htmlFor="refund-address">
             Your USDT address on BNB Smart Chain (BEP-20)
           </label>

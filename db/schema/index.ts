@@ -19,3 +19,4 @@ export * from './withdrawal-controls';
 export * from './fiat-rates';
 export * from './payment-links';
 export * from './refund-requests';
+export * from './gas-spend';

@@ -28,7 +28,12 @@ export const ledgerEntries = pgTable(
     mode: mode(),
     currency: text().notNull().default('USDT'),
     amount: money().notNull(),
-    /** invoice_credit, withdrawal_debit, withdrawal_fee, withdrawal_refund, exchange_debit, ... */
+    /**
+     * invoice_credit, withdrawal (what the recipient gets), withdrawal_fee (the percentage), network_fee (the
+     * network's flat fee on a withdrawal or refund), invoice_fee_refund (the invoice fee given back with a
+     * refund of money the merchant never kept), withdrawal_refund (a failed withdrawal's debit returned),
+     * exchange_withdrawal, ...
+     */
     kind: text().notNull(),
     referenceType: text().notNull(),
     referenceId: text().notNull(),

@@ -9,7 +9,8 @@ export interface SweepPlan {
   gasPrice: string;
   feeGas: string;
   custodyGas: string;
-  carried?: { ids: string[]; fee: string; net: string };
+  /** Deferred settlements this sweep moves; heldFee is the part of their fee that goes with the net (absent on old plans: 0). */
+  carried?: { ids: string[]; fee: string; net: string; heldFee?: string };
 }
 
 export const SETTLEMENT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
@@ -42,6 +43,13 @@ export const settlements = pgTable(
     /** amount × tenant fee rate, rounded up to the token's 18 decimals (in the gateway's favour). */
     feeAmount: money().notNull(),
     netAmount: money().notNull(),
+    /**
+     * The part of feeAmount charged on money the merchant may give back (what arrived above the price, or
+     * any payment of an unpaid invoice): swept to the hot wallet with the net instead of to the fee wallet,
+     * so that a refund can return it (ledger `invoice_fee_refund`). Until then it is the gateway's, held
+     * in the hot wallet.
+     */
+    heldFee: money().notNull().default('0'),
     /** Gas price (wei) and per-step gas limits fixed at the top-up, reused on resume. */
     gasPlan: jsonb().$type<SweepPlan>(),
     /**

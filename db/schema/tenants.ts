@@ -21,6 +21,14 @@ export const tenants = pgTable('tenants', {
    */
   autoRefundOverpayments: boolean().notNull().default(false),
   /**
+   * Who pays the network fee of giving back money the merchant never kept (an overpayment, an unpaid
+   * invoice's payments, a held payment sent back): `payer` (default) has it taken from what is sent back,
+   * `merchant` pays it on top from the balance (lib/withdrawals/giveback-options.ts).
+   */
+  refundNetworkFeePayer: text({ enum: ['payer', 'merchant'] })
+    .notNull()
+    .default('payer'),
+  /**
    * A payment in the invoice's token on another enabled network than the invoice's: `credit` counts it
    * like a correct payment (swept on the network it came on), `hold` keeps it apart for the merchant
    * (lib/invoices/record-transfers.ts). Another token is always held.

@@ -818,7 +818,7 @@ export interface paths {
         put?: never;
         /**
          * Withdraw USDT (BEP-20) to an external address
-         * @description The fee (amount × the tenant withdrawal fee rate) is charged on top. Amount + fee are debited at once; the transfer is sent from the hot wallet by a background job. A failed transfer returns amount + fee to the balance.
+         * @description The fee (amount × the tenant withdrawal fee rate, plus the network's flat fee: 0 on BSC by default) is charged on top. An amount below the network's minimum is `400 amount_below_minimum` naming it. Amount + fee are debited at once; the transfer is sent from the hot wallet by a background job. A failed transfer returns amount + fee to the balance.
          *
          *     Scope: `withdrawals:write` (or `admin`).
          */
@@ -858,7 +858,7 @@ export interface paths {
         };
         /**
          * Balance available for withdrawal
-         * @description From the ledger, for the mode of the key. `pending` is what open withdrawals hold (already deducted). `?currency=USDC` reads the USDC balance (extension; USDT by default, with the spec's fields unchanged).
+         * @description From the ledger, for the mode of the key. `pending` is what open withdrawals hold (already deducted). `?currency=USDC` reads the USDC balance (extension; USDT by default, with the spec's fields unchanged). `withdrawalCosts` (extension) lists, per network paying the asset out, its minimum withdrawal and flat network fee.
          *
          *     Scope: `withdrawals:read` (or `admin`).
          */
@@ -1032,7 +1032,7 @@ export interface paths {
         };
         /**
          * Largest withdrawal the balance allows
-         * @description maxAmount = balance / (1 + feePercent), rounded to the nearest cent (half up) and never above the balance's whole cents; estimatedFee = balance − maxAmount, the fee a withdrawal of exactly maxAmount is charged, so maxAmount + estimatedFee is the balance (never more) and that withdrawal empties it. `?currency=USDC` computes it from the USDC balance (extension; USDT by default, with the spec's fields unchanged); an asset no enabled rail pays out is `400 validation_failed`.
+         * @description maxAmount = (balance − networkFee) / (1 + feePercent), rounded to the nearest cent (half up) and never above the whole cents of balance − networkFee (with networkFee 0, as on BSC by default, the spec's balance / (1 + feePercent)); estimatedFee = balance − maxAmount, the fee a withdrawal of exactly maxAmount is charged, so maxAmount + estimatedFee is the balance (never more) and that withdrawal empties it. `?currency=USDC` computes it from the USDC balance and `?chain=` for a network's minimum and flat fee (extensions; USDT on BSC by default); an asset or network that does not pay it out is `400 validation_failed`.
          *
          *     Scope: `withdrawals:read` (or `admin`).
          */
@@ -1563,6 +1563,8 @@ export interface components {
              * @constant
              */
             network: "BSC";
+            /** @description Extension: for each enabled network that pays this asset out, its minimum withdrawal and flat network fee (docs/rails.md). */
+            withdrawalCosts: components["schemas"]["WithdrawalCost"][];
         };
         CreatedApiKey: {
             id: string;
@@ -1991,8 +1993,17 @@ export interface components {
             balance: string;
             /** @description Fee rate as a fraction (0.01 = 1 percent). */
             feePercent: string;
+            /** @description balance − maxAmount: the fee a withdrawal of exactly maxAmount is charged (percentage + network fee). */
             estimatedFee: string;
+            /** @description The network's minimum withdrawal (0.01 on BSC, the spec's). */
             minWithdrawal: string;
+            /** @description Extension: the network's flat fee, added to the percentage fee (0.00 on BSC by default). */
+            networkFee: string;
+            /**
+             * @description Extension: the network the figures are for.
+             * @enum {string}
+             */
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
         };
         MismatchedPaymentCreditedEvent: {
             /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
@@ -2337,6 +2348,11 @@ export interface components {
             underpaymentTolerancePercent: string;
             /** @description Auto-refund policy: an overpayment is refunded, once settled, to the address the payer gives on the checkout, without your approval (the 24 h limit and approval threshold still apply). Set in the dashboard settings only (the owner, with step-up). */
             autoRefundOverpayments: boolean;
+            /**
+             * @description Extension: who pays the network fee when money you never kept is given back (an overpayment, an unpaid invoice’s payments, a held payment sent back): payer (default; taken from what they get back) or merchant (on top, from your balance). Such refunds carry no percentage withdrawal fee, and the invoice fee charged on the money comes back with it. Set in the dashboard settings.
+             * @enum {string}
+             */
+            refundNetworkFeePayer: "payer" | "merchant";
             /** @description Extension: the rails (`CHAIN:TOKEN`) this account accepts invoices on in the key's mode: BSC:USDT always, and those of the gateway's enabled rails the account chose (all by default; dashboard settings). See docs/rails.md. */
             rails: string[];
             /**
@@ -2484,6 +2500,14 @@ export interface components {
                 activeAt: string;
                 active: boolean;
             }[];
+        };
+        WithdrawalCost: {
+            /** @enum {string} */
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            /** @description The smallest withdrawal (and refund) paid on this network. */
+            minWithdrawal: string;
+            /** @description Flat fee added to the percentage fee on each withdrawal on this network: its gas, set by the operator. */
+            networkFee: string;
         };
         WithdrawalCreatedEvent: {
             /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
@@ -6250,6 +6274,11 @@ export interface operations {
                      * @enum {string}
                      */
                     wrongNetworkPolicy?: "credit" | "hold";
+                    /**
+                     * @description Who pays the network fee when money you never kept is given back: payer (taken from what they get back) or merchant.
+                     * @enum {string}
+                     */
+                    refundNetworkFeePayer?: "payer" | "merchant";
                 };
             };
         };
@@ -9412,6 +9441,8 @@ export interface operations {
             query?: {
                 /** @description Extension: the asset to read, USDT (default) or USDC. */
                 currency?: "USDT" | "USDC";
+                /** @description Extension: the network to withdraw on (its minimum and flat fee apply); default BSC, or the first enabled network paying the asset. */
+                chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
             };
             header?: never;
             path?: never;

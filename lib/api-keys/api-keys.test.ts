@@ -203,6 +203,7 @@ describe('GET /v1/tenants/me', () => {
       feePercent: '0.02',
       underpaymentTolerancePercent: '0',
       autoRefundOverpayments: false,
+      refundNetworkFeePayer: 'payer',
       wrongNetworkPolicy: 'credit',
       rails: ['BSC:USDT'],
       status: 'active',

@@ -20,6 +20,7 @@ export interface AuthTenant {
   withdrawalFeeRate: string;
   underpaymentTolerancePercent: string;
   autoRefundOverpayments: boolean;
+  refundNetworkFeePayer: 'payer' | 'merchant';
   wrongNetworkPolicy: 'credit' | 'hold';
   /** Rails accepted besides BSC:USDT; null: every enabled one. */
   rails: string[] | null;
@@ -50,6 +51,7 @@ interface AuthRow {
   withdrawal_fee_rate: string;
   underpayment_tolerance_percent: string;
   auto_refund_overpayments: boolean;
+  refund_network_fee_payer: 'payer' | 'merchant';
   wrong_network_policy: 'credit' | 'hold';
   rails: string[] | null;
   tenant_created_ms: string;
@@ -78,6 +80,7 @@ export async function authenticate(db: Db, authorization: string | null): Promis
              t.withdrawal_fee_rate::text as withdrawal_fee_rate,
              t.underpayment_tolerance_percent::text as underpayment_tolerance_percent,
              t.auto_refund_overpayments,
+             t.refund_network_fee_payer,
              t.wrong_network_policy,
              t.rails,
              (extract(epoch from t.created_at) * 1000)::bigint::text as tenant_created_ms,
@@ -118,6 +121,7 @@ export async function authenticate(db: Db, authorization: string | null): Promis
         withdrawalFeeRate: row.withdrawal_fee_rate,
         underpaymentTolerancePercent: row.underpayment_tolerance_percent,
         autoRefundOverpayments: row.auto_refund_overpayments,
+        refundNetworkFeePayer: row.refund_network_fee_payer,
         wrongNetworkPolicy: row.wrong_network_policy,
         rails: row.rails,
         status: row.tenant_status,

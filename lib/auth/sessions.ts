@@ -31,6 +31,7 @@ export async function getActiveSession(db: Db, sessionId: string, now = new Date
         withdrawalFeeRate: tenants.withdrawalFeeRate,
         underpaymentTolerancePercent: tenants.underpaymentTolerancePercent,
         autoRefundOverpayments: tenants.autoRefundOverpayments,
+        refundNetworkFeePayer: tenants.refundNetworkFeePayer,
         wrongNetworkPolicy: tenants.wrongNetworkPolicy,
         rails: tenants.rails,
       },

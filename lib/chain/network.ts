@@ -3,6 +3,7 @@ import { ApiError } from '@/lib/api/errors';
 import { env } from '@/lib/env';
 import type { Mode } from '@/lib/mode';
 import { DEV_MNEMONIC, PRODUCTION_DEFAULT_CHAIN_ID } from '@/lib/config/network-env';
+import { networkCostsFromEnv } from '@/lib/config/network-costs';
 import { CHAIN_SPECS, parseRails, type Asset, type ChainKey } from '@/lib/config/rails';
 
 /** One token contract a network's watcher reads. */
@@ -36,6 +37,12 @@ export interface Network {
   faucetKey?: Hex;
   /** USDT a deposit address must hold before it is swept (gas top-up + transfers); below it, credited but left in place. Unset: always swept. */
   sweepMinimum?: string;
+  /** The smallest withdrawal or refund paid on this network (lib/config/network-costs.ts). Unset: 0.01, the spec's. */
+  minWithdrawal?: string;
+  /** Flat fee on each withdrawal on this network, added to the percentage fee (its gas). Unset: none. */
+  networkFee?: string;
+  /** USD per unit of the gas coin, to compare gas spent with fees earned (console, gas-drain bench). */
+  gasCoinUsd?: string;
   /** The console warns when the gas wallet holds less BNB than this. */
   gasWalletLowBnb?: string;
   /** Every enabled token contract of the network; unset: only this rail's token. */
@@ -133,7 +140,7 @@ function buildNetwork(e: ReturnType<typeof env>, mode: Mode): Network {
     feeWallet: e[`${p}_FEE_WALLET_ADDRESS`] as Address | undefined,
     hotWalletKey: e[`${p}_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined,
     faucetKey: mode === 'test' ? (e.TEST_FAUCET_PRIVATE_KEY as Hex | undefined) : undefined,
-    sweepMinimum: e[`${p}_SWEEP_MINIMUM_USDT`],
+    ...networkCostsFromEnv(e, mode, 'BSC'),
     gasWalletLowBnb: e[`${p}_GAS_WALLET_LOW_BNB`],
     nativeCoin: 'BNB',
     tokens: railTokens(e, mode, 'BSC', {
@@ -199,6 +206,8 @@ function buildExtraNetwork(e: ReturnType<typeof env>, mode: Mode, chain: ChainKe
     gasWalletKey: (raw[`${p}_${chain}_GAS_WALLET_PRIVATE_KEY`] as Hex | undefined) ?? bsc.gasWalletKey,
     hotWalletKey: (raw[`${p}_${chain}_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined) ?? bsc.hotWalletKey,
     faucetKey: bsc.faucetKey,
+    // Its own costs: Ethereum's gas is not BSC's.
+    ...networkCostsFromEnv(e, mode, chain),
     nativeCoin: spec.nativeCoin,
     tokens,
   });

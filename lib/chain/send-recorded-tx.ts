@@ -5,6 +5,7 @@ import { settlementTxs } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import { broadcastRaw } from './broadcast-raw';
+import { recordGasSpend } from './record-gas-spend';
 import { reserveNonce } from './reserve-nonce';
 
 export type SettlementStep = 'gas_topup' | 'fee' | 'custody';
@@ -62,6 +63,16 @@ export async function confirmRecordedTx(db: Db, client: PublicClient, row: Row):
     await fillNonceGap(db, client, row);
   }
   const receipt = existing ?? (await client.waitForTransactionReceipt({ hash: row.txHash as Hex, timeout: 120_000, pollingInterval: 100 }));
+  // Gas is spent whether or not the transaction succeeded: the console sets it against the fees earned.
+  await recordGasSpend(db, {
+    mode: { ofSettlement: row.settlementId },
+    chainId: row.chainId,
+    kind: `sweep_${row.step}`,
+    referenceId: row.settlementId,
+    txHash: receipt.transactionHash,
+    gasUsed: receipt.gasUsed,
+    gasPrice: receipt.effectiveGasPrice,
+  });
   if (receipt.status !== 'success') throw new Error(`${row.step} transaction ${row.txHash} reverted`);
   const [updated] = await db
     .update(settlementTxs)

@@ -3,18 +3,19 @@ import { getAddress } from 'viem';
 import { refundRequests, withdrawals, type Invoice } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { env } from '@/lib/env';
-import { formatAmount } from '@/lib/money';
+import { Decimal, formatAmount } from '@/lib/money';
 import { payerClaim } from '@/lib/refund-requests/payer-claim';
+import { givebackNetworkFee } from '@/lib/refunds/refund-pricing';
 
 /**
  * The refund part of the public checkout: what the payer may ask back, their
  * latest proposal and the refunds sent, nothing of the merchant's side (no
- * fees, no balance). Null when the invoice never had anything to give back,
+ * merchant fees, no balance); the network fee of sending it back is the payer's to see. Null when the invoice never had anything to give back,
  * so a normal payment costs no extra query beyond the cheap status test.
  */
 export async function checkoutRefund(db: Db, inv: Invoice) {
   if (inv.status === 'PENDING' || inv.status === 'PARTIALLY_PAID' || /^0(\.0*)?$/.test(inv.amountReceived)) return null;
-  const [claim, [latest], [made], refunds] = await Promise.all([
+  const [claim, [latest], [made], refunds, cost] = await Promise.all([
     payerClaim(db, inv),
     db
       .select()
@@ -24,10 +25,12 @@ export async function checkoutRefund(db: Db, inv: Invoice) {
       .limit(1),
     db.select({ n: count() }).from(refundRequests).where(eq(refundRequests.invoiceId, inv.id)),
     db
-      .select({ amount: withdrawals.amount, status: withdrawals.status, txHash: withdrawals.txHash, to: withdrawals.destinationAddress })
+      // What reached (or will reach) the payer: the amount less a network fee taken from it.
+      .select({ amount: withdrawals.netAmount, status: withdrawals.status, txHash: withdrawals.txHash, to: withdrawals.destinationAddress })
       .from(withdrawals)
       .where(eq(withdrawals.refundOfInvoiceId, inv.id))
       .orderBy(asc(withdrawals.createdAt)),
+    givebackNetworkFee(db, inv),
   ]);
   if (claim.lt('0.01') && !latest && refunds.length === 0) return null;
   const proposalsLeft = Math.max(0, env().REFUND_REQUESTS_MAX_PER_INVOICE - Number(made!.n));
@@ -35,6 +38,13 @@ export async function checkoutRefund(db: Db, inv: Invoice) {
     /** USDT the payer may still ask back: excess over the price, or all of an expired invoice's payments, minus refunds. */
     claimable: formatAmount(claim),
     canPropose: claim.gte('0.01') && proposalsLeft > 0,
+    /** The network fee of sending it back, shown before the payer confirms: taken from the refund when `networkFeePaidBy` is payer. */
+    networkFee: formatAmount(cost.networkFee),
+    /** The asset given back (the invoice's token). */
+    feeToken: inv.token,
+    networkFeePaidBy: cost.paidBy,
+    /** What reaches the payer's address if all of `claimable` is refunded. */
+    youReceive: formatAmount(Decimal.max(0, cost.paidBy === 'payer' ? claim.minus(cost.networkFee) : claim)),
     proposalsLeft,
     request: latest
       ? {

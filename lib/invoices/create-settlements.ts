@@ -1,5 +1,5 @@
 import { and, eq, isNull, lte, sql } from 'drizzle-orm';
-import { chainTransfers, invoices, settlements, tenants } from '@/db/schema';
+import { chainTransfers, invoices, settlements, tenants, type Invoice } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { loadCursor } from '@/lib/chain/cursor';
 import { railOf, type Network } from '@/lib/chain/network';
@@ -11,6 +11,18 @@ import { emitInvoiceEvent } from './emit-invoice-event';
 import { settlementFee } from './fee';
 import { updateInvoice } from './transitions';
 import type { RawRow } from '@/lib/db/raw-row';
+
+/**
+ * What of a settlement's amount the merchant may give back without it costing them (issue 30 §2): for an
+ * invoice that was paid, what arrives above the price still unsettled; for one that was not (expired, paid
+ * late or in part), all of it. Its share of the invoice fee is swept to the hot wallet (heldFee).
+ */
+function givebackPart(invoice: Invoice, amount: Decimal): Decimal {
+  if (invoice.status === 'EXPIRED') return amount;
+  const settled = new Decimal(invoice.amountCredited).add(invoice.feeAmount);
+  const priceLeft = Decimal.max(0, new Decimal(invoice.amountExpected).sub(settled));
+  return Decimal.max(0, amount.sub(priceLeft));
+}
 
 /**
  * Settlement fan-out for one network, over the payments made on it (an
@@ -73,7 +85,10 @@ export async function createSettlements(db: Db, net: Network, opts: { limit?: nu
       const amount = confirmed.reduce((s, t) => s.add(t.amount), new Decimal(0));
       const [tenant] = await tx.select({ rate: tenants.invoiceFeeRate }).from(tenants).where(eq(tenants.id, row.tenantId));
       // The invoice's token decimals: fees round to what its contract can move.
-      const { fee, net: netAmount } = settlementFee(amount, tenant!.rate, (railOf(net, row.token as Asset) ?? net).decimals);
+      const decimals = (railOf(net, row.token as Asset) ?? net).decimals;
+      const { fee, net: netAmount } = settlementFee(amount, tenant!.rate, decimals);
+      // The fee on what the merchant may give back waits in the hot wallet, so a refund can return it (heldFee).
+      const heldFee = Decimal.min(fee, settlementFee(givebackPart(row, amount), tenant!.rate, decimals).fee).toFixed();
       const kind = row.status === 'CONFIRMED' ? 'invoice' : 'extra';
       const sid = newId('settlement');
       await tx.insert(settlements).values({
@@ -88,6 +103,7 @@ export async function createSettlements(db: Db, net: Network, opts: { limit?: nu
         amount: amount.toFixed(),
         feeAmount: fee,
         netAmount,
+        heldFee,
       });
       for (const t of confirmed) await tx.update(chainTransfers).set({ settlementId: sid }).where(eq(chainTransfers.id, t.id));
       if (kind === 'invoice') {

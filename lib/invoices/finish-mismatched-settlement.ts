@@ -2,8 +2,9 @@ import { eq } from 'drizzle-orm';
 import { invoices, mismatchedPayments, tenants, type Settlement } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import type { ChainKey, Asset } from '@/lib/config/rails';
+import { Decimal } from '@/lib/money';
 import { createWithdrawal, type PrepareWithdrawalControls } from '@/lib/withdrawals/create-withdrawal';
-import { maxWithdrawal } from '@/lib/withdrawals/amounts';
+import { givebackOptions } from '@/lib/withdrawals/giveback-options';
 import { emitMismatchedEvent } from './record-mismatched';
 
 /** A refund of money the payer sent by mistake is not the merchant's withdrawal: their allow-list, limit and approval do not apply. */
@@ -12,8 +13,9 @@ const noControls: PrepareWithdrawalControls = async () => ({ hold: false, within
 /**
  * The rest of a held payment's settlement (kind `mismatched` or `refund`), in
  * finishSettlement's transaction after the ledger credit: a refund becomes, at
- * once, a withdrawal to the sender on the payment's network and token (the
- * largest whose amount + withdrawal fee fits in what was credited), the
+ * once, a withdrawal to the sender on the payment's network and token of what was
+ * credited (whole cents), with no percentage fee and the network fee paid as the
+ * tenant chose (by the payer, from the amount, by default), the
  * held row records it and mismatched_payment.refunded announces it. The invoice itself is untouched: this money never
  * counted towards it.
  */
@@ -21,14 +23,19 @@ export async function finishMismatchedSettlement(tx: Db, s: Settlement) {
   if (s.kind !== 'refund') return;
   const [held] = await tx.select().from(mismatchedPayments).where(eq(mismatchedPayments.settlementId, s.id)).for('update');
   if (!held || held.status !== 'refunding' || !held.refundAddress) throw new Error(`settlement ${s.id}: no refunding payment`);
-  const [tenant] = await tx.select({ withdrawalFeeRate: tenants.withdrawalFeeRate }).from(tenants).where(eq(tenants.id, s.tenantId));
-  const { maxAmount } = maxWithdrawal(s.netAmount, tenant!.withdrawalFeeRate);
+  const [tenant] = await tx
+    .select({ withdrawalFeeRate: tenants.withdrawalFeeRate, payer: tenants.refundNetworkFeePayer })
+    .from(tenants)
+    .where(eq(tenants.id, s.tenantId));
+  // Whole cents: a rest below a cent (6- and 18-decimal tokens) stays with the merchant.
+  const amount = new Decimal(s.netAmount).toDecimalPlaces(2, Decimal.ROUND_DOWN);
   const withdrawal = await createWithdrawal(
     tx,
     { tenantId: s.tenantId, mode: s.mode, tenant: tenant! },
-    { amount: maxAmount.toFixed(2), destinationAddress: held.refundAddress, chain: held.chain as ChainKey, token: held.token as Asset },
+    { amount: amount.toFixed(2), destinationAddress: held.refundAddress, chain: held.chain as ChainKey, token: held.token as Asset },
     undefined,
     noControls,
+    givebackOptions(tenant!.payer),
   );
   const [refunded] = await tx
     .update(mismatchedPayments)

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { getAddress, parseUnits, type Address } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { events } from '@/db/schema';
@@ -21,6 +21,7 @@ import type { LaneNetwork } from '@/lib/withdrawals/lane-helpers';
 import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';
 import { Decimal } from '@/lib/money';
 import { getCheckout } from '@/lib/checkout/get-checkout';
+import { setNetworkOverride } from '@/lib/chain/network';
 
 /*
  * Held payments (another token, or another network under the hold policy) are
@@ -84,7 +85,10 @@ describe('resolving held payments', () => {
     expect((await balanceOf(t.test, 'USDC')).available).toBe('6.93');
   });
 
-  it('a held wrong-network payment is sent back to its sender on its own network, less the withdrawal fee, exactly once', async () => {
+  it('a held wrong-network payment is sent back to its sender on its own network, less only the network fee, exactly once', async () => {
+    // Ethereum's flat network fee (issue 30 §4): the payer pays it from what comes back, by default.
+    const ethNet = { ...rails.ethNet, networkFee: '0.50', minWithdrawal: '1.00' };
+    setNetworkOverride('test', ethNet, 'ETHEREUM');
     const t = await railsTenant(rails);
     await updateWrongNetworkPolicy(
       t.db,
@@ -123,21 +127,23 @@ describe('resolving held payments', () => {
     const done = d.mismatchedPayments[0];
     expect(done).toMatchObject({ status: 'refunded', withdrawalId: expect.stringMatching(/^wd_/) });
     const wd = (await call('GET', `/v1/withdrawals/${done.withdrawalId}`, { key: t.test })).body;
-    // 8 / 1.01 to the cent is 7.92, the Max of the 8.00 just credited: the fee takes the rest, the merchant nets 0.
+    // Issue 30 §2: no percentage withdrawal fee on money the merchant never kept (before: 7.92 sent, 0.08 fee); the
+    // network fee comes out of what goes back, and the merchant nets 0.
     expect(wd).toMatchObject({
       status: 'COMPLETED',
       chain: 'ETHEREUM',
       token: 'USDT',
-      amount: '7.92',
-      feeAmount: '0.08',
+      amount: '8.00',
+      feeAmount: '0.50',
+      netAmount: '7.50',
       destinationAddress: sender,
     });
-    expect((await eth.tokenBalance(sender, eth.tokenOf('USDT'))) - senderBefore).toBe(7_920_000n);
+    expect((await eth.tokenBalance(sender, eth.tokenOf('USDT'))) - senderBefore).toBe(7_500_000n);
     expect(await eth.tokenBalance(getAddress(inv.depositAddress) as Address, eth.tokenOf('USDT'))).toBe(0n);
     expect((await balanceOf(t.test)).available).toBe('0.00');
     for (const r of await ledgerSums(t.db, t.tenant.id)) expect(new Decimal(r.ledger).eq(r.balance), r.currency).toBe(true);
     // Announced once each: detected, then refunded with the withdrawal.
-    const announced = await t.db.select().from(events).where(eq(events.subjectId, inv.id));
+    const announced = await t.db.select().from(events).where(eq(events.subjectId, inv.id)).orderBy(asc(events.createdAt), asc(events.id));
     expect(announced.filter((e) => e.type.startsWith('mismatched_payment.')).map((e) => e.type)).toEqual([
       'mismatched_payment.detected',
       'mismatched_payment.refunded',
@@ -151,7 +157,8 @@ describe('resolving held payments', () => {
     // Still once: more passes send nothing more.
     await t.jobs();
     await processWithdrawals(t.db, rails.ethNet as LaneNetwork);
-    expect((await eth.tokenBalance(sender, eth.tokenOf('USDT'))) - senderBefore).toBe(7_920_000n);
+    expect((await eth.tokenBalance(sender, eth.tokenOf('USDT'))) - senderBefore).toBe(7_500_000n);
+    setNetworkOverride('test', rails.ethNet, 'ETHEREUM');
   });
 
   it('a refund too small to pay its own fee, or to one of our own wallets, is refused and the payment stays held', async () => {

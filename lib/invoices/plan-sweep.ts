@@ -22,14 +22,14 @@ export async function planSweep(
   s: Settlement,
   deposit: Address,
 ): Promise<Carried | null> {
-  if (s.gasPlan) return s.gasPlan.carried ?? { ids: [], fee: '0', net: '0' };
+  if (s.gasPlan) return s.gasPlan.carried ?? { ids: [], fee: '0', net: '0', heldFee: '0' };
   const minimum = net.sweepMinimum ? parseUnits(net.sweepMinimum, net.decimals) : 0n;
   if (minimum > 0n) {
     const held = await client.readContract({ address: net.tokenAddress, abi: erc20Abi, functionName: 'balanceOf', args: [deposit] });
     if (held < minimum) return null;
   }
   const deferred = await db
-    .select({ id: settlements.id, fee: settlements.feeAmount, net: settlements.netAmount })
+    .select({ id: settlements.id, fee: settlements.feeAmount, net: settlements.netAmount, heldFee: settlements.heldFee })
     .from(settlements)
     .where(
       and(
@@ -46,5 +46,6 @@ export async function planSweep(
     ids: deferred.map((d) => d.id),
     fee: deferred.reduce((sum, d) => sum.add(d.fee), new Decimal(0)).toFixed(),
     net: deferred.reduce((sum, d) => sum.add(d.net), new Decimal(0)).toFixed(),
+    heldFee: deferred.reduce((sum, d) => sum.add(d.heldFee), new Decimal(0)).toFixed(),
   };
 }

@@ -3,12 +3,13 @@ import { invoices, mismatchedPayments } from '@/db/schema';
 import { ApiError, notFound } from '@/lib/api/errors';
 import type { AuthTenant } from '@/lib/api-keys/authenticate';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
-import { requireRail } from '@/lib/chain/network';
+import { getRail, requireRail } from '@/lib/chain/network';
 import type { Asset, ChainKey } from '@/lib/config/rails';
 import type { Db } from '@/lib/db';
 import { Decimal } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
-import { maxWithdrawal } from '@/lib/withdrawals/amounts';
+import { refundNetworkFeePayer } from '@/lib/withdrawals/giveback-options';
+import { networkTerms } from '@/lib/withdrawals/network-terms';
 import { parseDestination } from '@/lib/withdrawals/parse-destination';
 import { MIN_WITHDRAWAL } from '@/lib/withdrawals/schemas';
 import { getInvoiceOrThrow } from './get-invoice-or-throw';
@@ -21,8 +22,8 @@ import { mismatchedPaymentEventData } from './record-mismatched';
  * takes two steps, each exactly once: a sweep of its own off the deposit address on its network
  * (createMismatchedSettlements, no invoice fee: the gateway keeps nothing of money it returns),
  * and, with the ledger credit when that sweep finishes, a withdrawal of the same token on the same
- * network to the sender, the largest whose amount + withdrawal fee fits in what was sent
- * (finishMismatchedSettlement). The destination is always the sender the chain shows: a key that
+ * network to the sender of what was sent, without a percentage fee, the network fee taken from it
+ * or paid by the merchant as the tenant chose (finishMismatchedSettlement). The destination is always the sender the chain shows: a key that
  * may refund cannot redirect someone else's money.
  */
 export async function refundMismatchedPayment(
@@ -40,11 +41,16 @@ export async function refundMismatchedPayment(
       .for('update');
     if (!held) throw notFound('Mismatched payment');
     if (held.status !== 'held') throw new ApiError('invalid_state', `This payment is already ${held.status}.`);
-    const { maxAmount } = maxWithdrawal(held.amount, owner.tenant.withdrawalFeeRate);
-    if (maxAmount.lt(MIN_WITHDRAWAL)) {
+    // No percentage fee (the money was never the merchant's); the network fee from the amount when the payer pays it.
+    const rail = getRail(owner.mode, held.chain as ChainKey, held.token as Asset);
+    const amount = new Decimal(held.amount).toDecimalPlaces(2, Decimal.ROUND_DOWN);
+    const terms = rail && networkTerms(rail);
+    const expected = terms && (await refundNetworkFeePayer(tx, owner.tenantId)) === 'payer' ? amount.minus(terms.networkFee) : amount;
+    if (terms && (amount.lt(terms.minWithdrawal) || expected.lt(MIN_WITHDRAWAL))) {
       throw new ApiError(
         'invalid_state',
-        `${held.amount} ${held.token} is too little to send back: after the withdrawal fee, less than the minimum ${MIN_WITHDRAWAL}. Credit it instead.`,
+        `${held.amount} ${held.token} is too little to send back on ${terms.name}: the minimum is ${terms.minWithdrawal.toFixed(2)} ${held.token}` +
+          `${terms.networkFee.gt(0) ? ` and the network fee ${terms.networkFee.toFixed(2)} ${held.token}` : ''}. Credit it instead.`,
       );
     }
     // The withdrawal's own checks, now rather than after the sweep: the rail still enabled, the sender not one of our wallets.
@@ -73,7 +79,7 @@ export async function refundMismatchedPayment(
         action: 'mismatched_payment.refunded',
         target: { type: 'invoice', id: invoice.id },
         before: { paymentId: held.id, status: 'held', chain: held.chain, token: held.token, amount: held.amount },
-        after: { status: 'refunding', refundAddress: held.fromAddress, expectedAmount: new Decimal(maxAmount).toFixed(2) },
+        after: { status: 'refunding', refundAddress: held.fromAddress, expectedAmount: expected.toFixed(2) },
       });
     }
     return mismatchedPaymentEventData(marked!, invoice);

@@ -77,14 +77,13 @@ export async function settleInvoice(db: Db, network: SettleNetwork, settlementId
   // Dust: credited now, swept later with the address's next sweep (see plan-sweep.ts).
   const carried = await planSweep(db, client, net, s, deposit.address);
   if (!carried) return finishSettlement(db, s.id, { sweepDeferred: true });
+  // The fee on what the merchant may give back (heldFee) goes to the hot wallet with the net: a refund returns it from there.
+  const units = (v: string | undefined) => parseUnits(v ?? '0', net.decimals);
+  const held = units(s.heldFee) + units(carried.heldFee);
   const moves: Move[] = (
     [
-      { step: 'fee', to: net.feeWallet, units: parseUnits(s.feeAmount, net.decimals) + parseUnits(carried.fee, net.decimals) },
-      {
-        step: 'custody',
-        to: privateKeyToAccount(net.hotWalletKey).address,
-        units: parseUnits(s.netAmount, net.decimals) + parseUnits(carried.net, net.decimals),
-      },
+      { step: 'fee', to: net.feeWallet, units: units(s.feeAmount) + units(carried.fee) - held },
+      { step: 'custody', to: privateKeyToAccount(net.hotWalletKey).address, units: units(s.netAmount) + units(carried.net) + held },
     ] as Move[]
   ).filter((m) => m.units > 0n);
   const plan = await gasPlan(db, client, s, net.tokenAddress, deposit.address, moves, carried);

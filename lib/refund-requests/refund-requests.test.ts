@@ -69,13 +69,15 @@ describe('refund requests: the payer proposes, the merchant decides', () => {
     expect(ok.status, ok.text).toBe(200);
     expect(ok.body).toMatchObject({ status: 'APPROVED', decidedBy: expect.stringMatching(/^api_key:key_/) });
     const w = (await call('GET', `/v1/withdrawals/${ok.body.withdrawalId}`, { key: t.test })).body;
+    // Money the merchant never kept goes back at no cost to it (issue 30 §2): no withdrawal fee, and the invoice fee
+    // charged on it (0.40) comes back with it, so the balance is where it was before the late payment.
     expect(w).toMatchObject({
       amount: '40.00',
-      feeAmount: '0.40',
+      feeAmount: '0.00',
       destinationAddress: getAddress(payer),
       metadata: { refundOfInvoiceId: t.invoice.id },
     });
-    expect(await balance(t)).toBe(new Decimal(before).minus('40.40').toString());
+    expect(await balance(t)).toBe(new Decimal(before).minus('39.60').toString());
     await send();
     expect(await onChain(payer)).toBe('40');
 
@@ -243,7 +245,11 @@ describe('the auto-refund policy', () => {
     await runAutoRefunds(t.db);
     const done = (await call('GET', `/v1/refund-requests/${made.request.id}`, { key: t.test })).body;
     expect(done).toMatchObject({ status: 'APPROVED', decidedBy: 'policy', pendingReason: null });
-    expect(await balance(t)).toBe(new Decimal(before).minus('3.03').toString());
+    // Issue 30 §2: before, the 3.00 excess cost the merchant its invoice fee (2.97 credited) and the withdrawal fee on top
+    // (3.03 debited). Now the invoice fee on it comes back and there is no withdrawal fee: 3.00 − 0.03 leaves the balance
+    // exactly as a payment of the price (20.00 at 1 %) would.
+    expect(await balance(t)).toBe(new Decimal(before).minus('2.97').toString());
+    expect(await balance(t)).toBe('19.8');
     await send();
     expect(await onChain(payer)).toBe('3');
 

@@ -10,13 +10,15 @@ import type { Mode } from '@/lib/mode';
 import { parseWithdrawalAmount } from '@/lib/withdrawals/amounts';
 import { createWithdrawal, type PrepareWithdrawalControls } from '@/lib/withdrawals/create-withdrawal';
 import { parseDestination } from '@/lib/withdrawals/parse-destination';
+import { refundPricing } from './refund-pricing';
 import { refundTerms } from './refund-terms';
 import type { CreateRefundInput } from './schemas';
 
 /**
  * Gives back USDT an invoice received, to an address: a withdrawal (the same
- * crash-safe sending lane, fee, controls, events and audit row) marked with
- * the invoice, debiting the balance amount + the withdrawal fee. The invoice
+ * crash-safe sending lane, controls, events and audit row) marked with the
+ * invoice, priced by refundPricing (no percentage fee; the invoice fee on money
+ * the merchant never kept returned with it; the network fee). The invoice
  * row is locked for the transaction, so concurrent refunds of one invoice
  * queue and together never exceed what it settled.
  */
@@ -53,10 +55,9 @@ export async function createRefund(
         { path: 'amount', message: `more than the refundable ${formatAmount(terms.refundable)}` },
       ]);
     }
-    // Given back on the invoice's rail, from its token's balance.
+    // Given back on the invoice's rail, from its token's balance; what the merchant never kept costs it nothing (refund-pricing.ts).
     const rail = { chain: invoice.chain as ChainKey, token: invoice.token as Asset };
-    return createWithdrawal(tx, owner, { amount, destinationAddress: input.destinationAddress, ...rail }, actor, prepareControls, {
-      ofInvoiceId: invoice.id,
-    });
+    const pricing = await refundPricing(tx, owner, invoice, new Decimal(amount), terms);
+    return createWithdrawal(tx, owner, { amount, destinationAddress: input.destinationAddress, ...rail }, actor, prepareControls, pricing.options);
   });
 }

@@ -20,7 +20,8 @@ export async function refundTerms(db: Db, invoice: Invoice) {
   const excess = Decimal.max(0, settled.minus(invoice.amountExpected).minus(refunded));
   const byDefault = PAID.has(invoice.status) ? Decimal.min(excess, refundable) : refundable;
   // Refunds are whole cents like every withdrawal: round down so the default never exceeds what is refundable.
-  return { settled, refunded, refundable, byDefault: byDefault.toDecimalPlaces(2, Decimal.ROUND_DOWN) };
+  // `giveback` (unrounded) is the part the merchant never kept: refunding it costs them nothing (refund-pricing.ts).
+  return { settled, refunded, refundable, giveback: byDefault, byDefault: byDefault.toDecimalPlaces(2, Decimal.ROUND_DOWN) };
 }
 
 export async function refundList(db: Db, invoice: Invoice): Promise<RefundList> {

@@ -20,7 +20,7 @@ const { settledInvoice, balance, onChain, send } = settledInvoices(() => ({ chai
 const refund = (key: string, id: string, body: Record<string, unknown>) => call('POST', `/v1/invoices/${id}/refunds`, { key, body });
 
 describe('refunds', () => {
-  it('an overpayment is refunded by default: the payer gets exactly the excess on chain, the balance pays excess + fee', async () => {
+  it('an overpayment is refunded by default: the payer gets exactly the excess on chain and the merchant ends as if paid the price', async () => {
     const t = await settledInvoice('100.00', '110.00');
     expect(t.invoice.status).toBe('PAID_OUT');
     expect(t.invoice.amountCredited).toBe('108.90');
@@ -31,8 +31,11 @@ describe('refunds', () => {
     const to = freshAddress();
     const r = await refund(t.test, t.invoice.id, { destinationAddress: to });
     expect(r.status, r.text).toBe(201);
-    expect(r.body).toMatchObject({ amount: '10.00', feeAmount: '0.10', status: 'PENDING', metadata: { refundOfInvoiceId: t.invoice.id } });
-    expect(await balance(t)).toBe(new Decimal(before).minus('10.10').toString());
+    // Issue 30 §2: no withdrawal fee on money the merchant never kept, and the invoice fee charged on it (0.10) comes back
+    // with it: 108.90 − 10.00 + 0.10 = 99.00, exactly what a payment of the price (100.00 at 1 %) leaves.
+    expect(r.body).toMatchObject({ amount: '10.00', feeAmount: '0.00', status: 'PENDING', metadata: { refundOfInvoiceId: t.invoice.id } });
+    expect(await balance(t)).toBe(new Decimal(before).minus('9.90').toString());
+    expect(await balance(t)).toBe('99');
     await send();
     expect(await onChain(to)).toBe('10');
     const after = (await call('GET', `/v1/invoices/${t.invoice.id}/refunds`, { key: t.test })).body;
@@ -41,20 +44,25 @@ describe('refunds', () => {
     expect(after.data[0]).toMatchObject({ id: r.body.id, status: 'COMPLETED', amount: '10.00' });
     // Nothing more is over the price: the default now has nothing to give back, an explicit amount still works.
     expect((await refund(t.test, t.invoice.id, { destinationAddress: to })).body.code).toBe('nothing_to_refund');
+    // Refunding the price itself (Stripe's rule): no fee for refunding, and the invoice fee on it is not returned.
     const part = await refund(t.test, t.invoice.id, { destinationAddress: to, amount: '30' });
     expect(part.status, part.text).toBe(201);
+    expect(part.body).toMatchObject({ amount: '30.00', feeAmount: '0.00', netAmount: '30.00' });
+    expect(await balance(t)).toBe('69');
     const tooMuch = await refund(t.test, t.invoice.id, { destinationAddress: to, amount: '70.01' });
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.body).toMatchObject({ code: 'refund_exceeds_received' });
     expect(tooMuch.body.message).toContain('70.00');
   });
 
-  it('an expired invoice paid late refunds everything it received by default', async () => {
+  it('an expired invoice paid late refunds everything it received by default, its invoice fee with it: the balance is back where it was', async () => {
     const t = await settledInvoice('50.00', '50.00', { expire: true, extra: '5' });
     expect(t.invoice.status).toBe('EXPIRED');
+    expect(await balance(t)).toBe('54.5');
     const r = await refund(t.test, t.invoice.id, { destinationAddress: freshAddress() });
     expect(r.status, r.text).toBe(201);
-    expect(r.body).toMatchObject({ amount: '50.00', feeAmount: '0.50' });
+    expect(r.body).toMatchObject({ amount: '50.00', feeAmount: '0.00' });
+    expect(await balance(t)).toBe('5');
   });
 
   it('concurrent refunds of one invoice never exceed what it settled: 12 × 10.00 on 110.00 → exactly 11', async () => {

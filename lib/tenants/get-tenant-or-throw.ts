@@ -22,6 +22,7 @@ export function tenantView(
     | 'withdrawalFeeRate'
     | 'underpaymentTolerancePercent'
     | 'autoRefundOverpayments'
+    | 'refundNetworkFeePayer'
     | 'wrongNetworkPolicy'
     | 'rails'
     | 'status'
@@ -37,6 +38,7 @@ export function tenantView(
     feePercent: new Decimal(t.withdrawalFeeRate).toFixed(),
     underpaymentTolerancePercent: new Decimal(t.underpaymentTolerancePercent).toFixed(),
     autoRefundOverpayments: t.autoRefundOverpayments,
+    refundNetworkFeePayer: t.refundNetworkFeePayer,
     wrongNetworkPolicy: t.wrongNetworkPolicy,
     rails: tenantRails(t, mode),
     status: t.status,

@@ -50,6 +50,11 @@ export const TenantSchema = z
       .describe(
         'Auto-refund policy: an overpayment is refunded, once settled, to the address the payer gives on the checkout, without your approval (the 24 h limit and approval threshold still apply). Set in the dashboard settings only (the owner, with step-up).',
       ),
+    refundNetworkFeePayer: z
+      .enum(['payer', 'merchant'])
+      .describe(
+        'Extension: who pays the network fee when money you never kept is given back (an overpayment, an unpaid invoice’s payments, a held payment sent back): payer (default; taken from what they get back) or merchant (on top, from your balance). Such refunds carry no percentage withdrawal fee, and the invoice fee charged on the money comes back with it. Set in the dashboard settings.',
+      ),
     rails: z
       .array(z.string())
       .describe(
@@ -67,6 +72,11 @@ export const TenantSchema = z
 
 /** The settings form's auto-refund policy. */
 export const AutoRefundPolicyInput = z.strictObject({ autoRefundOverpayments: z.boolean() });
+
+/** The settings form's choice of who pays a refund's network fee. */
+export const RefundNetworkFeePayerInput = z.strictObject({
+  refundNetworkFeePayer: z.enum(['payer', 'merchant'], { error: () => 'must be payer or merchant' }),
+});
 
 /** The settings form's rails: the ones to accept besides BSC:USDT. */
 export const TenantRailsInput = z.strictObject({
@@ -87,8 +97,12 @@ export const UpdateTenantBody = z
     wrongNetworkPolicy: Policy.optional().describe(
       "credit: a payment in the invoice's token on another enabled network counts towards it; hold: kept apart for you to credit or send back. Applies to payments found from now on.",
     ),
+    refundNetworkFeePayer: z
+      .enum(['payer', 'merchant'], { error: () => 'must be payer or merchant' })
+      .optional()
+      .describe('Who pays the network fee when money you never kept is given back: payer (taken from what they get back) or merchant.'),
   })
-  .refine((b) => b.underpaymentTolerancePercent !== undefined || b.wrongNetworkPolicy !== undefined, {
-    message: 'give underpaymentTolerancePercent, wrongNetworkPolicy or both',
+  .refine((b) => b.underpaymentTolerancePercent !== undefined || b.wrongNetworkPolicy !== undefined || b.refundNetworkFeePayer !== undefined, {
+    message: 'give underpaymentTolerancePercent, wrongNetworkPolicy, refundNetworkFeePayer or several',
   });
 export type UpdateTenantInput = z.output<typeof UpdateTenantBody>;

@@ -6,11 +6,12 @@ import type { Db } from '@/lib/db';
 import type { Mode } from '@/lib/mode';
 import { tenantView } from './get-tenant-or-throw';
 import type { UpdateTenantInput } from './schemas';
+import { updateRefundNetworkFeePayer } from './update-refund-network-fee-payer';
 import { updateUnderpaymentTolerance } from './update-underpayment-tolerance';
 import { updateWrongNetworkPolicy } from './update-wrong-network-policy';
 
 /**
- * PATCH /v1/tenants/me: the underpayment tolerance and the wrong-network policy, through the same
+ * PATCH /v1/tenants/me: the underpayment tolerance, the wrong-network policy and who pays refunds' network fee, through the same
  * functions as the dashboard's settings (an audit row each), in one transaction. The settings are
  * the account's, for live and test alike, so a test key may not change them (as it may not mint
  * live keys). Returns the tenant as GET /v1/tenants/me shows it.
@@ -25,6 +26,8 @@ export async function updateTenantSettings(db: Db, owner: { tenantId: string; mo
     if (input.underpaymentTolerancePercent !== undefined)
       await updateUnderpaymentTolerance(tx, owner, actor, { underpaymentTolerancePercent: input.underpaymentTolerancePercent });
     if (input.wrongNetworkPolicy !== undefined) await updateWrongNetworkPolicy(tx, owner, actor, { wrongNetworkPolicy: input.wrongNetworkPolicy });
+    if (input.refundNetworkFeePayer !== undefined)
+      await updateRefundNetworkFeePayer(tx, owner, actor, { refundNetworkFeePayer: input.refundNetworkFeePayer });
     const [row] = await tx.select().from(tenants).where(eq(tenants.id, owner.tenantId));
     return tenantView(row!, owner.mode);
   });

@@ -74,12 +74,17 @@ export async function checkInvariants(db: Db, c: Observed, tenants: { id: string
     detail: `${balances.length} balances, ${badBal.length} wrong`,
   });
 
-  // 3. money conserved: balances + invoice fees + withdrawals (amount + fee, not failed) = deposits paid
+  // 3. money conserved: balances + invoice fees + withdrawals (what each took, not failed) = deposits paid. What an internal
+  // withdrawal took is its entries: amount + fee on top, or only amount when a refund's fee is inside it, less an invoice
+  // fee a refund returned.
   const [m] = await one<{ bal: string; fees: string; wd: string }>(sql`
     select (select coalesce(sum(available), 0) from balances where tenant_id = any(${tids}::text[]))::text as bal,
            (select coalesce(sum(fee_amount), 0) from settlements where tenant_id = any(${tids}::text[]) and status = 'completed')::text as fees,
-           (select coalesce(sum(case when kind = 'exchange' then amount else amount + fee_amount end), 0) from withdrawals
-             where tenant_id = any(${tids}::text[]) and status <> 'FAILED')::text as wd`);
+           ((select coalesce(sum(amount), 0) from withdrawals
+              where tenant_id = any(${tids}::text[]) and status <> 'FAILED' and kind = 'exchange')
+            + (select coalesce(-sum(l.amount), 0) from ledger_entries l join withdrawals w on w.id = l.reference_id
+                where w.tenant_id = any(${tids}::text[]) and w.status <> 'FAILED' and w.kind <> 'exchange'
+                  and l.kind in ('withdrawal', 'withdrawal_fee', 'network_fee', 'invoice_fee_refund')))::text as wd`);
   const deposits = flow.paid.reduce((s, p) => s.plus(p.amount), new Decimal(0));
   const sum = new Decimal(m!.bal).plus(m!.fees).plus(m!.wd);
   out.push({

@@ -20,26 +20,31 @@ export function parseWithdrawalAmount(raw: string): Decimal {
   return d;
 }
 
-/** The fee charged on top below Max: amount × rate, exact (2 + 6 decimals fit numeric(38,18); never rounded). */
-export function withdrawalFee(amount: Decimal, rate: Decimal.Value): Decimal {
-  return amount.times(rate);
+/**
+ * The fee charged on top below Max: amount × rate plus the network's flat fee, exact (2 + 6 decimals fit
+ * numeric(38,18); never rounded).
+ */
+export function withdrawalFee(amount: Decimal, rate: Decimal.Value, networkFee: Decimal.Value): Decimal {
+  return amount.times(rate).plus(networkFee);
 }
 
 /**
- * The spec's maximum: balance / (1 + rate) rounded to the nearest cent (half up),
- * never above the balance's whole cents; estimatedFee = balance − maxAmount. A
- * withdrawal of exactly maxAmount is charged that fee, so it empties the balance
- * (withdrawalDebitSql decides the same on the locked balance row, in SQL).
+ * The spec's maximum, extended by the network's flat fee F: (balance − F) / (1 + rate) rounded to the
+ * nearest cent (half up), never above the whole cents of balance − F, never below 0; estimatedFee =
+ * balance − maxAmount. With F = 0 this is the spec's formula exactly. A withdrawal of exactly maxAmount
+ * is charged that fee, so it empties the balance (withdrawalDebitSql decides the same on the locked
+ * balance row, in SQL).
  */
-export function maxWithdrawal(balance: Decimal.Value, rate: Decimal.Value) {
+export function maxWithdrawal(balance: Decimal.Value, rate: Decimal.Value, networkFee: Decimal.Value) {
   const b = new Decimal(balance);
-  const nearest = b.div(new Decimal(1).plus(rate)).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
-  const max = Decimal.max(0, Decimal.min(nearest, b.toDecimalPlaces(2, Decimal.ROUND_DOWN)));
+  const spendable = b.minus(networkFee);
+  const nearest = spendable.div(new Decimal(1).plus(rate)).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+  const max = Decimal.max(0, Decimal.min(nearest, spendable.toDecimalPlaces(2, Decimal.ROUND_DOWN)));
   return { maxAmount: max, estimatedFee: b.minus(max) };
 }
 
 /** The fee a withdrawal of `amount` would be charged on `balance` (the dashboard's preview). */
-export function quotedWithdrawalFee(amount: Decimal, balance: Decimal.Value, rate: Decimal.Value): Decimal {
-  const { maxAmount, estimatedFee } = maxWithdrawal(balance, rate);
-  return amount.eq(maxAmount) ? estimatedFee : withdrawalFee(amount, rate);
+export function quotedWithdrawalFee(amount: Decimal, balance: Decimal.Value, rate: Decimal.Value, networkFee: Decimal.Value): Decimal {
+  const { maxAmount, estimatedFee } = maxWithdrawal(balance, rate, networkFee);
+  return amount.eq(maxAmount) ? estimatedFee : withdrawalFee(amount, rate, networkFee);
 }

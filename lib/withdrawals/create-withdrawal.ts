@@ -11,14 +11,15 @@ import { insertRowSql } from '@/lib/db/insert-row-sql';
 import { outbox } from '@/lib/events/outbox';
 import { newId } from '@/lib/ids';
 import { getBalance } from '@/lib/ledger/get-balance';
-import { formatAmount, type Decimal } from '@/lib/money';
+import { Decimal, formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
 import { validateEndpointUrl } from '@/lib/webhooks/validate-endpoint-url';
 import { parseWithdrawalAmount, withdrawalFee } from './amounts';
 import { withdrawalEvent } from './emit-withdrawal-event';
+import { assertNetworkMinimum, networkTerms } from './network-terms';
 import { parseDestination } from './parse-destination';
 import { AWAITING_APPROVAL } from './pending-reasons';
-import type { CreateWithdrawalInput } from './schemas';
+import { MIN_WITHDRAWAL, type CreateWithdrawalInput } from './schemas';
 import { validateDestination } from './validate-destination';
 import { withdrawalView } from './view';
 import { withdrawalDebitSql } from './withdrawal-debit-sql';
@@ -34,6 +35,21 @@ export type PrepareWithdrawalControls = (
   actor: AuditActor | undefined,
   req: { amount: Decimal; destination: string },
 ) => Promise<{ hold: boolean; within: <T>(d: Db, run: (d: Db) => Promise<T>) => Promise<T> }>;
+
+/**
+ * How a withdrawal is priced beside the defaults (percentage fee and the network's flat fee, both on top).
+ * Refunds and sends-back of money the merchant never kept set these (lib/refunds/refund-pricing.ts).
+ */
+export interface WithdrawalOptions {
+  /** A refund of this invoice (metadata.refundOfInvoiceId). */
+  ofInvoiceId?: string;
+  /** false: no percentage fee (refunds: giving a payer's money back is not a withdrawal of earnings). */
+  percentFee?: boolean;
+  /** Who pays the network fee: the balance, on top (default), or the recipient, taken from the amount. */
+  networkFeeFrom?: 'balance' | 'amount';
+  /** The invoice fee given back with a refund, credited (`invoice_fee_refund`) in the same statement. */
+  invoiceFeeRefund?: Decimal;
+}
 
 /**
  * Creates an internal USDT withdrawal in one statement (one round trip, no
@@ -53,16 +69,30 @@ export async function createWithdrawal(
   input: CreateWithdrawalInput,
   actor: AuditActor | undefined,
   prepareControls: PrepareWithdrawalControls,
-  refund: { ofInvoiceId: string } | null = null,
+  opts: WithdrawalOptions = {},
 ) {
   const amount = parseWithdrawalAmount(input.amount);
   // The rail to pay on (400 when not enabled): its network's lane sends it, its token's balance pays it.
   const network = requireRail(owner.mode, { chain: input.chain ?? 'BSC', token: input.token ?? 'USDT' }, []);
+  const terms = networkTerms(network);
+  assertNetworkMinimum(amount, terms, opts.ofInvoiceId ? 'refund' : 'withdrawal');
   const destination = parseDestination(network, input.destinationAddress);
   // postBackUrl follows the spec: HTTPS only, never a private or local host.
   const postBackUrl = input.postBackUrl === undefined ? null : validateEndpointUrl(input.postBackUrl, 'live', 'postBackUrl');
-  const fee = withdrawalFee(amount, owner.tenant.withdrawalFeeRate);
-  const total = amount.plus(fee);
+  const rate = opts.percentFee === false ? '0' : owner.tenant.withdrawalFeeRate;
+  const feeInside = opts.networkFeeFrom === 'amount';
+  const credit = opts.invoiceFeeRefund ?? new Decimal(0);
+  const fee = withdrawalFee(amount, rate, terms.networkFee);
+  // What the recipient gets: the amount, or, when the fee is taken from it, the amount less the fee.
+  const netAmount = feeInside ? amount.minus(fee) : amount;
+  if (netAmount.lt(MIN_WITHDRAWAL)) {
+    throw new ApiError(
+      'amount_below_minimum',
+      `amount: ${formatAmount(amount)} ${terms.token} does not cover the network fee on ${terms.name} (${formatAmount(fee)} ${terms.token})`,
+      [{ path: 'amount', message: `must be more than the network fee ${formatAmount(fee)}` }],
+    );
+  }
+  const total = amount.plus(feeInside ? 0 : fee).minus(credit);
   // The owner's controls for API keys (allow-list, 24 h limit, approval): see lib/withdrawal-controls.
   const controls = await prepareControls(db, owner, actor, { amount, destination });
   const now = new Date();
@@ -74,7 +104,7 @@ export async function createWithdrawal(
     kind: 'internal',
     amount: amount.toFixed(),
     feeAmount: fee.toFixed(),
-    netAmount: amount.toFixed(),
+    netAmount: netAmount.toFixed(),
     status: 'PENDING',
     destinationAddress: destination,
     chainId: network.chainId,
@@ -82,8 +112,8 @@ export async function createWithdrawal(
     token: network.token,
     postBackUrl,
     // A refund says which invoice it gives back to, in its record and in its events (metadata is part of both).
-    metadata: refund ? { refundOfInvoiceId: refund.ofInvoiceId } : null,
-    refundOfInvoiceId: refund?.ofInvoiceId ?? null,
+    metadata: opts.ofInvoiceId ? { refundOfInvoiceId: opts.ofInvoiceId } : null,
+    refundOfInvoiceId: opts.ofInvoiceId ?? null,
     pendingReason: controls.hold ? AWAITING_APPROVAL : null,
     failureReason: null,
     nonce: null,
@@ -99,10 +129,23 @@ export async function createWithdrawal(
     createdAt: now,
     updatedAt: now,
   };
-  const { id, tenantId, mode, kind, netAmount, destinationAddress, chainId, chain, token, createdAt, updatedAt, nextAttemptAt } = row;
+  const { id, tenantId, mode, kind, destinationAddress, chainId, chain, token, createdAt, updatedAt, nextAttemptAt } = row;
   // Any network: a deposit address is the same address on every EVM chain, and money sent there would come back as a payment.
   const guard = sql`not exists (select 1 from invoices where deposit_address = ${destination.toLowerCase()})`;
-  const debit = withdrawalDebitSql({ tenantId, mode, withdrawalId: id, amount, rate: owner.tenant.withdrawalFeeRate, guard, currency: token });
+  const debit = withdrawalDebitSql({
+    tenantId,
+    mode,
+    withdrawalId: id,
+    amount,
+    rate,
+    networkFee: terms.networkFee,
+    guard,
+    currency: token,
+    feeInside,
+    // Only a plain withdrawal: a refund's fee is what it is, the Max rule would hand it a sub-cent rest of the balance.
+    maxRule: !opts.ofInvoiceId && opts.percentFee !== false && !feeInside && credit.isZero(),
+    credit,
+  });
   // The fee is settled inside the statement (Max rule): the rows below carry it as an expression.
   const feeNumeric = sql`moved.fee`;
   const withFee = <T extends Record<string, unknown>>(json: T) =>
@@ -113,13 +156,13 @@ export async function createWithdrawal(
     kind,
     amount: row.amount,
     feeAmount: feeNumeric,
-    netAmount,
+    netAmount: row.netAmount,
     destinationAddress,
     chainId,
     chain,
     token,
     postBackUrl,
-    ...(refund ? { metadata: row.metadata, refundOfInvoiceId: row.refundOfInvoiceId } : {}),
+    ...(opts.ofInvoiceId ? { metadata: row.metadata, refundOfInvoiceId: row.refundOfInvoiceId } : {}),
     pendingReason: row.pendingReason,
     createdAt,
     updatedAt,
@@ -142,8 +185,8 @@ export async function createWithdrawal(
     const available = await getBalance(db, { tenantId, mode, currency: token });
     throw new ApiError(
       'insufficient_balance',
-      `Insufficient balance: available ${formatAmount(available)} ${token}, amount + fee needed ${formatAmount(total)} ${token}.`,
-      [{ path: 'amount', message: `amount ${formatAmount(amount)} + fee ${formatAmount(fee)} exceeds the available ${formatAmount(available)}` }],
+      `Insufficient balance: available ${formatAmount(available)} ${token}, ${feeInside ? 'amount' : 'amount + fee'} needed ${formatAmount(total)} ${token}.`,
+      [{ path: 'amount', message: `${formatAmount(total)} needed exceeds the available ${formatAmount(available)}` }],
     );
   }
   return withdrawalView({ ...row, feeAmount: moved[0]!.fee });

@@ -1,13 +1,13 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { withdrawals, type Withdrawal } from '@/db/schema';
-import type { Db } from '@/lib/db';
+import { rowsOf, type Db } from '@/lib/db';
 import { postLedgerEntries } from '@/lib/ledger/post-entry';
 import { Decimal } from '@/lib/money';
 import { emitWithdrawalEvent } from './emit-withdrawal-event';
 
 /**
  * Final states, each in one transaction with its event. FAILED returns
- * amount + fee through a ledger entry; the (kind, reference) unique index
+ * what the creation took (amount + fee, less a returned invoice fee) through a ledger entry; the (kind, reference) unique index
  * and the status guard make a second call a no-op, never a double refund.
  */
 export async function failWithdrawal(db: Db, id: string, reason: string): Promise<Withdrawal | null> {
@@ -18,8 +18,9 @@ export async function failWithdrawal(db: Db, id: string, reason: string): Promis
       .where(and(eq(withdrawals.id, id), inArray(withdrawals.status, ['PENDING', 'PROCESSING'])))
       .returning();
     if (!row) return null;
-    // Exchange withdrawals debited only amount (their feeAmount is the exchange's, inside the rate).
-    const refund = row.kind === 'exchange' ? new Decimal(row.amount) : new Decimal(row.amount).plus(row.feeAmount);
+    // Exchange withdrawals debited only amount (their feeAmount is the exchange's, inside the rate); an internal one gives
+    // back exactly what its entries took (amount, fees, less an invoice fee a refund returned).
+    const refund = row.kind === 'exchange' ? new Decimal(row.amount) : await debitedBy(tx, row.id);
     if (refund.gt(0)) {
       await postLedgerEntries(tx, [
         {
@@ -36,6 +37,17 @@ export async function failWithdrawal(db: Db, id: string, reason: string): Promis
     await emitWithdrawalEvent(tx, row, 'withdrawal.failed');
     return row;
   });
+}
+
+/** What a withdrawal's own ledger entries took from the balance. */
+async function debitedBy(tx: Db, withdrawalId: string): Promise<Decimal> {
+  const [row] = rowsOf<{ sum: string }>(
+    await tx.execute(sql`
+      select coalesce(-sum(amount), 0)::text as sum from ledger_entries
+       where reference_type = 'withdrawal' and reference_id = ${withdrawalId}
+         and kind in ('withdrawal', 'withdrawal_fee', 'network_fee', 'invoice_fee_refund')`),
+  );
+  return new Decimal(row!.sum);
 }
 
 export async function completeWithdrawal(db: Db, id: string): Promise<Withdrawal | null> {

@@ -3,6 +3,7 @@ import { rowsOf, type Db } from '@/lib/db';
 import { formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
 import type { Asset } from '@/lib/config/rails';
+import { withdrawalCosts } from './get-max-withdrawal';
 
 /**
  * Available (ledger balance) and pending (amount + fee held by open withdrawals) of a tenant and mode,
@@ -19,5 +20,11 @@ export async function getBalanceSummary(db: Db, owner: { tenantId: string; mode:
                         where tenant_id = ${owner.tenantId} and mode = ${owner.mode} and token = ${currency}
                           and status in ('PENDING', 'PROCESSING')), 0)::text as pending`),
   );
-  return { available: formatAmount(row!.available), pending: formatAmount(row!.pending), currency, network: 'BSC' as const };
+  return {
+    available: formatAmount(row!.available),
+    pending: formatAmount(row!.pending),
+    currency,
+    network: 'BSC' as const,
+    withdrawalCosts: withdrawalCosts(owner.mode, currency),
+  };
 }

@@ -22,8 +22,16 @@ describe('GET /v1/withdrawals/max per asset', () => {
     await creditAsset(t.db, t.tenant.id, 'USDC', '50');
     const usdc = await max(t.test, 'USDC');
     expect(usdc.status, usdc.text).toBe(200);
-    // The spec's shape, unchanged: no currency field is added.
-    expect(usdc.body).toEqual({ maxAmount: '49.50', balance: '50.00', feePercent: '0.01', estimatedFee: '0.50', minWithdrawal: '0.01' });
+    // The spec's fields, unchanged, and the network's flat fee (none on BSC) and which network.
+    expect(usdc.body).toEqual({
+      maxAmount: '49.50',
+      balance: '50.00',
+      feePercent: '0.01',
+      estimatedFee: '0.50',
+      minWithdrawal: '0.01',
+      networkFee: '0.00',
+      chain: 'BSC',
+    });
     expect((await max(t.test)).body).toMatchObject({ maxAmount: '99.01', balance: '100.00' });
     expect((await max(t.test, 'USDT')).body).toMatchObject({ maxAmount: '99.01', balance: '100.00' });
 

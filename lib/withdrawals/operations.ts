@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { defineOperation } from '@/lib/api/operation';
 import { PageQuery } from '@/lib/api/schemas';
-import { BalanceQuery, BalanceSchema, CreateWithdrawalBody, MaxWithdrawalSchema, WithdrawalList, WithdrawalSchema } from './schemas';
+import {
+  BalanceQuery,
+  BalanceSchema,
+  CreateWithdrawalBody,
+  MaxWithdrawalQuery,
+  MaxWithdrawalSchema,
+  WithdrawalList,
+  WithdrawalSchema,
+} from './schemas';
 
 const tag = 'Withdrawals';
 
@@ -13,7 +21,7 @@ export const getBalanceOp = defineOperation({
   tag,
   summary: 'Balance available for withdrawal',
   description:
-    "From the ledger, for the mode of the key. `pending` is what open withdrawals hold (already deducted). `?currency=USDC` reads the USDC balance (extension; USDT by default, with the spec's fields unchanged).",
+    "From the ledger, for the mode of the key. `pending` is what open withdrawals hold (already deducted). `?currency=USDC` reads the USDC balance (extension; USDT by default, with the spec's fields unchanged). `withdrawalCosts` (extension) lists, per network paying the asset out, its minimum withdrawal and flat network fee.",
   query: BalanceQuery,
   response: BalanceSchema,
 });
@@ -26,8 +34,8 @@ export const getMaxWithdrawalOp = defineOperation({
   tag,
   summary: 'Largest withdrawal the balance allows',
   description:
-    "maxAmount = balance / (1 + feePercent), rounded to the nearest cent (half up) and never above the balance's whole cents; estimatedFee = balance − maxAmount, the fee a withdrawal of exactly maxAmount is charged, so maxAmount + estimatedFee is the balance (never more) and that withdrawal empties it. `?currency=USDC` computes it from the USDC balance (extension; USDT by default, with the spec's fields unchanged); an asset no enabled rail pays out is `400 validation_failed`.",
-  query: BalanceQuery,
+    "maxAmount = (balance − networkFee) / (1 + feePercent), rounded to the nearest cent (half up) and never above the whole cents of balance − networkFee (with networkFee 0, as on BSC by default, the spec's balance / (1 + feePercent)); estimatedFee = balance − maxAmount, the fee a withdrawal of exactly maxAmount is charged, so maxAmount + estimatedFee is the balance (never more) and that withdrawal empties it. `?currency=USDC` computes it from the USDC balance and `?chain=` for a network's minimum and flat fee (extensions; USDT on BSC by default); an asset or network that does not pay it out is `400 validation_failed`.",
+  query: MaxWithdrawalQuery,
   response: MaxWithdrawalSchema,
 });
 
@@ -39,7 +47,7 @@ export const createWithdrawalOp = defineOperation({
   tag,
   summary: 'Withdraw USDT (BEP-20) to an external address',
   description:
-    'The fee (amount × the tenant withdrawal fee rate) is charged on top. Amount + fee are debited at once; the transfer is sent from the hot wallet by a background job. A failed transfer returns amount + fee to the balance.',
+    "The fee (amount × the tenant withdrawal fee rate, plus the network's flat fee: 0 on BSC by default) is charged on top. An amount below the network's minimum is `400 amount_below_minimum` naming it. Amount + fee are debited at once; the transfer is sent from the hot wallet by a background job. A failed transfer returns amount + fee to the balance.",
   body: CreateWithdrawalBody,
   example: { amount: '25.00', destinationAddress: '0x8ba1f109551bD432803012645Ac136ddd64DBA72' },
   response: WithdrawalSchema,

@@ -62,12 +62,24 @@ export const WithdrawalListItem = WithdrawalSchema.pick({
 
 export const WithdrawalList = paged(WithdrawalListItem);
 
+/** What a withdrawal on one network costs beside the percentage fee. */
+export const WithdrawalCostSchema = z
+  .object({
+    chain: z.enum(CHAINS),
+    minWithdrawal: z.string().describe('The smallest withdrawal (and refund) paid on this network.'),
+    networkFee: z.string().describe('Flat fee added to the percentage fee on each withdrawal on this network: its gas, set by the operator.'),
+  })
+  .meta({ id: 'WithdrawalCost' });
+
 export const BalanceSchema = z
   .object({
     available: z.string().describe('Available for withdrawal, from the ledger.'),
     pending: z.string().describe('Held by withdrawals not yet final (already deducted from available).'),
     currency: z.enum(ASSETS).describe('The asset (query `currency`, USDT by default): one balance per asset, whichever network paid it.'),
     network: z.literal('BSC').describe('The network a withdrawal without `chain` pays on.'),
+    withdrawalCosts: z
+      .array(WithdrawalCostSchema)
+      .describe('Extension: for each enabled network that pays this asset out, its minimum withdrawal and flat network fee (docs/rails.md).'),
   })
   .meta({ id: 'Balance' });
 
@@ -78,12 +90,21 @@ export const BalanceQuery = z.strictObject({
     .describe('Extension: the asset to read, USDT (default) or USDC.'),
 });
 
+export const MaxWithdrawalQuery = BalanceQuery.extend({
+  chain: z
+    .enum(CHAINS, { error: () => `must be one of: ${CHAINS.join(', ')}` })
+    .optional()
+    .describe('Extension: the network to withdraw on (its minimum and flat fee apply); default BSC, or the first enabled network paying the asset.'),
+});
+
 export const MaxWithdrawalSchema = z
   .object({
     maxAmount: z.string(),
     balance: z.string(),
     feePercent: z.string().describe('Fee rate as a fraction (0.01 = 1 percent).'),
-    estimatedFee: z.string(),
-    minWithdrawal: z.string(),
+    estimatedFee: z.string().describe('balance − maxAmount: the fee a withdrawal of exactly maxAmount is charged (percentage + network fee).'),
+    minWithdrawal: z.string().describe("The network's minimum withdrawal (0.01 on BSC, the spec's)."),
+    networkFee: z.string().describe("Extension: the network's flat fee, added to the percentage fee (0.00 on BSC by default)."),
+    chain: z.enum(CHAINS).describe('Extension: the network the figures are for.'),
   })
   .meta({ id: 'MaxWithdrawal' });

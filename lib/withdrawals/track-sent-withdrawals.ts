@@ -7,6 +7,7 @@ import { withdrawals, type Withdrawal } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
 import { broadcastRaw } from '@/lib/chain/broadcast-raw';
+import { recordGasSpend } from '@/lib/chain/record-gas-spend';
 import { resultOf, rpcBatch, RpcReadError } from '@/lib/chain/rpc-batch';
 import { transferDataOf, type LaneNetwork } from './lane-helpers';
 import { completeWithdrawal, failWithdrawal } from './finish-withdrawal';
@@ -22,7 +23,7 @@ interface Snapshot {
   head: number;
   /** Transactions of the hot wallet mined by `head` (the next nonce at "latest"). */
   minedCount: number;
-  receipt: { hash: string; blockNumber: number; success: boolean } | null;
+  receipt: { hash: string; blockNumber: number; success: boolean; gasUsed: bigint; gasPrice: bigint } | null;
 }
 
 /**
@@ -41,8 +42,22 @@ async function snapshot(rpcUrl: string, from: string, hashes: string[]): Promise
   const minedCount = Number(resultOf(out[1]!, 'eth_getTransactionCount'));
   let receipt: Snapshot['receipt'] = null;
   out.slice(2).forEach((o, i) => {
-    const r = resultOf(o, 'eth_getTransactionReceipt') as { blockNumber?: string; status?: string } | null;
-    if (r?.blockNumber && !receipt) receipt = { hash: hashes[i]!, blockNumber: Number(r.blockNumber), success: r.status === '0x1' };
+    const r = resultOf(o, 'eth_getTransactionReceipt') as {
+      blockNumber?: string;
+      status?: string;
+      gasUsed?: string;
+      effectiveGasPrice?: string;
+    } | null;
+    if (r?.blockNumber && !receipt) {
+      const gas = (v: string | undefined) => (v && /^0x[0-9a-f]+$/i.test(v) ? BigInt(v) : 0n);
+      receipt = {
+        hash: hashes[i]!,
+        blockNumber: Number(r.blockNumber),
+        success: r.status === '0x1',
+        gasUsed: gas(r.gasUsed),
+        gasPrice: gas(r.effectiveGasPrice),
+      };
+    }
   });
   if (!Number.isFinite(head) || !Number.isFinite(minedCount)) throw new RpcReadError('malformed head or transaction count');
   return { head, minedCount, receipt };
@@ -105,8 +120,22 @@ async function trackOne(db: Db, net: LaneNetwork, client: PublicClient, account:
         .set({ txHash: r.hash, replacedTxHashes: [...w.replacedTxHashes.filter((h) => h !== r.hash), w.txHash!] })
         .where(and(eq(withdrawals.id, w.id), eq(withdrawals.txHash, w.txHash!)));
     }
-    if (!r.success) return (await failWithdrawal(db, w.id, `Transaction ${r.hash} reverted on chain.`)) ? 'failed' : null;
+    const spent = () =>
+      recordGasSpend(db, {
+        mode: net.mode,
+        chainId: net.chainId,
+        kind: 'withdrawal',
+        referenceId: w.id,
+        txHash: r.hash,
+        gasUsed: r.gasUsed,
+        gasPrice: r.gasPrice,
+      });
+    if (!r.success) {
+      await spent();
+      return (await failWithdrawal(db, w.id, `Transaction ${r.hash} reverted on chain.`)) ? 'failed' : null;
+    }
     const confirmations = snap.head - r.blockNumber + 1;
+    if (confirmations >= net.confirmations) await spent();
     if (confirmations >= net.confirmations && (await completeWithdrawal(db, w.id))) return 'completed';
     await setReason(db, w, { pendingReason: null, nonceUsedAtBlock: null }, now);
     return null;

@@ -33,11 +33,12 @@ describe('balance and max', () => {
     await credit(t.db, t.tenant.id, '100');
     await credit(t.db, t.tenant.id, '7', 'live');
     const before = await call('GET', '/v1/withdrawals/balance', { key: t.test });
-    expect(before.body).toEqual({ available: '100.00', pending: '0.00', currency: 'USDT', network: 'BSC' });
+    const costs = [{ chain: 'BSC', minWithdrawal: '0.01', networkFee: '0.00' }];
+    expect(before.body).toEqual({ available: '100.00', pending: '0.00', currency: 'USDT', network: 'BSC', withdrawalCosts: costs });
     const wd = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '10.00', destinationAddress: DEST } });
     expect(wd.status).toBe(201);
     const after = await call('GET', '/v1/withdrawals/balance', { key: t.test });
-    expect(after.body).toEqual({ available: '89.90', pending: '10.10', currency: 'USDT', network: 'BSC' });
+    expect(after.body).toEqual({ available: '89.90', pending: '10.10', currency: 'USDT', network: 'BSC', withdrawalCosts: costs });
     expect((await call('GET', '/v1/withdrawals/balance', { key: t.live })).body.available).toBe('7.00');
   });
 
@@ -72,6 +73,8 @@ describe('balance and max', () => {
       feePercent: rate,
       estimatedFee: fee,
       minWithdrawal: '0.01',
+      networkFee: '0.00',
+      chain: 'BSC',
     });
     const over = await call('POST', '/v1/withdrawals', {
       key: t.test,
@@ -108,10 +111,10 @@ describe('balance and max', () => {
   });
 
   it("the dashboard's fee preview is the fee the statement charges", () => {
-    expect(quotedWithdrawalFee(new Decimal('73.51'), '74.245', '0.01').toFixed()).toBe('0.735');
-    expect(quotedWithdrawalFee(new Decimal('70.00'), '74.245', '0.01').toFixed()).toBe('0.7');
-    expect(quotedWithdrawalFee(new Decimal('34.31'), '34.65', '0.01').toFixed()).toBe('0.34');
-    expect(quotedWithdrawalFee(new Decimal('34.30'), '34.65', '0.01').toFixed()).toBe('0.343');
+    expect(quotedWithdrawalFee(new Decimal('73.51'), '74.245', '0.01', '0').toFixed()).toBe('0.735');
+    expect(quotedWithdrawalFee(new Decimal('70.00'), '74.245', '0.01', '0').toFixed()).toBe('0.7');
+    expect(quotedWithdrawalFee(new Decimal('34.31'), '34.65', '0.01', '0').toFixed()).toBe('0.34');
+    expect(quotedWithdrawalFee(new Decimal('34.30'), '34.65', '0.01', '0').toFixed()).toBe('0.343');
   });
 
   it('issue 14: balance 34.65 at 1 %: Max 34.31, fee 0.34, nothing left behind (was 34.30 + 0.343, 0.007 stranded)', async () => {

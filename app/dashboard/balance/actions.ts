@@ -9,7 +9,7 @@ import { actionContext } from '@/lib/dashboard/context';
 import { prepareWithdrawalControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
 import { createWithdrawal } from '@/lib/withdrawals/create-withdrawal';
 import { getMaxWithdrawal } from '@/lib/withdrawals/get-max-withdrawal';
-import { BalanceQuery, CreateWithdrawalBody } from '@/lib/withdrawals/schemas';
+import { CreateWithdrawalBody, MaxWithdrawalQuery } from '@/lib/withdrawals/schemas';
 import { validateDestination } from '@/lib/withdrawals/validate-destination';
 
 export async function createWithdrawalAction(input: unknown, stepUp?: { totpCode?: string }) {
@@ -32,9 +32,9 @@ export async function validateAddressAction(address: string) {
 }
 
 /** GET /v1/withdrawals/max's function, for the Max button (and the asset picked in "Pay from"). */
-export async function maxWithdrawalAction(currency?: string) {
+export async function maxWithdrawalAction(currency?: string, chain?: string) {
   return runAction(async () => {
     const ctx = await actionContext();
-    return getMaxWithdrawal(ctx.db, ctx.owner, BalanceQuery.parse({ currency }));
+    return getMaxWithdrawal(ctx.db, ctx.owner, MaxWithdrawalQuery.parse({ currency, chain }));
   });
 }

@@ -21,6 +21,8 @@ interface Max {
   feePercent: string;
   estimatedFee: string;
   minWithdrawal: string;
+  /** The network's flat fee, added to the percentage fee. */
+  networkFee: string;
 }
 
 /** Amount checks are lib/withdrawals' own parser, so the form refuses exactly what the API refuses. */
@@ -65,7 +67,12 @@ export function WithdrawalForm({
 
   const amountErr = amount ? amountProblem(amount) : null;
   // Max is charged balance − amount (the whole balance goes), any other amount amount × rate: as the API does.
-  const fee = amount && !amountErr ? quotedWithdrawalFee(new Decimal(amount), max.balance, max.feePercent) : null;
+  const fee = amount && !amountErr ? quotedWithdrawalFee(new Decimal(amount), max.balance, max.feePercent, max.networkFee) : null;
+  // The network's own minimum (5.00 on Ethereum by default), as the API refuses it.
+  const belowMin =
+    amount && !amountErr && new Decimal(amount).lt(max.minWithdrawal)
+      ? `the minimum withdrawal on ${rail.chain} is ${max.minWithdrawal} ${unit}`
+      : null;
   const total = fee ? new Decimal(amount).plus(fee) : null;
   const over = total ? total.gt(max.balance) : false;
 
@@ -83,12 +90,12 @@ export function WithdrawalForm({
   async function pickRail(key: string) {
     setRailKey(key);
     setAmount('');
-    const res = await maxWithdrawalAction(key.split(':')[1]);
+    const res = await maxWithdrawalAction(key.split(':')[1], key.split(':')[0]);
     if (res.ok) setMax(res.data);
   }
 
   async function fillMax() {
-    const res = await maxWithdrawalAction(rail.token);
+    const res = await maxWithdrawalAction(rail.token, rail.chain);
     if (!res.ok) return toast(res.error.message, 'error');
     setMax(res.data);
     setAmount(res.data.maxAmount);
@@ -120,7 +127,7 @@ export function WithdrawalForm({
     setAmount('');
     setAddress('');
     setAddressOk(null);
-    const m = await maxWithdrawalAction(rail.token);
+    const m = await maxWithdrawalAction(rail.token, rail.chain);
     if (m.ok) setMax(m.data);
     router.refresh();
   }
@@ -142,8 +149,8 @@ export function WithdrawalForm({
       <Field
         id="wd-amount"
         label={`Amount (${unit})`}
-        error={errors.amount ?? amountErr ?? undefined}
-        hint={`Up to ${formatMoney(max.maxAmount)} ${unit} after the fee.`}
+        error={errors.amount ?? amountErr ?? belowMin ?? undefined}
+        hint={`Up to ${formatMoney(max.maxAmount)} ${unit} after the fee; at least ${formatMoney(max.minWithdrawal)} ${unit} on ${rail.chain}.`}
       >
         <div className="flex gap-2">
           <input
@@ -196,7 +203,10 @@ export function WithdrawalForm({
           </dd>
         </div>
         <div>
-          <dt className="text-slate-500">Fee ({new Decimal(max.feePercent).times(100).toFixed()}%)</dt>
+          <dt className="text-slate-500">
+            Fee ({new Decimal(max.feePercent).times(100).toFixed()}%
+            {new Decimal(max.networkFee).gt(0) ? ` + ${formatMoney(max.networkFee)} network` : ''})
+          </dt>
           <dd className="tabular-nums" data-testid="wd-fee">
             {fee ? formatMoney(fee.toFixed()) : '—'}
           </dd>

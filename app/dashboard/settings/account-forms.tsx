@@ -121,8 +121,8 @@ export function AutoRefundPolicyForm({ enabled, canEdit }: { enabled: boolean; c
         <span>
           Refund overpayments automatically to the address the payer gives on the checkout
           <span className="block text-xs text-slate-500">
-            Once the payment is confirmed and credited; the payer gets exactly the excess and your balance pays the withdrawal fee. Your 24 h limit
-            and approval threshold still apply; late payments on expired invoices always wait for you.
+            Once the payment is confirmed and credited; it costs you nothing (no withdrawal fee, the invoice fee on it returned). Your 24 h limit and
+            approval threshold still apply; late payments on expired invoices always wait for you.
           </span>
         </span>
       </label>

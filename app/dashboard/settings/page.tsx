@@ -10,6 +10,7 @@ import { getPostbackSecret } from '@/lib/webhooks/get-postback-secret';
 import { listWithdrawalControls } from '@/lib/withdrawal-controls/list-withdrawal-controls';
 import { AutoRefundPolicyForm, PostbackSecretPanel, TenantNameForm, UnderpaymentToleranceForm } from './account-forms';
 import { WrongNetworkPolicyForm } from './wrong-network-form';
+import { RefundNetworkFeeForm } from './refund-fee-form';
 import { RailsForm } from './rails-form';
 import { gatewayRails, tenantRails } from '@/lib/tenants/tenant-rails';
 import { SecurityPanel } from './security-panel';
@@ -48,6 +49,9 @@ export default async function SettingsPage() {
           </div>
           <div className="mt-4">
             <AutoRefundPolicyForm enabled={ctx.tenant.autoRefundOverpayments} canEdit={owner} />
+          </div>
+          <div className="mt-4">
+            <RefundNetworkFeeForm payer={ctx.tenant.refundNetworkFeePayer} canEdit={owner} />
           </div>
           <div className="mt-4">
             <WrongNetworkPolicyForm policy={ctx.tenant.wrongNetworkPolicy} canEdit={owner} />

@@ -12,13 +12,14 @@ import type { Asset, ChainKey } from '@/lib/config/rails';
 import { requireContext } from '@/lib/dashboard/context';
 import { listEventDeliveries } from '@/lib/dashboard/event-deliveries';
 import { paymentQrSvg } from '@/lib/dashboard/payment-qr';
-import { Decimal } from '@/lib/money';
+import { Decimal, formatAmount } from '@/lib/money';
 import { can } from '@/lib/dashboard/permissions';
 import { getInvoice } from '@/lib/invoices/get-invoice';
 import { isId } from '@/lib/ids';
 import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
 import { listRefundRequests } from '@/lib/refund-requests/list-refund-requests';
 import { refundList, refundTerms } from '@/lib/refunds/refund-terms';
+import { quoteRefund } from '@/lib/refunds/refund-pricing';
 import { InvoiceWatcher, SimulatePayment } from './live';
 import { MismatchedPayments } from './mismatched-payments';
 import { RefundForm } from './refund-form';
@@ -48,6 +49,8 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
     listRefundRequests(ctx.db, ctx.owner, { invoiceId: id, page: 1, limit: 20 }),
   ]);
   const suggested = terms.byDefault.toFixed(2);
+  // What the suggested refund costs and who pays the network fee, shown before the owner confirms.
+  const quote = terms.byDefault.gt(0) ? await quoteRefund(ctx.db, ctx.owner, row, terms.byDefault, terms) : null;
   const [qr, deliveries] = await Promise.all([
     // A partially paid invoice's QR asks for what is left, as the checkout's does.
     paymentQrSvg(
@@ -248,7 +251,21 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
             />
           )}
           {can(ctx.user.role, 'withdrawals:create') && refunds.refundable !== '0.00' && (
-            <RefundForm invoiceId={invoice.id} suggested={suggested} refundable={refunds.refundable} totpEnabled={ctx.user.totpEnabled} />
+            <RefundForm
+              invoiceId={invoice.id}
+              suggested={suggested}
+              refundable={refunds.refundable}
+              totpEnabled={ctx.user.totpEnabled}
+              quote={
+                quote && {
+                  networkFee: quote.networkFee.toFixed(2),
+                  paidBy: quote.networkFeePaidBy,
+                  payerReceives: quote.payerReceives.toFixed(2),
+                  invoiceFeeReturned: formatAmount(quote.invoiceFeeReturned),
+                  balanceDebit: formatAmount(quote.balanceDebit),
+                }
+              }
+            />
           )}
         </Card>
       )}

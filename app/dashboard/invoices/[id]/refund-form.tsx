@@ -8,17 +8,28 @@ import { StepUpField } from '@/components/ui/step-up-field';
 import { useToast } from '@/components/ui/toast';
 import { createRefundAction } from './refund-actions';
 
+/** What the suggested refund costs (lib/refunds/refund-pricing.ts, quoteRefund). */
+export interface RefundQuote {
+  networkFee: string;
+  paidBy: 'payer' | 'merchant';
+  payerReceives: string;
+  invoiceFeeReturned: string;
+  balanceDebit: string;
+}
+
 /** Refund to the payer: the amount starts at the API's default (overpayment, or all of an unpaid invoice). */
 export function RefundForm({
   invoiceId,
   suggested,
   refundable,
   totpEnabled,
+  quote = null,
 }: {
   invoiceId: string;
   suggested: string;
   refundable: string;
   totpEnabled: boolean;
+  quote?: RefundQuote | null;
 }) {
   const router = useRouter();
   const toast = useToast();
@@ -52,9 +63,20 @@ export function RefundForm({
       <Field id="rf-address" label="Payer's address">
         <input id="rf-address" name="address" required placeholder="0x…" className={`${inputClass} font-mono`} />
       </Field>
-      <Field id="rf-amount" label="Amount (USDT)" hint={`At most ${refundable}; the withdrawal fee is charged on top.`}>
+      <Field
+        id="rf-amount"
+        label="Amount (USDT)"
+        hint={`At most ${refundable}. No withdrawal fee; the invoice fee on an overpayment or late payment comes back with it.`}
+      >
         <input id="rf-amount" name="amount" inputMode="decimal" defaultValue={suggested === '0.00' ? '' : suggested} className={inputClass} />
       </Field>
+      {quote ? (
+        <p className="text-xs text-slate-600" data-testid="refund-quote">
+          For {suggested}: network fee {quote.networkFee}
+          {quote.paidBy === 'payer' ? ', taken from the refund' : ', paid from your balance'}; the payer receives {quote.payerReceives}; invoice fee
+          returned {quote.invoiceFeeReturned}; your balance goes down by {quote.balanceDebit}.
+        </p>
+      ) : null}
       <StepUpField id="rf-totp" enabled={totpEnabled} value={totpCode} onChange={setTotpCode} />
       <Button type="submit" disabled={busy}>
         {busy ? 'Refunding…' : 'Refund'}

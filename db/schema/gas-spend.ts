@@ -1,0 +1,33 @@
+import { index, integer, numeric, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, mode } from './columns';
+
+/** Wei: whole numbers up to 2^256. */
+const wei = () => numeric({ precision: 78, scale: 0 });
+
+/**
+ * Gas the operator paid, one row per mined transaction of ours (a sweep's gas top-up and its two
+ * token transfers, a withdrawal's transfer), written when its receipt is read: gasUsed × the price it
+ * paid. The console sets it against the fees earned on the same network (lib/console/get-network-costs.ts).
+ */
+export const gasSpend = pgTable(
+  'gas_spend',
+  {
+    id: text().primaryKey(),
+    mode: mode(),
+    chainId: integer().notNull(),
+    kind: text({ enum: ['sweep_gas_topup', 'sweep_fee', 'sweep_custody', 'withdrawal'] }).notNull(),
+    /** The settlement or withdrawal the transaction was for. */
+    referenceId: text().notNull(),
+    txHash: text().notNull(),
+    gasUsed: wei().notNull(),
+    /** gasUsed × effective gas price, in the network's gas coin (wei). */
+    costWei: wei().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    /** A receipt is counted once, however often it is read. */
+    uniqueIndex('gas_spend_tx_uq').on(t.chainId, t.txHash),
+    /** The console's windows per network. */
+    index('gas_spend_chain_created_idx').on(t.chainId, t.createdAt),
+  ],
+);

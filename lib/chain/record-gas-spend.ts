@@ -1,0 +1,32 @@
+import { sql } from 'drizzle-orm';
+import { gasSpend } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import { newId } from '@/lib/ids';
+import type { Mode } from '@/lib/mode';
+
+export type GasSpendKind = (typeof gasSpend.kind.enumValues)[number];
+
+/**
+ * Records the gas one of our mined transactions cost (gasUsed × the price it paid), once per
+ * transaction however often its receipt is read. `mode` may be given as a settlement id whose
+ * mode it takes (a settlement step knows its settlement, not its mode).
+ */
+export async function recordGasSpend(
+  db: Db,
+  spend: {
+    mode: Mode | { ofSettlement: string };
+    chainId: number;
+    kind: GasSpendKind;
+    referenceId: string;
+    txHash: string;
+    gasUsed: bigint;
+    gasPrice: bigint;
+  },
+) {
+  const mode = typeof spend.mode === 'string' ? sql`${spend.mode}` : sql`(select mode from settlements where id = ${spend.mode.ofSettlement})`;
+  await db.execute(sql`
+    insert into ${gasSpend} (id, mode, chain_id, kind, reference_id, tx_hash, gas_used, cost_wei)
+    values (${newId('gasSpend')}, ${mode}, ${spend.chainId}, ${spend.kind}, ${spend.referenceId}, ${spend.txHash.toLowerCase()},
+            ${spend.gasUsed.toString()}::numeric, ${(spend.gasUsed * spend.gasPrice).toString()}::numeric)
+    on conflict (chain_id, tx_hash) do nothing`);
+}
