@@ -159,10 +159,10 @@ function railTokens(
   for (const rail of parseRails(e.RAILS)) {
     if (rail.chain !== chain) continue;
     const t = spec.tokens[rail.token]!;
-    const prefix = chain === 'BSC' ? p : `${p}_${chain}`;
+    // <MODE>_<CHAIN>_<TOKEN>_ADDRESS on every network, BSC's USDC included (TEST_BSC_USDC_ADDRESS); BSC USDT is `given`.
     const address =
       given[rail.token]?.address ??
-      (raw[`${prefix}_${rail.token}_ADDRESS`] as Address | undefined) ??
+      (raw[`${p}_${chain}_${rail.token}_ADDRESS`] as Address | undefined) ??
       (chainId === spec.chainId.live ? t.mainnet : undefined);
     if (address) out.push({ asset: rail.token, address, decimals: given[rail.token]?.decimals ?? t.decimals });
   }

@@ -207,8 +207,8 @@ function railEnvProblems(e: NetworkEnv): string[] {
       if (chain !== 'BSC' && e[`${base}_RPC_URL`] === undefined) problems.push(`${base}_RPC_URL: required for the enabled rail ${chain}:${token}`);
       const chainIdValue = (chain === 'BSC' ? e[`${p}_CHAIN_ID`] : e[`${base}_CHAIN_ID`]) ?? CHAIN_SPECS[chain].chainId[mode];
       const onMainnet = mode === 'live' && chainIdValue === CHAIN_SPECS[chain].chainId.live;
-      if (e[`${base}_${token}_ADDRESS`] === undefined && !onMainnet) {
-        problems.push(`${base}_${token}_ADDRESS: required for the enabled rail ${chain}:${token} off mainnet`);
+      if (e[`${p}_${chain}_${token}_ADDRESS`] === undefined && !onMainnet) {
+        problems.push(`${p}_${chain}_${token}_ADDRESS: required for the enabled rail ${chain}:${token} off mainnet`);
       }
     }
   }
