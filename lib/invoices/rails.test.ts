@@ -268,7 +268,7 @@ describe('rails: several networks and tokens', () => {
     const tries: [Record<string, unknown>, number, string][] = [
       [{ amount: '1.00', destinationAddress: dest }, 400, 'insufficient_balance'],
       [{ amount: '1.00', destinationAddress: dest, chain: 'POLYGON', token: 'USDC' }, 400, 'validation_failed'],
-      [{ amount: '1.00', destinationAddress: ethInvoice.depositAddress, token: 'USDC' }, 400, 'invalid_address'],
+      [{ amount: '1.00', destinationAddress: ethInvoice.depositAddress, token: 'USDC' }, 400, 'destination_deposit_address'],
     ];
     for (const [body, status, code] of tries) {
       const res = await call('POST', '/v1/withdrawals', { key: t.test, body });
