@@ -1,5 +1,6 @@
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkRailsAtStart } from '@/lib/chain/check-rails-at-start';
 import { getNetwork, getNetworks, tokensOf } from '@/lib/chain/network';
 import { ALL_RAILS, CHAINS, CHAIN_SPECS, DEFAULT_RAIL, type ChainKey } from '@/lib/config/rails';
 import { localChainEnv } from '@/lib/dev/local-chain-env';
@@ -47,6 +48,8 @@ describe('every rail configured as npm run dev does', () => {
   it('enables every rail: each network reads each of its tokens, and GET /v1/tenants/me lists them all', async () => {
     const enabled = getNetworks('test').flatMap((n) => tokensOf(n).map((t) => `${n.chain}:${t.asset}`));
     expect(enabled.sort()).toEqual(ALL_RAILS.map(railName).sort());
+    // The local stack's configuration passes the rail check that boot() runs (chain ids, decimals, symbols).
+    expect(await checkRailsAtStart({ production: true })).toEqual([]);
     const t = await createTestTenant();
     const me = await call('GET', '/v1/tenants/me', { key: t.test });
     expect(me.status, me.text).toBe(200);
