@@ -48,16 +48,19 @@ export function parseDestination(net: Network, raw: string, path = 'destinationA
   return address;
 }
 
-/** SQL that is true when the address is none of our deposit addresses (the single-statement withdrawal's guard). */
-export function notDepositAddressSql(address: string): SQL {
+/**
+ * SQL that is true when the address is none of our deposit addresses (the single-statement withdrawal's guard).
+ * Takes the checksummed form (parseDestination's answer): invoices store addresses lower-case, the pool EIP-55.
+ */
+export function notDepositAddressSql(address: Address): SQL {
   return sql`not exists (select 1 from ${invoices} where ${invoices.depositAddress} = ${address.toLowerCase()})
-    and not exists (select 1 from ${depositAddressPool} where ${depositAddressPool.address} = ${getAddress(address)})`;
+    and not exists (select 1 from ${depositAddressPool} where ${depositAddressPool.address} = ${address})`;
 }
 
 /** Refuses one of our deposit addresses (issued or pooled, any network). */
 export async function refuseDepositAddress(db: Db, address: string, path = 'destinationAddress'): Promise<void> {
   // Plain SQL: this runs on every withdrawal, and a builder query costs more CPU to assemble than to run.
-  const [row] = rowsOf<{ ok: boolean }>(await db.execute(sql`select (${notDepositAddressSql(address)}) as ok`));
+  const [row] = rowsOf<{ ok: boolean }>(await db.execute(sql`select (${notDepositAddressSql(getAddress(address))}) as ok`));
   if (!row!.ok)
     throw refused('destination_deposit_address', path, 'is a deposit address of this gateway: money sent there would come back as a payment');
 }
