@@ -3,7 +3,7 @@ import { INVOICE_STATUSES } from '@/db/schema/invoices';
 import { REFUND_REQUEST_STATUSES } from '@/db/schema/refund-requests';
 import { ORDER_STATUSES } from '@/db/schema/storefront';
 import { WITHDRAWAL_STATUSES } from '@/db/schema/withdrawals';
-import { Timestamp } from '@/lib/api/schemas';
+import { NullableTimestamp, Timestamp } from '@/lib/api/schemas';
 import { ASSETS, CHAINS } from '@/lib/config/rails';
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from './types';
 
@@ -105,6 +105,9 @@ export const MismatchedPaymentEventData = z
       .string()
       .nullable()
       .describe('Why the last send-back failed (the payment is held again and may be sent back again or credited); null otherwise.'),
+    reorgedAt: NullableTimestamp.describe(
+      'Set when a reorg deeper than the confirmations dropped the payment after money moved on it (swept, credited or sent back): kept, flagged for you and the operator, never credited or sent back twice; blockNumber moves if it is mined again. Null otherwise.',
+    ),
     createdAt: Timestamp,
   })
   .meta({ id: 'MismatchedPaymentEventData' });
