@@ -101,7 +101,10 @@ describe('sending a held payment back', () => {
     const sent = await call('POST', refundPath(inv, held.id), { key: t.test, body: {} });
     expect(sent.status, sent.text).toBe(200);
     // Swept, credited, and its withdrawal created: still refunding, not refunded.
-    for (let i = 0; i < 5 && !(await heldNow(t.test, inv)).withdrawalId; i++) await t.jobs();
+    for (let i = 0; i < 10 && !(await heldNow(t.test, inv)).withdrawalId; i++) {
+      await t.jobs();
+      await bsc.mine(5);
+    }
     const refunding = await heldNow(t.test, inv);
     expect(refunding).toMatchObject({ status: 'refunding', withdrawalId: expect.stringMatching(/^wd_/) });
 
