@@ -1,6 +1,10 @@
 import { schedules } from '@trigger.dev/sdk';
 import { runScheduledJob } from '@/lib/jobs/run-job';
+import { installPaymentHooks } from '@/lib/payment-hooks';
 import { WITHDRAWAL_LANE_LEASE } from '@/lib/withdrawals/lane-lease';
+
+// Trigger.dev loads this file in its own process: a finished withdrawal runs the payment hooks (a held payment's send-back).
+installPaymentHooks();
 
 // One lane per hot wallet: a queue with concurrency 1 keeps nonces in order (the job is named by the lane's lease).
 // A minute-long run that passes each network's lane every second, side by side, until the next tick.

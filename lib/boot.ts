@@ -1,3 +1,4 @@
+import { checkRailsAtStart } from '@/lib/chain/check-rails-at-start';
 import { dbKind, getDb, migrate } from '@/lib/db';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
@@ -8,7 +9,7 @@ type G = typeof globalThis & { [bootKey]?: Promise<void> };
 
 /**
  * Runs once per web process: installs the payment hooks, validates the environment, applies migrations
- * outside production, seeds the demo tenant in development and, with the
+ * outside production, seeds the demo tenant in development, checks every rail against its chain and, with the
  * embedded database, runs the job worker in-process.
  */
 export function boot(): Promise<void> {
@@ -26,6 +27,8 @@ export function boot(): Promise<void> {
       const { seedDemoTenant } = await import('@/lib/dev/seed');
       await seedDemoTenant(db);
     }
+    // Every enabled rail against its chain before anything can move money: production refuses to start on a mismatch.
+    await checkRailsAtStart({ production: e.APP_ENV === 'production' });
     const inline = process.env.WORKER_INLINE !== undefined ? e.WORKER_INLINE : kind === 'pglite';
     if (inline) {
       const { runWorker } = await import('@/lib/jobs/worker');

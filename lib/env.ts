@@ -3,6 +3,7 @@ import { NETWORK_ENV, RAIL_ENV, networkEnvProblems } from '@/lib/config/network-
 import { decodeSecretsKey, DEV_SECRETS_ENCRYPTION_KEY } from '@/lib/config/secrets-key';
 import { EXCHANGE_ENV } from '@/lib/config/exchange-env';
 import { NETWORK_COST_ENV } from '@/lib/config/network-costs';
+import { EXCHANGE_WALLET_ENV } from '@/lib/config/exchange-wallets';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -40,6 +41,8 @@ const EnvSchema = z.object({
   ...NETWORK_COST_ENV,
   /** Exchange service (FixedFloat API v2): lib/exchange/env.ts. */
   ...EXCHANGE_ENV,
+  /** Known exchange hot wallets: held payments are never sent back to them (lib/config/exchange-wallets.ts). */
+  ...EXCHANGE_WALLET_ENV,
   /**
    * Webhook SSRF allow-list for development and tests: comma-separated IPs or
    * CIDRs (e.g. `127.0.0.0/8,::1`) that deliveries may reach although private.

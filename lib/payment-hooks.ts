@@ -1,13 +1,17 @@
 import { onInvoiceEvents } from '@/lib/invoices/invoice-event-hooks';
+import { finishHeldPaymentRefund } from '@/lib/invoices/finish-held-payment-refund';
 import { applyInvoiceEventsToOrders } from '@/lib/storefront/apply-invoice-events';
+import { onWithdrawalFinal } from '@/lib/withdrawals/withdrawal-final-hooks';
 
 /**
  * The composition point of the payment path: the one place that knows both
  * invoices and the domains reacting to them, so neither imports the other.
- * Every process that writes invoice events calls it once at start-up (boot,
+ * Every process that writes invoice events or finishes withdrawals calls it once at start-up (boot,
  * the worker, Trigger.dev tasks, the test setup, benches); calling it again is harmless.
  */
 export function installPaymentHooks(): void {
   // A confirmed invoice pays its order, an expired one cancels it, in the invoice's transaction.
   onInvoiceEvents('storefront-orders', ['invoice.confirmed', 'invoice.expired'], applyInvoiceEventsToOrders);
+  // A held payment sent back is refunded when its withdrawal completes, held again (with the reason) when it fails.
+  onWithdrawalFinal('held-payment-send-back', finishHeldPaymentRefund);
 }

@@ -15,7 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { privateKeyToAccount } from 'viem/accounts';
 import { freePort, startAnvil, type AnvilChain } from '@/lib/testing/anvil';
-import { DEV_MNEMONIC } from '@/lib/config/network-env';
+import { localChainEnv } from '@/lib/dev/local-chain-env';
 import { CHAIN_SPECS, CHAINS, parseRails, type ChainKey } from '@/lib/config/rails';
 import { railExchangeCode } from '@/lib/exchange/rail-currencies';
 import { EmbeddedDbBusyError, hostEmbedded, type EmbeddedHost } from '@/lib/db/embedded';
@@ -117,7 +117,6 @@ const DEV_BLOCK_TIME: Record<ChainKey, number> = { BSC: 0.45, ETHEREUM: 2, POLYG
 async function localChain(mode: 'test' | 'live'): Promise<Record<string, string>> {
   const p = mode === 'test' ? 'TEST' : 'LIVE';
   if (process.env[`${p}_RPC_URL`]) return {};
-  const out: Record<string, string> = {};
   for (const key of CHAINS) {
     const assets = rails.filter((r) => r.chain === key).map((r) => r.token);
     if (assets.length === 0) continue;
@@ -130,31 +129,9 @@ async function localChain(mode: 'test' | 'live'): Promise<Record<string, string>
     chainsOfMode[mode].push({ key, chain });
     const list = chain.tokens.map((t) => `${t.asset} ${t.address} (${t.decimals} decimals)`).join(', ');
     console.log(`[dev] ${mode} ${key} chain: anvil ${chain.rpcUrl} (chain id ${chain.chainId}), ${list}`);
-    if (key === 'BSC') {
-      chainByMode[mode] = chain;
-      Object.assign(out, {
-        [`${p}_RPC_URL`]: chain.rpcUrl,
-        [`${p}_CHAIN_ID`]: String(chain.chainId),
-        [`${p}_TOKEN_ADDRESS`]: chain.token,
-        [`${p}_START_BLOCK`]: '0',
-        [`${p}_DEPOSIT_MNEMONIC`]: DEV_MNEMONIC,
-        [`${p}_GAS_WALLET_PRIVATE_KEY`]: chain.keys.gas,
-        [`${p}_FEE_WALLET_ADDRESS`]: chain.addresses.fee,
-        [`${p}_HOT_WALLET_PRIVATE_KEY`]: chain.keys.hot,
-        ...(mode === 'test' ? { TEST_FAUCET_PRIVATE_KEY: chain.keys.faucet } : {}),
-      });
-      for (const t of chain.tokens) if (t.asset !== 'USDT') out[`${p}_BSC_${t.asset}_ADDRESS`] = t.address;
-    } else {
-      // Same dev wallets on every local chain (startAnvil funds them), so the BSC wallet settings serve here too.
-      Object.assign(out, {
-        [`${p}_${key}_RPC_URL`]: chain.rpcUrl,
-        [`${p}_${key}_CHAIN_ID`]: String(chain.chainId),
-        [`${p}_${key}_START_BLOCK`]: '0',
-      });
-      for (const t of chain.tokens) out[`${p}_${key}_${t.asset}_ADDRESS`] = t.address;
-    }
+    if (key === 'BSC') chainByMode[mode] = chain;
   }
-  return out;
+  return localChainEnv(mode, chainsOfMode[mode]);
 }
 Object.assign(env, await localChain('test'), await localChain('live'));
 

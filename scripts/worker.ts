@@ -1,4 +1,5 @@
 /** The local job worker: runs lib/jobs/registry.ts on its schedules until SIGINT/SIGTERM. */
+import { checkRailsAtStart } from '@/lib/chain/check-rails-at-start';
 import { closeDb, getDb, migrate } from '@/lib/db';
 import { env } from '@/lib/env';
 import { runWorker } from '@/lib/jobs/worker';
@@ -10,6 +11,7 @@ if (!e.DATABASE_URL) {
 }
 const db = await getDb();
 if (e.APP_ENV !== 'production') await migrate();
+await checkRailsAtStart({ production: e.APP_ENV === 'production' });
 const controller = new AbortController();
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => controller.abort());
 await runWorker({ db, signal: controller.signal });

@@ -181,7 +181,9 @@ export function CheckoutLive({ initial }: { initial: CheckoutState }) {
                   ? `${state.tenantName} sent it back to the address it came from.`
                   : m.status === 'credited'
                     ? `${state.tenantName} accepted it${m.mismatch === 'network' ? ' as a payment of this invoice' : ''}.`
-                    : `It is safe and held for ${state.tenantName}, who will settle it with you.`}
+                    : m.refundFailed
+                      ? `Sending it back failed; it is safe and held for ${state.tenantName}, who can send it back again or settle it with you.`
+                      : `It is safe and held for ${state.tenantName}, who will settle it with you.`}
             </p>
           ))}
         </section>

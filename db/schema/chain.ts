@@ -109,7 +109,8 @@ export const mismatchedPayments = pgTable(
     /**
      * held until the merchant resolves it. credited: another network's payment counted towards the
      * invoice (a chain_transfers row now), or another token's credited to that token's balance once
-     * its own sweep is done. refunding → refunded: swept, then sent back to refundAddress.
+     * its own sweep is done. refunding → refunded: swept, then sent back to refundAddress; refunded only
+     * once that withdrawal completed (a failed one returns it to held with refundFailureReason).
      */
     status: text({ enum: ['held', 'credited', 'refunding', 'refunded'] })
       .notNull()
@@ -120,8 +121,13 @@ export const mismatchedPayments = pgTable(
     settlementId: text(),
     /** Where a refund goes: the sender, as the chain shows it. */
     refundAddress: text(),
-    /** The refund's withdrawal, created with the ledger credit when the sweep finishes. */
+    /** The refund's withdrawal, created with the ledger credit when the sweep finishes (or at once when an earlier send-back's failed). */
     withdrawalId: text(),
+    /**
+     * Why the last send-back failed (its withdrawal's reason): the payment went back to `held`, its money
+     * now in the balance (settlementId stays set, so it is never swept again). Cleared by the next send-back.
+     */
+    refundFailureReason: text(),
     /**
      * Set when a reorg deeper than the confirmations dropped the payment's block after money moved on it
      * (its sweep, a ledger credit, a refund withdrawal): the row is kept, flagged for the merchant and the
@@ -135,6 +141,10 @@ export const mismatchedPayments = pgTable(
     uniqueIndex('mismatched_payments_log_uq').on(t.chainId, t.txHash, t.logIndex),
     /** An invoice's mismatched payments (invoice view, checkout). */
     index('mismatched_payments_invoice_idx').on(t.invoiceId, t.blockNumber),
+    /** A finished withdrawal finds the held payment it sends back (lib/invoices/finish-held-payment-refund.ts, on every withdrawal). */
+    index('mismatched_payments_withdrawal_idx')
+      .on(t.withdrawalId)
+      .where(sql`${t.withdrawalId} is not null`),
     /** Reorg rollback of a network. */
     index('mismatched_payments_chain_idx').on(t.mode, t.chainId, t.blockNumber),
     /** The console's held payments across tenants, newest first (lib/console/list-mismatched-payments.ts). */

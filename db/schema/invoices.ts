@@ -38,7 +38,11 @@ export const depositAddressPool = pgTable(
     address: text().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.keyId, t.addressIndex] })],
+  (t) => [
+    primaryKey({ columns: [t.keyId, t.addressIndex] }),
+    /** Destination checks: an address still in the pool is a deposit address too (lib/destinations, on every withdrawal). */
+    index('deposit_address_pool_address_idx').on(t.address),
+  ],
 );
 
 export const invoices = pgTable(

@@ -150,7 +150,7 @@ export interface paths {
         put?: never;
         /**
          * Send a held payment back to its sender
-         * @description Extension. A held payment (another network or another token) is swept off the deposit address on its own network without the invoice fee, then sent back to the address it came from, on the same network and token, by a withdrawal (withdrawalId on the payment once created; withdrawal.* events follow): the largest amount whose withdrawal fee fits in what was sent. The destination is always the sender. 409 invalid_state when the payment is not held, or too small to send back after the fee. See docs/rails.md.
+         * @description Extension. A held payment (another network or another token) is swept off the deposit address on its own network without the invoice fee, then sent back to the address it came from, on the same network and token, by a withdrawal (withdrawalId on the payment once created; withdrawal.* events follow): the largest amount whose withdrawal fee fits in what was sent. The destination is always the sender, and must be a person: 409 sender_not_refundable when the sender is one of our addresses, a deposit address, a contract or a known exchange hot wallet (send the payer a refund claim link instead); 503 when its code cannot be read. The payment is `refunded` once the withdrawal completes; a failed withdrawal makes it `held` again (refundFailureReason), its money in the balance, and a second send-back creates the withdrawal at once. 409 invalid_state when the payment is not held, or too small to send back after the fee. See docs/rails.md.
          *
          *     Scope: `withdrawals:write` (or `admin`).
          */
@@ -1498,9 +1498,29 @@ export interface webhooks {
         put?: never;
         /**
          * mismatched_payment.refunded
-         * @description Extension: a held payment you chose to send back was swept and its withdrawal to the sender created (data.withdrawalId, data.refundAddress; its withdrawal.* events follow).
+         * @description Extension: a held payment you chose to send back reached its sender: its withdrawal (data.withdrawalId) to data.refundAddress completed.
          */
         post: operations["onMismatchedPaymentRefunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "mismatched_payment.refund_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * mismatched_payment.refund_failed
+         * @description Extension: sending a held payment back failed (data.refundFailureReason; its withdrawal.failed came first). The payment is held again, its money in your balance of that token: send it back again, or credit it.
+         */
+        post: operations["onMismatchedPaymentRefundFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2052,7 +2072,7 @@ export interface components {
              */
             mismatch: "network" | "token";
             /**
-             * @description held: on the deposit address, neither counted towards the invoice nor credited. credited (POST .../credit): another network's payment counts towards the invoice; another token's is credited to that token's balance once swept. refunding → refunded (POST .../refund): swept, then sent back to refundAddress by the withdrawal withdrawalId.
+             * @description held: neither counted towards the invoice nor credited (on the deposit address; after a failed send-back, in the balance: see refundFailureReason). credited (POST .../credit): another network's payment counts towards the invoice; another token's is credited to that token's balance once swept. refunding → refunded (POST .../refund): swept, then sent back to refundAddress by the withdrawal withdrawalId; refunded once that withdrawal completed, held again if it failed.
              * @enum {string}
              */
             status: "held" | "credited" | "refunding" | "refunded";
@@ -2067,6 +2087,8 @@ export interface components {
             refundAddress: string | null;
             /** @description The refund's withdrawal, once the payment is swept; null before. */
             withdrawalId: string | null;
+            /** @description Why the last send-back failed (the payment is held again and may be sent back again or credited); null otherwise. */
+            refundFailureReason: string | null;
             /** @description Set when a reorg deeper than the confirmations dropped the payment after money moved on it (swept, credited or sent back): kept, flagged for you and the operator, never credited or sent back twice; blockNumber moves if it is mined again. Null otherwise. */
             reorgedAt: string | null;
             /** Format: date-time */
@@ -2077,6 +2099,15 @@ export interface components {
             id: string;
             /** @constant */
             type: "mismatched_payment.refunded";
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["MismatchedPaymentEventData"];
+        };
+        MismatchedPaymentRefundFailedEvent: {
+            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "mismatched_payment.refund_failed";
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["MismatchedPaymentEventData"];
@@ -3632,7 +3663,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict (code: invalid_state, idempotency_key_in_use) */
+            /** @description Conflict (code: invalid_state, sender_not_refundable, idempotency_key_in_use) */
             409: {
                 headers: {
                     /** @description Quote it when contacting support. */
@@ -3683,6 +3714,17 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable (code: service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3826,7 +3868,7 @@ export interface operations {
                     "application/json": components["schemas"]["Withdrawal"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, invalid_address, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
@@ -5927,7 +5969,7 @@ export interface operations {
                     "application/json": components["schemas"]["RefundRequest"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, destination_own_wallet, destination_token_contract, destination_deposit_address, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
@@ -6726,7 +6768,7 @@ export interface operations {
                     /** @default true */
                     enabled?: boolean;
                     /** @description Event types to receive, or ["*"] for all. */
-                    eventsSubscribed: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded")[];
+                    eventsSubscribed: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded" | "mismatched_payment.refund_failed")[];
                     description?: string;
                 };
             };
@@ -7065,7 +7107,7 @@ export interface operations {
                     url?: string;
                     enabled?: boolean;
                     /** @description Event types to receive, or ["*"] for all. */
-                    eventsSubscribed?: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded")[];
+                    eventsSubscribed?: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded" | "mismatched_payment.refund_failed")[];
                     description?: string | null;
                 };
             };
@@ -8229,7 +8271,7 @@ export interface operations {
                     "application/json": components["schemas"]["Withdrawal"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, insufficient_balance, amount_below_minimum, invalid_address, invalid_amount, invalid_url, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, insufficient_balance, amount_below_minimum, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, invalid_amount, invalid_url, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
@@ -10370,6 +10412,44 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["MismatchedPaymentRefundedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; answer at once and process asynchronously. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) is retried, up to 8 attempts, then dead-lettered. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onMismatchedPaymentRefundFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event id, equal to the body's id: deduplicate on it. */
+                "X-Webhook-Id": string;
+                /** @description Milliseconds since the epoch. Reject deliveries more than 5 minutes away from now. */
+                "X-Webhook-Timestamp": string;
+                /** @description `v1=` + hex HMAC-SHA256 keyed with the endpoint secret (whsec_...) over `<X-Webhook-Timestamp>.<raw body>`. During a secret rotation several signatures, comma-separated (`v1=<new>,v1=<old>`): accept if one matches, compared in constant time. */
+                "X-Webhook-Signature": string;
+                /** @description Your tenant id. */
+                "X-Tenant-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MismatchedPaymentRefundFailedEvent"];
             };
         };
         responses: {

@@ -4,13 +4,16 @@ import { env } from '@/lib/env';
 import type { Mode } from '@/lib/mode';
 import { DEV_MNEMONIC, PRODUCTION_DEFAULT_CHAIN_ID } from '@/lib/config/network-env';
 import { networkCostsFromEnv } from '@/lib/config/network-costs';
-import { CHAIN_SPECS, parseRails, type Asset, type ChainKey } from '@/lib/config/rails';
+import { networkKey, stopGeneration, tokenKey, verdictOf } from './rail-stops';
+import { CHAIN_SPECS, expectedSymbols, parseRails, type Asset, type ChainKey } from '@/lib/config/rails';
 
 /** One token contract a network's watcher reads. */
 export interface TokenContract {
   asset: Asset;
   address: Address;
   decimals: number;
+  /** What symbol() must answer (the rail check): `<…>_SYMBOL` when set, else the rails table's; unset: the asset's name. */
+  symbols?: readonly string[];
 }
 
 /**
@@ -89,8 +92,17 @@ export function setNetworkOverride(mode: Mode, network: Network | undefined, cha
 
 const BUILT = new WeakMap<object, Partial<Record<string, Network | null>>>();
 
-/** A network of a mode (BSC unless named): an override if set, else the environment's (read lazily); undefined when no enabled rail uses it. */
+/**
+ * A network of a mode (BSC unless named): an override if set, else the environment's (read lazily), less the
+ * rails the rail check stopped; undefined when no enabled rail uses it (or the check stopped them all).
+ */
 function findNetwork(mode: Mode, chain: ChainKey): Network | undefined {
+  const net = configuredNetwork(mode, chain);
+  return net && withoutStoppedRails(net);
+}
+
+/** The network as configured, before the rail check's verdicts. */
+function configuredNetwork(mode: Mode, chain: ChainKey): Network | undefined {
   const override = g[overrideKey]?.[`${mode}:${chain}`];
   if (override) return override;
   // Built once per parsed environment: callers (and caches keyed by the network) see one frozen object.
@@ -144,7 +156,7 @@ function buildNetwork(e: ReturnType<typeof env>, mode: Mode): Network {
     gasWalletLowBnb: e[`${p}_GAS_WALLET_LOW_BNB`],
     nativeCoin: 'BNB',
     tokens: railTokens(e, mode, 'BSC', {
-      USDT: { address: e[`${p}_TOKEN_ADDRESS`] as Address | undefined, decimals: e[`${p}_TOKEN_DECIMALS`] },
+      USDT: { address: e[`${p}_TOKEN_ADDRESS`] as Address | undefined, decimals: e[`${p}_TOKEN_DECIMALS`], symbol: e[`${p}_TOKEN_SYMBOL`] },
     }),
   };
 }
@@ -156,7 +168,7 @@ function railTokens(
   e: ReturnType<typeof env>,
   mode: Mode,
   chain: ChainKey,
-  given: Partial<Record<Asset, { address?: Address; decimals: number }>> = {},
+  given: Partial<Record<Asset, { address?: Address; decimals: number; symbol?: string }>> = {},
 ) {
   const p = mode === 'live' ? 'LIVE' : 'TEST';
   const raw = e as unknown as RawEnv;
@@ -166,12 +178,14 @@ function railTokens(
   for (const rail of parseRails(e.RAILS)) {
     if (rail.chain !== chain) continue;
     const t = spec.tokens[rail.token]!;
-    const prefix = chain === 'BSC' ? p : `${p}_${chain}`;
+    // <MODE>_<CHAIN>_<TOKEN>_ADDRESS on every network, BSC's USDC included (TEST_BSC_USDC_ADDRESS); BSC USDT is `given`.
     const address =
       given[rail.token]?.address ??
-      (raw[`${prefix}_${rail.token}_ADDRESS`] as Address | undefined) ??
+      (raw[`${p}_${chain}_${rail.token}_ADDRESS`] as Address | undefined) ??
       (chainId === spec.chainId.live ? t.mainnet : undefined);
-    if (address) out.push({ asset: rail.token, address, decimals: given[rail.token]?.decimals ?? t.decimals });
+    const symbol = given[rail.token]?.symbol ?? (raw[`${p}_${chain}_${rail.token}_SYMBOL`] as string | undefined);
+    const symbols = symbol ? [symbol] : expectedSymbols(chain, rail.token);
+    if (address) out.push({ asset: rail.token, address, decimals: given[rail.token]?.decimals ?? t.decimals, symbols });
   }
   return out;
 }
@@ -184,12 +198,17 @@ function chainIdOf(e: ReturnType<typeof env>, mode: Mode, chain: ChainKey): numb
   return set ?? (e.APP_ENV !== 'production' ? spec.devChainId[mode] : spec.chainId[mode]);
 }
 
-/** A network other than BSC, when an enabled rail uses it; its wallets default to the mode's BSC ones. */
+/**
+ * A network other than BSC, when an enabled rail uses it. Outside production its wallets default to the
+ * mode's BSC ones (the local chains fund the same dev keys); production requires its own (env() refuses to
+ * start without them), so nothing is borrowed there.
+ */
 function buildExtraNetwork(e: ReturnType<typeof env>, mode: Mode, chain: ChainKey): Network | null {
   if (!parseRails(e.RAILS).some((r) => r.chain === chain)) return null;
   const raw = e as unknown as RawEnv;
   const p = mode === 'live' ? 'LIVE' : 'TEST';
-  const bsc = findNetwork(mode, 'BSC')!;
+  const dev = e.APP_ENV !== 'production';
+  const bsc = configuredNetwork(mode, 'BSC')!;
   const spec = CHAIN_SPECS[chain];
   const tokens = railTokens(e, mode, chain);
   const first = tokens[0];
@@ -203,14 +222,39 @@ function buildExtraNetwork(e: ReturnType<typeof env>, mode: Mode, chain: ChainKe
     decimals: first?.decimals ?? 6,
     confirmations: (raw[`${p}_${chain}_CONFIRMATIONS`] as number | undefined) ?? spec.confirmations,
     startBlock: raw[`${p}_${chain}_START_BLOCK`] as number | undefined,
-    gasWalletKey: (raw[`${p}_${chain}_GAS_WALLET_PRIVATE_KEY`] as Hex | undefined) ?? bsc.gasWalletKey,
-    hotWalletKey: (raw[`${p}_${chain}_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined) ?? bsc.hotWalletKey,
+    gasWalletKey: (raw[`${p}_${chain}_GAS_WALLET_PRIVATE_KEY`] as Hex | undefined) ?? (dev ? bsc.gasWalletKey : undefined),
+    hotWalletKey: (raw[`${p}_${chain}_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined) ?? (dev ? bsc.hotWalletKey : undefined),
     faucetKey: bsc.faucetKey,
     // Its own costs: Ethereum's gas is not BSC's.
     ...networkCostsFromEnv(e, mode, chain),
     nativeCoin: spec.nativeCoin,
     tokens,
   });
+}
+
+const STOPPED = new WeakMap<Network, { generation: number; net: Network | undefined }>();
+
+/**
+ * The network without the rails the rail check stopped (lib/chain/check-rail.ts): undefined when its node
+ * is another chain than configured or none of its tokens is left; otherwise the same object while nothing
+ * of it is stopped. Costs a counter read when no rail was ever stopped (the usual case).
+ */
+export function withoutStoppedRails(net: Network): Network | undefined {
+  const generation = stopGeneration();
+  if (generation === 0) return net;
+  const cached = STOPPED.get(net);
+  if (cached?.generation === generation) return cached.net;
+  const stopped = (v: ReturnType<typeof verdictOf>) => v !== undefined && v !== 'ok';
+  const all = tokensOf(net);
+  const kept = all.filter((t) => !stopped(verdictOf(tokenKey(net, t))));
+  let out: Network | undefined = net;
+  if (stopped(verdictOf(networkKey(net))) || (all.length > 0 && kept.length === 0)) out = undefined;
+  else if (kept.length < all.length) {
+    const first = kept.find((t) => t.asset === net.token) ?? kept[0]!;
+    out = Object.freeze({ ...net, tokens: kept, token: first.asset, tokenAddress: first.address, decimals: first.decimals });
+  }
+  STOPPED.set(net, { generation, net: out });
+  return out;
 }
 
 type Field = 'rpcUrl' | 'tokenAddress' | 'depositMnemonic' | 'gasWalletKey' | 'feeWallet' | 'hotWalletKey' | 'faucetKey';

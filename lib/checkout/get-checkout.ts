@@ -47,6 +47,7 @@ export async function getCheckout(db: Db, invoiceId: string) {
         amount: mismatchedPayments.amount,
         mismatch: mismatchedPayments.mismatch,
         status: mismatchedPayments.status,
+        refundFailureReason: mismatchedPayments.refundFailureReason,
       })
       .from(mismatchedPayments)
       .where(eq(mismatchedPayments.invoiceId, inv.id))
@@ -94,6 +95,8 @@ export async function getCheckout(db: Db, invoiceId: string) {
       amount: formatAmount(m.amount),
       mismatch: m.mismatch,
       status: m.status,
+      /** Held again because sending it back failed (the reason stays with the merchant). */
+      refundFailed: m.status === 'held' && m.refundFailureReason !== null,
     })),
     depositAddress: inv.depositAddress,
     payUri,

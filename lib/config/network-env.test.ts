@@ -1,7 +1,7 @@
 import { mnemonicToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DEV_ACCOUNT_ADDRESSES, DEV_MNEMONIC, NETWORK_ENV, networkEnvProblems } from '@/lib/config/network-env';
+import { DEV_ACCOUNT_ADDRESSES, DEV_MNEMONIC, NETWORK_ENV, RAIL_ENV, networkEnvProblems } from '@/lib/config/network-env';
 
 const parse = (vars: Record<string, string>) => z.object(NETWORK_ENV).parse(vars);
 const KEY = `0x${'11'.repeat(32)}`;
@@ -109,5 +109,55 @@ describe('network environment', () => {
       "TEST_CHAIN_ID: the test network's chain id (97) must differ from LIVE_CHAIN_ID in production",
     ]);
     expect(networkEnvProblems(parse({ ...LIVE, ...TEST_NET, TEST_CHAIN_ID: '56' }), 'development')).toEqual([]);
+  });
+
+  describe('test and live apart on every network, each network with its own wallets (issue 30)', () => {
+    const parseAll = (vars: Record<string, string>) => z.object({ ...NETWORK_ENV, ...RAIL_ENV }).parse(vars);
+    const POLYGON = {
+      RAILS: 'POLYGON:USDC',
+      LIVE_POLYGON_RPC_URL: 'https://polygon-rpc.example',
+      LIVE_POLYGON_GAS_WALLET_PRIVATE_KEY: `0x${'66'.repeat(32)}`,
+      LIVE_POLYGON_HOT_WALLET_PRIVATE_KEY: `0x${'77'.repeat(32)}`,
+      TEST_POLYGON_RPC_URL: 'https://amoy-rpc.example',
+      TEST_POLYGON_USDC_ADDRESS: `0x${'88'.repeat(20)}`,
+      TEST_POLYGON_GAS_WALLET_PRIVATE_KEY: `0x${'99'.repeat(32)}`,
+      TEST_POLYGON_HOT_WALLET_PRIVATE_KEY: `0x${'aa'.repeat(32)}`,
+    };
+
+    it('accepts a complete configuration of both modes on two networks', () => {
+      expect(networkEnvProblems(parseAll({ ...LIVE, ...TEST_NET, ...POLYGON }), 'production')).toEqual([]);
+    });
+
+    it('refuses a live key equal to the test key, naming the test variable, on BSC and on another network', () => {
+      expect(networkEnvProblems(parseAll({ ...LIVE, ...TEST_NET, ...POLYGON, TEST_HOT_WALLET_PRIVATE_KEY: KEY }), 'production')).toEqual([
+        'TEST_HOT_WALLET_PRIVATE_KEY: the same wallet as LIVE_HOT_WALLET_PRIVATE_KEY; test and live must use different keys in production',
+      ]);
+      const polygon = { ...POLYGON, TEST_POLYGON_GAS_WALLET_PRIVATE_KEY: POLYGON.LIVE_POLYGON_HOT_WALLET_PRIVATE_KEY };
+      expect(networkEnvProblems(parseAll({ ...LIVE, ...TEST_NET, ...polygon }), 'production')).toEqual([
+        'TEST_POLYGON_GAS_WALLET_PRIVATE_KEY: the same wallet as LIVE_POLYGON_HOT_WALLET_PRIVATE_KEY; test and live must use different keys in production',
+      ]);
+      // The local stack shares anvil's wallets between its modes (distinct local chains): not refused there.
+      expect(networkEnvProblems(parseAll({ ...LIVE, ...TEST_NET, ...POLYGON, TEST_HOT_WALLET_PRIVATE_KEY: KEY }), 'development')).toEqual([]);
+    });
+
+    it('refuses the same deposit mnemonic in both modes', () => {
+      expect(networkEnvProblems(parseAll({ ...LIVE, ...TEST_NET, TEST_DEPOSIT_MNEMONIC: ` ${MNEMONIC.toUpperCase()}` }), 'production')).toEqual([
+        'TEST_DEPOSIT_MNEMONIC: must differ from LIVE_DEPOSIT_MNEMONIC in production',
+      ]);
+    });
+
+    it('refuses equal test and live chain ids on a network besides BSC (also through the defaults)', () => {
+      expect(networkEnvProblems(parseAll({ ...LIVE, ...TEST_NET, ...POLYGON, TEST_POLYGON_CHAIN_ID: '137' }), 'production')).toEqual([
+        "TEST_POLYGON_CHAIN_ID: the test network's chain id (137) must differ from LIVE_POLYGON_CHAIN_ID in production",
+      ]);
+    });
+
+    it("refuses a network without its own wallets in production: never BSC's by spread", () => {
+      const { LIVE_POLYGON_HOT_WALLET_PRIVATE_KEY: _hot, TEST_POLYGON_GAS_WALLET_PRIVATE_KEY: _gas, ...partial } = POLYGON;
+      expect(networkEnvProblems(parseAll({ ...LIVE, ...TEST_NET, ...partial }), 'production')).toEqual([
+        "LIVE_POLYGON_HOT_WALLET_PRIVATE_KEY: required in production for the enabled rail POLYGON:USDC (a network never uses BSC's wallets)",
+        "TEST_POLYGON_GAS_WALLET_PRIVATE_KEY: required in production for the enabled rail POLYGON:USDC (a network never uses BSC's wallets)",
+      ]);
+    });
   });
 });

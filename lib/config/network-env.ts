@@ -1,6 +1,7 @@
 import { privateKeyToAddress } from 'viem/accounts';
 import { z } from 'zod';
-import { CHAIN_SPECS, parseRails } from '@/lib/config/rails';
+import { parseRails } from '@/lib/config/rails';
+import { modeSeparationProblems, railEnvProblems } from './rail-env-problems';
 
 /** The well-known development mnemonic (anvil, hardhat): anyone can spend from it, so production refuses it. */
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -44,6 +45,7 @@ const mnemonic = z
   .refine((s) => [12, 15, 18, 21, 24].includes(s.split(/\s+/).length), 'must be a BIP-39 mnemonic of 12 to 24 words');
 const chainId = z.coerce.number().int().min(1);
 const decimals = z.coerce.number().int().min(0).max(36);
+const symbol = z.string().trim().min(1).max(32);
 const confirmations = z.coerce.number().int().min(1).max(1000);
 const block = z.coerce.number().int().min(0);
 const decimal = z
@@ -72,6 +74,8 @@ export const NETWORK_ENV = {
   TEST_CHAIN_ID: chainId.optional(),
   TEST_TOKEN_ADDRESS: address.optional(),
   TEST_TOKEN_DECIMALS: decimals.default(18),
+  /** What BSC USDT's symbol() must answer (default USDT): for a testnet token named otherwise (docs/rails.md, "Rail checks"). */
+  TEST_TOKEN_SYMBOL: symbol.optional(),
   TEST_CONFIRMATIONS: confirmations.default(5),
   /** Block the watcher starts from on first run; default: a few blocks below the head. */
   TEST_START_BLOCK: block.optional(),
@@ -93,6 +97,7 @@ export const NETWORK_ENV = {
   LIVE_CHAIN_ID: chainId.optional(),
   LIVE_TOKEN_ADDRESS: address.optional(),
   LIVE_TOKEN_DECIMALS: decimals.default(18),
+  LIVE_TOKEN_SYMBOL: symbol.optional(),
   LIVE_CONFIRMATIONS: confirmations.default(5),
   LIVE_START_BLOCK: block.optional(),
   LIVE_DEPOSIT_MNEMONIC: mnemonic.optional(),
@@ -117,6 +122,7 @@ export const RAIL_ENV: Record<string, z.ZodType> = {
   ...Object.fromEntries(
     (['TEST', 'LIVE'] as const).flatMap((p) => [
       [`${p}_BSC_USDC_ADDRESS`, address.optional()],
+      [`${p}_BSC_USDC_SYMBOL`, symbol.optional()],
       ...EXTRA_CHAINS.flatMap((c) => [
         [`${p}_${c}_RPC_URL`, z.string().url().optional()],
         [`${p}_${c}_CHAIN_ID`, chainId.optional()],
@@ -124,6 +130,8 @@ export const RAIL_ENV: Record<string, z.ZodType> = {
         [`${p}_${c}_START_BLOCK`, block.optional()],
         [`${p}_${c}_USDT_ADDRESS`, address.optional()],
         [`${p}_${c}_USDC_ADDRESS`, address.optional()],
+        [`${p}_${c}_USDT_SYMBOL`, symbol.optional()],
+        [`${p}_${c}_USDC_SYMBOL`, symbol.optional()],
         [`${p}_${c}_GAS_WALLET_PRIVATE_KEY`, privateKey.optional()],
         [`${p}_${c}_HOT_WALLET_PRIVATE_KEY`, privateKey.optional()],
       ]),
@@ -190,27 +198,6 @@ export function networkEnvProblems(e: NetworkEnv, appEnv: string): string[] {
   if (e.LIVE_CHAIN_ID !== undefined && testChainId === e.LIVE_CHAIN_ID) {
     problems.push(`TEST_CHAIN_ID: the test network's chain id (${testChainId}) must differ from LIVE_CHAIN_ID in production`);
   }
-  problems.push(...railEnvProblems(e));
-  return problems;
-}
-
-/** Production: every enabled rail's network has an RPC URL and each token a contract (mainnet's by default on mainnet). */
-function railEnvProblems(e: NetworkEnv): string[] {
-  const problems: string[] = [];
-  const rails = parseRails(e.RAILS as string | undefined);
-  for (const p of ['LIVE', 'TEST'] as const) {
-    if (p === 'TEST' && e.TEST_RPC_URL === undefined) continue;
-    for (const { chain, token } of rails) {
-      if (chain === 'BSC' && token === 'USDT') continue;
-      const mode = p === 'LIVE' ? 'live' : 'test';
-      const base = chain === 'BSC' ? p : `${p}_${chain}`;
-      if (chain !== 'BSC' && e[`${base}_RPC_URL`] === undefined) problems.push(`${base}_RPC_URL: required for the enabled rail ${chain}:${token}`);
-      const chainIdValue = (chain === 'BSC' ? e[`${p}_CHAIN_ID`] : e[`${base}_CHAIN_ID`]) ?? CHAIN_SPECS[chain].chainId[mode];
-      const onMainnet = mode === 'live' && chainIdValue === CHAIN_SPECS[chain].chainId.live;
-      if (e[`${base}_${token}_ADDRESS`] === undefined && !onMainnet) {
-        problems.push(`${base}_${token}_ADDRESS: required for the enabled rail ${chain}:${token} off mainnet`);
-      }
-    }
-  }
+  problems.push(...railEnvProblems(e), ...modeSeparationProblems(e));
   return problems;
 }

@@ -13,7 +13,19 @@ export interface TokenSpec {
   mainnet: Address;
   /** Decimals of the real contract: 18 for both stablecoins on BSC, 6 everywhere else. */
   decimals: number;
+  /**
+   * What the contract's symbol() may answer (the rail check refuses anything else). Default: the asset's
+   * name. Tether renamed its bridged USDT on some networks to USDT0 (`USD₮0`), so those accept that too.
+   */
+  symbols?: readonly string[];
 }
+
+/** The symbols a token of the table may report: its own list, else the asset's name. */
+export function expectedSymbols(chain: ChainKey, asset: Asset): readonly string[] {
+  return CHAIN_SPECS[chain].tokens[asset]?.symbols ?? [asset];
+}
+
+const USDT0 = ['USDT', 'USDT0', 'USD₮0'] as const;
 
 export interface ChainSpec {
   key: ChainKey;
@@ -76,7 +88,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
     confirmations: 32,
     nativeCoin: 'POL',
     tokens: {
-      USDT: { mainnet: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', decimals: 6 },
+      USDT: { mainnet: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', decimals: 6, symbols: USDT0 },
       USDC: { mainnet: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', decimals: 6 },
     },
   },
@@ -89,7 +101,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
     confirmations: 20,
     nativeCoin: 'ETH',
     tokens: {
-      USDT: { mainnet: '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9', decimals: 6 },
+      USDT: { mainnet: '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9', decimals: 6, symbols: USDT0 },
       USDC: { mainnet: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', decimals: 6 },
     },
   },

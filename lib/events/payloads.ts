@@ -91,7 +91,7 @@ export const MismatchedPaymentEventData = z
     status: z
       .enum(['held', 'credited', 'refunding', 'refunded'])
       .describe(
-        "held: on the deposit address, neither counted towards the invoice nor credited. credited (POST .../credit): another network's payment counts towards the invoice; another token's is credited to that token's balance once swept. refunding → refunded (POST .../refund): swept, then sent back to refundAddress by the withdrawal withdrawalId.",
+        "held: neither counted towards the invoice nor credited (on the deposit address; after a failed send-back, in the balance: see refundFailureReason). credited (POST .../credit): another network's payment counts towards the invoice; another token's is credited to that token's balance once swept. refunding → refunded (POST .../refund): swept, then sent back to refundAddress by the withdrawal withdrawalId; refunded once that withdrawal completed, held again if it failed.",
       ),
     amount: Amount,
     txHash: z.string(),
@@ -101,6 +101,10 @@ export const MismatchedPaymentEventData = z
     depositAddress: z.string(),
     refundAddress: z.string().nullable().describe('Where a refund goes (the sender); null unless refunding or refunded.'),
     withdrawalId: z.string().nullable().describe("The refund's withdrawal, once the payment is swept; null before."),
+    refundFailureReason: z
+      .string()
+      .nullable()
+      .describe('Why the last send-back failed (the payment is held again and may be sent back again or credited); null otherwise.'),
     reorgedAt: NullableTimestamp.describe(
       'Set when a reorg deeper than the confirmations dropped the payment after money moved on it (swept, credited or sent back): kept, flagged for you and the operator, never credited or sent back twice; blockNumber moves if it is mined again. Null otherwise.',
     ),

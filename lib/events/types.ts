@@ -26,6 +26,7 @@ export const EVENT_TYPES = [
   'mismatched_payment.detected',
   'mismatched_payment.credited',
   'mismatched_payment.refunded',
+  'mismatched_payment.refund_failed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -32,7 +32,9 @@ const WHEN: Record<AnyEventType, string> = {
   'mismatched_payment.credited':
     "Extension: you credited a held payment (POST .../credit or the dashboard): another network's payment of the invoice's token now counts towards the invoice (invoice.* events follow); another token is credited to that token's balance once swept.",
   'mismatched_payment.refunded':
-    'Extension: a held payment you chose to send back was swept and its withdrawal to the sender created (data.withdrawalId, data.refundAddress; its withdrawal.* events follow).',
+    'Extension: a held payment you chose to send back reached its sender: its withdrawal (data.withdrawalId) to data.refundAddress completed.',
+  'mismatched_payment.refund_failed':
+    'Extension: sending a held payment back failed (data.refundFailureReason; its withdrawal.failed came first). The payment is held again, its money in your balance of that token: send it back again, or credit it.',
   [TEST_EVENT_TYPE]: 'Sent only by POST /v1/webhooks/endpoints/{id}/test.',
 };
 

@@ -16,7 +16,8 @@ import { emitMismatchedEvent, mismatchedPaymentEventData } from './record-mismat
  * events through applyTransfers; confirmed and swept on its own network). Another token cannot
  * count towards the invoice (its price differs): it is marked for a sweep of its own
  * (createMismatchedSettlements), and the balance of that token is credited, less the invoice fee,
- * when the sweep is done. Anything but a held payment is a 409: never a second credit.
+ * when the sweep is done. After a failed send-back the money is already in the balance: crediting
+ * then only records the decision. Anything but a held payment is a 409: never a second credit.
  */
 export async function creditMismatchedPayment(
   db: Db,
@@ -33,6 +34,18 @@ export async function creditMismatchedPayment(
       .for('update');
     if (!held) throw notFound('Mismatched payment');
     if (held.status !== 'held') throw new ApiError('invalid_state', `This payment is already ${held.status}.`);
+    if (held.settlementId) {
+      // A failed send-back left it held with its money already swept and in the balance (the withdrawal's
+      // failure returned it): crediting only records the decision; counting it or sweeping again would credit twice.
+      const [kept] = await tx
+        .update(mismatchedPayments)
+        .set({ status: 'credited', refundFailureReason: null })
+        .where(eq(mismatchedPayments.id, held.id))
+        .returning();
+      if (actor) await audit(tx, actor, owner, invoice.id, held, { status: 'credited', creditedTo: `${held.token} balance (already there)` });
+      await emitMismatchedEvent(tx, 'mismatched_payment.credited', kept!, invoice);
+      return mismatchedPaymentEventData(kept!, invoice);
+    }
     if (held.mismatch === 'token' || held.token !== invoice.token) {
       const [marked] = await tx
         .update(mismatchedPayments)

@@ -1,22 +1,22 @@
 import { eq } from 'drizzle-orm';
-import { invoices, mismatchedPayments, tenants, type Settlement } from '@/db/schema';
+import { mismatchedPayments, tenants, type Settlement } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import type { ChainKey, Asset } from '@/lib/config/rails';
 import { Decimal } from '@/lib/money';
 import { createWithdrawal, type PrepareWithdrawalControls } from '@/lib/withdrawals/create-withdrawal';
 import { givebackOptions } from '@/lib/withdrawals/giveback-options';
-import { emitMismatchedEvent } from './record-mismatched';
 
 /** A refund of money the payer sent by mistake is not the merchant's withdrawal: their allow-list, limit and approval do not apply. */
-const noControls: PrepareWithdrawalControls = async () => ({ hold: false, within: (d, run) => run(d) });
+export const sendBackControls: PrepareWithdrawalControls = async () => ({ hold: false, within: (d, run) => run(d) });
 
 /**
  * The rest of a held payment's settlement (kind `mismatched` or `refund`), in
  * finishSettlement's transaction after the ledger credit: a refund becomes, at
  * once, a withdrawal to the sender on the payment's network and token of what was
  * credited (whole cents), with no percentage fee and the network fee paid as the
- * tenant chose (by the payer, from the amount, by default), the
- * held row records it and mismatched_payment.refunded announces it. The invoice itself is untouched: this money never
+ * tenant chose (by the payer, from the amount, by default), which the
+ * held row records; it stays `refunding` until that withdrawal completes or fails
+ * (finishHeldPaymentRefund). The invoice itself is untouched: this money never
  * counted towards it.
  */
 export async function finishMismatchedSettlement(tx: Db, s: Settlement) {
@@ -34,14 +34,9 @@ export async function finishMismatchedSettlement(tx: Db, s: Settlement) {
     { tenantId: s.tenantId, mode: s.mode, tenant: tenant! },
     { amount: amount.toFixed(2), destinationAddress: held.refundAddress, chain: held.chain as ChainKey, token: held.token as Asset },
     undefined,
-    noControls,
+    sendBackControls,
     givebackOptions(tenant!.payer),
   );
-  const [refunded] = await tx
-    .update(mismatchedPayments)
-    .set({ status: 'refunded', withdrawalId: withdrawal.id })
-    .where(eq(mismatchedPayments.id, held.id))
-    .returning();
-  const [invoice] = await tx.select({ chain: invoices.chain, token: invoices.token }).from(invoices).where(eq(invoices.id, held.invoiceId));
-  await emitMismatchedEvent(tx, 'mismatched_payment.refunded', refunded!, invoice!);
+  // Still refunding: refunded once this withdrawal completes (finishHeldPaymentRefund, mismatched_payment.refunded then).
+  await tx.update(mismatchedPayments).set({ withdrawalId: withdrawal.id }).where(eq(mismatchedPayments.id, held.id));
 }

@@ -37,12 +37,12 @@ export const refundMismatchedPaymentOp = defineOperation({
   tag,
   summary: 'Send a held payment back to its sender',
   description:
-    'Extension. A held payment (another network or another token) is swept off the deposit address on its own network without the invoice fee, then sent back to the address it came from, on the same network and token, by a withdrawal (withdrawalId on the payment once created; withdrawal.* events follow): the largest amount whose withdrawal fee fits in what was sent. The destination is always the sender. 409 invalid_state when the payment is not held, or too small to send back after the fee. See docs/rails.md.',
+    'Extension. A held payment (another network or another token) is swept off the deposit address on its own network without the invoice fee, then sent back to the address it came from, on the same network and token, by a withdrawal (withdrawalId on the payment once created; withdrawal.* events follow): the largest amount whose withdrawal fee fits in what was sent. The destination is always the sender, and must be a person: 409 sender_not_refundable when the sender is one of our addresses, a deposit address, a contract or a known exchange hot wallet (send the payer a refund claim link instead); 503 when its code cannot be read. The payment is `refunded` once the withdrawal completes; a failed withdrawal makes it `held` again (refundFailureReason), its money in the balance, and a second send-back creates the withdrawal at once. 409 invalid_state when the payment is not held, or too small to send back after the fee. See docs/rails.md.',
   params: { id: 'invoice', paymentId: 'payment' },
   body: z.strictObject({}),
   example: {},
   response: MismatchedPaymentEventData,
-  errors: ['invalid_state'],
+  errors: ['invalid_state', 'sender_not_refundable', 'service_unavailable'],
 });
 
 export const createInvoiceOp = defineOperation({

@@ -174,7 +174,9 @@ describe('rails: several networks and tokens', () => {
     expect((await balanceOf(t.test)).available).toBe('0.00');
     // The payer sees on the hosted checkout that it arrived and is held.
     const checkout = await getCheckout(t.db, inv.id);
-    expect(checkout!.mismatched).toEqual([{ network: 'Ethereum (ERC-20)', token: 'USDT', amount: '40.00', mismatch: 'network', status: 'held' }]);
+    expect(checkout!.mismatched).toEqual([
+      { network: 'Ethereum (ERC-20)', token: 'USDT', amount: '40.00', mismatch: 'network', status: 'held', refundFailed: false },
+    ]);
 
     // The merchant counts it: a payment of the invoice now, confirmed and swept on Ethereum; once only.
     const path = `/v1/invoices/${inv.id}/mismatched-payments/${d.mismatchedPayments[0].id}/credit`;
@@ -268,7 +270,7 @@ describe('rails: several networks and tokens', () => {
     const tries: [Record<string, unknown>, number, string][] = [
       [{ amount: '1.00', destinationAddress: dest }, 400, 'insufficient_balance'],
       [{ amount: '1.00', destinationAddress: dest, chain: 'POLYGON', token: 'USDC' }, 400, 'validation_failed'],
-      [{ amount: '1.00', destinationAddress: ethInvoice.depositAddress, token: 'USDC' }, 400, 'invalid_address'],
+      [{ amount: '1.00', destinationAddress: ethInvoice.depositAddress, token: 'USDC' }, 400, 'destination_deposit_address'],
     ];
     for (const [body, status, code] of tries) {
       const res = await call('POST', '/v1/withdrawals', { key: t.test, body });

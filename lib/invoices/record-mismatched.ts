@@ -136,15 +136,16 @@ export function mismatchedPaymentEventData(r: MismatchedPayment, invoice: { chai
     depositAddress: getAddress(r.toAddress),
     refundAddress: r.refundAddress ? getAddress(r.refundAddress) : null,
     withdrawalId: r.withdrawalId,
+    refundFailureReason: r.refundFailureReason,
     reorgedAt: r.reorgedAt?.toISOString() ?? null,
     createdAt: r.createdAt.toISOString(),
   };
 }
 
-/** mismatched_payment.credited / .refunded: the merchant's decision on a held payment, in the transaction that records it. */
+/** mismatched_payment.credited / .refunded / .refund_failed: the merchant's decision (and how a send-back ended) on a held payment, in the transaction that records it. */
 export async function emitMismatchedEvent(
   tx: Db,
-  type: 'mismatched_payment.credited' | 'mismatched_payment.refunded',
+  type: 'mismatched_payment.credited' | 'mismatched_payment.refunded' | 'mismatched_payment.refund_failed',
   row: MismatchedPayment,
   invoice: { chain: string; token: string },
 ) {

@@ -1,17 +1,21 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { invoices, mismatchedPayments } from '@/db/schema';
+import { and, eq } from 'drizzle-orm';
+import { getAddress } from 'viem';
+import { mismatchedPayments, type MismatchedPayment } from '@/db/schema';
 import { ApiError, notFound } from '@/lib/api/errors';
 import type { AuthTenant } from '@/lib/api-keys/authenticate';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
-import { getRail, requireRail } from '@/lib/chain/network';
+import { requireRail } from '@/lib/chain/network';
+import { parseDestination, refuseDepositAddress } from '@/lib/destinations/check-destination';
+import { checkSendBackSender } from '@/lib/destinations/check-sender';
 import type { Asset, ChainKey } from '@/lib/config/rails';
 import type { Db } from '@/lib/db';
 import { Decimal } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
-import { refundNetworkFeePayer } from '@/lib/withdrawals/giveback-options';
+import { createWithdrawal } from '@/lib/withdrawals/create-withdrawal';
+import { givebackOptions, refundNetworkFeePayer } from '@/lib/withdrawals/giveback-options';
 import { networkTerms } from '@/lib/withdrawals/network-terms';
-import { parseDestination } from '@/lib/withdrawals/parse-destination';
 import { MIN_WITHDRAWAL } from '@/lib/withdrawals/schemas';
+import { sendBackControls } from './finish-mismatched-settlement';
 import { getInvoiceOrThrow } from './get-invoice-or-throw';
 import { mismatchedPaymentEventData } from './record-mismatched';
 
@@ -23,8 +27,12 @@ import { mismatchedPaymentEventData } from './record-mismatched';
  * (createMismatchedSettlements, no invoice fee: the gateway keeps nothing of money it returns),
  * and, with the ledger credit when that sweep finishes, a withdrawal of the same token on the same
  * network to the sender of what was sent, without a percentage fee, the network fee taken from it
- * or paid by the merchant as the tenant chose (finishMismatchedSettlement). The destination is always the sender the chain shows: a key that
- * may refund cannot redirect someone else's money.
+ * or paid by the merchant as the tenant chose (finishMismatchedSettlement). It is `refunded` only when that
+ * withdrawal completes; a failed one makes it `held` again with the reason (finishHeldPaymentRefund), its
+ * money now in the balance, and a second send-back then creates the withdrawal at once. The destination is
+ * always the sender the chain shows: a key that may refund cannot redirect someone else's money. So the
+ * sender must be a person: none of our addresses, not a contract, not a known exchange hot wallet
+ * (409 sender_not_refundable, pointing the merchant to a claim link; lib/destinations/check-sender.ts).
  */
 export async function refundMismatchedPayment(
   db: Db,
@@ -32,56 +40,83 @@ export async function refundMismatchedPayment(
   where: { invoiceId: string; paymentId: string },
   actor: AuditActor | undefined,
 ) {
+  // Checked first without locks: the sender's code is read from its chain (seconds at worst), never under a row lock.
+  const seen = await heldPaymentOrThrow(db, owner, where);
+  // The withdrawal's own checks, now rather than after the sweep: the rail still enabled, and the sender
+  // none of our addresses on that network (wallet, token contract) nor any deposit address.
+  let rail;
+  try {
+    rail = requireRail(owner.mode, { chain: seen.chain as ChainKey, token: seen.token as Asset }, []);
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    throw new ApiError('invalid_state', `Cannot send this payment back: ${e.message}`);
+  }
+  // No percentage fee (the money was never the merchant's); the network fee from the amount when the payer pays it.
+  const payer = await refundNetworkFeePayer(db, owner.tenantId);
+  const terms = networkTerms(rail);
+  // Whole cents, as the withdrawal after the sweep sends (finishMismatchedSettlement).
+  const amount = new Decimal(seen.amount).toDecimalPlaces(2, Decimal.ROUND_DOWN);
+  const expected = payer === 'payer' ? amount.minus(terms.networkFee) : amount;
+  if (amount.lt(terms.minWithdrawal) || expected.lt(MIN_WITHDRAWAL)) {
+    throw new ApiError(
+      'invalid_state',
+      `${seen.amount} ${seen.token} is too little to send back on ${terms.name}: the minimum is ${terms.minWithdrawal.toFixed(2)} ${seen.token}` +
+        `${terms.networkFee.gt(0) ? ` and the network fee ${terms.networkFee.toFixed(2)} ${seen.token}` : ''}. Credit it instead.`,
+    );
+  }
+  try {
+    parseDestination(rail, seen.fromAddress, 'sender');
+    await refuseDepositAddress(db, seen.fromAddress, 'sender');
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    throw new ApiError(
+      'sender_not_refundable',
+      `Cannot send this payment back: the sender ${getAddress(seen.fromAddress)} ${e.details?.[0]?.message ?? e.message}. Credit it instead.`,
+    );
+  }
+  // Money sent back must reach a person: not an exchange's hot wallet, not a contract.
+  await checkSendBackSender(rail, seen.fromAddress);
+
   return db.transaction(async (tx) => {
     const invoice = await getInvoiceOrThrow(tx, { id: where.invoiceId, tenantId: owner.tenantId, mode: owner.mode }, { forUpdate: true });
-    const [held] = await tx
-      .select()
-      .from(mismatchedPayments)
-      .where(and(eq(mismatchedPayments.id, where.paymentId), eq(mismatchedPayments.invoiceId, invoice.id)))
-      .for('update');
-    if (!held) throw notFound('Mismatched payment');
-    if (held.status !== 'held') throw new ApiError('invalid_state', `This payment is already ${held.status}.`);
-    // No percentage fee (the money was never the merchant's); the network fee from the amount when the payer pays it.
-    const rail = getRail(owner.mode, held.chain as ChainKey, held.token as Asset);
-    const amount = new Decimal(held.amount).toDecimalPlaces(2, Decimal.ROUND_DOWN);
-    const terms = rail && networkTerms(rail);
-    const expected = terms && (await refundNetworkFeePayer(tx, owner.tenantId)) === 'payer' ? amount.minus(terms.networkFee) : amount;
-    if (terms && (amount.lt(terms.minWithdrawal) || expected.lt(MIN_WITHDRAWAL))) {
-      throw new ApiError(
-        'invalid_state',
-        `${held.amount} ${held.token} is too little to send back on ${terms.name}: the minimum is ${terms.minWithdrawal.toFixed(2)} ${held.token}` +
-          `${terms.networkFee.gt(0) ? ` and the network fee ${terms.networkFee.toFixed(2)} ${held.token}` : ''}. Credit it instead.`,
+    const [held] = await tx.select().from(mismatchedPayments).where(eq(mismatchedPayments.id, seen.id)).for('update');
+    if (held!.status !== 'held') throw new ApiError('invalid_state', `This payment is already ${held!.status}.`);
+    let change: Partial<MismatchedPayment> = { status: 'refunding', sweep: 'refund', refundAddress: held!.fromAddress };
+    if (held!.settlementId) {
+      // An earlier send-back failed: the money was swept and is in the balance now, so it leaves at once, priced as the first try.
+      const withdrawal = await createWithdrawal(
+        tx,
+        owner,
+        { amount: amount.toFixed(2), destinationAddress: held!.fromAddress, chain: held!.chain as ChainKey, token: held!.token as Asset },
+        undefined,
+        sendBackControls,
+        givebackOptions(payer),
       );
+      change = { status: 'refunding', refundAddress: held!.fromAddress, withdrawalId: withdrawal.id, refundFailureReason: null };
     }
-    // The withdrawal's own checks, now rather than after the sweep: the rail still enabled, the sender not one of our wallets.
-    try {
-      parseDestination(requireRail(owner.mode, { chain: held.chain as ChainKey, token: held.token as Asset }, []), held.fromAddress);
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
-      throw new ApiError('invalid_state', `Cannot send this payment back: ${e.message}`);
-    }
-    // Money sent to one of our deposit addresses would come back as a payment (the withdrawal lane refuses it too).
-    const [ours] = await tx
-      .select({ id: invoices.id })
-      .from(invoices)
-      .where(sql`${invoices.depositAddress} = ${held.fromAddress.toLowerCase()}`)
-      .limit(1);
-    if (ours) throw new ApiError('invalid_state', 'The sender is one of our deposit addresses; credit this payment instead.');
-    const [marked] = await tx
-      .update(mismatchedPayments)
-      .set({ status: 'refunding', sweep: 'refund', refundAddress: held.fromAddress })
-      .where(eq(mismatchedPayments.id, held.id))
-      .returning();
+    const [marked] = await tx.update(mismatchedPayments).set(change).where(eq(mismatchedPayments.id, held!.id)).returning();
     if (actor) {
       await recordAudit(tx, actor, {
         tenantId: owner.tenantId,
         mode: owner.mode,
         action: 'mismatched_payment.refunded',
         target: { type: 'invoice', id: invoice.id },
-        before: { paymentId: held.id, status: 'held', chain: held.chain, token: held.token, amount: held.amount },
-        after: { status: 'refunding', refundAddress: held.fromAddress, expectedAmount: expected.toFixed(2) },
+        before: { paymentId: held!.id, status: 'held', chain: held!.chain, token: held!.token, amount: held!.amount },
+        after: { status: 'refunding', refundAddress: held!.fromAddress, expectedAmount: expected.toFixed(2) },
       });
     }
     return mismatchedPaymentEventData(marked!, invoice);
   });
+}
+
+/** The held payment of one of the tenant's invoices (404 otherwise), still held (409 otherwise). */
+async function heldPaymentOrThrow(db: Db, owner: { tenantId: string; mode: Mode }, where: { invoiceId: string; paymentId: string }) {
+  const invoice = await getInvoiceOrThrow(db, { id: where.invoiceId, tenantId: owner.tenantId, mode: owner.mode });
+  const [held] = await db
+    .select()
+    .from(mismatchedPayments)
+    .where(and(eq(mismatchedPayments.id, where.paymentId), eq(mismatchedPayments.invoiceId, invoice.id)));
+  if (!held) throw notFound('Mismatched payment');
+  if (held.status !== 'held') throw new ApiError('invalid_state', `This payment is already ${held.status}.`);
+  return held;
 }

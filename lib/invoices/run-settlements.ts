@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
-import type { Network } from '@/lib/chain/network';
+import { tokensOf, type Network } from '@/lib/chain/network';
+import { checkedNetwork } from '@/lib/chain/rail-gate';
+import { textArray } from '@/lib/db/text-array';
 import { recordSettlementFailure, type RetryPolicy } from './record-settlement-failure';
 import { settlementDueSql } from './due-settlements';
 import { settleInvoice, type SettleHooks, type SettleNetwork } from './settle-invoice';
@@ -15,13 +17,16 @@ const LEASE = '5 minutes';
  * time, FOR UPDATE SKIP LOCKED, held by lockedUntil so a crashed worker's claim
  * lapses and another resumes it.
  */
-export async function claimSettlement(db: Db, net: Pick<Network, 'mode' | 'chainId'>, id?: string): Promise<string | null> {
+export async function claimSettlement(db: Db, net: Network, id?: string): Promise<string | null> {
+  // Only the network's enabled (and not stopped) tokens: another token's settlement waits rather than fail its attempts.
+  const tokens = tokensOf(net).map((t) => t.asset);
   const [row] = rowsOf<RawRow<typeof settlements, { id: string }>>(
     await db.execute(sql`
       update settlements set status = 'processing', attempts = attempts + 1, locked_until = now() + ${LEASE}::interval
        where id = (
          select id from settlements
           where ${settlementDueSql(net)}
+            and ${settlements.token} = any(${textArray(tokens)})
             ${id ? sql`and id = ${id}` : sql``}
           order by next_attempt_at limit 1 for update skip locked)
       returning id`),
@@ -36,6 +41,10 @@ export async function runSettlements(
   opts: { max?: number; retry?: RetryPolicy; hooks?: SettleHooks; signal?: AbortSignal; only?: string } = {},
 ) {
   const result = { completed: 0, failed: 0 };
+  // Nothing is swept before the rail check has read this network's chain id and tokens (once per process).
+  const checked = await checkedNetwork(net);
+  if (!checked) return result;
+  net = checked;
   for (let i = 0; i < (opts.max ?? 20) && !opts.signal?.aborted; i++) {
     const id = await claimSettlement(db, net, opts.only);
     if (!id) break;

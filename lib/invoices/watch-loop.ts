@@ -3,6 +3,7 @@ import { log } from '@/lib/log';
 import type { Mode } from '@/lib/mode';
 import { getNetworks, isNetworkReady, type ReadyNetwork } from '@/lib/chain/network';
 import { sleep } from '@/lib/async/sleep';
+import { checkedNetwork } from '@/lib/chain/rail-gate';
 import { watchChain } from './watch-chain';
 
 /**
@@ -30,7 +31,10 @@ async function watchNetworkLoop(
   const until = Date.now() + (opts.runForMs ?? 55_000);
   while (Date.now() < until && !opts.signal?.aborted) {
     try {
-      await watchChain(db, net, { signal: opts.signal });
+      // Nothing is recorded before the rail check has read the chain id and tokens (once per process);
+      // a stopped network is not watched, a stopped token's contract not read.
+      const checked = await checkedNetwork(net);
+      if (checked && isNetworkReady(checked)) await watchChain(db, checked, { signal: opts.signal });
     } catch (err) {
       log.warn('chain watch failed', { mode, chain: net.chain, chainId: net.chainId, error: String((err as Error).message ?? err).slice(0, 300) });
       await sleep(1_000, opts.signal);

@@ -2,13 +2,14 @@ import { and, count, eq } from 'drizzle-orm';
 import { invoices, refundRequests, tenants } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { ApiError, notFound } from '@/lib/api/errors';
-import { getNetwork } from '@/lib/chain/network';
+import { requireRail } from '@/lib/chain/network';
+import type { Asset, ChainKey } from '@/lib/config/rails';
 import { env } from '@/lib/env';
 import { emitEvent } from '@/lib/events/emit-event';
 import { isId, newId } from '@/lib/ids';
 import { formatAmount } from '@/lib/money';
 import { overCreationLimit } from '@/lib/storefront/order-limits';
-import { invalidDestination, parseDestination } from '@/lib/withdrawals/parse-destination';
+import { checkDestination, refused } from '@/lib/destinations/check-destination';
 import { payerClaim } from './payer-claim';
 import { ProposeRefundAddressInput } from './schemas';
 import { refundRequestEventData } from './view';
@@ -43,19 +44,15 @@ export async function proposeRefundAddress(
 ) {
   if (!isId('invoice', invoiceId)) throw notFound('Invoice');
   const parsed = ProposeRefundAddressInput.safeParse(input);
-  if (!parsed.success) throw invalidDestination('must be 0x followed by 40 hex characters');
-  const [found] = await db.select({ mode: invoices.mode }).from(invoices).where(eq(invoices.id, invoiceId));
-  if (!found) throw notFound('Invoice');
-  const network = getNetwork(found.mode);
-  const address = parseDestination(network, parsed.data.destinationAddress).toLowerCase();
-  // One of our deposit addresses would credit an invoice instead of reaching the payer.
-  const [ours] = await db
-    .select({ id: invoices.id })
+  if (!parsed.success) throw refused('invalid_address', 'destinationAddress', 'must be 0x followed by 40 hex characters');
+  const [found] = await db
+    .select({ mode: invoices.mode, chain: invoices.chain, token: invoices.token })
     .from(invoices)
-    // Any network's: a deposit address is the same address on every EVM chain.
-    .where(eq(invoices.depositAddress, address))
-    .limit(1);
-  if (ours) throw invalidDestination('is a payment address of this gateway, not your wallet');
+    .where(eq(invoices.id, invoiceId));
+  if (!found) throw notFound('Invoice');
+  // The refund is paid on the invoice's rail: none of our addresses there, no token contract, no deposit address of any network.
+  const rail = requireRail(found.mode, { chain: found.chain as ChainKey, token: found.token as Asset }, []);
+  const address = (await checkDestination(db, rail, parsed.data.destinationAddress)).toLowerCase();
 
   if (client.address !== null) {
     const wait = await overCreationLimit(db, `refundreq-addr:${client.address}`, limits.perAddressPerMinute);

@@ -134,7 +134,7 @@ describe('refund requests: the payer proposes, the merchant decides', () => {
       // carries no checksum, and the test failed about one run in ten).
       [getAddress(`0x${'abcdef0123'.repeat(4)}`).replace(/[a-f]/, (c) => c.toUpperCase()), 'invalid_address'],
       // one of this gateway's deposit addresses
-      [t.invoice.depositAddress, 'invalid_address'],
+      [t.invoice.depositAddress, 'destination_deposit_address'],
     ] as const;
     for (const [address, code] of bad) expect(await errorOf(propose(t.db, id, address)), address).toMatchObject({ code, status: 400 });
     expect(await errorOf(proposeRefundAddress(t.db, id, { destinationAddress: 42 }, { address: null }))).toMatchObject({ code: 'invalid_address' });

@@ -2,14 +2,14 @@ import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import type { AuthTenant } from '@/lib/api-keys/authenticate';
 import type { AuditActor } from '@/lib/audit/record-audit';
-import { getNetwork } from '@/lib/chain/network';
+import { requireRail } from '@/lib/chain/network';
 import type { Asset, ChainKey } from '@/lib/config/rails';
 import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
 import { Decimal, formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
 import { parseWithdrawalAmount } from '@/lib/withdrawals/amounts';
 import { createWithdrawal, type PrepareWithdrawalControls } from '@/lib/withdrawals/create-withdrawal';
-import { parseDestination } from '@/lib/withdrawals/parse-destination';
+import { parseAddress, parseDestination } from '@/lib/destinations/check-destination';
 import { refundPricing } from './refund-pricing';
 import { refundTerms } from './refund-terms';
 import type { CreateRefundInput } from './schemas';
@@ -31,10 +31,13 @@ export async function createRefund(
   prepareControls: PrepareWithdrawalControls,
 ) {
   // Bad input is a 400 whatever the invoice's state.
-  parseDestination(getNetwork(owner.mode), input.destinationAddress);
+  parseAddress(input.destinationAddress, 'destinationAddress');
   if (input.amount !== undefined) parseWithdrawalAmount(input.amount);
   return db.transaction(async (tx) => {
     const invoice = await getInvoiceOrThrow(tx, { id: invoiceId, tenantId: owner.tenantId, mode: owner.mode }, { forUpdate: true });
+    // Given back on the invoice's rail, from its token's balance: never to one of our addresses on that network.
+    const rail = { chain: invoice.chain as ChainKey, token: invoice.token as Asset };
+    parseDestination(requireRail(owner.mode, rail, []), input.destinationAddress);
     const terms = await refundTerms(tx, invoice);
     if (terms.refundable.lt('0.01')) {
       throw new ApiError(
@@ -55,8 +58,7 @@ export async function createRefund(
         { path: 'amount', message: `more than the refundable ${formatAmount(terms.refundable)}` },
       ]);
     }
-    // Given back on the invoice's rail, from its token's balance; what the merchant never kept costs it nothing (refund-pricing.ts).
-    const rail = { chain: invoice.chain as ChainKey, token: invoice.token as Asset };
+    // What the merchant never kept costs it nothing (refund-pricing.ts).
     const pricing = await refundPricing(tx, owner, invoice, new Decimal(amount), terms);
     return createWithdrawal(tx, owner, { amount, destinationAddress: input.destinationAddress, ...rail }, actor, prepareControls, pricing.options);
   });

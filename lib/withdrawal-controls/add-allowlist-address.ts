@@ -4,6 +4,7 @@ import { ApiError } from '@/lib/api/errors';
 import { requireStepUp } from '@/lib/auth/require-step-up';
 import { recordAudit } from '@/lib/audit/record-audit';
 import { newId } from '@/lib/ids';
+import { checkDestinationOnAnyNetwork } from '@/lib/destinations/check-destination';
 import { getWithdrawalControls } from './get-withdrawal-controls';
 import { AddAddressInput, normalizeAddress } from './schemas';
 import type { OwnerSession } from './update-withdrawal-controls';
@@ -16,6 +17,9 @@ import type { OwnerSession } from './update-withdrawal-controls';
 export async function addAllowlistAddress(db: Db, s: OwnerSession, input: unknown, now = new Date()) {
   const v = AddAddressInput.parse(input);
   await requireStepUp(db, s.user.id, v.totpCode);
+  // An EVM address is checked like any destination, on every network (a listed address serves any rail);
+  // another coin's payout address (exchange withdrawals) is listed as given.
+  if (/^0x[0-9a-fA-F]{40}$/.test(v.address)) await checkDestinationOnAnyNetwork(db, s.owner.mode, v.address, 'address');
   return db.transaction(async (tx) => {
     const { coolingOffHours } = await getWithdrawalControls(tx, s.owner);
     const activeAt = new Date(now.getTime() + coolingOffHours * 3600_000);

@@ -7,6 +7,7 @@ import { merchantAuditEntry } from '@/lib/audit/audit-merchant-action';
 import { auditRow } from '@/lib/audit/audit-row';
 import type { AuditActor } from '@/lib/audit/record-audit';
 import { requireRail } from '@/lib/chain/network';
+import { notDepositAddressSql, parseDestination, refuseDepositAddress } from '@/lib/destinations/check-destination';
 import { insertRowSql } from '@/lib/db/insert-row-sql';
 import { outbox } from '@/lib/events/outbox';
 import { newId } from '@/lib/ids';
@@ -17,10 +18,8 @@ import { validateEndpointUrl } from '@/lib/webhooks/validate-endpoint-url';
 import { parseWithdrawalAmount, withdrawalFee } from './amounts';
 import { withdrawalEvent } from './emit-withdrawal-event';
 import { assertNetworkMinimum, networkTerms } from './network-terms';
-import { parseDestination } from './parse-destination';
 import { AWAITING_APPROVAL } from './pending-reasons';
 import { MIN_WITHDRAWAL, type CreateWithdrawalInput } from './schemas';
-import { validateDestination } from './validate-destination';
 import { withdrawalView } from './view';
 import { withdrawalDebitSql } from './withdrawal-debit-sql';
 
@@ -131,7 +130,7 @@ export async function createWithdrawal(
   };
   const { id, tenantId, mode, kind, destinationAddress, chainId, chain, token, createdAt, updatedAt, nextAttemptAt } = row;
   // Any network: a deposit address is the same address on every EVM chain, and money sent there would come back as a payment.
-  const guard = sql`not exists (select 1 from invoices where deposit_address = ${destination.toLowerCase()})`;
+  const guard = notDepositAddressSql(destination);
   const debit = withdrawalDebitSql({
     tenantId,
     mode,
@@ -181,7 +180,7 @@ export async function createWithdrawal(
     ),
   );
   if (moved.length === 0) {
-    await validateDestination(db, network, destination);
+    await refuseDepositAddress(db, destination);
     const available = await getBalance(db, { tenantId, mode, currency: token });
     throw new ApiError(
       'insufficient_balance',

@@ -4,9 +4,11 @@ import { rowsOf, type Db } from '@/lib/db';
 import { postLedgerEntries } from '@/lib/ledger/post-entry';
 import { Decimal } from '@/lib/money';
 import { emitWithdrawalEvent } from './emit-withdrawal-event';
+import { runWithdrawalFinalHooks } from './withdrawal-final-hooks';
 
 /**
- * Final states, each in one transaction with its event. FAILED returns
+ * Final states, each in one transaction with its event and the hooks of the domains above
+ * (lib/withdrawals/withdrawal-final-hooks.ts: a held payment's send-back). FAILED returns
  * what the creation took (amount + fee, less a returned invoice fee) through a ledger entry; the (kind, reference) unique index
  * and the status guard make a second call a no-op, never a double refund.
  */
@@ -35,6 +37,7 @@ export async function failWithdrawal(db: Db, id: string, reason: string): Promis
       ]);
     }
     await emitWithdrawalEvent(tx, row, 'withdrawal.failed');
+    await runWithdrawalFinalHooks(tx, row);
     return row;
   });
 }
@@ -59,6 +62,7 @@ export async function completeWithdrawal(db: Db, id: string): Promise<Withdrawal
       .returning();
     if (!row) return null;
     await emitWithdrawalEvent(tx, row, 'withdrawal.completed');
+    await runWithdrawalFinalHooks(tx, row);
     return row;
   });
 }

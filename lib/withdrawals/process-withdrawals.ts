@@ -5,6 +5,7 @@ import { publicClient } from '@/lib/chain/clients';
 import { getNetworks, isNetworkReady, type Network } from '@/lib/chain/network';
 import { MODES } from '@/lib/mode';
 import { perNetwork, type PerNetworkOptions } from '@/lib/chain/per-network';
+import { checkedNetwork } from '@/lib/chain/rail-gate';
 import type { LaneNetwork } from './lane-helpers';
 import { sendPendingWithdrawals, type SendOptions } from './send-pending-withdrawals';
 import { trackSentWithdrawals, type TrackOptions } from './track-sent-withdrawals';
@@ -15,10 +16,13 @@ export function isLaneReady(net: Network): net is LaneNetwork {
 
 /**
  * One pass of a hot wallet's sending lane: track what was sent, then send
- * what is due. The job lease guarantees a single runner per lane, so nonces
+ * what is due; on a stopped network nothing, and a stopped token's withdrawals wait (lib/chain/rail-gate.ts). The job lease guarantees a single runner per lane, so nonces
  * are reserved strictly in order.
  */
-export async function processWithdrawals(db: Db, net: LaneNetwork, opts: SendOptions & TrackOptions & { client?: PublicClient } = {}) {
+export async function processWithdrawals(db: Db, lane: LaneNetwork, opts: SendOptions & TrackOptions & { client?: PublicClient } = {}) {
+  // Nothing is sent before the rail check has read this network's chain id and tokens (once per process).
+  const net = await checkedNetwork(lane);
+  if (!net) return { completed: 0, failed: 0, sent: 0 };
   const client = opts.client ?? publicClient(net.rpcUrl);
   const account = privateKeyToAccount(net.hotWalletKey);
   const tracked = await trackSentWithdrawals(db, net, client, account, opts);

@@ -288,7 +288,7 @@ describe('POST /v1/withdrawals', () => {
     expect(inv.status).toBe(201);
     const res = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '1.00', destinationAddress: inv.body.depositAddress } });
     expect(res.status).toBe(400);
-    expect(res.body.code).toBe('invalid_address');
+    expect(res.body.code).toBe('destination_deposit_address');
     expect(res.body.message).toContain('deposit address of this gateway');
     // The check runs inside the withdrawal's transaction: nothing of it stays behind.
     const [w] = await t.db.select({ n: count() }).from(withdrawals).where(eq(withdrawals.tenantId, t.tenant.id));

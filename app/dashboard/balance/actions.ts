@@ -2,7 +2,6 @@
 
 import { revalidatePath } from 'next/cache';
 import { userActor } from '@/lib/audit/audit-merchant-action';
-import { getNetwork } from '@/lib/chain/network';
 import { requireStepUp } from '@/lib/auth/require-step-up';
 import { runAction } from '@/lib/dashboard/action-result';
 import { actionContext } from '@/lib/dashboard/context';
@@ -10,7 +9,7 @@ import { prepareWithdrawalControls } from '@/lib/withdrawal-controls/enforce-wit
 import { createWithdrawal } from '@/lib/withdrawals/create-withdrawal';
 import { getMaxWithdrawal } from '@/lib/withdrawals/get-max-withdrawal';
 import { CreateWithdrawalBody, MaxWithdrawalQuery } from '@/lib/withdrawals/schemas';
-import { validateDestination } from '@/lib/withdrawals/validate-destination';
+import { checkDestinationOnAnyNetwork } from '@/lib/destinations/check-destination';
 
 export async function createWithdrawalAction(input: unknown, stepUp?: { totpCode?: string }) {
   return runAction(async () => {
@@ -23,11 +22,11 @@ export async function createWithdrawalAction(input: unknown, stepUp?: { totpCode
   });
 }
 
-/** The same destination checks as POST /v1/withdrawals, run when the field loses focus. */
+/** The destination checks of POST /v1/withdrawals, run when the field loses focus (against every network: the rail may change after). */
 export async function validateAddressAction(address: string) {
   return runAction(async () => {
     const ctx = await actionContext();
-    return { address: await validateDestination(ctx.db, getNetwork(ctx.mode), String(address).trim()) };
+    return { address: await checkDestinationOnAnyNetwork(ctx.db, ctx.mode, String(address).trim()) };
   });
 }
 

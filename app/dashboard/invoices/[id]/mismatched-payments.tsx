@@ -58,6 +58,11 @@ export function MismatchedPayments({
                     {p.mismatch === 'token' ? `another token (invoice: ${p.invoiceToken})` : `another network (invoice: ${p.invoiceChain})`}
                   </td>
                   <td className={tdClass}>
+                    {p.status === 'held' && p.refundFailureReason ? (
+                      <p className="mb-1 text-xs text-red-700" data-testid="mismatched-refund-failed">
+                        {p.refundFailureReason} The money is in your {p.token} balance: send it back again, or credit it.
+                      </p>
+                    ) : null}
                     {p.status === 'held' ? (
                       <ResolveMismatchedButtons
                         invoiceId={invoiceId}

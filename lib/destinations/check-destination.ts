@@ -1,0 +1,84 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { getAddress, isAddress, zeroAddress, type Address } from 'viem';
+import { depositAddressPool, invoices } from '@/db/schema';
+import { ApiError, type ErrorCode } from '@/lib/api/errors';
+import { getNetworks, type Network } from '@/lib/chain/network';
+import { CHAIN_SPECS } from '@/lib/config/rails';
+import { rowsOf, type Db } from '@/lib/db';
+import type { Mode } from '@/lib/mode';
+import { ourAddresses } from './our-addresses';
+
+/**
+ * Where money may be sent: the one module for withdrawals, refunds (merchant, payer proposals,
+ * auto-refunds), sends-back of held payments and the withdrawal allow-list, on every network.
+ * Refused, each with its own code (docs/withdrawals.md, "Destinations"):
+ * - `invalid_address`: not 0x + 40 hex, a mixed-case address with a bad checksum, the zero address;
+ * - `destination_own_wallet`: one of our wallets on that network (fee, gas, hot, faucet): it would pay ourselves;
+ * - `destination_token_contract`: a token contract of that network: tokens sent to a contract are lost;
+ * - `destination_deposit_address`: any deposit address of this gateway, issued to an invoice on any network
+ *   or waiting in the pool (an address is the same on every EVM chain): it would come back as a payment.
+ */
+export function refused(code: ErrorCode, path: string, message: string) {
+  return new ApiError(code, `${path}: ${message}`, [{ path, message }]);
+}
+
+/** Format only: 0x + 40 hex, a valid checksum when mixed case, not the zero address. Returns the checksummed address. */
+export function parseAddress(raw: string, path: string): Address {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(raw)) throw refused('invalid_address', path, 'must be 0x followed by 40 hex characters');
+  const mixedCase = raw.slice(2) !== raw.slice(2).toLowerCase() && raw.slice(2) !== raw.slice(2).toUpperCase();
+  if (mixedCase && !isAddress(raw, { strict: true })) throw refused('invalid_address', path, 'has an invalid checksum (check for a typo)');
+  const address = getAddress(raw.toLowerCase());
+  if (address === zeroAddress) throw refused('invalid_address', path, 'must not be the zero address');
+  return address;
+}
+
+function refuseOurs(net: Network, address: Address, path: string): void {
+  const ours = ourAddresses(net);
+  const name = CHAIN_SPECS[net.chain].name;
+  if (ours.wallets.has(address.toLowerCase())) throw refused('destination_own_wallet', path, `is one of this gateway's own wallets on ${name}`);
+  if (ours.tokens.has(address.toLowerCase())) {
+    throw refused('destination_token_contract', path, `is a token contract on ${name}, not a wallet: tokens sent there are lost`);
+  }
+}
+
+/** The checks that need no database, on the network the money would move on. Returns the checksummed address. */
+export function parseDestination(net: Network, raw: string, path = 'destinationAddress'): Address {
+  const address = parseAddress(raw, path);
+  refuseOurs(net, address, path);
+  return address;
+}
+
+/**
+ * SQL that is true when the address is none of our deposit addresses (the single-statement withdrawal's guard).
+ * Takes the checksummed form (parseDestination's answer): invoices store addresses lower-case, the pool EIP-55.
+ */
+export function notDepositAddressSql(address: Address): SQL {
+  return sql`not exists (select 1 from ${invoices} where ${invoices.depositAddress} = ${address.toLowerCase()})
+    and not exists (select 1 from ${depositAddressPool} where ${depositAddressPool.address} = ${address})`;
+}
+
+/** Refuses one of our deposit addresses (issued or pooled, any network). */
+export async function refuseDepositAddress(db: Db, address: string, path = 'destinationAddress'): Promise<void> {
+  // Plain SQL: this runs on every withdrawal, and a builder query costs more CPU to assemble than to run.
+  const [row] = rowsOf<{ ok: boolean }>(await db.execute(sql`select (${notDepositAddressSql(getAddress(address))}) as ok`));
+  if (!row!.ok)
+    throw refused('destination_deposit_address', path, 'is a deposit address of this gateway: money sent there would come back as a payment');
+}
+
+/** Every check, on the network the money would move on. Returns the checksummed address. */
+export async function checkDestination(db: Db, net: Network, raw: string, path = 'destinationAddress'): Promise<Address> {
+  const address = parseDestination(net, raw, path);
+  await refuseDepositAddress(db, address, path);
+  return address;
+}
+
+/**
+ * Every check against every enabled network of the mode, for an address not tied to one network yet
+ * (the allow-list, the dashboard's check as the field loses focus): ours or a token contract on any of them is refused.
+ */
+export async function checkDestinationOnAnyNetwork(db: Db, mode: Mode, raw: string, path = 'destinationAddress'): Promise<Address> {
+  const address = parseAddress(raw, path);
+  for (const net of getNetworks(mode)) refuseOurs(net, address, path);
+  await refuseDepositAddress(db, address, path);
+  return address;
+}

@@ -1,0 +1,42 @@
+import { getAddress } from 'viem';
+import { ApiError } from '@/lib/api/errors';
+import type { Network } from '@/lib/chain/network';
+import { readCode } from '@/lib/chain/read-code';
+import { RpcReadError } from '@/lib/chain/rpc-batch';
+import { knownExchangeWallets } from '@/lib/config/exchange-wallets';
+import { CHAIN_SPECS } from '@/lib/config/rails';
+import { env } from '@/lib/env';
+
+const CLAIM_LINK = 'Send the payer a refund claim link instead, so they give an address of their own.';
+
+/**
+ * Whether a held payment may be sent back to its sender, beyond the destination checks: money sent back
+ * must reach a person. Refused (409 sender_not_refundable) when the sender is on the operator's list of
+ * exchange hot wallets (the money would land in the exchange's pool, not the payer's account) or has
+ * contract code on the payment's network (a swap router anyone can skim, a smart-contract wallet or an
+ * exchange's forwarder). An EIP-7702 account is still held by its key: sent back to. A failed read of
+ * the code is a 503 and nothing changes: no code is never assumed.
+ */
+export async function checkSendBackSender(net: Network, sender: string): Promise<void> {
+  const address = getAddress(sender);
+  const name = CHAIN_SPECS[net.chain].name;
+  if (knownExchangeWallets(env()).has(address.toLowerCase())) {
+    throw new ApiError(
+      'sender_not_refundable',
+      `Cannot send this payment back: the sender ${address} is a known exchange hot wallet, so the money would reach the exchange, not the payer. ${CLAIM_LINK}`,
+    );
+  }
+  let kind;
+  try {
+    kind = await readCode(net, address);
+  } catch (err) {
+    if (!(err instanceof RpcReadError)) throw err;
+    throw new ApiError('service_unavailable', `Could not read whether the sender is a contract on ${name}; nothing was changed, try again.`);
+  }
+  if (kind === 'contract') {
+    throw new ApiError(
+      'sender_not_refundable',
+      `Cannot send this payment back: the sender ${address} is a contract on ${name} (a swap router, an exchange's or a smart-contract wallet), where money sent back may not reach the payer. ${CLAIM_LINK}`,
+    );
+  }
+}
