@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NETWORK_ENV, RAIL_ENV, networkEnvProblems } from '@/lib/config/network-env';
 import { decodeSecretsKey, DEV_SECRETS_ENCRYPTION_KEY } from '@/lib/config/secrets-key';
 import { EXCHANGE_ENV } from '@/lib/config/exchange-env';
+import { OBSERVABILITY_ENV } from '@/lib/config/observability-env';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -37,6 +38,8 @@ const EnvSchema = z.object({
   ...RAIL_ENV,
   /** Exchange service (FixedFloat API v2): lib/exchange/env.ts. */
   ...EXCHANGE_ENV,
+  /** Metrics, tracing, the operator token and the solvency job: lib/config/observability-env.ts. */
+  ...OBSERVABILITY_ENV,
   /**
    * Webhook SSRF allow-list for development and tests: comma-separated IPs or
    * CIDRs (e.g. `127.0.0.0/8,::1`) that deliveries may reach although private.

@@ -28,6 +28,10 @@ export const ID_PREFIXES = {
   request: 'req',
   paymentLink: 'plink',
   refundRequest: 'rfq',
+  solvencyRun: 'slv',
+  operatorEvent: 'oev',
+  consoleAlert: 'alr',
+  jobRun: 'run',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

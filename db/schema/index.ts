@@ -19,3 +19,6 @@ export * from './withdrawal-controls';
 export * from './fiat-rates';
 export * from './payment-links';
 export * from './refund-requests';
+export * from './solvency';
+export * from './operator-events';
+export * from './console-alerts';

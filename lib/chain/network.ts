@@ -36,7 +36,7 @@ export interface Network {
   faucetKey?: Hex;
   /** USDT a deposit address must hold before it is swept (gas top-up + transfers); below it, credited but left in place. Unset: always swept. */
   sweepMinimum?: string;
-  /** The console warns when the gas wallet holds less BNB than this. */
+  /** The gas wallet's floor in the network's coin: the console warns and the solvency job alerts below it. */
   gasWalletLowBnb?: string;
   /** Every enabled token contract of the network; unset: only this rail's token. */
   tokens?: TokenContract[];
@@ -199,6 +199,7 @@ function buildExtraNetwork(e: ReturnType<typeof env>, mode: Mode, chain: ChainKe
     gasWalletKey: (raw[`${p}_${chain}_GAS_WALLET_PRIVATE_KEY`] as Hex | undefined) ?? bsc.gasWalletKey,
     hotWalletKey: (raw[`${p}_${chain}_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined) ?? bsc.hotWalletKey,
     faucetKey: bsc.faucetKey,
+    gasWalletLowBnb: (raw[`${p}_${chain}_GAS_WALLET_LOW`] as string | undefined) ?? bsc.gasWalletLowBnb,
     nativeCoin: spec.nativeCoin,
     tokens,
   });
