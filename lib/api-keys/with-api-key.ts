@@ -9,6 +9,7 @@ import { getAuthDb, getDb, type Db } from '@/lib/db';
 import { env, isProduction } from '@/lib/env';
 import { clientIp } from '@/lib/http/client-ip';
 import { isId, newId } from '@/lib/ids';
+import { observed } from '@/lib/metrics/observe-request';
 import { authenticate, type AuthContext, type RateLimitState } from './authenticate';
 import { failedAuthGuard } from './failed-auth-guard';
 import { refusalMemo } from './refusal-memo';
@@ -75,7 +76,8 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
   op: Operation<B, Q, R>,
   handler: (ctx: HandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
 ): RouteHandler {
-  return async (req, routeCtx) => {
+  // Metrics, the request's log line and its trace span, by the operation's path template.
+  return observed(op.path, async (req, routeCtx) => {
     const requestId = newId('request');
     const headers = baseHeaders(requestId);
     let keyHash: string | undefined;
@@ -139,7 +141,7 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
       rememberRefusal(keyHash, op.id, err, keyLimit);
       return errorResponse(err, requestId, headers, { op: op.id });
     }
-  };
+  });
 }
 
 /** A handler's RetryLater: the key's next requests to this operation get the same answer from memory while it holds. */

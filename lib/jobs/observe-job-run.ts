@@ -3,6 +3,7 @@ import { env } from '@/lib/env';
 import { newId } from '@/lib/ids';
 import { log } from '@/lib/log';
 import { processMetrics } from '@/lib/metrics/registry';
+import { traced } from '@/lib/metrics/tracing';
 
 export interface JobRunOutcome {
   /** The failure's message; undefined when the run succeeded. */
@@ -23,7 +24,7 @@ export async function observeJobRun(job: string, run: () => Promise<unknown>): P
   let error: string | undefined;
   let cause: unknown;
   try {
-    await run();
+    await traced(`job ${job}`, { 'job.name': job, 'job.run_id': runId }, run);
   } catch (err) {
     cause = err;
     error = err instanceof Error ? err.message : String(err);
