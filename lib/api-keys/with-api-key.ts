@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { ApiError, RetryLater, notFound } from '@/lib/api/errors';
 import { assertReplayable, beginIdempotentRequest, isRetryLater, storableResponse } from '@/lib/api/idempotency';
 import type { Operation } from '@/lib/api/operation';
+import { fileResponse, type FileBody } from '@/lib/api/file-body';
 import { parseJsonBody, parseQuery, readRawBody } from '@/lib/api/request';
 import { baseHeaders, errorResponse, jsonResponse, type RouteContext, type RouteHandler } from '@/lib/api/response';
 import { hasScope } from '@/lib/api/scopes';
@@ -123,6 +124,7 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
       try {
         const body = parseJsonBody(req, rawBody, op.body) as Infer<B>;
         const result = await handler({ req, db, auth, body, query, params, requestId });
+        if (op.produces) return fileResponse(result as FileBody, op.produces, headers);
         const parsed = op.response.safeParse(result);
         if (!parsed.success) throw new Error(`response of ${op.id} does not match its schema: ${parsed.error.message}`);
         status = op.status ?? 200;
