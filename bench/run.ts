@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { ensureBuild } from './lib/harness';
 
-const BENCHES = ['api', 'withdrawals', 'watcher', 'detection', 'webhooks', 'exchange', 'auth-abuse', 'abuse'].filter((b) =>
+const BENCHES = ['api', 'withdrawals', 'watcher', 'detection', 'webhooks', 'exchange', 'auth-abuse', 'abuse', 'statement'].filter((b) =>
   existsSync(`bench/${b}.ts`),
 );
 const only = process.argv.slice(2);
