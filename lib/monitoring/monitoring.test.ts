@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setNetworkOverride, type Network } from '@/lib/chain/network';
@@ -127,6 +128,17 @@ describe('/metrics', () => {
     // Counts and sums only: no tenant, invoice, address or key appears.
     for (const secretish of [t.tenant.id, inv.body.id, inv.body.depositAddress, wd.body.id, t.test.slice(0, 16), chain.addresses.hot]) {
       expect(text.toLowerCase()).not.toContain(String(secretish).toLowerCase());
+    }
+  });
+
+  it('the Grafana dashboard and the alert rules of docs/ use only these families', () => {
+    for (const file of ['docs/grafana-dashboard.json', 'docs/prometheus-alerts.yml']) {
+      const used = new Set([...readFileSync(file, 'utf8').matchAll(/gateway_[a-z_]+/g)].map((m) => m[0].replace(/_bucket$/, '')));
+      expect(
+        [...used].filter((f) => !FAMILIES.includes(f)),
+        file,
+      ).toEqual([]);
+      expect(used.size, file).toBeGreaterThan(5);
     }
   });
 
