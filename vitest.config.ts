@@ -12,6 +12,7 @@ export default defineConfig({
     pool: 'forks',
     // next-auth imports 'next/server' without an extension; inlined, Vite resolves it as Next does.
     server: { deps: { inline: ['next-auth'] } },
-    env: { APP_ENV: 'test', LOG_LEVEL: 'error', NEXT_TELEMETRY_DISABLED: '1' },
+    // Tests read the checkout status right after changing it: no cache (lib/checkout/status-poll.test.ts turns it on).
+    env: { APP_ENV: 'test', LOG_LEVEL: 'error', NEXT_TELEMETRY_DISABLED: '1', CHECKOUT_STATUS_CACHE_MS: '0' },
   },
 });

@@ -95,7 +95,7 @@ test('payer side: a 0.3 % short payment within a 0.5 % tolerance is paid; a part
   const eur = await invoice({ amount: '50.00', currency: 'EUR' });
   expect(eur).toMatchObject({ amountExpected: '54.00', priceCurrency: 'EUR', priceAmount: '50.00', rate: '1.08', rateSource: 'exchange-sim' });
   await page.goto(`/pay/${eur.id}`);
-  await expect(page.getByTestId('price')).toHaveText('50.00 EUR');
+  await expect(page.getByTestId('price')).toHaveText('50.00 EUR at 1.08 USDT per EUR');
   await expect(page.getByTestId('amount')).toContainText('54.00');
   await page.goto(`/dashboard/invoices/${eur.id}`);
   await expect(page.getByTestId('price')).toContainText('50.00 EUR at 1.08 USDT each');

@@ -105,6 +105,10 @@ const EnvSchema = z.object({
   PAYMENT_LINK_INVOICES_PER_LINK_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   /** Unpaid, unexpired invoices one payment link may hold; past it the page asks payers to come back later. */
   PAYMENT_LINK_MAX_OPEN_INVOICES: z.coerce.number().int().min(1).default(100),
+  /** Checkout status polls one client address (IPv6: its /64) may make per minute, per process (the page polls every 2 s). */
+  CHECKOUT_STATUS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  /** How long a checkout status answer is reused for every poll of that invoice, per process (0: off). */
+  CHECKOUT_STATUS_CACHE_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
   /** Refund addresses one client address may propose on checkout pages per minute, all invoices together. */
   REFUND_REQUESTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   /** Refund addresses a payer may propose for one invoice in all (each new one supersedes the undecided one). */

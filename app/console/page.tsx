@@ -23,6 +23,15 @@ export default async function ConsoleSearchPage({ searchParams }: { searchParams
         <Link href="/console/mismatched-payments" className="text-sm text-indigo-600 hover:underline" data-testid="held-mismatched">
           Held mismatched payments: {held.total} (live {held.live}, test {held.test})
         </Link>
+        {held.reorged > 0 && (
+          <Link
+            href="/console/mismatched-payments?status=reorged"
+            className="mt-1 block text-sm font-medium text-red-700 hover:underline"
+            data-testid="reorged-mismatched"
+          >
+            Resolved payments a deep reorg dropped: {held.reorged} (check the sweep and the hot wallet)
+          </Link>
+        )}
       </Card>
       <GasWallets />
       <form role="search" className="mb-6 flex max-w-2xl gap-2">

@@ -98,8 +98,8 @@ export function CheckoutLive({ initial }: { initial: CheckoutState }) {
           {state.amountExpected} <span className="text-lg font-medium text-slate-500">{state.token}</span>
         </p>
         {state.price ? (
-          <p className="mt-1 text-sm text-slate-500" data-testid="price">
-            {state.price.amount} {state.price.currency}
+          <p className="mt-1 text-sm text-slate-500" data-testid="price" title={`Rate locked at ${state.price.rateAt}`}>
+            {state.price.amount} {state.price.currency} at {state.price.rate} {state.token} per {state.price.currency}
           </p>
         ) : null}
         <p className="mt-1 text-xs text-slate-500">{state.network}</p>

@@ -122,6 +122,12 @@ export const mismatchedPayments = pgTable(
     refundAddress: text(),
     /** The refund's withdrawal, created with the ledger credit when the sweep finishes. */
     withdrawalId: text(),
+    /**
+     * Set when a reorg deeper than the confirmations dropped the payment's block after money moved on it
+     * (its sweep, a ledger credit, a refund withdrawal): the row is kept, flagged for the merchant and the
+     * console, instead of deleted. Stays set when the payment is mined again (then blockNumber/blockHash move).
+     */
+    reorgedAt: tstz(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -135,6 +141,10 @@ export const mismatchedPayments = pgTable(
     index('mismatched_payments_held_idx')
       .on(t.createdAt)
       .where(sql`${t.status} = 'held'`),
+    /** The console's reorged payments (a reorg deeper than the confirmations under money that moved). */
+    index('mismatched_payments_reorged_idx')
+      .on(t.reorgedAt)
+      .where(sql`${t.reorgedAt} is not null`),
     /** The fan-out: resolved payments waiting for their own sweep, per network. */
     index('mismatched_payments_sweep_idx')
       .on(t.mode, t.chainId, t.blockNumber)

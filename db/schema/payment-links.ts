@@ -25,7 +25,10 @@ export const paymentLinks = pgTable(
     /** Bounds of a payer-typed amount (both set exactly when amount is null). */
     minAmount: money(),
     maxAmount: money(),
-    /** USDT, or a fiat code (lib/invoices FIAT_CURRENCIES): each invoice then locks its own rate. */
+    /** The rail each payer's invoice is on: network and token (one of the tenant's accepted rails when the link was made). */
+    chain: text().notNull().default('BSC'),
+    token: text().notNull().default('USDT'),
+    /** The token, or (USDT links) a fiat code (lib/invoices FIAT_CURRENCIES): each invoice then locks its own rate. */
     currency: text().notNull().default('USDT'),
     /** Quantity limit: the link stops taking payers once this many of its invoices are paid; null = no limit. */
     maxPayments: integer(),

@@ -588,7 +588,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the underpayment tolerance and the wrong-network policy
+         * @description Extension. Either or both; each change is audited (Settings > Activity). These settings are the account's, for both modes, so only a live key may change them (a test key is 403 mode_mismatch: test keys go to CI and contractors). The auto-refund policy is changed in the dashboard only (the owner, with step-up). See docs/invoices.md.
+         *
+         *     Scope: `admin`.
+         */
+        patch: operations["updateCurrentTenant"];
         trace?: never;
     };
     "/v1/test-helpers/invoices/{id}/pay": {
@@ -2128,6 +2134,8 @@ export interface components {
             refundAddress: string | null;
             /** @description The refund's withdrawal, once the payment is swept; null before. */
             withdrawalId: string | null;
+            /** @description Set when a reorg deeper than the confirmations dropped the payment after money moved on it (swept, credited or sent back): kept, flagged for you and the operator, never credited or sent back twice; blockNumber moves if it is mined again. Null otherwise. */
+            reorgedAt: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -2255,8 +2263,21 @@ export interface components {
             amount: string | null;
             minAmount: string | null;
             maxAmount: string | null;
-            /** @enum {string} */
-            currency: "USDT" | "USD" | "EUR" | "GBP" | "CHF" | "JPY" | "CAD" | "AUD";
+            /**
+             * @description The network of each payer's invoice.
+             * @enum {string}
+             */
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            /**
+             * @description The token of each payer's invoice.
+             * @enum {string}
+             */
+            token: "USDT" | "USDC";
+            /**
+             * @description The price currency: the token, or a fiat currency (USDT links).
+             * @enum {string}
+             */
+            currency: "USDT" | "USDC" | "USD" | "EUR" | "GBP" | "CHF" | "JPY" | "CAD" | "AUD";
             maxPayments: number | null;
             /** @description Invoices created through the link that have been paid (seen in full on chain). */
             paidCount: number;
@@ -2390,14 +2411,14 @@ export interface components {
             invoiceFeePercent: string;
             /** @description Withdrawal fee rate as a fraction, charged on top of the amount. */
             feePercent: string;
-            /** @description Percent (0 to 5, "0.5" = 0.5 %) a payment may fall short of an invoice and still count as paid; copied onto each invoice at creation. Set in the dashboard settings. */
+            /** @description Percent (0 to 5, "0.5" = 0.5 %) a payment may fall short of an invoice and still count as paid; copied onto each invoice at creation. Set in the dashboard settings or with PATCH /v1/tenants/me. */
             underpaymentTolerancePercent: string;
-            /** @description Auto-refund policy: an overpayment is refunded, once settled, to the address the payer gives on the checkout, without your approval (the 24 h limit and approval threshold still apply). Set in the dashboard settings. */
+            /** @description Auto-refund policy: an overpayment is refunded, once settled, to the address the payer gives on the checkout, without your approval (the 24 h limit and approval threshold still apply). Set in the dashboard settings only (the owner, with step-up). */
             autoRefundOverpayments: boolean;
             /** @description Extension: the rails (`CHAIN:TOKEN`) this account accepts invoices on in the key's mode: BSC:USDT always, and those of the gateway's enabled rails the account chose (all by default; dashboard settings). See docs/rails.md. */
             rails: string[];
             /**
-             * @description Extension: a payment in the invoice's token on another enabled network than the invoice's. credit (default): counted like a correct payment and swept on the network it came on; hold: kept apart for you (mismatchedPayments on the invoice). Set in the dashboard settings.
+             * @description Extension: a payment in the invoice's token on another enabled network than the invoice's. credit (default): counted like a correct payment and swept on the network it came on; hold: kept apart for you (mismatchedPayments on the invoice). Set in the dashboard settings or with PATCH /v1/tenants/me.
              * @enum {string}
              */
             wrongNetworkPolicy: "credit" | "hold";
@@ -5115,11 +5136,22 @@ export interface operations {
                     /** @description The payer types the amount: the largest accepted (with minAmount). */
                     maxAmount?: string;
                     /**
-                     * @description USDT (default) or a fiat currency: each invoice then locks its own rate when the payer opens it.
+                     * @description Network each payer's invoice is on: BSC (default) or another of the rails this account accepts (GET /v1/tenants/me `rails`).
+                     * @default BSC
+                     * @enum {string}
+                     */
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                    /**
+                     * @description USDT (default) or USDC: what payers pay and your balance is credited in.
                      * @default USDT
                      * @enum {string}
                      */
-                    currency?: "USDT" | "USD" | "EUR" | "GBP" | "CHF" | "JPY" | "CAD" | "AUD";
+                    token?: "USDT" | "USDC";
+                    /**
+                     * @description The price currency: the token (the default), or for a USDT link a fiat currency: each invoice then locks its own rate when the payer opens it.
+                     * @enum {string}
+                     */
+                    currency?: "USDT" | "USDC" | "USD" | "EUR" | "GBP" | "CHF" | "JPY" | "CAD" | "AUD";
                     /** @description Quantity limit: how many payers may pay. Unpaid open invoices hold a place until they expire, so the limit is never exceeded. */
                     maxPayments?: number;
                     /**
@@ -6427,6 +6459,120 @@ export interface operations {
             };
             /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
             403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCurrentTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "underpaymentTolerancePercent": "0.5",
+                 *       "wrongNetworkPolicy": "hold"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Percent (0 to 5, at most 2 decimals, "0.5" = 0.5 %) a payment may fall short and still count as paid; invoices created from now on use it. */
+                    underpaymentTolerancePercent?: string;
+                    /**
+                     * @description credit: a payment in the invoice's token on another enabled network counts towards it; hold: kept apart for you to credit or send back. Applies to payments found from now on.
+                     * @enum {string}
+                     */
+                    wrongNetworkPolicy?: "credit" | "hold";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope, mode_mismatch) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large (code: payload_too_large) */
+            413: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type (code: unsupported_media_type) */
+            415: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;

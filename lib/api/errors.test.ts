@@ -18,7 +18,7 @@ describe('error shape', () => {
   it('wrong method is a JSON 405 with Allow', async () => {
     const res = await call('PUT', '/v1/tenants/me');
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.headers.get('allow')).toBe('GET, PATCH');
     expect(res.body.code).toBe('method_not_allowed');
   });
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, lt } from 'drizzle-orm';
 import type { PublicClient } from 'viem';
-import { chainBlocks, chainTransfers } from '@/db/schema';
+import { chainBlocks, chainTransfers, mismatchedPayments } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
 import { RpcReadError } from './rpc-batch';
@@ -24,7 +24,7 @@ export interface Reorg {
   from: number;
   /** The newest stored block still canonical: the scan continues from here. */
   ancestor: Cursor;
-  /** Each block above the ancestor that holds stored transfers, mapped to its hash now. */
+  /** Each block above the ancestor that holds stored transfers (the invoices' or held ones), mapped to its hash now. */
   canonical: Map<number, string>;
 }
 
@@ -66,7 +66,13 @@ export async function checkReorg(db: Db, net: Pick<Network, 'mode' | 'chainId'>,
     .selectDistinct({ n: chainTransfers.blockNumber })
     .from(chainTransfers)
     .where(and(eq(chainTransfers.mode, net.mode), eq(chainTransfers.chainId, net.chainId), gt(chainTransfers.blockNumber, ancestor.lastBlock)));
+  const held = await db
+    .selectDistinct({ n: mismatchedPayments.blockNumber })
+    .from(mismatchedPayments)
+    .where(
+      and(eq(mismatchedPayments.mode, net.mode), eq(mismatchedPayments.chainId, net.chainId), gt(mismatchedPayments.blockNumber, ancestor.lastBlock)),
+    );
   const canonical = new Map<number, string>();
-  for (const { n } of affected) canonical.set(n, (await blockAt(client, n)).lastBlockHash);
+  for (const n of new Set([...affected, ...held].map((r) => r.n))) canonical.set(n, (await blockAt(client, n)).lastBlockHash);
   return { from: cursor.lastBlock, ancestor, canonical };
 }

@@ -3,10 +3,11 @@ import { parseUnits } from 'viem';
 import { chainCursors, chainTransfers, invoices, mismatchedPayments, orders, tenants } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { getRail } from '@/lib/chain/network';
-import { CHAIN_SPECS, type Asset, type ChainKey } from '@/lib/config/rails';
+import type { Asset, ChainKey } from '@/lib/config/rails';
 import { isId } from '@/lib/ids';
 import { Decimal, formatAmount } from '@/lib/money';
 import { checkoutRefund } from './checkout-refund';
+import { networkLabel } from './network-label';
 
 export type CheckoutState = NonNullable<Awaited<ReturnType<typeof getCheckout>>>;
 
@@ -74,8 +75,16 @@ export async function getCheckout(db: Db, invoiceId: string) {
     remaining: formatAmount(remaining),
     /** Accepted short of the amount under the merchant's underpayment tolerance (0 unless so). */
     amountShortfall: formatAmount(inv.amountShortfall),
-    /** The merchant's price when it was set in a fiat currency (the USDT amount was fixed from it at creation). */
-    price: inv.priceCurrency && inv.priceAmount ? { currency: inv.priceCurrency, amount: formatAmount(inv.priceAmount) } : null,
+    /** The merchant's price when it was set in a fiat currency, and the rate (USDT per unit) locked at creation that fixed the USDT amount. */
+    price:
+      inv.priceCurrency && inv.priceAmount
+        ? {
+            currency: inv.priceCurrency,
+            amount: formatAmount(inv.priceAmount),
+            rate: new Decimal(inv.rate ?? '0').toFixed(),
+            rateAt: (inv.rateAt ?? inv.createdAt).toISOString(),
+          }
+        : null,
     token: inv.token as Asset,
     network: networkLabel(inv.chain as ChainKey),
     /** Payments in another token or on another network than the invoice's: shown so the payer knows they arrived and what the merchant did. */
@@ -100,9 +109,4 @@ export async function getCheckout(db: Db, invoiceId: string) {
     refund,
     returnUrl: order[0] ? `/store/${row.tenantSlug}${inv.mode === 'test' ? '?mode=test' : ''}` : null,
   };
-}
-
-/** The network as payers' wallets name it, with its token standard. */
-function networkLabel(chain: ChainKey): string {
-  return chain === 'BSC' ? 'BNB Smart Chain (BEP-20)' : `${CHAIN_SPECS[chain]?.name ?? chain} (ERC-20)`;
 }

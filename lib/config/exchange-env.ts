@@ -26,6 +26,10 @@ export const EXCHANGE_ENV = {
    * Unset: the mode's exchange URL + /rates/fiat, which only the local simulator serves (FixedFloat has no fiat rates).
    */
   FIAT_RATES_URL: z.string().url().optional(),
+  /** A second, independent fiat rate source: a rate is then used only when both answer it and agree within the band (their mean). */
+  FIAT_RATES_SECOND_URL: z.string().url().optional(),
+  /** A fetched rate more than this many percent from the last good one (or, with two sources, from the other source's) is not used. */
+  FIAT_RATE_MAX_MOVE_PERCENT: z.coerce.number().min(0.1).max(50).default(5),
   /** A cached fiat rate is used for new invoices while it is at most this old (the source being down); past it, 503 rate_unavailable. */
   FIAT_RATE_MAX_AGE_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
   /** A fiat rate younger than this is used without asking the source again (per process). */

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { invoices, mismatchedPayments, tenants } from '@/db/schema';
 import type { Db } from '@/lib/db';
@@ -12,9 +12,12 @@ export const KNOWN_MISMATCHED_STATUSES = mismatchedPayments.status.enumValues;
 export const MismatchedFilter = z.preprocess(
   (raw) => (raw && typeof raw === 'object' ? Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, blank(v)])) : raw),
   z.object({
-    /** A status, or 'all'. Held is what may still need the merchant, so it is the default. */
+    /**
+     * A status, 'reorged' (kept after a reorg deeper than the confirmations dropped it, whatever its
+     * status), or 'all'. Held is what may still need the merchant, so it is the default.
+     */
     status: z
-      .enum([...KNOWN_MISMATCHED_STATUSES, 'all'])
+      .enum([...KNOWN_MISMATCHED_STATUSES, 'reorged', 'all'])
       .default('held')
       .catch('held'),
     mode: z.enum(['all', 'test', 'live']).default('all').catch('all'),
@@ -32,7 +35,8 @@ export type MismatchedFilter = z.infer<typeof MismatchedFilter>;
 export async function listMismatchedPayments(db: Db, f: MismatchedFilter) {
   const m = mismatchedPayments;
   const where: SQL[] = [];
-  if (f.status !== 'all') where.push(eq(m.status, f.status));
+  if (f.status === 'reorged') where.push(isNotNull(m.reorgedAt));
+  else if (f.status !== 'all') where.push(eq(m.status, f.status));
   if (f.mode !== 'all') where.push(eq(m.mode, f.mode));
   if (f.tenantId) where.push(eq(m.tenantId, f.tenantId));
   const rows = await db
@@ -53,6 +57,7 @@ export async function listMismatchedPayments(db: Db, f: MismatchedFilter) {
       toAddress: m.toAddress,
       txHash: m.txHash,
       status: m.status,
+      reorgedAt: m.reorgedAt,
       createdAt: m.createdAt,
     })
     .from(m)
@@ -65,15 +70,21 @@ export async function listMismatchedPayments(db: Db, f: MismatchedFilter) {
   return { rows: rows.slice(0, f.limit).map((r) => ({ ...r, status: r.status as string })), capped: rows.length > f.limit };
 }
 
-/** Held payments per mode, for the console home: money sitting on deposit addresses until a merchant decides. */
+/**
+ * Held payments per mode, for the console home: money sitting on deposit addresses until a merchant
+ * decides; and `reorged`, the payments a deep reorg dropped after money moved on them (both modes).
+ */
 export async function countHeldMismatched(db: Db) {
-  const rows = await db
-    .select({ mode: mismatchedPayments.mode, n: count() })
-    .from(mismatchedPayments)
-    .where(eq(mismatchedPayments.status, 'held'))
-    .groupBy(mismatchedPayments.mode);
+  const [rows, [reorged]] = await Promise.all([
+    db
+      .select({ mode: mismatchedPayments.mode, n: count() })
+      .from(mismatchedPayments)
+      .where(eq(mismatchedPayments.status, 'held'))
+      .groupBy(mismatchedPayments.mode),
+    db.select({ n: count() }).from(mismatchedPayments).where(isNotNull(mismatchedPayments.reorgedAt)),
+  ]);
   const of = (mode: string) => rows.find((r) => r.mode === mode)?.n ?? 0;
-  return { test: of('test'), live: of('live'), total: of('test') + of('live') };
+  return { test: of('test'), live: of('live'), total: of('test') + of('live'), reorged: reorged?.n ?? 0 };
 }
 
 /** "45 min", "3 h", "2 d": how long the payment has been recorded, coarse enough to read at a glance. */

@@ -97,6 +97,7 @@ describe('roles', () => {
       'secrets:reveal',
       'products:manage',
       'payment-links:manage',
+      'held-payments:resolve',
     ] as const) {
       expect(can('member', p)).toBe(false);
       expect(can('owner', p)).toBe(true);

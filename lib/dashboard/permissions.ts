@@ -3,11 +3,19 @@
  * Members are the merchant's staff doing the daily work: invoices, webhooks,
  * and fulfilling or cancelling store orders. What decides where money goes or
  * how much customers pay stays with the owner: keys, team, settings,
- * withdrawals, secrets, the product catalogue and payment links (prices).
+ * withdrawals, secrets, the product catalogue and payment links (prices), and
+ * what becomes of a held payment (credited to the merchant or sent back to the payer).
  */
 /** Owner only. */
 type OwnerPermission =
-  'keys:manage' | 'team:manage' | 'settings:manage' | 'withdrawals:create' | 'secrets:reveal' | 'products:manage' | 'payment-links:manage';
+  | 'keys:manage'
+  | 'team:manage'
+  | 'settings:manage'
+  | 'withdrawals:create'
+  | 'secrets:reveal'
+  | 'products:manage'
+  | 'payment-links:manage'
+  | 'held-payments:resolve';
 const MEMBER = ['invoices:create', 'webhooks:manage', 'orders:manage'] as const;
 
 export type Permission = OwnerPermission | (typeof MEMBER)[number];

@@ -3,7 +3,7 @@ import { INVOICE_STATUSES } from '@/db/schema/invoices';
 import { REFUND_REQUEST_STATUSES } from '@/db/schema/refund-requests';
 import { ORDER_STATUSES } from '@/db/schema/storefront';
 import { WITHDRAWAL_STATUSES } from '@/db/schema/withdrawals';
-import { Timestamp } from '@/lib/api/schemas';
+import { NullableTimestamp, Timestamp } from '@/lib/api/schemas';
 import { ASSETS, CHAINS } from '@/lib/config/rails';
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from './types';
 
@@ -101,6 +101,9 @@ export const MismatchedPaymentEventData = z
     depositAddress: z.string(),
     refundAddress: z.string().nullable().describe('Where a refund goes (the sender); null unless refunding or refunded.'),
     withdrawalId: z.string().nullable().describe("The refund's withdrawal, once the payment is swept; null before."),
+    reorgedAt: NullableTimestamp.describe(
+      'Set when a reorg deeper than the confirmations dropped the payment after money moved on it (swept, credited or sent back): kept, flagged for you and the operator, never credited or sent back twice; blockNumber moves if it is mined again. Null otherwise.',
+    ),
     createdAt: Timestamp,
   })
   .meta({ id: 'MismatchedPaymentEventData' });

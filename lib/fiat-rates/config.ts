@@ -3,8 +3,12 @@ import { getExchangeConfig } from '@/lib/exchange/config';
 import type { Mode } from '@/lib/mode';
 
 export interface FiatRateConfig {
-  /** GET answers `{ source, rates: { EUR: "1.08", ... } }`, USDT per unit; null: no source configured. */
+  /** GET answers `{ source, rates: { EUR: "1.08", ... }, at }`, USDT per unit; null: no source configured. */
   url: string | null;
+  /** A second source: both must answer a currency and agree within maxMovePercent; null: one source. */
+  secondUrl: string | null;
+  /** Most a fetched rate may differ from the last good one (and the two sources from each other), in percent. */
+  maxMovePercent: number;
   /** A last-good rate older than this is not used for a new invoice. */
   maxAgeMs: number;
   /** A rate younger than this is reused without asking the source. */
@@ -34,6 +38,8 @@ export function getFiatRateConfig(mode: Mode): FiatRateConfig {
   const exchange = getExchangeConfig(mode);
   const base: FiatRateConfig = {
     url: e.FIAT_RATES_URL ?? (exchange ? `${exchange.url}/rates/fiat` : null),
+    secondUrl: e.FIAT_RATES_SECOND_URL ?? null,
+    maxMovePercent: e.FIAT_RATE_MAX_MOVE_PERCENT,
     maxAgeMs: e.FIAT_RATE_MAX_AGE_SECONDS * 1000,
     refreshMs: e.FIAT_RATE_REFRESH_SECONDS * 1000,
     retryAfterFailureMs: 10_000,

@@ -5,8 +5,8 @@ import { Decimal } from '@/lib/money';
 const Answer = z.object({
   source: z.string().min(1).max(100),
   rates: z.record(z.string(), z.string().regex(/^\d+(\.\d+)?$/)),
-  /** When the source priced them; absent: now. */
-  at: z.iso.datetime({ offset: true }).optional(),
+  /** When the source priced them: required, an answer that cannot say how old it is is not used. */
+  at: z.iso.datetime({ offset: true, error: 'the answer has no source timestamp (`at`, ISO 8601)' }),
 });
 
 export interface FiatRate {
@@ -17,15 +17,17 @@ export interface FiatRate {
   fetchedAt: Date;
 }
 
-/** One GET of the rate source: the known currencies' positive rates. Throws on anything else. */
+/** One GET of the rate source: the known currencies' positive rates and when the source priced them. Throws on anything else. */
 export async function fetchFiatRates(url: string, now: Date): Promise<FiatRate[]> {
   const res = await fetch(url, { signal: AbortSignal.timeout(5_000), headers: { accept: 'application/json' } });
   if (!res.ok) {
     await res.body?.cancel();
     throw new Error(`fiat rate source answered ${res.status}`);
   }
-  const body = Answer.parse(await res.json());
-  const at = body.at ? new Date(body.at) : now;
+  const parsed = Answer.safeParse(await res.json());
+  if (!parsed.success) throw new Error(`fiat rate source answered badly: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  const body = parsed.data;
+  const at = new Date(body.at);
   // A source clock ahead of ours must not make a rate look fresher than it is.
   const fetchedAt = at > now ? now : at;
   return FIAT_CURRENCIES.flatMap((currency) => {

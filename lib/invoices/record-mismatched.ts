@@ -62,9 +62,15 @@ export async function recordMismatched(tx: Db, net: Network, transfers: Mismatch
     )
     .onConflictDoNothing()
     .returning();
-  if (rows.length === 0) return 0;
+  const seen = new Set(rows.map((r) => `${r.txHash}:${r.logIndex}`));
+  const moved = await moveReorged(
+    tx,
+    net,
+    transfers.filter((t) => !seen.has(`${t.txHash}:${t.logIndex}`)),
+  );
   // Block hashes for the reorg walk-back, as for the invoice's own payments.
-  const blocks = [...new Map(rows.map((r) => [r.blockNumber, r.blockHash])).entries()];
+  const blocks = [...new Map([...rows, ...moved].map((r) => [r.blockNumber, r.blockHash])).entries()];
+  if (blocks.length === 0) return 0;
   await tx.execute(sql`
     insert into chain_blocks (mode, chain_id, number, hash)
     values ${sql.join(
@@ -72,6 +78,7 @@ export async function recordMismatched(tx: Db, net: Network, transfers: Mismatch
       sql`, `,
     )}
     on conflict (mode, chain_id, number) do update set hash = excluded.hash`);
+  if (rows.length === 0) return 0;
   await outbox.write(
     tx,
     outbox.orderedRows(
@@ -85,6 +92,29 @@ export async function recordMismatched(tx: Db, net: Network, transfers: Mismatch
     ),
   );
   return rows.length;
+}
+
+/**
+ * A payment kept and flagged by a deep reorg (dropMismatched) and now mined again: its row moves to
+ * the block it is in now, and stays what it was (credited, refunded): never a second held payment.
+ */
+async function moveReorged(tx: Db, net: Network, again: MismatchedTransfer[]): Promise<{ blockNumber: number; blockHash: string }[]> {
+  if (again.length === 0) return [];
+  const rows = rowsOf<{ block_number: string; block_hash: string }>(
+    await tx.execute(sql`
+      update mismatched_payments m
+         set block_number = v.block_number, block_hash = v.block_hash, block_time = v.block_time
+        from (values ${sql.join(
+          again.map(
+            (t) => sql`(${t.txHash}, ${t.logIndex}::int, ${t.blockNumber}::bigint, ${t.blockHash}, ${t.blockTime.toISOString()}::timestamptz)`,
+          ),
+          sql`, `,
+        )}) as v(tx_hash, log_index, block_number, block_hash, block_time)
+       where m.chain_id = ${net.chainId} and m.tx_hash = v.tx_hash and m.log_index = v.log_index
+         and m.reorged_at is not null and m.block_hash <> v.block_hash
+      returning m.id, m.block_number::text, m.block_hash`),
+  );
+  return rows.map((r) => ({ blockNumber: Number(r.block_number), blockHash: r.block_hash }));
 }
 
 /** The event payload and the API view of a mismatched payment. */
@@ -106,6 +136,7 @@ export function mismatchedPaymentEventData(r: MismatchedPayment, invoice: { chai
     depositAddress: getAddress(r.toAddress),
     refundAddress: r.refundAddress ? getAddress(r.refundAddress) : null,
     withdrawalId: r.withdrawalId,
+    reorgedAt: r.reorgedAt?.toISOString() ?? null,
     createdAt: r.createdAt.toISOString(),
   };
 }

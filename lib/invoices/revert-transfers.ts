@@ -1,9 +1,10 @@
 import { and, eq, gt, inArray } from 'drizzle-orm';
-import { chainBlocks, chainTransfers, mismatchedPayments } from '@/db/schema';
+import { chainBlocks, chainTransfers } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { saveCursor, type Cursor } from '@/lib/chain/cursor';
 import type { Network } from '@/lib/chain/network';
 import { log } from '@/lib/log';
+import { dropMismatched } from './drop-mismatched';
 import { lockInvoice, OPEN_STATUSES, receivedTotal, statusForReceived, updateInvoice } from './transitions';
 
 /**
@@ -12,6 +13,7 @@ import { lockInvoice, OPEN_STATUSES, receivedTotal, statusForReceived, updateInv
  * invoices go back to the status their remaining transfers give (no event:
  * nothing was confirmed or credited), and the cursor moves back so the range
  * is rescanned. `canonical` maps each affected block number to its hash now.
+ * Held payments of dropped blocks go the same way unless money moved on them (dropMismatched).
  */
 export async function revertTransfers(db: Db, net: Pick<Network, 'mode' | 'chainId'>, ancestor: Cursor, canonical: Map<number, string>) {
   return db.transaction(async (tx) => {
@@ -45,23 +47,11 @@ export async function revertTransfers(db: Db, net: Pick<Network, 'mode' | 'chain
         reopen ? { amountReceived: received, ...statusForReceived(received, invoice) } : { amountReceived: received },
       );
     }
-    // Held mismatched payments of dropped blocks go too (nothing was credited for them); the rescan finds them again if they are re-mined.
-    const strays = await tx
-      .select({ id: mismatchedPayments.id, blockNumber: mismatchedPayments.blockNumber, blockHash: mismatchedPayments.blockHash })
-      .from(mismatchedPayments)
-      .where(
-        and(
-          eq(mismatchedPayments.mode, net.mode),
-          eq(mismatchedPayments.chainId, net.chainId),
-          gt(mismatchedPayments.blockNumber, ancestor.lastBlock),
-        ),
-      );
-    const goneStrays = strays.filter((t) => canonical.get(t.blockNumber) !== t.blockHash).map((t) => t.id);
-    if (goneStrays.length) await tx.delete(mismatchedPayments).where(inArray(mismatchedPayments.id, goneStrays));
+    const goneStrays = await dropMismatched(tx, net, ancestor, canonical, gone);
     await tx
       .delete(chainBlocks)
       .where(and(eq(chainBlocks.mode, net.mode), eq(chainBlocks.chainId, net.chainId), gt(chainBlocks.number, ancestor.lastBlock)));
     await saveCursor(tx, net, ancestor);
-    return { removed: removable.length };
+    return { removed: removable.length, ...goneStrays };
   });
 }

@@ -84,7 +84,7 @@ describe('one network whose node hangs', () => {
     const lane = startJob(t.db, WITHDRAWAL_LANE_LEASE, 20_000);
     const bscToken = rails.bsc.tokenOf('USDT');
     try {
-      await sleep(1_500); // the lane is waiting on Ethereum's node by now
+      expect(await until(async () => proxy.hangingCount() > 0, 15_000), "the lane is waiting on Ethereum's node").toBe(true);
       await withdraw(t.test, { amount: '5.00', destinationAddress: bscDest });
       const arrived = await until(async () => (await rails.bsc.tokenBalance(bscDest as Address, bscToken)) > 0n, 10_000);
       expect(arrived, 'the BSC withdrawal was sent while Ethereum hung').toBe(true);
@@ -108,7 +108,7 @@ describe('one network whose node hangs', () => {
     proxy.state.hangWhen = () => true;
     const watch = startJob(t.db, 'chain-watch-test', 20_000);
     try {
-      await sleep(1_500); // the Ethereum watcher is waiting on its node by now
+      expect(await until(async () => proxy.hangingCount() > 0, 15_000), 'the Ethereum watcher is waiting on its node').toBe(true);
       const inv = await createInvoice(t.test, { amount: '3.00' });
       await sendToken(rails.bsc, 'USDT', inv.depositAddress, '3');
       const seen = await until(async () => (await invoiceDetail(t.test, inv.id)).amountReceived === '3.00', 8_000);
@@ -135,7 +135,7 @@ describe('one network whose node hangs', () => {
     proxy.state.hangWhen = () => true;
     const settle = startJob(t.db, 'settle-invoices', 20_000);
     try {
-      await sleep(1_500); // the settlement run is waiting on Ethereum's node by now
+      expect(await until(async () => proxy.hangingCount() > 0, 15_000), "the settlement run is waiting on Ethereum's node").toBe(true);
       const bscInv = await createInvoice(t.test, { amount: '10.00' });
       await sendToken(rails.bsc, 'USDT', bscInv.depositAddress, '10');
       await watchChain(t.db, bsc);

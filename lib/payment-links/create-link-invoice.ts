@@ -1,15 +1,18 @@
 import { eq, sql } from 'drizzle-orm';
-import { paymentLinks } from '@/db/schema';
+import { paymentLinks, tenants } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
-import { requireNetwork } from '@/lib/chain/network';
+import { requireRail } from '@/lib/chain/network';
+import type { Asset, ChainKey } from '@/lib/config/rails';
 import { env } from '@/lib/env';
+import { addressGroup } from '@/lib/http/address-group';
 import { priceInvoice } from '@/lib/fiat-rates/price-invoice';
 import { amountString } from '@/lib/invoices/amount';
 import { createInvoice } from '@/lib/invoices/create-invoice';
 import { CreateInvoiceBody } from '@/lib/invoices/schemas';
 import { Decimal } from '@/lib/money';
 import { overCreationLimit } from '@/lib/storefront/order-limits';
+import { tenantRails } from '@/lib/tenants/tenant-rails';
 import { PAID_STATUSES } from './view';
 
 export interface LinkInvoiceLimits {
@@ -45,7 +48,7 @@ export async function createLinkInvoice(
   db: Db,
   slug: string,
   payer: { amount?: string; clientAddress: string | null },
-  opts: { limits?: LinkInvoiceLimits; networkFor?: typeof requireNetwork<'depositMnemonic'> } = {},
+  opts: { limits?: LinkInvoiceLimits; networkFor?: typeof requireRail<'depositMnemonic'> } = {},
 ) {
   const limits = opts.limits ?? linkInvoiceLimits();
   const [link] = await db.select().from(paymentLinks).where(eq(paymentLinks.slug, slug));
@@ -69,20 +72,27 @@ export async function createLinkInvoice(
   }
 
   if (payer.clientAddress !== null) {
-    const wait = await overCreationLimit(db, `plink-addr:${payer.clientAddress}`, limits.perAddressPerMinute);
+    const wait = await overCreationLimit(db, `plink-addr:${addressGroup(payer.clientAddress)}`, limits.perAddressPerMinute);
     if (wait !== null) throw tooMany(`Too many payments started from your address; try again in ${wait} seconds.`, wait);
   }
   const wait = await overCreationLimit(db, `plink:${link.id}`, limits.perLinkPerMinute);
   if (wait !== null) throw tooMany(`This payment link is busy; try again in ${wait} seconds.`, wait);
 
   const owner = { tenantId: link.tenantId, mode: link.mode };
-  const network = (opts.networkFor ?? requireNetwork)(link.mode, ['depositMnemonic']);
+  const rail = { chain: link.chain as ChainKey, token: link.token as Asset };
+  // The rail was accepted when the link was made; the operator or the tenant may have turned it off since.
+  const [tenant] = await db.select({ rails: tenants.rails }).from(tenants).where(eq(tenants.id, link.tenantId));
+  if (!tenantRails(tenant!, link.mode).includes(`${rail.chain}:${rail.token}`))
+    throw closed(`This payment link is not taking ${rail.token} payments on ${rail.chain} at the moment.`);
+  const network = (opts.networkFor ?? requireRail)(link.mode, rail, ['depositMnemonic']);
   const { input, pricing } = await priceInvoice(
     db,
     link.mode,
     CreateInvoiceBody.parse({
       amount: new Decimal(amount).toFixed(2),
       currency: link.currency,
+      chain: rail.chain,
+      token: rail.token,
       description: (link.description ? `${link.name}: ${link.description}` : link.name).slice(0, 1000),
       metadata: { paymentLinkId: link.id },
       expiresInMinutes: link.invoiceExpiresInMinutes,

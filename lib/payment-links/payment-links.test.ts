@@ -128,6 +128,26 @@ describe('payment links API', () => {
   });
 });
 
+describe('per-address limit over IPv6', () => {
+  it('addresses of one /64 share one limit (a client gets a whole /64); another /64 has its own; IPv4-mapped is the IPv4 address', async () => {
+    const t = await createTestTenant();
+    const link = await newLink(t.test, { name: 'IPv6', amount: '10' });
+    const limits = { ...wide, perAddressPerMinute: 2 };
+    // A /64 of its own for this run (the per-minute counts live in the database).
+    const net64 = `2001:db8:${(Date.now() % 0xffff).toString(16)}:${(process.pid % 0xffff).toString(16)}`;
+    const results: string[] = [];
+    for (let i = 1; i <= 6; i++) results.push(await outcome(open(t.db, link, undefined, limits, `${net64}:${i.toString(16)}::${i}`)));
+    // Six addresses of one /64 in at most two minute windows: at most 4 pass.
+    expect(results.filter((r) => r === 'ok').length).toBeLessThanOrEqual(4);
+    expect(results.filter((r) => r === 'rate_limited').length).toBeGreaterThanOrEqual(2);
+    expect(await outcome(open(t.db, link, undefined, limits, `${net64.replace(/:[0-9a-f]+$/, ':ffff')}::1`))).toBe('ok');
+    const v4 = `203.0.113.${(Date.now() % 200) + 1}`;
+    const mapped: string[] = [];
+    for (const a of [v4, `::ffff:${v4}`, v4, `::ffff:${v4}`, v4, `::ffff:${v4}`]) mapped.push(await outcome(open(t.db, link, undefined, limits, a)));
+    expect(mapped.filter((r) => r === 'rate_limited').length).toBeGreaterThanOrEqual(2);
+  });
+});
+
 describe('paying through a link', () => {
   it('each payer gets an invoice of their own carrying the link id; paid twice → two paid invoices, listed by paymentLinkId', async () => {
     const t = await createTestTenant({ invoiceFeeRate: '0.01' });

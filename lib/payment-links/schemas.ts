@@ -3,8 +3,9 @@ import { NullableTimestamp, PageQuery, paged, Timestamp } from '@/lib/api/schema
 import { amountString } from '@/lib/invoices/amount';
 import { Decimal } from '@/lib/money';
 import { FIAT_CURRENCIES } from '@/lib/invoices/schemas';
+import { ASSETS, CHAINS } from '@/lib/config/rails';
 
-export const LINK_CURRENCIES = ['USDT', ...FIAT_CURRENCIES] as const;
+export const LINK_CURRENCIES = [...ASSETS, ...FIAT_CURRENCIES] as const;
 const Amount = (example: string) => amountString({ maxDecimals: 2, max: '1000000000', example });
 
 export const CreatePaymentLinkBody = z
@@ -14,10 +15,20 @@ export const CreatePaymentLinkBody = z
     amount: Amount('25.00').optional().describe('A fixed price in `currency`. Give either this or minAmount and maxAmount.'),
     minAmount: Amount('5.00').optional().describe('The payer types the amount: the smallest accepted (with maxAmount).'),
     maxAmount: Amount('500.00').optional().describe('The payer types the amount: the largest accepted (with minAmount).'),
+    chain: z
+      .enum(CHAINS, { error: () => `must be one of: ${CHAINS.join(', ')}` })
+      .default('BSC')
+      .describe("Network each payer's invoice is on: BSC (default) or another of the rails this account accepts (GET /v1/tenants/me `rails`)."),
+    token: z
+      .enum(ASSETS, { error: () => `must be one of: ${ASSETS.join(', ')}` })
+      .default('USDT')
+      .describe('USDT (default) or USDC: what payers pay and your balance is credited in.'),
     currency: z
       .enum(LINK_CURRENCIES, { error: () => `must be one of: ${LINK_CURRENCIES.join(', ')}` })
-      .default('USDT')
-      .describe('USDT (default) or a fiat currency: each invoice then locks its own rate when the payer opens it.'),
+      .optional()
+      .describe(
+        'The price currency: the token (the default), or for a USDT link a fiat currency: each invoice then locks its own rate when the payer opens it.',
+      ),
     maxPayments: z
       .number({ error: () => 'must be an integer from 1 to 1000000' })
       .int('must be an integer from 1 to 1000000')
@@ -39,6 +50,11 @@ export const CreatePaymentLinkBody = z
       .describe("Minutes each payer's invoice stays payable: 5 to 10,080, default 30."),
   })
   .superRefine((b, ctx) => {
+    // As for invoices (priceInvoice): fiat rates are USDT per unit, so only a USDT link is priced in fiat.
+    if (b.currency !== undefined && b.currency !== b.token && (ASSETS as readonly string[]).includes(b.currency))
+      ctx.addIssue({ code: 'custom', path: ['currency'], message: `must be ${b.token} or (for a USDT link) a fiat currency` });
+    else if (b.currency !== undefined && b.currency !== b.token && b.token !== 'USDT')
+      ctx.addIssue({ code: 'custom', path: ['currency'], message: `must be ${b.token}: fiat prices are offered for USDT links` });
     const bounds = b.minAmount !== undefined || b.maxAmount !== undefined;
     if (b.amount !== undefined && bounds)
       ctx.addIssue({ code: 'custom', path: ['amount'], message: 'give either amount or minAmount and maxAmount, not both' });
@@ -60,7 +76,9 @@ export const PaymentLinkSchema = z
     amount: z.string().nullable().describe('Fixed price in currency; null when the payer types it.'),
     minAmount: z.string().nullable(),
     maxAmount: z.string().nullable(),
-    currency: z.enum(LINK_CURRENCIES),
+    chain: z.enum(CHAINS).describe("The network of each payer's invoice."),
+    token: z.enum(ASSETS).describe("The token of each payer's invoice."),
+    currency: z.enum(LINK_CURRENCIES).describe('The price currency: the token, or a fiat currency (USDT links).'),
     maxPayments: z.number().int().nullable(),
     paidCount: z.number().int().describe('Invoices created through the link that have been paid (seen in full on chain).'),
     openCount: z.number().int().describe('Invoices created through the link still waiting for payment.'),

@@ -46,6 +46,8 @@ export function paymentLinkView(link: PaymentLink, counts: LinkCounts): PaymentL
     amount: link.amount === null ? null : formatAmount(link.amount),
     minAmount: link.minAmount === null ? null : formatAmount(link.minAmount),
     maxAmount: link.maxAmount === null ? null : formatAmount(link.maxAmount),
+    chain: link.chain as PaymentLinkView['chain'],
+    token: link.token as PaymentLinkView['token'],
     currency: link.currency as PaymentLinkView['currency'],
     maxPayments: link.maxPayments,
     paidCount: counts.paid,

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { env } from '@/lib/env';
+import { addressGroup } from '@/lib/http/address-group';
 import type { Mode } from '@/lib/mode';
 
 export interface StoreOrderLimits {
@@ -60,7 +61,7 @@ export async function overCreationLimit(db: Db, bucket: string, limit: number): 
 
 /**
  * Per-minute limits on placing orders, checked before any work: the client
- * address first (public store pages; an address past its limit is not
+ * address first (public store pages; IPv6 by its /64, addressGroup; an address past its limit is not
  * counted against the store, so one address cannot use up a store's
  * allowance), then the store (page and /v1/orders together).
  */
@@ -71,7 +72,7 @@ export async function throttleOrderCreation(
   l: StoreOrderLimits,
 ): Promise<void> {
   if (clientAddress !== null) {
-    const wait = await overCreationLimit(db, `addr:${clientAddress}`, l.perAddressPerMinute);
+    const wait = await overCreationLimit(db, `addr:${addressGroup(clientAddress)}`, l.perAddressPerMinute);
     if (wait !== null) throw tooMany(`Too many orders from your address; try again in ${wait} seconds.`, wait);
   }
   const wait = await overCreationLimit(db, `store:${owner.tenantId}:${owner.mode}`, l.perStorePerMinute);

@@ -18,19 +18,20 @@ function normalizePercent(v: string): string {
   return `${String(Number(int))}${f ? `.${f}` : ''}`;
 }
 
-/** The settings form's underpayment tolerance: a percent as a decimal string, 0 to 5, at most 2 decimals. */
-export const UnderpaymentToleranceInput = z.strictObject({
-  underpaymentTolerancePercent: z
-    .string({ error: () => 'must be a decimal string such as "0.5"' })
-    .trim()
-    .superRefine((v, ctx) => {
-      if (!PERCENT.test(v)) ctx.addIssue({ code: 'custom', message: 'must be a percent such as "0.5" (digits, at most 2 decimals; no sign)' });
-      // At most 3 integer digits: the integer part is exact as a number.
-      else if (Number(v.split('.')[0]) > MAX_TOLERANCE_INT || (Number(v.split('.')[0]) === MAX_TOLERANCE_INT && /[1-9]/.test(v.split('.')[1] ?? '')))
-        ctx.addIssue({ code: 'custom', message: `must be at most ${MAX_UNDERPAYMENT_TOLERANCE_PERCENT}` });
-    })
-    .transform(normalizePercent),
-});
+/** An underpayment tolerance: a percent as a decimal string, 0 to 5, at most 2 decimals. */
+const TolerancePercent = z
+  .string({ error: () => 'must be a decimal string such as "0.5"' })
+  .trim()
+  .superRefine((v, ctx) => {
+    if (!PERCENT.test(v)) ctx.addIssue({ code: 'custom', message: 'must be a percent such as "0.5" (digits, at most 2 decimals; no sign)' });
+    // At most 3 integer digits: the integer part is exact as a number.
+    else if (Number(v.split('.')[0]) > MAX_TOLERANCE_INT || (Number(v.split('.')[0]) === MAX_TOLERANCE_INT && /[1-9]/.test(v.split('.')[1] ?? '')))
+      ctx.addIssue({ code: 'custom', message: `must be at most ${MAX_UNDERPAYMENT_TOLERANCE_PERCENT}` });
+  })
+  .transform(normalizePercent);
+
+/** The settings form's underpayment tolerance. */
+export const UnderpaymentToleranceInput = z.strictObject({ underpaymentTolerancePercent: TolerancePercent });
 
 export const TenantSchema = z
   .object({
@@ -42,12 +43,12 @@ export const TenantSchema = z
     underpaymentTolerancePercent: z
       .string()
       .describe(
-        'Percent (0 to 5, "0.5" = 0.5 %) a payment may fall short of an invoice and still count as paid; copied onto each invoice at creation. Set in the dashboard settings.',
+        'Percent (0 to 5, "0.5" = 0.5 %) a payment may fall short of an invoice and still count as paid; copied onto each invoice at creation. Set in the dashboard settings or with PATCH /v1/tenants/me.',
       ),
     autoRefundOverpayments: z
       .boolean()
       .describe(
-        'Auto-refund policy: an overpayment is refunded, once settled, to the address the payer gives on the checkout, without your approval (the 24 h limit and approval threshold still apply). Set in the dashboard settings.',
+        'Auto-refund policy: an overpayment is refunded, once settled, to the address the payer gives on the checkout, without your approval (the 24 h limit and approval threshold still apply). Set in the dashboard settings only (the owner, with step-up).',
       ),
     rails: z
       .array(z.string())
@@ -57,7 +58,7 @@ export const TenantSchema = z
     wrongNetworkPolicy: z
       .enum(['credit', 'hold'])
       .describe(
-        "Extension: a payment in the invoice's token on another enabled network than the invoice's. credit (default): counted like a correct payment and swept on the network it came on; hold: kept apart for you (mismatchedPayments on the invoice). Set in the dashboard settings.",
+        "Extension: a payment in the invoice's token on another enabled network than the invoice's. credit (default): counted like a correct payment and swept on the network it came on; hold: kept apart for you (mismatchedPayments on the invoice). Set in the dashboard settings or with PATCH /v1/tenants/me.",
       ),
     status: z.enum(['active', 'suspended']),
     createdAt: Timestamp,
@@ -72,7 +73,22 @@ export const TenantRailsInput = z.strictObject({
   rails: z.array(z.string().regex(/^[A-Z]+:[A-Z]+$/, 'must be CHAIN:TOKEN')).max(20),
 });
 
+const Policy = z.enum(['credit', 'hold'], { error: () => 'must be credit or hold' });
+
 /** The settings form's wrong-network policy. */
-export const WrongNetworkPolicyInput = z.strictObject({
-  wrongNetworkPolicy: z.enum(['credit', 'hold'], { error: () => 'must be credit or hold' }),
-});
+export const WrongNetworkPolicyInput = z.strictObject({ wrongNetworkPolicy: Policy });
+
+/** PATCH /v1/tenants/me: the settings an admin key may change (the auto-refund policy is the dashboard's, behind step-up). */
+export const UpdateTenantBody = z
+  .strictObject({
+    underpaymentTolerancePercent: TolerancePercent.optional().describe(
+      'Percent (0 to 5, at most 2 decimals, "0.5" = 0.5 %) a payment may fall short and still count as paid; invoices created from now on use it.',
+    ),
+    wrongNetworkPolicy: Policy.optional().describe(
+      "credit: a payment in the invoice's token on another enabled network counts towards it; hold: kept apart for you to credit or send back. Applies to payments found from now on.",
+    ),
+  })
+  .refine((b) => b.underpaymentTolerancePercent !== undefined || b.wrongNetworkPolicy !== undefined, {
+    message: 'give underpaymentTolerancePercent, wrongNetworkPolicy or both',
+  });
+export type UpdateTenantInput = z.output<typeof UpdateTenantBody>;

@@ -63,5 +63,6 @@ export const RESOURCE_FACTORIES: Partial<Record<IdKind, (db: Db, owner: { tenant
     });
     return id;
   },
-  paymentLink: async (db, owner) => (await createPaymentLink(db, owner, CreatePaymentLinkBody.parse({ name: 'Test link', amount: '10.00' }))).id,
+  paymentLink: async (db, owner) =>
+    (await createPaymentLink(db, { ...owner, tenant: { rails: null } }, CreatePaymentLinkBody.parse({ name: 'Test link', amount: '10.00' }))).id,
 };

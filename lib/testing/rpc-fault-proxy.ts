@@ -145,6 +145,10 @@ export async function startRpcFaultProxy(upstream: string, opts: { nodes?: Fault
       state.failRate = 0;
       state.nodes = [{ lag: 0 }];
     },
+    /** How many requests are hanging now: a test waits for this instead of sleeping until a client is stuck. */
+    hangingCount() {
+      return hanging.size;
+    },
     /** Cuts every request hanging now (their clients see the connection lost), rather than after `hangMs`. */
     cutHanging() {
       for (const r of hanging) r.socket?.destroy();

@@ -27,7 +27,7 @@ export default async function MismatchedPaymentsPage({ searchParams }: { searchP
   const f = MismatchedFilter.parse(params);
   const { rows, capped } = await listMismatchedPayments(ctx.db, f);
   // A status given in the URL that the schema does not list yet still shows as selected.
-  const statuses = [...new Set([...KNOWN_MISMATCHED_STATUSES, f.status])].filter((s) => s !== 'all');
+  const statuses = [...new Set([...KNOWN_MISMATCHED_STATUSES, 'reorged', f.status])].filter((s) => s !== 'all');
   const now = new Date();
   return (
     <>
@@ -121,6 +121,11 @@ export default async function MismatchedPaymentsPage({ searchParams }: { searchP
                     </td>
                     <td className={tdClass}>
                       <StatusBadge status={p.status.toUpperCase()} />
+                      {p.reorgedAt && (
+                        <div className="mt-1 text-xs font-medium text-red-700" title={formatTime(p.reorgedAt.toISOString())}>
+                          dropped by a reorg after it was resolved
+                        </div>
+                      )}
                     </td>
                   </tr>
                 ))}

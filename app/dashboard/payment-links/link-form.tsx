@@ -12,7 +12,7 @@ import { CreatePaymentLinkBody, LINK_CURRENCIES } from '@/lib/payment-links/sche
 import { createPaymentLinkAction, disablePaymentLinkAction } from './actions';
 
 /** The API's zod schema checks the form; the server's refusal is shown field by field. */
-function LinkForm({ onDone }: { onDone: () => void }) {
+function LinkForm({ onDone, rails }: { onDone: () => void; rails: string[] }) {
   const router = useRouter();
   const toast = useToast();
   const { errors, formError, busy, submit } = useFormSubmit();
@@ -27,10 +27,16 @@ function LinkForm({ onDone }: { onDone: () => void }) {
         const text = (k: string) => String(f.get(k) ?? '').trim() || undefined;
         const limit = text('maxPayments');
         const expires = text('expiresAt');
+        const lifetime = text('invoiceExpiresInMinutes');
+        const [chain, token] = (text('rail') ?? 'BSC:USDT').split(':');
         const input = {
           name: text('name') ?? '',
           description: text('description'),
-          currency: text('currency') ?? 'USDT',
+          chain,
+          token,
+          // "Token" is the rail's own token: a USDC link is priced in USDC, a USDT one in USDT or a fiat currency.
+          currency: text('currency') === 'TOKEN' ? token : text('currency'),
+          invoiceExpiresInMinutes: lifetime === undefined ? undefined : Number(lifetime),
           ...(kind === 'fixed' ? { amount: text('amount') ?? '' } : { minAmount: text('minAmount') ?? '', maxAmount: text('maxAmount') ?? '' }),
           maxPayments: limit === undefined ? undefined : Number(limit),
           // datetime-local is the browser's local time.
@@ -74,13 +80,25 @@ function LinkForm({ onDone }: { onDone: () => void }) {
           </Field>
         </div>
       )}
-      <Field id="pl-currency" label="Currency" error={errors.currency} hint="A fiat price is paid in USDT at a rate locked per invoice.">
-        <select id="pl-currency" name="currency" defaultValue="USDT" className={inputClass}>
-          {LINK_CURRENCIES.map((c) => (
-            <option key={c}>{c}</option>
-          ))}
-        </select>
-      </Field>
+      <div className="grid grid-cols-2 gap-3">
+        <Field id="pl-rail" label="Paid in" error={errors.chain ?? errors.token} hint="One of the rails this account accepts.">
+          <select id="pl-rail" name="rail" defaultValue="BSC:USDT" className={inputClass}>
+            {rails.map((r) => (
+              <option key={r} value={r}>
+                {r.replace(':', ' ')}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id="pl-currency" label="Price currency" error={errors.currency} hint="A fiat price (USDT links) locks a rate per invoice.">
+          <select id="pl-currency" name="currency" defaultValue="TOKEN" className={inputClass}>
+            <option value="TOKEN">the token</option>
+            {LINK_CURRENCIES.filter((c) => c !== 'USDT' && c !== 'USDC').map((c) => (
+              <option key={c}>{c}</option>
+            ))}
+          </select>
+        </Field>
+      </div>
       <div className="grid grid-cols-2 gap-3">
         <Field id="pl-limit" label="Quantity limit" error={errors.maxPayments} hint="Optional.">
           <input id="pl-limit" name="maxPayments" type="number" min={1} className={inputClass} />
@@ -89,6 +107,14 @@ function LinkForm({ onDone }: { onDone: () => void }) {
           <input id="pl-expires" name="expiresAt" type="datetime-local" className={inputClass} />
         </Field>
       </div>
+      <Field
+        id="pl-lifetime"
+        label="Invoice lifetime (minutes)"
+        error={errors.invoiceExpiresInMinutes}
+        hint="How long each payer's invoice stays payable, and so holds a place under a quantity limit."
+      >
+        <input id="pl-lifetime" name="invoiceExpiresInMinutes" type="number" min={5} max={10080} defaultValue={30} className={inputClass} />
+      </Field>
       <div className="flex justify-end pt-2">
         <Button type="submit" disabled={busy}>
           {busy ? 'Creating…' : 'Create link'}
@@ -98,13 +124,13 @@ function LinkForm({ onDone }: { onDone: () => void }) {
   );
 }
 
-export function LinkFormButton() {
+export function LinkFormButton({ rails }: { rails: string[] }) {
   const [open, setOpen] = useState(false);
   return (
     <>
       <Button onClick={() => setOpen(true)}>New payment link</Button>
       <Dialog open={open} onClose={() => setOpen(false)} title="New payment link">
-        <LinkForm onDone={() => setOpen(false)} />
+        <LinkForm onDone={() => setOpen(false)} rails={rails} />
       </Dialog>
     </>
   );

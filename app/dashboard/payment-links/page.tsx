@@ -6,6 +6,7 @@ import { requireContext } from '@/lib/dashboard/context';
 import { can } from '@/lib/dashboard/permissions';
 import { listPaymentLinks } from '@/lib/payment-links/list-payment-links';
 import { ListPaymentLinksQuery } from '@/lib/payment-links/schemas';
+import { tenantRails } from '@/lib/tenants/tenant-rails';
 import { DisableLinkButton, LinkFormButton } from './link-form';
 
 export const metadata = { title: 'Payment links · USDT Gateway' };
@@ -24,7 +25,7 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
         description="A reusable page to share: each payer gets an invoice of their own."
         actions={
           canManage ? (
-            <LinkFormButton />
+            <LinkFormButton rails={tenantRails(ctx.tenant, ctx.mode)} />
           ) : (
             <span className="text-sm text-slate-500" data-testid="links-owner-only">
               Only the owner can create or disable payment links.
@@ -57,6 +58,9 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
                     </td>
                     <td className={`${tdClass} tabular-nums`}>
                       {l.amount ? `${l.amount} ${l.currency}` : `${l.minAmount}–${l.maxAmount} ${l.currency}`}
+                      <div className="text-xs text-slate-500">
+                        {l.token} on {l.chain}
+                      </div>
                     </td>
                     <td className={tdClass}>
                       <StatusBadge status={l.status.toUpperCase()} />

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
+import { railLabel } from '@/lib/checkout/network-label';
 import { getDb } from '@/lib/db';
 import { getPublicLink } from '@/lib/payment-links/get-public-link';
 import { PayForm } from './pay-form';
@@ -35,17 +36,24 @@ export default async function PaymentLinkPage({ params }: { params: Promise<{ sl
             {link.amount} {link.currency}
           </p>
         ) : null}
-        {link.currency !== 'USDT' ? (
-          <p className="mt-1 text-xs text-slate-500">Paid in USDT at the rate locked when your invoice is created.</p>
+        {link.currency !== link.token ? (
+          <p className="mt-1 text-xs text-slate-500">Paid in {link.token} at the rate locked when your invoice is created.</p>
         ) : null}
         {link.status === 'active' ? (
-          <PayForm slug={slug} currency={link.currency} bounds={link.amount ? null : { min: link.minAmount!, max: link.maxAmount! }} />
+          <PayForm
+            slug={slug}
+            currency={link.currency}
+            token={link.token}
+            bounds={link.amount ? null : { min: link.minAmount!, max: link.maxAmount! }}
+          />
         ) : (
           <p role="status" data-testid="link-closed" className="mt-6 rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-700">
             {CLOSED[link.status]}
           </p>
         )}
-        <p className="mt-4 text-xs text-slate-500">USDT (BEP-20) on BNB Smart Chain.</p>
+        <p className="mt-4 text-xs text-slate-500" data-testid="link-rail">
+          {railLabel(link.chain, link.token)}.
+        </p>
       </div>
     </main>
   );

@@ -4,7 +4,17 @@ import { useActionState } from 'react';
 import { payLink, type PayLinkState } from './actions';
 
 /** Posts without JavaScript too (a server action form); the error comes back in the page. */
-export function PayForm({ slug, currency, bounds }: { slug: string; currency: string; bounds: { min: string; max: string } | null }) {
+export function PayForm({
+  slug,
+  currency,
+  token,
+  bounds,
+}: {
+  slug: string;
+  currency: string;
+  token: string;
+  bounds: { min: string; max: string } | null;
+}) {
   const [state, action, pending] = useActionState<PayLinkState, FormData>(payLink, {});
   return (
     <form action={action} className="mt-6 space-y-3" aria-label="Pay">
@@ -33,7 +43,7 @@ export function PayForm({ slug, currency, bounds }: { slug: string; currency: st
         disabled={pending}
         className="w-full rounded-md bg-slate-900 px-4 py-2.5 text-sm font-medium text-white disabled:opacity-60"
       >
-        {pending ? 'Creating your invoice…' : 'Pay with USDT'}
+        {pending ? 'Creating your invoice…' : `Pay with ${token}`}
       </button>
     </form>
   );

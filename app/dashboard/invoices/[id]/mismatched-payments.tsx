@@ -73,6 +73,12 @@ export function MismatchedPayments({
                         {p.refundAddress ? ` to ${p.refundAddress.slice(0, 10)}…` : ''}
                       </span>
                     )}
+                    {p.reorgedAt && (
+                      <p className="mt-1 text-xs font-medium text-red-700" data-testid="mismatched-reorged">
+                        A chain reorganisation deeper than the confirmations dropped this payment after it was {STATUS_LABEL[p.status]}. It will not
+                        be credited or sent back again; the operator has been alerted.
+                      </p>
+                    )}
                   </td>
                 </tr>
               );

@@ -183,7 +183,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
             invoiceId={invoice.id}
             payments={invoice.mismatchedPayments}
             chainIdOf={chainIdOf}
-            canCredit={can(ctx.user.role, 'invoices:create')}
+            canCredit={can(ctx.user.role, 'held-payments:resolve')}
             canRefund={can(ctx.user.role, 'withdrawals:create')}
           />
         )}

@@ -67,10 +67,13 @@ export async function refundMismatchedPaymentAction(invoiceId: string, paymentId
   });
 }
 
-/** Credits a held payment: counted towards the invoice (the invoice's token from another network) or to its own token's balance; nothing leaves. */
+/**
+ * Credits a held payment: counted towards the invoice (the invoice's token from another network) or to its own token's balance; nothing leaves.
+ * The owner's: crediting decides the payer does not get it back (a member could otherwise pre-empt a refund).
+ */
 export async function creditMismatchedPaymentAction(invoiceId: string, paymentId: string) {
   return runAction(async () => {
-    const ctx = await actionContext('invoices:create');
+    const ctx = await actionContext('held-payments:resolve');
     const out = await creditMismatchedPayment(ctx.db, ctx.owner, { invoiceId: String(invoiceId), paymentId: String(paymentId) }, userActor(ctx));
     revalidatePath(`/dashboard/invoices/${invoiceId}`);
     return out;

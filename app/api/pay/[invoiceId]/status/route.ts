@@ -1,12 +1,23 @@
+import { pollCheckout } from '@/lib/checkout/poll-checkout';
 import { getDb } from '@/lib/db';
-import { getCheckoutView } from '@/lib/checkout/get-checkout-view';
+import { clientIp } from '@/lib/http/client-ip';
 
 export const dynamic = 'force-dynamic';
 
-/** Public, polled by the checkout page: the same fields the page shows (with the QR of what is left to pay), nothing more. */
-export async function GET(_req: Request, ctx: { params: Promise<{ invoiceId: string }> }) {
+const headers = (extra: Record<string, string> = {}) => ({ 'Cache-Control': 'no-store', ...extra });
+
+/**
+ * Public, polled by the checkout page: the same fields the page shows (with the QR of what is left to pay), nothing more.
+ * Limited per client address and served from a short cache (lib/checkout/poll-checkout.ts).
+ */
+export async function GET(req: Request, ctx: { params: Promise<{ invoiceId: string }> }) {
   const { invoiceId } = await ctx.params;
-  const state = await getCheckoutView(await getDb(), invoiceId);
-  if (!state) return Response.json({ code: 'not_found', message: 'Invoice not found.' }, { status: 404, headers: { 'Cache-Control': 'no-store' } });
-  return Response.json(state, { headers: { 'Cache-Control': 'no-store' } });
+  const out = await pollCheckout(await getDb(), invoiceId, clientIp(req.headers));
+  if ('retryAfter' in out)
+    return Response.json(
+      { code: 'rate_limited', message: `Too many status requests from your address; try again in ${out.retryAfter} seconds.` },
+      { status: 429, headers: headers({ 'Retry-After': String(out.retryAfter) }) },
+    );
+  if (!out.view) return Response.json({ code: 'not_found', message: 'Invoice not found.' }, { status: 404, headers: headers() });
+  return Response.json(out.view, { headers: headers() });
 }

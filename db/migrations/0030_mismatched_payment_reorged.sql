@@ -1,0 +1,2 @@
+ALTER TABLE "mismatched_payments" ADD COLUMN "reorged_at" timestamp (3) with time zone;--> statement-breakpoint
+CREATE INDEX "mismatched_payments_reorged_idx" ON "mismatched_payments" USING btree ("reorged_at") WHERE "mismatched_payments"."reorged_at" is not null;
