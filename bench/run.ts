@@ -8,12 +8,14 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { ensureBuild } from './lib/harness';
 
-const BENCHES = ['api', 'withdrawals', 'watcher', 'detection', 'webhooks', 'exchange', 'auth-abuse', 'abuse', 'statement'].filter((b) =>
+const BENCHES = ['api', 'withdrawals', 'watcher', 'detection', 'queues', 'webhooks', 'exchange', 'auth-abuse', 'abuse', 'statement'].filter((b) =>
   existsSync(`bench/${b}.ts`),
 );
 const only = process.argv.slice(2);
+// Only these serve the production build (next start); the others call lib/ in-process.
+const NEEDS_BUILD = ['api', 'withdrawals', 'auth-abuse', 'statement'];
 
-ensureBuild();
+if ((only.length ? only : BENCHES).some((b) => NEEDS_BUILD.includes(b))) ensureBuild();
 const rows: string[] = [];
 for (const name of only.length ? BENCHES.filter((b) => only.includes(b)) : BENCHES) {
   console.log(`\n### bench/${name}.ts`);

@@ -14,6 +14,9 @@
  *     each against the first (the queue's history grows, its speed must not fall).
  *  3. slow endpoint: the same drain while another endpoint, answering after 10 s,
  *     gets 50 events/s, three times, each between two drains alone; the median slowdown.
+ *  4. (first, on the fresh database; issue 33) latency event committed -> receiver has the request at 100 and
+ *     1,000 events/s offered, and other endpoints' p99 beside 20 endpoints that hang 10 s (bench/lib/webhook-latency.ts);
+ *     BENCH_LATENCY_ONLY=1 runs only these.
  * Targets (issue 20): >= 2,000/s and >= 70 % of the ceiling sustained; slowest
  * 10 s window >= 90 % of the mean; each drain within 15 % of the first; slowdown < 5 %.
  * Run: npx tsx bench/webhooks.ts (fresh database from TEST_PG_ADMIN_URL, or BENCH_REUSE_DB=1 with DATABASE_URL).
@@ -35,6 +38,7 @@ import { sendWebhook } from '@/lib/webhooks/send-webhook';
 import { signatureHeader } from '@/lib/webhooks/sign';
 import { env } from '@/lib/env';
 import { printTable, withBenchDatabase, type Row } from './lib/harness';
+import { latencyRows } from './lib/webhook-latency';
 
 const RATE = Number(process.env.BENCH_RATE ?? 2400);
 const CEILING_SECONDS = Number(process.env.BENCH_CEILING_SECONDS ?? 15);
@@ -232,6 +236,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       const { getDb } = await import('@/lib/db');
       const { createTestTenant } = await import('@/lib/testing/fixtures');
       const db = await getDb();
+      // Latency a merchant feels (issue 33) first, on a fresh database and a quiet queue.
+      const latency = await latencyRows({ db, child, ask, startLoop, endpoint, fastUrl, slowUrl, fastSecret });
+      if (process.env.BENCH_LATENCY_ONLY === '1') return printTable('Webhook latency (loopback receiver, real PostgreSQL)', latency);
       const a = await createTestTenant({ name: 'Bench A' });
       await endpoint(db, a.tenant.id, fastUrl, fastSecret);
       console.log(`ceiling: a bare sender for ${CEILING_SECONDS} s ...`);
@@ -327,6 +334,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
           target: '0 / 0',
           ok: runs.every((r) => clean(r.report)),
         },
+        ...latency,
       ];
       printTable('Webhook delivery (loopback receiver verifying every signature, real PostgreSQL)', rows);
     });

@@ -12,11 +12,14 @@ const secrets = JSON.parse(process.env.BENCH_SECRETS!) as string[];
 const counts = new Map<string, number>();
 const perSecond = new Map<number, number>();
 const latencies: number[] = [];
+/** When each event id first arrived (epoch ms), for latencies measured from the sender's commit. */
+const firstSeen = new Map<string, number>();
 let total = 0;
 let badSignatures = 0;
 let origin = Date.now();
 
 const fast = createServer((req, res) => {
+  const arrived = Date.now();
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
@@ -31,6 +34,7 @@ const fast = createServer((req, res) => {
     const now = Date.now();
     total++;
     counts.set(id, (counts.get(id) ?? 0) + 1);
+    if (!firstSeen.has(id)) firstSeen.set(id, arrived);
     const sec = Math.floor((now - origin) / 1000);
     perSecond.set(sec, (perSecond.get(sec) ?? 0) + 1);
     latencies.push(now - Date.parse(JSON.parse(rawBody).createdAt));
@@ -52,6 +56,7 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 process.on('message', (msg: { type: string; ids?: string[] }) => {
   if (msg.type === 'reset') {
     counts.clear();
+    firstSeen.clear();
     perSecond.clear();
     latencies.length = 0;
     total = 0;
@@ -73,6 +78,8 @@ process.on('message', (msg: { type: string; ids?: string[] }) => {
       p99: pct(sorted, 0.99),
       perSecond: Array.from({ length: seconds }, (_, i) => perSecond.get(i) ?? 0),
     });
+  } else if (msg.type === 'receipts') {
+    process.send!({ type: 'receipts', receipts: [...firstSeen] });
   } else if (msg.type === 'exit') {
     process.exit(0);
   }

@@ -1,8 +1,9 @@
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { events } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { insertRow } from '@/lib/db/insert-row';
 import { insertRowSql } from '@/lib/db/insert-row-sql';
+import type { RawRow } from '@/lib/db/raw-row';
 import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/mode';
 import type { EventType, TEST_EVENT_TYPE } from './types';
@@ -80,7 +81,37 @@ export const outbox = {
   async write(tx: Db, rows: OutboxRow[]): Promise<Event[]> {
     if (rows.length === 0) return [];
     if (rows.every((r) => r.createdAt)) {
-      await tx.insert(events).values(rows);
+      // One statement, the rows as one JSON parameter: Drizzle's builder spent about 75 µs of CPU per row binding a
+      // batch of 1,000 (8 parameters a row), more than PostgreSQL spent inserting it (issue 33).
+      const json: RawRow<
+        typeof events,
+        {
+          id: string;
+          tenantId: string;
+          mode: string;
+          type: string;
+          subjectId: string | null;
+          data: Record<string, unknown>;
+          postBackUrl: string | null;
+          createdAt: string;
+          dispatchedAt: string | null;
+        }
+      >[] = rows.map((r) => ({
+        id: r.id,
+        tenant_id: r.tenantId,
+        mode: r.mode,
+        type: r.type,
+        subject_id: r.subjectId,
+        data: r.data,
+        post_back_url: r.postBackUrl,
+        created_at: r.createdAt!.toISOString(),
+        dispatched_at: r.dispatchedAt?.toISOString() ?? null,
+      }));
+      await tx.execute(sql`
+        insert into ${events} (id, tenant_id, mode, type, subject_id, data, post_back_url, created_at, dispatched_at)
+        select id, tenant_id, mode, type, subject_id, data, post_back_url, created_at, dispatched_at
+          from jsonb_to_recordset(${JSON.stringify(json)}::jsonb) as r(id text, tenant_id text, mode text, type text, subject_id text,
+               data jsonb, post_back_url text, created_at timestamptz, dispatched_at timestamptz)`);
       return rows.map((r) => ({ ...r, createdAt: r.createdAt!, dispatchedAt: r.dispatchedAt ?? null }));
     }
     const out: Event[] = [];

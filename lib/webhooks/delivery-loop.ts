@@ -4,6 +4,7 @@ import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { attemptDelivery, type AttemptOptions } from './attempt-delivery';
 import { createAttemptRecorder } from './attempt-recorder';
+import type { AttemptRecord } from './record-attempts';
 import { claimDeliveries, type ClaimedDelivery } from './claim-deliveries';
 import { dispatchEvents } from './dispatch-events';
 
@@ -66,7 +67,8 @@ export async function runDeliveryLoop(db: Db, opts: DeliveryLoopOptions): Promis
   const idleMs = opts.idleMs ?? 200;
   const deadline = Date.now() + (opts.runForMs ?? Infinity);
   const record = createAttemptRecorder(db);
-  const inFlight = new Map<string, Promise<void>>();
+  /** Attempts whose request is under way (what the slots count). */
+  const inFlight = new Set<string>();
   const perTargetCount = new Map<string, number>();
   const perTenantCount = new Map<string, number>();
   const dec = (m: Map<string, number>, k: string) => {
@@ -78,13 +80,40 @@ export async function runDeliveryLoop(db: Db, opts: DeliveryLoopOptions): Promis
   let wakeUp: () => void = () => {};
   let wake = new Promise<void>((r) => (wakeUp = r));
 
+  // Outcomes sent but not yet written (the recorder groups them into shared statements).
+  let recording = 0;
+  // Past this many unwritten outcomes the loop stops claiming until the writes catch up.
+  const maxRecording = Math.max(2 * concurrency, 500);
+  const attemptsRunning = new Set<Promise<void>>();
+
   const start = (d: ClaimedDelivery) => {
     const target = d.endpointId ?? d.postBackUrl ?? '';
     perTargetCount.set(target, (perTargetCount.get(target) ?? 0) + 1);
     perTenantCount.set(d.tenantId, (perTenantCount.get(d.tenantId) ?? 0) + 1);
+    inFlight.add(d.id);
     // Still waiting after SLOW_MS: the receiver is slow now, not only once this attempt ends.
     const slowTimer = setTimeout(() => slowUntil.set(target, Date.now() + 60_000), SLOW_MS);
-    const p = attemptDelivery(db, d, { allow: opts.allow, timeoutMs: opts.timeoutMs, record, send: opts.send })
+    // A slot is the receiver's: it is given back once the request has its answer, while the outcome is still
+    // being written (the claim holds the row until then), so the next claim overlaps the write.
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      clearTimeout(slowTimer);
+      inFlight.delete(d.id);
+      dec(perTargetCount, target);
+      dec(perTenantCount, d.tenantId);
+      wakeUp();
+    };
+    const recordReleasing = (r: AttemptRecord) => {
+      release();
+      recording++;
+      return record(r).finally(() => {
+        recording--;
+        wakeUp();
+      });
+    };
+    const p = attemptDelivery(db, d, { allow: opts.allow, timeoutMs: opts.timeoutMs, record: recordReleasing, send: opts.send })
       .then((r) => {
         attempts++;
         if (!r.outcome) return;
@@ -94,13 +123,10 @@ export async function runDeliveryLoop(db: Db, opts: DeliveryLoopOptions): Promis
       })
       .catch((err) => log.error('webhook attempt failed to record', { deliveryId: d.id, error: String(err) }))
       .finally(() => {
-        clearTimeout(slowTimer);
-        inFlight.delete(d.id);
-        dec(perTargetCount, target);
-        dec(perTenantCount, d.tenantId);
-        wakeUp();
+        release();
+        attemptsRunning.delete(p);
       });
-    inFlight.set(d.id, p);
+    attemptsRunning.add(p);
   };
 
   const targetRoom = () => Object.fromEntries([...perTargetCount].map(([t, n]) => [t, (isSlow(t) ? slowPerTarget : perTarget) - n]));
@@ -138,7 +164,10 @@ export async function runDeliveryLoop(db: Db, opts: DeliveryLoopOptions): Promis
     while (running()) {
       let n = 0;
       try {
-        n = (await dispatchEvents(db, { limit: 1000, tenantId: opts.tenantId })).events;
+        const r = await dispatchEvents(db, { limit: 1000, tenantId: opts.tenantId });
+        n = r.events;
+        // New deliveries are due at once: claim them now rather than at the claim loop's next idle tick.
+        if (r.deliveries > 0) wakeUp();
       } catch (err) {
         if (!opts.signal.aborted) log.warn('webhook fan-out error', { error: String(err) });
       }
@@ -152,8 +181,9 @@ export async function runDeliveryLoop(db: Db, opts: DeliveryLoopOptions): Promis
     try {
       const free = concurrency - inFlight.size;
       // Top up in batches rather than one row per finished attempt: fewer, larger claim queries
-      // (but no larger than the reserve, which a newly arrived tenant must be able to claim).
-      if (free >= Math.max(1, Math.min(16, concurrency / 8, reserve)) || (free > 0 && inFlight.size === 0)) {
+      // (but no larger than the reserve, which a newly arrived tenant must be able to claim);
+      // none while too many outcomes wait to be written.
+      if (recording < maxRecording && (free >= Math.max(1, Math.min(16, concurrency / 8, reserve)) || (free > 0 && inFlight.size === 0))) {
         claimed = await claimTopUp(free);
       }
     } catch (err) {
@@ -165,6 +195,6 @@ export async function runDeliveryLoop(db: Db, opts: DeliveryLoopOptions): Promis
     }
   }
   await fanOut;
-  await Promise.all(inFlight.values());
+  await Promise.all(attemptsRunning);
   return { attempts };
 }

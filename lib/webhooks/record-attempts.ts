@@ -83,8 +83,7 @@ export function recordStatement(records: AttemptRecord[]) {
     ), done as (
       -- Delivered or dead-lettered: out of the hot queue (only by the claim's holder).
       delete from webhook_queue q using r
-       where q.delivery_id = any(array(select id from r)) and q.delivery_id = r.id and q.claim_token = r.token
-         and r.status in ('SUCCEEDED', 'DEAD_LETTER')
+       where q.delivery_id = r.id and q.claim_token = r.token and r.status in ('SUCCEEDED', 'DEAD_LETTER')
       returning q.delivery_id
     ), retry as (
       -- To be retried: released, due later, and moved to the active partition (so the other one empties).
@@ -92,8 +91,7 @@ export function recordStatement(records: AttemptRecord[]) {
          set slot = ${ACTIVE_SLOT}, next_attempt_at = r.next_attempt_at, claimed_until = null, claim_token = null,
              attempt_count = case when r.has_attempt then r.number else q.attempt_count end
         from r
-       where q.delivery_id = any(array(select id from r)) and q.delivery_id = r.id and q.claim_token = r.token
-         and r.status not in ('SUCCEEDED', 'DEAD_LETTER')
+       where q.delivery_id = r.id and q.claim_token = r.token and r.status not in ('SUCCEEDED', 'DEAD_LETTER')
       returning q.delivery_id
     ), ok as (
       select delivery_id as id from done union all select delivery_id from retry
@@ -103,7 +101,7 @@ export function recordStatement(records: AttemptRecord[]) {
              attempt_count = case when r.has_attempt then r.number else d.attempt_count end,
              last_attempt_at = case when r.has_attempt then r.started_at else d.last_attempt_at end
         from r join ok on ok.id = r.id
-       where d.id = any(array(select id from ok)) and d.id = r.id
+       where d.id = r.id
       returning d.id
     ), i as (
       insert into webhook_attempts (delivery_id, number, attempted_at, url, response_status, duration_ms, error, response_body)

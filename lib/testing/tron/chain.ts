@@ -1,0 +1,253 @@
+import { toEvm } from '@/lib/chain/tron/address';
+import { runSystem, createsAccount } from './actuators';
+import type { Rpc } from './anvil-process';
+import { BroadcastError, billedBytes, commitNet, planNet, validateError } from './bandwidth';
+import type { Ledger } from './ledger';
+import { runTrigger, type ContractRet } from './trigger';
+import { decodeTx, ownerOf, recoverSigner, type TronTxJson } from './tx-codec';
+
+export interface TronBlock {
+  number: number;
+  id: string;
+  parentId: string;
+  timestamp: number;
+  txIds: string[];
+  txTrieRoot: string;
+}
+
+export interface TxLog {
+  address: string;
+  topics: string[];
+  data: string;
+}
+
+export interface TxRecord {
+  tx: TronTxJson & { txID: string; raw_data_hex: string };
+  blockNumber: number;
+  ret: ContractRet;
+  fee: bigint;
+  receipt: Record<string, number | string>;
+  contractResult?: string;
+  contractAddress?: string;
+  log: TxLog[];
+  evmHash?: string;
+}
+
+export interface DeployedContract {
+  address: string;
+  name: string;
+  abi: unknown[];
+  bytecode: string;
+  origin: string;
+  energyFactor: number;
+}
+
+const SLOT_MS = 3000;
+const DAY_MS = 86_400_000;
+
+/**
+ * The stand-in's chain: TRON blocks over anvil blocks (one each, same number), a pending pool,
+ * and the TRON ledger. A broadcast is validated against the head as java-tron validates it
+ * (TaPoS, expiration, duplicate, signature, bandwidth, contract); packing re-validates each
+ * pending transaction against the new block, drops those that no longer pass (an expired one
+ * is dropped, never packed), applies the rest, and mines the anvil block at the TRON slot time.
+ */
+export class StandInChain {
+  readonly blocks: TronBlock[] = [];
+  readonly txs = new Map<string, TxRecord>();
+  readonly dropped = new Map<string, string>();
+  readonly contracts = new Map<string, DeployedContract>();
+  pool: { tx: TronTxJson & { txID: string; raw_data_hex: string }; size: number }[] = [];
+  /** false: blocks are made but pending transactions are left out (a node that never packs them). */
+  packing = true;
+  private lock: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly rpc: Rpc,
+    readonly ledger: Ledger,
+    readonly solidifyDepth: number,
+  ) {}
+
+  get head(): TronBlock {
+    return this.blocks[this.blocks.length - 1]!;
+  }
+
+  get solid(): TronBlock {
+    return this.blocks[Math.max(0, this.head.number - this.solidifyDepth)]!;
+  }
+
+  /** Runs `fn` after every earlier broadcast and block, one at a time. */
+  serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.lock.then(fn, fn);
+    this.lock = next.catch(() => undefined);
+    return next;
+  }
+
+  async addGenesis() {
+    const b = await this.rpc<{ hash: string; timestamp: string; transactionsRoot: string }>('eth_getBlockByNumber', ['0x0', false]);
+    this.blocks.push({
+      number: 0,
+      id: blockId(0, b.hash),
+      parentId: '0'.repeat(64),
+      timestamp: Number(b.timestamp) * 1000,
+      txIds: [],
+      txTrieRoot: b.transactionsRoot.slice(2),
+    });
+  }
+
+  /** Validates a broadcast transaction and pools it; throws BroadcastError as java-tron answers. */
+  accept(raw: TronTxJson): Promise<string> {
+    return this.serial(async () => {
+      const { tx, size } = normalize(raw);
+      const head = this.head;
+      await this.validate(tx, head.timestamp + SLOT_MS, size, true);
+      this.pool.push({ tx, size });
+      return tx.txID;
+    });
+  }
+
+  private async validate(tx: TxRecord['tx'], slot: number, size: number, dryRun: boolean) {
+    if (tx.raw_data.contract.length !== 1) throw validateError('contract size should be exactly 1');
+    this.tapos(tx);
+    const exp = tx.raw_data.expiration;
+    const headTs = this.head.timestamp;
+    if (exp <= headTs || exp > headTs + DAY_MS || exp < slot) throw new BroadcastError('TRANSACTION_EXPIRATION_ERROR', 'Transaction expired');
+    if (this.txs.has(tx.txID) || (dryRun && this.pool.some((p) => p.tx.txID === tx.txID)))
+      throw new BroadcastError('DUP_TRANSACTION_ERROR', 'Dup transaction.');
+    const owner = ownerOf(tx);
+    const sigs = tx.signature ?? [];
+    if (sigs.length !== 1 || (await recoverSigner(tx.txID, sigs[0]!)) !== owner)
+      throw new BroadcastError('SIGERROR', 'Validate signature error: sig error');
+    const c = tx.raw_data.contract[0]!;
+    const acc = this.ledger.get(owner);
+    const bill = planNet(this.ledger, owner, acc, billedBytes(size), createsAccount(this.ledger, { type: c.type, value: c.parameter.value }), slot);
+    if (c.type === 'TriggerSmartContract') {
+      if (!this.contracts.has(String(c.parameter.value.contract_address).toLowerCase()))
+        throw validateError('No contract or not a valid smart contract');
+      const feeLimit = Number(tx.raw_data.fee_limit ?? 0);
+      if (feeLimit < 0 || feeLimit > this.ledger.params.maxFeeLimit)
+        throw validateError(`feeLimit must be >= 0 and <= ${this.ledger.params.maxFeeLimit}`);
+      if (Number(c.parameter.value.call_value ?? 0) !== 0) throw validateError('call_value is not modelled by the stand-in');
+    } else {
+      runSystem(this.ledger, { type: c.type, value: c.parameter.value, owner, netFee: bill.fee }, slot, (a) => this.contracts.has(a), true);
+    }
+    return { owner, acc: acc!, bill, c };
+  }
+
+  private tapos(tx: TronTxJson) {
+    const low = parseInt(tx.raw_data.ref_block_bytes, 16);
+    // java-tron keeps the last 65536 blocks keyed by the low two bytes of their number.
+    const ref = [...this.blocks].reverse().find((b) => (b.number & 0xffff) === low && this.head.number - b.number < 65536);
+    if (!ref || ref.id.slice(16, 32) !== tx.raw_data.ref_block_hash.toLowerCase()) throw new BroadcastError('TAPOS_ERROR', 'Tapos check error.');
+  }
+
+  /** Mines one block (3 s after the head) with the pending transactions that still pass. */
+  mine(): Promise<TronBlock> {
+    return this.serial(async () => {
+      const number = this.head.number + 1;
+      const ts = this.head.timestamp + SLOT_MS;
+      const packed: TxRecord[] = [];
+      const pool = this.pool;
+      this.pool = [];
+      for (const p of pool) {
+        if (!this.packing) {
+          if (p.tx.raw_data.expiration >= ts) this.pool.push(p);
+          else this.dropped.set(p.tx.txID, 'Transaction expired');
+          continue;
+        }
+        try {
+          packed.push(await this.apply(p.tx, p.size, ts, number));
+        } catch (e) {
+          this.dropped.set(p.tx.txID, e instanceof Error ? e.message : String(e));
+        }
+      }
+      await this.rpc('evm_mine', [ts / 1000]);
+      const evm = await this.rpc<{ number: string; hash: string; transactionsRoot: string }>('eth_getBlockByNumber', ['latest', false]);
+      if (Number(evm.number) !== number) throw new Error(`stand-in out of step with anvil: block ${evm.number}, expected ${number}`);
+      for (const r of packed) {
+        if (!r.evmHash) continue;
+        const receipt = await this.rpc<{ status: string; logs: { address: string; topics: string[]; data: string }[] }>('eth_getTransactionReceipt', [
+          r.evmHash,
+        ]);
+        if (receipt.status !== '0x1') throw new Error(`stand-in: anvil reverted ${r.tx.txID}, which the trace passed`);
+        r.log = receipt.logs.map((l) => ({
+          address: l.address.slice(2).toLowerCase(),
+          topics: l.topics.map((t) => t.slice(2)),
+          data: l.data.slice(2),
+        }));
+      }
+      const block: TronBlock = {
+        number,
+        id: blockId(number, evm.hash),
+        parentId: this.head.id,
+        timestamp: ts,
+        txIds: packed.map((r) => r.tx.txID),
+        txTrieRoot: evm.transactionsRoot.slice(2),
+      };
+      for (const r of packed) this.txs.set(r.tx.txID, r);
+      this.blocks.push(block);
+      return block;
+    });
+  }
+
+  private async apply(tx: TxRecord['tx'], size: number, ts: number, number: number): Promise<TxRecord> {
+    const { owner, acc, bill, c } = await this.validate(tx, ts, size, false);
+    commitNet(this.ledger, acc, bill, ts);
+    const receipt: Record<string, number | string> = {};
+    if (bill.kind === 'burn' || bill.kind === 'create-burn') receipt.net_fee = Number(bill.fee);
+    else receipt.net_usage = bill.bytes;
+    const record: TxRecord = { tx, blockNumber: number, ret: 'SUCCESS', fee: bill.fee, receipt, log: [] };
+    if (c.type === 'TriggerSmartContract') {
+      const contract = this.contracts.get(String(c.parameter.value.contract_address).toLowerCase())!;
+      const call = {
+        from: toEvm(owner),
+        to: toEvm(contract.address),
+        data: `0x${String(c.parameter.value.data ?? '')}`,
+        feeLimit: BigInt(tx.raw_data.fee_limit ?? 0),
+      };
+      const out = await runTrigger(this.rpc, this.ledger, acc, call, contract.energyFactor, ts);
+      Object.assign(
+        receipt,
+        nonZero({
+          energy_usage: out.energyFromStake,
+          energy_fee: Number(out.energyFee),
+          energy_usage_total: out.energyTotal,
+          energy_penalty_total: out.penalty,
+        }),
+      );
+      receipt.result = out.ret;
+      Object.assign(record, {
+        ret: out.ret,
+        fee: record.fee + out.energyFee,
+        contractResult: out.result,
+        contractAddress: contract.address,
+        evmHash: out.evmHash,
+      });
+    } else {
+      record.fee += runSystem(this.ledger, { type: c.type, value: c.parameter.value, owner, netFee: 0n }, ts, (a) => this.contracts.has(a), false);
+    }
+    return record;
+  }
+
+  /** Registers a contract deployed on anvil (the USDT stand-in), so TRON transactions can call it. */
+  register(c: DeployedContract) {
+    this.contracts.set(c.address, c);
+  }
+}
+
+/** TRON block id: the 8-byte number, then 24 bytes of the block hash (here anvil's). */
+export function blockId(number: number, evmHash: string): string {
+  return number.toString(16).padStart(16, '0') + evmHash.slice(2 + 16);
+}
+
+function normalize(raw: TronTxJson): { tx: TxRecord['tx']; size: number } {
+  if (!raw?.raw_data?.contract) throw new BroadcastError('OTHER_ERROR', 'class java.lang.NullPointerException : null');
+  // Every client here (TronWeb included) broadcasts visible=false; base58 bodies are not modelled.
+  if (raw.visible) throw new BroadcastError('OTHER_ERROR', 'the stand-in accepts visible=false transactions only');
+  const { txId, rawDataHex, size } = decodeTx(raw);
+  return { tx: { ...raw, visible: false, txID: txId, raw_data_hex: rawDataHex }, size };
+}
+
+function nonZero(o: Record<string, number>) {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== 0));
+}

@@ -1,0 +1,122 @@
+import type { AddressInfo } from 'node:net';
+import { TronWeb } from 'tronweb';
+import { encodeDeployData, type Abi, type Hex } from 'viem';
+import { DEV_MNEMONIC } from '@/lib/config/network-env';
+import { toBase58, toEvm } from '@/lib/chain/tron/address';
+import { tronDepositKey } from '@/lib/chain/tron/deposit-key';
+import { startAnvilEngine } from './anvil-process';
+import { StandInChain } from './chain';
+import { tronHttpApi } from './http-api';
+import { Ledger, MAINNET_PARAMS, type TronParams } from './ledger';
+import artifact from './tether-trc20.json' with { type: 'json' };
+
+export interface TronNodeOptions {
+  /** Resource and fee parameters (default: mainnet's, see ledger.ts). */
+  params?: Partial<TronParams>;
+  /** Blocks behind the head that count as solidified (default 19). */
+  solidifyDepth?: number;
+  /** Produce a block every this many ms (dev); default none: a block per accepted broadcast (tests). */
+  blockTimeMs?: number;
+  port?: number;
+}
+
+/** A wallet of the stand-in: the dev mnemonic's second TRON account (m/44'/195'/1'/0/i), so a dev chain looks the same each start. */
+export interface TronKey {
+  privateKey: string;
+  address: string;
+  hex: string;
+}
+
+function devKey(i: number): TronKey {
+  return tronDepositKey(DEV_MNEMONIC, i, "m/44'/195'/1'/0");
+}
+
+export type TronNode = Awaited<ReturnType<typeof startTronNode>>;
+
+/**
+ * Starts the TRON stand-in: anvil as the execution engine, the TRON HTTP API and JSON-RPC on a free
+ * 127.0.0.1 port, a Tether-like TRC-20 USDT (6 decimals, blacklist) and funded wallets
+ * (1,000,000 TRX each). What it models and what it does not: docs/tron.md.
+ */
+export async function startTronNode(opts: TronNodeOptions = {}) {
+  const genesisSeconds = Math.floor(Date.now() / 3000) * 3;
+  const engine = await startAnvilEngine(genesisSeconds, 728126428);
+  const ledger = new Ledger({ ...MAINNET_PARAMS, ...opts.params });
+  const chain = new StandInChain(engine.rpc, ledger, opts.solidifyDepth ?? 19);
+  await chain.addGenesis();
+  const keys = { issuer: devKey(0), gas: devKey(1), hot: devKey(2), fee: devKey(3), other: devKey(4) };
+  for (const k of Object.values(keys)) ledger.create(k.hex, chain.head.timestamp).balance = 1_000_000_000_000n;
+
+  const abi = artifact.abi as Abi;
+  const deployData = encodeDeployData({ abi, bytecode: artifact.bytecode as Hex, args: ['Tether USD', 'USDT'] });
+  const deployHash = await engine.rpc<string>('eth_sendTransaction', [
+    { from: toEvm(keys.issuer.hex), data: deployData, gas: '0x1000000', gasPrice: '0x0' },
+  ]);
+  await chain.mine();
+  const deployed = await engine.rpc<{ contractAddress: string }>('eth_getTransactionReceipt', [deployHash]);
+  const usdtHex = `41${deployed.contractAddress.slice(2).toLowerCase()}`;
+  chain.register({
+    address: usdtHex,
+    name: 'TetherToken',
+    abi: artifact.abi,
+    bytecode: artifact.bytecode,
+    origin: keys.issuer.hex,
+    energyFactor: ledger.params.energyFactor,
+  });
+
+  const server = tronHttpApi(chain, { autoMine: !opts.blockTimeMs });
+  await new Promise<void>((r) => server.listen(opts.port ?? 0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const timer = opts.blockTimeMs
+    ? setInterval(() => void chain.mine().catch((e) => console.error('[tron stand-in]', e)), opts.blockTimeMs)
+    : undefined;
+
+  const tronWeb = (privateKey: string) => new TronWeb({ fullHost: url, privateKey });
+  const usdt = toBase58(usdtHex);
+  /** Signs and broadcasts as the issuer; throws unless the node accepted it. */
+  const asIssuer = async (fn: string, params: { type: string; value: unknown }[]) => {
+    const tw = tronWeb(keys.issuer.privateKey);
+    const { transaction } = await tw.transactionBuilder.triggerSmartContract(usdt, fn, { feeLimit: 100_000_000 }, params, keys.issuer.address);
+    const res = await tw.trx.sendRawTransaction(await tw.trx.sign(transaction));
+    if (!res.result) throw new Error(`stand-in ${fn} refused: ${Buffer.from(String(res.message ?? ''), 'hex').toString()}`);
+    return res.transaction.txID;
+  };
+
+  return {
+    url,
+    chain,
+    keys,
+    /** The USDT stand-in, Base58 (`T…`) and stored `41…` hex. */
+    usdt,
+    usdtHex,
+    tronWeb,
+    /** Mines `n` blocks (3 s apart in chain time). */
+    async mine(n = 1) {
+      for (let i = 0; i < n; i++) await chain.mine();
+    },
+    /** false: blocks keep coming but pending transactions are never packed (they expire unmined). */
+    setPacking(on: boolean) {
+      chain.packing = on;
+    },
+    /** Mints USDT base units to `to` (a real TRON transaction from the issuer). */
+    mintUsdt: (to: string, units: bigint) =>
+      asIssuer('issue(address,uint256)', [
+        { type: 'address', value: to },
+        { type: 'uint256', value: units.toString() },
+      ]),
+    addBlackList: (who: string) => asIssuer('addBlackList(address)', [{ type: 'address', value: who }]),
+    /** Sends TRX (sun) from the issuer: activates `to` if it does not exist yet. */
+    async sendTrx(to: string, sun: number) {
+      const tw = tronWeb(keys.issuer.privateKey);
+      const res = await tw.trx.sendTransaction(to, sun);
+      if (!res.result) throw new Error(`stand-in sendTrx refused: ${Buffer.from(String(res.message ?? ''), 'hex').toString()}`);
+      return res.transaction.txID;
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      await new Promise((r) => server.close(r));
+      server.closeAllConnections();
+      await engine.stop();
+    },
+  };
+}
