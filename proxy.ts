@@ -21,7 +21,7 @@ export function proxy(request: NextRequest) {
 export const config = {
   matcher: [
     {
-      source: '/((?!v1/|v1$|_next/static|_next/image|favicon.ico|api/health).*)',
+      source: '/((?!v1/|v1$|_next/static|_next/image|favicon.ico|api/health|api/ready|metrics$).*)',
     },
   ],
 };

@@ -4,6 +4,7 @@ import { decodeSecretsKey, DEV_SECRETS_ENCRYPTION_KEY } from '@/lib/config/secre
 import { EXCHANGE_ENV } from '@/lib/config/exchange-env';
 import { NETWORK_COST_ENV } from '@/lib/config/network-costs';
 import { EXCHANGE_WALLET_ENV } from '@/lib/config/exchange-wallets';
+import { OBSERVABILITY_ENV } from '@/lib/config/observability-env';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -43,6 +44,8 @@ const EnvSchema = z.object({
   ...EXCHANGE_ENV,
   /** Known exchange hot wallets: held payments are never sent back to them (lib/config/exchange-wallets.ts). */
   ...EXCHANGE_WALLET_ENV,
+  /** Metrics, tracing, the operator token and the solvency job: lib/config/observability-env.ts. */
+  ...OBSERVABILITY_ENV,
   /**
    * Webhook SSRF allow-list for development and tests: comma-separated IPs or
    * CIDRs (e.g. `127.0.0.0/8,::1`) that deliveries may reach although private.

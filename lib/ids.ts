@@ -29,6 +29,10 @@ export const ID_PREFIXES = {
   paymentLink: 'plink',
   refundRequest: 'rfq',
   gasSpend: 'gas',
+  solvencyRun: 'slv',
+  operatorEvent: 'oev',
+  consoleAlert: 'alr',
+  jobRun: 'run',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -12,6 +12,17 @@ function redact(fields: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+const taps = new Set<(line: string, level: Level) => void>();
+
+/**
+ * Sees every line as it would be written, whatever LOG_LEVEL says (tests scan them for secrets).
+ * Returns the function that removes the tap.
+ */
+export function tapLog(fn: (line: string, level: Level) => void): () => void {
+  taps.add(fn);
+  return () => taps.delete(fn);
+}
+
 function write(level: Level, msg: string, fields: Record<string, unknown> = {}) {
   let threshold: Level = 'info';
   try {
@@ -19,8 +30,11 @@ function write(level: Level, msg: string, fields: Record<string, unknown> = {}) 
   } catch {
     /* env errors are reported by env() itself */
   }
-  if (LEVELS[level] < LEVELS[threshold]) return;
+  const below = LEVELS[level] < LEVELS[threshold];
+  if (below && taps.size === 0) return;
   const line = JSON.stringify({ t: new Date().toISOString(), level, msg, ...redact(fields) });
+  for (const tap of taps) tap(line, level);
+  if (below) return;
   if (level === 'error' || level === 'warn') console.error(line);
   else console.log(line);
 }

@@ -11,6 +11,7 @@ import * as paymentLinks from '@/lib/payment-links/operations';
 import * as exchange from '@/lib/exchange/operations';
 import * as withdrawalControls from '@/lib/withdrawal-controls/operations';
 import { payinCurrenciesOp, payinQuoteOp } from '@/lib/exchange/payin-operations';
+import * as statements from '@/lib/statements/operations';
 
 /**
  * Every /v1 operation: the OpenAPI document and the generated auth tests iterate this list.
@@ -24,6 +25,7 @@ export const OPERATIONS: Operation[] = [
   ...Object.values(refundRequests),
   ...Object.values(webhooks),
   ...Object.values(withdrawals),
+  ...Object.values(statements),
   withdrawalControls.getWithdrawalControlsOp,
   ...Object.values(paymentLinks),
   ...Object.values(storefront),

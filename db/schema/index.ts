@@ -20,3 +20,6 @@ export * from './fiat-rates';
 export * from './payment-links';
 export * from './refund-requests';
 export * from './gas-spend';
+export * from './solvency';
+export * from './operator-events';
+export * from './console-alerts';

@@ -79,6 +79,10 @@ export const settlements = pgTable(
       .where(sql`${t.status} in ('pending', 'processing')`),
     /** Invoice detail: its settlements. */
     index('settlements_invoice_idx').on(t.invoiceId),
+    /** Solvency: credited dust still on its deposit address (read from the chain as part of "held"). */
+    index('settlements_deferred_idx')
+      .on(t.chainId)
+      .where(sql`${t.sweepDeferred} and ${t.carriedBy} is null`),
   ],
 );
 

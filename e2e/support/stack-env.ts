@@ -46,5 +46,7 @@ export function stackEnv(): Record<string, string> {
     TEST_EXCHANGE_URL: `http://127.0.0.1:${EXCHANGE_PORT}`,
     TEST_EXCHANGE_API_KEY: EXCHANGE_KEY,
     TEST_EXCHANGE_API_SECRET: EXCHANGE_SECRET,
+    // The console's solvency page shows a run within seconds of the stack starting and of a payment.
+    SOLVENCY_EVERY_SECONDS: '10',
   };
 }

@@ -69,6 +69,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/balance-transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List balance transactions, newest first
+         * @description Every ledger entry of the key's tenant and mode (Stripe's balance transactions are the model): payment credits (gross `amount`, the invoice `fee`, `net` credited), withdrawals and their fees, failed withdrawals returned, refunds to payers, exchange withdrawals, network fees and adjustments. `balanceAfter` is the asset's balance right after the entry; `fiat` gives a fiat-priced invoice's credit in its currency at the invoice's locked rate. Types added later appear as `adjustment` until named.
+         *
+         *     Scope: `withdrawals:read` (or `admin`).
+         */
+        get: operations["listBalanceTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/balance-transactions/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Statement of one balance for a period (CSV)
+         * @description CSV (RFC 4180, CRLF) of one asset's balance for [from, to): a header line, an `opening_balance` row (every entry before `from`), every entry in time order with its running `balance`, and a `closing_balance` row; opening + the entries' `net` = closing, to the last decimal. Streamed: any period, however many entries. Text cells that a spreadsheet would take for a formula are prefixed with '.
+         *
+         *     Scope: `withdrawals:read` (or `admin`).
+         */
+        get: operations["getBalanceStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/invoices": {
         parameters: {
             query?: never;
@@ -1586,6 +1630,40 @@ export interface components {
             /** @description Extension: for each enabled network that pays this asset out, its minimum withdrawal and flat network fee (docs/rails.md). */
             withdrawalCosts: components["schemas"]["WithdrawalCost"][];
         };
+        BalanceTransaction: {
+            /** @description The ledger entry (led_...). */
+            id: string;
+            /** @enum {string} */
+            type: "payment_credit" | "invoice_fee" | "withdrawal" | "withdrawal_fee" | "withdrawal_reversal" | "network_fee" | "refund" | "exchange" | "adjustment";
+            description: string;
+            /** @description Gross amount (a payment credit: what the payer sent; otherwise equal to net): a decimal string, negative for money leaving the balance. */
+            amount: string;
+            /** @description The invoice fee kept from a payment credit; "0.00" for other types (withdrawal fees are their own transactions). */
+            fee: string;
+            /** @description What the balance moved by: a decimal string, negative for money leaving the balance. */
+            net: string;
+            /** @description The balance it belongs to (USDT, USDC). */
+            asset: string;
+            /** @description The network of the settlement or withdrawal that caused it; null for adjustments. */
+            network: ("BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE") | null;
+            /** @description settlement, withdrawal, or the kind of record behind an adjustment. */
+            sourceType: string;
+            sourceId: string;
+            /** @description Payment credits: the invoice paid. */
+            invoiceId: string | null;
+            /** @description The on-chain transaction that moved the money, where there is one. */
+            txHash: string | null;
+            /** @description The asset's balance right after this transaction was posted. */
+            balanceAfter: string;
+            /** @description Payment credits of a fiat-priced invoice: net in the invoice's currency at the rate locked on the invoice. */
+            fiat: {
+                currency: string;
+                amount: string;
+                rate: string;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
         CreatedApiKey: {
             id: string;
             name: string;
@@ -3049,6 +3127,184 @@ export interface operations {
             };
             /** @description Unsupported Media Type (code: unsupported_media_type) */
             415: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listBalanceTransactions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, at most 100. */
+                limit?: number;
+                /** @description Only this balance. */
+                asset?: "USDT" | "USDC";
+                /** @description Only transactions caused on this network. */
+                network?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                type?: "payment_credit" | "invoice_fee" | "withdrawal" | "withdrawal_fee" | "withdrawal_reversal" | "network_fee" | "refund" | "exchange" | "adjustment";
+                /** @description Created at or after this instant (ISO 8601). */
+                createdFrom?: string;
+                /** @description Created before this instant (ISO 8601). */
+                createdTo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BalanceTransaction"][];
+                        meta: {
+                            total: number;
+                            page: number;
+                            lastPage: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request (code: validation_failed) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBalanceStatement: {
+        parameters: {
+            query: {
+                /** @description The balance to state (default USDT). */
+                asset?: "USDT" | "USDC";
+                /** @description Start of the period, inclusive (ISO 8601). */
+                from: string;
+                /** @description End of the period, exclusive (ISO 8601). */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description attachment; filename="..." */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request (code: validation_failed) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { ApiError, RetryLater, notFound } from '@/lib/api/errors';
 import { assertReplayable, beginIdempotentRequest, isRetryLater, storableResponse } from '@/lib/api/idempotency';
 import type { Operation } from '@/lib/api/operation';
+import { fileResponse, type FileBody } from '@/lib/api/file-body';
 import { parseJsonBody, parseQuery, readRawBody } from '@/lib/api/request';
 import { baseHeaders, errorResponse, jsonResponse, type RouteContext, type RouteHandler } from '@/lib/api/response';
 import { hasScope } from '@/lib/api/scopes';
@@ -9,6 +10,7 @@ import { getAuthDb, getDb, type Db } from '@/lib/db';
 import { env, isProduction } from '@/lib/env';
 import { clientIp } from '@/lib/http/client-ip';
 import { isId, newId } from '@/lib/ids';
+import { observed } from '@/lib/metrics/observe-request';
 import { authenticate, type AuthContext, type RateLimitState } from './authenticate';
 import { failedAuthGuard } from './failed-auth-guard';
 import { refusalMemo } from './refusal-memo';
@@ -75,7 +77,8 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
   op: Operation<B, Q, R>,
   handler: (ctx: HandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
 ): RouteHandler {
-  return async (req, routeCtx) => {
+  // Metrics, the request's log line and its trace span, by the operation's path template.
+  return observed(op.path, async (req, routeCtx) => {
     const requestId = newId('request');
     const headers = baseHeaders(requestId);
     let keyHash: string | undefined;
@@ -121,6 +124,7 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
       try {
         const body = parseJsonBody(req, rawBody, op.body) as Infer<B>;
         const result = await handler({ req, db, auth, body, query, params, requestId });
+        if (op.produces) return fileResponse(result as FileBody, op.produces, headers);
         const parsed = op.response.safeParse(result);
         if (!parsed.success) throw new Error(`response of ${op.id} does not match its schema: ${parsed.error.message}`);
         status = op.status ?? 200;
@@ -139,7 +143,7 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
       rememberRefusal(keyHash, op.id, err, keyLimit);
       return errorResponse(err, requestId, headers, { op: op.id });
     }
-  };
+  });
 }
 
 /** A handler's RetryLater: the key's next requests to this operation get the same answer from memory while it holds. */

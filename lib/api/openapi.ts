@@ -126,13 +126,20 @@ function operationObject(op: Operation, components: SchemaComponents, errorRef: 
     responses: {
       [String(status)]: {
         description: successDescription(status),
-        headers: { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS },
-        content: { 'application/json': { schema: components.schema(op.response, 'output') } },
+        headers: { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...(op.produces ? { 'Content-Disposition': CONTENT_DISPOSITION } : {}) },
+        content: op.produces
+          ? { [op.produces]: { schema: { type: 'string' } } }
+          : { 'application/json': { schema: components.schema(op.response, 'output') } },
       },
       ...errors,
     },
   };
 }
+
+const CONTENT_DISPOSITION = {
+  description: 'attachment; filename="..."',
+  schema: { type: 'string' },
+};
 
 /** Shown in the reference and required by the linter's tag-description rule; a tag missing here fails lib/api/openapi.test.ts. */
 const TAG_DESCRIPTIONS: Record<string, string> = {
@@ -146,6 +153,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Storefront orders': 'Orders of the hosted store; each has an invoice.',
   'Storefront products': 'Products of the hosted store.',
   'Exchange withdrawals': 'Withdrawals in other currencies through the exchange service.',
+  'Balance transactions': 'Every ledger entry of the balance, and statements of a period (CSV) that add up to the cent.',
 };
 
 const cache = new WeakMap<Operation[], WeakMap<WebhookDoc[], ReturnType<typeof build>>>();

@@ -44,6 +44,12 @@ export interface Operation<
   secretFields?: readonly string[];
   /** Only test-mode keys see it; live keys get 404. */
   testOnly?: boolean;
+  /**
+   * GET operations whose success body is a streamed file, not JSON: the handler returns a `FileBody`
+   * (lib/api/file-body.ts), sent as an attachment; `response` is then only `fileBody` and the document
+   * declares the media type with a string schema. Errors stay JSON.
+   */
+  produces?: 'text/csv';
 }
 
 export function defineOperation<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(

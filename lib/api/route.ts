@@ -1,6 +1,7 @@
 import { ApiError } from './errors';
 import { baseHeaders, errorResponse, type RouteHandler } from './response';
 import { newId } from '@/lib/ids';
+import { observed } from '@/lib/metrics/observe-request';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Method = (typeof METHODS)[number];
@@ -24,9 +25,9 @@ export function route(handlers: Partial<Record<Method, RouteHandler>>): Record<M
 
 /** Unknown /v1 paths: JSON 404 for every method. */
 export function unknownPath(): Record<Method, RouteHandler> {
-  const handler: RouteHandler = async () => {
+  const handler: RouteHandler = observed('/v1/*', async () => {
     const requestId = newId('request');
     return errorResponse(new ApiError('not_found', 'No such endpoint. See /v1/openapi.json.'), requestId, baseHeaders(requestId));
-  };
+  });
   return Object.fromEntries(METHODS.map((m) => [m, handler])) as Record<Method, RouteHandler>;
 }

@@ -46,7 +46,7 @@ export interface Network {
   networkFee?: string;
   /** USD per unit of the gas coin, to compare gas spent with fees earned (console, gas-drain bench). */
   gasCoinUsd?: string;
-  /** The console warns when the gas wallet holds less BNB than this. */
+  /** The gas wallet's floor in the network's coin: the console warns and the solvency job alerts below it. */
   gasWalletLowBnb?: string;
   /** Every enabled token contract of the network; unset: only this rail's token. */
   tokens?: TokenContract[];
@@ -227,6 +227,7 @@ function buildExtraNetwork(e: ReturnType<typeof env>, mode: Mode, chain: ChainKe
     faucetKey: bsc.faucetKey,
     // Its own costs: Ethereum's gas is not BSC's.
     ...networkCostsFromEnv(e, mode, chain),
+    gasWalletLowBnb: (raw[`${p}_${chain}_GAS_WALLET_LOW`] as string | undefined) ?? bsc.gasWalletLowBnb,
     nativeCoin: spec.nativeCoin,
     tokens,
   });

@@ -134,6 +134,8 @@ export const RAIL_ENV: Record<string, z.ZodType> = {
         [`${p}_${c}_USDC_SYMBOL`, symbol.optional()],
         [`${p}_${c}_GAS_WALLET_PRIVATE_KEY`, privateKey.optional()],
         [`${p}_${c}_HOT_WALLET_PRIVATE_KEY`, privateKey.optional()],
+        /** The gas wallet's floor in that network's coin (console warning, solvency alert); default the mode's *_GAS_WALLET_LOW_BNB. */
+        [`${p}_${c}_GAS_WALLET_LOW`, decimal.optional()],
       ]),
     ]),
   ),

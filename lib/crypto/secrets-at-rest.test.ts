@@ -5,6 +5,7 @@ import { inviteMember } from '@/lib/auth/invitations';
 import { totpCode } from '@/lib/auth/totp';
 import { confirmTotpEnrollment, regenerateRecoveryCodes, startTotpEnrollment } from '@/lib/auth/two-factor';
 import { resetEnvCache } from '@/lib/env';
+import { tapLog } from '@/lib/log';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { findSecretsInDatabase, ISSUED_SECRET_PATTERNS } from '@/lib/testing/secret-scan';
@@ -16,10 +17,17 @@ process.env.WEBHOOK_ALLOW_PRIVATE_HOSTS = '127.0.0.1';
 resetEnvCache();
 
 let r: Awaited<ReturnType<typeof startReceiver>>;
+// Every log line written while the secrets are issued and used (request lines, job lines, errors), whatever LOG_LEVEL says.
+const logLines: string[] = [];
+let untap: () => void;
 beforeAll(async () => {
+  untap = tapLog((line) => logLines.push(line));
   r = await startReceiver();
 });
-afterAll(() => r.close());
+afterAll(() => {
+  untap();
+  return r.close();
+});
 
 let idem = 0;
 /** Every secret-issuing request goes with an Idempotency-Key: the stored response is what leaked before. */
@@ -66,6 +74,13 @@ describe('no issued secret is stored in clear', () => {
 
     for (const [name, value] of Object.entries(issued)) expect(value, name).toMatch(/.{8,}/);
     expect(await findSecretsInDatabase(t.db, { strings: Object.values(issued) })).toEqual([]);
+    // Nor in the logs: one JSON line per request (lib/metrics/observe-request.ts) was written for each call above.
+    await call('GET', '/v1/tenants/me', { key: issued.apiKeyTest });
+    const requestLines = logLines.map((l) => JSON.parse(l) as { msg: string; requestId?: string }).filter((l) => l.msg === 'request');
+    expect(requestLines.length).toBeGreaterThanOrEqual(7);
+    expect(requestLines.every((l) => /^req_/.test(l.requestId ?? ''))).toBe(true);
+    expect(logLines.filter((l) => Object.values(issued).some((v) => l.includes(v)))).toEqual([]);
+    expect(logLines.filter((l) => ISSUED_SECRET_PATTERNS.some((p) => new RegExp(p).test(l)))).toEqual([]);
     // The full-run check (lib/testing/global-setup.ts) looks for these shapes; make sure it would see them.
     for (const name of ['apiKeyTest', 'apiKeyLive', 'webhookCreated', 'postbackRevealed']) {
       expect(

@@ -67,9 +67,10 @@ describe('dashboard invoice list', () => {
     let csv = '';
     for await (const chunk of invoicesCsv(db, { ...a, mode: 'test' }, parseInvoiceFilters({}))) csv += chunk;
     const lines = csv.trim().split('\n');
-    expect(lines[0]).toMatch(/^id,status,amountExpected,/);
+    expect(lines[0]).toMatch(/^id,status,network,token,amountExpected,/);
     expect(lines).toHaveLength(3);
     const row = lines.find((l) => l.startsWith(ids.a1))!;
+    expect(row).toMatch(/^inv_\w+,PENDING,BSC,USDT,10\.00,/);
     expect(row).toContain(',10.00,');
     expect(row).toContain(",'=cmd|evil,");
     expect(row).toContain('"Coffee, ""large"""');

@@ -3,9 +3,12 @@ import type { Mode } from '@/lib/mode';
 import type { InvoiceFilters } from './invoice-filters';
 import { listDashboardInvoices } from './list-invoices';
 
+/** Header → the invoice view's field (network is the view's `chain`). */
 const COLUMNS = [
   'id',
   'status',
+  'network',
+  'token',
   'amountExpected',
   'amountReceived',
   'feeAmount',
@@ -30,7 +33,7 @@ export async function* invoicesCsv(db: Db, owner: { tenantId: string; mode: Mode
   yield `${COLUMNS.join(',')}\n`;
   for (let page = 1; page <= 100; page++) {
     const { data, meta } = await listDashboardInvoices(db, owner, { ...filters, page }, 500);
-    for (const inv of data) yield `${COLUMNS.map((c) => cell(inv[c])).join(',')}\n`;
+    for (const inv of data) yield `${COLUMNS.map((c) => cell(c === 'network' ? inv.chain : inv[c])).join(',')}\n`;
     if (page >= meta.lastPage) break;
   }
 }

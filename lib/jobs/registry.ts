@@ -7,6 +7,8 @@ import { INVOICE_JOBS } from './invoice-jobs';
 import type { ScheduledJob } from './scheduled-job';
 import { trackExchangeOrdersLoop } from '@/lib/exchange/track-orders';
 import { runAutoRefunds } from '@/lib/refund-requests/auto-refund';
+import { runSolvency } from '@/lib/solvency/run-solvency';
+import { env } from '@/lib/env';
 
 /** Every scheduled job. The local worker runs these; jobs/ runs the same entries by name (runScheduledJob) for Trigger.dev. */
 export const SCHEDULED_JOBS: ScheduledJob[] = [
@@ -39,5 +41,14 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
     everyMs: 100,
     leaseMs: 90_000,
     run: (db, signal, opts) => trackExchangeOrdersLoop(db, { signal, runForMs: opts?.runForMs ?? 55_000 }),
+  },
+  // Held on chain against owed, per mode, network and token, and the gas wallets against their floors (lib/solvency).
+  {
+    name: 'solvency',
+    get everyMs() {
+      return env().SOLVENCY_EVERY_SECONDS * 1000;
+    },
+    leaseMs: 120_000,
+    run: (db) => runSolvency(db),
   },
 ];

@@ -106,6 +106,7 @@ const SCHEDULED_TASKS: Record<string, string[]> = {
   'track-exchange-orders': ['track-exchange-orders'],
   'auto-refunds': ['auto-refunds'],
   'webhook-queue-rotate': ['webhook-queue-rotate'],
+  solvency: ['solvency'],
 };
 
 describe('Trigger.dev tasks (jobs/)', () => {

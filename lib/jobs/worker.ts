@@ -5,6 +5,7 @@ import { log } from '@/lib/log';
 import { installPaymentHooks } from '@/lib/payment-hooks';
 import { acquireLease, completeLease, renewLease } from '@/lib/db/lease';
 import { sleep } from '@/lib/async/sleep';
+import { observeJobRun } from './observe-job-run';
 import { SCHEDULED_JOBS } from './registry';
 import type { ScheduledJob } from './scheduled-job';
 
@@ -74,14 +75,7 @@ async function runOnce(db: Db, job: ScheduledJob, owner: string, signal: AbortSi
       })
       .catch(() => {});
   }, HEARTBEAT_EVERY_MS);
-  let error: string | undefined;
-  try {
-    await job.run(db, signal);
-  } catch (err) {
-    error = err instanceof Error ? err.message : String(err);
-    log.error('job failed', { job: job.name, error });
-  } finally {
-    clearInterval(heartbeat);
-  }
-  await completeLease(db, job.name, owner, job.everyMs, error).catch(() => {});
+  const { error, durationMs } = await observeJobRun(job.name, () => job.run(db, signal));
+  clearInterval(heartbeat);
+  await completeLease(db, job.name, owner, job.everyMs, error, durationMs).catch(() => {});
 }

@@ -5,6 +5,7 @@ import type { SendOutcome } from './send-webhook';
 import type { RawRow } from '@/lib/db/raw-row';
 import { inQueueOrder } from './claim-deliveries';
 import { ACTIVE_SLOT } from './queue';
+import { processMetrics } from '@/lib/metrics/registry';
 
 export interface AttemptRecord {
   deliveryId: string;
@@ -27,13 +28,24 @@ export interface AttemptRecord {
 export async function recordAttempts(db: Db, records: AttemptRecord[]): Promise<Set<string>> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await recordOnce(db, records);
+      return countOutcomes(records, await recordOnce(db, records));
     } catch (err) {
       // A rotation moved a row between partitions under this statement (40001): the next try finds it where it is now.
       const code = err && typeof err === 'object' && 'code' in err ? String((err as { code: unknown }).code) : '';
       if (code !== '40001' || attempt >= 3) throw err;
     }
   }
+}
+
+/** The process's gateway_webhook_deliveries_total by outcome, for the attempts this worker recorded. */
+function countOutcomes(records: AttemptRecord[], recorded: Set<string>): Set<string> {
+  const counter = processMetrics().webhookDeliveries;
+  for (const r of records) {
+    if (!recorded.has(r.deliveryId)) continue;
+    const outcome = r.attempt === null ? 'closed' : r.status === 'SUCCEEDED' ? 'succeeded' : r.status === 'DEAD_LETTER' ? 'dead_letter' : 'retry';
+    counter.inc({ outcome });
+  }
+  return recorded;
 }
 
 async function recordOnce(db: Db, records: AttemptRecord[]): Promise<Set<string>> {

@@ -13,6 +13,7 @@ import { getMaxWithdrawal } from '@/lib/withdrawals/get-max-withdrawal';
 import { listWithdrawals } from '@/lib/withdrawals/list-withdrawals';
 import { ExchangeAttention } from './exchange-attention';
 import { ExchangeWithdrawal } from './exchange-withdrawal';
+import { StatementDownload } from './statement-download';
 import { WithdrawalForm } from './withdrawal-form';
 
 export const metadata = { title: 'Balance · USDT Gateway' };
@@ -75,6 +76,7 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
           )}
         </Card>
       </div>
+      <StatementDownload assets={['USDT', ...otherAssets]} />
       <ExchangeWithdrawal ctx={ctx} />
       <Card title="Withdrawal history" className="mt-4">
         <div className="-m-5">

@@ -1,0 +1,122 @@
+import type { SolvencyHolding, SolvencyOwed } from '@/db/schema';
+import { tokensOf, type Network } from '@/lib/chain/network';
+import { CHAIN_SPECS } from '@/lib/config/rails';
+import { Decimal } from '@/lib/money';
+import { lineKey, type OwedSnapshot } from './owed-snapshot';
+import type { ChainHoldings } from './read-chain';
+
+/** One line as the job stores it (db/schema/solvency.ts). */
+export interface LineFigures {
+  kind: 'token' | 'gas';
+  mode: Network['mode'];
+  chain: string;
+  chainId: number;
+  asset: string;
+  status: 'ok' | 'shortfall' | 'error';
+  blockNumber: number | null;
+  held: string | null;
+  owed: string;
+  difference: string | null;
+  owedParts: SolvencyOwed | null;
+  holdings: SolvencyHolding[] | null;
+  error: string | null;
+}
+
+const sum = (values: Decimal.Value[]) => values.reduce<Decimal>((a, v) => a.plus(v), new Decimal(0));
+
+/** What a network's tokens are owed, from the snapshot; `mined` removes what already left the hot wallet. */
+export function owedOn(net: Network, asset: string, snap: OwedSnapshot, mined: (hashes: string[]) => boolean, hashes: TxHashes): SolvencyOwed {
+  const k = lineKey(net.chainId, asset);
+  const inFlight = snap.withdrawals.filter((w) => lineKey(w.chainId, w.token) === k && !mined(hashes.withdrawals.get(w.id) ?? []));
+  const held = snap.held
+    .filter((h) => lineKey(h.chainId, h.token) === k)
+    .map((h) => {
+      // Its sweep's fee step already took the fee to the fee wallet: the rest is what is owed now.
+      const feeTx = h.settlementId ? hashes.feeTxs.get(h.settlementId) : undefined;
+      return feeTx && mined([feeTx]) ? new Decimal(h.amount).minus(h.feeAmount ?? 0) : new Decimal(h.amount);
+    });
+  return {
+    balances: new Decimal(snap.balances.get(k) ?? 0).toFixed(),
+    withdrawalsInFlight: sum(inFlight.map((w) => w.netAmount)).toFixed(),
+    heldPayments: sum(held).toFixed(),
+  };
+}
+
+export interface TxHashes {
+  withdrawals: Map<string, string[]>;
+  feeTxs: Map<string, string>;
+}
+
+/** The lines of one network read at one block: a token line per enabled token, and the gas wallet against the floor. */
+export function networkLines(net: Network, snap: OwedSnapshot, hashes: TxHashes, chain: ChainHoldings): LineFigures[] {
+  const mined = (list: string[]) => list.some((h) => chain.mined.has(h.toLowerCase()));
+  const lines: LineFigures[] = tokensOf(net).map((t) => {
+    const owedParts = owedOn(net, t.asset, snap, mined, hashes);
+    const owed = sum([owedParts.balances, owedParts.withdrawalsInFlight, owedParts.heldPayments]);
+    const holdings: SolvencyHolding[] = [{ address: chain.hot, role: 'hot', amount: chain.hotBalances.get(t.asset) ?? '0' }];
+    for (const address of snap.depositAddresses.get(lineKey(net.chainId, t.asset)) ?? []) {
+      holdings.push({ address, role: 'deposit', amount: chain.depositBalances.get(`${t.asset}:${address}`) ?? '0' });
+    }
+    const held = sum(holdings.map((h) => h.amount));
+    const difference = held.minus(owed);
+    return {
+      kind: 'token',
+      mode: net.mode,
+      chain: net.chain,
+      chainId: net.chainId,
+      asset: t.asset,
+      status: difference.isNegative() ? 'shortfall' : 'ok',
+      blockNumber: chain.blockNumber,
+      held: held.toFixed(),
+      owed: owed.toFixed(),
+      difference: difference.toFixed(),
+      owedParts,
+      holdings,
+      error: null,
+    };
+  });
+  if (chain.gas) {
+    const floor = new Decimal(net.gasWalletLowBnb ?? '0.05');
+    const difference = new Decimal(chain.gas.balance).minus(floor);
+    lines.push({
+      kind: 'gas',
+      mode: net.mode,
+      chain: net.chain,
+      chainId: net.chainId,
+      asset: nativeCoin(net),
+      status: difference.isNegative() ? 'shortfall' : 'ok',
+      blockNumber: chain.blockNumber,
+      held: new Decimal(chain.gas.balance).toFixed(),
+      owed: floor.toFixed(),
+      difference: difference.toFixed(),
+      owedParts: null,
+      holdings: [{ address: chain.gas.address, role: 'gas', amount: chain.gas.balance }],
+      error: null,
+    });
+  }
+  return lines;
+}
+
+export const nativeCoin = (net: Network) => net.nativeCoin ?? CHAIN_SPECS[net.chain].nativeCoin;
+
+/** The lines of a network whose read failed: no held figure, no difference (a failed read is never a zero). */
+export function errorLines(net: Network, snap: OwedSnapshot | null, error: string): LineFigures[] {
+  const line = (kind: 'token' | 'gas', asset: string, owed: string): LineFigures => ({
+    kind,
+    mode: net.mode,
+    chain: net.chain,
+    chainId: net.chainId,
+    asset,
+    status: 'error',
+    blockNumber: null,
+    held: null,
+    owed,
+    difference: null,
+    owedParts: null,
+    holdings: null,
+    error,
+  });
+  const lines = tokensOf(net).map((t) => line('token', t.asset, new Decimal(snap?.balances.get(lineKey(net.chainId, t.asset)) ?? 0).toFixed()));
+  if (net.gasWalletKey) lines.push(line('gas', nativeCoin(net), new Decimal(net.gasWalletLowBnb ?? '0.05').toFixed()));
+  return lines;
+}
