@@ -60,6 +60,12 @@ export const invoices = pgTable(
     chainId: integer().notNull(),
     /** Lower-case hex (the watcher matches log recipients as-is); shown EIP-55 checksummed. */
     depositAddress: text().notNull(),
+    /**
+     * sha256 (hex) of the payer's secret claim token: 128 random bits carried only by the checkout URL returned when
+     * the invoice is created (and the payment link's redirect). Only a request carrying it may propose a refund
+     * address (issue 30 §1). Null on invoices made before tokens existed: no payer proposals for those.
+     */
+    claimTokenHash: text(),
     /** m/44'/60'/0'/0/<addressIndex> of the mode's deposit mnemonic. */
     addressIndex: bigint({ mode: 'number' }).notNull(),
     amountExpected: money().notNull(),

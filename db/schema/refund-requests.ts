@@ -14,6 +14,56 @@ export const REFUND_REQUEST_STATUSES = ['PENDING', 'APPROVED', 'DECLINED', 'SUPE
 export type RefundRequestStatus = (typeof REFUND_REQUEST_STATUSES)[number];
 
 /**
+ * How the proposer proved they may say where the money goes (issue 30 §1): `payer_token` carried the invoice's
+ * secret claim token (the checkout URL the payer was given); `claim_link` used a merchant-issued refund claim link;
+ * `invoice_link` knew only the invoice id (proposals made before claim tokens existed; no longer accepted, never
+ * auto-refunded).
+ */
+export const REFUND_REQUEST_SOURCES = ['payer_token', 'claim_link', 'invoice_link'] as const;
+export type RefundRequestSource = (typeof REFUND_REQUEST_SOURCES)[number];
+
+/** OPEN: the payer may still use it; USED: a proposal was made with it; CANCELED by the merchant; EXPIRED unused. */
+export const REFUND_CLAIM_STATUSES = ['OPEN', 'USED', 'CANCELED', 'EXPIRED'] as const;
+export type RefundClaimStatus = (typeof REFUND_CLAIM_STATUSES)[number];
+
+/**
+ * A merchant-issued refund claim link (issue 30 §1), for a payer without the checkout's claim token (paid from an
+ * exchange, lost the page): the merchant sets the amount, sends the one-time URL out of band, and the payer enters
+ * the address there, which makes a `claim_link` refund request under the same approval rules.
+ */
+export const refundClaims = pgTable(
+  'refund_claims',
+  {
+    id: text().primaryKey(),
+    tenantId: text()
+      .notNull()
+      .references(() => tenants.id),
+    mode: mode(),
+    invoiceId: text()
+      .notNull()
+      .references(() => invoices.id),
+    /** What the payer may claim, in the invoice's token. */
+    amount: money().notNull(),
+    /** sha256 (hex) of the link's secret; the secret itself is shown once, to the merchant who made it. */
+    tokenHash: text().notNull().unique(),
+    status: text({ enum: REFUND_CLAIM_STATUSES }).notNull(),
+    /** `user:<id>` or `api_key:<id>`. */
+    createdBy: text().notNull(),
+    expiresAt: tstz().notNull(),
+    usedAt: tstz(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    /** The invoice page and GET /v1/refund-claims?invoiceId: an invoice's claim links, newest first. */
+    index('refund_claims_invoice_idx').on(t.invoiceId, t.createdAt.desc()),
+    /** GET /v1/refund-claims: a tenant's claim links of one mode, newest first. */
+    index('refund_claims_tenant_created_idx').on(t.tenantId, t.mode, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+export type RefundClaim = typeof refundClaims.$inferSelect;
+
+/**
  * A payer's proposal, from the hosted checkout, of the address to refund an
  * invoice's late, partial or excess payment to (issue 19). Whoever holds the
  * checkout link may propose; only the merchant (dashboard, API) or the
@@ -39,6 +89,16 @@ export const refundRequests = pgTable(
     withdrawalId: text().references(() => withdrawals.id),
     /** The merchant's reason, shown to the payer on the checkout. */
     declineReason: text(),
+    /** How the proposer proved they may direct this refund (REFUND_REQUEST_SOURCES). */
+    source: text({ enum: REFUND_REQUEST_SOURCES }).notNull(),
+    /** The merchant claim link used (source `claim_link`). */
+    claimId: text().references(() => refundClaims.id),
+    /**
+     * Earliest time the auto-refund policy may act on it: created + the tenant's delay, during which
+     * `refund_request.created` is delivered and the merchant can decline. Null: never automatic (unsafe source,
+     * payment older than the policy's switch-on, over the bound); the merchant decides.
+     */
+    autoRefundAfter: tstz(),
     /** Why an automatic refund has not been made yet (e.g. the payment is not settled; over the 24 h limit). */
     pendingReason: text(),
     /** `user:<id>`, `api_key:<id>` or `policy` (the tenant's auto-refund policy). */
@@ -59,6 +119,10 @@ export const refundRequests = pgTable(
     index('refund_requests_pending_idx')
       .on(t.createdAt)
       .where(sql`${t.status} = 'PENDING'`),
+    /** The auto-refund job: undecided proposals whose delay has passed, per tenant and mode (fair share). */
+    index('refund_requests_auto_due_idx')
+      .on(t.tenantId, t.mode, t.autoRefundAfter)
+      .where(sql`${t.status} = 'PENDING' and ${t.autoRefundAfter} is not null`),
   ],
 );
 

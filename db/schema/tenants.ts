@@ -1,5 +1,5 @@
-import { boolean, pgTable, text } from 'drizzle-orm/pg-core';
-import { createdAt, percent, rate, tstz } from './columns';
+import { boolean, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { createdAt, money, percent, rate, tstz } from './columns';
 
 export const tenants = pgTable('tenants', {
   id: text().primaryKey(),
@@ -20,6 +20,20 @@ export const tenants = pgTable('tenants', {
    * the merchant (the 24 h limit and the approval threshold still apply). Off by default.
    */
   autoRefundOverpayments: boolean().notNull().default(false),
+  /**
+   * When the auto-refund policy was last switched on (null while off): payments first seen before it are never
+   * refunded automatically, so switching the policy on does not make every old overpayment claimable.
+   */
+  autoRefundEnabledAt: tstz(),
+  /** Seconds a safe proposal waits before the policy refunds it (the merchant can decline meanwhile). */
+  autoRefundDelaySeconds: integer().notNull().default(3600),
+  /**
+   * Overpayments above this many times the invoice's price are left to the merchant, never auto-refunded
+   * (also above autoRefundMaxAmount, whichever is lower).
+   */
+  autoRefundMaxMultiple: percent().notNull().default('10'),
+  /** Overpayments above this amount (in the invoice's token, pegged to USD) are left to the merchant. */
+  autoRefundMaxAmount: money().notNull().default('1000'),
   /**
    * Who pays the network fee of giving back money the merchant never kept (an overpayment, an unpaid
    * invoice's payments, a held payment sent back): `payer` (default) has it taken from what is sent back,

@@ -12,7 +12,16 @@ export type InvoicePricing = Pick<Invoice, 'priceCurrency' | 'priceAmount' | 'ra
 type Extra = Partial<
   Pick<
     Invoice,
-    'depositAddress' | 'addressIndex' | 'expiresAt' | 'payinCurrency' | 'payinAmount' | 'payinAddress' | 'payinTag' | 'payinStatus' | 'paymentLinkId'
+    | 'depositAddress'
+    | 'addressIndex'
+    | 'expiresAt'
+    | 'payinCurrency'
+    | 'payinAmount'
+    | 'payinAddress'
+    | 'payinTag'
+    | 'payinStatus'
+    | 'paymentLinkId'
+    | 'claimTokenHash'
   >
 >;
 
@@ -48,6 +57,7 @@ export function invoiceRow(
     mode: owner.mode,
     status: 'PENDING',
     chain: input.chain,
+    claimTokenHash: extra.claimTokenHash ?? null,
     token: input.token,
     chainId: network.chainId,
     // Placeholder until the address is claimed (create-invoice claims it in its statement).

@@ -90,6 +90,7 @@ export async function proposeRefundAddress(
         invoiceId,
         destinationAddress: address,
         amount: claim.toFixed(),
+        source: 'invoice_link',
         createdAt: now,
       })
       .returning();

@@ -33,9 +33,14 @@ export const RESOURCE_FACTORIES: Partial<Record<IdKind, (db: Db, owner: { tenant
   // A payer's pending proposal on an invoice (as the checkout writes it once the invoice has something to give back).
   refundRequest: async (db, owner) => {
     const id = newId('refundRequest');
-    await db
-      .insert(refundRequests)
-      .values({ id, ...owner, invoiceId: await testInvoice(db, owner), destinationAddress: `0x${'12'.repeat(20)}`, amount: '1' });
+    await db.insert(refundRequests).values({
+      id,
+      ...owner,
+      invoiceId: await testInvoice(db, owner),
+      destinationAddress: `0x${'12'.repeat(20)}`,
+      amount: '1',
+      source: 'payer_token',
+    });
     return id;
   },
   // A held payment on another network (as the watcher records one), on an invoice of its own.
