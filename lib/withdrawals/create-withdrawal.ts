@@ -21,7 +21,7 @@ import { assertNetworkMinimum, networkTerms } from './network-terms';
 import { AWAITING_APPROVAL } from './pending-reasons';
 import { MIN_WITHDRAWAL, type CreateWithdrawalInput } from './schemas';
 import { withdrawalView } from './view';
-import { withdrawalDebitSql } from './withdrawal-debit-sql';
+import { withdrawalDebitSql } from '@/lib/ledger/withdrawal-debit-sql';
 
 /**
  * The owner's withdrawal controls, passed in by the caller
