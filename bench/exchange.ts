@@ -86,6 +86,8 @@ async function bench(): Promise<Row[]> {
     wds.push(o);
     const id = newId('withdrawal');
     await db.insert(withdrawals).values({
+      chain: 'BSC',
+      token: 'USDT',
       id,
       ...owner,
       kind: 'exchange',

@@ -15,7 +15,7 @@ const N = Number(process.env.BENCH_N ?? 3000);
 
 await withBenchDatabase(async () => {
   const t = await benchKey();
-  await refillAddressPool(t.db, getNetwork('test').depositMnemonic!, { target: N + 600 });
+  await refillAddressPool(t.db, getNetwork('test', 'BSC').depositMnemonic!, { target: N + 600 });
   const ctx = { params: Promise.resolve({}) };
   const call = () =>
     POST(

@@ -24,7 +24,7 @@ export default async function run(): Promise<AbuseRow> {
     const product = await call('POST', '/v1/products', { key: b.test, body: { name: 'Mug', price: '9.90' } });
     if (product.status !== 201) throw new Error(`product: ${product.text}`);
     const owner = { tenantId: b.tenant.id, mode: 'test' as const };
-    const net = requireNetwork('test', ['depositMnemonic']);
+    const net = requireNetwork('test', 'BSC', ['depositMnemonic']);
     const body = { items: [{ productId: product.body.id as string, quantity: 1 }], customerEmail: 'buyer@example.com' };
     const place = async (address: string) => {
       try {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt, mode, money, tstz } from './columns';
+import { assetColumn, chainColumn, createdAt, mode, money, railChecks, tstz } from './columns';
 
 /** The watcher's position per mode and chain: every block up to lastBlock has been scanned. */
 export const chainCursors = pgTable(
@@ -45,7 +45,7 @@ export const chainTransfers = pgTable(
     toAddress: text().notNull(),
     amount: money().notNull(),
     /** Asset of the token contract (USDT, USDC): the ledger currency it is credited in. */
-    token: text().notNull().default('USDT'),
+    token: assetColumn(),
     invoiceId: text().notNull(),
     tenantId: text().notNull(),
     /** Arrived after the invoice expired or was already confirmed: settled on its own. */
@@ -63,6 +63,7 @@ export const chainTransfers = pgTable(
     index('chain_transfers_unsettled_idx')
       .on(t.chainId, t.blockNumber)
       .where(sql`${t.settlementId} is null`),
+    ...railChecks('chain_transfers', { asset: 'token' }),
   ],
 );
 
@@ -91,8 +92,8 @@ export const mismatchedPayments = pgTable(
     mode: mode(),
     /** Where the money is: the network and token it was sent with. */
     chainId: integer().notNull(),
-    chain: text().notNull(),
-    token: text().notNull(),
+    chain: chainColumn(),
+    token: assetColumn(),
     tokenAddress: text().notNull(),
     txHash: text().notNull(),
     logIndex: integer().notNull(),
@@ -159,6 +160,7 @@ export const mismatchedPayments = pgTable(
     index('mismatched_payments_sweep_idx')
       .on(t.mode, t.chainId, t.blockNumber)
       .where(sql`${t.sweep} is not null and ${t.settlementId} is null`),
+    ...railChecks('mismatched_payments', { chain: 'chain', asset: 'token' }),
   ],
 );
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt, exchangeRate, mode, money, percent, tstz } from './columns';
+import { assetColumn, chainColumn, createdAt, exchangeRate, mode, money, percent, railChecks, tstz } from './columns';
 import { paymentLinks } from './payment-links';
 import { tenants } from './tenants';
 
@@ -54,8 +54,8 @@ export const invoices = pgTable(
       .references(() => tenants.id),
     mode: mode(),
     status: text({ enum: INVOICE_STATUSES }).notNull().default('PENDING'),
-    chain: text().notNull().default('BSC'),
-    token: text().notNull().default('USDT'),
+    chain: chainColumn(),
+    token: assetColumn(),
     /** EVM chain id of the network the invoice was created on; jobs only touch their own network's invoices. */
     chainId: integer().notNull(),
     /** Lower-case hex (the watcher matches log recipients as-is); shown EIP-55 checksummed. */
@@ -128,6 +128,7 @@ export const invoices = pgTable(
     index('invoices_awaiting_idx')
       .on(t.chainId, t.status)
       .where(sql`${t.status} in ('DETECTED', 'OVERPAID', 'CONFIRMED')`),
+    ...railChecks('invoices', { chain: 'chain', asset: 'token' }),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt, mode, money, tstz } from './columns';
+import { assetColumn, createdAt, mode, money, railChecks, tstz } from './columns';
 import { tenants } from './tenants';
 
 /** One balance per tenant, mode and currency; always equal to the sum of its ledger entries. */
@@ -10,11 +10,11 @@ export const balances = pgTable(
       .notNull()
       .references(() => tenants.id),
     mode: mode(),
-    currency: text().notNull().default('USDT'),
+    currency: assetColumn(),
     available: money().notNull().default('0'),
     updatedAt: tstz().notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.mode, t.currency] })],
+  (t) => [primaryKey({ columns: [t.tenantId, t.mode, t.currency] }), ...railChecks('balances', { asset: 'currency' })],
 );
 
 /** Append-only: credits positive, debits negative. */
@@ -26,7 +26,7 @@ export const ledgerEntries = pgTable(
       .notNull()
       .references(() => tenants.id),
     mode: mode(),
-    currency: text().notNull().default('USDT'),
+    currency: assetColumn(),
     amount: money().notNull(),
     /**
      * invoice_credit, withdrawal (what the recipient gets), withdrawal_fee (the percentage), network_fee (the
@@ -45,5 +45,6 @@ export const ledgerEntries = pgTable(
     uniqueIndex('ledger_entries_kind_reference_uq').on(t.kind, t.referenceId),
     /** Statement of one tenant and mode, newest first. */
     index('ledger_entries_tenant_idx').on(t.tenantId, t.mode, t.createdAt),
+    ...railChecks('ledger_entries', { asset: 'currency' }),
   ],
 );

@@ -1,5 +1,5 @@
 import { index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt, mode, money, tstz } from './columns';
+import { assetColumn, chainColumn, createdAt, mode, money, railChecks, tstz } from './columns';
 import { tenants } from './tenants';
 
 /**
@@ -26,8 +26,8 @@ export const paymentLinks = pgTable(
     minAmount: money(),
     maxAmount: money(),
     /** The rail each payer's invoice is on: network and token (one of the tenant's accepted rails when the link was made). */
-    chain: text().notNull().default('BSC'),
-    token: text().notNull().default('USDT'),
+    chain: chainColumn(),
+    token: assetColumn(),
     /** The token, or (USDT links) a fiat code (lib/invoices FIAT_CURRENCIES): each invoice then locks its own rate. */
     currency: text().notNull().default('USDT'),
     /** Quantity limit: the link stops taking payers once this many of its invoices are paid; null = no limit. */
@@ -44,6 +44,7 @@ export const paymentLinks = pgTable(
     uniqueIndex('payment_links_slug_uq').on(t.slug),
     /** GET /v1/payment-links and the dashboard list: a tenant's links of one mode, newest first. */
     index('payment_links_tenant_mode_created_idx').on(t.tenantId, t.mode, t.createdAt.desc(), t.id.desc()),
+    ...railChecks('payment_links', { chain: 'chain', asset: 'token' }),
   ],
 );
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt, mode, money, tstz } from './columns';
+import { assetColumn, createdAt, mode, money, railChecks, tstz } from './columns';
 import { invoices } from './invoices';
 import { tenants } from './tenants';
 
@@ -35,7 +35,7 @@ export const settlements = pgTable(
     mode: mode(),
     chainId: integer().notNull(),
     /** Asset swept and credited (the invoice's token; a held payment's own for `mismatched` and `refund`). */
-    token: text().notNull().default('USDT'),
+    token: assetColumn(),
     kind: text({ enum: ['invoice', 'extra', 'mismatched', 'refund'] }).notNull(),
     status: text({ enum: SETTLEMENT_STATUSES }).notNull().default('pending'),
     /** Sum of the swept transfers. */
@@ -83,6 +83,7 @@ export const settlements = pgTable(
     index('settlements_deferred_idx')
       .on(t.chainId)
       .where(sql`${t.sweepDeferred} and ${t.carriedBy} is null`),
+    ...railChecks('settlements', { asset: 'token' }),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { bigint, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { createdAt, mode, money, tstz } from './columns';
+import { chainColumn, createdAt, mode, money, railChecks, tstz } from './columns';
 
 /** One run of the solvency job (lib/solvency): every enabled network of every mode, read at a stated block each. */
 export const solvencyRuns = pgTable(
@@ -56,7 +56,7 @@ export const solvencyLines = pgTable(
       .references(() => solvencyRuns.id, { onDelete: 'cascade' }),
     kind: text({ enum: ['token', 'gas'] }).notNull(),
     mode: mode(),
-    chain: text().notNull(),
+    chain: chainColumn(),
     chainId: integer().notNull(),
     /** The token (USDT, USDC) or, for gas lines, the native coin (BNB, ETH, POL). */
     asset: text().notNull(),
@@ -76,6 +76,7 @@ export const solvencyLines = pgTable(
     primaryKey({ columns: [t.runId, t.kind, t.mode, t.chain, t.asset] }),
     /** History of one line (sparkline). */
     index('solvency_lines_key_idx').on(t.kind, t.mode, t.chain, t.asset),
+    ...railChecks('solvency_lines', { chain: 'chain' }),
   ],
 );
 

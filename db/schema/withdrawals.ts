@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
-import { createdAt, mode, money, tstz } from './columns';
+import { assetColumn, chainColumn, createdAt, mode, money, railChecks, tstz } from './columns';
 import { invoices } from './invoices';
 import { tenants } from './tenants';
 
@@ -28,8 +28,8 @@ export const withdrawals = pgTable(
     destinationAddress: text().notNull(),
     chainId: integer().notNull(),
     /** The rail paid on (wire names): the lane of chainId sends `token`'s contract; the ledger debit is in `token`. */
-    chain: text().notNull().default('BSC'),
-    token: text().notNull().default('USDT'),
+    chain: chainColumn(),
+    token: assetColumn(),
     postBackUrl: text(),
     /** Refunds (issue 19): the invoice whose received USDT this withdrawal gives back; also in metadata.refundOfInvoiceId. */
     refundOfInvoiceId: text().references(() => invoices.id),
@@ -79,6 +79,7 @@ export const withdrawals = pgTable(
     index('withdrawals_tenant_open_idx')
       .on(t.tenantId, t.mode)
       .where(sql`${t.status} in ('PENDING', 'PROCESSING')`),
+    ...railChecks('withdrawals', { chain: 'chain', asset: 'token' }),
   ],
 );
 

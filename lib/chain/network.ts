@@ -5,7 +5,7 @@ import type { Mode } from '@/lib/mode';
 import { DEV_MNEMONIC, PRODUCTION_DEFAULT_CHAIN_ID } from '@/lib/config/network-env';
 import { networkCostsFromEnv } from '@/lib/config/network-costs';
 import { networkKey, stopGeneration, tokenKey, verdictOf } from './rail-stops';
-import { CHAIN_SPECS, expectedSymbols, parseRails, type Asset, type ChainKey } from '@/lib/config/rails';
+import { ASSETS, CHAIN_SPECS, CHAINS, expectedSymbols, parseRails, type Asset, type ChainKey } from '@/lib/config/rails';
 
 /** One token contract a network's watcher reads. */
 export interface TokenContract {
@@ -84,7 +84,10 @@ const g = globalThis as G;
  * Replaces the environment's network of a mode and chain (tests, dev tooling);
  * undefined restores it. An overridden network is enabled whatever RAILS says.
  */
-export function setNetworkOverride(mode: Mode, network: Network | undefined, chain: ChainKey = network?.chain ?? 'BSC'): void {
+export function setNetworkOverride(mode: Mode, network: Network): void;
+export function setNetworkOverride(mode: Mode, network: Network | undefined, chain: ChainKey): void;
+export function setNetworkOverride(mode: Mode, network: Network | undefined, chain?: ChainKey): void {
+  chain ??= network!.chain;
   g[overrideKey] ??= {};
   if (network) g[overrideKey]![`${mode}:${chain}`] = network;
   else delete g[overrideKey]![`${mode}:${chain}`];
@@ -114,8 +117,8 @@ function configuredNetwork(mode: Mode, chain: ChainKey): Network | undefined {
   return built[k] ?? undefined;
 }
 
-/** The BSC network of a mode (the spec's rail), or another enabled network. Throws for a network no enabled rail uses. */
-export function getNetwork(mode: Mode, chain: ChainKey = 'BSC'): Network {
+/** An enabled network of a mode, always named (no default network). Throws for a network no enabled rail uses. */
+export function getNetwork(mode: Mode, chain: ChainKey): Network {
   const net = findNetwork(mode, chain);
   if (!net) throw new ApiError('validation_failed', `The ${chain} network is not enabled on this gateway.`);
   return net;
@@ -123,7 +126,7 @@ export function getNetwork(mode: Mode, chain: ChainKey = 'BSC'): Network {
 
 /** Every enabled network of a mode, BSC first: one watcher, settlement run and hot wallet each. */
 export function getNetworks(mode: Mode): Network[] {
-  return (Object.keys(CHAIN_SPECS) as ChainKey[]).map((c) => findNetwork(mode, c)).filter((n): n is Network => n !== undefined);
+  return CHAINS.map((c) => findNetwork(mode, c)).filter((n): n is Network => n !== undefined);
 }
 
 /** The enabled rail (network as that token's), or undefined. */
@@ -215,7 +218,7 @@ function buildExtraNetwork(e: ReturnType<typeof env>, mode: Mode, chain: ChainKe
   return Object.freeze({
     ...bsc,
     chain,
-    token: first?.asset ?? (Object.keys(spec.tokens)[0] as Asset),
+    token: first?.asset ?? ASSETS.find((a) => spec.tokens[a])!,
     chainId: chainIdOf(e, mode, chain),
     rpcUrl: raw[`${p}_${chain}_RPC_URL`] as string | undefined,
     tokenAddress: first?.address,
@@ -262,11 +265,11 @@ type Field = 'rpcUrl' | 'tokenAddress' | 'depositMnemonic' | 'gasWalletKey' | 'f
 export type ReadyNetwork<F extends Field> = Network & Required<Pick<Network, F>>;
 
 /** The network with the given fields set, or a 503 naming what is missing (never the values). */
-export function requireNetwork<F extends Field>(mode: Mode, fields: readonly F[]): ReadyNetwork<F> {
-  const net = getNetwork(mode);
+export function requireNetwork<F extends Field>(mode: Mode, chain: ChainKey, fields: readonly F[]): ReadyNetwork<F> {
+  const net = getNetwork(mode, chain);
   const missing = fields.filter((f) => net[f] === undefined);
   if (missing.length > 0) {
-    throw new ApiError('service_unavailable', `The ${mode} network is not configured (missing: ${missing.join(', ')}).`);
+    throw new ApiError('service_unavailable', `The ${mode} ${chain} network is not configured (missing: ${missing.join(', ')}).`);
   }
   return net as ReadyNetwork<F>;
 }

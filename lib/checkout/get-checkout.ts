@@ -61,7 +61,7 @@ export async function getCheckout(db: Db, invoiceId: string) {
   // On the payment's own network (a payment credited from another network counts its blocks there).
   const head = last && cursor.find((c) => c.chainId === last.chainId)?.lastBlock;
   const confirmations = head === undefined || !last ? 0 : Math.max(0, head - last.blockNumber);
-  const net = getRail(inv.mode, inv.chain as ChainKey, inv.token as Asset);
+  const net = getRail(inv.mode, inv.chain, inv.token);
   const payUri =
     net?.tokenAddress && remaining.gt(0)
       ? `ethereum:${net.tokenAddress}@${inv.chainId}/transfer?address=${inv.depositAddress}&uint256=${parseUnits(remaining.toFixed(), net.decimals)}`
@@ -86,11 +86,11 @@ export async function getCheckout(db: Db, invoiceId: string) {
             rateAt: (inv.rateAt ?? inv.createdAt).toISOString(),
           }
         : null,
-    token: inv.token as Asset,
-    network: networkLabel(inv.chain as ChainKey),
+    token: inv.token,
+    network: networkLabel(inv.chain),
     /** Payments in another token or on another network than the invoice's: shown so the payer knows they arrived and what the merchant did. */
     mismatched: strays.map((m) => ({
-      network: networkLabel(m.chain as ChainKey),
+      network: networkLabel(m.chain),
       token: m.token,
       amount: formatAmount(m.amount),
       mismatch: m.mismatch,

@@ -31,7 +31,7 @@ describe('network costs from the environment', () => {
       fee: NETWORK_COST_DEFAULTS.POLYGON.networkFee,
       sweep: NETWORK_COST_DEFAULTS.POLYGON.sweepMinimum,
     });
-    const bsc = getNetwork('test');
+    const bsc = getNetwork('test', 'BSC');
     expect({ min: bsc.minWithdrawal, fee: bsc.networkFee, sweep: bsc.sweepMinimum }).toEqual({ min: '0.01', fee: '0.00', sweep: '1.00' });
   });
 
@@ -46,7 +46,7 @@ describe('network costs from the environment', () => {
     });
     expect(getNetwork('test', 'ETHEREUM')).toMatchObject({ minWithdrawal: '10.00', networkFee: '4.50', sweepMinimum: '40' });
     expect(getNetwork('live', 'ETHEREUM')).toMatchObject({ minWithdrawal: '5.00', networkFee: '6.00' });
-    expect(getNetwork('test')).toMatchObject({ sweepMinimum: '2.00', networkFee: '0.01' });
+    expect(getNetwork('test', 'BSC')).toMatchObject({ sweepMinimum: '2.00', networkFee: '0.01' });
     expect(getNetwork('test', 'POLYGON').sweepMinimum).toBe(NETWORK_COST_DEFAULTS.POLYGON.sweepMinimum);
   });
 

@@ -4,9 +4,15 @@ import type { Address } from 'viem';
 export const CHAINS = ['BSC', 'ETHEREUM', 'POLYGON', 'ARBITRUM', 'BASE'] as const;
 export type ChainKey = (typeof CHAINS)[number];
 
+/** A network's wire name read from outside the types (a raw SQL row, a query string). */
+export const isChainKey = (value: unknown): value is ChainKey => (CHAINS as readonly unknown[]).includes(value);
+
 /** Assets: a balance is kept per asset, whichever network the money arrived on. */
 export const ASSETS = ['USDT', 'USDC'] as const;
 export type Asset = (typeof ASSETS)[number];
+
+/** An asset's name read from outside the types. */
+export const isAsset = (value: unknown): value is Asset => (ASSETS as readonly unknown[]).includes(value);
 
 export interface TokenSpec {
   /** The mainnet contract (live mode in production defaults to it). */
@@ -124,6 +130,7 @@ export interface RailKey {
   chain: ChainKey;
   token: Asset;
 }
+export type Rail = RailKey;
 
 /** Every (network, token) pair the table knows: BSC USDT, BSC USDC, Ethereum USDT and USDC, ... */
 export const ALL_RAILS: readonly RailKey[] = CHAINS.flatMap((chain) =>

@@ -208,6 +208,8 @@ describe('console actions write audit rows', () => {
     const s = await signedIn('support');
     const invoiceId = newId('invoice');
     await db.insert(invoices).values({
+      chain: 'BSC',
+      token: 'USDT',
       id: invoiceId,
       tenantId: t.tenant.id,
       mode: 'test',
@@ -222,6 +224,7 @@ describe('console actions write audit rows', () => {
     });
     const settlementId = newId('settlement');
     await db.insert(settlements).values({
+      token: 'USDT',
       id: settlementId,
       invoiceId,
       tenantId: t.tenant.id,
@@ -237,6 +240,8 @@ describe('console actions write audit rows', () => {
     });
     const withdrawalId = newId('withdrawal');
     await db.insert(withdrawals).values({
+      chain: 'BSC',
+      token: 'USDT',
       id: withdrawalId,
       tenantId: t.tenant.id,
       mode: 'test',

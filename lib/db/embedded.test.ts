@@ -35,14 +35,14 @@ describe('embedded PGlite database', () => {
     const db = await getDb();
     const { tenant } = await createTenant(db, { name: 'Embedded' });
     await db.transaction((tx) =>
-      postLedgerEntry(tx, { tenantId: tenant.id, mode: 'test', amount: '12.34', kind: 'test_credit', referenceType: 'test', referenceId: 'r1' }),
+      postLedgerEntry(tx, { tenantId: tenant.id, mode: 'test', amount: '12.34', kind: 'test_credit', referenceType: 'test', referenceId: 'r1', currency: 'USDT' }),
     );
     await closeDb();
 
     const again = await getDb();
     await migrate();
     expect((await getTenantOrThrow(again, tenant.id)).name).toBe('Embedded');
-    expect(await getBalance(again, { tenantId: tenant.id, mode: 'test' })).toBe('12.34');
+    expect(await getBalance(again, { tenantId: tenant.id, mode: 'test', currency: 'USDT' })).toBe('12.34');
 
     // The money path's inserts (withdrawal row, outbox event, ledger) decode the same on PGlite.
     const withdrawal = await createWithdrawal(
@@ -62,7 +62,7 @@ describe('embedded PGlite database', () => {
       destinationAddress: '0x8ba1f109551bD432803012645Ac136ddd64DBA72',
     });
     expect(Date.parse(withdrawal.createdAt)).toBeGreaterThan(Date.now() - 60_000);
-    expect(await getBalance(again, { tenantId: tenant.id, mode: 'test' })).toBe('10.32');
+    expect(await getBalance(again, { tenantId: tenant.id, mode: 'test', currency: 'USDT' })).toBe('10.32');
     const [event] = await again.select().from(events).where(eq(events.subjectId, withdrawal.id));
     expect(event).toMatchObject({ type: 'withdrawal.created', data: { id: withdrawal.id, amount: '2.00' } });
   });

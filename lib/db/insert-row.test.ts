@@ -13,6 +13,8 @@ describe('insertRow', () => {
       id,
       tenantId: t.tenant.id,
       mode: 'test' as const,
+      chain: 'BSC' as const,
+      token: 'USDT' as const,
       kind: 'internal' as const,
       amount: '12.5',
       feeAmount: '0.125',

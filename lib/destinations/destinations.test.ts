@@ -28,7 +28,7 @@ const POLYGON_USDC = '0x00000000000000000000000000000000000000c2' as Address;
 const PERSON = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
 
 beforeAll(() => {
-  const env = getNetwork('test');
+  const env = getNetwork('test', 'BSC');
   const bsc: Network = {
     ...env,
     tokenAddress: BSC_USDT,

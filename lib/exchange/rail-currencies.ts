@@ -1,4 +1,4 @@
-import { ALL_RAILS, type Asset, type ChainKey, type RailKey } from '@/lib/config/rails';
+import { ALL_RAILS, CHAINS, type Asset, type ChainKey, type RailKey } from '@/lib/config/rails';
 import type { FfCurrency } from './types';
 import { USDT_BSC } from './currencies';
 
@@ -61,7 +61,7 @@ export function railOfExchangeCode(code: string): RailKey | null {
 /** The chain whose network aliases include `network`, or null. */
 function chainOfNetwork(network: string): ChainKey | null {
   const n = norm(network);
-  return (Object.keys(NETWORK_ALIASES) as ChainKey[]).find((k) => NETWORK_ALIASES[k].includes(n)) ?? null;
+  return CHAINS.find((k) => NETWORK_ALIASES[k].includes(n)) ?? null;
 }
 
 /**

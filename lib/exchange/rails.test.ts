@@ -54,7 +54,7 @@ afterAll(async () => {
 
 async function fundedTenant(balances: Partial<Record<Asset, string>>) {
   const t = await createTestTenant({ invoiceFeeRate: '0.01' });
-  for (const [currency, amount] of Object.entries(balances)) {
+  for (const [currency, amount] of Object.entries(balances) as [Asset, string][]) {
     await t.db.transaction((tx) =>
       postLedgerEntry(tx, {
         tenantId: t.tenant.id,

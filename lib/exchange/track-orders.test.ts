@@ -173,6 +173,8 @@ describe('trackExchangeOrders', () => {
   async function invoiceFor(receivedAt?: Date) {
     const id = newId('invoice');
     await t.db.insert(invoices).values({
+      chain: 'BSC',
+      token: 'USDT',
       id,
       tenantId: t.tenant.id,
       mode: 'live',

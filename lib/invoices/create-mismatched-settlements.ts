@@ -50,7 +50,7 @@ export async function createMismatchedSettlements(db: Db, net: Network, opts: { 
         .where(and(eq(settlements.invoiceId, invoice.id), sql`${settlements.status} in ('pending', 'processing')`));
       if (busy) return null;
       const [tenant] = await tx.select({ rate: tenants.invoiceFeeRate }).from(tenants).where(eq(tenants.id, held.tenantId));
-      const decimals = (railOf(net, held.token as Asset) ?? net).decimals;
+      const decimals = (railOf(net, held.token) ?? net).decimals;
       const { fee, net: netAmount } = held.sweep === 'credit' ? settlementFee(held.amount, tenant!.rate, decimals) : { fee: '0', net: held.amount };
       const settlementId = newId('settlement');
       await tx.insert(settlements).values({

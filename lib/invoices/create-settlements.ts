@@ -85,7 +85,7 @@ export async function createSettlements(db: Db, net: Network, opts: { limit?: nu
       const amount = confirmed.reduce((s, t) => s.add(t.amount), new Decimal(0));
       const [tenant] = await tx.select({ rate: tenants.invoiceFeeRate }).from(tenants).where(eq(tenants.id, row.tenantId));
       // The invoice's token decimals: fees round to what its contract can move.
-      const decimals = (railOf(net, row.token as Asset) ?? net).decimals;
+      const decimals = (railOf(net, row.token) ?? net).decimals;
       const { fee, net: netAmount } = settlementFee(amount, tenant!.rate, decimals);
       // The fee on what the merchant may give back waits in the hot wallet, so a refund can return it (heldFee).
       const heldFee = Decimal.min(fee, settlementFee(givebackPart(row, amount), tenant!.rate, decimals).fee).toFixed();

@@ -32,7 +32,7 @@ export async function finishMismatchedSettlement(tx: Db, s: Settlement) {
   const withdrawal = await createWithdrawal(
     tx,
     { tenantId: s.tenantId, mode: s.mode, tenant: tenant! },
-    { amount: amount.toFixed(2), destinationAddress: held.refundAddress, chain: held.chain as ChainKey, token: held.token as Asset },
+    { amount: amount.toFixed(2), destinationAddress: held.refundAddress, chain: held.chain, token: held.token },
     undefined,
     sendBackControls,
     givebackOptions(tenant!.payer),

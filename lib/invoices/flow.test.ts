@@ -46,7 +46,7 @@ async function detail(key: string, id: string) {
 }
 
 const balance = async (t: { db: any; tenant: { id: string } }) =>
-  new Decimal(await getBalance(t.db, { tenantId: t.tenant.id, mode: 'test' })).toFixed();
+  new Decimal(await getBalance(t.db, { tenantId: t.tenant.id, mode: 'test', currency: 'USDT' })).toFixed();
 
 const types = async (db: any, id: string) =>
   (await db.select({ type: events.type }).from(events).where(eq(events.subjectId, id)).orderBy(events.createdAt, events.id)).map((e: any) => e.type);

@@ -51,7 +51,7 @@ export async function getInvoice(db: Db, where: { id: string; tenantId: string; 
   return {
     ...invoiceView(row, txHashes),
     payments: transfers.map((t) => ({
-      chain: chainOf.get(t.chainId) ?? (row.chain as ChainKey),
+      chain: chainOf.get(t.chainId) ?? (row.chain),
       txHash: t.txHash,
       logIndex: t.logIndex,
       amount: formatAmount(t.amount),
@@ -64,7 +64,7 @@ export async function getInvoice(db: Db, where: { id: string; tenantId: string; 
       id: s.id,
       kind: s.kind,
       status: s.status,
-      token: s.token as Asset,
+      token: s.token,
       amount: formatAmount(s.amount),
       feeAmount: formatAmount(s.feeAmount),
       netAmount: formatAmount(s.netAmount),

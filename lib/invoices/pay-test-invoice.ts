@@ -18,7 +18,7 @@ let queue: Promise<unknown> = Promise.resolve();
 export async function payTestInvoice(db: Db, where: { id: string; tenantId: string }, amount: string) {
   const invoice = await getInvoiceOrThrow(db, { ...where, mode: 'test' });
   // On the invoice's own rail: its network and its token's decimals.
-  const net = requireRail('test', { chain: invoice.chain as ChainKey, token: invoice.token as Asset }, ['rpcUrl', 'tokenAddress', 'faucetKey']);
+  const net = requireRail('test', { chain: invoice.chain, token: invoice.token }, ['rpcUrl', 'tokenAddress', 'faucetKey']);
   if (invoice.chainId !== net.chainId) {
     // Created on an earlier test chain (e.g. before a dev restart): nothing would ever see the payment.
     throw new ApiError(

@@ -46,7 +46,7 @@ export async function refundMismatchedPayment(
   // none of our addresses on that network (wallet, token contract) nor any deposit address.
   let rail;
   try {
-    rail = requireRail(owner.mode, { chain: seen.chain as ChainKey, token: seen.token as Asset }, []);
+    rail = requireRail(owner.mode, { chain: seen.chain, token: seen.token }, []);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     throw new ApiError('invalid_state', `Cannot send this payment back: ${e.message}`);
@@ -87,7 +87,7 @@ export async function refundMismatchedPayment(
       const withdrawal = await createWithdrawal(
         tx,
         owner,
-        { amount: amount.toFixed(2), destinationAddress: held!.fromAddress, chain: held!.chain as ChainKey, token: held!.token as Asset },
+        { amount: amount.toFixed(2), destinationAddress: held!.fromAddress, chain: held!.chain, token: held!.token },
         undefined,
         sendBackControls,
         givebackOptions(payer),

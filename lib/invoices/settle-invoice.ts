@@ -69,7 +69,7 @@ export async function settleInvoice(db: Db, network: SettleNetwork, settlementId
   if (!s) throw new Error(`settlement ${settlementId} not found`);
   if (s.status === 'completed') return s;
   // The settlement's token on this network: its contract and decimals (a disabled token fails, and retries, rather than sweeping another).
-  const net = railOf(network, s.token as Asset) as SettleNetwork | undefined;
+  const net = railOf(network, s.token) as SettleNetwork | undefined;
   if (!net) throw new Error(`settlement ${s.id}: token ${s.token} is not enabled on ${network.chain}`);
   const [invoice] = await db.select().from(invoices).where(eq(invoices.id, s.invoiceId));
   const client = publicClient(net.rpcUrl);

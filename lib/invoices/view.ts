@@ -11,8 +11,8 @@ export function invoiceView(row: Invoice, txHashes: string[]): InvoiceView {
   return {
     id: row.id,
     status: row.status,
-    chain: row.chain as ChainKey,
-    token: row.token as Asset,
+    chain: row.chain,
+    token: row.token,
     // Pay-in invoices show the exchange's address in payinCurrency; the USDT still arrives at row.depositAddress.
     depositAddress: row.payinAddress ?? getAddress(row.depositAddress),
     amountExpected: formatAmount(row.amountExpected),

@@ -34,7 +34,7 @@ export const INVOICE_JOBS: ScheduledJob[] = [
     everyMs: 5_000,
     leaseMs: 120_000,
     run: async (db, signal) => {
-      const mnemonics = new Set(MODES.map((m) => getNetwork(m).depositMnemonic).filter((m): m is string => Boolean(m)));
+      const mnemonics = new Set(MODES.flatMap((m) => getNetworks(m).map((n) => n.depositMnemonic)).filter((m): m is string => Boolean(m)));
       for (const mnemonic of mnemonics) await refillAddressPool(db, mnemonic, { target: 2_000, signal });
     },
   },

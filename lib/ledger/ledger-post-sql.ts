@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { newId } from '@/lib/ids';
 import { Decimal } from '@/lib/money';
+import type { Asset } from '@/lib/config/rails';
 import type { Mode } from '@/lib/mode';
 
 export interface PostEntryInput {
@@ -11,7 +12,8 @@ export interface PostEntryInput {
   kind: string;
   referenceType: string;
   referenceId: string;
-  currency?: string;
+  /** The balance moved: always named (no money function has a default asset). */
+  currency: Asset;
 }
 
 /**
@@ -25,8 +27,8 @@ export interface PostEntryInput {
 export function ledgerPostSql(entries: PostEntryInput[], guard?: SQL) {
   const first = entries[0];
   if (!first) throw new Error('ledgerPostSql: no entries');
-  const currency = first.currency ?? 'USDT';
-  if (entries.some((e) => e.tenantId !== first.tenantId || e.mode !== first.mode || (e.currency ?? 'USDT') !== currency)) {
+  const currency = first.currency;
+  if (entries.some((e) => e.tenantId !== first.tenantId || e.mode !== first.mode || e.currency !== currency)) {
     throw new Error('ledger post: entries must share tenant, mode and currency');
   }
   const total = entries.reduce((sum, e) => sum.plus(e.amount), new Decimal(0)).toFixed();

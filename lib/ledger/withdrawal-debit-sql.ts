@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { newId } from '@/lib/ids';
 import type { Decimal } from '@/lib/money';
+import type { Asset } from '@/lib/config/rails';
 import type { Mode } from '@/lib/mode';
 
 /**
@@ -33,7 +34,7 @@ export function withdrawalDebitSql(input: {
   networkFee: Decimal;
   guard: SQL;
   /** The balance debited: the withdrawal's token. */
-  currency: string;
+  currency: Asset;
   /** The fee is taken from the amount instead of on top (refunds whose payer pays the network fee). */
   feeInside: boolean;
   /** Whether an amount equal to the balance's Max takes the whole balance (withdrawals; never refunds). */

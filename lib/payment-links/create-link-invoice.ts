@@ -79,7 +79,7 @@ export async function createLinkInvoice(
   if (wait !== null) throw tooMany(`This payment link is busy; try again in ${wait} seconds.`, wait);
 
   const owner = { tenantId: link.tenantId, mode: link.mode };
-  const rail = { chain: link.chain as ChainKey, token: link.token as Asset };
+  const rail = { chain: link.chain, token: link.token };
   // The rail was accepted when the link was made; the operator or the tenant may have turned it off since.
   const [tenant] = await db.select({ rails: tenants.rails }).from(tenants).where(eq(tenants.id, link.tenantId));
   if (!tenantRails(tenant!, link.mode).includes(`${rail.chain}:${rail.token}`))

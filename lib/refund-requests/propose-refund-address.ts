@@ -51,7 +51,7 @@ export async function proposeRefundAddress(
     .where(eq(invoices.id, invoiceId));
   if (!found) throw notFound('Invoice');
   // The refund is paid on the invoice's rail: none of our addresses there, no token contract, no deposit address of any network.
-  const rail = requireRail(found.mode, { chain: found.chain as ChainKey, token: found.token as Asset }, []);
+  const rail = requireRail(found.mode, { chain: found.chain, token: found.token }, []);
   const address = (await checkDestination(db, rail, parsed.data.destinationAddress)).toLowerCase();
 
   if (client.address !== null) {

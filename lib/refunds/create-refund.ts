@@ -36,7 +36,7 @@ export async function createRefund(
   return db.transaction(async (tx) => {
     const invoice = await getInvoiceOrThrow(tx, { id: invoiceId, tenantId: owner.tenantId, mode: owner.mode }, { forUpdate: true });
     // Given back on the invoice's rail, from its token's balance: never to one of our addresses on that network.
-    const rail = { chain: invoice.chain as ChainKey, token: invoice.token as Asset };
+    const rail = { chain: invoice.chain, token: invoice.token };
     parseDestination(requireRail(owner.mode, rail, []), input.destinationAddress);
     const terms = await refundTerms(tx, invoice);
     if (terms.refundable.lt('0.01')) {

@@ -57,7 +57,7 @@ type RefundTerms = Awaited<ReturnType<typeof refundTerms>>;
  * tenant's choice): the payer's checkout shows it before they confirm.
  */
 export async function givebackNetworkFee(db: Db, invoice: Invoice) {
-  const rail = getRail(invoice.mode, invoice.chain as ChainKey, invoice.token as Asset);
+  const rail = getRail(invoice.mode, invoice.chain, invoice.token);
   return {
     networkFee: rail ? networkTerms(rail).networkFee : new Decimal(0),
     paidBy: await refundNetworkFeePayer(db, invoice.tenantId),
@@ -69,7 +69,7 @@ export async function givebackNetworkFee(db: Db, invoice: Invoice) {
  * refund form, the payer's checkout): the network fee, who pays it, and what reaches the payer.
  */
 export async function quoteRefund(db: Db, owner: { tenantId: string; mode: Mode }, invoice: Invoice, amount: Decimal, terms: RefundTerms) {
-  const rail = getRail(owner.mode, invoice.chain as ChainKey, invoice.token as Asset);
+  const rail = getRail(owner.mode, invoice.chain, invoice.token);
   const networkFee = rail ? networkTerms(rail).networkFee : new Decimal(0);
   const p = await refundPricing(db, owner, invoice, amount, terms);
   const payerPays = p.networkFeePaidBy === 'payer';

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { solvencyLines, solvencyRuns, type SolvencyLine, type SolvencyRun } from '@/db/schema';
+import type { ChainKey } from '@/lib/config/rails';
 import type { Db } from '@/lib/db';
 import { Decimal } from '@/lib/money';
 
@@ -42,7 +43,7 @@ export async function latestSolvency(db: Db, opts: { historyRuns?: number } = {}
 }
 
 /** One line of the latest run (the drill-down), or undefined. */
-export async function latestLine(db: Db, key: { kind: string; mode: string; chain: string; asset: string }) {
+export async function latestLine(db: Db, key: { kind: string; mode: string; chain: ChainKey; asset: string }) {
   const [run] = await db.select({ id: solvencyRuns.id }).from(solvencyRuns).orderBy(desc(solvencyRuns.createdAt), desc(solvencyRuns.id)).limit(1);
   if (!run) return undefined;
   const [line] = await db

@@ -1,6 +1,6 @@
 import type { SolvencyHolding, SolvencyOwed } from '@/db/schema';
 import { tokensOf, type Network } from '@/lib/chain/network';
-import { CHAIN_SPECS } from '@/lib/config/rails';
+import { CHAIN_SPECS, type ChainKey } from '@/lib/config/rails';
 import { Decimal } from '@/lib/money';
 import { lineKey, type OwedSnapshot } from './owed-snapshot';
 import type { ChainHoldings } from './read-chain';
@@ -9,7 +9,7 @@ import type { ChainHoldings } from './read-chain';
 export interface LineFigures {
   kind: 'token' | 'gas';
   mode: Network['mode'];
-  chain: string;
+  chain: ChainKey;
   chainId: number;
   asset: string;
   status: 'ok' | 'shortfall' | 'error';

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { getNetworks } from '@/lib/chain/network';
-import { CHAIN_SPECS, CHAINS, type ChainKey } from '@/lib/config/rails';
+import { CHAIN_SPECS, CHAINS, isChainKey, type ChainKey } from '@/lib/config/rails';
 import type { Mode } from '@/lib/mode';
 import type { BalanceTransactionType } from './schemas';
 
@@ -64,7 +64,7 @@ export function chainIdsOf(mode: Mode, chain: ChainKey): number[] {
 
 /** The network of an entry: the withdrawal's own, or the one whose chain id its settlement ran on. */
 export function networkOf(mode: Mode, row: Pick<EntryRow, 'chain_id' | 'withdrawal_chain'>): ChainKey | null {
-  if (row.withdrawal_chain && (CHAINS as readonly string[]).includes(row.withdrawal_chain)) return row.withdrawal_chain as ChainKey;
+  if (isChainKey(row.withdrawal_chain)) return row.withdrawal_chain;
   if (row.chain_id === null) return null;
   const id = Number(row.chain_id);
   return CHAINS.find((c) => chainIdsOf(mode, c).includes(id)) ?? null;

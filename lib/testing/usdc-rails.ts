@@ -18,7 +18,7 @@ const ETH_USDC = '0x00000000000000000000000000000000000000a3' as Address;
  */
 export function withUsdcRails() {
   const enable = () => {
-    const bsc = getNetwork('test');
+    const bsc = getNetwork('test', 'BSC');
     setNetworkOverride('test', {
       ...bsc,
       tokens: [

@@ -8,6 +8,8 @@ export async function createTestWithdrawal(db: Db, owner: { tenantId: string; mo
   const [row] = await db
     .insert(withdrawals)
     .values({
+      chain: 'BSC',
+      token: 'USDT',
       id: newId('withdrawal'),
       ...owner,
       amount: '1',

@@ -39,7 +39,7 @@ describe('approval and the sending lane', () => {
         amount: '100',
         kind: 'test_credit',
         referenceType: 'test',
-        referenceId: `apl-${process.pid}-${++seq}`,
+        referenceId: `apl-${process.pid}-${++seq}`, currency: 'USDT',
       }),
     );
     const user = await createUser(t.db, {

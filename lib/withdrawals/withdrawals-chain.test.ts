@@ -33,7 +33,7 @@ async function fundedTenant(balance: string, feeRate = '0.01') {
       amount: balance,
       kind: 'test_credit',
       referenceType: 'test',
-      referenceId: `wdc-${process.pid}-${++seq}`,
+      referenceId: `wdc-${process.pid}-${++seq}`, currency: 'USDT',
     }),
   );
   return t;
@@ -249,6 +249,8 @@ describe('USDT withdrawals on a real chain', () => {
     const [live] = await t.db
       .insert(withdrawals)
       .values({
+        chain: 'BSC',
+        token: 'USDT',
         id: newId('withdrawal'),
         tenantId: t.tenant.id,
         mode: 'live',

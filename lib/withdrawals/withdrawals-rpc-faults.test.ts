@@ -37,7 +37,7 @@ async function fundedTenant(balance: string) {
       amount: balance,
       kind: 'test_credit',
       referenceType: 'test',
-      referenceId: `wdf-${process.pid}-${++seq}`,
+      referenceId: `wdf-${process.pid}-${++seq}`, currency: 'USDT',
     }),
   );
   return t;

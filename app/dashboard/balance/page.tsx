@@ -4,6 +4,7 @@ import { Money } from '@/components/ui/money';
 import { Pagination } from '@/components/ui/pagination';
 import { Time } from '@/components/ui/time';
 import { getNetwork, getNetworks, tokensOf } from '@/lib/chain/network';
+import type { ChainKey } from '@/lib/config/rails';
 import { requireContext } from '@/lib/dashboard/context';
 import { explorerTxUrl } from '@/lib/dashboard/explorer';
 import { can } from '@/lib/dashboard/permissions';
@@ -28,7 +29,7 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
   ]);
   // A withdrawal links to its own network's explorer; other assets' balances (USDC) show under USDT's.
   const networks = getNetworks(ctx.mode);
-  const chainIdOf = (chain: string) => networks.find((n) => n.chain === chain)?.chainId ?? getNetwork(ctx.mode).chainId;
+  const chainIdOf = (chain: ChainKey) => networks.find((n) => n.chain === chain)?.chainId ?? getNetwork(ctx.mode, chain).chainId;
   const otherAssets = [...new Set(networks.flatMap((n) => tokensOf(n).map((t) => t.asset)))].filter((a) => a !== 'USDT');
   const others = await Promise.all(otherAssets.map((currency) => getBalanceSummary(ctx.db, ctx.owner, { currency })));
   const canWithdraw = can(ctx.user.role, 'withdrawals:create');

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ApiError } from '@/lib/api/errors';
 import { clientIp } from '@/lib/http/client-ip';
 import { requireNetwork } from '@/lib/chain/network';
+import { DEFAULT_RAIL } from '@/lib/config/rails';
 import { getDb } from '@/lib/db';
 import { createOrder } from '@/lib/storefront/create-order';
 import { getStore } from '@/lib/storefront/get-store';
@@ -40,7 +41,7 @@ export async function buyProduct(_prev: BuyState, formData: FormData): Promise<B
   if (!store) return { error: 'This store is not available.' };
   let invoiceId: string;
   try {
-    const order = await createOrder(db, { tenantId: store.tenantId, mode: store.mode }, requireNetwork(store.mode, ['depositMnemonic']), input.data, {
+    const order = await createOrder(db, { tenantId: store.tenantId, mode: store.mode }, requireNetwork(store.mode, DEFAULT_RAIL.chain, ['depositMnemonic']), input.data, {
       clientAddress: clientIp(await headers()),
     });
     invoiceId = order.invoiceId;

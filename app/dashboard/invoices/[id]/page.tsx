@@ -40,7 +40,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
     throw err;
   }
   // The invoice's rail (its QR asks for its token on its network); a payment credited from another network links there.
-  const network = getRail(ctx.mode, invoice.chain as ChainKey, invoice.token as Asset) ?? getNetwork(ctx.mode);
+  const network = getRail(ctx.mode, invoice.chain, invoice.token) ?? getNetwork(ctx.mode, invoice.chain);
   const chainIdOf = (c: string) => getNetworks(ctx.mode).find((n) => n.chain === c)?.chainId ?? network.chainId;
   const row = await getInvoiceOrThrow(ctx.db, { id, ...ctx.owner });
   const [refunds, terms, requests] = await Promise.all([
