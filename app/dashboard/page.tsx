@@ -9,6 +9,7 @@ import { listDashboardInvoices } from '@/lib/dashboard/list-invoices';
 import { getOverviewStats, PERIODS, type Period } from '@/lib/dashboard/overview-stats';
 import { Decimal } from '@/lib/money';
 import { getBalanceSummary } from '@/lib/withdrawals/get-balance-summary';
+import { DEFAULT_RAIL } from '@/lib/config/rails';
 
 export const metadata = { title: 'Home · USDT Gateway' };
 
@@ -17,7 +18,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const requested = Number((await searchParams).days);
   const days: Period = (PERIODS as readonly number[]).includes(requested) ? (requested as Period) : 30;
   const [balance, stats, recent] = await Promise.all([
-    getBalanceSummary(ctx.db, ctx.owner),
+    getBalanceSummary(ctx.db, ctx.owner, { currency: DEFAULT_RAIL.token }),
     getOverviewStats(ctx.db, ctx.owner, days),
     listDashboardInvoices(ctx.db, ctx.owner, { page: 1 }, 6),
   ]);

@@ -5,7 +5,7 @@ import type { Mode } from '@/lib/mode';
 import { DEV_MNEMONIC, PRODUCTION_DEFAULT_CHAIN_ID } from '@/lib/config/network-env';
 import { networkCostsFromEnv } from '@/lib/config/network-costs';
 import { networkKey, stopGeneration, tokenKey, verdictOf } from './rail-stops';
-import { ASSETS, CHAIN_SPECS, CHAINS, expectedSymbols, parseRails, type Asset, type ChainKey } from '@/lib/config/rails';
+import { ASSETS, CHAIN_SPECS, CHAINS, DEFAULT_RAIL, expectedSymbols, parseRails, type Asset, type ChainKey } from '@/lib/config/rails';
 
 /** One token contract a network's watcher reads. */
 export interface TokenContract {
@@ -113,7 +113,7 @@ function configuredNetwork(mode: Mode, chain: ChainKey): Network | undefined {
   let built = BUILT.get(e);
   if (!built) BUILT.set(e, (built = {}));
   const k = `${mode}:${chain}`;
-  if (!(k in built)) built[k] = chain === 'BSC' ? Object.freeze(buildNetwork(e, mode)) : buildExtraNetwork(e, mode, chain);
+  if (!(k in built)) built[k] = chain === DEFAULT_RAIL.chain ? Object.freeze(buildNetwork(e, mode)) : buildExtraNetwork(e, mode, chain);
   return built[k] ?? undefined;
 }
 
@@ -202,9 +202,10 @@ function chainIdOf(e: ReturnType<typeof env>, mode: Mode, chain: ChainKey): numb
 }
 
 /**
- * A network other than BSC, when an enabled rail uses it. Outside production its wallets default to the
- * mode's BSC ones (the local chains fund the same dev keys); production requires its own (env() refuses to
- * start without them), so nothing is borrowed there.
+ * A network other than BSC, when an enabled rail uses it. Every setting is named here (no spread of BSC's
+ * network): a setting added to Network must be decided per network. Outside production its wallets default
+ * to the mode's BSC ones (the local chains fund the same dev keys); production requires its own (env()
+ * refuses to start without them, lib/config/rail-env-problems.ts), so nothing is borrowed there.
  */
 function buildExtraNetwork(e: ReturnType<typeof env>, mode: Mode, chain: ChainKey): Network | null {
   if (!parseRails(e.RAILS).some((r) => r.chain === chain)) return null;
@@ -215,8 +216,9 @@ function buildExtraNetwork(e: ReturnType<typeof env>, mode: Mode, chain: ChainKe
   const spec = CHAIN_SPECS[chain];
   const tokens = railTokens(e, mode, chain);
   const first = tokens[0];
+  const devDefault = <T>(own: T | undefined, bscs: T | undefined) => own ?? (dev ? bscs : undefined);
   return Object.freeze({
-    ...bsc,
+    mode,
     chain,
     token: first?.asset ?? ASSETS.find((a) => spec.tokens[a])!,
     chainId: chainIdOf(e, mode, chain),
@@ -225,8 +227,14 @@ function buildExtraNetwork(e: ReturnType<typeof env>, mode: Mode, chain: ChainKe
     decimals: first?.decimals ?? 6,
     confirmations: (raw[`${p}_${chain}_CONFIRMATIONS`] as number | undefined) ?? spec.confirmations,
     startBlock: raw[`${p}_${chain}_START_BLOCK`] as number | undefined,
-    gasWalletKey: (raw[`${p}_${chain}_GAS_WALLET_PRIVATE_KEY`] as Hex | undefined) ?? (dev ? bsc.gasWalletKey : undefined),
-    hotWalletKey: (raw[`${p}_${chain}_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined) ?? (dev ? bsc.hotWalletKey : undefined),
+    // One mnemonic per mode on every EVM network: a deposit address is the same account everywhere, so money
+    // sent on another network than the invoice's is still ours (held payments).
+    depositMnemonic: bsc.depositMnemonic,
+    gasWalletKey: devDefault(raw[`${p}_${chain}_GAS_WALLET_PRIVATE_KEY`] as Hex | undefined, bsc.gasWalletKey),
+    hotWalletKey: devDefault(raw[`${p}_${chain}_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined, bsc.hotWalletKey),
+    // The fee wallet is an address, not a key: the same account receives fees on every network.
+    feeWallet: bsc.feeWallet,
+    // Test mode's faucet (anvil's funded key in tests and development; unset in production).
     faucetKey: bsc.faucetKey,
     // Its own costs: Ethereum's gas is not BSC's.
     ...networkCostsFromEnv(e, mode, chain),

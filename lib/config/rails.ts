@@ -137,8 +137,16 @@ export const ALL_RAILS: readonly RailKey[] = CHAINS.flatMap((chain) =>
   ASSETS.filter((token) => CHAIN_SPECS[chain].tokens[token]).map((token) => ({ chain, token })),
 );
 
-/** The default rail: the spec's invoices and withdrawals without `chain`/`token`. */
-export const DEFAULT_RAIL: RailKey = { chain: 'BSC', token: 'USDT' };
+/**
+ * The default rail: the spec's invoices and withdrawals without `chain`/`token`. Only the API's request
+ * schemas and `requestedRail` apply it; no money function has a default network or asset.
+ */
+export const DEFAULT_RAIL = { chain: 'BSC', token: 'USDT' } as const satisfies RailKey;
+
+/** The rail a request names, the default rail's network or token where it names none (the API's contract). */
+export function requestedRail(input: { chain?: ChainKey; token?: Asset }): RailKey {
+  return { chain: input.chain ?? DEFAULT_RAIL.chain, token: input.token ?? DEFAULT_RAIL.token };
+}
 
 /** Parses RAILS (`BSC:USDT,ETHEREUM:USDC`); the default rail is always enabled. Throws with the bad entry. */
 export function parseRails(value: string | undefined): RailKey[] {

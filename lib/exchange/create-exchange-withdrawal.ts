@@ -7,7 +7,7 @@ import type { AuthTenant } from '@/lib/api-keys/authenticate';
 import { merchantAuditEntry } from '@/lib/audit/audit-merchant-action';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import { requireRail } from '@/lib/chain/network';
-import type { Asset } from '@/lib/config/rails';
+import { requestedRail, type Asset } from '@/lib/config/rails';
 import { env } from '@/lib/env';
 import { newId } from '@/lib/ids';
 import { postLedgerEntries } from '@/lib/ledger/post-entry';
@@ -56,7 +56,7 @@ export async function createExchangeWithdrawal(
   actor?: AuditActor,
 ) {
   // The rail paid from, as for plain withdrawals: 400 when not enabled, then (after the exchange's 503) 503 when its lane cannot send.
-  const rail = { chain: input.chain ?? 'BSC', token: input.token ?? 'USDT' } as const;
+  const rail = requestedRail(input);
   requireRail(owner.mode, rail, []);
   const client = requireExchange(db, owner.mode, owner.tenantId);
   const net = requireRail(owner.mode, rail, ['rpcUrl', 'tokenAddress', 'hotWalletKey']);

@@ -1,7 +1,7 @@
 import type { Db } from '@/lib/db';
 import { requireRail } from '@/lib/chain/network';
 import { resolveRailCurrency } from './rail-currencies';
-import type { Asset, ChainKey } from '@/lib/config/rails';
+import { requestedRail, type Asset, type ChainKey } from '@/lib/config/rails';
 import { Decimal } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
 import { getCurrencies } from './currencies';
@@ -14,7 +14,7 @@ export const PAYIN_QUOTE_SECONDS = 60;
 /** GET /v1/invoices/payin/currencies: what a customer can pay in (the exchange accepts it and can pay out USDT on BSC). */
 export async function listPayinCurrencies(db: Db, mode: Mode, query: { chain?: ChainKey; token?: Asset } = {}) {
   // The invoice's rail (BSC USDT by default; 400 when not enabled): what the exchange pays out in, and the one code not to offer.
-  const rail = requireRail(mode, { chain: query.chain ?? 'BSC', token: query.token ?? 'USDT' }, []);
+  const rail = requireRail(mode, requestedRail(query), []);
   const list = await getCurrencies(requireExchange(db, mode, null), mode);
   const payout = resolveRailCurrency(list, rail);
   const data = payout?.recv ? list.filter((c) => c.send && c.code !== payout.code) : [];
@@ -29,7 +29,7 @@ export async function quotePayin(
 ) {
   const mode = owner.mode;
   // A rail this gateway does not enable is a 400 naming the field, as on POST /v1/invoices.
-  const rail = requireRail(mode, { chain: input.chain ?? 'BSC', token: input.token ?? 'USDT' }, []);
+  const rail = requireRail(mode, requestedRail(input), []);
   const { quote } = await checkPayinPair(requireExchange(db, mode, owner.tenantId), mode, input.payinCurrency, input.amount, rail);
   const now = Date.now();
   return {

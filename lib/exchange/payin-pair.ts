@@ -17,7 +17,7 @@ export async function checkPayinPair(
   mode: Mode,
   payinCurrency: string,
   amount: string,
-  rail: { chain: ChainKey; token: Asset } = { chain: 'BSC', token: 'USDT' },
+  rail: { chain: ChainKey; token: Asset },
 ): Promise<{ params: Omit<CreateParams, 'toAddress'>; quote: FfPrice }> {
   const to = await requireRailCurrency(client, mode, rail, 'token');
   if (payinCurrency === to.code) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { INVOICE_STATUSES } from '@/db/schema/invoices';
 import { PageQuery, paged, Timestamp } from '@/lib/api/schemas';
-import { ASSETS, CHAINS } from '@/lib/config/rails';
+import { ASSETS, CHAINS, DEFAULT_RAIL } from '@/lib/config/rails';
 import { MismatchedPaymentEventData } from '@/lib/events/payloads';
 import { amountString } from './amount';
 
@@ -33,13 +33,13 @@ export const CreateInvoiceBody = z.strictObject({
     .describe('Your key-value data, returned as given (a JSON object of at most 8 KB).'),
   chain: z
     .enum(CHAINS, { error: () => `must be one of: ${CHAINS.join(', ')}` })
-    .default('BSC')
+    .default(DEFAULT_RAIL.chain)
     .describe(
       'Network the customer pays on: BSC (default), ETHEREUM, POLYGON, ARBITRUM or BASE, among the rails this gateway enables (docs/invoices.md "Rails").',
     ),
   token: z
     .enum(ASSETS, { error: () => `must be one of: ${ASSETS.join(', ')}` })
-    .default('USDT')
+    .default(DEFAULT_RAIL.token)
     .describe('USDT (default) or USDC; the payment credits your balance in this asset.'),
   expiresInMinutes: z
     .number({ error: () => 'must be an integer from 5 to 10080' })

@@ -15,8 +15,8 @@ import { MODES, ModeSchema } from '@/lib/mode';
 export const SettleInvoicePayload = z.strictObject({
   settlementId: z.string().min(1),
   mode: ModeSchema,
-  /** The settlement's network; absent in payloads queued before rails (BSC). */
-  chain: z.enum(CHAINS).default('BSC'),
+  /** The settlement's network (always named: no default network). */
+  chain: z.enum(CHAINS),
 });
 export type SettleInvoicePayload = z.infer<typeof SettleInvoicePayload>;
 

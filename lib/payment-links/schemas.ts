@@ -3,7 +3,7 @@ import { NullableTimestamp, PageQuery, paged, Timestamp } from '@/lib/api/schema
 import { amountString } from '@/lib/invoices/amount';
 import { Decimal } from '@/lib/money';
 import { FIAT_CURRENCIES } from '@/lib/invoices/schemas';
-import { ASSETS, CHAINS } from '@/lib/config/rails';
+import { ASSETS, CHAINS, DEFAULT_RAIL } from '@/lib/config/rails';
 
 export const LINK_CURRENCIES = [...ASSETS, ...FIAT_CURRENCIES] as const;
 const Amount = (example: string) => amountString({ maxDecimals: 2, max: '1000000000', example });
@@ -17,11 +17,11 @@ export const CreatePaymentLinkBody = z
     maxAmount: Amount('500.00').optional().describe('The payer types the amount: the largest accepted (with minAmount).'),
     chain: z
       .enum(CHAINS, { error: () => `must be one of: ${CHAINS.join(', ')}` })
-      .default('BSC')
+      .default(DEFAULT_RAIL.chain)
       .describe("Network each payer's invoice is on: BSC (default) or another of the rails this account accepts (GET /v1/tenants/me `rails`)."),
     token: z
       .enum(ASSETS, { error: () => `must be one of: ${ASSETS.join(', ')}` })
-      .default('USDT')
+      .default(DEFAULT_RAIL.token)
       .describe('USDT (default) or USDC: what payers pay and your balance is credited in.'),
     currency: z
       .enum(LINK_CURRENCIES, { error: () => `must be one of: ${LINK_CURRENCIES.join(', ')}` })

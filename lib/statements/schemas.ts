@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PageQuery, paged, Timestamp } from '@/lib/api/schemas';
-import { ASSETS, CHAINS } from '@/lib/config/rails';
+import { ASSETS, CHAINS, DEFAULT_RAIL } from '@/lib/config/rails';
 
 /**
  * What a ledger entry was, as an accountant reads it. Entry kinds this list does not know yet (new
@@ -57,7 +57,7 @@ export type ListBalanceTransactionsQuery = z.output<typeof ListBalanceTransactio
 
 export const StatementQuery = z
   .strictObject({
-    asset: z.enum(ASSETS).default('USDT').describe('The balance to state (default USDT).'),
+    asset: z.enum(ASSETS).default(DEFAULT_RAIL.token).describe('The balance to state (default USDT).'),
     from: z.iso.datetime({ offset: true }).describe('Start of the period, inclusive (ISO 8601).'),
     to: z.iso.datetime({ offset: true }).describe('End of the period, exclusive (ISO 8601).'),
   })

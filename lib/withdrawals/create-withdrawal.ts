@@ -22,6 +22,7 @@ import { AWAITING_APPROVAL } from './pending-reasons';
 import { MIN_WITHDRAWAL, type CreateWithdrawalInput } from './schemas';
 import { withdrawalView } from './view';
 import { withdrawalDebitSql } from '@/lib/ledger/withdrawal-debit-sql';
+import { requestedRail } from '@/lib/config/rails';
 
 /**
  * The owner's withdrawal controls, passed in by the caller
@@ -72,7 +73,7 @@ export async function createWithdrawal(
 ) {
   const amount = parseWithdrawalAmount(input.amount);
   // The rail to pay on (400 when not enabled): its network's lane sends it, its token's balance pays it.
-  const network = requireRail(owner.mode, { chain: input.chain ?? 'BSC', token: input.token ?? 'USDT' }, []);
+  const network = requireRail(owner.mode, requestedRail(input), []);
   const terms = networkTerms(network);
   assertNetworkMinimum(amount, terms, opts.ofInvoiceId ? 'refund' : 'withdrawal');
   const destination = parseDestination(network, input.destinationAddress);

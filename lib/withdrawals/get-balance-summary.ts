@@ -2,16 +2,16 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
 import { formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
-import type { Asset } from '@/lib/config/rails';
+import { DEFAULT_RAIL, type Asset } from '@/lib/config/rails';
 import { withdrawalCosts } from './get-max-withdrawal';
 
 /**
  * Available (ledger balance) and pending (amount + fee held by open withdrawals) of a tenant and mode,
- * in one asset (USDT by default; balances are per asset, whichever network paid them). A withdrawal
+ * in one asset (always named; balances are per asset, whichever network paid them). A withdrawal
  * holds the balance of its token (exchange withdrawals are USDT), so pending counts that token's only.
  */
-export async function getBalanceSummary(db: Db, owner: { tenantId: string; mode: Mode }, query: { currency?: Asset } = {}) {
-  const currency = query.currency ?? 'USDT';
+export async function getBalanceSummary(db: Db, owner: { tenantId: string; mode: Mode }, query: { currency: Asset }) {
+  const currency = query.currency;
   const [row] = rowsOf<{ available: string; pending: string }>(
     await db.execute(sql`
       select coalesce((select available from balances
@@ -24,7 +24,7 @@ export async function getBalanceSummary(db: Db, owner: { tenantId: string; mode:
     available: formatAmount(row!.available),
     pending: formatAmount(row!.pending),
     currency,
-    network: 'BSC' as const,
+    network: DEFAULT_RAIL.chain,
     withdrawalCosts: withdrawalCosts(owner.mode, currency),
   };
 }

@@ -2,7 +2,7 @@ import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import type { AuthTenant } from '@/lib/api-keys/authenticate';
 import { getNetworks, railOf, tokensOf, type Network } from '@/lib/chain/network';
-import type { Asset, ChainKey } from '@/lib/config/rails';
+import { ASSETS, DEFAULT_RAIL, type Asset, type ChainKey } from '@/lib/config/rails';
 import { getBalance } from '@/lib/ledger/get-balance';
 import { Decimal, formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
@@ -14,7 +14,7 @@ import { networkTerms } from './network-terms';
  * BSC USDT is always one (the spec's default rail), whether or not its contract is configured.
  */
 export function payoutNetworks(mode: Mode, asset: Asset): Network[] {
-  const paying = (n: Network) => tokensOf(n).some((t) => t.asset === asset) || (n.chain === 'BSC' && asset === 'USDT');
+  const paying = (n: Network) => tokensOf(n).some((t) => t.asset === asset) || (n.chain === DEFAULT_RAIL.chain && asset === DEFAULT_RAIL.token);
   return getNetworks(mode).flatMap((n) => {
     const rail = paying(n) ? railOf(n, asset) : undefined;
     return rail ? [rail] : [];
@@ -23,7 +23,7 @@ export function payoutNetworks(mode: Mode, asset: Asset): Network[] {
 
 /**
  * GET /v1/withdrawals/max: the largest amount whose amount + fee fits the balance of one asset
- * (`?currency=`, USDT by default) on one network (`?chain=`, BSC by default, else the first network paying
+ * (`?currency=`: the API defaults it to USDT, the function never) on one network (`?chain=`, BSC by default, else the first network paying
  * the asset), whose flat network fee is part of the fee (maxWithdrawal). maxAmount already has two decimals
  * (maxWithdrawal rounds it and caps it at the whole cents of what the flat fee leaves), and estimatedFee is
  * balance − maxAmount, the fee the debit charges for exactly that amount: maxAmount + estimatedFee is the
@@ -33,13 +33,13 @@ export function payoutNetworks(mode: Mode, asset: Asset): Network[] {
 export async function getMaxWithdrawal(
   db: Db,
   owner: { tenantId: string; mode: Mode; tenant: Pick<AuthTenant, 'withdrawalFeeRate'> },
-  query: { currency?: Asset; chain?: ChainKey } = {},
+  query: { currency: Asset; chain?: ChainKey },
 ) {
-  const currency = query.currency ?? 'USDT';
+  const currency = query.currency;
   const nets = payoutNetworks(owner.mode, currency);
   // A Max of an asset no rail pays out would promise a withdrawal that POST /v1/withdrawals refuses.
   if (nets.length === 0) {
-    const enabled = (['USDT', 'USDC'] as const).filter((a) => payoutNetworks(owner.mode, a).length > 0);
+    const enabled = ASSETS.filter((a) => payoutNetworks(owner.mode, a).length > 0);
     const message = `${currency} is not enabled on this gateway (enabled: ${enabled.join(', ')})`;
     throw new ApiError('validation_failed', `${message}.`, [{ path: 'currency', message }]);
   }

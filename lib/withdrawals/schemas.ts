@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ASSETS, CHAINS } from '@/lib/config/rails';
+import { ASSETS, CHAINS, DEFAULT_RAIL } from '@/lib/config/rails';
 import { NullableTimestamp, Timestamp, paged } from '@/lib/api/schemas';
 import { WITHDRAWAL_STATUSES } from '@/db/schema/withdrawals';
 
@@ -76,7 +76,7 @@ export const BalanceSchema = z
     available: z.string().describe('Available for withdrawal, from the ledger.'),
     pending: z.string().describe('Held by withdrawals not yet final (already deducted from available).'),
     currency: z.enum(ASSETS).describe('The asset (query `currency`, USDT by default): one balance per asset, whichever network paid it.'),
-    network: z.literal('BSC').describe('The network a withdrawal without `chain` pays on.'),
+    network: z.literal(DEFAULT_RAIL.chain).describe('The network a withdrawal without `chain` pays on.'),
     withdrawalCosts: z
       .array(WithdrawalCostSchema)
       .describe('Extension: for each enabled network that pays this asset out, its minimum withdrawal and flat network fee (docs/rails.md).'),

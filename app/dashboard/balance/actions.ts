@@ -10,6 +10,7 @@ import { createWithdrawal } from '@/lib/withdrawals/create-withdrawal';
 import { getMaxWithdrawal } from '@/lib/withdrawals/get-max-withdrawal';
 import { CreateWithdrawalBody, MaxWithdrawalQuery } from '@/lib/withdrawals/schemas';
 import { checkDestinationOnAnyNetwork } from '@/lib/destinations/check-destination';
+import { DEFAULT_RAIL } from '@/lib/config/rails';
 
 export async function createWithdrawalAction(input: unknown, stepUp?: { totpCode?: string }) {
   return runAction(async () => {
@@ -34,6 +35,7 @@ export async function validateAddressAction(address: string) {
 export async function maxWithdrawalAction(currency?: string, chain?: string) {
   return runAction(async () => {
     const ctx = await actionContext();
-    return getMaxWithdrawal(ctx.db, ctx.owner, MaxWithdrawalQuery.parse({ currency, chain }));
+    const query = MaxWithdrawalQuery.parse({ currency, chain });
+    return getMaxWithdrawal(ctx.db, ctx.owner, { ...query, currency: query.currency ?? DEFAULT_RAIL.token });
   });
 }

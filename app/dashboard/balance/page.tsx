@@ -4,7 +4,7 @@ import { Money } from '@/components/ui/money';
 import { Pagination } from '@/components/ui/pagination';
 import { Time } from '@/components/ui/time';
 import { getNetwork, getNetworks, tokensOf } from '@/lib/chain/network';
-import type { ChainKey } from '@/lib/config/rails';
+import { DEFAULT_RAIL, type ChainKey } from '@/lib/config/rails';
 import { requireContext } from '@/lib/dashboard/context';
 import { explorerTxUrl } from '@/lib/dashboard/explorer';
 import { can } from '@/lib/dashboard/permissions';
@@ -23,8 +23,8 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
   const ctx = await requireContext();
   const page = Math.max(1, Math.min(100_000, Number.parseInt((await searchParams).page ?? '1', 10) || 1));
   const [balance, max, history] = await Promise.all([
-    getBalanceSummary(ctx.db, ctx.owner),
-    getMaxWithdrawal(ctx.db, ctx.owner),
+    getBalanceSummary(ctx.db, ctx.owner, { currency: DEFAULT_RAIL.token }),
+    getMaxWithdrawal(ctx.db, ctx.owner, { currency: DEFAULT_RAIL.token }),
     listWithdrawals(ctx.db, ctx.owner, { page, limit: 20 }),
   ]);
   // A withdrawal links to its own network's explorer; other assets' balances (USDC) show under USDT's.

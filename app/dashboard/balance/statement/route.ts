@@ -1,4 +1,4 @@
-import { ASSETS } from '@/lib/config/rails';
+import { ASSETS, DEFAULT_RAIL } from '@/lib/config/rails';
 import { getDashboardContext } from '@/lib/dashboard/context';
 import { StatementQuery } from '@/lib/statements/schemas';
 import { statementCsv } from '@/lib/statements/statement-csv';
@@ -12,7 +12,7 @@ export async function GET(req: Request) {
   if (!ctx) return new Response('Sign in first.', { status: 401 });
   const p = new URL(req.url).searchParams;
   const [from, to] = [day(p.get('from')), day(p.get('to'))];
-  const asset = (ASSETS as readonly string[]).includes(p.get('asset') ?? '') ? p.get('asset')! : 'USDT';
+  const asset = (ASSETS as readonly string[]).includes(p.get('asset') ?? '') ? p.get('asset')! : DEFAULT_RAIL.token;
   const q =
     from && to ? StatementQuery.safeParse({ asset, from: `${from}T00:00:00.000Z`, to: new Date(Date.parse(to) + DAY_MS).toISOString() }) : null;
   if (!q?.success) return new Response('Choose a period: from and to as dates, from not after to.', { status: 400 });
