@@ -1,6 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { assetColumn, chainColumn, createdAt, mode, money, railChecks, tstz } from './columns';
+import { invoices } from './invoices';
+import { settlements } from './settlements';
+import { tenants } from './tenants';
+import { withdrawals } from './withdrawals';
 
 /** The watcher's position per mode and chain: every block up to lastBlock has been scanned. */
 export const chainCursors = pgTable(
@@ -46,12 +50,16 @@ export const chainTransfers = pgTable(
     amount: money().notNull(),
     /** Asset of the token contract (USDT, USDC): the ledger currency it is credited in. */
     token: assetColumn(),
-    invoiceId: text().notNull(),
-    tenantId: text().notNull(),
+    invoiceId: text()
+      .notNull()
+      .references(() => invoices.id),
+    tenantId: text()
+      .notNull()
+      .references(() => tenants.id),
     /** Arrived after the invoice expired or was already confirmed: settled on its own. */
     late: boolean().notNull().default(false),
     /** Settlement that swept it; null until then. */
-    settlementId: text(),
+    settlementId: text().references(() => settlements.id),
     createdAt: createdAt(),
   },
   (t) => [
@@ -103,8 +111,12 @@ export const mismatchedPayments = pgTable(
     fromAddress: text().notNull(),
     toAddress: text().notNull(),
     amount: money().notNull(),
-    invoiceId: text().notNull(),
-    tenantId: text().notNull(),
+    invoiceId: text()
+      .notNull()
+      .references(() => invoices.id),
+    tenantId: text()
+      .notNull()
+      .references(() => tenants.id),
     /** network: right token, other network; token: other token (any network). */
     mismatch: text({ enum: ['network', 'token'] }).notNull(),
     /**
@@ -119,11 +131,11 @@ export const mismatchedPayments = pgTable(
     /** Set when the payment is swept by a settlement of its own (kind `mismatched` or `refund`), not with the invoice's payments. */
     sweep: text({ enum: ['credit', 'refund'] }),
     /** That settlement, once the fan-out created it (the deposit address has one sender at a time). */
-    settlementId: text(),
+    settlementId: text().references(() => settlements.id),
     /** Where a refund goes: the sender, as the chain shows it. */
     refundAddress: text(),
     /** The refund's withdrawal, created with the ledger credit when the sweep finishes (or at once when an earlier send-back's failed). */
-    withdrawalId: text(),
+    withdrawalId: text().references(() => withdrawals.id),
     /**
      * Why the last send-back failed (its withdrawal's reason): the payment went back to `held`, its money
      * now in the balance (settlementId stays set, so it is never swept again). Cleared by the next send-back.

@@ -1,4 +1,5 @@
-import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, jsonb, pgTable, smallint, text } from 'drizzle-orm/pg-core';
 import { createdAt, mode, tstz } from './columns';
 
 /**
@@ -31,4 +32,31 @@ export const events = pgTable(
     /** Invoice/withdrawal timelines: events of one record in order. */
     index('events_subject_idx').on(t.subjectId, t.createdAt),
   ],
+);
+
+/**
+ * The outbox's hot queue (issue 20): one row per undispatched event, filled by the `events_to_outbox` insert
+ * trigger. Created by hand-written SQL (migrations 0022, 0023) partitioned by LIST (slot); declared here
+ * (migration 0037 is a no-op for it) so raw rows are typed.
+ */
+export const eventOutbox = pgTable(
+  'event_outbox',
+  {
+    slot: smallint().notNull(),
+    eventId: text().notNull(),
+    tenantId: text().notNull(),
+    createdAt: tstz().notNull(),
+  },
+  (t) => [index('event_outbox_created_idx').on(t.createdAt), index('event_outbox_event_idx').on(t.eventId)],
+);
+
+/** The one row naming the partition new event_outbox rows go to (migration 0022). */
+export const eventOutboxState = pgTable(
+  'event_outbox_state',
+  {
+    id: boolean().primaryKey().notNull().default(true),
+    slot: smallint().notNull(),
+    rotatedAt: tstz().notNull().defaultNow(),
+  },
+  (t) => [check('event_outbox_state_id_check', sql`${t.id}`)],
 );

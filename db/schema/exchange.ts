@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, jsonb, pgTable, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, mode, money, tstz } from './columns';
+import { invoices } from './invoices';
+import { tenants } from './tenants';
+import { withdrawals } from './withdrawals';
 
 export const EXCHANGE_ORDER_STATUSES = ['NEW', 'PENDING', 'EXCHANGE', 'WITHDRAW', 'DONE', 'EXPIRED', 'EMERGENCY'] as const;
 export type ExchangeOrderStatus = (typeof EXCHANGE_ORDER_STATUSES)[number];
@@ -13,7 +16,9 @@ export const exchangeOrders = pgTable(
   'exchange_orders',
   {
     id: text().primaryKey(),
-    tenantId: text().notNull(),
+    tenantId: text()
+      .notNull()
+      .references(() => tenants.id),
     mode: mode(),
     /** withdrawal: funded from the balance; payin: an invoice paid in another coin; manual: created for the tenant, never funded by us. */
     purpose: text({ enum: ['withdrawal', 'payin', 'manual'] }).notNull(),
@@ -24,8 +29,8 @@ export const exchangeOrders = pgTable(
      * (e.g. the balance changed between the check and the debit).
      */
     state: text({ enum: ['creating', 'unknown', 'failed', 'open', 'final', 'abandoned'] }).notNull(),
-    withdrawalId: text(),
-    invoiceId: text(),
+    withdrawalId: text().references(() => withdrawals.id),
+    invoiceId: text().references(() => invoices.id),
     /** The exchange's order id and its query token (a secret: never logged, only shown to the tenant who owns it). */
     exchangeId: text(),
     token: text(),

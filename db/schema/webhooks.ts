@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, mode, tstz } from './columns';
 import { tenants } from './tenants';
 
@@ -126,4 +126,47 @@ export const webhookAttempts = pgTable(
     responseBody: text(),
   },
   (t) => [primaryKey({ columns: [t.deliveryId, t.number] })],
+);
+
+/**
+ * The hot queue of webhook deliveries (issue 20): one row per undelivered delivery. Created by hand-written SQL
+ * (migrations 0021, 0024) as a table partitioned by LIST (slot) into webhook_queue_0 and _1, which drizzle cannot
+ * express; declared here (migration 0037 is a no-op for it) so raw rows are typed (RawRow<typeof webhookQueue>).
+ * The rotation (lib/webhooks/rotate-queue.ts) moves live rows to the active slot and TRUNCATEs the other.
+ */
+export const webhookQueue = pgTable(
+  'webhook_queue',
+  {
+    slot: smallint().notNull(),
+    deliveryId: text().notNull(),
+    tenantId: text().notNull(),
+    mode: text().notNull(),
+    eventId: text().notNull(),
+    eventType: text().notNull(),
+    endpointId: text(),
+    postBackUrl: text(),
+    /** Endpoint id, or the postBackUrl: what per-receiver limits count. */
+    target: text().notNull(),
+    attemptCount: integer().notNull().default(0),
+    nextAttemptAt: tstz().notNull(),
+    /** A worker holds the row until then; past it, another worker may retry the attempt. */
+    claimedUntil: tstz(),
+    /** Random token of the claiming worker: only it may record the attempt's outcome. */
+    claimToken: text(),
+  },
+  (t) => [
+    index('webhook_queue_delivery_idx').on(t.deliveryId),
+    index('webhook_queue_tenant_target_due_idx').on(t.tenantId, t.target, t.nextAttemptAt),
+  ],
+);
+
+/** The one row naming the partition new webhook_queue rows go to (migration 0021). */
+export const webhookQueueState = pgTable(
+  'webhook_queue_state',
+  {
+    id: boolean().primaryKey().notNull().default(true),
+    slot: smallint().notNull(),
+    rotatedAt: tstz().notNull().defaultNow(),
+  },
+  (t) => [check('webhook_queue_state_id_check', sql`${t.id}`)],
 );
