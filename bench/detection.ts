@@ -24,7 +24,7 @@
 import { and, eq } from 'drizzle-orm';
 import { erc20Abi, getAddress, parseUnits } from 'viem';
 import { printTable, withBenchDatabase, type Row } from './lib/harness';
-import type { Asset, ChainKey } from '@/lib/config/rails';
+import type { ChainKey } from '@/lib/config/rails';
 
 const PAYMENTS = Number(process.argv[2] ?? 40);
 /** Bench block times (s) and the real ones, for the printout. */
@@ -39,7 +39,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 await withBenchDatabase(async () => {
   const { getDb } = await import('@/lib/db');
   const { events, invoices } = await import('@/db/schema');
-  const { CHAIN_SPECS } = await import('@/lib/config/rails');
+  const { ASSETS, CHAIN_SPECS } = await import('@/lib/config/rails');
   const { startAnvil } = await import('@/lib/testing/anvil');
   const { setNetworkOverride } = await import('@/lib/chain/network');
   const { watchChainLoop } = await import('@/lib/invoices/watch-loop');
@@ -49,7 +49,8 @@ await withBenchDatabase(async () => {
 
   const chains = await Promise.all(
     SETUPS.map(async (s) => {
-      const tokens = Object.entries(CHAIN_SPECS[s.chain].tokens).map(([asset, t]) => ({ asset: asset as Asset, decimals: t.decimals }));
+      const spec = CHAIN_SPECS[s.chain].tokens;
+      const tokens = ASSETS.flatMap((asset) => (spec[asset] ? [{ asset, decimals: spec[asset].decimals }] : []));
       const anvil = await startAnvil({ chain: s.chain, tokens, blockTime: s.blockTime });
       return { ...s, anvil, tokens };
     }),

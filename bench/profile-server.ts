@@ -35,7 +35,8 @@ await withBenchDatabase(async (databaseUrl) => {
         amount: '1000000',
         kind: 'test_credit',
         referenceType: 'bench',
-        referenceId: `bench-${t.tenant.id}`, currency: 'USDT',
+        referenceId: `bench-${t.tenant.id}`,
+        currency: 'USDT',
       }),
     );
     await t.db.execute(sql`update api_keys set rate_limit_rpm = 100000000 where tenant_id = ${t.tenant.id}`);

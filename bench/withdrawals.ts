@@ -26,7 +26,8 @@ async function fundedTenants(n: number, balance: string) {
         amount: balance,
         kind: 'test_credit',
         referenceType: 'bench',
-        referenceId: `bench-${t.tenant.id}`, currency: 'USDT',
+        referenceId: `bench-${t.tenant.id}`,
+        currency: 'USDT',
       }),
     );
     await t.db.execute(sql`update api_keys set rate_limit_rpm = 100000000 where tenant_id = ${t.tenant.id}`);

@@ -8,7 +8,8 @@ const root = process.cwd();
 const SCANNED = ['app', 'lib', 'jobs', 'scripts', 'bench', 'components', 'db/schema'];
 
 /** lib/ledger writes balances and ledger_entries; tests and bench fixtures set up rows directly. */
-const allowed = (path: string) => path.startsWith('lib/ledger/') || /\.test\.tsx?$/.test(path) || path.startsWith('bench/') || path.startsWith('lib/testing/');
+const allowed = (path: string) =>
+  path.startsWith('lib/ledger/') || /\.test\.tsx?$/.test(path) || path.startsWith('bench/') || path.startsWith('lib/testing/');
 
 // Drizzle (insert(balances), update(ledgerEntries), delete(...)) and raw SQL (insert into balances, update ledger_entries b, delete from ...).
 const WRITES = [

@@ -35,7 +35,15 @@ describe('embedded PGlite database', () => {
     const db = await getDb();
     const { tenant } = await createTenant(db, { name: 'Embedded' });
     await db.transaction((tx) =>
-      postLedgerEntry(tx, { tenantId: tenant.id, mode: 'test', amount: '12.34', kind: 'test_credit', referenceType: 'test', referenceId: 'r1', currency: 'USDT' }),
+      postLedgerEntry(tx, {
+        tenantId: tenant.id,
+        mode: 'test',
+        amount: '12.34',
+        kind: 'test_credit',
+        referenceType: 'test',
+        referenceId: 'r1',
+        currency: 'USDT',
+      }),
     );
     await closeDb();
 

@@ -38,7 +38,8 @@ describe('event payloads as emitted match the OpenAPI webhooks section', () => {
         amount: '50',
         kind: 'test_credit',
         referenceType: 'test',
-        referenceId: `payloads-${process.pid}`, currency: 'USDT',
+        referenceId: `payloads-${process.pid}`,
+        currency: 'USDT',
       }),
     );
     const wd = await call('POST', '/v1/withdrawals', {

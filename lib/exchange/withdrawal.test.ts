@@ -34,7 +34,8 @@ async function fundedTenant(balance: string) {
       amount: balance,
       kind: 'test_credit',
       referenceType: 'test',
-      referenceId: `exw-${process.pid}-${++seq}`, currency: 'USDT',
+      referenceId: `exw-${process.pid}-${++seq}`,
+      currency: 'USDT',
     }),
   );
   return t;

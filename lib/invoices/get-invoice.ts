@@ -51,7 +51,7 @@ export async function getInvoice(db: Db, where: { id: string; tenantId: string; 
   return {
     ...invoiceView(row, txHashes),
     payments: transfers.map((t) => ({
-      chain: chainOf.get(t.chainId) ?? (row.chain),
+      chain: chainOf.get(t.chainId) ?? row.chain,
       txHash: t.txHash,
       logIndex: t.logIndex,
       amount: formatAmount(t.amount),

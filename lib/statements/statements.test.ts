@@ -75,7 +75,8 @@ describe('GET /v1/balance-transactions', () => {
         amount: '0.25',
         kind: 'brand_new_kind',
         referenceType: 'promo',
-        referenceId: `p-${t.tenant.id}`, currency: 'USDT',
+        referenceId: `p-${t.tenant.id}`,
+        currency: 'USDT',
       }),
     );
 
@@ -172,7 +173,8 @@ async function post(db: Db, tenantId: string, history: { amount: Decimal; debit:
           amount: signed.toFixed(),
           kind: h.kind,
           referenceType: 'test',
-          referenceId: `${tenantId}-${++seq}`, currency: 'USDT',
+          referenceId: `${tenantId}-${++seq}`,
+          currency: 'USDT',
         });
         const [row] = rowsOf<{ id: string }>(
           await tx.execute(sql`select id from ledger_entries where tenant_id = ${tenantId} and reference_id = ${`${tenantId}-${seq}`}`),

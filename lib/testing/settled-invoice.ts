@@ -36,7 +36,8 @@ export function settledInvoices(get: () => { chain: AnvilChain; net: Network }) 
           amount: opts.extra!,
           kind: 'test_credit',
           referenceType: 'test',
-          referenceId: `refund-${process.pid}-${++seq}`, currency: 'USDT',
+          referenceId: `refund-${process.pid}-${++seq}`,
+          currency: 'USDT',
         }),
       );
     }
@@ -65,7 +66,8 @@ export function settledInvoices(get: () => { chain: AnvilChain; net: Network }) 
     return { ...t, invoice: detail, owner: { tenantId: t.tenant.id, mode: 'test' as const }, settle };
   }
 
-  const balance = async (t: { db: any; owner: { tenantId: string; mode: 'test' } }) => (await getBalance(t.db, { ...t.owner, currency: 'USDT' })).toString();
+  const balance = async (t: { db: any; owner: { tenantId: string; mode: 'test' } }) =>
+    (await getBalance(t.db, { ...t.owner, currency: 'USDT' })).toString();
 
   const onChain = async (to: Address) => {
     const { chain } = get();

@@ -101,10 +101,13 @@ describe('the hot webhook queue', () => {
     for (let i = 1; i < 600; i++) ids.push((await emitEvent(t.db, { ...owner, type: 'order.created', subjectId: `ord_${i}`, data: { i } })).id);
     const stop = new AbortController();
     const loop = runDeliveryLoop(t.db, { signal: stop.signal, tenantId: t.tenant.id, allow, concurrency: 32, idleMs: 20 });
-    let rotations = 0;
+    // What the merchant notices is asserted below: every event arrives once and nothing stays queued. A rotation
+    // with deliveries still queued is what the test is about, so it counts those (not a timing-dependent total).
+    let rotationsWhileQueued = 0;
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
-      if ((await rotateWebhookQueue(t.db, { force: true })).rotated) rotations++;
+      const [queued] = rowsOf<{ n: number }>(await t.db.execute(sql`select count(*)::int as n from webhook_queue where tenant_id = ${t.tenant.id}`));
+      if ((await rotateWebhookQueue(t.db, { force: true })).rotated && queued!.n > 0) rotationsWhileQueued++;
       const [left] = rowsOf<{ n: number }>(await t.db.execute(sql`select count(*)::int as n from webhook_queue where tenant_id = ${t.tenant.id}`));
       const done = (await t.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.tenantId, t.tenant.id))).filter(
         (d) => d.status === 'SUCCEEDED',
@@ -114,7 +117,7 @@ describe('the hot webhook queue', () => {
     }
     stop.abort();
     await loop;
-    expect(rotations).toBeGreaterThan(3);
+    expect(rotationsWhileQueued).toBeGreaterThan(0);
     const got = r.received.map((x) => x.headers['x-webhook-id'] as string);
     expect(new Set(got).size).toBe(600);
     expect(got.filter((id) => !ids.includes(id))).toEqual([]);

@@ -39,7 +39,8 @@ describe('approval and the sending lane', () => {
         amount: '100',
         kind: 'test_credit',
         referenceType: 'test',
-        referenceId: `apl-${process.pid}-${++seq}`, currency: 'USDT',
+        referenceId: `apl-${process.pid}-${++seq}`,
+        currency: 'USDT',
       }),
     );
     const user = await createUser(t.db, {

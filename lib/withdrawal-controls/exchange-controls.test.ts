@@ -36,7 +36,8 @@ async function setup() {
       amount: '500',
       kind: 'test_credit',
       referenceType: 'test',
-      referenceId: `xwc-${process.pid}-${++seq}`, currency: 'USDT',
+      referenceId: `xwc-${process.pid}-${++seq}`,
+      currency: 'USDT',
     }),
   );
   const user = await createUser(t.db, {

@@ -37,7 +37,8 @@ async function setup(balance = '100') {
         amount: balance,
         kind: 'test_credit',
         referenceType: 'test',
-        referenceId: `wc-${process.pid}-${++seq}`, currency: 'USDT',
+        referenceId: `wc-${process.pid}-${++seq}`,
+        currency: 'USDT',
       }),
     );
   }

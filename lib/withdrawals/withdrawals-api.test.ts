@@ -15,7 +15,15 @@ let creditSeq = 0;
 
 async function credit(db: Db, tenantId: string, amount: string, mode: 'test' | 'live' = 'test') {
   await db.transaction((tx) =>
-    postLedgerEntry(tx, { tenantId, mode, amount, kind: 'test_credit', referenceType: 'test', referenceId: `credit-${process.pid}-${++creditSeq}`, currency: 'USDT' }),
+    postLedgerEntry(tx, {
+      tenantId,
+      mode,
+      amount,
+      kind: 'test_credit',
+      referenceType: 'test',
+      referenceId: `credit-${process.pid}-${++creditSeq}`,
+      currency: 'USDT',
+    }),
   );
 }
 
@@ -164,7 +172,8 @@ describe('balance and max', () => {
         amount: change,
         kind: 'test_credit',
         referenceType: 'test',
-        referenceId: `race-${process.pid}-${++creditSeq}`, currency: 'USDT',
+        referenceId: `race-${process.pid}-${++creditSeq}`,
+        currency: 'USDT',
       });
       locked();
       await held;

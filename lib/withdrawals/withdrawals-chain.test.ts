@@ -33,7 +33,8 @@ async function fundedTenant(balance: string, feeRate = '0.01') {
       amount: balance,
       kind: 'test_credit',
       referenceType: 'test',
-      referenceId: `wdc-${process.pid}-${++seq}`, currency: 'USDT',
+      referenceId: `wdc-${process.pid}-${++seq}`,
+      currency: 'USDT',
     }),
   );
   return t;

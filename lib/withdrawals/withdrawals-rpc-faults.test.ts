@@ -37,7 +37,8 @@ async function fundedTenant(balance: string) {
       amount: balance,
       kind: 'test_credit',
       referenceType: 'test',
-      referenceId: `wdf-${process.pid}-${++seq}`, currency: 'USDT',
+      referenceId: `wdf-${process.pid}-${++seq}`,
+      currency: 'USDT',
     }),
   );
   return t;

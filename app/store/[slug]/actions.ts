@@ -41,9 +41,15 @@ export async function buyProduct(_prev: BuyState, formData: FormData): Promise<B
   if (!store) return { error: 'This store is not available.' };
   let invoiceId: string;
   try {
-    const order = await createOrder(db, { tenantId: store.tenantId, mode: store.mode }, requireNetwork(store.mode, DEFAULT_RAIL.chain, ['depositMnemonic']), input.data, {
-      clientAddress: clientIp(await headers()),
-    });
+    const order = await createOrder(
+      db,
+      { tenantId: store.tenantId, mode: store.mode },
+      requireNetwork(store.mode, DEFAULT_RAIL.chain, ['depositMnemonic']),
+      input.data,
+      {
+        clientAddress: clientIp(await headers()),
+      },
+    );
     invoiceId = order.invoiceId;
   } catch (err) {
     if (err instanceof ApiError) return { error: err.details?.[0]?.message ? `Sorry: ${err.details[0].message}.` : err.message };

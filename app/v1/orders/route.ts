@@ -8,5 +8,7 @@ import { listOrders } from '@/lib/storefront/orders';
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
   GET: withApiKey(listOrdersOp, ({ db, auth, query }) => listOrders(db, auth, query)),
-  POST: withApiKey(createOrderOp, ({ db, auth, body }) => createOrder(db, auth, requireNetwork(auth.mode, DEFAULT_RAIL.chain, ['depositMnemonic']), body)),
+  POST: withApiKey(createOrderOp, ({ db, auth, body }) =>
+    createOrder(db, auth, requireNetwork(auth.mode, DEFAULT_RAIL.chain, ['depositMnemonic']), body),
+  ),
 });

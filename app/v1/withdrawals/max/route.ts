@@ -5,5 +5,7 @@ import { getMaxWithdrawal } from '@/lib/withdrawals/get-max-withdrawal';
 import { DEFAULT_RAIL } from '@/lib/config/rails';
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
-  GET: withApiKey(getMaxWithdrawalOp, ({ db, auth, query }) => getMaxWithdrawal(db, auth, { ...query, currency: query.currency ?? DEFAULT_RAIL.token })),
+  GET: withApiKey(getMaxWithdrawalOp, ({ db, auth, query }) =>
+    getMaxWithdrawal(db, auth, { ...query, currency: query.currency ?? DEFAULT_RAIL.token }),
+  ),
 });
