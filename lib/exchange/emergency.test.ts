@@ -13,6 +13,7 @@ import { listOrdersNeedingAttention } from './list-orders-needing-attention';
 import { recordOrderState } from './record-order-state';
 import { resolveExchangeEmergency } from './resolve-emergency';
 import type { CreateParams } from './types';
+import { RESOURCE_FACTORIES } from '@/lib/testing/resources';
 
 // The simulator runs without a chain here: USDTBSC deposits are then made through its control endpoint too.
 // The file creates more orders (50 weight each) than the real per-minute limit allows, so the limit is raised.
@@ -117,8 +118,11 @@ describe('exchange orders that need the merchant', () => {
     const a = await createTestTenant();
     const b = await createTestTenant();
     const expired = await fakeRow(a, 'test', 'EXPIRED');
-    const payin = await intoEmergency(a, await openOrder(a, 'payin', PAYIN, { invoiceId: 'inv_TEST0000000000000000000001' }));
-    const withdrawal = await intoEmergency(a, await openOrder(a, 'withdrawal', WITHDRAWAL, { withdrawalId: 'wd_TEST00000000000000000000001' }));
+    // Orders point at real rows (foreign keys): an invoice and a withdrawal of the tenant.
+    const invoiceId = await RESOURCE_FACTORIES.invoice!(a.db, owner(a));
+    const withdrawalId = await RESOURCE_FACTORIES.withdrawal!(a.db, owner(a));
+    const payin = await intoEmergency(a, await openOrder(a, 'payin', PAYIN, { invoiceId }));
+    const withdrawal = await intoEmergency(a, await openOrder(a, 'withdrawal', WITHDRAWAL, { withdrawalId }));
     await openOrder(a, 'payin', PAYIN); // NEW: fine, not listed
     await fakeRow(a, 'test', 'EMERGENCY', 'final'); // no longer tracked
     await fakeRow(a, 'live', 'EMERGENCY'); // the other mode
@@ -132,7 +136,7 @@ describe('exchange orders that need the merchant', () => {
       status: 'EMERGENCY',
       fromCcy: 'USDTBSC',
       toCcy: 'BTC',
-      withdrawalId: 'wd_TEST00000000000000000000001',
+      withdrawalId,
       invoiceId: null,
       reasons: ['LESS'],
       choice: 'NONE',
@@ -145,7 +149,7 @@ describe('exchange orders that need the merchant', () => {
       purpose: 'payin',
       fromCcy: 'BTC',
       toCcy: 'USDTBSC',
-      invoiceId: 'inv_TEST0000000000000000000001',
+      invoiceId,
       reasons: ['LESS'],
       canResolve: true,
     });
