@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
+import { webhookEndpoints, webhookQueue } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
+import type { RawRow } from '@/lib/db/raw-row';
 
 /** Claims last this long: the 10 s attempt timeout plus a wide margin; past it another worker retries. */
 export const CLAIM_LEASE_MS = 60_000;
@@ -164,21 +166,41 @@ export async function claimDeliveries(db: Db, opts: ClaimOptions): Promise<Claim
   const token = randomBytes(12).toString('base64url');
   const until = new Date(now.getTime() + (opts.leaseMs ?? CLAIM_LEASE_MS));
   const res = await inQueueOrder(db, claimStatement(opts, now, token, until));
-  return rowsOf<Record<string, unknown>>(res).map((r) => ({
-    id: r.id as string,
+  // The queue's columns typed from its declaration (db/schema/webhooks.ts), the joined ones by hand.
+  type Claimed = RawRow<
+    typeof webhookQueue,
+    {
+      tenantId: string;
+      mode: 'live' | 'test';
+      eventId: string;
+      eventType: string;
+      attemptCount: number | string;
+      endpointId: string | null;
+      postBackUrl: string | null;
+    }
+  > &
+    RawRow<typeof webhookEndpoints, { url: string | null; secret: string | null; previousSecret: string | null }> & {
+      id: string;
+      event_created_at: unknown;
+      event_data: unknown;
+      previous_secret_expires_at: unknown;
+      endpoint_active: boolean | null;
+    };
+  return rowsOf<Claimed>(res).map((r) => ({
+    id: r.id,
     token,
-    tenantId: r.tenant_id as string,
-    mode: r.mode as 'live' | 'test',
-    eventId: r.event_id as string,
-    eventType: r.event_type as string,
+    tenantId: r.tenant_id,
+    mode: r.mode,
+    eventId: r.event_id,
+    eventType: r.event_type,
     eventCreatedAt: toDate(r.event_created_at)!,
     eventData: typeof r.event_data === 'string' ? JSON.parse(r.event_data) : r.event_data,
     attemptCount: Number(r.attempt_count),
-    endpointId: (r.endpoint_id as string | null) ?? null,
-    postBackUrl: (r.post_back_url as string | null) ?? null,
-    url: (r.url as string | null) ?? null,
-    secret: (r.secret as string | null) ?? null,
-    previousSecret: (r.previous_secret as string | null) ?? null,
+    endpointId: r.endpoint_id ?? null,
+    postBackUrl: r.post_back_url ?? null,
+    url: r.url ?? null,
+    secret: r.secret ?? null,
+    previousSecret: r.previous_secret ?? null,
     previousSecretExpiresAt: toDate(r.previous_secret_expires_at),
     endpointActive: r.endpoint_active === true,
   }));
