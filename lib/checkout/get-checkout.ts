@@ -3,7 +3,6 @@ import { parseUnits } from 'viem';
 import { chainCursors, chainTransfers, invoices, mismatchedPayments, orders, tenants } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { getRail } from '@/lib/chain/network';
-import type { Asset, ChainKey } from '@/lib/config/rails';
 import { isId } from '@/lib/ids';
 import { Decimal, formatAmount } from '@/lib/money';
 import { checkoutRefund } from './checkout-refund';

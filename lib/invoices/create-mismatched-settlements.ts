@@ -2,7 +2,6 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { invoices, mismatchedPayments, settlements, tenants } from '@/db/schema';
 import { loadCursor } from '@/lib/chain/cursor';
 import { railOf, type Network } from '@/lib/chain/network';
-import type { Asset } from '@/lib/config/rails';
 import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import { settlementFee } from './fee';

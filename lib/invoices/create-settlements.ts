@@ -3,7 +3,6 @@ import { chainTransfers, invoices, settlements, tenants, type Invoice } from '@/
 import { rowsOf, type Db } from '@/lib/db';
 import { loadCursor } from '@/lib/chain/cursor';
 import { railOf, type Network } from '@/lib/chain/network';
-import type { Asset } from '@/lib/config/rails';
 import { newId } from '@/lib/ids';
 import { Decimal } from '@/lib/money';
 import { createMismatchedSettlements } from './create-mismatched-settlements';

@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { mismatchedPayments, tenants, type Settlement } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import type { ChainKey, Asset } from '@/lib/config/rails';
 import { Decimal } from '@/lib/money';
 import { createWithdrawal, type PrepareWithdrawalControls } from '@/lib/withdrawals/create-withdrawal';
 import { givebackOptions } from '@/lib/withdrawals/giveback-options';

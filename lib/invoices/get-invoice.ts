@@ -1,10 +1,8 @@
 import { asc, eq, inArray } from 'drizzle-orm';
-import type { Asset } from '@/lib/config/rails';
 import { chainCursors, chainTransfers, events, mismatchedPayments, settlements, settlementTxs } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import type { Mode } from '@/lib/mode';
 import { getNetworks } from '@/lib/chain/network';
-import type { ChainKey } from '@/lib/config/rails';
 import { formatAmount } from './amount';
 import { getInvoiceOrThrow } from './get-invoice-or-throw';
 import { invoiceView } from './view';

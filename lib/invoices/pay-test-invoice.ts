@@ -2,7 +2,6 @@ import { erc20Abi, getAddress, parseUnits } from 'viem';
 import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { requireRail } from '@/lib/chain/network';
-import type { Asset, ChainKey } from '@/lib/config/rails';
 import { walletClient } from '@/lib/chain/wallet-client';
 import { getInvoiceOrThrow } from './get-invoice-or-throw';
 import { formatAmount } from './amount';

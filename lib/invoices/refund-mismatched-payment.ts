@@ -7,7 +7,6 @@ import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import { requireRail } from '@/lib/chain/network';
 import { parseDestination, refuseDepositAddress } from '@/lib/destinations/check-destination';
 import { checkSendBackSender } from '@/lib/destinations/check-sender';
-import type { Asset, ChainKey } from '@/lib/config/rails';
 import type { Db } from '@/lib/db';
 import { Decimal } from '@/lib/money';
 import type { Mode } from '@/lib/mode';

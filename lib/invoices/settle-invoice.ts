@@ -6,7 +6,6 @@ import type { Db } from '@/lib/db';
 import { publicClient } from '@/lib/chain/clients';
 import { depositAccount } from '@/lib/chain/deposit-account';
 import { railOf, type ReadyNetwork } from '@/lib/chain/network';
-import type { Asset } from '@/lib/config/rails';
 import { confirmRecordedTx, findRecordedTx, sendRecordedTx, type SettlementStep } from '@/lib/chain/send-recorded-tx';
 import { finishSettlement } from './finish-settlement';
 import { planSweep, type Carried } from './plan-sweep';

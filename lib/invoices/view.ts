@@ -1,5 +1,4 @@
 import { getAddress } from 'viem';
-import type { Asset, ChainKey } from '@/lib/config/rails';
 import type { Invoice } from '@/db/schema';
 import { Decimal } from '@/lib/money';
 import { formatAmount } from './amount';

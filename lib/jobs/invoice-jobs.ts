@@ -1,5 +1,5 @@
 import type { ScheduledJob } from './scheduled-job';
-import { getNetwork, getNetworks, isNetworkReady, type Network } from '@/lib/chain/network';
+import { getNetworks, isNetworkReady, type Network } from '@/lib/chain/network';
 import { watchChainLoop } from '@/lib/invoices/watch-loop';
 import { refillAddressPool } from '@/lib/chain/refill-address-pool';
 import { MODES, type Mode } from '@/lib/mode';

@@ -3,7 +3,6 @@ import { paymentLinks, tenants } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { requireRail } from '@/lib/chain/network';
-import type { Asset, ChainKey } from '@/lib/config/rails';
 import { env } from '@/lib/env';
 import { addressGroup } from '@/lib/http/address-group';
 import { priceInvoice } from '@/lib/fiat-rates/price-invoice';

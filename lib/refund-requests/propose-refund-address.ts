@@ -3,7 +3,6 @@ import { invoices, refundRequests, tenants } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { ApiError, notFound } from '@/lib/api/errors';
 import { requireRail } from '@/lib/chain/network';
-import type { Asset, ChainKey } from '@/lib/config/rails';
 import { env } from '@/lib/env';
 import { emitEvent } from '@/lib/events/emit-event';
 import { isId, newId } from '@/lib/ids';

@@ -3,7 +3,6 @@ import { ApiError } from '@/lib/api/errors';
 import type { AuthTenant } from '@/lib/api-keys/authenticate';
 import type { AuditActor } from '@/lib/audit/record-audit';
 import { requireRail } from '@/lib/chain/network';
-import type { Asset, ChainKey } from '@/lib/config/rails';
 import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
 import { Decimal, formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';

@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import type { Invoice } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { getRail } from '@/lib/chain/network';
-import type { Asset, ChainKey } from '@/lib/config/rails';
 import { Decimal } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
 import type { WithdrawalOptions } from '@/lib/withdrawals/create-withdrawal';

@@ -1,5 +1,4 @@
 import { railOf } from '@/lib/chain/network';
-import type { Asset } from '@/lib/config/rails';
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import { encodeFunctionData, erc20Abi, formatUnits, keccak256, parseUnits, type Address, type Hex, type PublicClient } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';

@@ -1,5 +1,4 @@
 import { railOf } from '@/lib/chain/network';
-import type { Asset } from '@/lib/config/rails';
 import { and, asc, eq } from 'drizzle-orm';
 import { keccak256, type Hex, type PublicClient } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';

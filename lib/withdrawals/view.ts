@@ -1,5 +1,4 @@
 import type { Withdrawal } from '@/db/schema';
-import type { Asset, ChainKey } from '@/lib/config/rails';
 import { isoOrNull } from '@/lib/api/schemas';
 import { formatAmount } from '@/lib/money';
 import type { WithdrawalView } from './schemas';

@@ -8,7 +8,6 @@ import { Time } from '@/components/ui/time';
 import { TxLink } from '@/components/ui/tx-link';
 import { ApiError } from '@/lib/api/errors';
 import { getNetwork, getNetworks, getRail } from '@/lib/chain/network';
-import type { Asset, ChainKey } from '@/lib/config/rails';
 import { requireContext } from '@/lib/dashboard/context';
 import { listEventDeliveries } from '@/lib/dashboard/event-deliveries';
 import { paymentQrSvg } from '@/lib/dashboard/payment-qr';
