@@ -16,6 +16,7 @@ import { freshAddress, settledInvoices } from '@/lib/testing/settled-invoice';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { createUser } from '@/lib/users/create-user';
 import { autoRefund, runAutoRefunds } from './auto-refund';
+import { paymentSenders } from './payment-senders';
 import { proposeRefundAddress, type ProposalLimits } from './propose-refund-address';
 
 let chain: AnvilChain;
@@ -56,6 +57,11 @@ describe('auto-refund only for safe claims, after the delay', () => {
     expect(await autoRefund(t.db, link.request.id)).toBe('skipped');
     expect(await requestOf(t.db, link.request.id)).toMatchObject({ status: 'PENDING' });
     expect(await refundsOf(t.test, t.invoice.id)).toEqual([]);
+    // What the dashboard shows beside the proposed address: who paid, on chain.
+    const senders = await paymentSenders(t.db, t.invoice.id);
+    expect(senders).toHaveLength(1);
+    expect(senders[0]).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(senders[0]!.toLowerCase()).not.toBe(link.request.destinationAddress);
 
     // The payer, with the checkout's token: automatic, but only after the tenant's delay (default 1 hour).
     const made = await propose(t.db, t.invoice.id, 'payer_token');
