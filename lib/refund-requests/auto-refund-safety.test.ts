@@ -7,7 +7,7 @@ import { generateTotpSecret, totpCode } from '@/lib/auth/totp';
 import { type Network } from '@/lib/chain/network';
 import { sealSecret } from '@/lib/crypto/secret-box';
 import { newId } from '@/lib/ids';
-import { updateAutoRefundPolicy } from '@/lib/tenants/update-auto-refund-policy';
+import { updateAutoRefundPolicy } from '@/lib/withdrawal-controls/update-auto-refund-policy';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';

@@ -5,7 +5,7 @@ import { events, refundRequests } from '@/db/schema';
 import { ApiError } from '@/lib/api/errors';
 import { type Network } from '@/lib/chain/network';
 import { Decimal } from '@/lib/money';
-import { updateAutoRefundPolicy } from '@/lib/tenants/update-auto-refund-policy';
+import { updateAutoRefundPolicy } from '@/lib/withdrawal-controls/update-auto-refund-policy';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';

@@ -8,7 +8,7 @@ import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import type { Db } from '@/lib/db';
 import { Decimal } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
-import { AutoRefundPolicyInput } from './schemas';
+import { AutoRefundPolicyInput } from '@/lib/tenants/schemas';
 
 const settingsOf = (t: {
   autoRefundOverpayments: boolean;
