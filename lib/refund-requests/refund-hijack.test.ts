@@ -21,7 +21,9 @@ describe('refund-hijack (issue 30 §1): an invoice id is not a credential', () =
   it('a proposal with only the invoice id is refused with claim_token_required, writing nothing', async () => {
     const t = await settledInvoice('10.00', '15.00');
     for (const claimToken of [undefined, '', 'not-the-token', 'A'.repeat(43)]) {
-      const err = await proposeRefundAddress(t.db, t.invoice.id, { destinationAddress: freshAddress(), claimToken }, { address: null }).catch((e: unknown) => e);
+      const err = await proposeRefundAddress(t.db, t.invoice.id, { destinationAddress: freshAddress(), claimToken }, { address: null }).catch(
+        (e: unknown) => e,
+      );
       expect(err, String(claimToken)).toMatchObject({ code: 'claim_token_required', status: 403 });
     }
     expect(await t.db.select().from(refundRequests).where(eq(refundRequests.invoiceId, t.invoice.id))).toEqual([]);

@@ -6,6 +6,7 @@ import type { Network } from '@/lib/chain/network';
 import { searchConsole } from '@/lib/console/search';
 import { can } from '@/lib/dashboard/permissions';
 import { getCheckoutView } from '@/lib/checkout/get-checkout-view';
+import { presentCheckout } from '@/lib/checkout/present-checkout';
 import { getInvoice } from '@/lib/invoices/get-invoice';
 import { runInvoiceJobs } from '@/lib/invoices/run-invoice-jobs';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
@@ -75,7 +76,10 @@ export async function runRefundHijack(chain: AnvilChain, net: Network) {
     const readKey = (await createTestKey(db, { ...owner, scopes: ['invoices:read'] })).key;
     const ordersKey = (await createTestKey(db, { ...owner, scopes: ['orders:manage'] })).key;
     const product = await call('POST', '/v1/products', { key: t.test, body: { name: 'Beans', price: '10.00' } });
-    const order = await call('POST', '/v1/orders', { key: t.test, body: { items: [{ productId: product.body.id, quantity: 1 }], customerEmail: 'c@example.com' } });
+    const order = await call('POST', '/v1/orders', {
+      key: t.test,
+      body: { items: [{ productId: product.body.id, quantity: 1 }], customerEmail: 'c@example.com' },
+    });
     if (order.status !== 201) throw new Error(`order: ${order.text}`);
 
     const attempts: HijackAttempt[] = [];
@@ -97,7 +101,12 @@ export async function runRefundHijack(chain: AnvilChain, net: Network) {
     };
     const dashboard = (who: HijackAttempt['who'], role: string, action: string) =>
       // The dashboard's refund, approve and decline actions ask actionContext('withdrawals:create'): the same `can`.
-      attempts.push({ who, path: `dashboard ${action}`, outcome: can(role, 'withdrawals:create') ? 'allowed' : 'forbidden', succeeded: can(role, 'withdrawals:create') });
+      attempts.push({
+        who,
+        path: `dashboard ${action}`,
+        outcome: can(role, 'withdrawals:create') ? 'allowed' : 'forbidden',
+        succeeded: can(role, 'withdrawals:create'),
+      });
 
     // What each can read, and the URLs found there (a checkout URL with a token would be the credential).
     const seen: Record<string, string> = {
@@ -110,7 +119,7 @@ export async function runRefundHijack(chain: AnvilChain, net: Network) {
       'GET /v1/invoices': (await call('GET', '/v1/invoices', { key: readKey })).text,
       'GET /v1/orders/:id': (await call('GET', `/v1/orders/${order.body.id}`, { key: ordersKey })).text,
       'GET /v1/orders': (await call('GET', '/v1/orders', { key: ordersKey })).text,
-      'public checkout': JSON.stringify(await getCheckoutView(db, invoiceId)),
+      'public checkout': JSON.stringify(presentCheckout((await getCheckoutView(db, invoiceId))!, undefined)),
       events: JSON.stringify(await db.select({ data: events.data }).from(events).where(eq(events.tenantId, t.tenant.id))),
     };
     const readUrls = Object.values(seen).flatMap((s) => s.match(/\/pay\/inv_[0-9A-Za-z]+(\?[^"\\]*)?/g) ?? []);
@@ -128,8 +137,16 @@ export async function runRefundHijack(chain: AnvilChain, net: Network) {
     await scoped('invoices:read key', readKey, 'POST', `/v1/invoices/${invoiceId}/refunds`, { destinationAddress: attacker });
     const orderInvoice = order.body.invoiceId as string;
     const orderToken = claimOf(order.body.checkoutUrl);
-    const [orderRow] = await db.select().from(orders).where(eq(orders.id, order.body.id as string));
-    await propose('orders:manage key', 'checkout, order checkoutUrl from GET /v1/orders', orderInvoice, claimOf(JSON.parse(seen['GET /v1/orders/:id']!).checkoutUrl));
+    const [orderRow] = await db
+      .select()
+      .from(orders)
+      .where(eq(orders.id, order.body.id as string));
+    await propose(
+      'orders:manage key',
+      'checkout, order checkoutUrl from GET /v1/orders',
+      orderInvoice,
+      claimOf(JSON.parse(seen['GET /v1/orders/:id']!).checkoutUrl),
+    );
     await propose('orders:manage key', 'checkout, the other invoice with this order’s token', invoiceId, orderToken);
     await scoped('orders:manage key', ordersKey, 'POST', `/v1/invoices/${invoiceId}/refunds`, { destinationAddress: attacker });
 
@@ -145,7 +162,10 @@ export async function runRefundHijack(chain: AnvilChain, net: Network) {
     // The payer, with the token from the create response.
     const payerAddress = freshAddress();
     await propose('payer', 'checkout with the claim token', invoiceId, token, payerAddress);
-    const [payerRequest] = await db.select().from(refundRequests).where(and(eq(refundRequests.invoiceId, invoiceId), eq(refundRequests.destinationAddress, payerAddress.toLowerCase())));
+    const [payerRequest] = await db
+      .select()
+      .from(refundRequests)
+      .where(and(eq(refundRequests.invoiceId, invoiceId), eq(refundRequests.destinationAddress, payerAddress.toLowerCase())));
 
     const leaks = token
       ? [
@@ -153,7 +173,9 @@ export async function runRefundHijack(chain: AnvilChain, net: Network) {
             .filter(([, text]) => text.includes(token))
             .map(([where]) => where),
           ...(lines.some((l) => l.includes(token)) ? ['log'] : []),
-          ...(JSON.stringify(await db.select({ data: events.data }).from(events).where(eq(events.tenantId, t.tenant.id))).includes(token) ? ['events'] : []),
+          ...(JSON.stringify(await db.select({ data: events.data }).from(events).where(eq(events.tenantId, t.tenant.id))).includes(token)
+            ? ['events']
+            : []),
         ]
       : [];
     return {
