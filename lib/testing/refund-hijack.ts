@@ -161,7 +161,9 @@ export async function runRefundHijack(chain: AnvilChain, net: Network) {
 
     // The payer, with the token from the create response.
     const payerAddress = freshAddress();
+    const payerStarted = performance.now();
     await propose('payer', 'checkout with the claim token', invoiceId, token, payerAddress);
+    const payerMs = Math.round(performance.now() - payerStarted);
     const [payerRequest] = await db
       .select()
       .from(refundRequests)
@@ -185,7 +187,7 @@ export async function runRefundHijack(chain: AnvilChain, net: Network) {
       attempts,
       attackerRequests: toAttacker[0]!.n,
       attackerWithdrawals: paidToAttacker[0]!.n,
-      payer: { request: payerRequest ?? null, refunded: payerRequest?.status === 'APPROVED' && payerRequest.withdrawalId !== null },
+      payer: { request: payerRequest ?? null, refunded: payerRequest?.status === 'APPROVED' && payerRequest.withdrawalId !== null, ms: payerMs },
       leaks,
     };
   } finally {
