@@ -134,7 +134,7 @@ test('an expired invoice paid late: the payer proposes a refund address on the c
   await phone.close();
 });
 
-test('auto-refund policy: an overpayment goes back to the address the payer gives, without the merchant, and the form works without JavaScript', async ({
+test('auto-refund policy: set with its delay in the settings; the payer’s checkout (claim token) with the delay 0 is refunded at once, shown beside the paying address, and the form works without JavaScript', async ({
   page,
   browser,
   request,
@@ -144,9 +144,12 @@ test('auto-refund policy: an overpayment goes back to the address the payer give
   await page.goto('/dashboard/settings');
   const policy = page.getByRole('form', { name: 'Auto-refund policy' });
   await policy.getByLabel(/Refund overpayments automatically/).check();
+  await policy.getByLabel('Delay before refunding (seconds)').fill('0');
   await policy.getByRole('button', { name: 'Save' }).click();
   await expect(page.locator('[data-toast]').filter({ hasText: 'Overpayments will be refunded automatically' })).toBeVisible();
-  expect((await m.json('/v1/tenants/me')).autoRefundOverpayments).toBe(true);
+  expect(await m.json('/v1/tenants/me')).toMatchObject({ autoRefundOverpayments: true, autoRefundDelaySeconds: 0, autoRefundMaxMultiple: '10' });
+  await expect(policy.getByTestId('auto-refund-enabled-at')).toBeVisible();
+  await shot(page, 'settings-auto-refund-1280');
 
   const inv = await m.post('/v1/invoices', { amount: '10.00' });
   await m.post(`/v1/test-helpers/invoices/${inv.id}/pay`, { amount: '12.50' });
@@ -162,15 +165,27 @@ test('auto-refund policy: an overpayment goes back to the address the payer give
   const payer = `0x${'6b'.repeat(20)}` as Address;
   await section.getByLabel(/Your USDT address/).fill(payer);
   await section.getByRole('button', { name: 'Request refund' }).click();
-  // Settled already: the policy refunds it at once.
+  // Made with the payer's claim token (the link from the create response) and the delay 0: refunded at once.
   await expect(section.getByTestId('refund-progress')).toContainText('Refund of 2.50 USDT');
   const [asked] = (await m.json(`/v1/refund-requests?invoiceId=${inv.id}`)).data as Record<string, any>[];
-  expect(asked).toMatchObject({ status: 'APPROVED', decidedBy: 'policy' });
-  const refund = await m.json(`/v1/withdrawals/${asked!.withdrawalId}`);
+  expect(asked).toMatchObject({ source: 'payer_token', pendingReason: null });
+  await expect.poll(async () => (await m.json(`/v1/refund-requests/${asked!.id}`)).status, { timeout: 60_000 }).toBe('APPROVED');
+  // The merchant sees how it was proposed and who paid, on chain, beside the proposed address.
+  await page.goto(`/dashboard/invoices/${inv.id}`);
+  const row = page.locator(`[data-request-id="${asked!.id}"]`);
+  await expect(row.getByTestId('request-source')).toHaveText("payer's checkout");
+  await expect(row.getByTestId('payment-sender')).toContainText(/Paid from 0x[0-9a-fA-F]{40}/);
+  await expect(row.getByTestId('payment-sender')).toContainText('a different address');
+  await shot(page, 'invoice-refund-request-sender-1280');
+  const done = await m.json(`/v1/refund-requests/${asked!.id}`);
+  expect(done).toMatchObject({ decidedBy: 'policy' });
+  const refund = await m.json(`/v1/withdrawals/${done.withdrawalId}`);
   expect(refund).toMatchObject({ amount: '2.50', metadata: { refundOfInvoiceId: inv.id } });
   // The 2.50 less the invoice fee on it that came back (0.025): no withdrawal fee.
   expect((await m.json('/v1/withdrawals/balance')).available).toBe(new Decimal(before).minus('2.475').toFixed(2));
-  await expect.poll(async () => (await m.json(`/v1/withdrawals/${asked!.withdrawalId}`)).status, { timeout: 120_000 }).toBe('COMPLETED');
+  await expect.poll(async () => (await m.json(`/v1/withdrawals/${done.withdrawalId}`)).status, { timeout: 120_000 }).toBe('COMPLETED');
   expect(await held(payer)).toBe('2.5');
+  await payerPage.reload();
+  await expect(section.getByTestId('refund-progress')).toContainText('Refund of 2.50 USDT');
   await noJs.close();
 });

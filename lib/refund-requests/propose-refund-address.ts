@@ -11,6 +11,8 @@ import { claimTokenMatches } from '@/lib/invoices/claim-token';
 import { formatAmount } from '@/lib/money';
 import { overCreationLimit } from '@/lib/storefront/order-limits';
 import { checkDestination, refused } from '@/lib/destinations/check-destination';
+import type { RefundRequestSource } from '@/db/schema/refund-requests';
+import { autoRefundAfterFor } from './auto-refund-rules';
 import { payerClaim } from './payer-claim';
 import { ProposeRefundAddressInput } from './schemas';
 import { refundRequestEventData } from './view';
@@ -20,37 +22,41 @@ export interface ProposalLimits {
   perInvoice: number;
 }
 
+export const proposalLimits = (): ProposalLimits => ({
+  perAddressPerMinute: env().REFUND_REQUESTS_PER_ADDRESS_PER_MINUTE,
+  perInvoice: env().REFUND_REQUESTS_MAX_PER_INVOICE,
+});
+
 const claimTokenRequired = () =>
   new ApiError(
     'claim_token_required',
     'Only the payment page link you were given when you started paying can give a refund address for this payment. Ask the merchant for a refund link.',
   );
 
-export const proposalLimits = (): ProposalLimits => ({
-  perAddressPerMinute: env().REFUND_REQUESTS_PER_ADDRESS_PER_MINUTE,
-  perInvoice: env().REFUND_REQUESTS_MAX_PER_INVOICE,
-});
-
 /**
  * The payer, on the hosted checkout, gives the address to refund an invoice's
  * late, partial or excess payment to. Only a request carrying the invoice's
- * claim token (issue 30 §1: from the checkout URL the create response gave,
- * compared by hash in constant time) may: the invoice id is seen by members,
- * support, read-only keys and webhook consumers, so it is no credential, and
- * an invoice without a token (made before tokens) takes no payer proposal.
- * The merchant approves or declines it, or the tenant's auto-refund policy
- * refunds an overpayment to it once settled (`autoRefund`, run by the caller
- * after this commits). Refused, writing nothing, without the token, when the
- * address is bad or one of ours, when the invoice has nothing the payer may ask
- * back, past the per-address rate or the per-invoice count. A new proposal (with
- * the same token) supersedes the undecided one in the same transaction (the
- * invoice row lock orders them); the superseded one stays in the merchant's history.
+ * claim token may (issue 30 §1: `input.claimToken`, from the checkout URL the
+ * create response gave, compared by hash in constant time): the invoice id is
+ * seen by members, support, read-only keys and webhook consumers, so it is no
+ * credential, and an invoice without a token (made before tokens) takes no
+ * payer proposal. Recorded as source `payer_token`; `client.source: 'claim_link'`
+ * is for a caller that checked a merchant claim link itself instead. This only
+ * records a proposal: the merchant approves or declines it, or the tenant's
+ * auto-refund policy refunds an overpayment to it once settled and its delay
+ * has passed (`autoRefund`, by the job; by the caller at once when the delay is
+ * 0); see auto-refund-rules.ts. Refused, writing nothing, without the token,
+ * when the address is bad or one of ours, when the invoice has nothing the
+ * payer may ask back, past the per-address rate or the per-invoice count. A new
+ * proposal (with the same token) supersedes the undecided one in the same
+ * transaction (the invoice row lock orders them); the superseded one stays in
+ * the merchant's history.
  */
 export async function proposeRefundAddress(
   db: Db,
   invoiceId: string,
   input: unknown,
-  client: { address: string | null },
+  client: { address: string | null; source?: RefundRequestSource },
   limits: ProposalLimits = proposalLimits(),
 ) {
   if (!isId('invoice', invoiceId)) throw notFound('Invoice');
@@ -61,7 +67,9 @@ export async function proposeRefundAddress(
     .where(eq(invoices.id, invoiceId));
   if (!found) throw notFound('Invoice');
   // First, so nobody without the token learns anything (not even whether an address would be accepted).
-  if (!claimTokenMatches(found.claimTokenHash, (input as { claimToken?: unknown } | null)?.claimToken)) throw claimTokenRequired();
+  const source: RefundRequestSource = client.source === 'claim_link' ? 'claim_link' : 'payer_token';
+  if (source === 'payer_token' && !claimTokenMatches(found.claimTokenHash, (input as { claimToken?: unknown } | null)?.claimToken))
+    throw claimTokenRequired();
   if (!parsed.success) throw refused('invalid_address', 'destinationAddress', 'must be 0x followed by 40 hex characters');
   // The refund is paid on the invoice's rail: none of our addresses there, no token contract, no deposit address of any network.
   const rail = requireRail(found.mode, { chain: found.chain as ChainKey, token: found.token as Asset }, []);
@@ -90,6 +98,9 @@ export async function proposeRefundAddress(
       );
     }
     const now = new Date();
+    // Shared: a policy change commits before or after the proposal reads it, never during.
+    const [tenant] = await tx.select().from(tenants).where(eq(tenants.id, invoice!.tenantId)).for('share');
+    const auto = await autoRefundAfterFor(tx, tenant!, invoice!, source, now, claim);
     await tx
       .update(refundRequests)
       .set({ status: 'SUPERSEDED', decidedAt: now })
@@ -103,7 +114,8 @@ export async function proposeRefundAddress(
         invoiceId,
         destinationAddress: address,
         amount: claim.toFixed(),
-        source: 'payer_token',
+        source,
+        ...auto,
         createdAt: now,
       })
       .returning();
@@ -114,7 +126,7 @@ export async function proposeRefundAddress(
       subjectId: row!.id,
       data: refundRequestEventData(row!),
     });
-    const [policy] = await tx.select({ auto: tenants.autoRefundOverpayments }).from(tenants).where(eq(tenants.id, row!.tenantId));
-    return { request: row!, amount: formatAmount(claim), autoRefund: policy!.auto };
+    // Due at once (delay 0): the caller may run the policy right after this commits instead of waiting for the job.
+    return { request: row!, amount: formatAmount(claim), autoRefund: auto.autoRefundAfter !== null && auto.autoRefundAfter <= now };
   });
 }

@@ -14,7 +14,7 @@ import { tapLog } from '@/lib/log';
 import { autoRefund } from '@/lib/refund-requests/auto-refund';
 import { listRefundRequests } from '@/lib/refund-requests/list-refund-requests';
 import { proposeRefundAddress } from '@/lib/refund-requests/propose-refund-address';
-import { updateAutoRefundPolicy } from '@/lib/tenants/update-auto-refund-policy';
+import { updateAutoRefundPolicy } from '@/lib/withdrawal-controls/update-auto-refund-policy';
 import type { AnvilChain } from './anvil';
 import { call } from './app';
 import { createTestKey, createTestTenant } from './fixtures';
@@ -60,6 +60,14 @@ export async function runRefundHijack(chain: AnvilChain, net: Network) {
     const jobs = () => runInvoiceJobs(db, net, { retry: { maxAttempts: 2, backoffMs: 0 } });
     await jobs();
 
+    // Auto-refund on before the payment (payments seen before switch-on are never automatic), with no delay: the
+    // most dangerous setting, where a proposal is refunded at once.
+    await updateAutoRefundPolicy(
+      db,
+      owner,
+      { kind: 'user', id: 'usr_hijack', label: 'owner@example.com' },
+      { autoRefundOverpayments: true, autoRefundDelaySeconds: 0 },
+    );
     const created = await call('POST', '/v1/invoices', { key: t.test, body: { amount: '10.00' } });
     if (created.status !== 201) throw new Error(`invoice: ${created.text}`);
     const invoiceId = created.body.id as string;
@@ -71,7 +79,6 @@ export async function runRefundHijack(chain: AnvilChain, net: Network) {
       await chain.mine(6);
       await jobs();
     }
-    await updateAutoRefundPolicy(db, owner, { kind: 'user', id: 'usr_hijack', label: 'owner@example.com' }, { autoRefundOverpayments: true });
 
     const readKey = (await createTestKey(db, { ...owner, scopes: ['invoices:read'] })).key;
     const ordersKey = (await createTestKey(db, { ...owner, scopes: ['orders:manage'] })).key;

@@ -18,6 +18,7 @@ import { getInvoice } from '@/lib/invoices/get-invoice';
 import { isId } from '@/lib/ids';
 import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
 import { listRefundRequests } from '@/lib/refund-requests/list-refund-requests';
+import { paymentSenders } from '@/lib/refund-requests/payment-senders';
 import { refundList, refundTerms } from '@/lib/refunds/refund-terms';
 import { quoteRefund } from '@/lib/refunds/refund-pricing';
 import { InvoiceWatcher, SimulatePayment } from './live';
@@ -43,10 +44,11 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
   const network = getRail(ctx.mode, invoice.chain as ChainKey, invoice.token as Asset) ?? getNetwork(ctx.mode);
   const chainIdOf = (c: string) => getNetworks(ctx.mode).find((n) => n.chain === c)?.chainId ?? network.chainId;
   const row = await getInvoiceOrThrow(ctx.db, { id, ...ctx.owner });
-  const [refunds, terms, requests] = await Promise.all([
+  const [refunds, terms, requests, senders] = await Promise.all([
     refundList(ctx.db, row),
     refundTerms(ctx.db, row),
     listRefundRequests(ctx.db, ctx.owner, { invoiceId: id, page: 1, limit: 20 }),
+    paymentSenders(ctx.db, row.id),
   ]);
   const suggested = terms.byDefault.toFixed(2);
   // What the suggested refund costs and who pays the network fee, shown before the owner confirms.
@@ -245,6 +247,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
             <RefundRequests
               invoiceId={invoice.id}
               requests={requests.data}
+              senders={senders}
               suggested={suggested}
               canDecide={can(ctx.user.role, 'withdrawals:create')}
               totpEnabled={ctx.user.totpEnabled}
