@@ -150,7 +150,12 @@ describe('refund requests: the payer proposes, the merchant decides', () => {
     await propose(t.db, t.invoice.id, freshAddress());
     await propose(t.db, t.invoice.id, freshAddress());
     expect(await errorOf(propose(t.db, t.invoice.id, freshAddress()))).toMatchObject({ code: 'too_many_refund_requests', status: 409 });
-    expect(rows.length + 3).toBe(5);
+    // Every proposal stays on record (nothing deleted, the refused sixth wrote nothing): the declined one, three superseded, one undecided.
+    const after = await t.db.select().from(refundRequests).where(eq(refundRequests.invoiceId, t.invoice.id));
+    expect(after).toHaveLength(5);
+    expect(after.filter((r) => r.status === 'PENDING')).toHaveLength(1);
+    expect(after.filter((r) => r.status === 'SUPERSEDED')).toHaveLength(3);
+    expect(after.filter((r) => r.status === 'DECLINED')).toHaveLength(1);
   });
 
   it('bad or dangerous addresses, unknown invoices, invoices with nothing to give back and floods are refused, writing nothing', async () => {
