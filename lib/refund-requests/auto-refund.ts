@@ -5,6 +5,7 @@ import { rowsOf, type Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
 import { log } from '@/lib/log';
+import { Decimal } from '@/lib/money';
 import { createRefund } from '@/lib/refunds/create-refund';
 import { PAID, refundTerms } from '@/lib/refunds/refund-terms';
 import { prepareAutoRefundControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
@@ -39,14 +40,16 @@ export async function autoRefund(db: Db, requestId: string): Promise<'refunded' 
       return 'waiting' as const;
     };
     const terms = await refundTerms(tx, invoice);
-    if (terms.byDefault.lt('0.01')) return wait(AWAITING_SETTLEMENT);
+    // A claim link's request refunds what the merchant's link promised; any other, the overpayment.
+    const amount = r.source === 'claim_link' ? new Decimal(r.amount) : terms.byDefault;
+    if (amount.lt('0.01') || terms.refundable.lt(amount)) return wait(AWAITING_SETTLEMENT);
     let refundId: string;
     try {
       const refund = await createRefund(
         tx,
         owner,
         invoice.id,
-        { destinationAddress: getAddress(r.destinationAddress), amount: terms.byDefault.toFixed(2) },
+        { destinationAddress: getAddress(r.destinationAddress), amount: amount.toFixed(2) },
         POLICY_ACTOR,
         prepareAutoRefundControls,
       );
