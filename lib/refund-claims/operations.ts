@@ -17,7 +17,7 @@ export const createRefundClaimOp = defineOperation({
   response: CreatedRefundClaimSchema,
   status: 201,
   secretFields: ['url'],
-  errors: ['refund_exceeds_received', 'nothing_to_refund', 'amount_below_minimum', 'invalid_amount'],
+  errors: ['not_found', 'refund_exceeds_received', 'nothing_to_refund', 'amount_below_minimum', 'invalid_amount'],
 });
 
 export const listRefundClaimsOp = defineOperation({
