@@ -9,7 +9,9 @@ import { type Network } from '@/lib/chain/network';
 import { CHAIN_SPECS } from '@/lib/config/rails';
 import { newId } from '@/lib/ids';
 import { Decimal } from '@/lib/money';
+import { autoRefund } from '@/lib/refund-requests/auto-refund';
 import { proposeRefundAddress } from '@/lib/refund-requests/propose-refund-address';
+import { updateAutoRefundPolicy } from '@/lib/tenants/update-auto-refund-policy';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
@@ -222,6 +224,18 @@ describe('merchant refund claim links', () => {
     expect(await errorOf(claim(t.db, c.url, freshAddress()))).toMatchObject({ code: 'conflict', status: 409 });
     expect((await t.db.select().from(refundRequests).where(eq(refundRequests.id, own!.id)))[0]!.status).toBe('PENDING');
     expect((await call('GET', `/v1/refund-claims?invoiceId=${id}`, { key: t.test })).body.data[0].status).toBe('OPEN');
+  });
+
+  it("with the auto-refund policy on, a link's request refunds the link's amount, not the invoice's overpayment", async () => {
+    const t = await settledInvoice('10.00', '10.00', { extra: '5' });
+    await updateAutoRefundPolicy(t.db, t.owner, { kind: 'user', id: 'usr_test', label: 'owner@example.com' }, { autoRefundOverpayments: true });
+    const c = (await call('POST', '/v1/refund-claims', { key: t.test, body: { invoiceId: t.invoice.id, amount: '3.00' } })).body;
+    const used = await claim(t.db, c.url, freshAddress());
+    expect(used.autoRefund).toBe(true);
+    expect(await autoRefund(t.db, used.request.id)).toBe('refunded');
+    const r = (await call('GET', `/v1/refund-requests/${used.request.id}`, { key: t.test })).body;
+    expect(r).toMatchObject({ status: 'APPROVED', decidedBy: 'policy' });
+    expect((await call('GET', `/v1/withdrawals/${r.withdrawalId}`, { key: t.test })).body.amount).toBe('3.00');
   });
 
   it('in the dashboard only those who may refund make links: a member is refused, the owner gets the url once', async () => {
