@@ -89,7 +89,11 @@ export async function createRefundClaim(
         createdAt: now,
       })
       .returning();
-    await recordAudit(tx, actor, merchantAuditEntry(owner, { action: 'refund_claim.created', claim: { id: row!.id, invoiceId: invoice.id, amount: amount.toFixed(2) } }));
+    await recordAudit(
+      tx,
+      actor,
+      merchantAuditEntry(owner, { action: 'refund_claim.created', claim: { id: row!.id, invoiceId: invoice.id, amount: amount.toFixed(2) } }),
+    );
     return { ...refundClaimView(row!, null, now), url: claimUrl(token) };
   });
 }

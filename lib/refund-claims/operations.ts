@@ -1,5 +1,12 @@
 import { defineOperation } from '@/lib/api/operation';
-import { CancelRefundClaimBody, CreateRefundClaimBody, CreatedRefundClaimSchema, ListRefundClaimsQuery, RefundClaimList, RefundClaimSchema } from './schemas';
+import {
+  CancelRefundClaimBody,
+  CreateRefundClaimBody,
+  CreatedRefundClaimSchema,
+  ListRefundClaimsQuery,
+  RefundClaimList,
+  RefundClaimSchema,
+} from './schemas';
 
 const tag = 'Invoices';
 
@@ -11,7 +18,7 @@ export const createRefundClaimOp = defineOperation({
   tag,
   summary: 'Make a one-time refund claim link for a payer',
   description:
-    "For a payer who cannot give a refund address on the checkout (paid from an exchange, lost the page): send them `url` out of band; they enter their address there once, which makes a `claim_link` refund request for `amount` that you approve or decline like any other (POST /v1/refund-requests/{id}/approve refunds `amount` by default). `url` is shown only in this response (only a hash is kept); the link expires after `expiresInHours`. `amount` is at most what a refund of the invoice could give now: settled money, less refunds not FAILED and what other open links promise. Scope withdrawals:write, because it decides where money may go. See docs/invoices.md#refund-claim-links.",
+    'For a payer who cannot give a refund address on the checkout (paid from an exchange, lost the page): send them `url` out of band; they enter their address there once, which makes a `claim_link` refund request for `amount` that you approve or decline like any other (POST /v1/refund-requests/{id}/approve refunds `amount` by default). `url` is shown only in this response (only a hash is kept); the link expires after `expiresInHours`. `amount` is at most what a refund of the invoice could give now: settled money, less refunds not FAILED and what other open links promise. Scope withdrawals:write, because it decides where money may go. See docs/invoices.md#refund-claim-links.',
   body: CreateRefundClaimBody,
   example: { invoiceId: 'inv_01JBZ3Q5V4N6M8P0R2T4W6Y8A0', amount: '5.00', expiresInHours: 72 },
   response: CreatedRefundClaimSchema,
@@ -27,7 +34,8 @@ export const listRefundClaimsOp = defineOperation({
   scope: 'withdrawals:read',
   tag,
   summary: 'Refund claim links, newest first',
-  description: 'Without their url (shown only at creation). An OPEN link past `expiresAt` is listed EXPIRED. Filter with `invoiceId`; paged like other lists.',
+  description:
+    'Without their url (shown only at creation). An OPEN link past `expiresAt` is listed EXPIRED. Filter with `invoiceId`; paged like other lists.',
   query: ListRefundClaimsQuery,
   response: RefundClaimList,
 });

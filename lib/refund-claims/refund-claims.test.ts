@@ -19,7 +19,7 @@ import { freshAddress, settledInvoices } from '@/lib/testing/settled-invoice';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { createUser } from '@/lib/users/create-user';
 import { claimPage } from './claim-page';
-import { useRefundClaim, type ClaimUseLimits } from './use-refund-claim';
+import { redeemRefundClaim, type ClaimUseLimits } from './redeem-refund-claim';
 
 // The dashboard action reads the session next-auth would read from the cookie (test mode): the test sets whose it is.
 const session = vi.hoisted(() => ({ sid: null as string | null }));
@@ -43,7 +43,7 @@ let ip = 0;
 const tokenOf = (url: string) => url.split('/refund-claim/')[1]!;
 /** The payer on the claim page, from an address of their own so per-address limits do not mix tests. */
 const claim = (db: any, url: string, address: string, limits = LIMITS) =>
-  useRefundClaim(db, tokenOf(url), { destinationAddress: address }, { address: `192.0.2.${++ip % 250}:${process.pid}` }, limits);
+  redeemRefundClaim(db, tokenOf(url), { destinationAddress: address }, { address: `192.0.2.${++ip % 250}:${process.pid}` }, limits);
 const errorOf = async (p: Promise<unknown>) => {
   try {
     await p;
@@ -188,8 +188,11 @@ describe('merchant refund claim links', () => {
     expect(await errorOf(claim(t.db, c.url, t.invoice.depositAddress))).toMatchObject({ code: 'destination_deposit_address', status: 400 });
     expect(await errorOf(claim(t.db, c.url, '0x1234'))).toMatchObject({ code: 'invalid_address', status: 400 });
     const from = { address: `198.18.0.1:${process.pid}:${Date.now()}` };
-    for (let i = 0; i < 2; i++) await errorOf(useRefundClaim(t.db, tokenOf(c.url), { destinationAddress: '0x12' }, from, { perAddressPerMinute: 2 }));
-    expect(await errorOf(useRefundClaim(t.db, tokenOf(c.url), { destinationAddress: freshAddress() }, from, { perAddressPerMinute: 2 }))).toMatchObject({
+    for (let i = 0; i < 2; i++)
+      await errorOf(redeemRefundClaim(t.db, tokenOf(c.url), { destinationAddress: '0x12' }, from, { perAddressPerMinute: 2 }));
+    expect(
+      await errorOf(redeemRefundClaim(t.db, tokenOf(c.url), { destinationAddress: freshAddress() }, from, { perAddressPerMinute: 2 })),
+    ).toMatchObject({
       code: 'rate_limited',
       status: 429,
     });
@@ -242,7 +245,12 @@ describe('merchant refund claim links', () => {
     const t = await settledInvoice('10.00', '15.00');
     const PASSWORD = 'a-long-enough-password';
     const signIn = async (role: 'owner' | 'member') => {
-      const u = await createUser(t.db, { email: `claim-${role}-${process.pid}-${Date.now()}@example.com`, password: PASSWORD, role, tenantId: t.tenant.id });
+      const u = await createUser(t.db, {
+        email: `claim-${role}-${process.pid}-${Date.now()}@example.com`,
+        password: PASSWORD,
+        role,
+        tenantId: t.tenant.id,
+      });
       const out = await verifyCredentials(t.db, { email: u.email, password: PASSWORD }, { ip: `10.12.${ip % 250}.${++ip % 250}` });
       if (!out.ok) throw new Error(`sign-in refused: ${out.reason}`);
       session.sid = out.sessionId;

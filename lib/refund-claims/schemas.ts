@@ -56,6 +56,6 @@ export const RefundClaimList = paged(RefundClaimSchema);
 export const CancelRefundClaimBody = z.strictObject({});
 
 /** What the payer sends from the claim page. */
-export const UseRefundClaimInput = z.object({
+export const RedeemRefundClaimInput = z.object({
   destinationAddress: z.string().trim().max(100),
 });

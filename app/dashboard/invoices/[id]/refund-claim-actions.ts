@@ -14,7 +14,11 @@ import { CreateRefundClaimBody } from '@/lib/refund-claims/schemas';
  * holds the link says where the money goes (and the auto-refund policy may send it without a second look).
  * The url is in this answer only.
  */
-export async function createRefundClaimAction(invoiceId: string, input: { amount?: unknown; expiresInHours?: unknown }, stepUp?: { totpCode?: string }) {
+export async function createRefundClaimAction(
+  invoiceId: string,
+  input: { amount?: unknown; expiresInHours?: unknown },
+  stepUp?: { totpCode?: string },
+) {
   return runAction(async () => {
     const ctx = await actionContext('withdrawals:create');
     await requireStepUp(ctx.db, ctx.user.id, stepUp?.totpCode);

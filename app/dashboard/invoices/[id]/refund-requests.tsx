@@ -85,12 +85,15 @@ export function RefundRequests({
   invoiceId,
   requests,
   suggested,
+  claimAmounts = {},
   canDecide,
   totpEnabled,
 }: {
   invoiceId: string;
   requests: RefundRequestView[];
   suggested: string;
+  /** Requests made with a refund claim link, and the link's amount (their default). */
+  claimAmounts?: Record<string, string>;
   canDecide: boolean;
   totpEnabled: boolean;
 }) {
@@ -108,11 +111,14 @@ export function RefundRequests({
               </span>
             </div>
             {r.pendingReason ? <p className="mt-1 text-xs text-amber-700">{REASONS[r.pendingReason] ?? r.pendingReason}</p> : null}
+            {claimAmounts[r.id] ? <p className="mt-1 text-xs text-slate-500">Given on your refund claim link.</p> : null}
             {r.declineReason ? <p className="mt-1 text-xs text-slate-500">Declined: “{r.declineReason}”</p> : null}
             {r.status === 'APPROVED' && r.decidedBy === 'policy' ? (
               <p className="mt-1 text-xs text-slate-500">Refunded by your auto-refund policy.</p>
             ) : null}
-            {r.status === 'PENDING' && canDecide ? <Decide invoiceId={invoiceId} r={r} suggested={suggested} totpEnabled={totpEnabled} /> : null}
+            {r.status === 'PENDING' && canDecide ? (
+              <Decide invoiceId={invoiceId} r={r} suggested={claimAmounts[r.id] ?? suggested} totpEnabled={totpEnabled} />
+            ) : null}
           </li>
         ))}
       </ul>

@@ -12,7 +12,7 @@ import { refundRequestEventData } from '@/lib/refund-requests/view';
 import { refundTerms } from '@/lib/refunds/refund-terms';
 import { overCreationLimit } from '@/lib/storefront/order-limits';
 import { openClaim } from './open-claim';
-import { UseRefundClaimInput } from './schemas';
+import { RedeemRefundClaimInput } from './schemas';
 
 export interface ClaimUseLimits {
   perAddressPerMinute: number;
@@ -33,7 +33,7 @@ export const noLongerValid = () => new ApiError('not_found', 'This refund link i
  * stays open). Rate-limited per client address before anything is looked up, so the page is no
  * oracle for guessed links either.
  */
-export async function useRefundClaim(
+export async function redeemRefundClaim(
   db: Db,
   token: string,
   input: unknown,
@@ -48,7 +48,7 @@ export async function useRefundClaim(
       });
     }
   }
-  const parsed = UseRefundClaimInput.safeParse(input);
+  const parsed = RedeemRefundClaimInput.safeParse(input);
   if (!parsed.success) throw refused('invalid_address', 'destinationAddress', 'must be 0x followed by 40 hex characters');
   const first = await openClaim(db, token);
   if (!first) throw noLongerValid();
