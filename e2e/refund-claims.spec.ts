@@ -55,7 +55,7 @@ test('a refund claim link: the merchant makes it in the dashboard, the payer giv
   await expect(shown).toContainText('/refund-claim/');
   const url = (await shown.locator('code').textContent())!.trim();
   expect(url).toMatch(new RegExp(`^${BASE}/refund-claim/[A-Za-z0-9_-]{43}$`));
-  await expect(page.getByTestId('refund-claims').locator('[data-status="OPEN"]')).toContainText('4.00');
+  await expect(page.getByTestId('refund-claims').locator('li[data-status="OPEN"]')).toContainText('4.00');
   await shot(page, 'invoice-refund-claim-created-1280');
 
   // The payer, on a phone, opens the link they were sent.
@@ -84,7 +84,7 @@ test('a refund claim link: the merchant makes it in the dashboard, the payer giv
 
   // The merchant sees the request, the amount prefilled with the link's, and approves it.
   await page.goto(`/dashboard/invoices/${inv.id}`);
-  await expect(page.getByTestId('refund-claims').locator('[data-status="USED"]')).toBeVisible();
+  await expect(page.getByTestId('refund-claims').locator('li[data-status="USED"]')).toBeVisible();
   const ask = page.getByRole('form', { name: 'Refund request' });
   await expect(ask.getByLabel('Amount (USDT)')).toHaveValue('4.00');
   await ask.getByRole('button', { name: 'Approve refund' }).click();

@@ -121,6 +121,8 @@ describe('merchant refund claim links', () => {
       [{ invoiceId: id, amount: 1 }, 'validation_failed'],
       [{ invoiceId: id, amount: '1.00', expiresInHours: 721 }, 'validation_failed'],
       [{ invoiceId: id, amount: '1.00', expiresInHours: 0 }, 'validation_failed'],
+      [{ invoiceId: id, amount: '1.00', expiresInHours: '24' }, 'validation_failed'],
+      [{ invoiceId: id, amount: '1.00', expiresInHours: 1.5 }, 'validation_failed'],
       [{ invoiceId: id }, 'validation_failed'],
     ] as const) {
       const res = await call('POST', '/v1/refund-claims', { key: t.test, body });

@@ -11,7 +11,7 @@ export const CreateRefundClaimBody = z.strictObject({
   amount: WithdrawalAmount.describe(
     "What the payer may claim, in the invoice's token: at least the network's minimum refund, at most what the invoice can still refund (settled, less refunds and other open links).",
   ),
-  expiresInHours: z.coerce
+  expiresInHours: z
     .number()
     .int()
     .min(1)

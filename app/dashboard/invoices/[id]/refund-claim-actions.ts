@@ -22,7 +22,13 @@ export async function createRefundClaimAction(
   return runAction(async () => {
     const ctx = await actionContext('withdrawals:create');
     await requireStepUp(ctx.db, ctx.user.id, stepUp?.totpCode);
-    const body = CreateRefundClaimBody.parse({ ...input, invoiceId: String(invoiceId) });
+    // The form sends text: hours as a number when given (a non-number fails validation as such).
+    const hours = input.expiresInHours === undefined || input.expiresInHours === '' ? undefined : Number(input.expiresInHours);
+    const body = CreateRefundClaimBody.parse({
+      amount: input.amount,
+      invoiceId: String(invoiceId),
+      ...(hours === undefined ? {} : { expiresInHours: hours }),
+    });
     const made = await createRefundClaim(ctx.db, ctx.owner, body, userActor(ctx));
     revalidatePath(`/dashboard/invoices/${invoiceId}`);
     return made;
