@@ -78,7 +78,7 @@ describe('merchant refund claim links', () => {
 
     // The payer's page: the merchant, the amount, the invoice's token and network.
     const page = await claimPage(t.db, tokenOf(made.body.url));
-    expect(page).toMatchObject({ tenantName: t.tenant.name, amount: '4.00', rail: `USDT on ${CHAIN_SPECS[net.chain].name}` });
+    expect(page).toMatchObject({ tenantName: t.tenant.name, amount: '4.00', rail: `USDT on ${CHAIN_SPECS[net.chain].name}`, youReceive: '4.00' });
 
     const payer = freshAddress();
     const used = await claim(t.db, made.body.url, payer.toLowerCase());

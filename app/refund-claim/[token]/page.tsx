@@ -25,6 +25,19 @@ export default async function RefundClaimPage({ params }: { params: Promise<{ to
               </strong>{' '}
               to you, in <span data-testid="claim-rail">{claim.rail}</span>. Enter the address to send it to.
             </p>
+            <p className="text-xs text-slate-600" data-testid="claim-network-fee">
+              {/^0(\.0*)?$/.test(claim.networkFee) || claim.networkFeePaidBy === 'merchant' ? (
+                <>No fee is taken: you receive the full amount.</>
+              ) : (
+                <>
+                  Network fee {claim.networkFee} {claim.token}, taken from the refund: you receive{' '}
+                  <strong className="tabular-nums">
+                    {claim.youReceive} {claim.token}
+                  </strong>
+                  .
+                </>
+              )}
+            </p>
             <ClaimForm token={token} claim={claim} />
           </>
         ) : (
