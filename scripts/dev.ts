@@ -58,8 +58,15 @@ function shutdown(code = 0) {
   for (const chain of chains) void chain.stop();
   for (const c of children) if (c.exitCode === null) killGroup(c, 'SIGTERM');
   const exit = async () => {
-    // The database closes last, once nothing uses it, so PGlite writes a clean shutdown.
-    await embedded?.close().catch((e) => console.error('[dev] closing the embedded database:', e));
+    // The database closes last, once nothing uses it, so PGlite writes a clean shutdown. Bounded: a
+    // close that never returned once left this process holding .data/ after Ctrl-C, so the next
+    // `npm run dev` refused to start ("owned by another process"); PGlite recovers like after a crash.
+    const closed = embedded?.close().then(
+      () => true,
+      (e: unknown) => (console.error('[dev] closing the embedded database:', e), true),
+    );
+    const done = await Promise.race([closed ?? true, new Promise<false>((r) => setTimeout(() => r(false), 10_000).unref())]);
+    if (!done) console.error('[dev] the embedded database did not close within 10 s; exiting anyway (it recovers at the next start)');
     process.exit(code);
   };
   setTimeout(() => {
