@@ -231,6 +231,15 @@ describe('merchant refund claim links', () => {
     expect((await call('GET', `/v1/refund-claims?invoiceId=${id}`, { key: t.test })).body.data[0].status).toBe('OPEN');
   });
 
+  it('two payers racing on one link: exactly one request, the other refused as no longer valid', async () => {
+    const t = await settledInvoice('10.00', '15.00');
+    const c = (await call('POST', '/v1/refund-claims', { key: t.test, body: { invoiceId: t.invoice.id, amount: '5.00' } })).body;
+    const outcomes = await Promise.allSettled([1, 2, 3].map(() => claim(t.db, c.url, freshAddress())));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    for (const o of outcomes.filter((o) => o.status === 'rejected')) expect((o as PromiseRejectedResult).reason).toMatchObject({ code: 'not_found' });
+    expect(await t.db.select().from(refundRequests).where(eq(refundRequests.claimId, c.id))).toHaveLength(1);
+  });
+
   it("with the auto-refund policy on, a link's request refunds the link's amount, not the invoice's overpayment", async () => {
     const t = await settledInvoice('10.00', '10.00', { extra: '5' });
     await updateAutoRefundPolicy(t.db, t.owner, { kind: 'user', id: 'usr_test', label: 'owner@example.com' }, { autoRefundOverpayments: true });
