@@ -2481,8 +2481,15 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             decidedAt: string | null;
-            /** @description Why an automatic refund (auto-refund policy) has not been made yet, e.g. the payment is not settled; null otherwise. */
+            /** @description Why an automatic refund (auto-refund policy) has not been made yet: awaiting_settlement, a control (withdrawal_limit_exceeded...), or why it never will and waits for you: manual_source (the proposer knew only the invoice id), before_policy (paid before the policy was switched on), over_auto_refund_bound, unpaid_invoice. Null otherwise. */
             pendingReason: string | null;
+            /**
+             * @description How the proposer proved they may direct the refund: payer_token (the checkout link given to the payer), claim_link (a refund claim link you issued) or invoice_link (knew only the invoice id: unverified, never auto-refunded).
+             * @enum {string}
+             */
+            source: "payer_token" | "claim_link" | "invoice_link";
+            /** @description When the auto-refund policy may refund it (created + your delay; decline before then to stop it); null: never automatic, you decide. */
+            autoRefundAfter: string | null;
         };
         RefundRequestApprovedEvent: {
             /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
@@ -2543,8 +2550,16 @@ export interface components {
             feePercent: string;
             /** @description Percent (0 to 5, "0.5" = 0.5 %) a payment may fall short of an invoice and still count as paid; copied onto each invoice at creation. Set in the dashboard settings or with PATCH /v1/tenants/me. */
             underpaymentTolerancePercent: string;
-            /** @description Auto-refund policy: an overpayment is refunded, once settled, to the address the payer gives on the checkout, without your approval (the 24 h limit and approval threshold still apply). Set in the dashboard settings only (the owner, with step-up). */
+            /** @description Auto-refund policy: an overpayment is refunded, once settled and after autoRefundDelaySeconds, to the address the payer gives on the checkout with their claim token (or through your claim link), without your approval (the 24 h limit and approval threshold still apply). Never for payments seen before autoRefundEnabledAt, nor above the bound. Set in the dashboard settings only (the owner, with step-up). */
             autoRefundOverpayments: boolean;
+            /** @description When the auto-refund policy was last switched on (null while off): payments first seen before it are never refunded automatically. */
+            autoRefundEnabledAt: string | null;
+            /** @description Seconds a proposal waits before the policy refunds it (refund_request.created is sent at once; you can decline meanwhile). */
+            autoRefundDelaySeconds: number;
+            /** @description Overpayments above this many times the invoice price are left to you, never auto-refunded (with autoRefundMaxAmount: the lower wins). */
+            autoRefundMaxMultiple: string;
+            /** @description Overpayments above this amount (in the invoice's token) are left to you, never auto-refunded. */
+            autoRefundMaxAmount: string;
             /**
              * @description Extension: who pays the network fee when money you never kept is given back (an overpayment, an unpaid invoice’s payments, a held payment sent back): payer (default; taken from what they get back) or merchant (on top, from your balance). Such refunds carry no percentage withdrawal fee, and the invoice fee charged on the money comes back with it. Set in the dashboard settings.
              * @enum {string}

@@ -20,6 +20,10 @@ export interface AuthTenant {
   withdrawalFeeRate: string;
   underpaymentTolerancePercent: string;
   autoRefundOverpayments: boolean;
+  autoRefundEnabledAt: Date | null;
+  autoRefundDelaySeconds: number;
+  autoRefundMaxMultiple: string;
+  autoRefundMaxAmount: string;
   refundNetworkFeePayer: 'payer' | 'merchant';
   wrongNetworkPolicy: 'credit' | 'hold';
   /** Rails accepted besides BSC:USDT; null: every enabled one. */
@@ -51,6 +55,10 @@ interface AuthRow {
   withdrawal_fee_rate: string;
   underpayment_tolerance_percent: string;
   auto_refund_overpayments: boolean;
+  auto_refund_enabled_ms: string | null;
+  auto_refund_delay_seconds: number;
+  auto_refund_max_multiple: string;
+  auto_refund_max_amount: string;
   refund_network_fee_payer: 'payer' | 'merchant';
   wrong_network_policy: 'credit' | 'hold';
   rails: string[] | null;
@@ -80,6 +88,10 @@ export async function authenticate(db: Db, authorization: string | null): Promis
              t.withdrawal_fee_rate::text as withdrawal_fee_rate,
              t.underpayment_tolerance_percent::text as underpayment_tolerance_percent,
              t.auto_refund_overpayments,
+             (extract(epoch from t.auto_refund_enabled_at) * 1000)::bigint::text as auto_refund_enabled_ms,
+             t.auto_refund_delay_seconds,
+             t.auto_refund_max_multiple::text as auto_refund_max_multiple,
+             t.auto_refund_max_amount::text as auto_refund_max_amount,
              t.refund_network_fee_payer,
              t.wrong_network_policy,
              t.rails,
@@ -121,6 +133,10 @@ export async function authenticate(db: Db, authorization: string | null): Promis
         withdrawalFeeRate: row.withdrawal_fee_rate,
         underpaymentTolerancePercent: row.underpayment_tolerance_percent,
         autoRefundOverpayments: row.auto_refund_overpayments,
+        autoRefundEnabledAt: row.auto_refund_enabled_ms === null ? null : new Date(Number(row.auto_refund_enabled_ms)),
+        autoRefundDelaySeconds: Number(row.auto_refund_delay_seconds),
+        autoRefundMaxMultiple: row.auto_refund_max_multiple,
+        autoRefundMaxAmount: row.auto_refund_max_amount,
         refundNetworkFeePayer: row.refund_network_fee_payer,
         wrongNetworkPolicy: row.wrong_network_policy,
         rails: row.rails,

@@ -3,13 +3,21 @@ import { log } from '@/lib/log';
 import type { Mode } from '@/lib/mode';
 import { recordAudit, type AuditActor, type AuditInput } from './record-audit';
 
+/** The auto-refund policy's settings, as audited (decimals as plain strings). */
+export interface AutoRefundSettings {
+  autoRefundOverpayments: boolean;
+  autoRefundDelaySeconds: number;
+  autoRefundMaxMultiple: string;
+  autoRefundMaxAmount: string;
+}
+
 /** The merchant actions every tenant sees in Settings > Activity, and what of each record is kept (never a secret). */
 export type MerchantAction =
   | { action: 'api_key.created'; key: { id: string; name: string; scopes: string[]; mode: Mode } }
   | { action: 'api_key.revoked'; key: { id: string; name: string; mode: Mode } }
   | { action: 'webhook_endpoint.secret_rotated'; endpoint: { id: string; url: string }; graceHours?: number }
   | { action: 'tenant.underpayment_tolerance_changed'; before: string; after: string }
-  | { action: 'tenant.auto_refund_policy_changed'; before: boolean; after: boolean }
+  | { action: 'tenant.auto_refund_policy_changed'; before: AutoRefundSettings; after: AutoRefundSettings }
   | { action: 'tenant.wrong_network_policy_changed'; before: string; after: string }
   | {
       action: 'refund_request.approved' | 'refund_request.declined';
@@ -79,8 +87,8 @@ export function merchantAuditEntry(owner: { tenantId: string; mode: Mode }, a: M
         ...base,
         action: a.action,
         target: { type: 'tenant', id: owner.tenantId },
-        before: { autoRefundOverpayments: a.before },
-        after: { autoRefundOverpayments: a.after },
+        before: { ...a.before },
+        after: { ...a.after },
       };
     case 'tenant.wrong_network_policy_changed':
       return {

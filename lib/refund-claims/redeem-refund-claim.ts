@@ -8,6 +8,8 @@ import { checkDestination, refused } from '@/lib/destinations/check-destination'
 import { env } from '@/lib/env';
 import { emitEvent } from '@/lib/events/emit-event';
 import { newId } from '@/lib/ids';
+import { Decimal } from '@/lib/money';
+import { autoRefundAfterFor } from '@/lib/refund-requests/auto-refund-rules';
 import { refundRequestEventData } from '@/lib/refund-requests/view';
 import { refundTerms } from '@/lib/refunds/refund-terms';
 import { overCreationLimit } from '@/lib/storefront/order-limits';
@@ -27,7 +29,7 @@ export const noLongerValid = () => new ApiError('not_found', 'This refund link i
  * The payer, on a merchant's claim link, gives the address to refund the link's amount to. In one
  * transaction the link becomes USED and a PENDING `claim_link` refund request for its amount is
  * recorded (with `refund_request.created`); the merchant then approves or declines it as any other
- * (or the auto-refund policy acts, run by the caller after this commits). The link is the merchant's
+ * (or the auto-refund policy acts after the tenant's delay: a link is a safe source). The link is the merchant's
  * own act, so it supersedes an undecided proposal that knew only the invoice id; a PENDING proposal
  * the payer made with their checkout token, or with another link, is never overridden (409, the link
  * stays open). Rate-limited per client address before anything is looked up, so the page is no
@@ -81,6 +83,10 @@ export async function redeemRefundClaim(
       );
     }
     const now = new Date();
+    // Shared: a policy change commits before or after this reads it, never during. Automatic only after the
+    // tenant's delay, within its bound, for payments seen after the policy was switched on (auto-refund-rules.ts).
+    const [tenant] = await tx.select().from(tenants).where(eq(tenants.id, c.tenantId)).for('share');
+    const auto = await autoRefundAfterFor(tx, tenant!, invoice!, 'claim_link', now, new Decimal(c.amount));
     if (pending) await tx.update(refundRequests).set({ status: 'SUPERSEDED', decidedAt: now }).where(eq(refundRequests.id, pending.id));
     await tx.update(refundClaims).set({ status: 'USED', usedAt: now }).where(eq(refundClaims.id, c.id));
     const [row] = await tx
@@ -94,6 +100,7 @@ export async function redeemRefundClaim(
         amount: c.amount,
         source: 'claim_link',
         claimId: c.id,
+        ...auto,
         createdAt: now,
       })
       .returning();
@@ -104,7 +111,7 @@ export async function redeemRefundClaim(
       subjectId: row!.id,
       data: refundRequestEventData(row!),
     });
-    const [policy] = await tx.select({ auto: tenants.autoRefundOverpayments }).from(tenants).where(eq(tenants.id, row!.tenantId));
-    return { request: row!, autoRefund: policy!.auto };
+    // Due at once (delay 0): the caller may run the policy right after this commits instead of waiting for the job.
+    return { request: row!, autoRefund: auto.autoRefundAfter !== null && auto.autoRefundAfter <= now };
   });
 }

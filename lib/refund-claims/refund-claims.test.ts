@@ -11,7 +11,7 @@ import { newId } from '@/lib/ids';
 import { Decimal } from '@/lib/money';
 import { autoRefund } from '@/lib/refund-requests/auto-refund';
 import { proposeRefundAddress } from '@/lib/refund-requests/propose-refund-address';
-import { updateAutoRefundPolicy } from '@/lib/tenants/update-auto-refund-policy';
+import { updateAutoRefundPolicy } from '@/lib/withdrawal-controls/update-auto-refund-policy';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
@@ -240,15 +240,23 @@ describe('merchant refund claim links', () => {
     expect(await t.db.select().from(refundRequests).where(eq(refundRequests.claimId, c.id))).toHaveLength(1);
   });
 
-  it("with the auto-refund policy on, a link's request refunds the link's amount, not the invoice's overpayment", async () => {
-    const t = await settledInvoice('10.00', '10.00', { extra: '5' });
-    await updateAutoRefundPolicy(t.db, t.owner, { kind: 'user', id: 'usr_test', label: 'owner@example.com' }, { autoRefundOverpayments: true });
+  it("with the auto-refund policy on, a link's request is refunded after the delay for the link's amount, not the invoice's overpayment", async () => {
+    const owner = { kind: 'user' as const, id: 'usr_test', label: 'owner@example.com' };
+    // Switched on before the payment (earlier payments are never automatic), with an hour's delay.
+    const t = await settledInvoice('10.00', '10.00', {
+      extra: '5',
+      setup: (x) => updateAutoRefundPolicy(x.db, x.owner, owner, { autoRefundOverpayments: true, autoRefundDelaySeconds: 3600 }),
+    });
     const c = (await call('POST', '/v1/refund-claims', { key: t.test, body: { invoiceId: t.invoice.id, amount: '3.00' } })).body;
     const used = await claim(t.db, c.url, freshAddress());
-    expect(used.autoRefund).toBe(true);
-    expect(await autoRefund(t.db, used.request.id)).toBe('refunded');
+    expect(used.autoRefund).toBe(false);
+    const after = used.request.autoRefundAfter!.getTime() - used.request.createdAt.getTime();
+    expect(after).toBe(3_600_000);
+    // Not before the delay: the merchant may still decline.
+    expect(await autoRefund(t.db, used.request.id)).toBe('skipped');
+    expect(await autoRefund(t.db, used.request.id, new Date(Date.now() + 3_601_000))).toBe('refunded');
     const r = (await call('GET', `/v1/refund-requests/${used.request.id}`, { key: t.test })).body;
-    expect(r).toMatchObject({ status: 'APPROVED', decidedBy: 'policy' });
+    expect(r).toMatchObject({ status: 'APPROVED', decidedBy: 'policy', source: 'claim_link' });
     expect((await call('GET', `/v1/withdrawals/${r.withdrawalId}`, { key: t.test })).body.amount).toBe('3.00');
   });
 

@@ -7,8 +7,9 @@ import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
 import { log } from '@/lib/log';
 import { Decimal } from '@/lib/money';
 import { createRefund } from '@/lib/refunds/create-refund';
-import { PAID, refundTerms } from '@/lib/refunds/refund-terms';
+import { refundTerms } from '@/lib/refunds/refund-terms';
 import { prepareAutoRefundControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
+import { autoRefundRefusal } from './auto-refund-rules';
 import { POLICY_ACTOR } from './decided-by';
 import { getRefundRequestOrThrow } from './get-refund-request-or-throw';
 import { markDecided } from './mark-decided';
@@ -16,38 +17,47 @@ import { markDecided } from './mark-decided';
 /** pendingReason while the overpayment is not confirmed and credited yet (only settled money is refunded). */
 export const AWAITING_SETTLEMENT = 'awaiting_settlement';
 
+export type AutoRefundOutcome = 'refunded' | 'waiting' | 'held' | 'skipped';
+
 /**
- * The auto-refund policy on one proposal: when its tenant has the policy on,
- * its invoice was paid and the overpayment has settled, refund that
- * overpayment to the payer's address and mark the proposal APPROVED by
- * `policy`, in one transaction (invoice, then proposal locked, as approvals
- * do). Otherwise nothing changes but `pendingReason` (not settled yet; or a
- * control's refusal such as the 24 h limit, left for the merchant to decide).
- * Unpaid invoices' late or partial payments always wait for the merchant.
+ * The auto-refund policy on one proposal whose delay has passed (`autoRefundAfter` set and not in the future):
+ * refunds the settled overpayment to the payer's address and marks the proposal APPROVED by `policy`, in one
+ * transaction (invoice, then proposal locked, as approvals do; then the tenant shared, so a switch-off commits
+ * before or after, never during). Every rule is checked again here (auto-refund-rules.ts): a rule that fails
+ * holds the proposal for the merchant for good ('held': pendingReason set, autoRefundAfter cleared); not settled
+ * yet, or a control's refusal (the 24 h limit...), waits with the reason ('waiting'), retried by the job.
  */
-export async function autoRefund(db: Db, requestId: string): Promise<'refunded' | 'waiting' | 'skipped'> {
+export async function autoRefund(db: Db, requestId: string, now = new Date()): Promise<AutoRefundOutcome> {
   const [first] = await db.select().from(refundRequests).where(eq(refundRequests.id, requestId));
-  if (!first || first.status !== 'PENDING') return 'skipped';
-  const [tenant] = await db.select().from(tenants).where(eq(tenants.id, first.tenantId));
-  if (!tenant?.autoRefundOverpayments || tenant.status !== 'active') return 'skipped';
-  const owner = { tenantId: tenant.id, mode: first.mode, tenant: { withdrawalFeeRate: tenant.withdrawalFeeRate } };
+  if (!first || first.status !== 'PENDING' || !first.autoRefundAfter || first.autoRefundAfter > now) return 'skipped';
   return db.transaction(async (tx) => {
-    const invoice = await getInvoiceOrThrow(tx, { id: first.invoiceId, tenantId: owner.tenantId, mode: owner.mode }, { forUpdate: true });
-    const r = await getRefundRequestOrThrow(tx, { id: requestId, tenantId: owner.tenantId, mode: owner.mode }, { forUpdate: true });
-    if (r.status !== 'PENDING' || !PAID.has(invoice.status)) return 'skipped';
-    const wait = async (reason: string) => {
-      if (r.pendingReason !== reason) await tx.update(refundRequests).set({ pendingReason: reason }).where(eq(refundRequests.id, r.id));
-      return 'waiting' as const;
+    const invoice = await getInvoiceOrThrow(tx, { id: first.invoiceId, tenantId: first.tenantId, mode: first.mode }, { forUpdate: true });
+    const r = await getRefundRequestOrThrow(tx, { id: requestId, tenantId: first.tenantId, mode: first.mode }, { forUpdate: true });
+    if (r.status !== 'PENDING' || !r.autoRefundAfter || r.autoRefundAfter > now) return 'skipped';
+    const [tenant] = await tx.select().from(tenants).where(eq(tenants.id, r.tenantId)).for('share');
+    if (!tenant || tenant.status !== 'active') return 'skipped';
+    const set = async (reason: string, hold: boolean) => {
+      if (r.pendingReason !== reason || hold)
+        await tx
+          .update(refundRequests)
+          .set(hold ? { pendingReason: reason, autoRefundAfter: null } : { pendingReason: reason })
+          .where(eq(refundRequests.id, r.id));
+      return hold ? ('held' as const) : ('waiting' as const);
     };
     const terms = await refundTerms(tx, invoice);
     // A claim link's request refunds what the merchant's link promised; any other, the overpayment.
     const amount = r.source === 'claim_link' ? new Decimal(r.amount) : terms.byDefault;
-    if (amount.lt('0.01') || terms.refundable.lt(amount)) return wait(AWAITING_SETTLEMENT);
+    // What would be refunded now is what the bound is checked against.
+    const refusal = await autoRefundRefusal(tx, tenant, invoice, r.source, amount);
+    // Switched off since: left as is (the job does not pick it; switching on again makes it older than the policy).
+    if (refusal === 'off') return 'skipped';
+    if (refusal) return set(refusal, true);
+    if (amount.lt('0.01') || terms.refundable.lt(amount)) return set(AWAITING_SETTLEMENT, false);
     let refundId: string;
     try {
       const refund = await createRefund(
         tx,
-        owner,
+        { tenantId: tenant.id, mode: r.mode, tenant: { withdrawalFeeRate: tenant.withdrawalFeeRate } },
         invoice.id,
         { destinationAddress: getAddress(r.destinationAddress), amount: amount.toFixed(2) },
         POLICY_ACTOR,
@@ -56,7 +66,7 @@ export async function autoRefund(db: Db, requestId: string): Promise<'refunded' 
       refundId = refund.id;
     } catch (err) {
       // A refusal (balance, 24 h limit...) leaves the proposal to the merchant, with the reason shown to them.
-      if (err instanceof ApiError && err.status < 500) return wait(err.code);
+      if (err instanceof ApiError && err.status < 500) return set(err.code, false);
       throw err;
     }
     await markDecided(tx, r, POLICY_ACTOR, { status: 'APPROVED', withdrawalId: refundId, declineReason: null });
@@ -65,25 +75,29 @@ export async function autoRefund(db: Db, requestId: string): Promise<'refunded' 
 }
 
 /**
- * The auto-refund job: proposals of tenants whose policy is on, on invoices
- * that were paid (so what the payer asks back is an overpayment), oldest
- * first. Each is tried on its own; one failing does not stop the others.
+ * The auto-refund job: undecided proposals whose delay has passed, of tenants whose policy is on, taken fairly
+ * (issue 30 §6): each tenant and mode's due proposals are numbered oldest-due first, and a pass takes every
+ * partition's first before any partition's second, so one tenant's (or a test mode's) thousands cannot starve
+ * another's one. Uses refund_requests_auto_due_idx. Each is tried on its own; one failing does not stop the others.
  */
-export async function runAutoRefunds(db: Db) {
+export async function runAutoRefunds(db: Db, opts: { limit?: number; now?: Date } = {}) {
+  const now = opts.now ?? new Date();
   const due = rowsOf<{ id: string }>(
     await db.execute(sql`
-      select r.id from refund_requests r
-        join tenants t on t.id = r.tenant_id and t.auto_refund_overpayments
-        join invoices i on i.id = r.invoice_id
-                       and i.status in ('DETECTED', 'OVERPAID', 'CONFIRMED', 'PROCESSING_PAYOUT', 'PAID_OUT')
-       where r.status = 'PENDING'
-       order by r.created_at
-       limit 100`),
+      select id from (
+        select r.id, r.auto_refund_after,
+               row_number() over (partition by r.tenant_id, r.mode order by r.auto_refund_after, r.id) as turn
+          from refund_requests r
+          join tenants t on t.id = r.tenant_id and t.auto_refund_overpayments and t.status = 'active'
+         where r.status = 'PENDING' and r.auto_refund_after is not null and r.auto_refund_after <= ${now.toISOString()}::timestamptz
+      ) d
+       order by turn, auto_refund_after, id
+       limit ${opts.limit ?? 100}`),
   );
-  const counts = { refunded: 0, waiting: 0, skipped: 0 };
+  const counts: Record<AutoRefundOutcome, number> = { refunded: 0, waiting: 0, held: 0, skipped: 0 };
   for (const { id } of due) {
     try {
-      counts[await autoRefund(db, id)]++;
+      counts[await autoRefund(db, id, now)]++;
     } catch (err) {
       log.error('auto refund failed', { refundRequestId: id, error: err instanceof Error ? err.message : String(err) });
     }

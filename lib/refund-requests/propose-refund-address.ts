@@ -10,6 +10,8 @@ import { isId, newId } from '@/lib/ids';
 import { formatAmount } from '@/lib/money';
 import { overCreationLimit } from '@/lib/storefront/order-limits';
 import { checkDestination, refused } from '@/lib/destinations/check-destination';
+import type { RefundRequestSource } from '@/db/schema/refund-requests';
+import { autoRefundAfterFor } from './auto-refund-rules';
 import { payerClaim } from './payer-claim';
 import { ProposeRefundAddressInput } from './schemas';
 import { refundRequestEventData } from './view';
@@ -26,11 +28,13 @@ export const proposalLimits = (): ProposalLimits => ({
 
 /**
  * The payer, on the hosted checkout, gives the address to refund an invoice's
- * late, partial or excess payment to. The checkout link (the invoice id, 80
- * random bits) is the only credential, so this only records a proposal: the
- * merchant approves or declines it, or the tenant's auto-refund policy
- * refunds an overpayment to it once settled (`autoRefund`, run by the caller
- * after this commits). Refused, writing nothing, when the address is bad or
+ * late, partial or excess payment to. This only records a proposal: the
+ * merchant approves or declines it, or the tenant's auto-refund policy refunds
+ * an overpayment to it once settled and its delay has passed (`autoRefund`, by
+ * the job; by the caller at once when the delay is 0), and only when
+ * `client.source` says how the proposer proved who they are with a safe proof
+ * (`payer_token`, `claim_link`: the caller checked it; default `invoice_link`,
+ * never automatic). See auto-refund-rules.ts. Refused, writing nothing, when the address is bad or
  * one of ours, when the invoice has nothing the payer may ask back, past the
  * per-address rate or the per-invoice count. A new proposal supersedes the
  * undecided one in the same transaction (the invoice row lock orders them).
@@ -39,7 +43,7 @@ export async function proposeRefundAddress(
   db: Db,
   invoiceId: string,
   input: unknown,
-  client: { address: string | null },
+  client: { address: string | null; source?: RefundRequestSource },
   limits: ProposalLimits = proposalLimits(),
 ) {
   if (!isId('invoice', invoiceId)) throw notFound('Invoice');
@@ -77,6 +81,10 @@ export async function proposeRefundAddress(
       );
     }
     const now = new Date();
+    // Shared: a policy change commits before or after the proposal reads it, never during.
+    const [tenant] = await tx.select().from(tenants).where(eq(tenants.id, invoice!.tenantId)).for('share');
+    const source = client.source ?? 'invoice_link';
+    const auto = await autoRefundAfterFor(tx, tenant!, invoice!, source, now, claim);
     await tx
       .update(refundRequests)
       .set({ status: 'SUPERSEDED', decidedAt: now })
@@ -90,7 +98,8 @@ export async function proposeRefundAddress(
         invoiceId,
         destinationAddress: address,
         amount: claim.toFixed(),
-        source: 'invoice_link',
+        source,
+        ...auto,
         createdAt: now,
       })
       .returning();
@@ -101,7 +110,7 @@ export async function proposeRefundAddress(
       subjectId: row!.id,
       data: refundRequestEventData(row!),
     });
-    const [policy] = await tx.select({ auto: tenants.autoRefundOverpayments }).from(tenants).where(eq(tenants.id, row!.tenantId));
-    return { request: row!, amount: formatAmount(claim), autoRefund: policy!.auto };
+    // Due at once (delay 0): the caller may run the policy right after this commits instead of waiting for the job.
+    return { request: row!, amount: formatAmount(claim), autoRefund: auto.autoRefundAfter !== null && auto.autoRefundAfter <= now };
   });
 }

@@ -5,7 +5,7 @@ import { events, refundRequests } from '@/db/schema';
 import { ApiError } from '@/lib/api/errors';
 import { type Network } from '@/lib/chain/network';
 import { Decimal } from '@/lib/money';
-import { updateAutoRefundPolicy } from '@/lib/tenants/update-auto-refund-policy';
+import { updateAutoRefundPolicy } from '@/lib/withdrawal-controls/update-auto-refund-policy';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
@@ -28,8 +28,10 @@ const { settledInvoice, balance, onChain, send } = settledInvoices(() => ({ chai
 const LIMITS: ProposalLimits = { perAddressPerMinute: 1000, perInvoice: 5 };
 let ip = 0;
 /** A payer at an address of their own, so per-address limits do not mix tests. */
-const propose = (db: any, invoiceId: string, address: string, limits = LIMITS) =>
-  proposeRefundAddress(db, invoiceId, { destinationAddress: address }, { address: `198.51.100.${++ip % 250}:${process.pid}` }, limits);
+const propose = (db: any, invoiceId: string, address: string, limits = LIMITS, source?: 'payer_token') =>
+  proposeRefundAddress(db, invoiceId, { destinationAddress: address }, { address: `198.51.100.${++ip % 250}:${process.pid}`, source }, limits);
+/** The payer's proposal with the checkout's claim token: the only kind (with claim links) the policy refunds by itself. */
+const proposeWithToken = (db: any, invoiceId: string, address: string) => propose(db, invoiceId, address, LIMITS, 'payer_token');
 const errorOf = async (p: Promise<unknown>) => {
   try {
     await p;
@@ -40,6 +42,11 @@ const errorOf = async (p: Promise<unknown>) => {
   throw new Error('expected an ApiError');
 };
 const OWNER_ACTOR = { kind: 'user' as const, id: 'usr_test', label: 'owner@example.com' };
+/** The policy switched on before the payment (earlier payments are never automatic), with no delay. */
+const policyOn = {
+  setup: (x: { db: any; owner: { tenantId: string; mode: 'test' } }) =>
+    updateAutoRefundPolicy(x.db, x.owner, OWNER_ACTOR, { autoRefundOverpayments: true, autoRefundDelaySeconds: 0 }),
+};
 const session = (owner: { tenantId: string; mode: 'test' }) => ({ owner, user: { id: 'usr_test', email: 'owner@example.com' }, actor: OWNER_ACTOR });
 const controls = (over: { allowlistEnabled?: boolean; dailyLimit?: string }) => ({
   allowlistEnabled: false,
@@ -226,12 +233,11 @@ describe('refund requests: the payer proposes, the merchant decides', () => {
 
 describe('the auto-refund policy', () => {
   it('refunds an overpayment to the payer’s address once settled, by itself, even with the allow-list on; not a late payment', async () => {
-    const t = await settledInvoice('20.00', '23.00', { settle: false });
-    await updateAutoRefundPolicy(t.db, t.owner, OWNER_ACTOR, { autoRefundOverpayments: true });
+    const t = await settledInvoice('20.00', '23.00', { settle: false, ...policyOn });
     expect((await call('GET', '/v1/tenants/me', { key: t.test })).body.autoRefundOverpayments).toBe(true);
     await updateWithdrawalControls(t.db, session(t.owner), controls({ allowlistEnabled: true }));
     const payer = freshAddress();
-    const made = await propose(t.db, t.invoice.id, payer);
+    const made = await proposeWithToken(t.db, t.invoice.id, payer);
     expect(made.autoRefund).toBe(true);
     // Not settled yet: it waits, saying why.
     expect(await autoRefund(t.db, made.request.id)).toBe('waiting');
@@ -254,19 +260,21 @@ describe('the auto-refund policy', () => {
     expect(await onChain(payer)).toBe('3');
 
     // A late payment on an expired invoice still waits for the merchant.
-    const late = await settledInvoice('10.00', '10.00', { expire: true });
-    await updateAutoRefundPolicy(late.db, late.owner, OWNER_ACTOR, { autoRefundOverpayments: true });
-    const asked = await propose(late.db, late.invoice.id, freshAddress());
+    const late = await settledInvoice('10.00', '10.00', { expire: true, ...policyOn });
+    const asked = await proposeWithToken(late.db, late.invoice.id, freshAddress());
     expect(await autoRefund(late.db, asked.request.id)).toBe('skipped');
     await runAutoRefunds(late.db);
-    expect((await call('GET', `/v1/refund-requests/${asked.request.id}`, { key: late.test })).body.status).toBe('PENDING');
+    expect((await call('GET', `/v1/refund-requests/${asked.request.id}`, { key: late.test })).body).toMatchObject({
+      status: 'PENDING',
+      pendingReason: 'unpaid_invoice',
+      autoRefundAfter: null,
+    });
   });
 
   it('a control that refuses (24 h limit) leaves the proposal to the merchant with the reason', async () => {
-    const t = await settledInvoice('20.00', '25.00');
-    await updateAutoRefundPolicy(t.db, t.owner, OWNER_ACTOR, { autoRefundOverpayments: true });
+    const t = await settledInvoice('20.00', '25.00', policyOn);
     await updateWithdrawalControls(t.db, session(t.owner), controls({ dailyLimit: '1.00' }));
-    const made = await propose(t.db, t.invoice.id, freshAddress());
+    const made = await proposeWithToken(t.db, t.invoice.id, freshAddress());
     expect(await autoRefund(t.db, made.request.id)).toBe('waiting');
     expect((await call('GET', `/v1/refund-requests/${made.request.id}`, { key: t.test })).body).toMatchObject({
       status: 'PENDING',

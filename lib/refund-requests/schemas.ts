@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { REFUND_REQUEST_STATUSES } from '@/db/schema/refund-requests';
-import { PageQuery, paged } from '@/lib/api/schemas';
+import { REFUND_REQUEST_SOURCES, REFUND_REQUEST_STATUSES } from '@/db/schema/refund-requests';
+import { NullableTimestamp, PageQuery, paged } from '@/lib/api/schemas';
 import { RefundRequestEventData } from '@/lib/events/payloads';
 import { WithdrawalAmount } from '@/lib/withdrawals/schemas';
 
@@ -13,7 +13,17 @@ export const RefundRequestSchema = RefundRequestEventData.extend({
   pendingReason: z
     .string()
     .nullable()
-    .describe('Why an automatic refund (auto-refund policy) has not been made yet, e.g. the payment is not settled; null otherwise.'),
+    .describe(
+      'Why an automatic refund (auto-refund policy) has not been made yet: awaiting_settlement, a control (withdrawal_limit_exceeded...), or why it never will and waits for you: manual_source (the proposer knew only the invoice id), before_policy (paid before the policy was switched on), over_auto_refund_bound, unpaid_invoice. Null otherwise.',
+    ),
+  source: z
+    .enum(REFUND_REQUEST_SOURCES)
+    .describe(
+      'How the proposer proved they may direct the refund: payer_token (the checkout link given to the payer), claim_link (a refund claim link you issued) or invoice_link (knew only the invoice id: unverified, never auto-refunded).',
+    ),
+  autoRefundAfter: NullableTimestamp.describe(
+    'When the auto-refund policy may refund it (created + your delay; decline before then to stop it); null: never automatic, you decide.',
+  ),
 }).meta({ id: 'RefundRequest' });
 export type RefundRequestView = z.infer<typeof RefundRequestSchema>;
 

@@ -22,5 +22,5 @@ export function refundRequestEventData(r: RefundRequest): RefundRequestEventData
 }
 
 export function refundRequestView(r: RefundRequest): RefundRequestView {
-  return { ...refundRequestEventData(r), pendingReason: r.pendingReason };
+  return { ...refundRequestEventData(r), pendingReason: r.pendingReason, source: r.source, autoRefundAfter: isoOrNull(r.autoRefundAfter) };
 }

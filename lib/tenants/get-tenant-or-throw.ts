@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { tenants, type Tenant } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { notFound } from '@/lib/api/errors';
-import { Decimal } from '@/lib/money';
+import { Decimal, formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
 import { tenantRails } from './tenant-rails';
 
@@ -22,6 +22,10 @@ export function tenantView(
     | 'withdrawalFeeRate'
     | 'underpaymentTolerancePercent'
     | 'autoRefundOverpayments'
+    | 'autoRefundEnabledAt'
+    | 'autoRefundDelaySeconds'
+    | 'autoRefundMaxMultiple'
+    | 'autoRefundMaxAmount'
     | 'refundNetworkFeePayer'
     | 'wrongNetworkPolicy'
     | 'rails'
@@ -38,6 +42,10 @@ export function tenantView(
     feePercent: new Decimal(t.withdrawalFeeRate).toFixed(),
     underpaymentTolerancePercent: new Decimal(t.underpaymentTolerancePercent).toFixed(),
     autoRefundOverpayments: t.autoRefundOverpayments,
+    autoRefundEnabledAt: t.autoRefundEnabledAt?.toISOString() ?? null,
+    autoRefundDelaySeconds: t.autoRefundDelaySeconds,
+    autoRefundMaxMultiple: new Decimal(t.autoRefundMaxMultiple).toFixed(),
+    autoRefundMaxAmount: formatAmount(t.autoRefundMaxAmount),
     refundNetworkFeePayer: t.refundNetworkFeePayer,
     wrongNetworkPolicy: t.wrongNetworkPolicy,
     rails: tenantRails(t, mode),

@@ -48,8 +48,21 @@ export const TenantSchema = z
     autoRefundOverpayments: z
       .boolean()
       .describe(
-        'Auto-refund policy: an overpayment is refunded, once settled, to the address the payer gives on the checkout, without your approval (the 24 h limit and approval threshold still apply). Set in the dashboard settings only (the owner, with step-up).',
+        'Auto-refund policy: an overpayment is refunded, once settled and after autoRefundDelaySeconds, to the address the payer gives on the checkout with their claim token (or through your claim link), without your approval (the 24 h limit and approval threshold still apply). Never for payments seen before autoRefundEnabledAt, nor above the bound. Set in the dashboard settings only (the owner, with step-up).',
       ),
+    autoRefundEnabledAt: Timestamp.nullable().describe(
+      'When the auto-refund policy was last switched on (null while off): payments first seen before it are never refunded automatically.',
+    ),
+    autoRefundDelaySeconds: z
+      .number()
+      .int()
+      .describe('Seconds a proposal waits before the policy refunds it (refund_request.created is sent at once; you can decline meanwhile).'),
+    autoRefundMaxMultiple: z
+      .string()
+      .describe(
+        'Overpayments above this many times the invoice price are left to you, never auto-refunded (with autoRefundMaxAmount: the lower wins).',
+      ),
+    autoRefundMaxAmount: z.string().describe("Overpayments above this amount (in the invoice's token) are left to you, never auto-refunded."),
     refundNetworkFeePayer: z
       .enum(['payer', 'merchant'])
       .describe(
@@ -70,8 +83,33 @@ export const TenantSchema = z
   })
   .meta({ id: 'Tenant' });
 
-/** The settings form's auto-refund policy. */
-export const AutoRefundPolicyInput = z.strictObject({ autoRefundOverpayments: z.boolean() });
+/** Longest delay before an automatic refund: a week. */
+export const MAX_AUTO_REFUND_DELAY_SECONDS = 7 * 86_400;
+
+/**
+ * The settings form's auto-refund policy (owner, dashboard only). Omitted tuning fields keep their value;
+ * `totpCode` is the step-up when the change weakens it (on, a shorter delay, a higher bound) and 2FA is on.
+ */
+export const AutoRefundPolicyInput = z.strictObject({
+  autoRefundOverpayments: z.boolean(),
+  autoRefundDelaySeconds: z
+    .number({ error: () => 'must be a whole number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(0, 'must be at least 0')
+    .max(MAX_AUTO_REFUND_DELAY_SECONDS, `must be at most ${MAX_AUTO_REFUND_DELAY_SECONDS} (a week)`)
+    .optional(),
+  autoRefundMaxMultiple: z
+    .string({ error: () => 'must be a decimal string such as "10"' })
+    .trim()
+    .regex(/^\d{1,3}(\.\d{1,4})?$/, 'must be a number such as "10" (at most 999, 4 decimals)')
+    .optional(),
+  autoRefundMaxAmount: z
+    .string({ error: () => 'must be a decimal string such as "1000"' })
+    .trim()
+    .regex(/^\d{1,12}(\.\d{1,2})?$/, 'must be an amount such as "1000" (at most 2 decimals)')
+    .optional(),
+  totpCode: z.string().max(20).optional(),
+});
 
 /** The settings form's choice of who pays a refund's network fee. */
 export const RefundNetworkFeePayerInput = z.strictObject({

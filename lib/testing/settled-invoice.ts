@@ -23,11 +23,21 @@ export function settledInvoices(get: () => { chain: AnvilChain; net: Network }) 
   /**
    * A tenant (1 % invoice fee, 1 % withdrawal fee) with one invoice of `expected` paid `paid` on chain and settled
    * (`settle: false`: paid, not yet confirmed), plus `extra` credited otherwise (other sales), so the balance can pay a
-   * refund and its fee.
+   * refund and its fee. `setup` runs on the new tenant before the invoice is paid (e.g. a policy switched on first).
    */
-  async function settledInvoice(expected: string, paid: string, opts: { expire?: boolean; extra?: string; settle?: boolean } = {}) {
+  async function settledInvoice(
+    expected: string,
+    paid: string,
+    opts: {
+      expire?: boolean;
+      extra?: string;
+      settle?: boolean;
+      setup?: (t: Awaited<ReturnType<typeof createTestTenant>> & { owner: { tenantId: string; mode: 'test' } }) => Promise<unknown>;
+    } = {},
+  ) {
     const { chain, net } = get();
     const t = await createTestTenant({ invoiceFeeRate: '0.01', withdrawalFeeRate: '0.01' });
+    if (opts.setup) await opts.setup({ ...t, owner: { tenantId: t.tenant.id, mode: 'test' } });
     if (opts.extra) {
       await t.db.transaction((tx) =>
         postLedgerEntry(tx, {

@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-dialog';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
+import { StepUpField } from '@/components/ui/step-up-field';
 import { formatTime } from '@/components/ui/time';
 import { useToast } from '@/components/ui/toast';
 import { TenantNameInput, UnderpaymentToleranceInput } from '@/lib/tenants/schemas';
@@ -96,40 +97,123 @@ export function UnderpaymentToleranceForm({ percent, canEdit }: { percent: strin
   );
 }
 
-/** The auto-refund policy: overpayments go back to the payer's proposed address without the owner's approval. */
-export function AutoRefundPolicyForm({ enabled, canEdit }: { enabled: boolean; canEdit: boolean }) {
+/** The auto-refund policy's settings as the page passes them (decimals as plain strings). */
+export interface AutoRefundPolicyView {
+  enabled: boolean;
+  enabledAt: string | null;
+  delaySeconds: number;
+  maxMultiple: string;
+  maxAmount: string;
+}
+
+/**
+ * The auto-refund policy (owner only): overpayments go back without the owner's approval to an address the payer
+ * gave with their checkout's claim token (or through a claim link), after a delay, up to a bound. Switching it on,
+ * a shorter delay or a higher bound asks for the authenticator code when 2FA is on (checked on the server).
+ */
+export function AutoRefundPolicyForm({ policy, totpEnabled, canEdit }: { policy: AutoRefundPolicyView; totpEnabled: boolean; canEdit: boolean }) {
   const router = useRouter();
   const toast = useToast();
   const [error, setError] = useState<string | undefined>();
+  const [totpCode, setTotpCode] = useState('');
+  const label = 'mb-1 block text-xs font-medium text-slate-600';
   return (
     <form
       noValidate
       aria-label="Auto-refund policy"
       onSubmit={async (e) => {
         e.preventDefault();
-        const on = new FormData(e.currentTarget).get('autoRefund') === 'on';
-        const res = await setAutoRefundPolicyAction({ autoRefundOverpayments: on });
-        if (!res.ok) return setError(res.error.message);
+        const f = new FormData(e.currentTarget);
+        const on = f.get('autoRefund') === 'on';
+        const delay = String(f.get('delaySeconds') ?? '').trim();
+        const res = await setAutoRefundPolicyAction({
+          autoRefundOverpayments: on,
+          // Not a whole number: sent as typed, so the server's message names the field.
+          autoRefundDelaySeconds: delay === '' ? undefined : /^\d+$/.test(delay) ? Number(delay) : delay,
+          autoRefundMaxMultiple: String(f.get('maxMultiple') ?? '').trim() || undefined,
+          autoRefundMaxAmount: String(f.get('maxAmount') ?? '').trim() || undefined,
+          ...(totpEnabled && totpCode ? { totpCode } : {}),
+        });
+        if (!res.ok)
+          return setError(
+            res.error.details?.[0] ? `${res.error.message} (${res.error.details[0].path} ${res.error.details[0].message})` : res.error.message,
+          );
         setError(undefined);
+        setTotpCode('');
         toast(on ? 'Overpayments will be refunded automatically' : 'Refund requests wait for your approval');
         router.refresh();
       }}
     >
       <FormError message={error} />
       <label className="flex items-start gap-2 text-sm text-slate-700">
-        <input type="checkbox" name="autoRefund" defaultChecked={enabled} disabled={!canEdit} className="mt-1" />
+        <input type="checkbox" name="autoRefund" defaultChecked={policy.enabled} disabled={!canEdit} className="mt-1" />
         <span>
-          Refund overpayments automatically to the address the payer gives on the checkout
+          Refund overpayments automatically to the address the payer gives on their checkout
           <span className="block text-xs text-slate-500">
-            Once the payment is confirmed and credited; it costs you nothing (no withdrawal fee, the invoice fee on it returned). Your 24 h limit and
-            approval threshold still apply; late payments on expired invoices always wait for you.
+            Only for addresses given with the payer&apos;s own checkout link or your claim link, never for payments made before you switch this on
+            {policy.enabledAt ? (
+              <>
+                {' '}
+                (on since <span data-testid="auto-refund-enabled-at">{formatTime(policy.enabledAt)}</span>)
+              </>
+            ) : null}
+            . You are notified at once and can decline during the delay. Once confirmed and credited it costs you nothing (no withdrawal fee, the
+            invoice fee on it returned). Your 24 h limit and approval threshold still apply; late payments on expired invoices always wait for you.
           </span>
         </span>
       </label>
+      <div className="mt-3 grid gap-3 sm:grid-cols-3">
+        <div>
+          <label htmlFor="auto-refund-delay" className={label}>
+            Delay before refunding (seconds)
+          </label>
+          <input
+            id="auto-refund-delay"
+            name="delaySeconds"
+            inputMode="numeric"
+            defaultValue={policy.delaySeconds}
+            disabled={!canEdit}
+            className={inputClass}
+          />
+        </div>
+        <div>
+          <label htmlFor="auto-refund-multiple" className={label}>
+            Hold overpayments above (× price)
+          </label>
+          <input
+            id="auto-refund-multiple"
+            name="maxMultiple"
+            inputMode="decimal"
+            defaultValue={policy.maxMultiple}
+            disabled={!canEdit}
+            className={inputClass}
+          />
+        </div>
+        <div>
+          <label htmlFor="auto-refund-amount" className={label}>
+            …or above (amount)
+          </label>
+          <input
+            id="auto-refund-amount"
+            name="maxAmount"
+            inputMode="decimal"
+            defaultValue={policy.maxAmount}
+            disabled={!canEdit}
+            className={inputClass}
+          />
+        </div>
+      </div>
+      <p className="mt-1 text-xs text-slate-500">
+        Overpayments above the lower of the two bounds are held for you. Switching on, a shorter delay or a higher bound needs your authenticator code
+        when two-factor is on.
+      </p>
       {canEdit && (
-        <Button type="submit" variant="secondary" className="mt-2">
-          Save
-        </Button>
+        <div className="mt-2 flex flex-wrap items-end gap-2">
+          <StepUpField id="auto-refund-totp" enabled={totpEnabled} value={totpCode} onChange={setTotpCode} />
+          <Button type="submit" variant="secondary">
+            Save
+          </Button>
+        </div>
       )}
     </form>
   );

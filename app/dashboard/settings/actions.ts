@@ -9,7 +9,7 @@ import { runAction } from '@/lib/dashboard/action-result';
 import { actionContext } from '@/lib/dashboard/context';
 import { env } from '@/lib/env';
 import { updateTenantName } from '@/lib/tenants/update-tenant-name';
-import { updateAutoRefundPolicy } from '@/lib/tenants/update-auto-refund-policy';
+import { updateAutoRefundPolicy } from '@/lib/withdrawal-controls/update-auto-refund-policy';
 import { updateWrongNetworkPolicy } from '@/lib/tenants/update-wrong-network-policy';
 import { updateTenantRails } from '@/lib/tenants/update-tenant-rails';
 import { updateUnderpaymentTolerance } from '@/lib/tenants/update-underpayment-tolerance';

@@ -48,7 +48,17 @@ export default async function SettingsPage() {
             <UnderpaymentToleranceForm percent={new Decimal(ctx.tenant.underpaymentTolerancePercent).toFixed()} canEdit={owner} />
           </div>
           <div className="mt-4">
-            <AutoRefundPolicyForm enabled={ctx.tenant.autoRefundOverpayments} canEdit={owner} />
+            <AutoRefundPolicyForm
+              policy={{
+                enabled: ctx.tenant.autoRefundOverpayments,
+                enabledAt: ctx.tenant.autoRefundEnabledAt?.toISOString() ?? null,
+                delaySeconds: ctx.tenant.autoRefundDelaySeconds,
+                maxMultiple: new Decimal(ctx.tenant.autoRefundMaxMultiple).toFixed(),
+                maxAmount: new Decimal(ctx.tenant.autoRefundMaxAmount).toFixed(),
+              }}
+              totpEnabled={ctx.user.totpEnabled}
+              canEdit={owner}
+            />
           </div>
           <div className="mt-4">
             <RefundNetworkFeeForm payer={ctx.tenant.refundNetworkFeePayer} canEdit={owner} />

@@ -18,9 +18,11 @@ const Form = z.object({ invoiceId: z.string().min(1).max(64), address: z.string(
 
 /**
  * The payer gives a refund address on the checkout (works without JavaScript:
- * a form post, then the page again). With the merchant's auto-refund policy an
- * overpayment that has settled is refunded right away; otherwise the job does
- * it once settled, or the merchant decides.
+ * a form post, then the page again). The auto-refund policy acts only on safe
+ * proposals after the tenant's delay (default 1 hour, so the merchant can
+ * decline), by the job; with a delay of 0 a settled overpayment is refunded
+ * right away here, so the payer sees it on the next page. Otherwise the job does
+ * it once due and settled, or the merchant decides.
  */
 export async function proposeRefundAddressAction(_prev: RefundAddressState, formData: FormData): Promise<RefundAddressState> {
   const form = Form.safeParse(Object.fromEntries(formData));

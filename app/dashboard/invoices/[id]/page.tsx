@@ -19,6 +19,7 @@ import { isId } from '@/lib/ids';
 import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
 import { listRefundClaims } from '@/lib/refund-claims/list-refund-claims';
 import { listRefundRequests } from '@/lib/refund-requests/list-refund-requests';
+import { paymentSenders } from '@/lib/refund-requests/payment-senders';
 import { refundList, refundTerms } from '@/lib/refunds/refund-terms';
 import { quoteRefund } from '@/lib/refunds/refund-pricing';
 import { InvoiceWatcher, SimulatePayment } from './live';
@@ -45,10 +46,11 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
   const network = getRail(ctx.mode, invoice.chain as ChainKey, invoice.token as Asset) ?? getNetwork(ctx.mode);
   const chainIdOf = (c: string) => getNetworks(ctx.mode).find((n) => n.chain === c)?.chainId ?? network.chainId;
   const row = await getInvoiceOrThrow(ctx.db, { id, ...ctx.owner });
-  const [refunds, terms, requests, claims] = await Promise.all([
+  const [refunds, terms, requests, senders, claims] = await Promise.all([
     refundList(ctx.db, row),
     refundTerms(ctx.db, row),
     listRefundRequests(ctx.db, ctx.owner, { invoiceId: id, page: 1, limit: 20 }),
+    paymentSenders(ctx.db, row.id),
     listRefundClaims(ctx.db, ctx.owner, { invoiceId: id, page: 1, limit: 20 }),
   ]);
   // A request made with a claim link is approved for the link's amount by default.
@@ -250,6 +252,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
             <RefundRequests
               invoiceId={invoice.id}
               requests={requests.data}
+              senders={senders}
               suggested={suggested}
               claimAmounts={claimAmounts}
               canDecide={can(ctx.user.role, 'withdrawals:create')}

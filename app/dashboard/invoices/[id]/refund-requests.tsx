@@ -14,6 +14,10 @@ import { approveRefundRequestAction, declineRefundRequestAction } from './refund
 
 const REASONS: Record<string, string> = {
   awaiting_settlement: 'auto-refund waits until the payment is confirmed and credited',
+  manual_source: 'not automatic: the address came with only the invoice link, which others may have seen; check it against the sender',
+  before_policy: 'not automatic: paid before your auto-refund policy was switched on',
+  over_auto_refund_bound: 'not automatic: above your auto-refund bound',
+  unpaid_invoice: 'not automatic: a late or partial payment of an unpaid invoice',
   withdrawal_limit_exceeded: 'auto-refund stopped: over your 24 h withdrawal limit',
   insufficient_balance: 'auto-refund stopped: the balance cannot pay it and its fee',
 };
@@ -80,10 +84,22 @@ function Decide({ invoiceId, r, suggested, totpEnabled }: { invoiceId: string; r
   );
 }
 
-/** Refund addresses the payer proposed on the checkout, newest first; the owner decides the undecided one. */
+/** How the proposer proved they may say where the money goes. */
+const SOURCES: Record<RefundRequestView['source'], string> = {
+  payer_token: "payer's checkout",
+  claim_link: 'your claim link',
+  invoice_link: 'invoice link (unverified)',
+};
+
+/**
+ * Refund addresses proposed for the invoice, newest first, each with how it was proposed and, beside it, the
+ * on-chain sender(s) of the payment, so the owner sees whether the money would go back where it came from; the
+ * owner decides the undecided one.
+ */
 export function RefundRequests({
   invoiceId,
   requests,
+  senders,
   suggested,
   claimAmounts = {},
   canDecide,
@@ -91,6 +107,8 @@ export function RefundRequests({
 }: {
   invoiceId: string;
   requests: RefundRequestView[];
+  /** EIP-55 `from` addresses of the invoice's payments. */
+  senders: string[];
   suggested: string;
   /** Requests made with a refund claim link, and the link's amount (their default). */
   claimAmounts?: Record<string, string>;
@@ -105,13 +123,30 @@ export function RefundRequests({
           <li key={r.id} className="py-2 text-sm" data-request-id={r.id} data-status={r.status}>
             <div className="flex flex-wrap items-center gap-2">
               <StatusBadge status={r.status} />
-              <span className="font-mono text-xs">{r.destinationAddress}</span>
+              <span className="font-mono text-xs" data-testid="proposed-address">
+                {r.destinationAddress}
+              </span>
               <span className="text-slate-500">
-                asked <Money value={r.amount} /> · <Time iso={r.createdAt} />
+                asked <Money value={r.amount} /> · <Time iso={r.createdAt} /> · via{' '}
+                <span data-testid="request-source" data-source={r.source}>
+                  {SOURCES[r.source]}
+                </span>
               </span>
             </div>
+            <p className="mt-1 text-xs text-slate-500" data-testid="payment-sender">
+              Paid from {senders.length === 0 ? 'no recorded sender' : <span className="font-mono">{senders.join(', ')}</span>}
+              {senders.includes(r.destinationAddress) ? (
+                <span className="ml-1 text-emerald-700">· same address</span>
+              ) : senders.length > 0 ? (
+                <span className="ml-1 text-amber-700">· a different address</span>
+              ) : null}
+            </p>
+            {r.status === 'PENDING' && r.autoRefundAfter ? (
+              <p className="mt-1 text-xs text-slate-500" data-testid="auto-refund-after">
+                Auto-refund from <Time iso={r.autoRefundAfter} /> unless you decline before.
+              </p>
+            ) : null}
             {r.pendingReason ? <p className="mt-1 text-xs text-amber-700">{REASONS[r.pendingReason] ?? r.pendingReason}</p> : null}
-            {claimAmounts[r.id] ? <p className="mt-1 text-xs text-slate-500">Given on your refund claim link.</p> : null}
             {r.declineReason ? <p className="mt-1 text-xs text-slate-500">Declined: “{r.declineReason}”</p> : null}
             {r.status === 'APPROVED' && r.decidedBy === 'policy' ? (
               <p className="mt-1 text-xs text-slate-500">Refunded by your auto-refund policy.</p>
