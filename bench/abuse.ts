@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AbuseRow } from './abuse/types';
 
-const SCENARIOS = ['signup-flood', 'login-race', 'exchange-quote-flood', 'webhook-slot-hog', 'store-order-flood', 'gas-drain'];
+const SCENARIOS = ['signup-flood', 'login-race', 'exchange-quote-flood', 'webhook-slot-hog', 'store-order-flood', 'gas-drain', 'refund-hijack'];
 const here = path.dirname(fileURLToPath(import.meta.url));
 const file = (name: string) => path.join(here, 'abuse', `${name}.ts`);
 const MARK = 'ABUSE_ROW ';

@@ -54,6 +54,8 @@ test('a payment link made in the dashboard, paid twice (once without JavaScript)
     await expect(payer.getByTestId('link-amount')).toHaveText('12.50 USDT');
     await payer.getByRole('button', { name: 'Pay with USDT' }).click();
     await payer.waitForURL(/\/pay\/inv_/);
+    // The payer's own checkout: the redirect carries the invoice's claim token (issue 30 §1).
+    expect(payer.url()).toMatch(/\/pay\/inv_\w+\?claim=[A-Za-z0-9_-]{43}$/);
     return /\/pay\/(inv_\w+)/.exec(payer.url())![1]!;
   };
   const pay = async (id: string) => {

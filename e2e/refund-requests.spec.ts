@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { eq, sql } from 'drizzle-orm';
-import { createPublicClient, erc20Abi, formatUnits, http, type Address } from 'viem';
+import { createPublicClient, erc20Abi, formatUnits, getAddress, http, type Address } from 'viem';
 import { invoices, users } from '@/db/schema';
 import { createApiKey } from '@/lib/api-keys/create-api-key';
 import { closeDb, getDb } from '@/lib/db';
@@ -12,6 +12,12 @@ import { ANVIL_PORT, TOKEN_ADDRESS } from './support/stack-env';
 const BASE = `http://127.0.0.1:${APP_PORTS[0]}`;
 const PASSWORD = 'correct-horse-battery';
 const chain = createPublicClient({ transport: http(`http://127.0.0.1:${ANVIL_PORT}`) });
+/** The payer's checkout from the create response (`/pay/<id>?claim=<token>`), as a path on the app under test. */
+const payerUrl = (checkoutUrl: string) => {
+  const u = new URL(checkoutUrl, BASE);
+  return u.pathname + u.search;
+};
+const masked = (a: string) => `${getAddress(a).slice(0, 6)}…${getAddress(a).slice(-4)}`;
 const held = async (who: Address) =>
   formatUnits(await chain.readContract({ address: TOKEN_ADDRESS, abi: erc20Abi, functionName: 'balanceOf', args: [who] }), 18);
 
@@ -59,10 +65,21 @@ test('an expired invoice paid late: the payer proposes a refund address on the c
   // The late payment is confirmed and settled to the balance (the invoice stays EXPIRED).
   await expect.poll(async () => (await m.json(`/v1/invoices/${inv.id}/refunds`)).refundable, { timeout: 120_000 }).toBe('20.00');
 
-  // The payer, on a phone, holds the checkout link.
+  // Anyone else who knows the invoice id (a member, support, a read-only key) sees the payment, not the form (issue 30 §1).
+  const stranger = await browser.newContext({ baseURL: BASE });
+  const strangerPage = await stranger.newPage();
+  await strangerPage.goto(`/pay/${inv.id}`);
+  const bare = strangerPage.getByRole('region', { name: 'Refund' });
+  await expect(bare.getByTestId('refund-claim-needed')).toContainText('20.00 USDT');
+  await expect(bare.getByRole('form', { name: 'Refund address' })).toHaveCount(0);
+  await strangerPage.goto(`/pay/${inv.id}?claim=${'A'.repeat(43)}`);
+  await expect(strangerPage.getByRole('form', { name: 'Refund address' })).toHaveCount(0);
+
+  // The payer, on a phone, holds the checkout link from the create response (with its claim token).
+  expect(inv.checkoutUrl).toMatch(new RegExp(`/pay/${inv.id}\\?claim=[A-Za-z0-9_-]{43}$`));
   const phone = await browser.newContext({ baseURL: BASE, viewport: { width: 360, height: 800 } });
   const payerPage = await phone.newPage();
-  await payerPage.goto(`/pay/${inv.id}`);
+  await payerPage.goto(payerUrl(inv.checkoutUrl));
   const section = payerPage.getByRole('region', { name: 'Refund' });
   await expect(section.getByTestId('claimable')).toHaveText('20.00 USDT');
   await expect(payerPage.getByTestId('checkout-status')).toContainText('You can get it back below');
@@ -72,15 +89,28 @@ test('an expired invoice paid late: the payer proposes a refund address on the c
   await form.getByLabel(/Your USDT address/).fill('0x8ba1f109551bD432803012645Ac136ddd64DBA73');
   await form.getByRole('button', { name: 'Request refund' }).click();
   await expect(form.getByRole('alert')).toContainText('invalid checksum');
-  const payer = `0x${'5a'.repeat(20)}` as Address;
-  await form.getByLabel(/Your USDT address/).fill(payer);
+  // A first address, then the one the payer means: the first is superseded, not lost (the merchant's history keeps it).
+  const first = `0x${'5b'.repeat(20)}` as Address;
+  await form.getByLabel(/Your USDT address/).fill(first);
   await form.getByRole('button', { name: 'Request refund' }).click();
   await expect(section.getByTestId('refund-progress')).toHaveAttribute('data-refund-status', 'REQUESTED');
+  const payer = `0x${'5a'.repeat(20)}` as Address;
+  await form.getByLabel(/Your USDT address/).fill(payer);
+  await form.getByRole('button', { name: 'Use this address instead' }).click();
+  await expect(section.getByTestId('refund-progress')).toContainText(getAddress(payer));
   await shot(payerPage, 'checkout-refund-requested-360');
+  // The bare page shows that a refund was asked for, the address masked.
+  await strangerPage.goto(`/pay/${inv.id}`);
+  await expect(bare.getByTestId('refund-progress')).toContainText(masked(payer));
+  await expect(bare).not.toContainText(getAddress(payer));
+  await stranger.close();
 
   // The merchant sees the proposal on the invoice and approves it; the amount starts at everything the invoice received.
   const before = (await m.json('/v1/withdrawals/balance')).available as string;
   await page.goto(`/dashboard/invoices/${inv.id}`);
+  const history = page.getByTestId('refund-requests');
+  await expect(history.locator('li[data-status="SUPERSEDED"]')).toContainText(new RegExp(first, 'i'));
+  await expect(history.locator('li[data-status="PENDING"]')).toContainText(new RegExp(payer, 'i'));
   const ask = page.getByRole('form', { name: 'Refund request' });
   await expect(ask.getByLabel('Amount (USDT)')).toHaveValue('20.00');
   await shot(page, 'invoice-refund-request-1280');
@@ -104,7 +134,7 @@ test('an expired invoice paid late: the payer proposes a refund address on the c
   await phone.close();
 });
 
-test('auto-refund policy: set with its delay in the settings; an address given with only the invoice link waits for the merchant beside the paying address; a safe one is refunded by the job, and the form works without JavaScript', async ({
+test('auto-refund policy: set with its delay in the settings; the payer’s checkout (claim token) with the delay 0 is refunded at once, shown beside the paying address, and the form works without JavaScript', async ({
   page,
   browser,
   request,
@@ -128,30 +158,25 @@ test('auto-refund policy: set with its delay in the settings; an address given w
 
   const noJs = await browser.newContext({ baseURL: BASE, javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
   const payerPage = await noJs.newPage();
-  await payerPage.goto(`/pay/${inv.id}`);
+  await payerPage.goto(payerUrl(inv.checkoutUrl));
   const section = payerPage.getByRole('region', { name: 'Refund' });
   await expect(section.getByTestId('claimable')).toHaveText('2.50 USDT');
   await shot(payerPage, 'checkout-overpaid-refund-1280');
   const payer = `0x${'6b'.repeat(20)}` as Address;
   await section.getByLabel(/Your USDT address/).fill(payer);
   await section.getByRole('button', { name: 'Request refund' }).click();
-  await expect(section.getByTestId('refund-progress')).toHaveAttribute('data-refund-status', 'REQUESTED');
-  // The bare /pay/<id> link is no proof of being the payer (issue 30 §1): never automatic, held for the merchant.
+  // Made with the payer's claim token (the link from the create response) and the delay 0: refunded at once.
+  await expect(section.getByTestId('refund-progress')).toContainText('Refund of 2.50 USDT');
   const [asked] = (await m.json(`/v1/refund-requests?invoiceId=${inv.id}`)).data as Record<string, any>[];
-  expect(asked).toMatchObject({ status: 'PENDING', source: 'invoice_link', pendingReason: 'manual_source', autoRefundAfter: null });
+  expect(asked).toMatchObject({ source: 'payer_token', pendingReason: null });
+  await expect.poll(async () => (await m.json(`/v1/refund-requests/${asked!.id}`)).status, { timeout: 60_000 }).toBe('APPROVED');
   // The merchant sees how it was proposed and who paid, on chain, beside the proposed address.
   await page.goto(`/dashboard/invoices/${inv.id}`);
   const row = page.locator(`[data-request-id="${asked!.id}"]`);
-  await expect(row.getByTestId('request-source')).toHaveText('invoice link (unverified)');
+  await expect(row.getByTestId('request-source')).toHaveText("payer's checkout");
   await expect(row.getByTestId('payment-sender')).toContainText(/Paid from 0x[0-9a-fA-F]{40}/);
   await expect(row.getByTestId('payment-sender')).toContainText('a different address');
   await shot(page, 'invoice-refund-request-sender-1280');
-
-  // The same proposal made with the payer's claim token (the claims work puts it in the checkout link; here it is
-  // marked directly): due at once with the delay 0, the auto-refunds job refunds it by itself.
-  const db = await getDb();
-  await db.execute(sql`update refund_requests set source = 'payer_token', pending_reason = null, auto_refund_after = now() where id = ${asked!.id}`);
-  await expect.poll(async () => (await m.json(`/v1/refund-requests/${asked!.id}`)).status, { timeout: 60_000 }).toBe('APPROVED');
   const done = await m.json(`/v1/refund-requests/${asked!.id}`);
   expect(done).toMatchObject({ decidedBy: 'policy' });
   const refund = await m.json(`/v1/withdrawals/${done.withdrawalId}`);

@@ -208,6 +208,23 @@ const SCENARIOS: Record<string, Scenario> = {
       ],
     };
   },
+
+  // Issue 30 §1: people who see an invoice id (member, support, read-only and order keys) try to redirect its refund.
+  'refund-hijack': async () => {
+    const t0 = Date.now();
+    const row = await (await import('../bench/abuse/refund-hijack')).default();
+    const violations = row.violations ?? [];
+    return {
+      name: 'refund-hijack: a member, a support user, invoices:read and orders:manage keys try to redirect an overpayment refund',
+      ok: violations.length === 0 && row.victimRefused === 0,
+      seconds: Math.round((Date.now() - t0) / 1000),
+      note: row.note ?? '',
+      invariants: [
+        { name: 'no hijack succeeds, the claim token leaks nowhere', ok: violations.length === 0, detail: violations.join('; ') || 'all hold' },
+        { name: 'the payer with the token is refunded', ok: row.victimRefused === 0, detail: row.victimRefused ? 'not refunded' : 'refunded' },
+      ],
+    };
+  },
 };
 
 async function privatePostgres() {

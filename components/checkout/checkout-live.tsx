@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import type { CheckoutView as CheckoutState } from '@/lib/checkout/get-checkout-view';
+import type { PublicCheckout as CheckoutState } from '@/lib/checkout/present-checkout';
 import { CopyField } from './copy-field';
 import { RefundSection } from './refund-section';
 
@@ -59,8 +59,9 @@ function headline(s: CheckoutState): { title: string; tone: string } {
 /**
  * The live part of the hosted checkout: polls the public status endpoint every 2 s until final.
  * Each answer carries the QR of what is still to pay, so after a partial payment it encodes the remainder.
+ * `claim`: the payer's claim token when the page was opened with a valid one; sent with each poll in a header.
  */
-export function CheckoutLive({ initial }: { initial: CheckoutState }) {
+export function CheckoutLive({ initial, claim }: { initial: CheckoutState; claim?: string }) {
   const [state, setState] = useState(initial);
   const countdown = useCountdown(state.expiresAt, initial.renderedAt);
   const moving = refundMoving(state);
@@ -68,14 +69,14 @@ export function CheckoutLive({ initial }: { initial: CheckoutState }) {
     if (FINAL.has(state.status) && !moving) return;
     const t = setInterval(async () => {
       try {
-        const res = await fetch(`/api/pay/${state.id}/status`, { cache: 'no-store' });
+        const res = await fetch(`/api/pay/${state.id}/status`, { cache: 'no-store', headers: claim ? { 'x-claim-token': claim } : {} });
         if (res.ok) setState(await res.json());
       } catch {
         /* offline for a moment: keep the last state */
       }
     }, 2000);
     return () => clearInterval(t);
-  }, [state.id, state.status, moving]);
+  }, [state.id, state.status, moving, claim]);
 
   const h = headline(state);
   const awaiting = state.status === 'PENDING' || state.status === 'PARTIALLY_PAID';
@@ -189,7 +190,16 @@ export function CheckoutLive({ initial }: { initial: CheckoutState }) {
         </section>
       ) : null}
 
-      {state.refund ? <RefundSection invoiceId={state.id} refund={state.refund} tenantName={state.tenantName} /> : null}
+      {state.refund ? (
+        <RefundSection
+          invoiceId={state.id}
+          refund={state.refund}
+          tenantName={state.tenantName}
+          token={state.token}
+          network={state.network}
+          claim={state.claimed ? claim : undefined}
+        />
+      ) : null}
 
       {state.returnUrl && !awaiting ? (
         <a href={state.returnUrl} className="block rounded-md bg-slate-900 px-4 py-2 text-center text-sm font-medium text-white">

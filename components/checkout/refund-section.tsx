@@ -2,12 +2,13 @@
 
 import { useActionState } from 'react';
 import { proposeRefundAddressAction, type RefundAddressState } from '@/app/pay/[invoiceId]/actions';
-import type { CheckoutRefund } from '@/lib/checkout/checkout-refund';
+import type { PublicCheckoutRefund as CheckoutRefund } from '@/lib/checkout/present-checkout';
 
-const short = (a: string) => `${a.slice(0, 8)}…${a.slice(-6)}`;
+/** An address as the server sent it: in full to the payer's page (claim token), masked (`0x12ab…89cd`) to anyone else. */
+const Addr = ({ a }: { a: string }) => <span className="break-all font-mono">{a}</span>;
 
 /** What became of the payer's latest proposal and of the refunds sent. */
-function RefundProgress({ refund, tenantName }: { refund: CheckoutRefund; tenantName: string }) {
+function RefundProgress({ refund, tenantName, unit }: { refund: CheckoutRefund; tenantName: string; unit: string }) {
   const r = refund.request;
   const last = refund.refunds.at(-1);
   if (last) {
@@ -16,15 +17,22 @@ function RefundProgress({ refund, tenantName }: { refund: CheckoutRefund; tenant
       <p data-testid="refund-progress" data-refund-status={last.status}>
         {sent ? (
           <>
-            Refund of <strong className="tabular-nums">{last.amount} USDT</strong> sent to <span className="font-mono">{short(last.to)}</span>
+            Refund of{' '}
+            <strong className="tabular-nums">
+              {last.amount} {unit}
+            </strong>{' '}
+            sent to <Addr a={last.to} />
             {last.txHash ? <span className="block break-all font-mono text-xs text-slate-500">Transaction {last.txHash}</span> : null}
           </>
         ) : last.status === 'FAILED' ? (
           <>The refund could not be sent; {tenantName} has been told and will send it again.</>
         ) : (
           <>
-            Refund of <strong className="tabular-nums">{last.amount} USDT</strong> approved and on its way to{' '}
-            <span className="font-mono">{short(last.to)}</span>.
+            Refund of{' '}
+            <strong className="tabular-nums">
+              {last.amount} {unit}
+            </strong>{' '}
+            approved and on its way to <Addr a={last.to} />.
           </>
         )}
       </p>
@@ -33,14 +41,14 @@ function RefundProgress({ refund, tenantName }: { refund: CheckoutRefund; tenant
   if (r?.status === 'PENDING') {
     return (
       <p data-testid="refund-progress" data-refund-status="REQUESTED">
-        Refund requested to <span className="font-mono">{short(r.destinationAddress)}</span>: waiting for {tenantName} to send it.
+        Refund requested to <Addr a={r.destinationAddress} />: waiting for {tenantName} to send it.
       </p>
     );
   }
   if (r?.status === 'DECLINED') {
     return (
       <p data-testid="refund-progress" data-refund-status="DECLINED">
-        {tenantName} declined the refund to <span className="font-mono">{short(r.destinationAddress)}</span>
+        {tenantName} declined the refund to <Addr a={r.destinationAddress} />
         {r.declineReason ? `: “${r.declineReason}”` : '.'}
       </p>
     );
@@ -78,9 +86,27 @@ function RefundNetworkFee({ refund, tenantName }: { refund: CheckoutRefund; tena
 /**
  * The payer's way to get back a late, partial or excess payment: they give
  * their address, the merchant approves (or their auto-refund policy sends an
- * overpayment). Posts without JavaScript too (a server action form).
+ * overpayment). Posts without JavaScript too (a server action form). The form
+ * is there only on the payer's own page (`claim`: the claim token of its URL,
+ * posted in a hidden field); texts name the invoice's own token and network.
  */
-export function RefundSection({ invoiceId, refund, tenantName }: { invoiceId: string; refund: CheckoutRefund; tenantName: string }) {
+export function RefundSection({
+  invoiceId,
+  refund,
+  tenantName,
+  token,
+  network,
+  claim,
+}: {
+  invoiceId: string;
+  refund: CheckoutRefund;
+  tenantName: string;
+  /** The invoice's token (USDT, USDC): the refund is paid in it. */
+  token: string;
+  /** The invoice's network as wallets name it ("Ethereum (ERC-20)"): the refund is paid there. */
+  network: string;
+  claim?: string;
+}) {
   const [state, action, pending] = useActionState<RefundAddressState, FormData>(proposeRefundAddressAction, {});
   const replacing = refund.request?.status === 'PENDING';
   return (
@@ -90,19 +116,20 @@ export function RefundSection({ invoiceId, refund, tenantName }: { invoiceId: st
       data-testid="refund"
     >
       <h2 className="text-base font-semibold text-slate-900">Get your money back</h2>
-      <RefundProgress refund={refund} tenantName={tenantName} />
-      {refund.canPropose ? (
+      <RefundProgress refund={refund} tenantName={tenantName} unit={token} />
+      {refund.canPropose && claim ? (
         <form action={action} className="space-y-2" aria-label="Refund address">
           <input type="hidden" name="invoiceId" value={invoiceId} />
+          <input type="hidden" name="claim" value={claim} />
           <p>
             <strong className="tabular-nums" data-testid="claimable">
-              {refund.claimable} USDT
+              {refund.claimable} {token}
             </strong>{' '}
             of your payment can be returned to you. {replacing ? 'To use another address, enter it below.' : 'Enter the address to send it to.'}
           </p>
           <RefundNetworkFee refund={refund} tenantName={tenantName} />
           <label className="block text-xs font-medium text-slate-500" htmlFor="refund-address">
-            Your USDT address on BNB Smart Chain (BEP-20)
+            Your {token} address on {network}
           </label>
           <input
             id="refund-address"
@@ -131,6 +158,13 @@ export function RefundSection({ invoiceId, refund, tenantName }: { invoiceId: st
             {refund.proposalsLeft <= 2 ? ` (${refund.proposalsLeft} change${refund.proposalsLeft === 1 ? '' : 's'} of address left)` : ''}.
           </p>
         </form>
+      ) : !claim && /[1-9]/.test(refund.claimable) ? (
+        <p className="text-xs text-slate-600" data-testid="refund-claim-needed">
+          <strong className="tabular-nums">
+            {refund.claimable} {token}
+          </strong>{' '}
+          of this payment can be returned. To give your address, open this page from the link you got when you started paying, or ask {tenantName}.
+        </p>
       ) : null}
     </section>
   );

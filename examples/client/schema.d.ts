@@ -1734,6 +1734,90 @@ export interface components {
             /** @description The full secret. Shown only in this response; store it safely. */
             key: string;
         };
+        CreatedInvoice: {
+            id: string;
+            /** @enum {string} */
+            status: "PENDING" | "DETECTED" | "PARTIALLY_PAID" | "OVERPAID" | "CONFIRMED" | "PROCESSING_PAYOUT" | "PAID_OUT" | "EXPIRED" | "FAILED";
+            /** @enum {string} */
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            /** @enum {string} */
+            token: "USDT" | "USDC";
+            /** @description EIP-55 checksummed address the customer pays to. */
+            depositAddress: string;
+            amountExpected: string;
+            amountReceived: string;
+            /** @description Credited to the balance so far: received minus fees, over every settlement. */
+            amountCredited: string;
+            feeAmount: string;
+            /** @description The tenant's underpayment tolerance in percent when the invoice was created ("0.5" = 0.5 %); frozen on the invoice. */
+            underpaymentTolerancePercent: string;
+            /** @description USDT short of amountExpected that was accepted as paid under the tolerance ("0.00" when paid in full or not paid). */
+            amountShortfall: string;
+            confirmationsRequired: number;
+            txHashes: string[];
+            externalId: string | null;
+            description: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Pay-in invoices only: the coin the customer pays in; depositAddress is then the exchange address in that coin. */
+            payinCurrency?: string;
+            /** @description Pay-in invoices only: what the customer sends, in payinCurrency. */
+            payinAmount?: string;
+            /** @description Pay-in invoices only: memo / destination tag the customer must add, if the coin needs one. */
+            payinTag?: string | null;
+            /** @description Pay-in invoices only: the exchange order status (NEW, PENDING, EXCHANGE, WITHDRAW, DONE, EXPIRED, EMERGENCY). */
+            payinStatus?: string | null;
+            /**
+             * @description Fiat-priced invoices only: the currency `amount` was given in.
+             * @enum {string}
+             */
+            priceCurrency?: "USD" | "EUR" | "GBP" | "CHF" | "JPY" | "CAD" | "AUD";
+            /** @description Fiat-priced invoices only: the price in priceCurrency. */
+            priceAmount?: string;
+            /** @description Fiat-priced invoices only: USDT per unit of priceCurrency, locked at creation; amountExpected = priceAmount × rate. */
+            rate?: string;
+            /** @description Fiat-priced invoices only: where the rate came from. */
+            rateSource?: string;
+            /**
+             * Format: date-time
+             * @description Fiat-priced invoices only: when the source quoted the rate.
+             */
+            rateAt?: string;
+            /** @description Invoices created on a payment link's page only: the link (see /v1/payment-links). */
+            paymentLinkId?: string;
+            /** @description Shown once; carries the payer's secret claim token. The hosted checkout page (`/pay/<id>?claim=<token>`, absolute when the operator sets PUBLIC_BASE_URL): give it to the payer only. With it the payer may give a refund address; without it (`/pay/<id>`) the page shows the payment but takes no refund address. Never returned again (GET, lists, webhooks, the dashboard); absent from an idempotent replay of this request. See docs/invoices.md#the-payers-claim-token. */
+            checkoutUrl?: string;
+        };
+        CreatedOrder: {
+            id: string;
+            /** @enum {string} */
+            status: "PENDING_PAYMENT" | "PAID" | "FULFILLED" | "CANCELLED";
+            items: {
+                productId: string;
+                name: string;
+                unitPrice: string;
+                quantity: number;
+                amount: string;
+            }[];
+            total: string;
+            customerEmail: string;
+            invoiceId: string;
+            /** @description Shown once; carries the payer's secret claim token. Send the customer here (`/pay/<invoiceId>?claim=<token>`): with it they may give a refund address. GET and list answers carry the URL without the token; absent from an idempotent replay of this request. See docs/invoices.md#the-payers-claim-token. */
+            checkoutUrl?: string;
+            cancelReason: string | null;
+            paidAt: string | null;
+            fulfilledAt: string | null;
+            cancelledAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
         CreatedRefundClaim: {
             id: string;
             invoiceId: string;
@@ -2274,7 +2358,7 @@ export interface components {
             total: string;
             customerEmail: string;
             invoiceId: string;
-            /** @description Hosted checkout page of the order's invoice. */
+            /** @description Hosted checkout page of the order's invoice, without the payer's claim token: it shows the payment but takes no refund address (the token is in createOrder's response only). */
             checkoutUrl: string;
             cancelReason: string | null;
             paidAt: string | null;
@@ -3603,7 +3687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Invoice"];
+                    "application/json": components["schemas"]["CreatedInvoice"];
                 };
             };
             /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
@@ -4734,7 +4818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["CreatedOrder"];
                 };
             };
             /** @description Bad Request (code: validation_failed, invalid_amount, invalid_json, request_aborted) */

@@ -27,6 +27,7 @@ export const ERROR_STATUS = {
   destination_not_allowed: 403,
   approval_required: 403,
   two_factor_required: 403,
+  claim_token_required: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

@@ -30,6 +30,26 @@ describe('Idempotency-Key on POST', () => {
     expect(Number(row!.n)).toBe(1);
   });
 
+  it("an invoice's replay answers the invoice without the payer's checkout URL, which is never kept (issue 30 §1)", async () => {
+    const t = await createTestTenant();
+    const body = { amount: '12.00' };
+    const headers = { 'idempotency-key': 'k-invoice' };
+    const first = await call('POST', '/v1/invoices', { key: t.test, body, headers });
+    const second = await call('POST', '/v1/invoices', { key: t.test, body, headers });
+    expect(first.status, first.text).toBe(201);
+    const token = new URL(first.body.checkoutUrl, 'http://x').searchParams.get('claim')!;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(second.status).toBe(201);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    const { checkoutUrl: _url, ...invoice } = first.body;
+    expect(second.body).toEqual(invoice);
+    const [stored] = await t.db
+      .select()
+      .from(idempotencyRequests)
+      .where(and(eq(idempotencyRequests.tenantId, t.tenant.id), eq(idempotencyRequests.idempotencyKey, 'k-invoice')));
+    expect(stored!.responseBody).not.toContain(token);
+  });
+
   it('a secret-issuing request is not run twice, and its replay does not show the secret again', async () => {
     const t = await createTestTenant();
     const body = { name: 'Idem', scopes: ['invoices:read'] };

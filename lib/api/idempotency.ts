@@ -98,8 +98,11 @@ export function storableResponse(op: Pick<Operation, 'secretFields'>, status: nu
  * reveal refuses): it names what the first request created so the client can
  * revoke or rotate it.
  */
-export function assertReplayable(op: Pick<Operation, 'secretFields' | 'id'>, stored: { status: number; body: string }): void {
-  if (!op.secretFields?.length || stored.status >= 400) return;
+export function assertReplayable(
+  op: Pick<Operation, 'secretFields' | 'id' | 'replayWithoutSecrets'>,
+  stored: { status: number; body: string },
+): void {
+  if (!op.secretFields?.length || op.replayWithoutSecrets || stored.status >= 400) return;
   const id = (JSON.parse(stored.body) as { id?: unknown }).id;
   const what = typeof id === 'string' ? ` (${id})` : '';
   throw new ApiError(

@@ -42,6 +42,11 @@ export interface Operation<
    * response field that is not declared here.
    */
   secretFields?: readonly string[];
+  /**
+   * Replay a successful request without its secretFields instead of refusing it: for a create whose
+   * client must get its object on a retry (POST /v1/invoices: the invoice, without the payer's checkout URL).
+   */
+  replayWithoutSecrets?: boolean;
   /** Only test-mode keys see it; live keys get 404. */
   testOnly?: boolean;
   /**

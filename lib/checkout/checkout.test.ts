@@ -32,6 +32,7 @@ describe('hosted checkout status', () => {
         'amountExpected',
         'amountReceived',
         'amountShortfall',
+        'claimed',
         'confirmations',
         'confirmationsRequired',
         'depositAddress',
@@ -55,6 +56,9 @@ describe('hosted checkout status', () => {
       ].sort(),
     );
     expect(res.text).not.toContain('secret-ref');
+    // Not the payer's page (no claim token): no refund form, and nothing of the token's hash.
+    expect(res.body.claimed).toBe(false);
+    expect(res.text).not.toMatch(/claimToken/i);
     expect(res.text).not.toContain('private note');
     expect(res.text).not.toContain('vip');
     expect(res.body).toMatchObject({ status: 'PENDING', tenantName: 'Corner Shop', amountExpected: '40.00', remaining: '40.00', mode: 'test' });

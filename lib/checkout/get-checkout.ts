@@ -14,8 +14,9 @@ export type CheckoutState = NonNullable<Awaited<ReturnType<typeof getCheckout>>>
 /**
  * What the public checkout page may show about one invoice: amounts, address,
  * status, confirmations and the tenant's name, nothing else (no metadata, no
- * external ids, no other invoices). Invoice ids carry 80 random bits, so the
- * URL itself is the capability. Null for unknown ids.
+ * external ids, no other invoices). Anyone who knows the invoice id may see
+ * this; what only the payer (the claim token) may see or do is decided by
+ * presentCheckout. Null for unknown ids.
  */
 export async function getCheckout(db: Db, invoiceId: string) {
   if (!isId('invoice', invoiceId)) return null;
@@ -110,6 +111,8 @@ export async function getCheckout(db: Db, invoiceId: string) {
     /** Where to send the customer back: the store page for storefront orders. */
     /** What the payer may ask back and their refund address proposal (null when nothing was ever to give back). */
     refund,
+    /** Internal: the payer's claim token hash, for presentCheckout to compare; never sent (lib/checkout/present-checkout.ts). */
+    claimTokenHash: inv.claimTokenHash,
     returnUrl: order[0] ? `/store/${row.tenantSlug}${inv.mode === 'test' ? '?mode=test' : ''}` : null,
   };
 }

@@ -33,7 +33,8 @@ const MAX_CACHED = 10_000;
  * per-minute allowance (checked first, in memory, so a flood never reaches the database), else the
  * invoice's view, reused for `cacheMs` by every poller of that invoice (the page polls every 2 s; a
  * view a second old is as good, and a thousand pollers of one invoice cost one read per TTL).
- * Unknown ids are cached too: scanning for invoices costs the same.
+ * Unknown ids are cached too: scanning for invoices costs the same. The view is the unmasked one, shared by
+ * every poller; the route presents it to each request (presentCheckout: the claim token decides what is shown).
  */
 export async function pollCheckout(
   db: Db,

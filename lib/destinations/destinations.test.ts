@@ -88,7 +88,10 @@ describe('destinations', () => {
   it("the payer cannot propose our Polygon gas wallet for a Polygon invoice's refund", async () => {
     const t = await tenantWithBalance();
     const inv = await call('POST', '/v1/invoices', { key: t.test, body: { amount: '10.00', chain: 'POLYGON', token: 'USDC' } });
-    const err = await proposeRefundAddress(t.db, inv.body.id, { destinationAddress: polygonGas }, { address: null }).catch((e: unknown) => e);
+    const claimToken = new URL(inv.body.checkoutUrl, 'http://x').searchParams.get('claim')!;
+    const err = await proposeRefundAddress(t.db, inv.body.id, { destinationAddress: polygonGas, claimToken }, { address: null }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toMatchObject({ code: 'destination_own_wallet', message: "destinationAddress: is one of this gateway's own wallets on Polygon PoS" });
   });
 

@@ -4,6 +4,7 @@ import { exchangeOrders } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { claimDepositAddress } from '@/lib/chain/claim-deposit-address';
 import type { Network } from '@/lib/chain/network';
+import { checkoutPath, newClaimToken } from '@/lib/invoices/claim-token';
 import { insertInvoice } from '@/lib/invoices/insert-invoice';
 import { invoiceRow, type InvoicePricing } from '@/lib/invoices/invoice-row';
 import type { CreateInvoiceInput } from '@/lib/invoices/schemas';
@@ -40,7 +41,8 @@ export async function createPayinInvoice(
   const now = new Date();
   const requested = new Date(now.getTime() + input.expiresInMinutes * 60_000);
   const expiresAt = order.time?.expiration ? new Date(order.time.expiration * 1000) : requested;
-  // The invoice row as POST /v1/invoices builds it, with the claimed address and the order's fields.
+  // The invoice row as POST /v1/invoices builds it, with the claimed address, the order's fields and the payer's claim token.
+  const claim = newClaimToken();
   const invoice = invoiceRow(
     owner,
     network,
@@ -55,6 +57,7 @@ export async function createPayinInvoice(
       payinAddress: order.from.address,
       payinTag: order.from.tag ?? null,
       payinStatus: order.status,
+      claimTokenHash: claim.hash,
     },
     pricing,
   );
@@ -72,7 +75,7 @@ export async function createPayinInvoice(
           updatedAt: now,
         })
         .where(eq(exchangeOrders.id, exo.id));
-      return invoiceView(row, []);
+      return { ...invoiceView(row, []), checkoutUrl: checkoutPath(id, claim.token) };
     })
     .catch(async (err) => {
       // Created but never shown to anyone: it expires at the exchange unpaid.

@@ -7,6 +7,7 @@ import { claimDepositAddress, claimPooledAddressSql, type PooledAddress } from '
 import type { Network } from '@/lib/chain/network';
 import { outbox } from '@/lib/events/outbox';
 import type { Mode } from '@/lib/mode';
+import { checkoutPath, newClaimToken } from './claim-token';
 import { invoiceRow, toleranceOfTenantSql, type InvoicePricing } from './invoice-row';
 import type { CreateInvoiceInput } from './schemas';
 import { invoiceEventData, invoiceView } from './view';
@@ -33,6 +34,7 @@ function insertSql(addr: SQL, row: Invoice): SQL {
     rateSource,
     rateAt,
     paymentLinkId,
+    claimTokenHash,
     createdAt,
     updatedAt,
   } = row;
@@ -62,6 +64,7 @@ function insertSql(addr: SQL, row: Invoice): SQL {
       rateSource,
       rateAt,
       paymentLinkId,
+      claimTokenHash,
       createdAt,
       updatedAt,
     },
@@ -84,6 +87,8 @@ function insertSql(addr: SQL, row: Invoice): SQL {
  * pool the address is derived here first. Needs no RPC. The tenant's
  * underpayment tolerance is copied onto the invoice by the same statement;
  * `pricing` is the locked fiat rate of a fiat-priced invoice (input.amount is then its USDT).
+ * Returns the invoice with `checkoutUrl`, the hosted checkout carrying the payer's claim token: the
+ * only time the token exists in clear (only its hash is stored), so only the creator may pass it on.
  */
 export async function createInvoice(
   db: Db,
@@ -93,7 +98,8 @@ export async function createInvoice(
   pricing: InvoicePricing | null = null,
   extra: { paymentLinkId?: string } = {},
 ) {
-  const row = invoiceRow(owner, network, input, new Date(), extra, pricing);
+  const claim = newClaimToken();
+  const row = invoiceRow(owner, network, input, new Date(), { ...extra, claimTokenHash: claim.hash }, pricing);
   type Claimed = PooledAddress & { tolerance: string };
   let [claimed] = rowsOf<Claimed>(await db.execute(insertSql(claimPooledAddressSql(network.depositMnemonic), row)));
   if (!claimed) {
@@ -102,7 +108,7 @@ export async function createInvoice(
       await db.execute(insertSql(sql`select ${index}::bigint as address_index, ${getAddress(address)}::text as address`, row)),
     );
   }
-  return invoiceView(
+  const view = invoiceView(
     {
       ...row,
       depositAddress: claimed!.address.toLowerCase(),
@@ -111,4 +117,5 @@ export async function createInvoice(
     },
     [],
   );
+  return { ...view, checkoutUrl: checkoutPath(row.id, claim.token) };
 }

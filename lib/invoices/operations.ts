@@ -1,9 +1,9 @@
 import { defineOperation } from '@/lib/api/operation';
 import {
   CreateInvoiceBody,
+  CreatedInvoiceSchema,
   InvoiceDetailSchema,
   InvoiceListSchema,
-  InvoiceSchema,
   ListInvoicesQuery,
   PayInvoiceBody,
   PayInvoiceResult,
@@ -56,8 +56,11 @@ export const createInvoiceOp = defineOperation({
     'Returns a fresh deposit address (USDT BEP-20 on BSC). Only `amount` is required. The invoice is PENDING until a payment is seen; see docs/invoices.md for the lifecycle. With `currency` (USD, EUR, GBP, CHF, JPY, CAD, AUD) the amount is a fiat price converted to USDT at a rate locked on the invoice; 503 rate_unavailable when no rate is fresh enough.',
   body: CreateInvoiceBody,
   example: { amount: '100.50', externalId: 'order-1042', description: 'Order #1042', metadata: { customerId: 'c_77' } },
-  response: InvoiceSchema,
+  response: CreatedInvoiceSchema,
   status: 201,
+  // The claim token is shown once; a replay answers the invoice without it (a retry must still get its invoice).
+  secretFields: ['checkoutUrl'],
+  replayWithoutSecrets: true,
   errors: ['service_unavailable', 'rate_unavailable'],
 });
 

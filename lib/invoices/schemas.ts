@@ -120,6 +120,18 @@ export const InvoiceSchema = z
   .meta({ id: 'Invoice' });
 export type InvoiceView = z.infer<typeof InvoiceSchema>;
 
+/** POST /v1/invoices: the invoice and, this once, the payer's checkout URL with its claim token. */
+export const CreatedInvoiceSchema = InvoiceSchema.extend({
+  checkoutUrl: z
+    .string()
+    .optional()
+    .describe(
+      "Shown once; carries the payer's secret claim token. The hosted checkout page (`/pay/<id>?claim=<token>`, absolute when the operator sets PUBLIC_BASE_URL): " +
+        'give it to the payer only. With it the payer may give a refund address; without it (`/pay/<id>`) the page shows the payment but takes no refund address. ' +
+        'Never returned again (GET, lists, webhooks, the dashboard); absent from an idempotent replay of this request. See docs/invoices.md#the-payers-claim-token.',
+    ),
+}).meta({ id: 'CreatedInvoice' });
+
 export const InvoiceEventSchema = z.object({ id: z.string(), type: z.string(), status: z.string().nullable(), createdAt: Timestamp });
 
 export const SettlementViewSchema = z.object({

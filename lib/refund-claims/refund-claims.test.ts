@@ -10,7 +10,6 @@ import { CHAIN_SPECS } from '@/lib/config/rails';
 import { newId } from '@/lib/ids';
 import { Decimal } from '@/lib/money';
 import { autoRefund } from '@/lib/refund-requests/auto-refund';
-import { proposeRefundAddress } from '@/lib/refund-requests/propose-refund-address';
 import { updateAutoRefundPolicy } from '@/lib/withdrawal-controls/update-auto-refund-policy';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
@@ -183,8 +182,20 @@ describe('merchant refund claim links', () => {
   it("a link supersedes the payer's undecided checkout-link proposal; bad addresses and floods are refused and leave it open", async () => {
     const t = await settledInvoice('10.00', '15.00', { settle: false });
     const id = t.invoice.id as string;
-    const old = await proposeRefundAddress(t.db, id, { destinationAddress: freshAddress() }, { address: null });
-    expect(old.request.source).toBe('invoice_link');
+    // A proposal made before claim tokens, with only the invoice id (no longer accepted, still undecided).
+    const [legacy] = await t.db
+      .insert(refundRequests)
+      .values({
+        id: newId('refundRequest'),
+        tenantId: t.tenant.id,
+        mode: 'test',
+        invoiceId: id,
+        destinationAddress: freshAddress().toLowerCase(),
+        amount: '5',
+        source: 'invoice_link',
+      })
+      .returning();
+    const old = { request: legacy! };
     await t.settle();
     const c = (await call('POST', '/v1/refund-claims', { key: t.test, body: { invoiceId: id, amount: '5.00' } })).body;
     expect(await errorOf(claim(t.db, c.url, t.invoice.depositAddress))).toMatchObject({ code: 'destination_deposit_address', status: 400 });

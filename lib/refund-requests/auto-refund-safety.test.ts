@@ -28,19 +28,46 @@ withTestChain(async (c) => {
   await chain.mint(chain.addresses.hot, '100000');
 });
 
-const { settledInvoice } = settledInvoices(() => ({ chain, net }));
+const settled = settledInvoices(() => ({ chain, net }));
+/** The payer's claim token of each invoice (from its create response). */
+const claims = new Map<string, string>();
+const settledInvoice = async (...args: Parameters<typeof settled.settledInvoice>) => {
+  const t = await settled.settledInvoice(...args);
+  claims.set(t.invoice.id, t.claim!);
+  return t;
+};
 const LIMITS: ProposalLimits = { perAddressPerMinute: 1000, perInvoice: 10 };
 let ip = 0;
 const OWNER_ACTOR = { kind: 'user' as const, id: 'usr_test', label: 'owner@example.com' };
-/** A payer proposing with the given proof (the claim token, a merchant claim link, or only the invoice id). */
+/**
+ * A payer proposing with the given proof: the claim token (`payer_token`), a merchant claim link the caller checked
+ * (`claim_link`), or only the invoice id (`invoice_link`: no token, refused since issue 30 §1).
+ */
 const propose = (db: any, invoiceId: string, source: RefundRequestSource) =>
   proposeRefundAddress(
     db,
     invoiceId,
-    { destinationAddress: freshAddress() },
+    { destinationAddress: freshAddress(), claimToken: source === 'payer_token' ? claims.get(invoiceId) : undefined },
     { address: `198.51.100.${++ip % 250}:ar${process.pid}`, source },
     LIMITS,
   );
+/** A proposal left from before claim tokens: made with only the invoice id, as the checkout then took it. */
+async function legacyProposal(t: { db: any; invoice: { id: string }; tenant: { id: string } }) {
+  const [row] = await t.db
+    .insert(refundRequests)
+    .values({
+      id: newId('refundRequest'),
+      tenantId: t.tenant.id,
+      mode: 'test',
+      invoiceId: t.invoice.id,
+      destinationAddress: freshAddress().toLowerCase(),
+      amount: '3',
+      source: 'invoice_link',
+      pendingReason: 'manual_source',
+    })
+    .returning();
+  return row;
+}
 type Owner = { tenantId: string; mode: 'test' };
 const policy = (db: any, owner: Owner, input: Record<string, unknown>) => updateAutoRefundPolicy(db, owner, OWNER_ACTOR, input);
 const requestOf = async (db: any, id: string) => (await db.select().from(refundRequests).where(eq(refundRequests.id, id)))[0]!;
@@ -50,8 +77,10 @@ const refundsOf = async (key: string, invoiceId: string) => (await call('GET', `
 describe('auto-refund only for safe claims, after the delay', () => {
   it('a proposal that knew only the invoice id is never automatic; a payer-token one waits the delay (announced), and a decline within it stops the refund', async () => {
     const t = await settledInvoice('20.00', '23.00', { setup: (x) => policy(x.db, x.owner, { autoRefundOverpayments: true }) });
-    const link = await propose(t.db, t.invoice.id, 'invoice_link');
-    expect(link.autoRefund).toBe(false);
+    // Knowing only the invoice id no longer makes a proposal at all (issue 30 §1)...
+    expect(await propose(t.db, t.invoice.id, 'invoice_link').catch((e: unknown) => e)).toMatchObject({ code: 'claim_token_required' });
+    // ...and one left from before claim tokens is never automatic.
+    const link = { request: await legacyProposal(t) };
     expect(await requestOf(t.db, link.request.id)).toMatchObject({ autoRefundAfter: null, pendingReason: 'manual_source', source: 'invoice_link' });
     await runAutoRefunds(t.db);
     expect(await autoRefund(t.db, link.request.id)).toBe('skipped');

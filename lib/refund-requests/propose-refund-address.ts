@@ -7,6 +7,7 @@ import type { Asset, ChainKey } from '@/lib/config/rails';
 import { env } from '@/lib/env';
 import { emitEvent } from '@/lib/events/emit-event';
 import { isId, newId } from '@/lib/ids';
+import { claimTokenMatches } from '@/lib/invoices/claim-token';
 import { formatAmount } from '@/lib/money';
 import { overCreationLimit } from '@/lib/storefront/order-limits';
 import { checkDestination, refused } from '@/lib/destinations/check-destination';
@@ -26,18 +27,30 @@ export const proposalLimits = (): ProposalLimits => ({
   perInvoice: env().REFUND_REQUESTS_MAX_PER_INVOICE,
 });
 
+const claimTokenRequired = () =>
+  new ApiError(
+    'claim_token_required',
+    'Only the payment page link you were given when you started paying can give a refund address for this payment. Ask the merchant for a refund link.',
+  );
+
 /**
  * The payer, on the hosted checkout, gives the address to refund an invoice's
- * late, partial or excess payment to. This only records a proposal: the
- * merchant approves or declines it, or the tenant's auto-refund policy refunds
- * an overpayment to it once settled and its delay has passed (`autoRefund`, by
- * the job; by the caller at once when the delay is 0), and only when
- * `client.source` says how the proposer proved who they are with a safe proof
- * (`payer_token`, `claim_link`: the caller checked it; default `invoice_link`,
- * never automatic). See auto-refund-rules.ts. Refused, writing nothing, when the address is bad or
- * one of ours, when the invoice has nothing the payer may ask back, past the
- * per-address rate or the per-invoice count. A new proposal supersedes the
- * undecided one in the same transaction (the invoice row lock orders them).
+ * late, partial or excess payment to. Only a request carrying the invoice's
+ * claim token may (issue 30 §1: `input.claimToken`, from the checkout URL the
+ * create response gave, compared by hash in constant time): the invoice id is
+ * seen by members, support, read-only keys and webhook consumers, so it is no
+ * credential, and an invoice without a token (made before tokens) takes no
+ * payer proposal. Recorded as source `payer_token`; `client.source: 'claim_link'`
+ * is for a caller that checked a merchant claim link itself instead. This only
+ * records a proposal: the merchant approves or declines it, or the tenant's
+ * auto-refund policy refunds an overpayment to it once settled and its delay
+ * has passed (`autoRefund`, by the job; by the caller at once when the delay is
+ * 0); see auto-refund-rules.ts. Refused, writing nothing, without the token,
+ * when the address is bad or one of ours, when the invoice has nothing the
+ * payer may ask back, past the per-address rate or the per-invoice count. A new
+ * proposal (with the same token) supersedes the undecided one in the same
+ * transaction (the invoice row lock orders them); the superseded one stays in
+ * the merchant's history.
  */
 export async function proposeRefundAddress(
   db: Db,
@@ -48,12 +61,16 @@ export async function proposeRefundAddress(
 ) {
   if (!isId('invoice', invoiceId)) throw notFound('Invoice');
   const parsed = ProposeRefundAddressInput.safeParse(input);
-  if (!parsed.success) throw refused('invalid_address', 'destinationAddress', 'must be 0x followed by 40 hex characters');
   const [found] = await db
-    .select({ mode: invoices.mode, chain: invoices.chain, token: invoices.token })
+    .select({ mode: invoices.mode, chain: invoices.chain, token: invoices.token, claimTokenHash: invoices.claimTokenHash })
     .from(invoices)
     .where(eq(invoices.id, invoiceId));
   if (!found) throw notFound('Invoice');
+  // First, so nobody without the token learns anything (not even whether an address would be accepted).
+  const source: RefundRequestSource = client.source === 'claim_link' ? 'claim_link' : 'payer_token';
+  if (source === 'payer_token' && !claimTokenMatches(found.claimTokenHash, (input as { claimToken?: unknown } | null)?.claimToken))
+    throw claimTokenRequired();
+  if (!parsed.success) throw refused('invalid_address', 'destinationAddress', 'must be 0x followed by 40 hex characters');
   // The refund is paid on the invoice's rail: none of our addresses there, no token contract, no deposit address of any network.
   const rail = requireRail(found.mode, { chain: found.chain as ChainKey, token: found.token as Asset }, []);
   const address = (await checkDestination(db, rail, parsed.data.destinationAddress)).toLowerCase();
@@ -83,7 +100,6 @@ export async function proposeRefundAddress(
     const now = new Date();
     // Shared: a policy change commits before or after the proposal reads it, never during.
     const [tenant] = await tx.select().from(tenants).where(eq(tenants.id, invoice!.tenantId)).for('share');
-    const source = client.source ?? 'invoice_link';
     const auto = await autoRefundAfterFor(tx, tenant!, invoice!, source, now, claim);
     await tx
       .update(refundRequests)

@@ -24,14 +24,28 @@ withTestChain(async (c) => {
   await chain.mint(chain.addresses.hot, '100000');
 });
 
-const { settledInvoice, balance, onChain, send } = settledInvoices(() => ({ chain, net }));
+const settled = settledInvoices(() => ({ chain, net }));
+const { balance, onChain, send } = settled;
+/** The payer's claim token of each invoice (from its create response): proposals carry it, as the payer's checkout does. */
+const claims = new Map<string, string>();
+const settledInvoice = async (...args: Parameters<typeof settled.settledInvoice>) => {
+  const t = await settled.settledInvoice(...args);
+  claims.set(t.invoice.id, t.claim!);
+  return t;
+};
 const LIMITS: ProposalLimits = { perAddressPerMinute: 1000, perInvoice: 5 };
 let ip = 0;
 /** A payer at an address of their own, so per-address limits do not mix tests. */
-const propose = (db: any, invoiceId: string, address: string, limits = LIMITS, source?: 'payer_token') =>
-  proposeRefundAddress(db, invoiceId, { destinationAddress: address }, { address: `198.51.100.${++ip % 250}:${process.pid}`, source }, limits);
+const propose = (db: any, invoiceId: string, address: string, limits = LIMITS) =>
+  proposeRefundAddress(
+    db,
+    invoiceId,
+    { destinationAddress: address, claimToken: claims.get(invoiceId) },
+    { address: `198.51.100.${++ip % 250}:${process.pid}` },
+    limits,
+  );
 /** The payer's proposal with the checkout's claim token: the only kind (with claim links) the policy refunds by itself. */
-const proposeWithToken = (db: any, invoiceId: string, address: string) => propose(db, invoiceId, address, LIMITS, 'payer_token');
+const proposeWithToken = (db: any, invoiceId: string, address: string) => propose(db, invoiceId, address, LIMITS);
 const errorOf = async (p: Promise<unknown>) => {
   try {
     await p;
@@ -115,18 +129,33 @@ describe('refund requests: the payer proposes, the merchant decides', () => {
     });
     expect(declined.status, declined.text).toBe(200);
     expect(declined.body).toMatchObject({ status: 'DECLINED', declineReason: 'Refunds go by bank transfer.', withdrawalId: null });
-    // The payer's page shows it.
-    const page = (await call('GET', `/api/pay/${t.invoice.id}/status`)).body;
+    // The payer's page (its claim token) shows it, with the full address and the form.
+    const page = (await call('GET', `/api/pay/${t.invoice.id}/status`, { headers: { 'x-claim-token': t.claim! } })).body;
     expect(page.refund).toMatchObject({
       claimable: '5.00',
       canPropose: true,
-      request: { status: 'DECLINED', declineReason: 'Refunds go by bank transfer.' },
+      request: {
+        status: 'DECLINED',
+        declineReason: 'Refunds go by bank transfer.',
+        destinationAddress: getAddress(declined.body.destinationAddress),
+      },
     });
+    // Anyone else with the invoice id: the payment and the outcome, the address masked, no form.
+    const bare = (await call('GET', `/api/pay/${t.invoice.id}/status`)).body;
+    expect(bare.claimed).toBe(false);
+    expect(bare.refund).toMatchObject({ canPropose: false, request: { status: 'DECLINED' } });
+    expect(bare.refund.request.destinationAddress).toMatch(/^0x[0-9a-fA-F]{4}…[0-9a-fA-F]{4}$/);
+    expect(JSON.stringify(bare)).not.toContain(declined.body.destinationAddress.slice(2, 30));
     await propose(t.db, t.invoice.id, freshAddress());
     await propose(t.db, t.invoice.id, freshAddress());
     await propose(t.db, t.invoice.id, freshAddress());
     expect(await errorOf(propose(t.db, t.invoice.id, freshAddress()))).toMatchObject({ code: 'too_many_refund_requests', status: 409 });
-    expect(rows.length + 3).toBe(5);
+    // Every proposal stays on record (nothing deleted, the refused sixth wrote nothing): the declined one, three superseded, one undecided.
+    const after = await t.db.select().from(refundRequests).where(eq(refundRequests.invoiceId, t.invoice.id));
+    expect(after).toHaveLength(5);
+    expect(after.filter((r) => r.status === 'PENDING')).toHaveLength(1);
+    expect(after.filter((r) => r.status === 'SUPERSEDED')).toHaveLength(3);
+    expect(after.filter((r) => r.status === 'DECLINED')).toHaveLength(1);
   });
 
   it('bad or dangerous addresses, unknown invoices, invoices with nothing to give back and floods are refused, writing nothing', async () => {
@@ -144,19 +173,24 @@ describe('refund requests: the payer proposes, the merchant decides', () => {
       [t.invoice.depositAddress, 'destination_deposit_address'],
     ] as const;
     for (const [address, code] of bad) expect(await errorOf(propose(t.db, id, address)), address).toMatchObject({ code, status: 400 });
-    expect(await errorOf(proposeRefundAddress(t.db, id, { destinationAddress: 42 }, { address: null }))).toMatchObject({ code: 'invalid_address' });
+    expect(await errorOf(proposeRefundAddress(t.db, id, { destinationAddress: 42, claimToken: t.claim }, { address: null }))).toMatchObject({
+      code: 'invalid_address',
+    });
     expect(await errorOf(propose(t.db, 'inv_00000000000000000000000000', freshAddress()))).toMatchObject({ code: 'not_found', status: 404 });
     expect(await errorOf(propose(t.db, 'junk', freshAddress()))).toMatchObject({ code: 'not_found', status: 404 });
     // An invoice still waiting for its payment has nothing to refund.
     const open = await call('POST', '/v1/invoices', { key: t.test, body: { amount: '10.00' } });
+    claims.set(open.body.id, new URL(open.body.checkoutUrl, 'http://x').searchParams.get('claim')!);
     expect(await errorOf(propose(t.db, open.body.id, freshAddress()))).toMatchObject({ code: 'nothing_to_refund', status: 409 });
     expect(await t.db.select().from(refundRequests).where(eq(refundRequests.invoiceId, id))).toEqual([]);
 
     // Per client address: the 4th proposal in the minute is refused with Retry-After.
     const from = { address: `203.0.113.9:${process.pid}:${Date.now()}` };
     const limits = { perAddressPerMinute: 3, perInvoice: 100 };
-    for (let i = 0; i < 3; i++) await proposeRefundAddress(t.db, id, { destinationAddress: freshAddress() }, from, limits);
-    const flood = await proposeRefundAddress(t.db, id, { destinationAddress: freshAddress() }, from, limits).catch((e: ApiError) => e);
+    for (let i = 0; i < 3; i++) await proposeRefundAddress(t.db, id, { destinationAddress: freshAddress(), claimToken: t.claim }, from, limits);
+    const flood = await proposeRefundAddress(t.db, id, { destinationAddress: freshAddress(), claimToken: t.claim }, from, limits).catch(
+      (e: ApiError) => e,
+    );
     expect(flood).toBeInstanceOf(ApiError);
     expect((flood as ApiError).code).toBe('rate_limited');
     expect(Number((flood as ApiError).headers?.['Retry-After'])).toBeGreaterThan(0);

@@ -7,6 +7,8 @@ import { WithdrawalAmount } from '@/lib/withdrawals/schemas';
 /** What the payer sends from the checkout page. */
 export const ProposeRefundAddressInput = z.object({
   destinationAddress: z.string().trim().max(100),
+  /** The payer's claim token from their checkout URL (`?claim=`); checked before anything else. */
+  claimToken: z.string().max(200).optional(),
 });
 
 export const RefundRequestSchema = RefundRequestEventData.extend({

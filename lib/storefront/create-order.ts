@@ -84,6 +84,6 @@ export async function createOrder(
       .returning();
     await emitOrderEvent(tx, row!, 'order.created');
     await assertOpenOrderRoom(tx, owner, limits.maxOpenOrders); // last: the per-store lock is held only to commit
-    return orderView(row!);
+    return orderView(row!, invoice.checkoutUrl);
   });
 }

@@ -6,6 +6,7 @@ import {
   ListOrdersQuery,
   ListProductsQuery,
   OrderList,
+  CreatedOrderSchema,
   OrderSchema,
   ProductList,
   ProductSchema,
@@ -75,8 +76,11 @@ export const createOrderOp = defineOperation({
     'Creates the order and its invoice (30 minutes to pay); send the customer to `checkoutUrl`. The public store page at /store/<slug> does the same.',
   body: CreateOrderBody,
   example: { items: [{ productId: 'prod_01J00000000000000000000000', quantity: 1 }], customerEmail: 'buyer@example.com' },
-  response: OrderSchema,
+  response: CreatedOrderSchema,
   status: 201,
+  // The claim token is shown once; a replay answers the order without checkoutUrl.
+  secretFields: ['checkoutUrl'],
+  replayWithoutSecrets: true,
   errors: ['invalid_amount', 'too_many_open_orders'],
 });
 

@@ -32,7 +32,7 @@ export async function listOrders(db: Db, owner: Owner, q: { page: number; limit:
       .offset((q.page - 1) * q.limit),
     db.select({ n: count() }).from(orders).where(where),
   ]);
-  return { data: rows.map(orderView), meta: pageMeta(Number(total!.n), q.page, q.limit) };
+  return { data: rows.map((o) => orderView(o)), meta: pageMeta(Number(total!.n), q.page, q.limit) };
 }
 
 /** PAID → FULFILLED with order.fulfilled. Fulfilling twice is harmless. */

@@ -77,7 +77,11 @@ export const OrderSchema = z
     total: z.string(),
     customerEmail: z.string(),
     invoiceId: z.string(),
-    checkoutUrl: z.string().describe("Hosted checkout page of the order's invoice."),
+    checkoutUrl: z
+      .string()
+      .describe(
+        "Hosted checkout page of the order's invoice, without the payer's claim token: it shows the payment but takes no refund address (the token is in createOrder's response only).",
+      ),
     cancelReason: z.string().nullable(),
     paidAt: NullableTimestamp,
     fulfilledAt: NullableTimestamp,
@@ -86,6 +90,17 @@ export const OrderSchema = z
   })
   .meta({ id: 'Order' });
 export type OrderView = z.infer<typeof OrderSchema>;
+
+/** POST /v1/orders: the order and, this once, the customer's checkout URL with the claim token. */
+export const CreatedOrderSchema = OrderSchema.extend({
+  checkoutUrl: z
+    .string()
+    .optional()
+    .describe(
+      "Shown once; carries the payer's secret claim token. Send the customer here (`/pay/<invoiceId>?claim=<token>`): with it they may give a refund address. " +
+        'GET and list answers carry the URL without the token; absent from an idempotent replay of this request. See docs/invoices.md#the-payers-claim-token.',
+    ),
+}).meta({ id: 'CreatedOrder' });
 
 export const ListOrdersQuery = PageQuery.extend({
   status: z.enum(ORDER_STATUSES).optional(),

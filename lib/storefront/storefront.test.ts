@@ -87,8 +87,13 @@ describe('orders', () => {
       total: '25.00',
       customerEmail: 'buyer@example.com',
       items: [{ productId: t.product.id, name: 'T-shirt', unitPrice: '12.50', quantity: 2, amount: '25.00' }],
-      checkoutUrl: `/pay/${order.invoiceId}`,
+      // The customer's checkout with their claim token, in this response only (issue 30 §1); GET shows the bare page.
+      checkoutUrl: expect.stringMatching(new RegExp(`^/pay/${order.invoiceId}\\?claim=[A-Za-z0-9_-]{43}$`)),
     });
+    const got = await call('GET', `/v1/orders/${order.id}`, { key: t.test });
+    expect(got.body.checkoutUrl).toBe(`/pay/${order.invoiceId}`);
+    const listed = await call('GET', '/v1/orders', { key: t.test });
+    expect(listed.text).not.toContain(order.checkoutUrl.split('claim=')[1]);
     const [inv] = await t.db.select().from(invoices).where(eq(invoices.id, order.invoiceId));
     expect(inv).toMatchObject({ amountExpected: '25.000000000000000000', externalId: order.id, metadata: { orderId: order.id } });
 

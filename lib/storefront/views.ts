@@ -1,5 +1,6 @@
 import type { Order, Product } from '@/db/schema';
 import { isoOrNull } from '@/lib/api/schemas';
+import { checkoutPath } from '@/lib/invoices/claim-token';
 import { formatAmount } from '@/lib/money';
 import type { OrderView } from './schemas';
 import type { OrderEventDataView } from '@/lib/events/payloads';
@@ -17,7 +18,11 @@ export function productView(p: Product) {
   };
 }
 
-export function orderView(o: Order): OrderView {
+/**
+ * An order as the API shows it. `checkoutUrl` is the bare checkout page (payment only, no refund form), except in
+ * the create response, which passes the invoice's URL with the payer's claim token (shown once).
+ */
+export function orderView(o: Order, checkoutUrl = checkoutPath(o.invoiceId)): OrderView {
   return {
     id: o.id,
     status: o.status,
@@ -25,7 +30,7 @@ export function orderView(o: Order): OrderView {
     total: formatAmount(o.total),
     customerEmail: o.customerEmail,
     invoiceId: o.invoiceId,
-    checkoutUrl: `/pay/${o.invoiceId}`,
+    checkoutUrl,
     cancelReason: o.cancelReason,
     paidAt: isoOrNull(o.paidAt),
     fulfilledAt: isoOrNull(o.fulfilledAt),

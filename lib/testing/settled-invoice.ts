@@ -72,7 +72,9 @@ export function settledInvoices(get: () => { chain: AnvilChain; net: Network }) 
     if (opts.settle === false) await jobs();
     else await settle();
     const detail = (await call('GET', `/v1/invoices/${inv.body.id}`, { key: t.test })).body;
-    return { ...t, invoice: detail, owner: { tenantId: t.tenant.id, mode: 'test' as const }, settle };
+    // The payer's claim token, from the create response's checkoutUrl only (issue 30 §1).
+    const claim = new URL(String(inv.body.checkoutUrl ?? '/'), 'http://x').searchParams.get('claim') ?? undefined;
+    return { ...t, invoice: detail, claim, owner: { tenantId: t.tenant.id, mode: 'test' as const }, settle };
   }
 
   const balance = async (t: { db: any; owner: { tenantId: string; mode: 'test' } }) => (await getBalance(t.db, t.owner)).toString();

@@ -17,7 +17,9 @@ export async function createInvoiceAction(input: unknown) {
     const { input: body, pricing } = await priceInvoice(ctx.db, ctx.mode, CreateInvoiceBody.parse(input));
     const network = requireRail(ctx.mode, body, ['depositMnemonic']);
     assertTenantRail(ctx.tenant, ctx.mode, body);
-    const invoice = await createInvoice(ctx.db, ctx.owner, network, body, pricing);
+    // The payer's claim token never reaches the dashboard (issue 30 §1: members must not be able to act as the
+    // payer); an invoice made here has no payer refund form, the merchant refunds it (docs/invoices.md).
+    const { checkoutUrl: _secret, ...invoice } = await createInvoice(ctx.db, ctx.owner, network, body, pricing);
     revalidatePath('/dashboard/invoices');
     return invoice;
   });

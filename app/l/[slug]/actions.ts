@@ -14,17 +14,22 @@ export interface PayLinkState {
 
 const Form = z.object({ slug: z.string().min(1).max(64), amount: z.string().max(40).optional() });
 
-/** A payer starts paying a link: an invoice of their own, then off to the hosted checkout. */
+/**
+ * A payer starts paying a link: an invoice of their own, then off to the hosted checkout with the invoice's claim
+ * token (the payer's credential for a refund address; this redirect is the only place it is shown). Same host
+ * whatever PUBLIC_BASE_URL says: the payer is already here.
+ */
 export async function payLink(_prev: PayLinkState, formData: FormData): Promise<PayLinkState> {
   const form = Form.safeParse(Object.fromEntries(formData));
   if (!form.success) return { error: 'Please check the form.' };
-  let invoiceId: string;
+  let checkout: string;
   try {
     const invoice = await createLinkInvoice(await getDb(), form.data.slug, { amount: form.data.amount, clientAddress: clientIp(await headers()) });
-    invoiceId = invoice.id;
+    const url = new URL(invoice.checkoutUrl, 'http://local');
+    checkout = url.pathname + url.search;
   } catch (err) {
     if (err instanceof ApiError) return { error: err.message };
     throw err;
   }
-  redirect(`/pay/${invoiceId}`);
+  redirect(checkout);
 }

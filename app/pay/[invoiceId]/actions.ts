@@ -14,7 +14,7 @@ export interface RefundAddressState {
   error?: string;
 }
 
-const Form = z.object({ invoiceId: z.string().min(1).max(64), address: z.string().max(200) });
+const Form = z.object({ invoiceId: z.string().min(1).max(64), address: z.string().max(200), claim: z.string().max(200).optional() });
 
 /**
  * The payer gives a refund address on the checkout (works without JavaScript:
@@ -22,7 +22,8 @@ const Form = z.object({ invoiceId: z.string().min(1).max(64), address: z.string(
  * proposals after the tenant's delay (default 1 hour, so the merchant can
  * decline), by the job; with a delay of 0 a settled overpayment is refunded
  * right away here, so the payer sees it on the next page. Otherwise the job does
- * it once due and settled, or the merchant decides.
+ * it once due and settled, or the merchant decides. The form carries the payer's
+ * claim token (hidden field, from the page's `?claim=`); proposeRefundAddress checks it.
  */
 export async function proposeRefundAddressAction(_prev: RefundAddressState, formData: FormData): Promise<RefundAddressState> {
   const form = Form.safeParse(Object.fromEntries(formData));
@@ -32,7 +33,7 @@ export async function proposeRefundAddressAction(_prev: RefundAddressState, form
     const made = await proposeRefundAddress(
       db,
       form.data.invoiceId,
-      { destinationAddress: form.data.address },
+      { destinationAddress: form.data.address, claimToken: form.data.claim },
       { address: clientIp(await headers()) },
     );
     if (made.autoRefund) {
@@ -45,5 +46,6 @@ export async function proposeRefundAddressAction(_prev: RefundAddressState, form
     if (err instanceof ApiError) return { error: err.details?.[0]?.message ? `The address ${err.details[0].message}.` : err.message };
     throw err;
   }
-  redirect(`/pay/${form.data.invoiceId}`);
+  // Back to the payer's own page (the token was valid, or the proposal would have been refused).
+  redirect(`/pay/${form.data.invoiceId}?claim=${encodeURIComponent(form.data.claim ?? '')}`);
 }

@@ -1,19 +1,33 @@
 import { notFound } from 'next/navigation';
 import { getDb } from '@/lib/db';
 import { getCheckoutView } from '@/lib/checkout/get-checkout-view';
+import { presentCheckout } from '@/lib/checkout/present-checkout';
 import { CheckoutLive } from '@/components/checkout/checkout-live';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Pay · USDT Gateway', robots: { index: false } };
 
-export default async function PayPage({ params }: { params: Promise<{ invoiceId: string }> }) {
+/**
+ * The hosted checkout. `?claim=<token>` (the URL the create response gave the payer) makes it the payer's page: the
+ * refund address form and full addresses. Without it, or with a wrong token, it shows the payment only.
+ */
+export default async function PayPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ invoiceId: string }>;
+  searchParams: Promise<{ claim?: string | string[] }>;
+}) {
   const { invoiceId } = await params;
-  const state = await getCheckoutView(await getDb(), invoiceId);
-  if (!state) notFound();
+  const { claim } = await searchParams;
+  const view = await getCheckoutView(await getDb(), invoiceId);
+  if (!view) notFound();
+  const token = typeof claim === 'string' ? claim : undefined;
+  const state = presentCheckout(view, token);
   return (
     <main className="mx-auto min-h-screen w-full max-w-md px-4 py-6 sm:py-12">
       {/* Keyed by render time: a new server render (after the refund form's post) starts from its fresher state. */}
-      <CheckoutLive key={state.renderedAt} initial={state} />
+      <CheckoutLive key={state.renderedAt} initial={state} claim={state.claimed ? token : undefined} />
     </main>
   );
 }

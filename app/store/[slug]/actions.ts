@@ -38,15 +38,17 @@ export async function buyProduct(_prev: BuyState, formData: FormData): Promise<B
   const db = await getDb();
   const store = await getStore(db, form.data.slug, form.data.mode);
   if (!store) return { error: 'This store is not available.' };
-  let invoiceId: string;
+  let checkout: string;
   try {
     const order = await createOrder(db, { tenantId: store.tenantId, mode: store.mode }, requireNetwork(store.mode, ['depositMnemonic']), input.data, {
       clientAddress: clientIp(await headers()),
     });
-    invoiceId = order.invoiceId;
+    // The customer's own checkout, with the claim token (same host, whatever PUBLIC_BASE_URL says).
+    const url = new URL(order.checkoutUrl, 'http://local');
+    checkout = url.pathname + url.search;
   } catch (err) {
     if (err instanceof ApiError) return { error: err.details?.[0]?.message ? `Sorry: ${err.details[0].message}.` : err.message };
     throw err;
   }
-  redirect(`/pay/${invoiceId}`);
+  redirect(checkout);
 }

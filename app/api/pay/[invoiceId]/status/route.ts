@@ -1,4 +1,5 @@
 import { pollCheckout } from '@/lib/checkout/poll-checkout';
+import { presentCheckout } from '@/lib/checkout/present-checkout';
 import { getDb } from '@/lib/db';
 import { clientIp } from '@/lib/http/client-ip';
 
@@ -8,7 +9,8 @@ const headers = (extra: Record<string, string> = {}) => ({ 'Cache-Control': 'no-
 
 /**
  * Public, polled by the checkout page: the same fields the page shows (with the QR of what is left to pay), nothing more.
- * Limited per client address and served from a short cache (lib/checkout/poll-checkout.ts).
+ * Limited per client address and served from a short cache (lib/checkout/poll-checkout.ts). The payer's page sends its
+ * claim token in `X-Claim-Token` (a header, not the URL, so it stays out of access logs): with it, full addresses and the refund form.
  */
 export async function GET(req: Request, ctx: { params: Promise<{ invoiceId: string }> }) {
   const { invoiceId } = await ctx.params;
@@ -19,5 +21,5 @@ export async function GET(req: Request, ctx: { params: Promise<{ invoiceId: stri
       { status: 429, headers: headers({ 'Retry-After': String(out.retryAfter) }) },
     );
   if (!out.view) return Response.json({ code: 'not_found', message: 'Invoice not found.' }, { status: 404, headers: headers() });
-  return Response.json(out.view, { headers: headers() });
+  return Response.json(presentCheckout(out.view, req.headers.get('x-claim-token')), { headers: headers() });
 }
