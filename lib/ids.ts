@@ -28,6 +28,7 @@ export const ID_PREFIXES = {
   request: 'req',
   paymentLink: 'plink',
   refundRequest: 'rfq',
+  refundClaim: 'rfc',
   gasSpend: 'gas',
   solvencyRun: 'slv',
   operatorEvent: 'oev',

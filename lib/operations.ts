@@ -6,6 +6,7 @@ import * as invoices from '@/lib/invoices/operations';
 import * as withdrawals from '@/lib/withdrawals/operations';
 import * as refunds from '@/lib/refunds/operations';
 import * as refundRequests from '@/lib/refund-requests/operations';
+import * as refundClaims from '@/lib/refund-claims/operations';
 import * as storefront from '@/lib/storefront/operations';
 import * as paymentLinks from '@/lib/payment-links/operations';
 import * as exchange from '@/lib/exchange/operations';
@@ -23,6 +24,7 @@ export const OPERATIONS: Operation[] = [
   ...Object.values(invoices),
   ...Object.values(refunds),
   ...Object.values(refundRequests),
+  ...Object.values(refundClaims),
   ...Object.values(webhooks),
   ...Object.values(withdrawals),
   ...Object.values(statements),

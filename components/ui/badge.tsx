@@ -28,6 +28,9 @@ const STATUS_TONE: Record<string, keyof typeof TONES> = {
   APPROVED: 'green',
   DECLINED: 'red',
   SUPERSEDED: 'gray',
+  OPEN: 'blue',
+  USED: 'green',
+  CANCELED: 'gray',
 };
 
 export function Badge({ tone = 'gray', children }: { tone?: keyof typeof TONES; children: React.ReactNode }) {

@@ -26,6 +26,7 @@ const NOT_SHOWN_ONCE: Record<string, string> = {
 /** Secrets shown once under a name that does not say so, and what they carry. */
 const CARRIES_A_SECRET: Record<string, string> = {
   checkoutUrl: "the payer's claim token (issue 30 §1)",
+  url: "a merchant refund claim link's secret (createRefundClaim)",
 };
 /** Timestamps and flags about a secret (previousSecretExpiresAt, revealedAt, hasPreviousSecret...). */
 const ABOUT_A_SECRET = /At$|^has|^revealed$/;
@@ -74,6 +75,7 @@ describe('operations that return a secret declare it (secretFields)', () => {
         'createApiKey:key',
         'createInvoice:checkoutUrl',
         'createOrder:checkoutUrl',
+        'createRefundClaim:url',
         'createWebhookEndpoint:secret',
         'revealPostbackSecret:secret',
         'rotatePostbackSecret:secret',

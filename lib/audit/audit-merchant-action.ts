@@ -23,6 +23,7 @@ export type MerchantAction =
       action: 'refund_request.approved' | 'refund_request.declined';
       request: { id: string; invoiceId: string; destinationAddress: string; withdrawalId: string | null; declineReason: string | null };
     }
+  | { action: 'refund_claim.created' | 'refund_claim.canceled'; claim: { id: string; invoiceId: string; amount: string } }
   | {
       action: 'withdrawal.created';
       withdrawal: { id: string; amount: string; feeAmount: string; destinationAddress: string; status: string };
@@ -112,6 +113,16 @@ export function merchantAuditEntry(owner: { tenantId: string; mode: Mode }, a: M
         },
       };
     }
+    case 'refund_claim.created':
+    case 'refund_claim.canceled':
+      // The link's secret is never part of the record.
+      return {
+        ...base,
+        action: a.action,
+        target: { type: 'refund_claim', id: a.claim.id },
+        ...(a.action === 'refund_claim.canceled' ? { before: { status: 'OPEN' } } : {}),
+        after: { invoiceId: a.claim.invoiceId, amount: a.claim.amount, status: a.action === 'refund_claim.created' ? 'OPEN' : 'CANCELED' },
+      };
     case 'withdrawal.created': {
       const w = a.withdrawal;
       return {

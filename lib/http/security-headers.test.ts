@@ -24,6 +24,7 @@ describe('security headers', () => {
       ['/api/pay/inv_01ABC/status', 'no-referrer'],
       ['/store/bean-shop', 'same-origin'],
       ['/l/AbC123', 'same-origin'],
+      ['/refund-claim/AbC123', 'same-origin'],
     ]) {
       const h = securityHeaders(path!, 'n', false);
       expect(h['Referrer-Policy']).toBe(referrer);

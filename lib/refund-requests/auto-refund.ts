@@ -5,6 +5,7 @@ import { rowsOf, type Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
 import { log } from '@/lib/log';
+import { Decimal } from '@/lib/money';
 import { createRefund } from '@/lib/refunds/create-refund';
 import { refundTerms } from '@/lib/refunds/refund-terms';
 import { prepareAutoRefundControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
@@ -44,19 +45,21 @@ export async function autoRefund(db: Db, requestId: string, now = new Date()): P
       return hold ? ('held' as const) : ('waiting' as const);
     };
     const terms = await refundTerms(tx, invoice);
+    // A claim link's request refunds what the merchant's link promised; any other, the overpayment.
+    const amount = r.source === 'claim_link' ? new Decimal(r.amount) : terms.byDefault;
     // What would be refunded now is what the bound is checked against.
-    const refusal = await autoRefundRefusal(tx, tenant, invoice, r.source, terms.byDefault);
+    const refusal = await autoRefundRefusal(tx, tenant, invoice, r.source, amount);
     // Switched off since: left as is (the job does not pick it; switching on again makes it older than the policy).
     if (refusal === 'off') return 'skipped';
     if (refusal) return set(refusal, true);
-    if (terms.byDefault.lt('0.01')) return set(AWAITING_SETTLEMENT, false);
+    if (amount.lt('0.01') || terms.refundable.lt(amount)) return set(AWAITING_SETTLEMENT, false);
     let refundId: string;
     try {
       const refund = await createRefund(
         tx,
         { tenantId: tenant.id, mode: r.mode, tenant: { withdrawalFeeRate: tenant.withdrawalFeeRate } },
         invoice.id,
-        { destinationAddress: getAddress(r.destinationAddress), amount: terms.byDefault.toFixed(2) },
+        { destinationAddress: getAddress(r.destinationAddress), amount: amount.toFixed(2) },
         POLICY_ACTOR,
         prepareAutoRefundControls,
       );

@@ -5,6 +5,7 @@ import { ApiError } from '@/lib/api/errors';
 import type { AuthTenant } from '@/lib/api-keys/authenticate';
 import type { AuditActor } from '@/lib/audit/record-audit';
 import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
+import { Decimal } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
 import { createRefund } from '@/lib/refunds/create-refund';
 import type { PrepareWithdrawalControls } from '@/lib/withdrawals/create-withdrawal';
@@ -18,6 +19,15 @@ type Owner = { tenantId: string; mode: Mode; tenant: Pick<AuthTenant, 'withdrawa
 
 function assertPending(r: RefundRequest) {
   if (r.status !== 'PENDING') throw new ApiError('invalid_state', `This refund request is already ${r.status.toLowerCase()}.`);
+}
+
+/**
+ * The amount given, else a claim link's own amount (what the merchant promised the payer), else
+ * createRefund's default (the overpayment of a paid invoice, all of an unpaid one's settled money).
+ */
+function approvedAmount(r: RefundRequest, input: ApproveRefundRequestInput): { amount?: string } {
+  if (input.amount !== undefined) return { amount: input.amount };
+  return r.source === 'claim_link' ? { amount: new Decimal(r.amount).toFixed(2) } : {};
 }
 
 /**
@@ -46,7 +56,7 @@ export async function approveRefundRequest(
       tx,
       owner,
       r.invoiceId,
-      { destinationAddress: getAddress(r.destinationAddress), ...(input.amount !== undefined ? { amount: input.amount } : {}) },
+      { destinationAddress: getAddress(r.destinationAddress), ...approvedAmount(r, input) },
       actor,
       prepareControls,
     );

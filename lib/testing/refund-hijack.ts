@@ -149,6 +149,9 @@ export async function runRefundHijack(chain: AnvilChain, net: Network) {
     await propose('invoices:read key', 'checkout, invoice id from GET /v1/invoices', invoiceId, undefined);
     await propose('invoices:read key', 'checkout, an empty token', invoiceId, '');
     await scoped('invoices:read key', readKey, 'POST', `/v1/invoices/${invoiceId}/refunds`, { destinationAddress: attacker });
+    // A merchant refund claim link would let its holder name the address: withdrawals:write, the owner in the dashboard.
+    await scoped('invoices:read key', readKey, 'POST', '/v1/refund-claims', { invoiceId, amount: '1.00' });
+    dashboard('member', 'member', 'create refund claim link');
     const orderInvoice = order.body.invoiceId as string;
     const orderToken = claimOf(order.body.checkoutUrl);
     const [orderRow] = await db
@@ -163,6 +166,7 @@ export async function runRefundHijack(chain: AnvilChain, net: Network) {
     );
     await propose('orders:manage key', 'checkout, the other invoice with this order’s token', invoiceId, orderToken);
     await scoped('orders:manage key', ordersKey, 'POST', `/v1/invoices/${invoiceId}/refunds`, { destinationAddress: attacker });
+    await scoped('orders:manage key', ordersKey, 'POST', '/v1/refund-claims', { invoiceId, amount: '1.00' });
 
     const toAttacker = await db
       .select({ n: sql<number>`count(*)::int` })

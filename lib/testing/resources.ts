@@ -10,7 +10,7 @@ import { createTestWithdrawal } from './withdrawal-resources';
 import { createTestOrder, createTestProduct } from './storefront-resources';
 import { createPaymentLink } from '@/lib/payment-links/create-payment-link';
 import { CreatePaymentLinkBody } from '@/lib/payment-links/schemas';
-import { mismatchedPayments, refundRequests } from '@/db/schema';
+import { mismatchedPayments, refundClaims, refundRequests } from '@/db/schema';
 import { newId } from '@/lib/ids';
 
 /**
@@ -40,6 +40,21 @@ export const RESOURCE_FACTORIES: Partial<Record<IdKind, (db: Db, owner: { tenant
       destinationAddress: `0x${'12'.repeat(20)}`,
       amount: '1',
       source: 'payer_token',
+    });
+    return id;
+  },
+  // A merchant's open refund claim link on an invoice of its own (the secret is not needed: only its hash is kept).
+  refundClaim: async (db, owner) => {
+    const id = newId('refundClaim');
+    await db.insert(refundClaims).values({
+      id,
+      ...owner,
+      invoiceId: await testInvoice(db, owner),
+      amount: '1',
+      tokenHash: `test-${id}`,
+      status: 'OPEN',
+      createdBy: 'user:usr_test',
+      expiresAt: new Date(Date.now() + 3_600_000),
     });
     return id;
   },

@@ -16,6 +16,7 @@ import { can } from '@/lib/dashboard/permissions';
 import { getInvoice } from '@/lib/invoices/get-invoice';
 import { isId } from '@/lib/ids';
 import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
+import { listRefundClaims } from '@/lib/refund-claims/list-refund-claims';
 import { listRefundRequests } from '@/lib/refund-requests/list-refund-requests';
 import { paymentSenders } from '@/lib/refund-requests/payment-senders';
 import { refundList, refundTerms } from '@/lib/refunds/refund-terms';
@@ -23,6 +24,7 @@ import { quoteRefund } from '@/lib/refunds/refund-pricing';
 import { InvoiceWatcher, SimulatePayment } from './live';
 import { MismatchedPayments } from './mismatched-payments';
 import { RefundForm } from './refund-form';
+import { RefundClaims } from './refund-claims';
 import { RefundRequests } from './refund-requests';
 
 export const metadata = { title: 'Invoice · USDT Gateway' };
@@ -43,12 +45,15 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
   const network = getRail(ctx.mode, invoice.chain, invoice.token) ?? getNetwork(ctx.mode, invoice.chain);
   const chainIdOf = (c: string) => getNetworks(ctx.mode).find((n) => n.chain === c)?.chainId ?? network.chainId;
   const row = await getInvoiceOrThrow(ctx.db, { id, ...ctx.owner });
-  const [refunds, terms, requests, senders] = await Promise.all([
+  const [refunds, terms, requests, senders, claims] = await Promise.all([
     refundList(ctx.db, row),
     refundTerms(ctx.db, row),
     listRefundRequests(ctx.db, ctx.owner, { invoiceId: id, page: 1, limit: 20 }),
     paymentSenders(ctx.db, row.id),
+    listRefundClaims(ctx.db, ctx.owner, { invoiceId: id, page: 1, limit: 20 }),
   ]);
+  // A request made with a claim link is approved for the link's amount by default.
+  const claimAmounts = Object.fromEntries(claims.data.flatMap((c) => (c.refundRequestId ? [[c.refundRequestId, c.amount]] : [])));
   const suggested = terms.byDefault.toFixed(2);
   // What the suggested refund costs and who pays the network fee, shown before the owner confirms.
   const quote = terms.byDefault.gt(0) ? await quoteRefund(ctx.db, ctx.owner, row, terms.byDefault, terms) : null;
@@ -205,7 +210,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           </ol>
         </Card>
       </div>
-      {(refunds.settled !== '0.00' || refunds.data.length > 0 || requests.data.length > 0) && (
+      {(refunds.settled !== '0.00' || refunds.data.length > 0 || requests.data.length > 0 || claims.data.length > 0) && (
         <Card title="Refunds" className="mt-4">
           <p className="text-sm text-slate-600" data-testid="refundable">
             Settled {refunds.settled} USDT · refunded {refunds.refunded} · refundable <strong>{refunds.refundable}</strong>
@@ -248,7 +253,17 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
               requests={requests.data}
               senders={senders}
               suggested={suggested}
+              claimAmounts={claimAmounts}
               canDecide={can(ctx.user.role, 'withdrawals:create')}
+              totpEnabled={ctx.user.totpEnabled}
+            />
+          )}
+          {(claims.data.length > 0 || (can(ctx.user.role, 'withdrawals:create') && refunds.refundable !== '0.00')) && (
+            <RefundClaims
+              invoiceId={invoice.id}
+              claims={claims.data}
+              canCreate={can(ctx.user.role, 'withdrawals:create')}
+              refundable={refunds.refundable}
               totpEnabled={ctx.user.totpEnabled}
             />
           )}

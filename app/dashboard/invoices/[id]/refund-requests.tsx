@@ -101,6 +101,7 @@ export function RefundRequests({
   requests,
   senders,
   suggested,
+  claimAmounts = {},
   canDecide,
   totpEnabled,
 }: {
@@ -109,6 +110,8 @@ export function RefundRequests({
   /** EIP-55 `from` addresses of the invoice's payments. */
   senders: string[];
   suggested: string;
+  /** Requests made with a refund claim link, and the link's amount (their default). */
+  claimAmounts?: Record<string, string>;
   canDecide: boolean;
   totpEnabled: boolean;
 }) {
@@ -148,7 +151,9 @@ export function RefundRequests({
             {r.status === 'APPROVED' && r.decidedBy === 'policy' ? (
               <p className="mt-1 text-xs text-slate-500">Refunded by your auto-refund policy.</p>
             ) : null}
-            {r.status === 'PENDING' && canDecide ? <Decide invoiceId={invoiceId} r={r} suggested={suggested} totpEnabled={totpEnabled} /> : null}
+            {r.status === 'PENDING' && canDecide ? (
+              <Decide invoiceId={invoiceId} r={r} suggested={claimAmounts[r.id] ?? suggested} totpEnabled={totpEnabled} />
+            ) : null}
           </li>
         ))}
       </ul>

@@ -1,0 +1,145 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { StatusBadge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { CopyButton } from '@/components/ui/copy-button';
+import { FormError, inputClass } from '@/components/ui/field';
+import { Money } from '@/components/ui/money';
+import { StepUpField } from '@/components/ui/step-up-field';
+import { Time } from '@/components/ui/time';
+import { useToast } from '@/components/ui/toast';
+import type { RefundClaimView } from '@/lib/refund-claims/schemas';
+import { cancelRefundClaimAction, createRefundClaimAction } from './refund-claim-actions';
+
+/** The link as the payer opens it: absolute here when the server has no PUBLIC_BASE_URL. */
+const absolute = (url: string) => (url.startsWith('/') ? `${window.location.origin}${url}` : url);
+
+/** Makes a link; its URL is shown here once (only a hash is kept), with a copy button. */
+function CreateClaim({ invoiceId, refundable, totpEnabled }: { invoiceId: string; refundable: string; totpEnabled: boolean }) {
+  const router = useRouter();
+  const [totpCode, setTotpCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [made, setMade] = useState<string | null>(null);
+  return (
+    <form
+      noValidate
+      aria-label="Create refund claim link"
+      className="mt-3 space-y-2"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const f = new FormData(e.currentTarget);
+        const hours = String(f.get('expiresInHours') ?? '').trim();
+        setBusy(true);
+        setError(null);
+        const res = await createRefundClaimAction(
+          invoiceId,
+          { amount: String(f.get('amount') ?? '').trim(), ...(hours ? { expiresInHours: hours } : {}) },
+          { totpCode },
+        );
+        setBusy(false);
+        if (!res.ok) return setError(res.error.details?.[0]?.message ? `${res.error.message} (${res.error.details[0].message})` : res.error.message);
+        setMade(absolute(res.data.url));
+        router.refresh();
+      }}
+    >
+      <p className="text-xs text-slate-500">
+        For a payer who cannot give an address on the checkout (paid from an exchange, lost the page): send them a one-time link where they enter it.
+        You approve the request it makes like any other. Refundable now: {refundable}.
+      </p>
+      <FormError message={error ?? undefined} />
+      <div className="flex flex-wrap items-end gap-2">
+        <label className="w-36 text-xs font-medium text-slate-600">
+          Amount
+          <input name="amount" className={inputClass} inputMode="decimal" required />
+        </label>
+        <label className="w-36 text-xs font-medium text-slate-600">
+          Valid for (hours)
+          <input name="expiresInHours" className={inputClass} inputMode="numeric" placeholder="72" />
+        </label>
+        <StepUpField id="claim-totp" enabled={totpEnabled} value={totpCode} onChange={setTotpCode} />
+        <Button size="sm" disabled={busy} type="submit">
+          Create refund claim link
+        </Button>
+      </div>
+      {made ? (
+        <div className="rounded-md border border-amber-200 bg-amber-50 p-3 text-xs text-amber-900" data-testid="claim-url">
+          <p className="font-medium">Send this link to the payer. It is shown only now and works once.</p>
+          <div className="mt-1 flex items-center gap-2">
+            <code className="break-all font-mono">{made}</code>
+            <CopyButton value={made} />
+          </div>
+        </div>
+      ) : null}
+    </form>
+  );
+}
+
+function CancelClaim({ invoiceId, id }: { invoiceId: string; id: string }) {
+  const router = useRouter();
+  const toast = useToast();
+  const [busy, setBusy] = useState(false);
+  return (
+    <Button
+      size="sm"
+      variant="secondary"
+      disabled={busy}
+      onClick={async () => {
+        setBusy(true);
+        const res = await cancelRefundClaimAction(invoiceId, id);
+        setBusy(false);
+        toast(res.ok ? 'Refund claim link canceled' : res.error.message);
+        router.refresh();
+      }}
+    >
+      Cancel
+    </Button>
+  );
+}
+
+/** The invoice's refund claim links (never their URLs) and, for those who may refund, a way to make one. */
+export function RefundClaims({
+  invoiceId,
+  claims,
+  canCreate,
+  refundable,
+  totpEnabled,
+}: {
+  invoiceId: string;
+  claims: RefundClaimView[];
+  canCreate: boolean;
+  refundable: string;
+  totpEnabled: boolean;
+}) {
+  return (
+    <section className="mt-4 border-t border-slate-100 pt-3" data-testid="refund-claims">
+      <h3 className="text-sm font-medium text-slate-900">Refund claim links</h3>
+      {claims.length > 0 ? (
+        <ul className="divide-y divide-slate-100">
+          {claims.map((c) => (
+            <li key={c.id} className="flex flex-wrap items-center gap-2 py-2 text-sm" data-claim-id={c.id} data-status={c.status}>
+              <StatusBadge status={c.status} />
+              <Money value={c.amount} />
+              <span className="text-slate-500">
+                created <Time iso={c.createdAt} /> ·{' '}
+                {c.status === 'USED' && c.usedAt ? (
+                  <>
+                    used <Time iso={c.usedAt} />
+                  </>
+                ) : (
+                  <>
+                    expires <Time iso={c.expiresAt} />
+                  </>
+                )}
+              </span>
+              {c.status === 'OPEN' && canCreate ? <CancelClaim invoiceId={invoiceId} id={c.id} /> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {canCreate && refundable !== '0.00' ? <CreateClaim invoiceId={invoiceId} refundable={refundable} totpEnabled={totpEnabled} /> : null}
+    </section>
+  );
+}

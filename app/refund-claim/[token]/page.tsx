@@ -1,0 +1,52 @@
+import { getDb } from '@/lib/db';
+import { claimPage } from '@/lib/refund-claims/claim-page';
+import { ClaimForm } from './claim-form';
+
+export const dynamic = 'force-dynamic';
+export const metadata = { title: 'Refund · USDT Gateway', robots: { index: false } };
+
+/**
+ * A merchant's one-time refund claim link (issue 30 §1). Anything but an open link (unknown, used,
+ * canceled, expired) shows the same sentence, so the page tells a guesser nothing.
+ */
+export default async function RefundClaimPage({ params }: { params: Promise<{ token: string }> }) {
+  const { token } = await params;
+  const claim = await claimPage(await getDb(), token);
+  return (
+    <main className="mx-auto min-h-screen w-full max-w-md px-4 py-6 sm:py-12">
+      <section className="space-y-3 rounded-xl border border-slate-200 bg-white p-4 text-sm text-slate-700 shadow-sm" data-testid="refund-claim">
+        {claim ? (
+          <>
+            <h1 className="text-base font-semibold text-slate-900">Refund from {claim.tenantName}</h1>
+            <p>
+              {claim.tenantName} will refund{' '}
+              <strong className="tabular-nums" data-testid="claim-amount">
+                {claim.amount} {claim.token}
+              </strong>{' '}
+              to you, in <span data-testid="claim-rail">{claim.rail}</span>. Enter the address to send it to.
+            </p>
+            <p className="text-xs text-slate-600" data-testid="claim-network-fee">
+              {/^0(\.0*)?$/.test(claim.networkFee) || claim.networkFeePaidBy === 'merchant' ? (
+                <>No fee is taken: you receive the full amount.</>
+              ) : (
+                <>
+                  Network fee {claim.networkFee} {claim.token}, taken from the refund: you receive{' '}
+                  <strong className="tabular-nums">
+                    {claim.youReceive} {claim.token}
+                  </strong>
+                  .
+                </>
+              )}
+            </p>
+            <ClaimForm token={token} claim={claim} />
+          </>
+        ) : (
+          <>
+            <h1 className="text-base font-semibold text-slate-900">Refund</h1>
+            <p data-testid="claim-invalid">This refund link is no longer valid. If you still expect a refund, contact the merchant.</p>
+          </>
+        )}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,97 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { eq } from 'drizzle-orm';
+import { createPublicClient, erc20Abi, formatUnits, http, type Address } from 'viem';
+import { users } from '@/db/schema';
+import { createApiKey } from '@/lib/api-keys/create-api-key';
+import { closeDb, getDb } from '@/lib/db';
+import { APP_PORTS } from '../playwright.config';
+import { shot, signUpViaUi, uniqueEmail } from './support/dashboard';
+import { ANVIL_PORT, TOKEN_ADDRESS } from './support/stack-env';
+
+const BASE = `http://127.0.0.1:${APP_PORTS[0]}`;
+const PASSWORD = 'correct-horse-battery';
+const chain = createPublicClient({ transport: http(`http://127.0.0.1:${ANVIL_PORT}`) });
+const held = async (who: Address) =>
+  formatUnits(await chain.readContract({ address: TOKEN_ADDRESS, abi: erc20Abi, functionName: 'balanceOf', args: [who] }), 18);
+
+test.afterAll(async () => {
+  await closeDb();
+});
+
+async function merchant(page: import('@playwright/test').Page, request: APIRequestContext, business: string) {
+  const email = uniqueEmail('rfc');
+  await signUpViaUi(page, { business, email, password: PASSWORD });
+  const db = await getDb();
+  const [u] = await db.select().from(users).where(eq(users.email, email));
+  const key = (await createApiKey(db, { tenantId: u!.tenantId!, mode: 'test', name: 'e2e', scopes: ['admin'] })).key;
+  const auth = { authorization: `Bearer ${key}` };
+  const json = async (path: string) => (await (await request.get(`${BASE}${path}`, { headers: auth })).json()) as Record<string, any>;
+  const post = async (path: string, data: Record<string, unknown>) => {
+    const res = await request.post(`${BASE}${path}`, { headers: auth, data });
+    expect(res.status(), await res.text()).toBeLessThan(300);
+    return (await res.json()) as Record<string, any>;
+  };
+  return { json, post };
+}
+
+test('a refund claim link: the merchant makes it in the dashboard, the payer gives an address on it once, the merchant approves the amount and it arrives', async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(300_000);
+  const m = await merchant(page, request, 'Claim Links');
+  // Paid exactly (no overpayment: the checkout offers the payer nothing), settled.
+  const inv = await m.post('/v1/invoices', { amount: '10.00' });
+  await m.post(`/v1/test-helpers/invoices/${inv.id}/pay`, { amount: '10.00' });
+  await expect.poll(async () => (await m.json(`/v1/invoices/${inv.id}/refunds`)).refundable, { timeout: 120_000 }).toBe('10.00');
+
+  await page.goto(`/dashboard/invoices/${inv.id}`);
+  const make = page.getByRole('form', { name: 'Create refund claim link' });
+  await make.getByLabel('Amount').fill('4.00');
+  await make.getByLabel('Valid for (hours)').fill('24');
+  await make.getByRole('button', { name: 'Create refund claim link' }).click();
+  const shown = make.getByTestId('claim-url');
+  await expect(shown).toContainText('/refund-claim/');
+  const url = (await shown.locator('code').textContent())!.trim();
+  expect(url).toMatch(new RegExp(`^${BASE}/refund-claim/[A-Za-z0-9_-]{43}$`));
+  await expect(page.getByTestId('refund-claims').locator('li[data-status="OPEN"]')).toContainText('4.00');
+  await shot(page, 'invoice-refund-claim-created-1280');
+
+  // The payer, on a phone, opens the link they were sent.
+  const phone = await browser.newContext({ viewport: { width: 360, height: 800 } });
+  const payerPage = await phone.newPage();
+  const res = await payerPage.goto(url);
+  expect(res!.headers()['referrer-policy']).toBe('same-origin');
+  await expect(payerPage.getByTestId('claim-amount')).toHaveText('4.00 USDT');
+  await expect(payerPage.getByTestId('claim-rail')).toHaveText('USDT on BNB Smart Chain');
+  await expect(payerPage.getByRole('heading')).toContainText('Refund from Claim Links');
+  const form = payerPage.getByRole('form', { name: 'Refund address' });
+  await form.getByLabel(/Your USDT on BNB Smart Chain address/).fill('0x8ba1f109551bD432803012645Ac136ddd64DBA73');
+  await form.getByRole('button', { name: 'Request refund' }).click();
+  await expect(form.getByRole('alert')).toContainText('invalid checksum');
+  const payer = `0x${'6b'.repeat(20)}` as Address;
+  await form.getByLabel(/Your USDT on BNB Smart Chain address/).fill(payer);
+  await shot(payerPage, 'refund-claim-form-360');
+  await form.getByRole('button', { name: 'Request refund' }).click();
+  await expect(payerPage.getByTestId('claim-done')).toContainText('4.00 USDT');
+  await shot(payerPage, 'refund-claim-done-360');
+  // One time only: the link now says only that it is no longer valid, like any unknown link.
+  await payerPage.goto(url);
+  await expect(payerPage.getByTestId('claim-invalid')).toHaveText(/This refund link is no longer valid/);
+  await payerPage.goto(`${BASE}/refund-claim/${'x'.repeat(43)}`);
+  await expect(payerPage.getByTestId('claim-invalid')).toHaveText(/This refund link is no longer valid/);
+
+  // The merchant sees the request, the amount prefilled with the link's, and approves it.
+  await page.goto(`/dashboard/invoices/${inv.id}`);
+  await expect(page.getByTestId('refund-claims').locator('li[data-status="USED"]')).toBeVisible();
+  const ask = page.getByRole('form', { name: 'Refund request' });
+  await expect(ask.getByLabel('Amount (USDT)')).toHaveValue('4.00');
+  await ask.getByRole('button', { name: 'Approve refund' }).click();
+  await expect(page.locator('[data-toast]').filter({ hasText: "Refund to the payer's address created" })).toBeVisible();
+  const [made] = (await m.json(`/v1/refund-requests?invoiceId=${inv.id}`)).data as Record<string, any>[];
+  expect(made).toMatchObject({ status: 'APPROVED', amount: '4.00' });
+  await expect.poll(async () => (await m.json(`/v1/withdrawals/${made!.withdrawalId}`)).status, { timeout: 120_000 }).toBe('COMPLETED');
+  expect(await held(payer)).toBe('4');
+  await phone.close();
+});
