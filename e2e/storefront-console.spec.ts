@@ -182,7 +182,7 @@ test('a support user replays a dead-lettered delivery from the console and the a
     await page.getByLabel('Search').fill(t.tenant.id);
     await page.getByRole('button', { name: 'Search' }).click();
     await page.locator('[data-hit-kind="tenant"]').getByRole('link').click();
-    await expect(page.locator('[data-balance-mode="live"]')).toBeVisible();
+    await expect(page.locator('[data-balance-mode="live"][data-balance-currency="USDT"]')).toBeVisible();
     await expect(page.locator('[data-audit-action="webhook.dead_letter_replayed"]')).toBeVisible();
     await shot(page, 'console-tenant');
   } finally {

@@ -54,10 +54,10 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       />
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {[
-          ['Available balance', <Money key="a" value={balance.available} />, 'overview-available'],
-          ['Pending withdrawals', <Money key="p" value={balance.pending} />, 'overview-pending'],
-          [`Received, ${days} days`, <Money key="r" value={received} />, 'overview-received'],
-          [`Fees, ${days} days`, <Money key="f" value={fees} />, 'overview-fees'],
+          ['Available balance', <Money key="a" value={balance.available} currency={DEFAULT_RAIL.token} />, 'overview-available'],
+          ['Pending withdrawals', <Money key="p" value={balance.pending} currency={DEFAULT_RAIL.token} />, 'overview-pending'],
+          [`Received, ${days} days (all stablecoins)`, <Money key="r" value={received} currency="USD" />, 'overview-received'],
+          [`Fees, ${days} days (all stablecoins)`, <Money key="f" value={fees} currency="USD" />, 'overview-fees'],
         ].map(([label, value, id]) => (
           <Card key={id as string}>
             <p className="text-sm text-slate-500">{label}</p>
@@ -113,7 +113,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
                   <tr key={inv.id}>
                     <td className={tdClass}>
                       <Link href={`/dashboard/invoices/${inv.id}`} className="font-medium text-indigo-600 hover:underline">
-                        <Money value={inv.amountExpected} />
+                        <Money value={inv.amountExpected} currency={inv.token} />
                       </Link>
                     </td>
                     <td className={tdClass}>

@@ -37,7 +37,14 @@ function headline(s: CheckoutState): { title: string; tone: string } {
   if (PAID.has(s.status)) return { title: 'Payment received', tone: 'bg-emerald-50 text-emerald-800 border-emerald-200' };
   if (s.status === 'OVERPAID') return { title: 'Payment received (more than requested)', tone: 'bg-emerald-50 text-emerald-800 border-emerald-200' };
   if (s.status === 'DETECTED')
-    return { title: `Payment detected: ${s.confirmations}/${s.confirmationsRequired} confirmations`, tone: 'bg-sky-50 text-sky-800 border-sky-200' };
+    return {
+      title:
+        s.confirmations >= s.confirmationsRequired
+          ? 'Payment confirmed: finishing up'
+          : // Blocks keep coming after the requirement is met; never show 33/5.
+            `Payment detected: ${s.confirmations}/${s.confirmationsRequired} confirmations`,
+      tone: 'bg-sky-50 text-sky-800 border-sky-200',
+    };
   if (s.status === 'PARTIALLY_PAID')
     return { title: `Partially paid: ${s.remaining} ${s.token} still to pay`, tone: 'bg-amber-50 text-amber-800 border-amber-200' };
   if (s.status === 'EXPIRED')

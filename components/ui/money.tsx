@@ -12,7 +12,8 @@ export function formatMoney(value: string, opts: { dp?: number } = {}): string {
   return `${d.isNeg() ? '-' : ''}${grouped}${frac ? `.${frac}` : ''}`;
 }
 
-export function Money({ value, currency = 'USDT', className = '' }: { value: string; currency?: string | null; className?: string }) {
+/** `currency` is required (no asset is assumed): null shows the bare amount where the unit is said elsewhere. */
+export function Money({ value, currency, className = '' }: { value: string; currency: string | null; className?: string }) {
   return (
     <span className={`tabular-nums ${className}`}>
       {formatMoney(value)}

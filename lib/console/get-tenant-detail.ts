@@ -4,7 +4,7 @@ import { notFound } from '@/lib/api/errors';
 import type { Db } from '@/lib/db';
 import { MODES } from '@/lib/mode';
 import { getBalanceSummary } from '@/lib/withdrawals/get-balance-summary';
-import { DEFAULT_RAIL } from '@/lib/config/rails';
+import { ASSETS } from '@/lib/config/rails';
 
 /** A tenant for support: keys (never their secrets), balances per mode, fee rates, team, endpoints. */
 export async function getTenantDetail(db: Db, tenantId: string) {
@@ -27,7 +27,12 @@ export async function getTenantDetail(db: Db, tenantId: string) {
       .from(apiKeys)
       .where(eq(apiKeys.tenantId, tenantId))
       .orderBy(desc(apiKeys.createdAt)),
-    Promise.all(MODES.map(async (mode) => ({ mode, ...(await getBalanceSummary(db, { tenantId, mode }, { currency: DEFAULT_RAIL.token })) }))),
+    // Every asset of each mode: support sees USDC balances too, each in its own unit.
+    Promise.all(
+      MODES.flatMap((mode) =>
+        ASSETS.map(async (currency) => ({ mode, ...(await getBalanceSummary(db, { tenantId, mode }, { currency })), currency })),
+      ),
+    ),
     db.select({ id: users.id, email: users.email, role: users.role, lastLoginAt: users.lastLoginAt }).from(users).where(eq(users.tenantId, tenantId)),
     db
       .select({

@@ -55,7 +55,7 @@ export default async function StuckWorkPage() {
                         <StatusBadge status={i.status} />
                       </td>
                       <td className={tdClass}>
-                        <Money value={i.amount} />
+                        <Money value={i.amount} currency={i.token} />
                       </td>
                       <td className={`${tdClass} max-w-72 truncate text-xs`} title={i.lastError ?? ''}>
                         {i.lastError ?? '—'}
@@ -105,7 +105,7 @@ export default async function StuckWorkPage() {
                         <StatusBadge status={x.status} />
                       </td>
                       <td className={tdClass}>
-                        <Money value={x.amount} />
+                        <Money value={x.amount} currency={x.token} />
                       </td>
                       <td className={`${tdClass} max-w-72 whitespace-normal text-xs`}>
                         {x.pendingReason ?? (x.txHash ? `sent ${x.txHash.slice(0, 12)}…, not mined` : 'signed, not broadcast')}

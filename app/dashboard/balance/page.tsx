@@ -39,7 +39,10 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
     .sort((a, b) => Number(!(a.chain === 'BSC' && a.token === 'USDT')) - Number(!(b.chain === 'BSC' && b.token === 'USDT')));
   return (
     <>
-      <PageHeader title="Balance & withdrawals" description="Settled invoice funds, net of fees, ready to withdraw as USDT (BEP-20)." />
+      <PageHeader
+        title="Balance & withdrawals"
+        description="Settled invoice funds, net of fees, per asset, ready to withdraw on any network you accept."
+      />
       <ExchangeAttention ctx={ctx} />
       <div className="grid gap-4 lg:grid-cols-3">
         <Card title="Balance">
@@ -47,20 +50,20 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
             <div>
               <dt className="text-sm text-slate-500">Available</dt>
               <dd className="mt-1 text-3xl font-semibold text-slate-900" data-testid="balance-available">
-                <Money value={balance.available} />
+                <Money value={balance.available} currency={DEFAULT_RAIL.token} />
               </dd>
             </div>
             <div>
               <dt className="text-sm text-slate-500">Held by open withdrawals</dt>
               <dd className="mt-1 text-lg text-slate-700" data-testid="balance-pending">
-                <Money value={balance.pending} />
+                <Money value={balance.pending} currency={DEFAULT_RAIL.token} />
               </dd>
             </div>
             {others.map((b) => (
               <div key={b.currency}>
                 <dt className="text-sm text-slate-500">{b.currency} available</dt>
                 <dd className="mt-1 text-lg text-slate-700" data-testid={`balance-available-${b.currency}`}>
-                  <Money value={b.available} /> {b.currency}
+                  <Money value={b.available} currency={b.currency} />
                 </dd>
               </div>
             ))}
@@ -101,10 +104,10 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
                     return (
                       <tr key={w.id} data-withdrawal-id={w.id}>
                         <td className={`${tdClass} font-medium text-slate-900`}>
-                          <Money value={w.amount} />
+                          <Money value={w.amount} currency={w.token} />
                         </td>
                         <td className={tdClass}>
-                          <Money value={w.feeAmount} />
+                          <Money value={w.feeAmount} currency={w.token} />
                         </td>
                         <td className={tdClass}>
                           <StatusBadge status={w.status} />

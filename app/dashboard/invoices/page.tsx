@@ -109,7 +109,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
                   {data.map((inv) => (
                     <tr key={inv.id} className="hover:bg-slate-50">
                       <td className={`${tdClass} font-medium text-slate-900`}>
-                        <Money value={inv.amountExpected} />
+                        <Money value={inv.amountExpected} currency={inv.token} />
                       </td>
                       <td className={tdClass}>
                         <StatusBadge status={inv.status} />
@@ -121,7 +121,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
                       </td>
                       <td className={`${tdClass} max-w-40 truncate`}>{inv.externalId ?? '—'}</td>
                       <td className={tdClass}>
-                        <Money value={inv.amountReceived} />
+                        <Money value={inv.amountReceived} currency={inv.token} />
                       </td>
                       <td className={tdClass}>
                         <Time iso={inv.createdAt} />

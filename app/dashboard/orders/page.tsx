@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { StatusBadge } from '@/components/ui/badge';
 import { Card, EmptyState, PageHeader, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { Money } from '@/components/ui/money';
+import { STORE_CURRENCY } from '@/lib/storefront/store-currency';
 import { Pagination } from '@/components/ui/pagination';
 import { Time } from '@/components/ui/time';
 import { ORDER_STATUSES } from '@/db/schema/storefront';
@@ -60,7 +61,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
                       <StatusBadge status={o.status} />
                     </td>
                     <td className={tdClass}>
-                      <Money value={o.total} />
+                      <Money value={o.total} currency={STORE_CURRENCY} />
                     </td>
                     <td className={tdClass}>{o.customerEmail}</td>
                     <td className={`${tdClass} max-w-64 truncate`}>{o.items.map((i) => `${i.quantity} × ${i.name}`).join(', ')}</td>

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { StatusBadge } from '@/components/ui/badge';
 import { Card, EmptyState, PageHeader, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { Money } from '@/components/ui/money';
+import { STORE_CURRENCY } from '@/lib/storefront/store-currency';
 import { Pagination } from '@/components/ui/pagination';
 import { requireContext } from '@/lib/dashboard/context';
 import { can } from '@/lib/dashboard/permissions';
@@ -82,7 +83,7 @@ export default async function ProductsPage({ searchParams }: { searchParams: Pro
                       {p.description && <div className="line-clamp-1 text-xs text-slate-500">{p.description}</div>}
                     </td>
                     <td className={tdClass}>
-                      <Money value={p.price} />
+                      <Money value={p.price} currency={STORE_CURRENCY} />
                     </td>
                     <td className={tdClass}>
                       <StatusBadge status={p.active ? 'ACTIVE' : 'ARCHIVED'} />

@@ -208,7 +208,8 @@ export function WithdrawalControlsPanel({ data, totpEnabled, canManage }: { data
           {data.awaitingApproval.map((w) => (
             <li key={w.id} className="flex flex-wrap items-center justify-between gap-2 py-2" data-testid={`approval-${w.id}`}>
               <span>
-                <Money value={w.amount} /> to <span className="font-mono text-xs">{w.destinationAddress}</span> · <Time iso={w.createdAt} />
+                <Money value={w.amount} currency={w.token} /> to <span className="font-mono text-xs">{w.destinationAddress}</span> ·{' '}
+                <Time iso={w.createdAt} />
               </span>
               {canManage && (
                 <span className="flex gap-2">

@@ -38,13 +38,15 @@ export default async function TenantPage({ params }: { params: Promise<{ id: str
         <Card title="Balances">
           <dl className="grid grid-cols-2 gap-4 text-sm">
             {balances.map((b) => (
-              <div key={b.mode} data-balance-mode={b.mode}>
-                <dt className="font-medium capitalize text-slate-500">{b.mode}</dt>
+              <div key={`${b.mode}:${b.currency}`} data-balance-mode={b.mode} data-balance-currency={b.currency}>
+                <dt className="font-medium text-slate-500">
+                  <span className="capitalize">{b.mode}</span> {b.currency}
+                </dt>
                 <dd>
-                  Available <Money value={b.available} />
+                  Available <Money value={b.available} currency={b.currency} />
                 </dd>
                 <dd className="text-slate-500">
-                  Pending <Money value={b.pending} />
+                  Pending <Money value={b.pending} currency={b.currency} />
                 </dd>
               </div>
             ))}

@@ -52,7 +52,7 @@ export function MismatchedPayments({
                   </td>
                   <td className={tdClass}>{p.chain}</td>
                   <td className={tdClass}>
-                    <Money value={p.amount} /> {p.token}
+                    <Money value={p.amount} currency={p.token} />
                   </td>
                   <td className={tdClass}>
                     {p.mismatch === 'token' ? `another token (invoice: ${p.invoiceToken})` : `another network (invoice: ${p.invoiceChain})`}

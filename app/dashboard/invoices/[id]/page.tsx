@@ -72,12 +72,12 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
   ]);
   const checkoutPath = `/pay/${invoice.id}`;
   const rows: [string, React.ReactNode][] = [
-    ['Amount expected', <Money key="e" value={invoice.amountExpected} />],
-    ['Amount received', <Money key="r" value={invoice.amountReceived} />],
+    ['Amount expected', <Money key="e" value={invoice.amountExpected} currency={invoice.token} />],
+    ['Amount received', <Money key="r" value={invoice.amountReceived} currency={invoice.token} />],
     [
       'Shortfall accepted',
       <span key="s" data-testid="shortfall">
-        <Money value={invoice.amountShortfall} /> (tolerance {invoice.underpaymentTolerancePercent}%)
+        <Money value={invoice.amountShortfall} currency={invoice.token} /> (tolerance {invoice.underpaymentTolerancePercent}%)
       </span>,
     ],
     ...(invoice.priceCurrency
@@ -85,14 +85,14 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           [
             'Price',
             <span key="p" data-testid="price">
-              {invoice.priceAmount} {invoice.priceCurrency} at {invoice.rate} USDT each ({invoice.rateSource},{' '}
+              {invoice.priceAmount} {invoice.priceCurrency} at {invoice.rate} {invoice.token} each ({invoice.rateSource},{' '}
               <Time iso={invoice.rateAt!} withSeconds />)
             </span>,
           ],
         ] as [string, React.ReactNode][])
       : []),
-    ['Gateway fee', <Money key="f" value={invoice.feeAmount} />],
-    ['Credited to balance', <Money key="c" value={invoice.amountCredited} />],
+    ['Gateway fee', <Money key="f" value={invoice.feeAmount} currency={invoice.token} />],
+    ['Credited to balance', <Money key="c" value={invoice.amountCredited} currency={invoice.token} />],
     ['Confirmations required', invoice.confirmationsRequired],
     ['External id', invoice.externalId ?? '—'],
     ['Description', invoice.description ?? '—'],
@@ -105,7 +105,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
         <p className="text-sm text-slate-500">Invoice</p>
         <div className="mt-1 flex flex-wrap items-center gap-3">
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">
-            <Money value={invoice.amountExpected} />
+            <Money value={invoice.amountExpected} currency={invoice.token} />
           </h1>
           <span data-testid="invoice-status">
             <StatusBadge status={invoice.status} />
@@ -174,7 +174,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
                         {p.late && <span className="ml-2 text-xs text-amber-700">late</span>}
                       </td>
                       <td className={tdClass}>
-                        <Money value={p.amount} />
+                        <Money value={p.amount} currency={invoice.token} />
                       </td>
                       <td className={tdClass}>{p.confirmations}</td>
                       <td className={tdClass}>
@@ -231,10 +231,10 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
                   {refunds.data.map((r) => (
                     <tr key={r.id} data-refund-id={r.id}>
                       <td className={tdClass}>
-                        <Money value={r.amount} />
+                        <Money value={r.amount} currency={invoice.token} />
                       </td>
                       <td className={tdClass}>
-                        <Money value={r.feeAmount} />
+                        <Money value={r.feeAmount} currency={invoice.token} />
                       </td>
                       <td className={`${tdClass} font-mono text-xs`}>{r.destinationAddress}</td>
                       <td className={tdClass}>
@@ -254,6 +254,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
               senders={senders}
               suggested={suggested}
               claimAmounts={claimAmounts}
+              token={invoice.token}
               canDecide={can(ctx.user.role, 'withdrawals:create')}
               totpEnabled={ctx.user.totpEnabled}
             />
@@ -262,6 +263,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
             <RefundClaims
               invoiceId={invoice.id}
               claims={claims.data}
+              token={invoice.token}
               canCreate={can(ctx.user.role, 'withdrawals:create')}
               refundable={refunds.refundable}
               totpEnabled={ctx.user.totpEnabled}

@@ -103,12 +103,15 @@ function CancelClaim({ invoiceId, id }: { invoiceId: string; id: string }) {
 export function RefundClaims({
   invoiceId,
   claims,
+  token,
   canCreate,
   refundable,
   totpEnabled,
 }: {
   invoiceId: string;
   claims: RefundClaimView[];
+  /** The invoice's token: the claim's amount is in it. */
+  token: string;
   canCreate: boolean;
   refundable: string;
   totpEnabled: boolean;
@@ -121,7 +124,7 @@ export function RefundClaims({
           {claims.map((c) => (
             <li key={c.id} className="flex flex-wrap items-center gap-2 py-2 text-sm" data-claim-id={c.id} data-status={c.status}>
               <StatusBadge status={c.status} />
-              <Money value={c.amount} />
+              <Money value={c.amount} currency={token} />
               <span className="text-slate-500">
                 created <Time iso={c.createdAt} /> ·{' '}
                 {c.status === 'USED' && c.usedAt ? (

@@ -102,6 +102,7 @@ export function RefundRequests({
   senders,
   suggested,
   claimAmounts = {},
+  token,
   canDecide,
   totpEnabled,
 }: {
@@ -112,6 +113,8 @@ export function RefundRequests({
   suggested: string;
   /** Requests made with a refund claim link, and the link's amount (their default). */
   claimAmounts?: Record<string, string>;
+  /** The invoice's token: every amount here is in it. */
+  token: string;
   canDecide: boolean;
   totpEnabled: boolean;
 }) {
@@ -127,7 +130,7 @@ export function RefundRequests({
                 {r.destinationAddress}
               </span>
               <span className="text-slate-500">
-                asked <Money value={r.amount} /> · <Time iso={r.createdAt} /> · via{' '}
+                asked <Money value={r.amount} currency={token} /> · <Time iso={r.createdAt} /> · via{' '}
                 <span data-testid="request-source" data-source={r.source}>
                   {SOURCES[r.source]}
                 </span>

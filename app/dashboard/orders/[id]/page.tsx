@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { StatusBadge } from '@/components/ui/badge';
 import { Card, PageHeader, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { Money } from '@/components/ui/money';
+import { STORE_CURRENCY } from '@/lib/storefront/store-currency';
 import { Time } from '@/components/ui/time';
 import { isId } from '@/lib/ids';
 import { requireContext } from '@/lib/dashboard/context';
@@ -54,11 +55,11 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
                   <tr key={i.productId}>
                     <td className={tdClass}>{i.name}</td>
                     <td className={tdClass}>
-                      <Money value={i.unitPrice} />
+                      <Money value={i.unitPrice} currency={STORE_CURRENCY} />
                     </td>
                     <td className={tdClass}>{i.quantity}</td>
                     <td className={tdClass}>
-                      <Money value={i.amount} />
+                      <Money value={i.amount} currency={STORE_CURRENCY} />
                     </td>
                   </tr>
                 ))}
@@ -67,7 +68,7 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
                     Total
                   </td>
                   <td className={`${tdClass} font-semibold`} data-testid="order-total">
-                    <Money value={o.total} />
+                    <Money value={o.total} currency={STORE_CURRENCY} />
                   </td>
                 </tr>
               </tbody>
