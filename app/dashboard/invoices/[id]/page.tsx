@@ -4,6 +4,7 @@ import { StatusBadge } from '@/components/ui/badge';
 import { Card, EmptyState, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Money } from '@/components/ui/money';
+import { railLabel } from '@/lib/checkout/network-label';
 import { Time } from '@/components/ui/time';
 import { TxLink } from '@/components/ui/tx-link';
 import { ApiError } from '@/lib/api/errors';
@@ -142,7 +143,9 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           <div className="mt-2 flex justify-center">
             <CopyButton value={invoice.depositAddress} />
           </div>
-          <p className="mt-2 text-center text-xs text-slate-500">USDT (BEP-20) on BNB Smart Chain only.</p>
+          <p className="mt-2 text-center text-xs text-slate-500" data-testid="deposit-rail">
+            {railLabel(invoice.chain, invoice.token)} only.
+          </p>
           {ctx.mode === 'test' && can(ctx.user.role, 'invoices:create') && invoice.status === 'PENDING' && (
             <SimulatePayment id={invoice.id} amount={invoice.amountExpected} />
           )}
