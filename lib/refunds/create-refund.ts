@@ -10,7 +10,7 @@ import { parseWithdrawalAmount } from '@/lib/withdrawals/amounts';
 import { createWithdrawal, type PrepareWithdrawalControls } from '@/lib/withdrawals/create-withdrawal';
 import { parseAddress, parseDestination } from '@/lib/destinations/check-destination';
 import { refundPricing } from './refund-pricing';
-import { refundTerms } from './refund-terms';
+import { givebackTerms } from './giveback-terms';
 import type { CreateRefundInput } from './schemas';
 
 /**
@@ -37,7 +37,7 @@ export async function createRefund(
     // Given back on the invoice's rail, from its token's balance: never to one of our addresses on that network.
     const rail = { chain: invoice.chain, token: invoice.token };
     parseDestination(requireRail(owner.mode, rail, []), input.destinationAddress);
-    const terms = await refundTerms(tx, invoice);
+    const terms = await givebackTerms(tx, invoice);
     if (terms.refundable.lt('0.01')) {
       throw new ApiError(
         'nothing_to_refund',
