@@ -12,7 +12,7 @@ import { Decimal } from '@/lib/money';
 import { autoRefundAfterFor } from '@/lib/refund-requests/auto-refund-rules';
 import { refundRequestEventData } from '@/lib/refund-requests/view';
 import { givebackTerms } from '@/lib/refunds/giveback-terms';
-import { overCreationLimit } from '@/lib/storefront/order-limits';
+import { overCreationLimit } from '@/lib/rate-limits/order-limits';
 import { openClaim } from './open-claim';
 import { RedeemRefundClaimInput } from './schemas';
 

@@ -8,7 +8,7 @@ import { emitEvent } from '@/lib/events/emit-event';
 import { isId, newId } from '@/lib/ids';
 import { claimTokenMatches } from '@/lib/invoices/claim-token';
 import { formatAmount } from '@/lib/money';
-import { overCreationLimit } from '@/lib/storefront/order-limits';
+import { overCreationLimit } from '@/lib/rate-limits/order-limits';
 import { checkDestination, refused } from '@/lib/destinations/check-destination';
 import type { RefundRequestSource } from '@/db/schema/refund-requests';
 import { autoRefundAfterFor } from './auto-refund-rules';

@@ -9,7 +9,7 @@ import { CreateInvoiceBody } from '@/lib/invoices/schemas';
 import { Decimal } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
 import { emitOrderEvent } from './emit-order-event';
-import { assertOpenOrderRoom, storeOrderLimits, throttleOrderCreation, type StoreOrderLimits } from './order-limits';
+import { assertOpenOrderRoom, storeOrderLimits, throttleOrderCreation, type StoreOrderLimits } from '@/lib/rate-limits/order-limits';
 import type { CreateOrderInput } from './schemas';
 import { orderView } from './views';
 
@@ -24,7 +24,7 @@ export const MAX_ORDER_TOTAL = '1000000000';
  * invoice the customer pays, in one transaction with order.created (the
  * invoice writes invoice.created). Prices are snapshotted into the order.
  * Throttled per store and, from the public store page, per client address
- * (order-limits.ts); a store holds at most so many unpaid orders.
+ * (lib/rate-limits/order-limits.ts); a store holds at most so many unpaid orders.
  */
 export async function createOrder(
   db: Db,
