@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { EmptyState, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { formatTime } from '@/components/ui/time';
 import { useToast } from '@/components/ui/toast';
-import { replayDeadLettersAction } from '@/app/console/actions';
+import { replayDeadLettersAction } from './actions';
 import type { ReplayOutcome } from '@/lib/console/replay-dead-letters';
 import { ReplayOutcomes } from './replay-outcomes';
 
