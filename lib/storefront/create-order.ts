@@ -5,6 +5,7 @@ import { ApiError } from '@/lib/api/errors';
 import type { Network } from '@/lib/chain/network';
 import { newId } from '@/lib/ids';
 import { createInvoice } from '@/lib/invoices/create-invoice';
+import { STORE_RAIL } from './store-currency';
 import { CreateInvoiceBody } from '@/lib/invoices/schemas';
 import { Decimal } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
@@ -72,6 +73,9 @@ export async function createOrder(
       network,
       CreateInvoiceBody.parse({
         amount: total.toFixed(2),
+        // Named, not defaulted: the store page tells the customer this rail.
+        chain: STORE_RAIL.chain,
+        token: STORE_RAIL.token,
         externalId: orderId,
         description: `Order ${orderId}: ${items.map((i) => `${i.quantity} × ${i.name}`).join(', ')}`.slice(0, 1000),
         metadata: { orderId },

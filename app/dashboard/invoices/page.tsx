@@ -13,7 +13,7 @@ import { can } from '@/lib/dashboard/permissions';
 import { INVOICE_STATUSES } from '@/db/schema/invoices';
 import { CreateInvoiceButton } from './create-invoice';
 
-export const metadata = { title: 'Invoices · USDT Gateway' };
+export const metadata = { title: 'Invoices' };
 
 export default async function InvoicesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const ctx = await requireContext();

@@ -29,7 +29,7 @@ import { RefundForm } from './refund-form';
 import { RefundClaims } from './refund-claims';
 import { RefundRequests } from './refund-requests';
 
-export const metadata = { title: 'Invoice · USDT Gateway' };
+export const metadata = { title: 'Invoice' };
 
 export default async function InvoicePage({ params }: { params: Promise<{ id: string }> }) {
   const ctx = await requireContext();
