@@ -40,7 +40,7 @@ test('an overpaid invoice is refunded from the dashboard: the payer gets exactly
 
   await page.goto(`/dashboard/invoices/${inv.id}`);
   await expect(page.getByTestId('refundable')).toContainText('refundable 12.50');
-  const form = page.getByRole('form', { name: 'Refund' });
+  const form = page.getByRole('form', { name: 'Refund', exact: true });
   await expect(form.getByLabel('Amount (USDT)')).toHaveValue('2.50');
   await form.getByLabel("Payer's address").fill('0x1234');
   await form.getByRole('button', { name: 'Refund' }).click();
