@@ -47,7 +47,19 @@ test('an overpaid invoice is refunded from the dashboard: the payer gets exactly
   await expect(form.getByRole('alert')).toBeVisible();
   const payer = `0x${'7e'.repeat(20)}` as Address;
   await form.getByLabel("Payer's address").fill(payer);
+  // Issue 35: the first click shows what will be sent where; no refund exists until the confirm click.
   await form.getByRole('button', { name: 'Refund' }).click();
+  const review = page.getByRole('dialog', { name: 'Confirm refund' });
+  const details = review.getByTestId('confirm-details');
+  await expect(details).toContainText('Amount2.50 USDT');
+  await expect(details).toContainText('Fee');
+  await expect(details).toContainText('no withdrawal fee');
+  await expect(details).toContainText('AssetUSDT');
+  await expect(details).toContainText('NetworkBNB Smart Chain (BEP-20)');
+  await expect(details).toContainText(`Destination${payer}`);
+  expect((await json(`/v1/invoices/${inv.id}/refunds`)).data).toEqual([]);
+  expect((await json('/v1/withdrawals/balance')).available).toBe(before);
+  await review.getByRole('button', { name: 'Confirm refund' }).click();
   await expect(page.locator('[data-toast]').filter({ hasText: 'Refund of 2.50 USDT created' })).toBeVisible();
   await shot(page, 'invoice-refund-1280');
 

@@ -258,6 +258,8 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
               suggested={suggested}
               claimAmounts={claimAmounts}
               token={invoice.token}
+              chain={invoice.chain}
+              networkFee={quote?.networkFee.toFixed(2)}
               canDecide={can(ctx.user.role, 'withdrawals:create')}
               totpEnabled={ctx.user.totpEnabled}
             />
@@ -267,6 +269,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
               invoiceId={invoice.id}
               claims={claims.data}
               token={invoice.token}
+              chain={invoice.chain}
               canCreate={can(ctx.user.role, 'withdrawals:create')}
               refundable={refunds.refundable}
               totpEnabled={ctx.user.totpEnabled}
@@ -278,6 +281,8 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
               suggested={suggested}
               refundable={refunds.refundable}
               totpEnabled={ctx.user.totpEnabled}
+              chain={invoice.chain}
+              token={invoice.token}
               quote={
                 quote && {
                   networkFee: quote.networkFee.toFixed(2),
