@@ -11,6 +11,7 @@ import { parseInvoiceFilters } from '@/lib/dashboard/invoice-filters';
 import { listDashboardInvoices } from '@/lib/dashboard/list-invoices';
 import { can } from '@/lib/dashboard/permissions';
 import { INVOICE_STATUSES } from '@/db/schema/invoices';
+import { tenantRails } from '@/lib/tenants/tenant-rails';
 import { CreateInvoiceButton } from './create-invoice';
 
 export const metadata = { title: 'Invoices · USDT Gateway' };
@@ -32,7 +33,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
             <a className={buttonClass('secondary')} href={`/dashboard/invoices/export${exportQuery ? `?${exportQuery}` : ''}`} download>
               Export CSV
             </a>
-            {can(ctx.user.role, 'invoices:create') && <CreateInvoiceButton />}
+            {can(ctx.user.role, 'invoices:create') && <CreateInvoiceButton rails={tenantRails(ctx.tenant, ctx.mode)} />}
           </>
         }
       />
