@@ -38,7 +38,12 @@ test('an overpaid invoice is refunded from the dashboard: the payer gets exactly
   await expect.poll(async () => (await json(`/v1/invoices/${inv.id}`)).status, { timeout: 120_000 }).toBe('PAID_OUT');
   const before = (await json('/v1/withdrawals/balance')).available as string;
 
+  // Issue 35: paid out, and still visibly overpaid, in the list and on the page.
+  await page.goto('/dashboard/invoices');
+  await expect(page.locator('tbody tr').filter({ hasText: inv.id }).getByTestId('overpaid')).toHaveText('Overpaid by 2.50 USDT');
   await page.goto(`/dashboard/invoices/${inv.id}`);
+  await expect(page.getByTestId('invoice-status')).toContainText('Paid out');
+  await expect(page.getByTestId('overpaid')).toHaveText('Overpaid by 2.50 USDT');
   await expect(page.getByTestId('refundable')).toContainText('refundable 12.50');
   const form = page.getByRole('form', { name: 'Refund' });
   await expect(form.getByLabel('Amount (USDT)')).toHaveValue('2.50');

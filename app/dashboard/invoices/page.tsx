@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { StatusBadge } from '@/components/ui/badge';
+import { OverpaidBadge } from '@/components/dashboard/overpaid-badge';
 import { buttonClass } from '@/components/ui/button';
 import { Card, EmptyState, PageHeader, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { inputClass } from '@/components/ui/field';
@@ -114,6 +115,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
                       </td>
                       <td className={tdClass}>
                         <StatusBadge status={inv.status} />
+                        <OverpaidBadge status={inv.status} expected={inv.amountExpected} received={inv.amountReceived} token={inv.token} />
                       </td>
                       <td className={`${tdClass} font-mono text-xs`}>
                         <Link href={`/dashboard/invoices/${inv.id}`} className="text-indigo-600 hover:underline">

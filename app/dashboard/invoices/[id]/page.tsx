@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { StatusBadge } from '@/components/ui/badge';
+import { OverpaidBadge } from '@/components/dashboard/overpaid-badge';
 import { Card, EmptyState, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Money } from '@/components/ui/money';
@@ -111,6 +112,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           <span data-testid="invoice-status">
             <StatusBadge status={invoice.status} />
           </span>
+          <OverpaidBadge status={invoice.status} expected={invoice.amountExpected} received={invoice.amountReceived} token={invoice.token} />
           <InvoiceWatcher id={invoice.id} status={invoice.status} />
         </div>
         <p className="mt-1 font-mono text-xs text-slate-500">{invoice.id}</p>
