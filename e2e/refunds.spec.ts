@@ -45,15 +45,15 @@ test('an overpaid invoice is refunded from the dashboard: the payer gets exactly
   await expect(page.getByTestId('invoice-status')).toContainText('Paid out');
   await expect(page.getByTestId('overpaid')).toHaveText('Overpaid by 2.50 USDT');
   await expect(page.getByTestId('refundable')).toContainText('refundable 12.50');
-  const form = page.getByRole('form', { name: 'Refund' });
+  const form = page.getByRole('form', { name: 'Refund', exact: true });
   await expect(form.getByLabel('Amount (USDT)')).toHaveValue('2.50');
   await form.getByLabel("Payer's address").fill('0x1234');
-  await form.getByRole('button', { name: 'Refund' }).click();
+  await form.getByRole('button', { name: 'Refund', exact: true }).click();
   await expect(form.getByRole('alert')).toBeVisible();
   const payer = `0x${'7e'.repeat(20)}` as Address;
   await form.getByLabel("Payer's address").fill(payer);
   // Issue 35: the first click shows what will be sent where; no refund exists until the confirm click.
-  await form.getByRole('button', { name: 'Refund' }).click();
+  await form.getByRole('button', { name: 'Refund', exact: true }).click();
   const review = page.getByRole('dialog', { name: 'Confirm refund' });
   const details = review.getByTestId('confirm-details');
   await expect(details).toContainText('Amount2.50 USDT');
