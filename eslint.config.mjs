@@ -15,9 +15,12 @@ const violationsOf = (file) => {
   return violations.get(path.resolve(file)) ?? [];
 };
 
-/** Fails on an import that closes a cycle between lib folders, or a domain import from lib/chain (scripts/import-graph.mjs). */
+/**
+ * Fails on an import that closes a cycle between lib folders (or sub-folders of one), a domain import from
+ * lib/chain, or an import of app/ from components/ (scripts/import-graph.mjs).
+ */
 const noLibCycle = {
-  meta: { type: 'problem', schema: [], docs: { description: 'lib folders import each other one way only' } },
+  meta: { type: 'problem', schema: [], docs: { description: 'lib folders import each other one way only; components never import app' } },
   create(context) {
     const found = violationsOf(context.filename);
     return {
@@ -49,7 +52,7 @@ export default defineConfig([
     },
   },
   {
-    files: ['lib/**/*.ts', 'lib/**/*.tsx'],
+    files: ['lib/**/*.ts', 'lib/**/*.tsx', 'components/**/*.ts', 'components/**/*.tsx'],
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
     plugins: { gateway: { rules: { 'no-lib-cycle': noLibCycle } } },
     rules: { 'gateway/no-lib-cycle': 'error' },

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 
-export const metadata = { title: 'Forbidden · USDT Gateway' };
+export const metadata = { title: 'Forbidden' };
 
 /** Rendered with HTTP 403 by forbidden(): signed in, but not allowed here (e.g. a merchant on /console). */
 export default function Forbidden() {

@@ -1,10 +1,12 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
+import { PRODUCT_NAME } from '@/lib/config/product';
 import './globals.css';
 
 export const metadata: Metadata = {
-  title: 'USDT Gateway',
-  description: 'USDT BEP-20 payment gateway',
+  // Pages set their own part ('Invoices'); the template adds the product's name.
+  title: { default: PRODUCT_NAME, template: `%s · ${PRODUCT_NAME}` },
+  description: 'Stablecoin payment gateway: USDT and USDC invoices, a ledger-backed balance, withdrawals and signed webhooks',
 };
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {

@@ -13,8 +13,8 @@ test('/docs renders the OpenAPI document with Scalar, bundled locally, webhooks 
   page.on('pageerror', (e) => problems.push(e.message));
 
   await page.goto('/docs');
-  await expect(page.getByRole('heading', { name: 'USDT BEP-20 Payment Gateway API' })).toHaveCount(1, { timeout: 30_000 });
-  await expect(page.getByRole('heading', { name: 'USDT BEP-20 Payment Gateway API' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Stablecoin Payment Gateway API' })).toHaveCount(1, { timeout: 30_000 });
+  await expect(page.getByRole('heading', { name: 'Stablecoin Payment Gateway API' })).toBeVisible();
   // Operations by tag, and the webhooks section (the document's `webhooks`, one entry per event type).
   for (const summary of ['Create an API key', 'Revoke a key at once'])
     await expect(page.getByRole('button', { name: new RegExp(`^${summary}`) })).toBeVisible();
@@ -47,7 +47,7 @@ test('/docs also renders under the production CSP (no unsafe-eval)', async ({ pa
     await route.fulfill({ response: res, headers });
   });
   await page.goto('/docs');
-  await expect(page.getByRole('heading', { name: 'USDT BEP-20 Payment Gateway API' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('heading', { name: 'Stablecoin Payment Gateway API' })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('region', { name: /^Webhook events/ })).toBeAttached();
   expect(problems).toEqual([]);
 });

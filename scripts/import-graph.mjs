@@ -1,5 +1,5 @@
-// The folder-level import graph of lib/ and its cycles, for the lint rule
-// gateway/no-lib-cycle (eslint.config.mjs) and scripts/import-graph.test.ts.
+// The folder-level import graph of lib/ and its cycles, and the imports of app/ from components/, for the
+// lint rule gateway/no-lib-cycle (eslint.config.mjs) and scripts/import-graph.test.ts.
 // Plain ESM on purpose: eslint loads it without a TypeScript loader.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -31,29 +31,82 @@ export function folderOf(libDir, file) {
     .replace(/\.tsx?$/, '');
 }
 
-/** Every import edge between lib folders: { from, to, file, specifier, line }. Type-only imports count too. */
-export function libImportEdges(root) {
-  const libDir = path.join(root, 'lib');
+/**
+ * The two nodes an import from `file` to `target` (both under libDir) joins: the children of their deepest
+ * common folder that hold each, a child folder or (without extension) a file. At lib/'s top that is the
+ * lib folder (lib/refunds → lib/ledger); inside one folder, its sub-folders (lib/a/b → lib/a/c) and the
+ * files beside them, so a cycle between sub-folders is one too. Null for an import inside one folder that
+ * joins no sub-folder (file to file beside it: a module cycle, not a folder cycle).
+ */
+export function edgeNodes(libDir, file, target) {
+  const a = path.relative(libDir, file).split(path.sep);
+  const b = path.relative(libDir, target).split(path.sep);
+  let k = 0;
+  while (k < a.length - 1 && k < b.length - 1 && a[k] === b[k]) k++;
+  const node = (parts) =>
+    parts
+      .slice(0, k + 1)
+      .join('/')
+      .replace(/\.tsx?$/, '');
+  const from = node(a);
+  const to = node(b);
+  if (from === to) return null;
+  if (k > 0 && a.length === k + 1 && b.length === k + 1) return null;
+  return { from, to };
+}
+
+const sourcesUnder = (dir) => {
   const files = [];
   (function walk(d) {
+    if (!fs.existsSync(d)) return;
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
       else if (isSource(e.name)) files.push(p);
     }
-  })(libDir);
+  })(dir);
+  return files;
+};
+
+const lineOf = (text, pos) => text.slice(0, pos).split('\n').length;
+
+/**
+ * Every import edge between lib folders, and between sub-folders of one lib folder (`from`/`to` are paths
+ * under lib/, see edgeNodes): { from, to, file, specifier, line }. Type-only imports count too.
+ */
+export function libImportEdges(root) {
+  const libDir = path.join(root, 'lib');
   const edges = [];
-  for (const file of files) {
+  for (const file of sourcesUnder(libDir)) {
     const text = fs.readFileSync(file, 'utf8');
-    const from = folderOf(libDir, file);
     for (const ref of ts.preProcessFile(text, true, true).importedFiles) {
       const target = resolveLib(libDir, file, ref.fileName);
       if (!target) continue;
-      const to = folderOf(libDir, target);
-      if (to !== from) edges.push({ from, to, file, specifier: ref.fileName, line: text.slice(0, ref.pos).split('\n').length });
+      const nodes = edgeNodes(libDir, file, target);
+      if (nodes) edges.push({ ...nodes, file, specifier: ref.fileName, line: lineOf(text, ref.pos) });
     }
   }
   return edges;
+}
+
+/**
+ * Imports of app/ from components/: shared UI sits below the routes that use it, so a component never
+ * imports a page or a route's server actions (those a component calls live in components/<area>/actions.ts,
+ * docs/architecture.md). { file, specifier, line }.
+ */
+export function componentAppImports(root) {
+  const appDir = path.join(root, 'app');
+  const found = [];
+  for (const file of sourcesUnder(path.join(root, 'components'))) {
+    const text = fs.readFileSync(file, 'utf8');
+    for (const ref of ts.preProcessFile(text, true, true).importedFiles) {
+      const spec = ref.fileName;
+      const abs = spec.startsWith('@/') ? path.join(root, spec.slice(2)) : spec.startsWith('.') ? path.resolve(path.dirname(file), spec) : null;
+      if (!abs || path.relative(appDir, abs).startsWith('..')) continue;
+      found.push({ file, specifier: spec, line: lineOf(text, ref.pos) });
+    }
+  }
+  return found;
 }
 
 function resolveLib(libDir, file, spec) {
@@ -106,8 +159,8 @@ export function folderCycles(edges) {
 }
 
 /**
- * What the rule reports: each import edge that lies on a folder cycle, and
- * each import of a domain from lib/chain, with a message.
+ * What the rule reports: each import edge that lies on a folder cycle (between lib folders or sub-folders of
+ * one), each import of a domain from lib/chain, and each import of app/ from components/, with a message.
  */
 export function importViolations(root) {
   const edges = libImportEdges(root);
@@ -127,5 +180,10 @@ export function importViolations(root) {
         message: `lib/chain is the chain adapter and imports no domain (lib/${e.to}): return what was found and let the domain act (docs/architecture.md)`,
       });
   }
+  for (const e of componentAppImports(root))
+    found.push({
+      ...e,
+      message: `components/ imports nothing from app/: move what a component needs (a server action) to components/<area>/actions.ts (docs/architecture.md)`,
+    });
   return found;
 }

@@ -1,12 +1,15 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM without types (eslint.config.mjs loads it too)
-import { folderCycles, importViolations, libImportEdges } from './import-graph.mjs';
+import { componentAppImports, folderCycles, importViolations, libImportEdges } from './import-graph.mjs';
 
 const root = process.cwd();
 
 // The same check as the lint rule gateway/no-lib-cycle, so a cycle also fails `npm test`.
 describe('lib import graph', () => {
-  it('has no import cycle between lib folders, and lib/chain imports no domain', () => {
+  it('has no import cycle between lib folders or their sub-folders, lib/chain imports no domain, components/ imports nothing from app/', () => {
     const found = (importViolations(root) as { file: string; line: number; message: string }[]).map(
       (v) => `${v.file.slice(root.length + 1)}:${v.line} ${v.message}`,
     );
@@ -25,5 +28,45 @@ describe('lib import graph', () => {
       { from: 'ledger', to: 'invoices' },
     ];
     expect(folderCycles(edges)).toEqual([['chain', 'invoices', 'ledger']]);
+  });
+
+  /** A throwaway project tree: { 'lib/a/b/x.ts': "import ...", ... }. */
+  const tree = (files: Record<string, string>) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-graph-'));
+    for (const [f, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+      fs.writeFileSync(path.join(dir, f), text);
+    }
+    return dir;
+  };
+  const messages = (dir: string) =>
+    (importViolations(dir) as { file: string; message: string }[]).map((v) => `${v.file.slice(dir.length + 1)} ${v.message}`);
+
+  it('finds a cycle between two sub-folders of one lib folder, not a file importing the file beside it', () => {
+    const dir = tree({
+      'lib/a/b/x.ts': "import { y } from '../c/y';\nexport const x = 1;",
+      'lib/a/c/y.ts': "import { x } from '@/lib/a/b/x';\nexport const y = 2;",
+      'lib/a/p.ts': "import { q } from './q';\nexport const p = 1;",
+      'lib/a/q.ts': "import { p } from './p';\nexport const q = 1;",
+      'lib/d/z.ts': "import { x } from '@/lib/a/b/x';",
+    });
+    expect(folderCycles(libImportEdges(dir))).toEqual([['a/b', 'a/c']]);
+    expect(messages(dir)).toEqual([
+      expect.stringMatching(/^lib\/a\/b\/x\.ts lib\/a\/b → lib\/a\/c closes an import cycle/),
+      expect.stringMatching(/^lib\/a\/c\/y\.ts lib\/a\/c → lib\/a\/b closes an import cycle/),
+    ]);
+  });
+
+  it('finds a component importing from app/, by alias or relative path', () => {
+    const dir = tree({
+      'components/area/form.tsx': "import { act } from '@/app/area/actions';",
+      'components/area/deep/other.tsx': "import { act } from '../../../app/area/actions';\nimport { ok } from '@/components/area/actions';",
+      'components/area/actions.ts': "'use server';\nexport async function ok() {}",
+      'app/area/actions.ts': "'use server';\nexport async function act() {}",
+    });
+    expect(
+      (componentAppImports(dir) as { file: string; specifier: string }[]).map((v) => `${v.file.slice(dir.length + 1)} ${v.specifier}`).sort(),
+    ).toEqual(['components/area/deep/other.tsx ../../../app/area/actions', 'components/area/form.tsx @/app/area/actions']);
+    expect(messages(dir)).toHaveLength(2);
   });
 });

@@ -4,15 +4,13 @@ import { AuthError } from 'next-auth';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { acceptInvitation } from '@/lib/auth/invitations';
-import { signIn, signOut } from '@/lib/auth/next-auth';
+import { signIn } from '@/lib/auth/next-auth';
 import { clientIp } from '@/lib/http/client-ip';
-import { revokeSession } from '@/lib/auth/sessions';
 import { issueSignInGrant } from '@/lib/auth/sign-in-grant';
 import { signUp } from '@/lib/auth/sign-up';
 import { AcceptInvitationInput, SignInInput, SignUpInput } from '@/lib/auth/schemas';
 import { runAction } from '@/lib/dashboard/action-result';
 import { fieldErrors, zodFieldErrors } from '@/lib/dashboard/form-errors';
-import { getDashboardContext } from '@/lib/dashboard/context';
 import { getDb } from '@/lib/db';
 import { log } from '@/lib/log';
 
@@ -109,12 +107,4 @@ export async function acceptInvitationFormAction(_prev: AuthFormState, form: For
   const signedIn = await credentialsSignIn({ grant });
   if (!signedIn.ok) return { error: signedIn.message, fields: {} };
   redirect('/dashboard');
-}
-
-export async function signOutAction(): Promise<void> {
-  const ctx = await getDashboardContext();
-  // The row is revoked too, so a copied cookie stops working at once.
-  if (ctx) await revokeSession(ctx.db, ctx.sessionId);
-  await signOut({ redirect: false });
-  redirect('/sign-in');
 }

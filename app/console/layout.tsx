@@ -2,7 +2,7 @@ import { ConsoleShell } from '@/components/console/console-shell';
 import { Providers } from '@/components/dashboard/providers';
 import { requireSupport } from '@/lib/console/context';
 
-export const metadata = { title: 'Support console · USDT Gateway' };
+export const metadata = { title: 'Support console' };
 // Cross-tenant data, read per request; never prerendered.
 export const dynamic = 'force-dynamic';
 

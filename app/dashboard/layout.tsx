@@ -2,7 +2,7 @@ import { Providers } from '@/components/dashboard/providers';
 import { Shell } from '@/components/dashboard/shell';
 import { requireContext } from '@/lib/dashboard/context';
 
-export const metadata = { title: 'Dashboard · USDT Gateway' };
+export const metadata = { title: 'Dashboard' };
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const ctx = await requireContext();

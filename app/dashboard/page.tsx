@@ -11,7 +11,7 @@ import { Decimal } from '@/lib/money';
 import { getBalanceSummary } from '@/lib/withdrawals/get-balance-summary';
 import { DEFAULT_RAIL } from '@/lib/config/rails';
 
-export const metadata = { title: 'Home · USDT Gateway' };
+export const metadata = { title: 'Home' };
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<{ days?: string }> }) {
   const ctx = await requireContext();

@@ -1,9 +1,10 @@
 import { headers } from 'next/headers';
 import { buildOpenApiDocument } from '@/lib/api/openapi';
+import { PRODUCT_NAME } from '@/lib/config/product';
 import { OPERATIONS } from '@/lib/operations';
 import { WEBHOOK_EVENTS } from '@/lib/events/webhook-docs';
 
-export const metadata = { title: 'API reference · USDT Gateway' };
+export const metadata = { title: 'API reference' };
 // Rendered per request: the CSP nonce (proxy.ts) must reach the script, which a prerendered page cannot carry.
 export const dynamic = 'force-dynamic';
 
@@ -47,7 +48,8 @@ export default async function DocsPage() {
       swift: true,
     },
     authentication: { preferredSecurityScheme: 'bearer' },
-    metaData: { title: 'API reference · USDT Gateway' },
+    // Scalar sets the tab's title itself: the same as the page's (app/layout.tsx's template).
+    metaData: { title: `API reference · ${PRODUCT_NAME}` },
   };
   return (
     <>

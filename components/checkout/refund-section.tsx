@@ -1,7 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
-import { proposeRefundAddressAction, type RefundAddressState } from '@/app/pay/[invoiceId]/actions';
+import { proposeRefundAddressAction, type RefundAddressState } from './actions';
 import type { PublicCheckoutRefund as CheckoutRefund } from '@/lib/checkout/present-checkout';
 
 /** An address as the server sent it: in full to the payer's page (claim token), masked (`0x12ab…89cd`) to anyone else. */

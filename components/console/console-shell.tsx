@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { consoleSignOutAction } from '@/app/console/actions';
+import { consoleSignOutAction } from './actions';
 import { NavLink } from '@/components/dashboard/nav-link';
 
 const NAV = [

@@ -8,7 +8,7 @@ import { EmptyState, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { ConfirmStep } from '@/components/ui/confirm-step';
 import { formatTime } from '@/components/ui/time';
 import { useToast } from '@/components/ui/toast';
-import { replayDeadLettersAction } from '@/app/console/actions';
+import { replayDeadLettersAction } from './actions';
 import type { ReplayOutcome } from '@/lib/console/replay-dead-letters';
 import { ReplayOutcomes } from './replay-outcomes';
 

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
 import { useToast } from '@/components/ui/toast';
-import { setFeeRatesAction } from '@/app/console/actions';
+import { setFeeRatesAction } from './actions';
 import { FeeRatesBody } from '@/lib/console/schemas';
 import { zodFieldErrors } from '@/lib/dashboard/form-errors';
 

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
 import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
-import { recoverEndpointAction } from '@/app/console/actions';
+import { recoverEndpointAction } from './actions';
 
 /** Bulk recovery after a tenant's outage: every failed or dead-lettered delivery of the endpoint since the time, once per event. */
 export function RecoverForm({ defaultEndpointId }: { defaultEndpointId: string }) {

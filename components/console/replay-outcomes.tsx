@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from 'react';
 import { StatusBadge } from '@/components/ui/badge';
-import { deliveryOutcomesAction } from '@/app/console/actions';
+import { deliveryOutcomesAction } from './actions';
 import type { ReplayOutcome } from '@/lib/console/replay-dead-letters';
 
 type Live = Record<string, { status: string; attemptCount: number; lastError: string | null }>;

@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { ConfirmButton } from '@/components/ui/confirm-dialog';
 import { useToast } from '@/components/ui/toast';
-import { retrySettlementAction, retryWithdrawalAction } from '@/app/console/actions';
+import { retrySettlementAction, retryWithdrawalAction } from './actions';
 
 /** Retry through the jobs' own crash-safe functions; the only way the console touches money in flight. */
 export function RetryButton({ kind, id }: { kind: 'settlement' | 'withdrawal'; id: string }) {

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
 import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
-import { setTenantStatusAction } from '@/app/console/actions';
+import { setTenantStatusAction } from './actions';
 
 /** Suspend (API keys and dashboard actions refused at once) or reactivate, with a reason kept in the audit log. */
 export function TenantStatusForm({ tenantId, status }: { tenantId: string; status: 'active' | 'suspended' }) {

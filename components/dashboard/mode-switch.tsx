@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useTransition } from 'react';
-import { setModeAction } from '@/app/dashboard/mode-action';
+import { setModeAction } from './actions';
 
 /** Live/test toggle; the mode lives in a cookie and every query on the server filters by it. */
 export function ModeSwitch({ mode }: { mode: 'live' | 'test' }) {

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { signOutAction } from '@/app/(auth)/actions';
+import { signOutAction } from './actions';
 import { ModeSwitch } from './mode-switch';
 import { NavLink } from './nav-link';
 

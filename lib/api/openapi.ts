@@ -191,7 +191,7 @@ function build(operations: Operation[], events: WebhookDoc[]) {
   return {
     openapi: '3.1.0',
     info: {
-      title: 'USDT BEP-20 Payment Gateway API',
+      title: 'Stablecoin Payment Gateway API',
       version: '1.0.0',
       description:
         'Authenticate with `Authorization: Bearer gw_live_...` or `gw_test_...`; test keys work on test mode data only. Errors share one shape (`Error`): `{statusCode, error, message, code, details?, requestId}`. Webhook deliveries are listed under webhooks.',

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { PRODUCT_NAME } from '@/lib/config/product';
 
 /** RFC 6238 TOTP (SHA-1, 6 digits, 30 s), what every authenticator app speaks. */
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
@@ -70,7 +71,7 @@ export function verifyTotp(secret: string, code: string, now = Date.now()): bool
   return totpStep(secret, code, now) !== null;
 }
 
-export function otpauthUri(secret: string, email: string, issuer = 'USDT Gateway'): string {
+export function otpauthUri(secret: string, email: string, issuer = PRODUCT_NAME): string {
   const label = encodeURIComponent(`${issuer}:${email}`);
   return `otpauth://totp/${label}?secret=${secret}&issuer=${encodeURIComponent(issuer)}&algorithm=SHA1&digits=6&period=${STEP_S}`;
 }

@@ -4,7 +4,7 @@ import { refundRequests, withdrawals, type Invoice } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { Decimal, formatAmount } from '@/lib/money';
-import { payerClaim } from '@/lib/refund-requests/payer-claim';
+import { givebackTerms } from '@/lib/refunds/giveback-terms';
 import { givebackNetworkFee } from '@/lib/refunds/refund-pricing';
 
 /**
@@ -16,7 +16,7 @@ import { givebackNetworkFee } from '@/lib/refunds/refund-pricing';
 export async function checkoutRefund(db: Db, inv: Invoice) {
   if (inv.status === 'PENDING' || inv.status === 'PARTIALLY_PAID' || /^0(\.0*)?$/.test(inv.amountReceived)) return null;
   const [claim, [latest], [made], refunds, cost] = await Promise.all([
-    payerClaim(db, inv),
+    givebackTerms(db, inv).then((t) => t.claimable),
     db
       .select()
       .from(refundRequests)

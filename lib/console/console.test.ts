@@ -23,7 +23,7 @@ import { searchConsole } from './search';
 const session = vi.hoisted(() => ({ sid: null as string | null }));
 vi.mock('@/lib/auth/next-auth', () => ({ auth: async () => (session.sid ? { sid: session.sid } : null), signIn: vi.fn(), signOut: vi.fn() }));
 vi.mock('next/cache', () => ({ revalidatePath: () => {} }));
-const actions = await import('@/app/console/actions');
+const actions = await import('@/components/console/actions');
 
 const PASSWORD = 'a-long-enough-password';
 let db: Db;

@@ -10,7 +10,7 @@ import { amountString } from '@/lib/invoices/amount';
 import { createInvoice } from '@/lib/invoices/create-invoice';
 import { CreateInvoiceBody } from '@/lib/invoices/schemas';
 import { Decimal } from '@/lib/money';
-import { overCreationLimit } from '@/lib/storefront/order-limits';
+import { overCreationLimit } from '@/lib/rate-limits/order-limits';
 import { tenantRails } from '@/lib/tenants/tenant-rails';
 import { PAID_STATUSES } from './view';
 

@@ -4,7 +4,7 @@ import type { Db } from '@/lib/db';
 import { CHAIN_SPECS, type ChainKey } from '@/lib/config/rails';
 import { Decimal, formatAmount } from '@/lib/money';
 import { quoteRefund } from '@/lib/refunds/refund-pricing';
-import { refundTerms } from '@/lib/refunds/refund-terms';
+import { givebackTerms } from '@/lib/refunds/giveback-terms';
 import { openClaim } from './open-claim';
 
 export interface ClaimPageView {
@@ -38,7 +38,7 @@ export async function claimPage(db: Db, token: string): Promise<ClaimPageView | 
   const inv = row.invoice;
   const network = CHAIN_SPECS[inv.chain as ChainKey]?.name ?? inv.chain;
   // Priced as the approval would price it now (refund-pricing.ts).
-  const quote = await quoteRefund(db, c, inv, new Decimal(c.amount), await refundTerms(db, inv));
+  const quote = await quoteRefund(db, c, inv, new Decimal(c.amount), await givebackTerms(db, inv));
   return {
     tenantName: row.tenantName,
     amount: formatAmount(c.amount),

@@ -11,7 +11,7 @@ import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
 import { Decimal, formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
 import { decidedBy } from '@/lib/refund-requests/decided-by';
-import { refundTerms } from '@/lib/refunds/refund-terms';
+import { givebackTerms } from '@/lib/refunds/giveback-terms';
 import { parseWithdrawalAmount } from '@/lib/withdrawals/amounts';
 import { assertNetworkMinimum, networkTerms } from '@/lib/withdrawals/network-terms';
 import { claimUrl, hashClaimToken, newClaimToken } from './claim-token';
@@ -56,7 +56,7 @@ export async function createRefundClaim(
     const rail = requireRail(owner.mode, { chain: invoice.chain as ChainKey, token: invoice.token as Asset }, []);
     assertNetworkMinimum(amount, networkTerms(rail), 'refund');
     const now = new Date();
-    const terms = await refundTerms(tx, invoice);
+    const terms = await givebackTerms(tx, invoice);
     if (terms.refundable.lt('0.01')) {
       throw new ApiError(
         'nothing_to_refund',

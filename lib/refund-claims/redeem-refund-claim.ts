@@ -11,8 +11,8 @@ import { newId } from '@/lib/ids';
 import { Decimal } from '@/lib/money';
 import { autoRefundAfterFor } from '@/lib/refund-requests/auto-refund-rules';
 import { refundRequestEventData } from '@/lib/refund-requests/view';
-import { refundTerms } from '@/lib/refunds/refund-terms';
-import { overCreationLimit } from '@/lib/storefront/order-limits';
+import { givebackTerms } from '@/lib/refunds/giveback-terms';
+import { overCreationLimit } from '@/lib/rate-limits/order-limits';
 import { openClaim } from './open-claim';
 import { RedeemRefundClaimInput } from './schemas';
 
@@ -67,7 +67,7 @@ export async function redeemRefundClaim(
     const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, first.invoiceId)).for('update');
     const c = await openClaim(tx, token, { forUpdate: true });
     if (!c) throw noLongerValid();
-    const terms = await refundTerms(tx, invoice!);
+    const terms = await givebackTerms(tx, invoice!);
     if (terms.refundable.lt(c.amount)) {
       throw new ApiError('nothing_to_refund', 'This payment has already been refunded in the meantime. Contact the merchant.');
     }

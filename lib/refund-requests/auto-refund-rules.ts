@@ -3,8 +3,7 @@ import { chainTransfers, type Invoice, type Tenant } from '@/db/schema';
 import type { RefundRequestSource } from '@/db/schema/refund-requests';
 import type { Db } from '@/lib/db';
 import { Decimal } from '@/lib/money';
-import { PAID } from '@/lib/refunds/refund-terms';
-import { payerClaim } from './payer-claim';
+import { givebackTerms, PAID } from '@/lib/refunds/giveback-terms';
 
 /**
  * Why the auto-refund policy leaves a proposal to the merchant (its `pendingReason`, shown in the dashboard and the
@@ -80,7 +79,7 @@ export async function autoRefundAfterFor(
   now: Date,
   amount?: Decimal,
 ): Promise<{ autoRefundAfter: Date | null; pendingReason: string | null }> {
-  const refusal = await autoRefundRefusal(tx, tenant, invoice, source, amount ?? (await payerClaim(tx, invoice)));
+  const refusal = await autoRefundRefusal(tx, tenant, invoice, source, amount ?? (await givebackTerms(tx, invoice)).claimable);
   if (refusal === 'off') return { autoRefundAfter: null, pendingReason: null };
   if (refusal) return { autoRefundAfter: null, pendingReason: refusal };
   return { autoRefundAfter: new Date(now.getTime() + tenant.autoRefundDelaySeconds * 1000), pendingReason: null };

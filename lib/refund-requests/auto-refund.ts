@@ -7,7 +7,7 @@ import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
 import { log } from '@/lib/log';
 import { Decimal } from '@/lib/money';
 import { createRefund } from '@/lib/refunds/create-refund';
-import { refundTerms } from '@/lib/refunds/refund-terms';
+import { givebackTerms } from '@/lib/refunds/giveback-terms';
 import { prepareAutoRefundControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
 import { autoRefundRefusal } from './auto-refund-rules';
 import { POLICY_ACTOR } from './decided-by';
@@ -44,7 +44,7 @@ export async function autoRefund(db: Db, requestId: string, now = new Date()): P
           .where(eq(refundRequests.id, r.id));
       return hold ? ('held' as const) : ('waiting' as const);
     };
-    const terms = await refundTerms(tx, invoice);
+    const terms = await givebackTerms(tx, invoice);
     // A claim link's request refunds what the merchant's link promised; any other, the overpayment.
     const amount = r.source === 'claim_link' ? new Decimal(r.amount) : terms.byDefault;
     // What would be refunded now is what the bound is checked against.

@@ -8,11 +8,11 @@ import { emitEvent } from '@/lib/events/emit-event';
 import { isId, newId } from '@/lib/ids';
 import { claimTokenMatches } from '@/lib/invoices/claim-token';
 import { formatAmount } from '@/lib/money';
-import { overCreationLimit } from '@/lib/storefront/order-limits';
+import { overCreationLimit } from '@/lib/rate-limits/order-limits';
 import { checkDestination, refused } from '@/lib/destinations/check-destination';
 import type { RefundRequestSource } from '@/db/schema/refund-requests';
 import { autoRefundAfterFor } from './auto-refund-rules';
-import { payerClaim } from './payer-claim';
+import { givebackTerms } from '@/lib/refunds/giveback-terms';
 import { ProposeRefundAddressInput } from './schemas';
 import { refundRequestEventData } from './view';
 
@@ -85,7 +85,7 @@ export async function proposeRefundAddress(
 
   return db.transaction(async (tx) => {
     const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, invoiceId)).for('update');
-    const claim = await payerClaim(tx, invoice!);
+    const claim = (await givebackTerms(tx, invoice!)).claimable;
     if (claim.lt('0.01')) {
       throw new ApiError('nothing_to_refund', 'This payment has nothing to refund: it was paid as requested, or is still waiting for payment.');
     }

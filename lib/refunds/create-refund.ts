@@ -10,11 +10,11 @@ import { parseWithdrawalAmount } from '@/lib/withdrawals/amounts';
 import { createWithdrawal, type PrepareWithdrawalControls } from '@/lib/withdrawals/create-withdrawal';
 import { parseAddress, parseDestination } from '@/lib/destinations/check-destination';
 import { refundPricing } from './refund-pricing';
-import { refundTerms } from './refund-terms';
+import { givebackTerms } from './giveback-terms';
 import type { CreateRefundInput } from './schemas';
 
 /**
- * Gives back USDT an invoice received, to an address: a withdrawal (the same
+ * Gives back the token an invoice received, to an address: a withdrawal (the same
  * crash-safe sending lane, controls, events and audit row) marked with the
  * invoice, priced by refundPricing (no percentage fee; the invoice fee on money
  * the merchant never kept returned with it; the network fee). The invoice
@@ -37,13 +37,13 @@ export async function createRefund(
     // Given back on the invoice's rail, from its token's balance: never to one of our addresses on that network.
     const rail = { chain: invoice.chain, token: invoice.token };
     parseDestination(requireRail(owner.mode, rail, []), input.destinationAddress);
-    const terms = await refundTerms(tx, invoice);
+    const terms = await givebackTerms(tx, invoice);
     if (terms.refundable.lt('0.01')) {
       throw new ApiError(
         'nothing_to_refund',
         terms.settled.isZero()
           ? 'This invoice has no settled payment to refund yet (payments are refundable once confirmed and credited).'
-          : `Everything this invoice settled (${formatAmount(terms.settled)} USDT) is already refunded.`,
+          : `Everything this invoice settled (${formatAmount(terms.settled)} ${invoice.token}) is already refunded.`,
       );
     }
     let amount = input.amount;
@@ -53,7 +53,7 @@ export async function createRefund(
       }
       amount = terms.byDefault.toFixed(2);
     } else if (new Decimal(amount).gt(terms.refundable)) {
-      throw new ApiError('refund_exceeds_received', `At most ${formatAmount(terms.refundable)} USDT of this invoice can be refunded.`, [
+      throw new ApiError('refund_exceeds_received', `At most ${formatAmount(terms.refundable)} ${invoice.token} of this invoice can be refunded.`, [
         { path: 'amount', message: `more than the refundable ${formatAmount(terms.refundable)}` },
       ]);
     }

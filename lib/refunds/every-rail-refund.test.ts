@@ -69,6 +69,10 @@ describe('the 50,000 case on every rail', () => {
       expect(r.body).toMatchObject({ amount: '50000.00', feeAmount: networkFee, netAmount: received.toFixed(2), chain: key, token });
       // The price's 0.99 and nothing else: the 50,000 and its 500.00 of invoice fee went back, no withdrawal fee was taken.
       expect(new Decimal((await balanceOf(t.test, token)).available).minus(before.balance).toFixed(2)).toBe('0.99');
+      // What is left (the price) is stated in the invoice's own token, not USDT on a USDC invoice.
+      const over = await call('POST', `/v1/invoices/${inv.id}/refunds`, { key: t.test, body: { destinationAddress: payer, amount: '2.00' } });
+      expect(over.status, over.text).toBe(400);
+      expect(over.body.message).toBe(`At most 1.00 ${token} of this invoice can be refunded.`);
 
       for (let i = 0; i < 4 && (await call('GET', `/v1/withdrawals/${r.body.id}`, { key: t.test })).body.status !== 'COMPLETED'; i++) {
         await processWithdrawals(t.db, net as LaneNetwork);

@@ -7,7 +7,7 @@ import type { Mode } from '@/lib/mode';
 import type { WithdrawalOptions } from '@/lib/withdrawals/create-withdrawal';
 import { refundNetworkFeePayer } from '@/lib/withdrawals/giveback-options';
 import { networkTerms } from '@/lib/withdrawals/network-terms';
-import type { refundTerms } from './refund-terms';
+import type { GivebackTerms } from './giveback-terms';
 
 /**
  * How a refund of `amount` of an invoice is priced (issue 30 §2; docs/invoices.md, Refunds):
@@ -21,7 +21,7 @@ import type { refundTerms } from './refund-terms';
  *   pays; the invoice fee charged on it is not returned.
  * - No percentage withdrawal fee on either.
  */
-export async function refundPricing(db: Db, owner: { tenantId: string; mode: Mode }, invoice: Invoice, amount: Decimal, terms: RefundTerms) {
+export async function refundPricing(db: Db, owner: { tenantId: string; mode: Mode }, invoice: Invoice, amount: Decimal, terms: GivebackTerms) {
   const giveback = Decimal.min(amount, terms.giveback);
   const price = amount.minus(giveback);
   // The invoice fee held for what may be given back, less what refunds not FAILED already returned.
@@ -49,8 +49,6 @@ export async function refundPricing(db: Db, owner: { tenantId: string; mode: Mod
   return { giveback, price, feeBack, networkFeePaidBy: payer, options };
 }
 
-type RefundTerms = Awaited<ReturnType<typeof refundTerms>>;
-
 /**
  * The network fee of giving back what the merchant never kept on this invoice's rail, and who pays it (the
  * tenant's choice): the payer's checkout shows it before they confirm.
@@ -67,7 +65,7 @@ export async function givebackNetworkFee(db: Db, invoice: Invoice) {
  * What a refund of `amount` would do, for the forms that show it before anyone confirms (the dashboard's
  * refund form, the payer's checkout): the network fee, who pays it, and what reaches the payer.
  */
-export async function quoteRefund(db: Db, owner: { tenantId: string; mode: Mode }, invoice: Invoice, amount: Decimal, terms: RefundTerms) {
+export async function quoteRefund(db: Db, owner: { tenantId: string; mode: Mode }, invoice: Invoice, amount: Decimal, terms: GivebackTerms) {
   const rail = getRail(owner.mode, invoice.chain, invoice.token);
   const networkFee = rail ? networkTerms(rail).networkFee : new Decimal(0);
   const p = await refundPricing(db, owner, invoice, amount, terms);

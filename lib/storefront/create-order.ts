@@ -5,11 +5,12 @@ import { ApiError } from '@/lib/api/errors';
 import type { Network } from '@/lib/chain/network';
 import { newId } from '@/lib/ids';
 import { createInvoice } from '@/lib/invoices/create-invoice';
+import { STORE_RAIL } from './store-currency';
 import { CreateInvoiceBody } from '@/lib/invoices/schemas';
 import { Decimal } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
 import { emitOrderEvent } from './emit-order-event';
-import { assertOpenOrderRoom, storeOrderLimits, throttleOrderCreation, type StoreOrderLimits } from './order-limits';
+import { assertOpenOrderRoom, storeOrderLimits, throttleOrderCreation, type StoreOrderLimits } from '@/lib/rate-limits/order-limits';
 import type { CreateOrderInput } from './schemas';
 import { orderView } from './views';
 
@@ -24,7 +25,7 @@ export const MAX_ORDER_TOTAL = '1000000000';
  * invoice the customer pays, in one transaction with order.created (the
  * invoice writes invoice.created). Prices are snapshotted into the order.
  * Throttled per store and, from the public store page, per client address
- * (order-limits.ts); a store holds at most so many unpaid orders.
+ * (lib/rate-limits/order-limits.ts); a store holds at most so many unpaid orders.
  */
 export async function createOrder(
   db: Db,
@@ -72,6 +73,9 @@ export async function createOrder(
       network,
       CreateInvoiceBody.parse({
         amount: total.toFixed(2),
+        // Named, not defaulted: the store page tells the customer this rail.
+        chain: STORE_RAIL.chain,
+        token: STORE_RAIL.token,
         externalId: orderId,
         description: `Order ${orderId}: ${items.map((i) => `${i.quantity} × ${i.name}`).join(', ')}`.slice(0, 1000),
         metadata: { orderId },

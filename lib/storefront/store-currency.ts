@@ -1,4 +1,7 @@
 import { DEFAULT_RAIL } from '@/lib/config/rails';
 
-/** Products, orders and their invoices are priced and paid in the default rail's token (USDT on BSC). */
-export const STORE_CURRENCY = DEFAULT_RAIL.token;
+/** The rail store orders' invoices are paid on: the default rail (USDT on BSC); the store page names it. */
+export const STORE_RAIL = DEFAULT_RAIL;
+
+/** Products, orders and their invoices are priced and paid in the store rail's token. */
+export const STORE_CURRENCY = STORE_RAIL.token;

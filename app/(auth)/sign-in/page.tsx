@@ -7,7 +7,7 @@ import { SignInForm } from './sign-in-form';
 
 // Reads configuration and the session at request time, never at build time.
 export const dynamic = 'force-dynamic';
-export const metadata = { title: 'Sign in · USDT Gateway' };
+export const metadata = { title: 'Sign in' };
 
 export default async function SignInPage() {
   if (await getDashboardContext()) redirect('/dashboard');

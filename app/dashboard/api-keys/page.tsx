@@ -4,7 +4,7 @@ import { requireContext } from '@/lib/dashboard/context';
 import { can } from '@/lib/dashboard/permissions';
 import { KeysManager } from './keys-manager';
 
-export const metadata = { title: 'API keys · USDT Gateway' };
+export const metadata = { title: 'API keys' };
 
 export default async function ApiKeysPage() {
   const ctx = await requireContext();

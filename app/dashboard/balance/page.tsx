@@ -17,7 +17,7 @@ import { ExchangeWithdrawal } from './exchange-withdrawal';
 import { StatementDownload } from './statement-download';
 import { WithdrawalForm } from './withdrawal-form';
 
-export const metadata = { title: 'Balance · USDT Gateway' };
+export const metadata = { title: 'Balance' };
 
 export default async function BalancePage({ searchParams }: { searchParams: Promise<{ page?: string }> }) {
   const ctx = await requireContext();

@@ -15,7 +15,7 @@ import { INVOICE_STATUSES } from '@/db/schema/invoices';
 import { tenantRails } from '@/lib/tenants/tenant-rails';
 import { CreateInvoiceButton } from './create-invoice';
 
-export const metadata = { title: 'Invoices · USDT Gateway' };
+export const metadata = { title: 'Invoices' };
 
 export default async function InvoicesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const ctx = await requireContext();

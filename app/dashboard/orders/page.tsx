@@ -10,7 +10,7 @@ import { requireContext } from '@/lib/dashboard/context';
 import { listOrders } from '@/lib/storefront/orders';
 import { ListOrdersQuery } from '@/lib/storefront/schemas';
 
-export const metadata = { title: 'Orders · USDT Gateway' };
+export const metadata = { title: 'Orders' };
 
 export default async function OrdersPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const ctx = await requireContext();

@@ -9,7 +9,7 @@ import { ListPaymentLinksQuery } from '@/lib/payment-links/schemas';
 import { tenantRails } from '@/lib/tenants/tenant-rails';
 import { DisableLinkButton, LinkFormButton } from './link-form';
 
-export const metadata = { title: 'Payment links · USDT Gateway' };
+export const metadata = { title: 'Payment links' };
 
 export default async function PaymentLinksPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const ctx = await requireContext();

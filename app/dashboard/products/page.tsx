@@ -11,7 +11,7 @@ import { ListProductsQuery } from '@/lib/storefront/schemas';
 import { getTenantSlug } from '@/lib/storefront/get-tenant-slug';
 import { ProductActions, ProductFormButton } from './product-form';
 
-export const metadata = { title: 'Products · USDT Gateway' };
+export const metadata = { title: 'Products' };
 
 export default async function ProductsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const ctx = await requireContext();

@@ -18,7 +18,7 @@ import { SecurityPanel } from './security-panel';
 import { TeamPanel } from './team-panel';
 import { WithdrawalControlsPanel } from './withdrawal-controls-panel';
 
-export const metadata = { title: 'Settings · USDT Gateway' };
+export const metadata = { title: 'Settings' };
 
 const pct = (rate: string) => `${new Decimal(rate).times(100).toFixed()}%`;
 

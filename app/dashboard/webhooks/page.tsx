@@ -5,7 +5,7 @@ import { can } from '@/lib/dashboard/permissions';
 import { listWebhookEndpoints } from '@/lib/webhooks/list-webhook-endpoints';
 import { EndpointsManager } from './endpoints-manager';
 
-export const metadata = { title: 'Webhooks · USDT Gateway' };
+export const metadata = { title: 'Webhooks' };
 
 export default async function WebhooksPage() {
   const ctx = await requireContext();

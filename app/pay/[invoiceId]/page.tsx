@@ -5,7 +5,7 @@ import { presentCheckout } from '@/lib/checkout/present-checkout';
 import { CheckoutLive } from '@/components/checkout/checkout-live';
 
 export const dynamic = 'force-dynamic';
-export const metadata = { title: 'Pay · USDT Gateway', robots: { index: false } };
+export const metadata = { title: 'Pay', robots: { index: false } };
 
 /**
  * The hosted checkout. `?claim=<token>` (the URL the create response gave the payer) makes it the payer's page: the

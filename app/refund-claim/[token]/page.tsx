@@ -3,7 +3,7 @@ import { claimPage } from '@/lib/refund-claims/claim-page';
 import { ClaimForm } from './claim-form';
 
 export const dynamic = 'force-dynamic';
-export const metadata = { title: 'Refund · USDT Gateway', robots: { index: false } };
+export const metadata = { title: 'Refund', robots: { index: false } };
 
 /**
  * A merchant's one-time refund claim link (issue 30 §1). Anything but an open link (unknown, used,

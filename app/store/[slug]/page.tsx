@@ -1,6 +1,8 @@
 import { notFound } from 'next/navigation';
 import { getDb } from '@/lib/db';
+import { railLabel } from '@/lib/checkout/network-label';
 import { getStore } from '@/lib/storefront/get-store';
+import { STORE_RAIL } from '@/lib/storefront/store-currency';
 import { BuyForm } from './buy-form';
 
 export const dynamic = 'force-dynamic';
@@ -19,7 +21,7 @@ export default async function StorePage({ params, searchParams }: { params: Prom
         </div>
       ) : null}
       <h1 className="text-2xl font-semibold">{store.name}</h1>
-      <p className="mt-1 text-sm text-slate-500">Pay with USDT (BEP-20) on BNB Smart Chain.</p>
+      <p className="mt-1 text-sm text-slate-500">Pay with {railLabel(STORE_RAIL.chain, STORE_RAIL.token)}.</p>
       {store.products.length === 0 ? (
         <p className="mt-10 text-slate-500">No products for sale yet.</p>
       ) : (

@@ -4,7 +4,7 @@ import { AcceptInviteForm } from './accept-invite-form';
 
 // Reads configuration and the session at request time, never at build time.
 export const dynamic = 'force-dynamic';
-export const metadata = { title: 'Join your team · USDT Gateway' };
+export const metadata = { title: 'Join your team' };
 
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;

@@ -21,7 +21,8 @@ import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
 import { listRefundClaims } from '@/lib/refund-claims/list-refund-claims';
 import { listRefundRequests } from '@/lib/refund-requests/list-refund-requests';
 import { paymentSenders } from '@/lib/refund-requests/payment-senders';
-import { refundList, refundTerms } from '@/lib/refunds/refund-terms';
+import { givebackTerms } from '@/lib/refunds/giveback-terms';
+import { refundList } from '@/lib/refunds/refund-list';
 import { quoteRefund } from '@/lib/refunds/refund-pricing';
 import { InvoiceWatcher, SimulatePayment } from './live';
 import { MismatchedPayments } from './mismatched-payments';
@@ -29,7 +30,7 @@ import { RefundForm } from './refund-form';
 import { RefundClaims } from './refund-claims';
 import { RefundRequests } from './refund-requests';
 
-export const metadata = { title: 'Invoice · USDT Gateway' };
+export const metadata = { title: 'Invoice' };
 
 export default async function InvoicePage({ params }: { params: Promise<{ id: string }> }) {
   const ctx = await requireContext();
@@ -49,7 +50,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
   const row = await getInvoiceOrThrow(ctx.db, { id, ...ctx.owner });
   const [refunds, terms, requests, senders, claims] = await Promise.all([
     refundList(ctx.db, row),
-    refundTerms(ctx.db, row),
+    givebackTerms(ctx.db, row),
     listRefundRequests(ctx.db, ctx.owner, { invoiceId: id, page: 1, limit: 20 }),
     paymentSenders(ctx.db, row.id),
     listRefundClaims(ctx.db, ctx.owner, { invoiceId: id, page: 1, limit: 20 }),

@@ -12,7 +12,7 @@ import { getOrderOrThrow } from '@/lib/storefront/orders';
 import { orderView } from '@/lib/storefront/views';
 import { OrderActions } from '../order-actions';
 
-export const metadata = { title: 'Order · USDT Gateway' };
+export const metadata = { title: 'Order' };
 
 export default async function OrderPage({ params }: { params: Promise<{ id: string }> }) {
   const ctx = await requireContext();

@@ -4,7 +4,7 @@ import { Card, PageHeader } from '@/components/ui/card';
 import { listAudit } from '@/lib/audit/list-audit';
 import { requireContext } from '@/lib/dashboard/context';
 
-export const metadata = { title: 'Activity · Settings · USDT Gateway' };
+export const metadata = { title: 'Activity · Settings' };
 
 /** The tenant's own audit rows (both modes): keys, endpoint secrets, withdrawals, and what support changed on the account. */
 export default async function ActivityPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {

@@ -15,7 +15,7 @@ import { listWebhookEndpoints } from '@/lib/webhooks/list-webhook-endpoints';
 import { ListDeliveriesQuery } from '@/lib/webhooks/schemas';
 import { ReplayButton } from './replay-button';
 
-export const metadata = { title: 'Webhook deliveries · USDT Gateway' };
+export const metadata = { title: 'Webhook deliveries' };
 
 const pretty = (body: string | undefined) => {
   if (!body) return '(event not found)';

@@ -4,7 +4,7 @@ import { withApiKey } from '@/lib/api-keys/with-api-key';
 import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
 import { createRefund } from '@/lib/refunds/create-refund';
 import { createRefundOp, listRefundsOp } from '@/lib/refunds/operations';
-import { refundList } from '@/lib/refunds/refund-terms';
+import { refundList } from '@/lib/refunds/refund-list';
 import { prepareWithdrawalControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({

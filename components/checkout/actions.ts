@@ -1,5 +1,7 @@
 'use server';
 
+// The checkout's server action (the payer's refund address), called by its refund section: they live beside them because components/ imports nothing from app/ (docs/architecture.md).
+
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';

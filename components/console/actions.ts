@@ -1,5 +1,7 @@
 'use server';
 
+// The support console's server actions, called by its shared components: they live beside them because components/ imports nothing from app/ (docs/architecture.md).
+
 import { revalidatePath } from 'next/cache';
 import { signOut } from '@/lib/auth/next-auth';
 import { revokeSession } from '@/lib/auth/sessions';

@@ -4,7 +4,7 @@ import { ApiError } from '@/lib/api/errors';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { withTestChain } from '@/lib/testing/test-chain';
-import { createOrder } from './create-order';
+import { createOrder } from '@/lib/storefront/create-order';
 import type { StoreOrderLimits } from './order-limits';
 
 let net: Network & { depositMnemonic: string };
