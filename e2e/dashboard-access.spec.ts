@@ -109,6 +109,11 @@ test('the mode switch keeps live and test data apart; invoices are created and e
   await signUpViaUi(page, { business: 'Two Modes Ltd', email: uniqueEmail('modes'), password: PASSWORD });
   await page.goto('/dashboard/invoices');
   await page.getByRole('button', { name: 'Create invoice' }).click();
+  // Issue 35: the form offers the tenant's accepted rails, BSC USDT preselected. The e2e stack enables BSC USDT
+  // only (e2e/support/stack-env.ts sets no other token), so that is the one choice.
+  const rail = page.getByLabel('Paid in');
+  await expect(rail).toHaveValue('BSC:USDT');
+  await expect(rail.locator('option')).toHaveText(['USDT (BEP-20) on BNB Smart Chain']);
   await page.getByLabel('Amount', { exact: true }).fill('12.345');
   await page.getByRole('button', { name: 'Create invoice' }).last().click();
   await expect(page.getByText('must have at most 2 decimals')).toBeVisible();
@@ -117,6 +122,7 @@ test('the mode switch keeps live and test data apart; invoices are created and e
   await page.getByRole('button', { name: 'Create invoice' }).last().click();
   await expect(page).toHaveURL(/\/dashboard\/invoices\/inv_/);
   await expect(page.getByTestId('checkout-link')).toHaveText(/^\/pay\/inv_/);
+  await expect(page.getByTestId('deposit-rail')).toHaveText('USDT (BEP-20) on BNB Smart Chain only.');
 
   const csv = await page.request.get('/dashboard/invoices/export?q=ui-order-7');
   expect(csv.headers()['content-type']).toContain('text/csv');

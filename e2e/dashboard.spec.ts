@@ -84,10 +84,24 @@ test('merchant flow: sign up, key, invoice paid out, withdrawal with Max, webhoo
     await expect(page.getByLabel('Amount (USDT)')).toHaveValue(max.maxAmount);
     await expect(page.getByTestId('wd-fee')).toHaveText('0.735');
     await expect(page.getByTestId('wd-total')).toHaveText('74.245');
-    await page.getByLabel('Destination address (BEP-20)').fill(privateKeyToAddress(generatePrivateKey()));
+    const destination = privateKeyToAddress(generatePrivateKey());
+    await page.getByLabel('Destination address (BEP-20)').fill(destination);
     await page.getByLabel('Destination address (BEP-20)').blur();
     await expect(page.getByText(/Valid address/)).toBeVisible();
+    // Issue 35: the first click only restates what will happen; nothing moves until the confirm click.
     await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
+    const review = page.getByRole('dialog', { name: 'Confirm withdrawal' });
+    const details = review.getByTestId('confirm-details');
+    await expect(details).toContainText('Amount73.51 USDT');
+    await expect(details).toContainText('Fee0.735 USDT');
+    await expect(details).toContainText('Total debited74.245 USDT');
+    await expect(details).toContainText('AssetUSDT');
+    await expect(details).toContainText('NetworkBNB Smart Chain (BEP-20)');
+    await expect(details).toContainText(`Destination${destination}`);
+    await shot(page, 'withdrawal-confirm');
+    await expect(page.locator('[data-withdrawal-id]')).toHaveCount(1);
+    await expect(page.getByTestId('balance-available')).toContainText('74.245');
+    await review.getByRole('button', { name: 'Confirm withdrawal' }).click();
     await expect(page.locator('[data-toast]').filter({ hasText: 'Withdrawal of 73.51 USDT created' })).toBeVisible();
     await expect(page.locator('[data-withdrawal-id]')).toHaveCount(2);
     await expect(page.getByTestId('balance-available')).toContainText('0.00');

@@ -51,6 +51,10 @@ test('a refund claim link: the merchant makes it in the dashboard, the payer giv
   await make.getByLabel('Amount').fill('4.00');
   await make.getByLabel('Valid for (hours)').fill('24');
   await make.getByRole('button', { name: 'Create refund claim link' }).click();
+  const review = page.getByRole('dialog', { name: 'Confirm refund claim link' });
+  await expect(review.getByTestId('confirm-details')).toContainText('Amount4.00 USDT');
+  await expect(review.getByTestId('confirm-details')).toContainText('Valid for24 hours');
+  await review.getByRole('button', { name: 'Create the link' }).click();
   const shown = make.getByTestId('claim-url');
   await expect(shown).toContainText('/refund-claim/');
   const url = (await shown.locator('code').textContent())!.trim();
@@ -89,6 +93,7 @@ test('a refund claim link: the merchant makes it in the dashboard, the payer giv
   const ask = page.getByRole('form', { name: 'Refund request' });
   await expect(ask.getByLabel('Amount (USDT)')).toHaveValue('4.00');
   await ask.getByRole('button', { name: 'Approve refund' }).click();
+  await page.getByRole('dialog', { name: "Confirm refund to the payer's address" }).getByRole('button', { name: 'Confirm refund' }).click();
   await expect(page.locator('[data-toast]').filter({ hasText: "Refund to the payer's address created" })).toBeVisible();
   const [made] = (await m.json(`/v1/refund-requests?invoiceId=${inv.id}`)).data as Record<string, any>[];
   expect(made).toMatchObject({ status: 'APPROVED', amount: '4.00' });

@@ -115,6 +115,10 @@ test('an expired invoice paid late: the payer proposes a refund address on the c
   await expect(ask.getByLabel('Amount (USDT)')).toHaveValue('20.00');
   await shot(page, 'invoice-refund-request-1280');
   await ask.getByRole('button', { name: 'Approve refund' }).click();
+  const review = page.getByRole('dialog', { name: "Confirm refund to the payer's address" });
+  await expect(review.getByTestId('confirm-details')).toContainText('Amount20.00 USDT');
+  await expect(review.getByTestId('confirm-details')).toContainText(/Destination0x5a5a/i);
+  await review.getByRole('button', { name: 'Confirm refund' }).click();
   await expect(page.locator('[data-toast]').filter({ hasText: "Refund to the payer's address created" })).toBeVisible();
   const [request_] = (await m.json(`/v1/refund-requests?invoiceId=${inv.id}`)).data as Record<string, any>[];
   expect(request_).toMatchObject({ status: 'APPROVED', destinationAddress: expect.stringMatching(/^0x5a5a/i), amount: '20.00' });

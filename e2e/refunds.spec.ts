@@ -38,16 +38,33 @@ test('an overpaid invoice is refunded from the dashboard: the payer gets exactly
   await expect.poll(async () => (await json(`/v1/invoices/${inv.id}`)).status, { timeout: 120_000 }).toBe('PAID_OUT');
   const before = (await json('/v1/withdrawals/balance')).available as string;
 
+  // Issue 35: paid out, and still visibly overpaid, in the list and on the page.
+  await page.goto('/dashboard/invoices');
+  await expect(page.locator('tbody tr').filter({ hasText: inv.id }).getByTestId('overpaid')).toHaveText('Overpaid by 2.50 USDT');
   await page.goto(`/dashboard/invoices/${inv.id}`);
+  await expect(page.getByTestId('invoice-status')).toContainText('Paid out');
+  await expect(page.getByTestId('overpaid')).toHaveText('Overpaid by 2.50 USDT');
   await expect(page.getByTestId('refundable')).toContainText('refundable 12.50');
   const form = page.getByRole('form', { name: 'Refund', exact: true });
   await expect(form.getByLabel('Amount (USDT)')).toHaveValue('2.50');
   await form.getByLabel("Payer's address").fill('0x1234');
-  await form.getByRole('button', { name: 'Refund' }).click();
+  await form.getByRole('button', { name: 'Refund', exact: true }).click();
   await expect(form.getByRole('alert')).toBeVisible();
   const payer = `0x${'7e'.repeat(20)}` as Address;
   await form.getByLabel("Payer's address").fill(payer);
-  await form.getByRole('button', { name: 'Refund' }).click();
+  // Issue 35: the first click shows what will be sent where; no refund exists until the confirm click.
+  await form.getByRole('button', { name: 'Refund', exact: true }).click();
+  const review = page.getByRole('dialog', { name: 'Confirm refund' });
+  const details = review.getByTestId('confirm-details');
+  await expect(details).toContainText('Amount2.50 USDT');
+  await expect(details).toContainText('Fee');
+  await expect(details).toContainText('no withdrawal fee');
+  await expect(details).toContainText('AssetUSDT');
+  await expect(details).toContainText('NetworkBNB Smart Chain (BEP-20)');
+  await expect(details).toContainText(`Destination${payer}`);
+  expect((await json(`/v1/invoices/${inv.id}/refunds`)).data).toEqual([]);
+  expect((await json('/v1/withdrawals/balance')).available).toBe(before);
+  await review.getByRole('button', { name: 'Confirm refund' }).click();
   await expect(page.locator('[data-toast]').filter({ hasText: 'Refund of 2.50 USDT created' })).toBeVisible();
   await shot(page, 'invoice-refund-1280');
 

@@ -165,6 +165,9 @@ test('a support user replays a dead-lettered delivery from the console and the a
     await expect(row).toContainText('invoice.created');
     await shot(page, 'console-dead-letters');
     await row.getByRole('button', { name: 'Replay' }).click();
+    const review = page.getByRole('dialog', { name: 'Confirm replay' });
+    await expect(review.getByTestId('confirm-details')).toContainText('invoice.created');
+    await review.getByRole('button', { name: 'Replay it' }).click();
     const outcome = page.locator(`[data-outcome-for="${deliveryId}"]`);
     await expect(outcome).toContainText('replayed as whd_');
     await expect(outcome.locator('[data-status="SUCCEEDED"]')).toBeVisible({ timeout: 30_000 });

@@ -74,6 +74,11 @@ test('owner adds an allow-list address, sets a 24 h limit and approves a held AP
 
   // The owner approves it; the sending lane then takes it.
   await page.reload();
+  // Issue 35: the panel says what the limit binds and shows what remains of it (the API's own sum, held withdrawals included).
+  const allowance = panel.getByTestId('daily-allowance');
+  await expect(allowance).toContainText(/Withdrawn in the last 24 hours \(dashboard and API\): 20\.00\s*USD/);
+  await expect(allowance).toContainText(/10\.00\s*USD of the 24-hour limit of 30\.00\s*USD remains for API keys/);
+  await expect(panel).not.toContainText('not limited');
   const row = page.getByTestId(`approval-${w.id}`);
   await expect(row).toContainText('20.00');
   await shot(page, 'withdrawal-controls');

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { StatusBadge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { EmptyState, tableClass, tdClass, thClass } from '@/components/ui/card';
+import { ConfirmStep } from '@/components/ui/confirm-step';
 import { formatTime } from '@/components/ui/time';
 import { useToast } from '@/components/ui/toast';
 import { replayDeadLettersAction } from './actions';
@@ -34,12 +35,17 @@ export function DeadLetterTable({ rows }: { rows: DeadLetterRow[] }) {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [busy, setBusy] = useState(false);
   const [outcomes, setOutcomes] = useState<ReplayOutcome[]>([]);
+  // The deliveries a Replay click picked, waiting for the confirm click (a replay sends to merchants' endpoints again).
+  const [pending, setPending] = useState<string[] | null>(null);
   const open = rows.filter((r) => !r.replayId);
+  const picked = rows.filter((r) => pending?.includes(r.id));
+  const distinct = (xs: string[]) => [...new Set(xs)].join(', ');
 
   async function replay(ids: string[]) {
     setBusy(true);
     const res = await replayDeadLettersAction({ deliveryIds: ids });
     setBusy(false);
+    setPending(null);
     if (!res.ok) return toast(res.error.message, 'error');
     const ok = res.data.filter((o) => o.ok).length;
     toast(`${ok} of ${res.data.length} replayed`, ok === res.data.length ? 'success' : 'error');
@@ -59,12 +65,27 @@ export function DeadLetterTable({ rows }: { rows: DeadLetterRow[] }) {
   return (
     <>
       <ReplayOutcomes outcomes={outcomes} />
+      <ConfirmStep
+        open={pending !== null}
+        title="Confirm replay"
+        confirmLabel={`Replay ${picked.length === 1 ? 'it' : `${picked.length} deliveries`}`}
+        busy={busy}
+        onCancel={() => setPending(null)}
+        onConfirm={() => pending && replay(pending)}
+        rows={[
+          { label: 'Deliveries', value: String(picked.length) },
+          { label: 'Events', value: distinct(picked.map((r) => r.eventType)) },
+          { label: 'Tenants', value: distinct(picked.map((r) => `${r.tenantName} (${r.mode})`)) },
+          { label: 'Sent to', value: distinct(picked.map((r) => (r.postBack ? 'postBackUrl' : (r.endpointUrl ?? '—')))), mono: true },
+        ]}
+        note="Each is sent again as a new delivery with the same event id; the merchant's endpoint sees it once more. Nothing moves on chain."
+      />
       <div className="rounded-lg border border-slate-200 bg-white shadow-sm">
         <div className="flex items-center justify-between gap-4 border-b border-slate-100 px-4 py-2">
           <p className="text-sm text-slate-600">
             {rows.length} shown · {selected.size} selected
           </p>
-          <Button size="sm" disabled={busy || selected.size === 0} onClick={() => replay([...selected])}>
+          <Button size="sm" disabled={busy || selected.size === 0} onClick={() => setPending([...selected])}>
             {busy ? 'Replaying…' : `Replay selected (${selected.size})`}
           </Button>
         </div>
@@ -129,7 +150,7 @@ export function DeadLetterTable({ rows }: { rows: DeadLetterRow[] }) {
                           {r.replayStatus && <StatusBadge status={r.replayStatus} />}
                         </span>
                       ) : (
-                        <Button size="sm" variant="secondary" disabled={busy} onClick={() => replay([r.id])}>
+                        <Button size="sm" variant="secondary" disabled={busy} onClick={() => setPending([r.id])}>
                           Replay
                         </Button>
                       )}

@@ -5,11 +5,12 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
 import { formatMoney } from '@/components/ui/money';
-import { StepUpField } from '@/components/ui/step-up-field';
+import { ConfirmStep } from '@/components/ui/confirm-step';
 import { useToast } from '@/components/ui/toast';
 import { ApiError } from '@/lib/api/errors';
 import { fieldErrors } from '@/lib/dashboard/form-errors';
 import { Decimal } from '@/lib/money';
+import { networkLabel } from '@/lib/checkout/network-label';
 import { parseWithdrawalAmount, quotedWithdrawalFee } from '@/lib/withdrawals/amounts';
 import { CreateWithdrawalBody } from '@/lib/withdrawals/schemas';
 import type { Asset, ChainKey } from '@/lib/config/rails';
@@ -64,6 +65,8 @@ export function WithdrawalForm({
   const [addressOk, setAddressOk] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The checked request, waiting for the confirm click (issue 35: nothing moves on the first click).
+  const [review, setReview] = useState<{ amount: string; destinationAddress: string; chain?: string; token?: string } | null>(null);
 
   const amountErr = amount ? amountProblem(amount) : null;
   // Max is charged balance − amount (the whole balance goes), any other amount amount × rate: as the API does.
@@ -116,13 +119,21 @@ export function WithdrawalForm({
     if (!/^0x[0-9a-fA-F]{40}$/.test(input.destinationAddress)) problems.destinationAddress = 'must be 0x followed by 40 hex characters';
     if (Object.keys(problems).length) return setErrors(problems);
     setFormError(null);
+    setReview(input);
+  }
+
+  async function confirm() {
+    if (!review) return;
+    setFormError(null);
     setBusy(true);
-    const res = await createWithdrawalAction(input, { totpCode });
+    const res = await createWithdrawalAction(review, { totpCode });
     setBusy(false);
     if (!res.ok) {
       setErrors(fieldErrors(res.error.details));
       return setFormError(res.error.message);
     }
+    setReview(null);
+    setTotpCode('');
     toast(`Withdrawal of ${formatMoney(res.data.amount)} ${unit}${rail.chain === 'BSC' ? '' : ` on ${rail.chain}`} created`);
     setAmount('');
     setAddress('');
@@ -220,11 +231,29 @@ export function WithdrawalForm({
       </dl>
       <p className="min-h-5 text-xs text-red-600">{over ? `Exceeds the available balance of ${formatMoney(max.balance)} ${unit}.` : ''}</p>
       <div className="flex items-end justify-end gap-2">
-        <StepUpField id="wd-totp" enabled={totpEnabled} value={totpCode} onChange={setTotpCode} />
         <Button type="submit" disabled={busy || over}>
-          {busy ? 'Submitting…' : 'Withdraw'}
+          Withdraw
         </Button>
       </div>
+      <ConfirmStep
+        open={review !== null}
+        title="Confirm withdrawal"
+        confirmLabel="Confirm withdrawal"
+        busy={busy}
+        error={formError}
+        stepUp={{ id: 'wd-totp', enabled: totpEnabled, value: totpCode, onChange: setTotpCode }}
+        onCancel={() => setReview(null)}
+        onConfirm={confirm}
+        rows={[
+          { label: 'Amount', value: review ? `${formatMoney(review.amount)} ${unit}` : '—' },
+          { label: 'Fee', value: fee ? `${formatMoney(fee.toFixed())} ${unit}` : '—' },
+          { label: 'Total debited', value: total ? `${formatMoney(total.toFixed())} ${unit}` : '—' },
+          { label: 'Asset', value: unit },
+          { label: 'Network', value: networkLabel(rail.chain) },
+          { label: 'Destination', value: review?.destinationAddress ?? '', mono: true },
+        ]}
+        note="Sent from the gateway's hot wallet; a transaction on chain cannot be undone. Check the address and network."
+      />
     </form>
   );
 }

@@ -9,20 +9,27 @@ import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { zodFieldErrors } from '@/lib/dashboard/form-errors';
 import { CreateInvoiceBody, FIAT_CURRENCIES } from '@/lib/invoices/schemas';
+import { railLabel } from '@/lib/checkout/network-label';
+import type { ChainKey } from '@/lib/config/rails';
 import { createInvoiceAction } from './actions';
 
-export function CreateInvoiceButton() {
+/** `rails`: the tenant's accepted rails (`CHAIN:TOKEN`, BSC:USDT first, lib/tenants/tenant-rails.ts), as Settings lists them. */
+export function CreateInvoiceButton({ rails = ['BSC:USDT'] }: { rails?: string[] }) {
   const router = useRouter();
   const toast = useToast();
   const [open, setOpen] = useState(false);
+  const [rail, setRail] = useState('BSC:USDT');
+  const [chain, token] = rail.split(':') as [ChainKey, string];
   const { errors, formError, busy, submit } = useFormSubmit();
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const input: Record<string, unknown> = { amount: String(f.get('amount') ?? '').trim(), expiresInMinutes: Number(f.get('expiresInMinutes')) };
-    const currency = String(f.get('currency') ?? 'USDT');
-    if (currency !== 'USDT') input.currency = currency;
+    // BSC USDT is the API's default; another rail is sent as chain and token.
+    if (rail !== 'BSC:USDT') Object.assign(input, { chain, token });
+    const currency = String(f.get('currency') ?? token);
+    if (currency !== token) input.currency = currency;
     for (const k of ['externalId', 'description'] as const) {
       const v = String(f.get(k) ?? '').trim();
       if (v) input[k] = v;
@@ -42,15 +49,30 @@ export function CreateInvoiceButton() {
         <form onSubmit={onSubmit} noValidate className="space-y-2">
           <FormError message={formError} />
           <Field
+            id="inv-rail"
+            label="Paid in"
+            error={errors.chain ?? errors.token}
+            hint="The network and token the payer sends: one of the rails this account accepts (Settings)."
+          >
+            <select id="inv-rail" name="rail" value={rail} onChange={(e) => setRail(e.target.value)} className={inputClass}>
+              {rails.map((r) => (
+                <option key={r} value={r}>
+                  {railLabel(r.split(':')[0] as ChainKey, r.split(':')[1]!)}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field
             id="inv-amount"
             label="Amount"
             error={errors.amount ?? errors.currency}
-            hint="Up to 2 decimals. In a fiat currency, the USDT due is fixed at today's rate until the invoice expires."
+            hint={`Up to 2 decimals.${token === 'USDT' ? " In a fiat currency, the USDT due is fixed at today's rate until the invoice expires." : ''}`}
           >
             <div className="flex gap-2">
               <input id="inv-amount" name="amount" inputMode="decimal" placeholder="100.00" className={inputClass} aria-invalid={!!errors.amount} />
-              <select name="currency" aria-label="Currency" defaultValue="USDT" className={inputClass.replace('w-full', 'w-28')}>
-                {['USDT', ...FIAT_CURRENCIES].map((c) => (
+              <select key={token} name="currency" aria-label="Currency" defaultValue={token} className={inputClass.replace('w-full', 'w-28')}>
+                {/* A fiat price is for USDT invoices only (the API's rule). */}
+                {[token, ...(token === 'USDT' ? FIAT_CURRENCIES : [])].map((c) => (
                   <option key={c} value={c}>
                     {c}
                   </option>

@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { StatusBadge } from '@/components/ui/badge';
+import { OverpaidBadge } from '@/components/dashboard/overpaid-badge';
 import { buttonClass } from '@/components/ui/button';
 import { Card, EmptyState, PageHeader, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { inputClass } from '@/components/ui/field';
@@ -11,6 +12,7 @@ import { parseInvoiceFilters } from '@/lib/dashboard/invoice-filters';
 import { listDashboardInvoices } from '@/lib/dashboard/list-invoices';
 import { can } from '@/lib/dashboard/permissions';
 import { INVOICE_STATUSES } from '@/db/schema/invoices';
+import { tenantRails } from '@/lib/tenants/tenant-rails';
 import { CreateInvoiceButton } from './create-invoice';
 
 export const metadata = { title: 'Invoices' };
@@ -32,7 +34,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
             <a className={buttonClass('secondary')} href={`/dashboard/invoices/export${exportQuery ? `?${exportQuery}` : ''}`} download>
               Export CSV
             </a>
-            {can(ctx.user.role, 'invoices:create') && <CreateInvoiceButton />}
+            {can(ctx.user.role, 'invoices:create') && <CreateInvoiceButton rails={tenantRails(ctx.tenant, ctx.mode)} />}
           </>
         }
       />
@@ -113,6 +115,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
                       </td>
                       <td className={tdClass}>
                         <StatusBadge status={inv.status} />
+                        <OverpaidBadge status={inv.status} expected={inv.amountExpected} received={inv.amountReceived} token={inv.token} />
                       </td>
                       <td className={`${tdClass} font-mono text-xs`}>
                         <Link href={`/dashboard/invoices/${inv.id}`} className="text-indigo-600 hover:underline">

@@ -8,6 +8,7 @@ import { can } from '@/lib/dashboard/permissions';
 import { Decimal } from '@/lib/money';
 import { getPostbackSecret } from '@/lib/webhooks/get-postback-secret';
 import { listWithdrawalControls } from '@/lib/withdrawal-controls/list-withdrawal-controls';
+import { dailyLimitUsed } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
 import { AutoRefundPolicyForm, PostbackSecretPanel, TenantNameForm, UnderpaymentToleranceForm } from './account-forms';
 import { WrongNetworkPolicyForm } from './wrong-network-form';
 import { RefundNetworkFeeForm } from './refund-fee-form';
@@ -24,12 +25,13 @@ const pct = (rate: string) => `${new Decimal(rate).times(100).toFixed()}%`;
 export default async function SettingsPage() {
   const ctx = await requireContext();
   const owner = can(ctx.user.role, 'settings:manage');
-  const [postback, team, invites, codesLeft, controls] = await Promise.all([
+  const [postback, team, invites, codesLeft, controls, dailyUsed] = await Promise.all([
     getPostbackSecret(ctx.db, ctx.owner),
     listTeam(ctx.db, ctx.tenant.id),
     owner ? listPendingInvitations(ctx.db, ctx.tenant.id) : Promise.resolve([]),
     recoveryCodesLeft(ctx.db, ctx.user.id),
     listWithdrawalControls(ctx.db, ctx.owner),
+    dailyLimitUsed(ctx.db, ctx.owner),
   ]);
   return (
     <>
@@ -97,7 +99,7 @@ export default async function SettingsPage() {
           />
         </Card>
         <Card title={`Withdrawal controls (${ctx.mode})`} className="lg:col-span-2">
-          <WithdrawalControlsPanel data={controls} totpEnabled={ctx.user.totpEnabled} canManage={owner} />
+          <WithdrawalControlsPanel data={controls} dailyUsed={dailyUsed} totpEnabled={ctx.user.totpEnabled} canManage={owner} />
         </Card>
         <Card title="Your security" className="lg:col-span-2">
           <p className="mb-3 text-sm text-slate-500">

@@ -7,6 +7,7 @@ import { inputClass } from '@/components/ui/field';
 import { Money } from '@/components/ui/money';
 import { Time } from '@/components/ui/time';
 import { useToast } from '@/components/ui/toast';
+import { Decimal } from '@/lib/money';
 import type { ActionResult } from '@/lib/dashboard/action-result';
 import type { listWithdrawalControls } from '@/lib/withdrawal-controls/list-withdrawal-controls';
 import {
@@ -21,12 +22,24 @@ const plain = (v: string | null) => (v === null ? '' : v.replace(/\.?0+$/, ''));
 const label = 'mb-1 block text-xs font-medium text-slate-600';
 
 /** Settings > Withdrawal controls: one TOTP field (when 2FA is on) confirms every change made here. */
-export function WithdrawalControlsPanel({ data, totpEnabled, canManage }: { data: Data; totpEnabled: boolean; canManage: boolean }) {
+export function WithdrawalControlsPanel({
+  data,
+  dailyUsed = '0',
+  totpEnabled,
+  canManage,
+}: {
+  data: Data;
+  /** USD withdrawn in the last 24 h, every withdrawal counted, the dashboard's included (dailyLimitUsed: the limit's own sum). */
+  dailyUsed?: string;
+  totpEnabled: boolean;
+  canManage: boolean;
+}) {
   const router = useRouter();
   const toast = useToast();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const c = data.controls;
+  const remaining = c.dailyLimit === null ? null : Decimal.max(0, new Decimal(c.dailyLimit).minus(dailyUsed)).toFixed(2);
 
   async function run<T>(p: Promise<ActionResult<T>>, ok: string) {
     const r = await p;
@@ -44,9 +57,23 @@ export function WithdrawalControlsPanel({ data, totpEnabled, canManage }: { data
   return (
     <div className="space-y-6 text-sm" data-testid="withdrawal-controls">
       <p className="text-slate-600">
-        These bind withdrawals made with API keys (every asset, and exchange). Amounts are in USD: USDT and USDC count 1:1 against one limit. Your own
-        withdrawals here are not limited. Changes need your session
+        These bind withdrawals made with API keys (every asset, and exchange). Amounts are in USD: USDT and USDC count 1:1 against one limit. What you
+        and your team withdraw or refund in this dashboard is never refused or held by them, but it counts toward the 24-hour limit: it leaves that
+        much less for API keys. Changes need your session
         {totpEnabled ? ' and a code from your authenticator app' : ''}.
+      </p>
+      <p className="rounded-md bg-slate-50 p-3 text-slate-700" data-testid="daily-allowance">
+        Withdrawn in the last 24 hours (dashboard and API): <Money value={new Decimal(dailyUsed).toFixed(2)} currency="USD" />.{' '}
+        {remaining === null ? (
+          'No 24-hour limit is set.'
+        ) : (
+          <>
+            <strong>
+              <Money value={remaining} currency="USD" />
+            </strong>{' '}
+            of the 24-hour limit of <Money value={new Decimal(c.dailyLimit!).toFixed(2)} currency="USD" /> remains for API keys.
+          </>
+        )}
       </p>
       {canManage && totpEnabled && (
         <div className="w-56">

@@ -71,6 +71,9 @@ export function MismatchedPayments({
                         token={p.token}
                         canCredit={canCredit}
                         canRefund={canRefund}
+                        amount={p.amount}
+                        chain={p.chain}
+                        fromAddress={p.fromAddress}
                       />
                     ) : (
                       <span className="text-xs text-emerald-700" data-testid="mismatched-status">

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { StatusBadge } from '@/components/ui/badge';
+import { OverpaidBadge } from '@/components/dashboard/overpaid-badge';
 import { Card, EmptyState, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Money } from '@/components/ui/money';
@@ -112,6 +113,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           <span data-testid="invoice-status">
             <StatusBadge status={invoice.status} />
           </span>
+          <OverpaidBadge status={invoice.status} expected={invoice.amountExpected} received={invoice.amountReceived} token={invoice.token} />
           <InvoiceWatcher id={invoice.id} status={invoice.status} />
         </div>
         <p className="mt-1 font-mono text-xs text-slate-500">{invoice.id}</p>
@@ -259,6 +261,8 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
               suggested={suggested}
               claimAmounts={claimAmounts}
               token={invoice.token}
+              chain={invoice.chain}
+              networkFee={quote?.networkFee.toFixed(2)}
               canDecide={can(ctx.user.role, 'withdrawals:create')}
               totpEnabled={ctx.user.totpEnabled}
             />
@@ -268,6 +272,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
               invoiceId={invoice.id}
               claims={claims.data}
               token={invoice.token}
+              chain={invoice.chain}
               canCreate={can(ctx.user.role, 'withdrawals:create')}
               refundable={refunds.refundable}
               totpEnabled={ctx.user.totpEnabled}
@@ -279,6 +284,8 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
               suggested={suggested}
               refundable={refunds.refundable}
               totpEnabled={ctx.user.totpEnabled}
+              chain={invoice.chain}
+              token={invoice.token}
               quote={
                 quote && {
                   networkFee: quote.networkFee.toFixed(2),

@@ -7,42 +7,60 @@ import { Button } from '@/components/ui/button';
 import { CopyButton } from '@/components/ui/copy-button';
 import { FormError, inputClass } from '@/components/ui/field';
 import { Money } from '@/components/ui/money';
-import { StepUpField } from '@/components/ui/step-up-field';
+import { ConfirmStep } from '@/components/ui/confirm-step';
 import { Time } from '@/components/ui/time';
 import { useToast } from '@/components/ui/toast';
 import type { RefundClaimView } from '@/lib/refund-claims/schemas';
+import { networkLabel } from '@/lib/checkout/network-label';
+import type { ChainKey } from '@/lib/config/rails';
 import { cancelRefundClaimAction, createRefundClaimAction } from './refund-claim-actions';
 
 /** The link as the payer opens it: absolute here when the server has no PUBLIC_BASE_URL. */
 const absolute = (url: string) => (url.startsWith('/') ? `${window.location.origin}${url}` : url);
 
 /** Makes a link; its URL is shown here once (only a hash is kept), with a copy button. */
-function CreateClaim({ invoiceId, refundable, totpEnabled }: { invoiceId: string; refundable: string; totpEnabled: boolean }) {
+function CreateClaim({
+  invoiceId,
+  refundable,
+  totpEnabled,
+  chain,
+  token,
+}: {
+  invoiceId: string;
+  refundable: string;
+  totpEnabled: boolean;
+  chain: ChainKey;
+  token: string;
+}) {
   const router = useRouter();
   const [totpCode, setTotpCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [made, setMade] = useState<string | null>(null);
+  const [review, setReview] = useState<{ amount: string; expiresInHours?: string } | null>(null);
+  async function confirm() {
+    if (!review) return;
+    setBusy(true);
+    setError(null);
+    const res = await createRefundClaimAction(invoiceId, review, { totpCode });
+    setBusy(false);
+    if (!res.ok) return setError(res.error.details?.[0]?.message ? `${res.error.message} (${res.error.details[0].message})` : res.error.message);
+    setReview(null);
+    setTotpCode('');
+    setMade(absolute(res.data.url));
+    router.refresh();
+  }
   return (
     <form
       noValidate
       aria-label="Create refund claim link"
       className="mt-3 space-y-2"
-      onSubmit={async (e) => {
+      onSubmit={(e) => {
         e.preventDefault();
         const f = new FormData(e.currentTarget);
         const hours = String(f.get('expiresInHours') ?? '').trim();
-        setBusy(true);
         setError(null);
-        const res = await createRefundClaimAction(
-          invoiceId,
-          { amount: String(f.get('amount') ?? '').trim(), ...(hours ? { expiresInHours: hours } : {}) },
-          { totpCode },
-        );
-        setBusy(false);
-        if (!res.ok) return setError(res.error.details?.[0]?.message ? `${res.error.message} (${res.error.details[0].message})` : res.error.message);
-        setMade(absolute(res.data.url));
-        router.refresh();
+        setReview({ amount: String(f.get('amount') ?? '').trim(), ...(hours ? { expiresInHours: hours } : {}) });
       }}
     >
       <p className="text-xs text-slate-500">
@@ -59,11 +77,28 @@ function CreateClaim({ invoiceId, refundable, totpEnabled }: { invoiceId: string
           Valid for (hours)
           <input name="expiresInHours" className={inputClass} inputMode="numeric" placeholder="72" />
         </label>
-        <StepUpField id="claim-totp" enabled={totpEnabled} value={totpCode} onChange={setTotpCode} />
         <Button size="sm" disabled={busy} type="submit">
           Create refund claim link
         </Button>
       </div>
+      <ConfirmStep
+        open={review !== null}
+        title="Confirm refund claim link"
+        confirmLabel="Create the link"
+        busy={busy}
+        error={error}
+        stepUp={{ id: 'claim-totp', enabled: totpEnabled, value: totpCode, onChange: setTotpCode }}
+        onCancel={() => setReview(null)}
+        onConfirm={confirm}
+        rows={[
+          { label: 'Amount', value: `${review?.amount ?? ''} ${token}` },
+          { label: 'Fee', value: "the rail's network fee when you approve; no withdrawal fee" },
+          { label: 'Asset', value: token },
+          { label: 'Network', value: networkLabel(chain) },
+          { label: 'Destination', value: 'the address the payer gives on the link (you approve it after)' },
+          { label: 'Valid for', value: `${review?.expiresInHours ?? '72'} hours, once` },
+        ]}
+      />
       {made ? (
         <div className="rounded-md border border-amber-200 bg-amber-50 p-3 text-xs text-amber-900" data-testid="claim-url">
           <p className="font-medium">Send this link to the payer. It is shown only now and works once.</p>
@@ -104,6 +139,7 @@ export function RefundClaims({
   invoiceId,
   claims,
   token,
+  chain = 'BSC',
   canCreate,
   refundable,
   totpEnabled,
@@ -112,6 +148,7 @@ export function RefundClaims({
   claims: RefundClaimView[];
   /** The invoice's token: the claim's amount is in it. */
   token: string;
+  chain?: ChainKey;
   canCreate: boolean;
   refundable: string;
   totpEnabled: boolean;
@@ -142,7 +179,9 @@ export function RefundClaims({
           ))}
         </ul>
       ) : null}
-      {canCreate && refundable !== '0.00' ? <CreateClaim invoiceId={invoiceId} refundable={refundable} totpEnabled={totpEnabled} /> : null}
+      {canCreate && refundable !== '0.00' ? (
+        <CreateClaim invoiceId={invoiceId} refundable={refundable} totpEnabled={totpEnabled} chain={chain} token={token} />
+      ) : null}
     </section>
   );
 }

@@ -4,8 +4,10 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
-import { StepUpField } from '@/components/ui/step-up-field';
+import { ConfirmStep } from '@/components/ui/confirm-step';
 import { useToast } from '@/components/ui/toast';
+import { networkLabel } from '@/lib/checkout/network-label';
+import type { ChainKey } from '@/lib/config/rails';
 import { createRefundAction } from './refund-actions';
 
 /** What the suggested refund costs (lib/refunds/refund-pricing.ts, quoteRefund). */
@@ -24,38 +26,53 @@ export function RefundForm({
   refundable,
   totpEnabled,
   quote = null,
+  chain = 'BSC',
+  token = 'USDT',
 }: {
   invoiceId: string;
   suggested: string;
   refundable: string;
   totpEnabled: boolean;
   quote?: RefundQuote | null;
+  /** The invoice's rail: the refund goes out in its token on its network. */
+  chain?: ChainKey;
+  token?: string;
 }) {
   const router = useRouter();
   const toast = useToast();
   const [totpCode, setTotpCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [review, setReview] = useState<{ destinationAddress: string; amount?: string } | null>(null);
+  async function confirm() {
+    if (!review) return;
+    setBusy(true);
+    setError(null);
+    const res = await createRefundAction(invoiceId, review, { totpCode });
+    setBusy(false);
+    if (!res.ok) return setError(res.error.details?.[0]?.message ? `${res.error.message} (${res.error.details[0].message})` : res.error.message);
+    setReview(null);
+    setTotpCode('');
+    toast(`Refund of ${res.data.amount} ${token} created`);
+    router.refresh();
+  }
+  const shown = review?.amount ?? suggested;
+  // The quote is for the suggested amount; another amount states the network fee without who pays it.
+  const exact = quote && shown === suggested;
   return (
     <form
       noValidate
       aria-label="Refund"
       className="mt-3 space-y-2"
-      onSubmit={async (e) => {
+      onSubmit={(e) => {
         e.preventDefault();
         const f = new FormData(e.currentTarget);
         const amount = String(f.get('amount') ?? '').trim();
-        setBusy(true);
+        const destinationAddress = String(f.get('address') ?? '').trim();
+        // An address that cannot be one is refused here, before the review (the server checks it again).
+        if (!/^0x[0-9a-fA-F]{40}$/.test(destinationAddress)) return setError("The payer's address must be 0x followed by 40 hex characters");
         setError(null);
-        const res = await createRefundAction(
-          invoiceId,
-          { destinationAddress: String(f.get('address') ?? '').trim(), ...(amount ? { amount } : {}) },
-          { totpCode },
-        );
-        setBusy(false);
-        if (!res.ok) return setError(res.error.details?.[0]?.message ? `${res.error.message} (${res.error.details[0].message})` : res.error.message);
-        toast(`Refund of ${res.data.amount} USDT created`);
-        router.refresh();
+        setReview({ destinationAddress, ...(amount ? { amount } : {}) });
       }}
     >
       <h3 className="text-sm font-medium text-slate-900">Refund to an address</h3>
@@ -77,10 +94,33 @@ export function RefundForm({
           returned {quote.invoiceFeeReturned}; your balance goes down by {quote.balanceDebit}.
         </p>
       ) : null}
-      <StepUpField id="rf-totp" enabled={totpEnabled} value={totpCode} onChange={setTotpCode} />
       <Button type="submit" disabled={busy}>
-        {busy ? 'Refunding…' : 'Refund'}
+        Refund
       </Button>
+      <ConfirmStep
+        open={review !== null}
+        title="Confirm refund"
+        confirmLabel="Confirm refund"
+        busy={busy}
+        error={error}
+        stepUp={{ id: 'rf-totp', enabled: totpEnabled, value: totpCode, onChange: setTotpCode }}
+        onCancel={() => setReview(null)}
+        onConfirm={confirm}
+        rows={[
+          { label: 'Amount', value: `${shown} ${token}` },
+          {
+            label: 'Fee',
+            value: quote
+              ? `network fee ${quote.networkFee} ${token}${exact ? (quote.paidBy === 'payer' ? ', taken from the refund' : ', paid from your balance') : ''}; no withdrawal fee`
+              : 'no withdrawal fee',
+          },
+          ...(exact ? [{ label: 'Payer receives', value: `${quote.payerReceives} ${token}` }] : []),
+          { label: 'Asset', value: token },
+          { label: 'Network', value: networkLabel(chain) },
+          { label: 'Destination', value: review?.destinationAddress ?? '', mono: true },
+        ]}
+        note="Sent from the gateway's hot wallet; a transaction on chain cannot be undone."
+      />
     </form>
   );
 }

@@ -6,10 +6,12 @@ import { StatusBadge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { FormError, inputClass } from '@/components/ui/field';
 import { Money } from '@/components/ui/money';
-import { StepUpField } from '@/components/ui/step-up-field';
+import { ConfirmStep } from '@/components/ui/confirm-step';
 import { Time } from '@/components/ui/time';
 import { useToast } from '@/components/ui/toast';
 import type { RefundRequestView } from '@/lib/refund-requests/schemas';
+import { networkLabel } from '@/lib/checkout/network-label';
+import type { ChainKey } from '@/lib/config/rails';
 import { approveRefundRequestAction, declineRefundRequestAction } from './refund-actions';
 
 const REASONS: Record<string, string> = {
@@ -23,7 +25,23 @@ const REASONS: Record<string, string> = {
 };
 
 /** One undecided proposal: refund to the payer's address (amount prefilled to the default) or decline with a reason. */
-function Decide({ invoiceId, r, suggested, totpEnabled }: { invoiceId: string; r: RefundRequestView; suggested: string; totpEnabled: boolean }) {
+function Decide({
+  invoiceId,
+  r,
+  suggested,
+  totpEnabled,
+  chain,
+  token,
+  networkFee,
+}: {
+  invoiceId: string;
+  r: RefundRequestView;
+  suggested: string;
+  totpEnabled: boolean;
+  chain: ChainKey;
+  token: string;
+  networkFee?: string;
+}) {
   const router = useRouter();
   const toast = useToast();
   const [totpCode, setTotpCode] = useState('');
@@ -31,6 +49,7 @@ function Decide({ invoiceId, r, suggested, totpEnabled }: { invoiceId: string; r
   const [error, setError] = useState<string | null>(null);
   const [amount, setAmount] = useState(suggested === '0.00' ? '' : suggested);
   const [reason, setReason] = useState('');
+  const [reviewing, setReviewing] = useState(false);
   const finish = async (res: Awaited<ReturnType<typeof declineRefundRequestAction>>, done: string) => {
     setBusy(false);
     if (!res.ok) return setError(res.error.details?.[0]?.message ? `${res.error.message} (${res.error.details[0].message})` : res.error.message);
@@ -42,23 +61,44 @@ function Decide({ invoiceId, r, suggested, totpEnabled }: { invoiceId: string; r
       <FormError message={error ?? undefined} />
       <div className="flex flex-wrap items-end gap-2">
         <label className="w-36 text-xs font-medium text-slate-600">
-          Amount (USDT)
+          Amount ({token})
           <input className={inputClass} inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value.trim())} />
         </label>
-        <StepUpField id={`rq-totp-${r.id}`} enabled={totpEnabled} value={totpCode} onChange={setTotpCode} />
         <Button
           size="sm"
           disabled={busy}
-          onClick={async () => {
-            setBusy(true);
+          onClick={() => {
             setError(null);
-            const res = await approveRefundRequestAction(invoiceId, r.id, amount ? { amount } : {}, { totpCode });
-            await finish(res, "Refund to the payer's address created");
+            setReviewing(true);
           }}
         >
           Approve refund
         </Button>
       </div>
+      <ConfirmStep
+        open={reviewing}
+        title="Confirm refund to the payer's address"
+        confirmLabel="Confirm refund"
+        busy={busy}
+        error={error}
+        stepUp={{ id: `rq-totp-${r.id}`, enabled: totpEnabled, value: totpCode, onChange: setTotpCode }}
+        onCancel={() => setReviewing(false)}
+        onConfirm={async () => {
+          setBusy(true);
+          setError(null);
+          const res = await approveRefundRequestAction(invoiceId, r.id, amount ? { amount } : {}, { totpCode });
+          if (res.ok) setReviewing(false);
+          await finish(res, "Refund to the payer's address created");
+        }}
+        rows={[
+          { label: 'Amount', value: `${amount || suggested} ${token}` },
+          { label: 'Fee', value: networkFee ? `network fee ${networkFee} ${token}; no withdrawal fee` : 'no withdrawal fee' },
+          { label: 'Asset', value: token },
+          { label: 'Network', value: networkLabel(chain) },
+          { label: 'Destination', value: r.destinationAddress, mono: true },
+        ]}
+        note="Sent from the gateway's hot wallet; a transaction on chain cannot be undone."
+      />
       <div className="flex flex-wrap items-end gap-2">
         <label className="min-w-60 flex-1 text-xs font-medium text-slate-600">
           Reason shown to the payer (optional)
@@ -103,6 +143,8 @@ export function RefundRequests({
   suggested,
   claimAmounts = {},
   token,
+  chain = 'BSC',
+  networkFee,
   canDecide,
   totpEnabled,
 }: {
@@ -115,6 +157,9 @@ export function RefundRequests({
   claimAmounts?: Record<string, string>;
   /** The invoice's token: every amount here is in it. */
   token: string;
+  chain?: ChainKey;
+  /** The invoice rail's network fee on a refund, stated in the review. */
+  networkFee?: string;
   canDecide: boolean;
   totpEnabled: boolean;
 }) {
@@ -155,7 +200,15 @@ export function RefundRequests({
               <p className="mt-1 text-xs text-slate-500">Refunded by your auto-refund policy.</p>
             ) : null}
             {r.status === 'PENDING' && canDecide ? (
-              <Decide invoiceId={invoiceId} r={r} suggested={claimAmounts[r.id] ?? suggested} totpEnabled={totpEnabled} />
+              <Decide
+                invoiceId={invoiceId}
+                r={r}
+                suggested={claimAmounts[r.id] ?? suggested}
+                totpEnabled={totpEnabled}
+                chain={chain}
+                token={token}
+                networkFee={networkFee}
+              />
             ) : null}
           </li>
         ))}

@@ -3,7 +3,10 @@
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { ConfirmStep } from '@/components/ui/confirm-step';
 import { useToast } from '@/components/ui/toast';
+import { networkLabel } from '@/lib/checkout/network-label';
+import type { ChainKey } from '@/lib/config/rails';
 import { creditMismatchedPaymentAction, refundMismatchedPaymentAction } from './refund-actions';
 
 /**
@@ -17,6 +20,9 @@ export function ResolveMismatchedButtons({
   token,
   canCredit,
   canRefund,
+  amount,
+  chain,
+  fromAddress,
 }: {
   invoiceId: string;
   paymentId: string;
@@ -24,16 +30,22 @@ export function ResolveMismatchedButtons({
   token: string;
   canCredit: boolean;
   canRefund: boolean;
+  /** The held payment as sent: Send back returns it in its token on its network to its sender. */
+  amount: string;
+  chain: ChainKey;
+  fromAddress: string;
 }) {
   const router = useRouter();
   const toast = useToast();
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  const [reviewing, setReviewing] = useState(false);
   const run = async (action: () => ReturnType<typeof creditMismatchedPaymentAction>, done: string) => {
     setBusy(true);
     const res = await action();
     setBusy(false);
     if (!res.ok) return setError(res.error.message);
+    setReviewing(false);
     toast(done);
     router.refresh();
   };
@@ -59,10 +71,32 @@ export function ResolveMismatchedButtons({
           type="button"
           variant="secondary"
           disabled={busy}
-          onClick={() => run(() => refundMismatchedPaymentAction(invoiceId, paymentId), 'Being sent back to the sender')}
+          onClick={() => {
+            setError(undefined);
+            setReviewing(true);
+          }}
         >
           Send back
         </Button>
+      ) : null}
+      {canRefund ? (
+        <ConfirmStep
+          open={reviewing}
+          title="Confirm sending back"
+          confirmLabel="Confirm send back"
+          busy={busy}
+          error={error}
+          onCancel={() => setReviewing(false)}
+          onConfirm={() => run(() => refundMismatchedPaymentAction(invoiceId, paymentId), 'Being sent back to the sender')}
+          rows={[
+            { label: 'Amount', value: `${amount} ${token}` },
+            { label: 'Fee', value: `the network fee on ${chain}, from the amount or your balance as your refund settings say; no withdrawal fee` },
+            { label: 'Asset', value: token },
+            { label: 'Network', value: networkLabel(chain) },
+            { label: 'Destination', value: fromAddress, mono: true },
+          ]}
+          note="Swept off the deposit address first, then sent to the address that paid it; a transaction on chain cannot be undone."
+        />
       ) : null}
       {error ? <span className="text-xs text-red-700">{error}</span> : null}
     </span>
