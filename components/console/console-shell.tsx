@@ -7,7 +7,7 @@ const NAV = [
   { href: '/console', label: 'Search', exact: true },
   { href: '/console/dead-letters', label: 'Dead letters' },
   { href: '/console/stuck', label: 'Stuck work' },
-  { href: '/console/mismatched-payments', label: 'Held payments' },
+  { href: '/console/held-payments', label: 'Held payments' },
   { href: '/console/solvency', label: 'Solvency' },
   { href: '/console/tenants', label: 'Tenants' },
   { href: '/console/audit', label: 'Audit log' },

@@ -7,13 +7,13 @@ import { ConfirmStep } from '@/components/ui/confirm-step';
 import { useToast } from '@/components/ui/toast';
 import { networkLabel } from '@/lib/checkout/network-label';
 import type { ChainKey } from '@/lib/config/rails';
-import { creditMismatchedPaymentAction, refundMismatchedPaymentAction } from './refund-actions';
+import { creditHeldPaymentAction, refundHeldPaymentAction } from './refund-actions';
 
 /**
  * A held payment's resolutions: "Count it" (the invoice's token from another network counts towards
  * the invoice) or "Credit to <token> balance" (another token), and "Send back" (to its sender).
  */
-export function ResolveMismatchedButtons({
+export function ResolveHeldButtons({
   invoiceId,
   paymentId,
   mismatch,
@@ -40,7 +40,7 @@ export function ResolveMismatchedButtons({
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const [reviewing, setReviewing] = useState(false);
-  const run = async (action: () => ReturnType<typeof creditMismatchedPaymentAction>, done: string) => {
+  const run = async (action: () => ReturnType<typeof creditHeldPaymentAction>, done: string) => {
     setBusy(true);
     const res = await action();
     setBusy(false);
@@ -58,7 +58,7 @@ export function ResolveMismatchedButtons({
           disabled={busy}
           onClick={() =>
             run(
-              () => creditMismatchedPaymentAction(invoiceId, paymentId),
+              () => creditHeldPaymentAction(invoiceId, paymentId),
               mismatch === 'network' ? 'Counted towards the invoice' : `Credited to the ${token} balance once swept`,
             )
           }
@@ -87,7 +87,7 @@ export function ResolveMismatchedButtons({
           busy={busy}
           error={error}
           onCancel={() => setReviewing(false)}
-          onConfirm={() => run(() => refundMismatchedPaymentAction(invoiceId, paymentId), 'Being sent back to the sender')}
+          onConfirm={() => run(() => refundHeldPaymentAction(invoiceId, paymentId), 'Being sent back to the sender')}
           rows={[
             { label: 'Amount', value: `${amount} ${token}` },
             { label: 'Fee', value: `the network fee on ${chain}, from the amount or your balance as your refund settings say; no withdrawal fee` },
