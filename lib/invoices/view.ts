@@ -24,6 +24,7 @@ export function invoiceView(row: Invoice, txHashes: string[]): InvoiceView {
     txHashes,
     externalId: row.externalId,
     description: row.description,
+    returnUrl: row.returnUrl,
     metadata: (row.metadata ?? {}) as Record<string, unknown>,
     expiresAt: row.expiresAt.toISOString(),
     createdAt: row.createdAt.toISOString(),
