@@ -12,7 +12,7 @@ const METADATA_MAX_BYTES = 8192;
 /** Currencies an invoice may be priced in besides USDT (rates: lib/fiat-rates). */
 export const FIAT_CURRENCIES = ['USD', 'EUR', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD'] as const;
 export type FiatCurrency = (typeof FIAT_CURRENCIES)[number];
-const PRICE_CURRENCIES = ['USDT', 'USDC', ...FIAT_CURRENCIES] as const;
+const PRICE_CURRENCIES = [...ASSETS, ...FIAT_CURRENCIES] as const;
 
 /** Absolute http(s) only: the checkout renders it as a link, so javascript: or data: URLs must never get there. */
 const ReturnUrl = z
