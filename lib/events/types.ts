@@ -33,7 +33,7 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
  * Event types renamed since they were first published (issue 31: held payments had two names), old → new.
- * An endpoint subscribed with an old name is stored with the new one (lib/webhooks/schemas.ts; migration 0038
+ * An endpoint subscribed with an old name is stored with the new one (lib/webhooks/schemas.ts; migration 0040
  * rewrote stored subscriptions). Events sent before the rename keep the old name in history.
  */
 export const RENAMED_EVENT_TYPES: Readonly<Record<string, EventType>> = {
