@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { getAddress, type Address, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { events, withdrawals } from '@/db/schema';
@@ -148,7 +148,9 @@ describe('sending a held payment back', () => {
     const announced = await t.db
       .select({ type: events.type })
       .from(events)
-      .where(and(eq(events.subjectId, inv.id)));
+      .where(and(eq(events.subjectId, inv.id)))
+      // In the order they happened (without it the rows come back in any order).
+      .orderBy(asc(events.createdAt), asc(events.id));
     expect(announced.map((e) => e.type).filter((type) => type.startsWith('held_payment.'))).toEqual([
       'held_payment.detected',
       'held_payment.refund_failed',
