@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { events } from '@/db/schema';
-import { watchChain } from '@/lib/invoices/watch-chain';
-import { createSettlements } from '@/lib/invoices/create-settlements';
-import { runSettlements } from '@/lib/invoices/run-settlements';
-import type { SettleNetwork } from '@/lib/invoices/settle-invoice';
+import { watchChain } from '@/lib/payments/watch-chain';
+import { createSettlements } from '@/lib/settlements/create-settlements';
+import { runSettlements } from '@/lib/settlements/run-settlements';
+import type { SettleNetwork } from '@/lib/settlements/settle-invoice';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { createTestTenant } from '@/lib/testing/fixtures';

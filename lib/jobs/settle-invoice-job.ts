@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { Db } from '@/lib/db';
 import { getNetwork, getNetworks, isNetworkReady } from '@/lib/chain/network';
 import { CHAINS } from '@/lib/config/rails';
-import { dueSettlements } from '@/lib/invoices/due-settlements';
-import { runSettlements } from '@/lib/invoices/run-settlements';
-import type { SettleNetwork } from '@/lib/invoices/settle-invoice';
+import { dueSettlements } from '@/lib/settlements/due-settlements';
+import { runSettlements } from '@/lib/settlements/run-settlements';
+import type { SettleNetwork } from '@/lib/settlements/settle-invoice';
 import { MODES, ModeSchema } from '@/lib/mode';
 
 /**

@@ -2,7 +2,7 @@
 
 import { useActionState } from 'react';
 import { RefundAddressForm } from '@/components/checkout/refund-address-form';
-import type { ClaimPageView } from '@/lib/refund-claims/claim-page';
+import type { ClaimPageView } from '@/lib/refunds/claims/claim-page';
 import { redeemRefundClaimAction, type ClaimFormState } from './actions';
 
 /** The payer's address for a merchant's refund claim link; posts without JavaScript too (a server action form). */

@@ -11,7 +11,7 @@ import { ConfirmStep } from '@/components/ui/confirm-step';
 import { Time } from '@/components/ui/time';
 import { useFormSubmit, withFirstDetail } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
-import type { RefundClaimView } from '@/lib/refund-claims/schemas';
+import type { RefundClaimView } from '@/lib/refunds/claims/schemas';
 import { networkLabel } from '@/lib/checkout/network-label';
 import type { ChainKey } from '@/lib/config/rails';
 import { cancelRefundClaimAction, createRefundClaimAction } from './refund-claim-actions';

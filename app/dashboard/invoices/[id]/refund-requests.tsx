@@ -10,7 +10,7 @@ import { ConfirmStep } from '@/components/ui/confirm-step';
 import { Time } from '@/components/ui/time';
 import { useFormSubmit, withFirstDetail } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
-import type { RefundRequestView } from '@/lib/refund-requests/schemas';
+import type { RefundRequestView } from '@/lib/refunds/requests/schemas';
 import { networkLabel } from '@/lib/checkout/network-label';
 import type { ChainKey } from '@/lib/config/rails';
 import { approveRefundRequestAction, declineRefundRequestAction } from './refund-actions';

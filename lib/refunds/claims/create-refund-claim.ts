@@ -9,7 +9,7 @@ import { isId, newId } from '@/lib/ids';
 import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
 import { Decimal, formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
-import { decidedBy } from '@/lib/refund-requests/decided-by';
+import { decidedBy } from '@/lib/refunds/requests/decided-by';
 import { givebackTerms } from '@/lib/refunds/giveback-terms';
 import { parseWithdrawalAmount } from '@/lib/withdrawals/amounts';
 import { assertNetworkMinimum, networkTerms } from '@/lib/withdrawals/network-terms';
