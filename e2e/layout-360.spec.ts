@@ -209,6 +209,10 @@ test('every dashboard page fits a 360 px phone with a menu button; the sidebar i
       const dialog = page.getByRole('dialog', { name: 'Add webhook endpoint' });
       await expect(dialog).toBeVisible();
       await expectNoOverlap(dialog.locator('fieldset fieldset'));
+      // On the phone the dialog keeps a margin from the screen's edges (it ran edge to edge).
+      const box = (await dialog.boundingBox())!;
+      expect(box.x, 'dialog left margin').toBeGreaterThanOrEqual(8);
+      expect(box.x + box.width, 'dialog right margin').toBeLessThanOrEqual(size.width - 8);
       await expectNoSidewaysScroll(page, 'add-endpoint dialog');
       await shot(page, `layout-${size.width}-add-endpoint`);
     }
