@@ -131,7 +131,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           <div className="mt-5 border-t border-slate-100 pt-4 text-sm">
             <p className="text-slate-500">Hosted checkout</p>
             <div className="mt-1 flex items-center gap-2">
-              <a href={checkoutPath} className="font-mono text-xs text-indigo-600 hover:underline" data-testid="checkout-link">
+              <a href={checkoutPath} className="min-w-0 break-all font-mono text-xs text-indigo-600 hover:underline" data-testid="checkout-link">
                 {checkoutPath}
               </a>
               <CopyButton value={checkoutPath} label="Copy" />
