@@ -4,6 +4,7 @@ import { heldPayments, type HeldPayment } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { textArray } from '@/lib/db/text-array';
 import type { Network, TokenContract } from '@/lib/chain/network';
+import { isAsset, isChainKey, type Asset, type ChainKey } from '@/lib/config/rails';
 import type { TokenTransfer } from '@/lib/chain/transfer-logs';
 import { outbox } from '@/lib/events/outbox';
 import { heldPaymentEventData } from '@/lib/invoices/held-payment-view';
@@ -19,18 +20,21 @@ export type HeldTransfer = TokenTransfer & { token: TokenContract; invoiceId: st
  * announced by held_payment.detected once per log. Returns how many were new.
  */
 export async function recordHeldPayment(tx: Db, net: Network, transfers: HeldTransfer[]): Promise<number> {
-  const invoices = new Map<string, { tenantId: string; chainId: number; token: string; mode: Mode; chain: string }>();
+  const invoices = new Map<string, { tenantId: string; chainId: number; token: Asset; mode: Mode; chain: ChainKey }>();
   for (const row of rowsOf<Record<string, unknown>>(
     await tx.execute(sql`
       select id, tenant_id, chain_id, token, mode, chain from invoices
        where id = any(${textArray(new Set(transfers.map((t) => t.invoiceId)))})`),
   )) {
+    // A raw row: the rail is checked against the rails table, not cast (the column's CHECK makes a miss impossible).
+    if (!isChainKey(row.chain) || !isAsset(row.token))
+      throw new Error(`invoice ${String(row.id)}: unknown rail ${String(row.chain)}:${String(row.token)}`);
     invoices.set(String(row.id), {
       tenantId: String(row.tenant_id),
       chainId: Number(row.chain_id),
-      token: String(row.token),
+      token: row.token,
       mode: row.mode as Mode,
-      chain: String(row.chain),
+      chain: row.chain,
     });
   }
   const rows = await tx
@@ -121,7 +125,7 @@ export async function emitHeldPaymentEvent(
   tx: Db,
   type: 'held_payment.credited' | 'held_payment.refunded' | 'held_payment.refund_failed',
   row: HeldPayment,
-  invoice: { chain: string; token: string },
+  invoice: { chain: ChainKey; token: Asset },
 ) {
   await outbox.write(tx, [
     outbox.row({ tenantId: row.tenantId, mode: row.mode, type, subjectId: row.invoiceId, data: heldPaymentEventData(row, invoice) }),
