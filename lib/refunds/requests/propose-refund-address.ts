@@ -39,8 +39,8 @@ const claimTokenRequired = () =>
  * create response gave, compared by hash in constant time): the invoice id is
  * seen by members, support, read-only keys and webhook consumers, so it is no
  * credential, and an invoice without a token (made before tokens) takes no
- * payer proposal. Recorded as source `payer_token`; `client.source: 'claim_link'`
- * is for a caller that checked a merchant claim link itself instead. This only
+ * payer proposal. Recorded as source `payer_token`; there is no way around the
+ * token here (a merchant claim link is redeemed by lib/refunds/claims). This only
  * records a proposal: the merchant approves or declines it, or the tenant's
  * auto-refund policy refunds an overpayment to it once settled and its delay
  * has passed (`autoRefund`, by the job; by the caller at once when the delay is
@@ -55,7 +55,7 @@ export async function proposeRefundAddress(
   db: Db,
   invoiceId: string,
   input: unknown,
-  client: { address: string | null; source?: RefundRequestSource },
+  client: { address: string | null },
   limits: ProposalLimits = proposalLimits(),
 ) {
   if (!isId('invoice', invoiceId)) throw notFound('Invoice');
@@ -66,9 +66,8 @@ export async function proposeRefundAddress(
     .where(eq(invoices.id, invoiceId));
   if (!found) throw notFound('Invoice');
   // First, so nobody without the token learns anything (not even whether an address would be accepted).
-  const source: RefundRequestSource = client.source === 'claim_link' ? 'claim_link' : 'payer_token';
-  if (source === 'payer_token' && !claimTokenMatches(found.claimTokenHash, (input as { claimToken?: unknown } | null)?.claimToken))
-    throw claimTokenRequired();
+  const source: RefundRequestSource = 'payer_token';
+  if (!claimTokenMatches(found.claimTokenHash, (input as { claimToken?: unknown } | null)?.claimToken)) throw claimTokenRequired();
   if (!parsed.success) throw refused('invalid_address', 'destinationAddress', 'must be 0x followed by 40 hex characters');
   // The refund is paid on the invoice's rail: none of our addresses there, no token contract, no deposit address of any network.
   const rail = requireRail(found.mode, { chain: found.chain, token: found.token }, []);
