@@ -40,15 +40,15 @@ const LIMITS: ProposalLimits = { perAddressPerMinute: 1000, perInvoice: 10 };
 let ip = 0;
 const OWNER_ACTOR = { kind: 'user' as const, id: 'usr_test', label: 'owner@example.com' };
 /**
- * A payer proposing with the given proof: the claim token (`payer_token`), a merchant claim link the caller checked
- * (`claim_link`), or only the invoice id (`invoice_link`: no token, refused since issue 30 §1).
+ * A payer proposing with the given proof: the claim token (`payer_token`) or only the invoice id (`invoice_link`: no
+ * token, refused since issue 30 §1). Claim links are redeemed through lib/refunds/claims.
  */
 const propose = (db: any, invoiceId: string, source: RefundRequestSource) =>
   proposeRefundAddress(
     db,
     invoiceId,
     { destinationAddress: freshAddress(), claimToken: source === 'payer_token' ? claims.get(invoiceId) : undefined },
-    { address: `198.51.100.${++ip % 250}:ar${process.pid}`, source },
+    { address: `198.51.100.${++ip % 250}:ar${process.pid}` },
     LIMITS,
   );
 /** A proposal left from before claim tokens: made with only the invoice id, as the checkout then took it. */
