@@ -1655,6 +1655,7 @@ export interface components {
             scopes: string[];
             /** @enum {string} */
             status: "ACTIVE" | "REVOKED" | "EXPIRED";
+            /** @example 120 */
             rateLimitRpm: number;
             expiresAt: string | null;
             lastUsedAt: string | null;
@@ -1725,6 +1726,7 @@ export interface components {
             scopes: string[];
             /** @enum {string} */
             status: "ACTIVE" | "REVOKED" | "EXPIRED";
+            /** @example 120 */
             rateLimitRpm: number;
             expiresAt: string | null;
             lastUsedAt: string | null;
@@ -1753,6 +1755,7 @@ export interface components {
             underpaymentTolerancePercent: string;
             /** @description USDT short of amountExpected that was accepted as paid under the tolerance ("0.00" when paid in full or not paid). */
             amountShortfall: string;
+            /** @example 5 */
             confirmationsRequired: number;
             txHashes: string[];
             externalId: string | null;
@@ -1977,6 +1980,7 @@ export interface components {
             underpaymentTolerancePercent: string;
             /** @description USDT short of amountExpected that was accepted as paid under the tolerance ("0.00" when paid in full or not paid). */
             amountShortfall: string;
+            /** @example 5 */
             confirmationsRequired: number;
             txHashes: string[];
             externalId: string | null;
@@ -2054,6 +2058,7 @@ export interface components {
             underpaymentTolerancePercent: string;
             /** @description USDT short of amountExpected that was accepted as paid under the tolerance ("0.00" when paid in full or not paid). */
             amountShortfall: string;
+            /** @example 5 */
             confirmationsRequired: number;
             txHashes: string[];
             externalId: string | null;
@@ -2171,6 +2176,7 @@ export interface components {
             status: "PENDING" | "DETECTED" | "PARTIALLY_PAID" | "OVERPAID" | "CONFIRMED" | "PROCESSING_PAYOUT" | "PAID_OUT" | "EXPIRED" | "FAILED";
             /** Format: date-time */
             expiresAt: string;
+            /** @example 5 */
             confirmationsRequired: number;
             txHashes: string[];
             metadata: {
@@ -3378,8 +3384,11 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["BalanceTransaction"][];
                         meta: {
+                            /** @example 42 */
                             total: number;
+                            /** @example 1 */
                             page: number;
+                            /** @example 3 */
                             lastPage: number;
                         };
                     };
@@ -3557,8 +3566,11 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Invoice"][];
                         meta: {
+                            /** @example 42 */
                             total: number;
+                            /** @example 1 */
                             page: number;
+                            /** @example 3 */
                             lastPage: number;
                         };
                     };
@@ -4715,8 +4727,11 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Order"][];
                         meta: {
+                            /** @example 42 */
                             total: number;
+                            /** @example 1 */
                             page: number;
+                            /** @example 3 */
                             lastPage: number;
                         };
                     };
@@ -5302,8 +5317,11 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["PaymentLink"][];
                         meta: {
+                            /** @example 42 */
                             total: number;
+                            /** @example 1 */
                             page: number;
+                            /** @example 3 */
                             lastPage: number;
                         };
                     };
@@ -5786,8 +5804,11 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Product"][];
                         meta: {
+                            /** @example 42 */
                             total: number;
+                            /** @example 1 */
                             page: number;
+                            /** @example 3 */
                             lastPage: number;
                         };
                     };
@@ -6227,8 +6248,11 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["RefundClaim"][];
                         meta: {
+                            /** @example 42 */
                             total: number;
+                            /** @example 1 */
                             page: number;
+                            /** @example 3 */
                             lastPage: number;
                         };
                     };
@@ -6607,8 +6631,11 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["RefundRequest"][];
                         meta: {
+                            /** @example 42 */
                             total: number;
+                            /** @example 1 */
                             page: number;
+                            /** @example 3 */
                             lastPage: number;
                         };
                     };
@@ -7430,8 +7457,11 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"][];
                         meta: {
+                            /** @example 42 */
                             total: number;
+                            /** @example 1 */
                             page: number;
+                            /** @example 3 */
                             lastPage: number;
                         };
                     };
@@ -8981,8 +9011,11 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["WithdrawalListItem"][];
                         meta: {
+                            /** @example 42 */
                             total: number;
+                            /** @example 1 */
                             page: number;
+                            /** @example 3 */
                             lastPage: number;
                         };
                     };

@@ -69,6 +69,7 @@ export class SchemaComponents {
       unrepresentable: 'any',
       target: 'draft-2020-12',
       uri: (id) => `${PREFIX}${id}${mark}`,
+      override: ({ jsonSchema }) => dropSafeIntegerBounds(jsonSchema as Json),
     }) as { schemas: Record<string, Json> };
     for (const s of Object.values(schemas)) {
       delete s.$schema;
@@ -77,6 +78,15 @@ export class SchemaComponents {
     }
     return schemas;
   }
+}
+
+/**
+ * zod writes `.int()` as the bounds of a safe integer (±9007199254740991), which no client needs and
+ * which viewers took as the example (/docs showed -9007199254740991 for counts): only real bounds stay.
+ */
+function dropSafeIntegerBounds(s: Json) {
+  if (s.minimum === Number.MIN_SAFE_INTEGER) delete s.minimum;
+  if (s.maximum === Number.MAX_SAFE_INTEGER) delete s.maximum;
 }
 
 /**
