@@ -17,9 +17,9 @@ export function paged<T extends z.ZodType>(item: T) {
   return z.object({
     data: z.array(item),
     meta: z.object({
-      total: z.number().int().meta({ examples: [42] }),
-      page: z.number().int().meta({ examples: [1] }),
-      lastPage: z.number().int().meta({ examples: [3] }),
+      total: z.int().meta({ examples: [42] }),
+      page: z.int().meta({ examples: [1] }),
+      lastPage: z.int().meta({ examples: [3] }),
     }),
   });
 }
