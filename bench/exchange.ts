@@ -17,7 +17,7 @@ import { exchangeOrders, withdrawals } from '@/db/schema';
 import { setNetworkOverride } from '@/lib/chain/network';
 import { setExchangeOverride } from '@/lib/exchange/config';
 import { trackExchangeOrdersLoop } from '@/lib/exchange/track-orders';
-import { watchChainLoop } from '@/lib/invoices/watch-loop';
+import { watchChainLoop } from '@/lib/payments/watch-loop';
 import { startExchangeSim } from '@/lib/exchange-sim/server';
 import type { SimOrder } from '@/lib/exchange-sim/orders';
 import { newId } from '@/lib/ids';

@@ -68,7 +68,7 @@ interface Target {
 await withBenchDatabase(async () => {
   const { getDb, rowsOf } = await import('@/lib/db');
   const { tenants } = await import('@/db/schema');
-  const { recordTransfers } = await import('@/lib/invoices/record-transfers');
+  const { recordTransfers } = await import('@/lib/payments/record-transfers');
   const { createTenant } = await import('@/lib/tenants/create-tenant');
   const db = await getDb();
   const { tenant } = await createTenant(db, { name: 'Bench' });

@@ -68,7 +68,7 @@ test('payer side: a 0.3 % short payment within a 0.5 % tolerance is paid; a part
   await expect(page.getByTestId('shortfall')).toContainText('0.60');
 
   // Partial payment: the checkout shows the remainder, a QR for exactly it and the time left.
-  const partial = await invoice({ amount: '100.00' });
+  const partial = await invoice({ amount: '100.00', returnUrl: 'https://shop.example/orders/42' });
   await pay(partial.id!, '60');
   await page.setViewportSize({ width: 360, height: 800 });
   await page.goto(`/pay/${partial.id}`);
@@ -90,6 +90,17 @@ test('payer side: a 0.3 % short payment within a 0.5 % tolerance is paid; a part
   await expect(page.getByTestId('remainder')).toHaveCount(0);
   await expect(status).toHaveAttribute('data-status', 'PAID_OUT', { timeout: 120_000 });
   await shot(page, 'checkout-remainder-paid-1280');
+
+  // Paid: the merchant's return link and a receipt, which fits a phone.
+  await expect(page.getByRole('link', { name: 'Back to Remainder Books' })).toHaveAttribute('href', 'https://shop.example/orders/42');
+  await page.setViewportSize({ width: 360, height: 800 });
+  await page.getByTestId('receipt-link').click();
+  await expect(page.getByTestId('receipt-amount')).toHaveText('100.00 USDT');
+  await expect(page.getByText('Payment to Remainder Books')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Print or save' })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await shot(page, 'checkout-receipt-360');
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   // A EUR price: the USDT follows at the rate locked on the invoice (the simulator's 1.08).
   const eur = await invoice({ amount: '50.00', currency: 'EUR' });

@@ -16,7 +16,7 @@ export const processWithdrawalsTask = schedules.task({
   run: () => runScheduledJob(WITHDRAWAL_LANE_LEASE, { runForMs: 55_000 }),
 });
 
-/** The auto-refund policy: proposals whose overpayment has settled become refunds (lib/refund-requests/auto-refund.ts). */
+/** The auto-refund policy: proposals whose overpayment has settled become refunds (lib/refunds/requests/auto-refund.ts). */
 export const autoRefundsTask = schedules.task({
   id: 'auto-refunds',
   cron: '* * * * *',

@@ -1,5 +1,5 @@
 import { onInvoiceEvents } from '@/lib/invoices/invoice-event-hooks';
-import { finishHeldPaymentRefund } from '@/lib/invoices/finish-held-payment-refund';
+import { finishHeldPaymentRefund } from '@/lib/refunds/finish-held-payment-refund';
 import { applyInvoiceEventsToOrders } from '@/lib/storefront/apply-invoice-events';
 import { onWithdrawalFinal } from '@/lib/withdrawals/withdrawal-final-hooks';
 

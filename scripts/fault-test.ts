@@ -59,7 +59,7 @@ async function firstWithdrawal(done: () => boolean) {
 const SCENARIOS: Record<string, Scenario> = {
   'worker-kill': () =>
     runScenario('worker SIGKILLed at random moments', {
-      // A settlement claimed by a killed worker is resumed when its 5-minute claim lapses (lib/invoices/run-settlements.ts).
+      // A settlement claimed by a killed worker is resumed when its 5-minute claim lapses (lib/settlements/run-settlements.ts).
       timeoutMs: 400_000,
       fault: async (c, done) => {
         const n = await repeatedly(done, 2_000, 6_000, 10, () => c.killWorker(Math.floor(Math.random() * 2)));
@@ -82,7 +82,7 @@ const SCENARIOS: Record<string, Scenario> = {
 
   'pg-restart': () =>
     runScenario('PostgreSQL restarted during load (private cluster)', {
-      // A settlement whose worker lost the database mid-way keeps its 5-minute claim (lib/invoices/run-settlements.ts).
+      // A settlement whose worker lost the database mid-way keeps its 5-minute claim (lib/settlements/run-settlements.ts).
       timeoutMs: 400_000,
       fault: async (_c: Cluster, done) => {
         const dir = process.env.FAULT_PG_DIR!;

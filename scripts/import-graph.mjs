@@ -33,26 +33,22 @@ export function folderOf(libDir, file) {
 
 /**
  * The two nodes an import from `file` to `target` (both under libDir) joins: the children of their deepest
- * common folder that hold each, a child folder or (without extension) a file. At lib/'s top that is the
- * lib folder (lib/refunds → lib/ledger); inside one folder, its sub-folders (lib/a/b → lib/a/c) and the
- * files beside them, so a cycle between sub-folders is one too. Null for an import inside one folder that
- * joins no sub-folder (file to file beside it: a module cycle, not a folder cycle).
+ * common folder that hold each. At lib/'s top that is the lib folder (lib/refunds → lib/ledger); inside one
+ * folder, its sub-folders (lib/a/b → lib/a/c), and the files beside them count as that folder itself
+ * (lib/refunds/requests → lib/refunds): a sub-folder sits below or above its parent's own files as a whole, so
+ * lib/refunds/x.ts → lib/refunds/requests and lib/refunds/requests → lib/refunds/y.ts is a cycle. Null for an
+ * import between files beside each other (a module cycle, not a folder cycle).
  */
 export function edgeNodes(libDir, file, target) {
   const a = path.relative(libDir, file).split(path.sep);
   const b = path.relative(libDir, target).split(path.sep);
   let k = 0;
   while (k < a.length - 1 && k < b.length - 1 && a[k] === b[k]) k++;
-  const node = (parts) =>
-    parts
-      .slice(0, k + 1)
-      .join('/')
-      .replace(/\.tsx?$/, '');
+  // A file directly in the common folder (k > 0) is that folder; at lib's top it is a node of its own (lib/boot.ts).
+  const node = (parts) => (k > 0 && parts.length === k + 1 ? parts.slice(0, k) : parts.slice(0, k + 1)).join('/').replace(/\.tsx?$/, '');
   const from = node(a);
   const to = node(b);
-  if (from === to) return null;
-  if (k > 0 && a.length === k + 1 && b.length === k + 1) return null;
-  return { from, to };
+  return from === to ? null : { from, to };
 }
 
 const sourcesUnder = (dir) => {

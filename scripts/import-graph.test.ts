@@ -57,6 +57,21 @@ describe('lib import graph', () => {
     ]);
   });
 
+  it("finds a cycle between a sub-folder and its parent folder's own files (lib/refunds/requests ↔ lib/refunds)", () => {
+    const dir = tree({
+      'lib/refunds/create-refund.ts': "import { decided } from './requests/decided-by';\nexport const create = 1;",
+      'lib/refunds/terms.ts': 'export const terms = 1;',
+      'lib/refunds/requests/decided-by.ts': 'export const decided = 1;',
+      'lib/refunds/requests/auto-refund.ts': "import { terms } from '@/lib/refunds/terms';",
+      'lib/refunds/claims/redeem.ts': "import { terms } from '../terms';\nimport { decided } from '../requests/decided-by';",
+    });
+    expect(folderCycles(libImportEdges(dir))).toEqual([['refunds', 'refunds/requests']]);
+    expect(messages(dir)).toEqual([
+      expect.stringMatching(/^lib\/refunds\/create-refund\.ts lib\/refunds → lib\/refunds\/requests closes an import cycle/),
+      expect.stringMatching(/^lib\/refunds\/requests\/auto-refund\.ts lib\/refunds\/requests → lib\/refunds closes an import cycle/),
+    ]);
+  });
+
   it('finds a component importing from app/, by alias or relative path', () => {
     const dir = tree({
       'components/area/form.tsx': "import { act } from '@/app/area/actions';",

@@ -9,7 +9,7 @@ import { listDashboardInvoices } from '@/lib/dashboard/list-invoices';
 import { getOverviewStats, PERIODS, type Period } from '@/lib/dashboard/overview-stats';
 import { Decimal } from '@/lib/money';
 import { getBalanceSummary } from '@/lib/withdrawals/get-balance-summary';
-import { DEFAULT_RAIL } from '@/lib/config/rails';
+import { ASSETS, DEFAULT_RAIL } from '@/lib/config/rails';
 
 export const metadata = { title: 'Home' };
 
@@ -17,11 +17,15 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const ctx = await requireContext();
   const requested = Number((await searchParams).days);
   const days: Period = (PERIODS as readonly number[]).includes(requested) ? (requested as Period) : 30;
-  const [balance, stats, recent] = await Promise.all([
-    getBalanceSummary(ctx.db, ctx.owner, { currency: DEFAULT_RAIL.token }),
+  // Each asset the gateway takes, the default rail's first: a USDC balance is shown as USDC, never added to USDT.
+  const assets = [DEFAULT_RAIL.token, ...ASSETS.filter((a) => a !== DEFAULT_RAIL.token)];
+  const [balances, stats, recent] = await Promise.all([
+    Promise.all(assets.map((currency) => getBalanceSummary(ctx.db, ctx.owner, { currency }))),
     getOverviewStats(ctx.db, ctx.owner, days),
     listDashboardInvoices(ctx.db, ctx.owner, { page: 1 }, 6),
   ]);
+  // The default asset always; another only once it holds or owes something.
+  const shown = balances.filter((b, i) => i === 0 || /[1-9]/.test(b.available) || /[1-9]/.test(b.pending));
   const received = stats.series.reduce((s, p) => s.plus(p.received), new Decimal(0)).toFixed();
   const fees = stats.series.reduce((s, p) => s.plus(p.fees), new Decimal(0)).toFixed();
   const delivered = stats.series.reduce((s, p) => s + p.delivered, 0);
@@ -54,8 +58,8 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       />
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {[
-          ['Available balance', <Money key="a" value={balance.available} currency={DEFAULT_RAIL.token} />, 'overview-available'],
-          ['Pending withdrawals', <Money key="p" value={balance.pending} currency={DEFAULT_RAIL.token} />, 'overview-pending'],
+          ['Available balance', <PerAsset key="a" rows={shown.map((b) => [b.currency, b.available])} />, 'overview-available'],
+          ['Pending withdrawals', <PerAsset key="p" rows={shown.map((b) => [b.currency, b.pending])} />, 'overview-pending'],
           [`Received, ${days} days (all stablecoins)`, <Money key="r" value={received} currency="USD" />, 'overview-received'],
           [`Fees, ${days} days (all stablecoins)`, <Money key="f" value={fees} currency="USD" />, 'overview-fees'],
         ].map(([label, value, id]) => (
@@ -130,5 +134,18 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         </Card>
       </div>
     </>
+  );
+}
+
+/** One line per asset, each in its own unit. */
+function PerAsset({ rows }: { rows: [string, string][] }) {
+  return (
+    <span className="flex flex-col">
+      {rows.map(([currency, value]) => (
+        <span key={currency} data-asset={currency}>
+          <Money value={value} currency={currency} />
+        </span>
+      ))}
+    </span>
   );
 }

@@ -4,7 +4,7 @@
  * (the checkout's proposal with the invoice id and no or a guessed claim token, and every merchant path they have);
  * none may succeed, the claim token may appear in nothing they read, and the payer with the token from the create
  * response is refunded. The victim is that payer: refused = not refunded. In-process, one anvil (logic in
- * lib/testing/refund-hijack.ts, also run by lib/refund-requests/refund-hijack.test.ts).
+ * lib/testing/refund-hijack.ts, also run by lib/refunds/requests/refund-hijack.test.ts).
  */
 import { withBenchDatabase } from '../lib/harness';
 import type { AbuseRow } from './types';

@@ -9,8 +9,8 @@ import { ApiError } from '@/lib/api/errors';
 import { getDb } from '@/lib/db';
 import { clientIp } from '@/lib/http/client-ip';
 import { log } from '@/lib/log';
-import { autoRefund } from '@/lib/refund-requests/auto-refund';
-import { proposeRefundAddress } from '@/lib/refund-requests/propose-refund-address';
+import { autoRefund } from '@/lib/refunds/requests/auto-refund';
+import { proposeRefundAddress } from '@/lib/refunds/requests/propose-refund-address';
 
 export interface RefundAddressState {
   error?: string;

@@ -208,6 +208,15 @@ export function CheckoutLive({ initial, claim }: { initial: CheckoutState; claim
         />
       ) : null}
 
+      {PAID.has(state.status) || state.status === 'FAILED' ? (
+        <a
+          href={`/pay/${state.id}/receipt`}
+          data-testid="receipt-link"
+          className="block rounded-md border border-slate-300 bg-white px-4 py-2 text-center text-sm font-medium text-slate-700 hover:bg-slate-50"
+        >
+          View receipt
+        </a>
+      ) : null}
       {state.returnUrl && !awaiting ? (
         <a href={state.returnUrl} className="block rounded-md bg-slate-900 px-4 py-2 text-center text-sm font-medium text-white">
           Back to {state.tenantName}

@@ -154,7 +154,7 @@ export const mismatchedPayments = pgTable(
     uniqueIndex('mismatched_payments_log_uq').on(t.chainId, t.txHash, t.logIndex),
     /** An invoice's mismatched payments (invoice view, checkout). */
     index('mismatched_payments_invoice_idx').on(t.invoiceId, t.blockNumber),
-    /** A finished withdrawal finds the held payment it sends back (lib/invoices/finish-held-payment-refund.ts, on every withdrawal). */
+    /** A finished withdrawal finds the held payment it sends back (lib/refunds/finish-held-payment-refund.ts, on every withdrawal). */
     index('mismatched_payments_withdrawal_idx')
       .on(t.withdrawalId)
       .where(sql`${t.withdrawalId} is not null`),

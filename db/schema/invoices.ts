@@ -81,6 +81,8 @@ export const invoices = pgTable(
     confirmationsRequired: integer().notNull(),
     externalId: text(),
     description: text(),
+    /** Where the paid checkout sends the payer back (the merchant's order page); http(s) only, checked at creation. */
+    returnUrl: text(),
     metadata: jsonb().notNull().default({}),
     expiresAt: tstz().notNull(),
     /** Pay-in from another coin (issue 6): the currency and amount the customer sends to payinAddress at the exchange; null for direct USDT. */

@@ -28,8 +28,8 @@ export const paymentLinks = pgTable(
     /** The rail each payer's invoice is on: network and token (one of the tenant's accepted rails when the link was made). */
     chain: chainColumn(),
     token: assetColumn(),
-    /** The token, or (USDT links) a fiat code (lib/invoices FIAT_CURRENCIES): each invoice then locks its own rate. */
-    currency: text().notNull().default('USDT'),
+    /** The token, or (USDT links) a fiat code (lib/invoices FIAT_CURRENCIES): each invoice then locks its own rate. No default: a link names its currency. */
+    currency: text().notNull(),
     /** Quantity limit: the link stops taking payers once this many of its invoices are paid; null = no limit. */
     maxPayments: integer(),
     /** Minutes each payer's invoice stays payable. */

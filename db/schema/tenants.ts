@@ -45,7 +45,7 @@ export const tenants = pgTable('tenants', {
   /**
    * A payment in the invoice's token on another enabled network than the invoice's: `credit` counts it
    * like a correct payment (swept on the network it came on), `hold` keeps it apart for the merchant
-   * (lib/invoices/record-transfers.ts). Another token is always held.
+   * (lib/payments/record-transfers.ts). Another token is always held.
    */
   /**
    * The rails (`CHAIN:TOKEN`) this tenant accepts besides BSC:USDT (always on, the spec's default), among those

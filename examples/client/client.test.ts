@@ -82,6 +82,8 @@ describe('examples/client (openapi-fetch over the generated types)', () => {
       depositAddress: '0x0',
       amountExpected: '10.00',
       amountReceived: '10.00',
+      feeAmount: '0.10',
+      amountCredited: '9.90',
       status: 'PAID_OUT',
       expiresAt: '2026-01-01T00:00:00.000Z',
       confirmationsRequired: 5,

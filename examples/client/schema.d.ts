@@ -2182,6 +2182,10 @@ export interface components {
             amountExpected: string;
             /** @description Decimal string, e.g. "100.50". */
             amountReceived: string;
+            /** @description The gateway's fee on what was received; "0" until the invoice is settled (set by invoice.paid_out). */
+            feeAmount: string;
+            /** @description What the settlement credited to the balance: amountReceived less feeAmount; "0.00" until invoice.paid_out. */
+            amountCredited: string;
             /**
              * @description The invoice status when the event was written. invoice.paid_out of a late or partial payment on an expired invoice keeps EXPIRED.
              * @enum {string}

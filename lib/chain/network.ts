@@ -63,7 +63,7 @@ export function tokensOf(net: Network): TokenContract[] {
 const RAILS_OF = new WeakMap<Network, Map<Asset, Network>>();
 
 /** The network as the rail of one of its tokens (same object each time), or undefined when the token is not enabled there. */
-export function railOf(net: Network, asset: Asset): Network | undefined {
+export function railOf<N extends Network>(net: N, asset: Asset): N | undefined {
   if (asset === net.token) return net;
   const t = tokensOf(net).find((c) => c.asset === asset);
   if (!t) return undefined;
@@ -71,7 +71,8 @@ export function railOf(net: Network, asset: Asset): Network | undefined {
   if (!byAsset) RAILS_OF.set(net, (byAsset = new Map()));
   let rail = byAsset.get(asset);
   if (!rail) byAsset.set(asset, (rail = Object.freeze({ ...net, token: asset, tokenAddress: t.address, decimals: t.decimals })));
-  return rail;
+  // The same network with another token (tokenAddress set): whatever fields `net` had ready, the rail has.
+  return rail as N;
 }
 
 // Process-wide overrides (tests point test mode at their own anvil); on globalThis

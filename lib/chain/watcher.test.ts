@@ -3,12 +3,12 @@ import { createPublicClient, custom, getAddress, type PublicClient } from 'viem'
 import { describe, expect, it } from 'vitest';
 import { chainCursors, chainTransfers } from '@/db/schema';
 import { type Network, type ReadyNetwork } from '@/lib/chain/network';
-import { runInvoiceJobs } from '@/lib/invoices/run-invoice-jobs';
+import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { invoiceHelpers } from '@/lib/testing/invoice-helpers';
-import { watchChain } from '@/lib/invoices/watch-chain';
+import { watchChain } from '@/lib/payments/watch-chain';
 
 let chain: AnvilChain;
 let net: Network;

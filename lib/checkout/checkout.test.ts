@@ -1,7 +1,7 @@
 import type { Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { type Network } from '@/lib/chain/network';
-import { runInvoiceJobs } from '@/lib/invoices/run-invoice-jobs';
+import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { call } from '@/lib/testing/app';

@@ -107,11 +107,11 @@ export async function getCheckout(db: Db, invoiceId: string) {
     confirmationsRequired: inv.confirmationsRequired,
     payments: transfers.length,
     expiresAt: inv.expiresAt.toISOString(),
-    /** Where to send the customer back: the store page for storefront orders. */
     /** What the payer may ask back and their refund address proposal (null when nothing was ever to give back). */
     refund,
     /** Internal: the payer's claim token hash, for presentCheckout to compare; never sent (lib/checkout/present-checkout.ts). */
     claimTokenHash: inv.claimTokenHash,
-    returnUrl: order[0] ? `/store/${row.tenantSlug}${inv.mode === 'test' ? '?mode=test' : ''}` : null,
+    /** Where to send the customer back: the merchant's returnUrl, else the store page for storefront orders. */
+    returnUrl: inv.returnUrl ?? (order[0] ? `/store/${row.tenantSlug}${inv.mode === 'test' ? '?mode=test' : ''}` : null),
   };
 }

@@ -7,7 +7,7 @@ import { call } from '@/lib/testing/app';
 import { claimOf } from '@/lib/testing/refund-hijack';
 import { createInvoice, railsTenant, withTwoRails, type TwoRails } from '@/lib/testing/two-rails';
 import { freshAddress } from '@/lib/testing/settled-invoice';
-import { proposeRefundAddress } from '@/lib/refund-requests/propose-refund-address';
+import { proposeRefundAddress } from '@/lib/refunds/requests/propose-refund-address';
 
 /*
  * Issue 30 §7: the checkout's refund section names the invoice's own token and network (an Ethereum USDC invoice

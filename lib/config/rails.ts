@@ -36,6 +36,8 @@ const USDT0 = ['USDT', 'USDT0', 'USD₮0'] as const;
 export interface ChainSpec {
   key: ChainKey;
   name: string;
+  /** The token standard wallets name on this network ("BEP-20" on BSC): payers pick the network by it. */
+  tokenStandard: 'BEP-20' | 'ERC-20';
   /** Chain ids in production: live is mainnet, test the public testnet. */
   chainId: { live: number; test: number };
   /** Local development chain ids (anvil), distinct per network and mode. */
@@ -62,6 +64,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
   BSC: {
     key: 'BSC',
     name: 'BNB Smart Chain',
+    tokenStandard: 'BEP-20',
     chainId: { live: 56, test: 97 },
     devChainId: { live: 31338, test: 31337 },
     blockTimeMs: 450,
@@ -75,6 +78,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
   ETHEREUM: {
     key: 'ETHEREUM',
     name: 'Ethereum',
+    tokenStandard: 'ERC-20',
     chainId: { live: 1, test: 11155111 },
     devChainId: { live: 31348, test: 31347 },
     blockTimeMs: 12_000,
@@ -88,6 +92,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
   POLYGON: {
     key: 'POLYGON',
     name: 'Polygon PoS',
+    tokenStandard: 'ERC-20',
     chainId: { live: 137, test: 80002 },
     devChainId: { live: 31358, test: 31357 },
     blockTimeMs: 2_000,
@@ -101,6 +106,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
   ARBITRUM: {
     key: 'ARBITRUM',
     name: 'Arbitrum One',
+    tokenStandard: 'ERC-20',
     chainId: { live: 42161, test: 421614 },
     devChainId: { live: 31368, test: 31367 },
     blockTimeMs: 250,
@@ -114,6 +120,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
   BASE: {
     key: 'BASE',
     name: 'Base',
+    tokenStandard: 'ERC-20',
     chainId: { live: 8453, test: 84532 },
     devChainId: { live: 31378, test: 31377 },
     blockTimeMs: 2_000,
@@ -125,12 +132,29 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
   },
 };
 
+/**
+ * The asset fiat rates are quoted in (USDT per unit of fiat): only invoices and links in it take a fiat price;
+ * applying the rate to another stablecoin would misprice by its spread to this one.
+ */
+export const FIAT_QUOTE_ASSET: Asset = 'USDT';
+
 /** A rail: one token on one network, written `CHAIN:TOKEN` in RAILS. */
 export interface RailKey {
   chain: ChainKey;
   token: Asset;
 }
 export type Rail = RailKey;
+
+/** A rail written `CHAIN:TOKEN`, as RAILS, tenant settings and forms carry it. */
+export type RailId = `${ChainKey}:${Asset}`;
+
+export const railId = (r: RailKey): RailId => `${r.chain}:${r.token}`;
+
+/** The rail of a `CHAIN:TOKEN` id (typed: no cast at the caller). */
+export function splitRailId(id: RailId): RailKey {
+  const [chain, token] = id.split(':') as [ChainKey, Asset];
+  return { chain, token };
+}
 
 /** Every (network, token) pair the table knows: BSC USDT, BSC USDC, Ethereum USDT and USDC, ... */
 export const ALL_RAILS: readonly RailKey[] = CHAINS.flatMap((chain) =>

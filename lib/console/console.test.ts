@@ -294,6 +294,14 @@ describe('console search', () => {
     expect(await searchConsole(db, d.deliveryId)).toEqual([expect.objectContaining({ kind: 'delivery', id: d.deliveryId })]);
     expect(await searchConsole(db, 'x')).toEqual([]);
   });
+
+  it('shows amounts in token units with the record\'s own token, not the 18-decimal column value', async () => {
+    const t = await createTestTenant();
+    const inv = await call('POST', '/v1/invoices', { key: t.test, body: { amount: '15.50' } });
+    expect(inv.status, inv.text).toBe(201);
+    const [hit] = await searchConsole(db, inv.body.id);
+    expect(hit!.summary).toBe(`PENDING · 15.50 ${inv.body.token} · invoice id`);
+  });
 });
 
 describe('dead letter filters', () => {

@@ -3,11 +3,11 @@ import { invoices, settlements } from '@/db/schema';
 import { ApiError, notFound } from '@/lib/api/errors';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import type { Db } from '@/lib/db';
-import { retrySettlement } from '@/lib/invoices/retry-settlement';
+import { retrySettlement } from '@/lib/settlements/retry-settlement';
 
 /**
  * Console: puts an invoice's failed settlement back in the settle job's queue
- * (lib/invoices/retry-settlement, which resumes recorded on-chain steps rather
+ * (lib/settlements/retry-settlement, which resumes recorded on-chain steps rather
  * than repeating them). Moves no money itself.
  */
 export async function retryInvoiceSettlement(db: Db, actor: AuditActor, invoiceId: string, now = new Date()) {

@@ -1,6 +1,7 @@
 import { eq, ilike, or, sql } from 'drizzle-orm';
 import { chainTransfers, events, invoices, orders, settlements, settlementTxs, tenants, webhookDeliveries, withdrawals } from '@/db/schema';
 import type { Db } from '@/lib/db';
+import { formatAmount } from '@/lib/money';
 
 export interface SearchHit {
   kind: 'tenant' | 'invoice' | 'withdrawal' | 'event' | 'delivery' | 'order' | 'payment' | 'settlement';
@@ -14,6 +15,8 @@ export interface SearchHit {
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 const LIMIT = 25;
+/** The columns hold 18 decimals; a summary shows the amount as the API does, in its own token. */
+const units = (amount: string, token: string) => `${formatAmount(amount)} ${token}`;
 
 /**
  * Console search across every tenant. Ids are recognised by prefix and looked
@@ -25,7 +28,7 @@ export async function searchConsole(db: Db, raw: string): Promise<SearchHit[]> {
   if (q.length < 2 || q.length > 200) return [];
   const hits: SearchHit[] = [];
   const inv = (r: typeof invoices.$inferSelect, why: string) =>
-    hits.push({ kind: 'invoice', id: r.id, tenantId: r.tenantId, mode: r.mode, summary: `${r.status} · ${r.amountExpected} USDT · ${why}` });
+    hits.push({ kind: 'invoice', id: r.id, tenantId: r.tenantId, mode: r.mode, summary: `${r.status} · ${units(r.amountExpected, r.token)} · ${why}` });
 
   if (q.startsWith('ten_')) {
     for (const t of await db.select().from(tenants).where(eq(tenants.id, q)))
@@ -34,7 +37,7 @@ export async function searchConsole(db: Db, raw: string): Promise<SearchHit[]> {
     for (const r of await db.select().from(invoices).where(eq(invoices.id, q))) inv(r, 'invoice id');
   } else if (q.startsWith('wd_')) {
     for (const w of await db.select().from(withdrawals).where(eq(withdrawals.id, q)))
-      hits.push({ kind: 'withdrawal', id: w.id, tenantId: w.tenantId, mode: w.mode, summary: `${w.status} · ${w.amount} USDT` });
+      hits.push({ kind: 'withdrawal', id: w.id, tenantId: w.tenantId, mode: w.mode, summary: `${w.status} · ${units(w.amount, w.token)}` });
   } else if (q.startsWith('evt_')) {
     for (const e of await db.select().from(events).where(eq(events.id, q)))
       hits.push({ kind: 'event', id: e.id, tenantId: e.tenantId, mode: e.mode, summary: `${e.type} · about ${e.subjectId ?? '—'}` });
@@ -62,7 +65,7 @@ export async function searchConsole(db: Db, raw: string): Promise<SearchHit[]> {
       .from(withdrawals)
       .where(sql`lower(${withdrawals.destinationAddress}) = ${q.toLowerCase()}`)
       .limit(LIMIT))
-      hits.push({ kind: 'withdrawal', id: w.id, tenantId: w.tenantId, mode: w.mode, summary: `${w.status} · ${w.amount} USDT · destination` });
+      hits.push({ kind: 'withdrawal', id: w.id, tenantId: w.tenantId, mode: w.mode, summary: `${w.status} · ${units(w.amount, w.token)} · destination` });
   } else if (TX_HASH.test(q)) {
     const h = q.toLowerCase();
     for (const t of await db
@@ -75,14 +78,14 @@ export async function searchConsole(db: Db, raw: string): Promise<SearchHit[]> {
         id: t.invoiceId,
         tenantId: t.tenantId,
         mode: t.mode,
-        summary: `payment of ${t.amount} USDT to invoice ${t.invoiceId}`,
+        summary: `payment of ${units(t.amount, t.token)} to invoice ${t.invoiceId}`,
       });
     for (const w of await db
       .select()
       .from(withdrawals)
       .where(or(sql`lower(${withdrawals.txHash}) = ${h}`, sql`${h} = any(${withdrawals.replacedTxHashes})`))
       .limit(LIMIT))
-      hits.push({ kind: 'withdrawal', id: w.id, tenantId: w.tenantId, mode: w.mode, summary: `${w.status} · ${w.amount} USDT · transaction` });
+      hits.push({ kind: 'withdrawal', id: w.id, tenantId: w.tenantId, mode: w.mode, summary: `${w.status} · ${units(w.amount, w.token)} · transaction` });
     const sweeps = await db
       .select({ step: settlementTxs.step, invoiceId: settlements.invoiceId, tenantId: settlements.tenantId, mode: settlements.mode })
       .from(settlementTxs)

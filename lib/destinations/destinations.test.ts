@@ -6,7 +6,7 @@ import { userActor } from '@/lib/audit/audit-merchant-action';
 import { refillAddressPool } from '@/lib/chain/refill-address-pool';
 import { getNetwork, setNetworkOverride, type Network } from '@/lib/chain/network';
 import { rowsOf } from '@/lib/db';
-import { proposeRefundAddress } from '@/lib/refund-requests/propose-refund-address';
+import { proposeRefundAddress } from '@/lib/refunds/requests/propose-refund-address';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { creditAsset } from '@/lib/testing/usdc-rails';

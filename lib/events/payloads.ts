@@ -25,6 +25,8 @@ export const InvoiceEventData = z
     depositAddress: z.string(),
     amountExpected: Amount,
     amountReceived: Amount,
+    feeAmount: Amount.describe("The gateway's fee on what was received; \"0\" until the invoice is settled (set by invoice.paid_out)."),
+    amountCredited: Amount.describe('What the settlement credited to the balance: amountReceived less feeAmount; "0.00" until invoice.paid_out.'),
     status: z
       .enum(INVOICE_STATUSES)
       .describe('The invoice status when the event was written. invoice.paid_out of a late or partial payment on an expired invoice keeps EXPIRED.'),

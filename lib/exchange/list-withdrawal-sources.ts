@@ -1,5 +1,5 @@
 import { getNetworks, tokensOf } from '@/lib/chain/network';
-import type { Asset, ChainKey } from '@/lib/config/rails';
+import { DEFAULT_RAIL, type Asset, type ChainKey } from '@/lib/config/rails';
 import type { Db } from '@/lib/db';
 import type { Mode } from '@/lib/mode';
 import { getCurrencies } from './currencies';
@@ -27,6 +27,6 @@ export async function listWithdrawalSources(db: Db, mode: Mode): Promise<Withdra
       if (found?.send) out.push({ chain: net.chain, token: t.asset, code: found.code });
     }
   }
-  const rank = (s: WithdrawalSource) => (s.chain === 'BSC' && s.token === 'USDT' ? 0 : 1);
+  const rank = (s: WithdrawalSource) => (s.chain === DEFAULT_RAIL.chain && s.token === DEFAULT_RAIL.token ? 0 : 1);
   return out.sort((a, b) => rank(a) - rank(b));
 }

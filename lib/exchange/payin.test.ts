@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exchangeOrders, invoices } from '@/db/schema';
 import { type Network } from '@/lib/chain/network';
-import { runInvoiceJobs } from '@/lib/invoices/run-invoice-jobs';
+import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { call } from '@/lib/testing/app';

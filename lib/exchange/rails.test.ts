@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { exchangeOrders, ledgerEntries, withdrawals } from '@/db/schema';
 import type { Network } from '@/lib/chain/network';
 import type { Asset } from '@/lib/config/rails';
-import { runInvoiceJobs } from '@/lib/invoices/run-invoice-jobs';
+import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';

@@ -1,4 +1,5 @@
 import { ApiError } from '@/lib/api/errors';
+import { ASSETS, FIAT_QUOTE_ASSET } from '@/lib/config/rails';
 import type { Db } from '@/lib/db';
 import type { InvoicePricing } from '@/lib/invoices/invoice-row';
 import type { CreateInvoiceInput } from '@/lib/invoices/schemas';
@@ -21,14 +22,14 @@ export async function priceInvoice(
 ): Promise<{ input: CreateInvoiceInput; pricing: InvoicePricing | null }> {
   const currency = input.currency ?? input.token;
   if (currency === input.token) return { input: { ...input, currency }, pricing: null };
-  if (currency === 'USDT' || currency === 'USDC') {
+  if ((ASSETS as readonly string[]).includes(currency)) {
     throw new ApiError('validation_failed', `A ${input.token} invoice is priced in ${input.token} or a fiat currency, not ${currency}.`, [
       { path: 'currency', message: `must be ${input.token} or a fiat currency` },
     ]);
   }
   // Rates are USDT per unit of fiat: applying them to another stablecoin would misprice by its spread to USDT.
-  if (input.token !== 'USDT') {
-    throw new ApiError('validation_failed', `Fiat prices are offered for USDT invoices; price a ${input.token} invoice in ${input.token}.`, [
+  if (input.token !== FIAT_QUOTE_ASSET) {
+    throw new ApiError('validation_failed', `Fiat prices are offered for ${FIAT_QUOTE_ASSET} invoices; price a ${input.token} invoice in ${input.token}.`, [
       { path: 'currency', message: `must be ${input.token} for a ${input.token} invoice` },
     ]);
   }
@@ -41,7 +42,7 @@ export async function priceInvoice(
       [{ path: 'amount', message: 'out of range once converted to USDT' }],
     );
   return {
-    input: { ...input, currency: 'USDT', amount: usdt.toFixed() },
+    input: { ...input, currency: FIAT_QUOTE_ASSET, amount: usdt.toFixed() },
     pricing: { priceCurrency: currency, priceAmount: input.amount, rate: r.rate, rateSource: r.source, rateAt: r.fetchedAt },
   };
 }

@@ -7,7 +7,7 @@ import type { AnvilChain } from '@/lib/testing/anvil';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { balanceOf, createInvoice, invoiceDetail, ledgerSums, sendToken } from '@/lib/testing/two-rails';
-import { runInvoiceJobs } from './run-invoice-jobs';
+import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 
 /*
  * Every rail of the table (lib/config/rails.ts) on a local chain of its own, its tokens at their

@@ -9,7 +9,7 @@ import type { AnvilChain } from '@/lib/testing/anvil';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
-import { runInvoiceJobs } from './run-invoice-jobs';
+import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 
 let chain: AnvilChain;
 let net: Network;

@@ -6,7 +6,7 @@ import { getNetworks } from '@/lib/chain/network';
 import { formatAmount } from './amount';
 import { getInvoiceOrThrow } from './get-invoice-or-throw';
 import { invoiceView } from './view';
-import { mismatchedPaymentEventData } from './record-mismatched';
+import { mismatchedPaymentEventData } from './held-payment-view';
 
 /** GET /v1/invoices/:id: the invoice with its payments, settlements and event timeline. */
 export async function getInvoice(db: Db, where: { id: string; tenantId: string; mode: Mode }) {

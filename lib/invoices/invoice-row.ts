@@ -73,6 +73,7 @@ export function invoiceRow(
     confirmationsRequired: network.confirmations,
     externalId: input.externalId ?? null,
     description: input.description ?? null,
+    returnUrl: input.returnUrl ?? null,
     metadata: input.metadata ?? {},
     expiresAt: new Date(now.getTime() + input.expiresInMinutes * 60_000),
     createdAt: now,

@@ -5,7 +5,7 @@ import { getNetwork, getNetworks, tokensOf } from '@/lib/chain/network';
 import { ALL_RAILS, CHAINS, CHAIN_SPECS, DEFAULT_RAIL, type ChainKey } from '@/lib/config/rails';
 import { localChainEnv } from '@/lib/dev/local-chain-env';
 import { resetEnvCache } from '@/lib/env';
-import { runInvoiceJobs } from '@/lib/invoices/run-invoice-jobs';
+import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import { startAnvil, type AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';

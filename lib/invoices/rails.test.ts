@@ -205,7 +205,7 @@ describe('rails: several networks and tokens', () => {
     expect(d.status).toBe('PAID_OUT');
     expect(d.amountReceived).toBe('15.00');
     expect(d.mismatchedPayments).toMatchObject([{ chain: 'BSC', token: 'USDC', mismatch: 'token', amount: '7.00' }]);
-    // Until the merchant resolves it (lib/invoices/held-payments.test.ts), it is nobody's balance.
+    // Until the merchant resolves it (lib/payments/held-payments.test.ts), it is nobody's balance.
     expect((await balanceOf(t.test, 'USDC')).available).toBe('0.00');
     // The sweep moved only the invoice's token: the USDC is still on the address.
     expect(await bsc.tokenBalance(getAddress(inv.depositAddress) as Address, bsc.tokenOf('USDC'))).toBe(parseUnits('7', 18));

@@ -12,7 +12,20 @@ const METADATA_MAX_BYTES = 8192;
 /** Currencies an invoice may be priced in besides USDT (rates: lib/fiat-rates). */
 export const FIAT_CURRENCIES = ['USD', 'EUR', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD'] as const;
 export type FiatCurrency = (typeof FIAT_CURRENCIES)[number];
-const PRICE_CURRENCIES = ['USDT', 'USDC', ...FIAT_CURRENCIES] as const;
+const PRICE_CURRENCIES = [...ASSETS, ...FIAT_CURRENCIES] as const;
+
+/** Absolute http(s) only: the checkout renders it as a link, so javascript: or data: URLs must never get there. */
+const ReturnUrl = z
+  .string()
+  .max(2000, 'must be at most 2000 characters')
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === 'https:' || u.protocol === 'http:') && u.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http(s) URL such as "https://shop.example/orders/42"');
 
 export const CreateInvoiceBody = z.strictObject({
   amount: amountString({ maxDecimals: 2, max: '1000000000', example: '100.50' }).describe(
@@ -26,6 +39,9 @@ export const CreateInvoiceBody = z.strictObject({
     ),
   externalId: z.string().trim().min(1).max(255).optional().describe('Your own reference (at most 255 characters); filterable.'),
   description: z.string().max(1000).optional().describe('Free text, at most 1,000 characters.'),
+  returnUrl: ReturnUrl.optional().describe(
+    'Extension: where the hosted checkout sends the payer once the invoice is paid (a "Back to <your name>" button beside the receipt), e.g. your order page. An absolute http(s) URL of at most 2,000 characters.',
+  ),
   metadata: z
     .record(z.string(), z.unknown(), { error: () => 'must be a JSON object' })
     .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= METADATA_MAX_BYTES, `must be at most ${METADATA_MAX_BYTES} bytes as JSON`)
@@ -92,6 +108,7 @@ export const InvoiceSchema = z
     txHashes: z.array(z.string()),
     externalId: z.string().nullable(),
     description: z.string().nullable(),
+    returnUrl: z.string().nullable().describe('Extension: where the paid checkout sends the payer back; null when not set.'),
     metadata: z.record(z.string(), z.unknown()),
     expiresAt: Timestamp,
     createdAt: Timestamp,

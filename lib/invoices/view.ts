@@ -24,6 +24,7 @@ export function invoiceView(row: Invoice, txHashes: string[]): InvoiceView {
     txHashes,
     externalId: row.externalId,
     description: row.description,
+    returnUrl: row.returnUrl,
     metadata: (row.metadata ?? {}) as Record<string, unknown>,
     expiresAt: row.expiresAt.toISOString(),
     createdAt: row.createdAt.toISOString(),
@@ -44,7 +45,7 @@ export function invoiceView(row: Invoice, txHashes: string[]): InvoiceView {
   };
 }
 
-/** The spec's invoice event payload, exactly these fields. */
+/** The spec's invoice event payload, plus the fee and the credited amount (an addition the spec allows: it lists what the data holds). */
 export function invoiceEventData(row: Invoice, txHashes: string[]): InvoiceEventDataView {
   const v = invoiceView(row, txHashes);
   return {
@@ -55,6 +56,8 @@ export function invoiceEventData(row: Invoice, txHashes: string[]): InvoiceEvent
     depositAddress: v.depositAddress,
     amountExpected: v.amountExpected,
     amountReceived: v.amountReceived,
+    feeAmount: v.feeAmount,
+    amountCredited: v.amountCredited,
     status: v.status,
     expiresAt: v.expiresAt,
     confirmationsRequired: v.confirmationsRequired,

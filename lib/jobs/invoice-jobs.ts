@@ -1,12 +1,12 @@
 import type { ScheduledJob } from './scheduled-job';
 import { getNetworks, isNetworkReady, type Network } from '@/lib/chain/network';
-import { watchChainLoop } from '@/lib/invoices/watch-loop';
+import { watchChainLoop } from '@/lib/payments/watch-loop';
 import { refillAddressPool } from '@/lib/chain/refill-address-pool';
 import { MODES, type Mode } from '@/lib/mode';
-import { createSettlements } from '@/lib/invoices/create-settlements';
+import { createSettlements } from '@/lib/settlements/create-settlements';
 import { expireInvoices } from '@/lib/invoices/expire-invoices';
-import { runSettlements } from '@/lib/invoices/run-settlements';
-import type { SettleNetwork } from '@/lib/invoices/settle-invoice';
+import { runSettlements } from '@/lib/settlements/run-settlements';
+import type { SettleNetwork } from '@/lib/settlements/settle-invoice';
 import { perNetwork } from '@/lib/chain/per-network';
 
 /** The chain watch job of a mode: one per mode for the local worker; Trigger.dev runs every mode's in one task. */

@@ -6,7 +6,7 @@ import { rotateWebhookQueue } from '@/lib/webhooks/rotate-queue';
 import { INVOICE_JOBS } from './invoice-jobs';
 import type { ScheduledJob } from './scheduled-job';
 import { trackExchangeOrdersLoop } from '@/lib/exchange/track-orders';
-import { runAutoRefunds } from '@/lib/refund-requests/auto-refund';
+import { runAutoRefunds } from '@/lib/refunds/requests/auto-refund';
 import { runSolvency } from '@/lib/solvency/run-solvency';
 import { env } from '@/lib/env';
 
@@ -32,7 +32,7 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
     leaseMs: 120_000,
     run: (db, signal, opts) => processAllWithdrawals(db, { signal, runForMs: opts?.runForMs ?? 25_000, pollMs: 1_000 }),
   },
-  // The auto-refund policy: overpayments refunded to the payer's proposed address once settled (lib/refund-requests).
+  // The auto-refund policy: overpayments refunded to the payer's proposed address once settled (lib/refunds/requests).
   { name: 'auto-refunds', everyMs: 3_000, leaseMs: 60_000, run: (db) => runAutoRefunds(db) },
   // Exchange orders (withdrawals, pay-ins) followed to a final status within the shared weight budget: a 55 s loop
   // that polls as soon as the tracker's pace allows (lib/exchange/track-orders.ts), like the chain watcher.

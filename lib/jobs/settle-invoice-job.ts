@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Db } from '@/lib/db';
-import { getNetwork, getNetworks, isNetworkReady } from '@/lib/chain/network';
+import { getNetworks, isNetworkReady, requireNetwork } from '@/lib/chain/network';
 import { CHAINS } from '@/lib/config/rails';
-import { dueSettlements } from '@/lib/invoices/due-settlements';
-import { runSettlements } from '@/lib/invoices/run-settlements';
-import type { SettleNetwork } from '@/lib/invoices/settle-invoice';
+import { dueSettlements } from '@/lib/settlements/due-settlements';
+import { runSettlements } from '@/lib/settlements/run-settlements';
+import { SETTLE_FIELDS } from '@/lib/settlements/settle-invoice';
 import { MODES, ModeSchema } from '@/lib/mode';
 
 /**
@@ -23,7 +23,8 @@ export type SettleInvoicePayload = z.infer<typeof SettleInvoicePayload>;
 /** Settles the one settlement named, if it is due (claimSettlement decides; a finished or held one is skipped). */
 export async function runSettleInvoiceJob(db: Db, payload: SettleInvoicePayload) {
   const { settlementId, mode, chain } = SettleInvoicePayload.parse(payload);
-  return runSettlements(db, getNetwork(mode, chain) as SettleNetwork, { only: settlementId });
+  // An unconfigured network is a clear error here, not an undefined key deep in the sweep.
+  return runSettlements(db, requireNetwork(mode, chain, SETTLE_FIELDS), { only: settlementId });
 }
 
 /**

@@ -25,8 +25,8 @@ vi.mock('@/lib/jobs/settle-invoice-job', async (importOriginal) => ({
   runSettleInvoiceJob: vi.fn(async () => ({ completed: 1, failed: 0 })),
 }));
 // Two due settlements per ready network, whatever the test database holds (dueSettlements' SQL is the claim's own).
-vi.mock('@/lib/invoices/due-settlements', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@/lib/invoices/due-settlements')>()),
+vi.mock('@/lib/settlements/due-settlements', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/lib/settlements/due-settlements')>()),
   dueSettlements: vi.fn(async (_db: unknown, net: { mode: string }) => [
     { id: `stl_${net.mode}_a`, attempts: 0 },
     { id: `stl_${net.mode}_b`, attempts: 3 },

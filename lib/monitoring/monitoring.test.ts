@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setNetworkOverride, type Network } from '@/lib/chain/network';
 import { getDb } from '@/lib/db';
 import { resetEnvCache } from '@/lib/env';
-import { runInvoiceJobs } from '@/lib/invoices/run-invoice-jobs';
+import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import { runScheduledJob } from '@/lib/jobs/run-job';
 import { tapLog } from '@/lib/log';
 import { runSolvency } from '@/lib/solvency/run-solvency';

@@ -2,7 +2,7 @@ import { type Hex } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api/errors';
 import { type Network } from '@/lib/chain/network';
-import { runInvoiceJobs } from '@/lib/invoices/run-invoice-jobs';
+import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
 import { startTestExchange } from '@/lib/testing/exchange-sim';

@@ -3,7 +3,7 @@ import { NullableTimestamp, PageQuery, paged, Timestamp } from '@/lib/api/schema
 import { amountString } from '@/lib/invoices/amount';
 import { Decimal } from '@/lib/money';
 import { FIAT_CURRENCIES } from '@/lib/invoices/schemas';
-import { ASSETS, CHAINS, DEFAULT_RAIL } from '@/lib/config/rails';
+import { ASSETS, CHAINS, DEFAULT_RAIL, FIAT_QUOTE_ASSET } from '@/lib/config/rails';
 
 export const LINK_CURRENCIES = [...ASSETS, ...FIAT_CURRENCIES] as const;
 const Amount = (example: string) => amountString({ maxDecimals: 2, max: '1000000000', example });
@@ -53,8 +53,8 @@ export const CreatePaymentLinkBody = z
     // As for invoices (priceInvoice): fiat rates are USDT per unit, so only a USDT link is priced in fiat.
     if (b.currency !== undefined && b.currency !== b.token && (ASSETS as readonly string[]).includes(b.currency))
       ctx.addIssue({ code: 'custom', path: ['currency'], message: `must be ${b.token} or (for a USDT link) a fiat currency` });
-    else if (b.currency !== undefined && b.currency !== b.token && b.token !== 'USDT')
-      ctx.addIssue({ code: 'custom', path: ['currency'], message: `must be ${b.token}: fiat prices are offered for USDT links` });
+    else if (b.currency !== undefined && b.currency !== b.token && b.token !== FIAT_QUOTE_ASSET)
+      ctx.addIssue({ code: 'custom', path: ['currency'], message: `must be ${b.token}: fiat prices are offered for ${FIAT_QUOTE_ASSET} links` });
     const bounds = b.minAmount !== undefined || b.maxAmount !== undefined;
     if (b.amount !== undefined && bounds)
       ctx.addIssue({ code: 'custom', path: ['amount'], message: 'give either amount or minAmount and maxAmount, not both' });

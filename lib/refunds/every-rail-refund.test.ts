@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { setNetworkOverride, type Network } from '@/lib/chain/network';
 import { NETWORK_COST_DEFAULTS } from '@/lib/config/network-costs';
 import { CHAIN_SPECS, CHAINS, type Asset, type ChainKey } from '@/lib/config/rails';
-import { runInvoiceJobs } from '@/lib/invoices/run-invoice-jobs';
+import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import { Decimal } from '@/lib/money';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { invoices } from '@/db/schema';
 import type { Network } from '@/lib/chain/network';
 import { getDb, rowsOf, type Db } from '@/lib/db';
-import { runInvoiceJobs } from '@/lib/invoices/run-invoice-jobs';
+import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import { getBalance } from '@/lib/ledger/get-balance';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import { Decimal } from '@/lib/money';

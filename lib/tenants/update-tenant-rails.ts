@@ -16,7 +16,7 @@ import { gatewayRails } from './tenant-rails';
 export async function updateTenantRails(db: Db, owner: { tenantId: string; mode: Mode }, actor: AuditActor, input: unknown) {
   const { rails } = validate(TenantRailsInput, input, 'body');
   const offered = gatewayRails(owner.mode);
-  const unknown = rails.filter((r) => !offered.includes(r));
+  const unknown = rails.filter((r) => !offered.some((o) => o === r));
   if (unknown.length > 0) {
     throw new ApiError('validation_failed', `Not rails of this gateway: ${unknown.join(', ')} (offered: ${offered.join(', ')}).`, [
       { path: 'rails', message: "only the gateway's enabled rails" },

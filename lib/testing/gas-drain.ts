@@ -4,7 +4,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { setNetworkOverride } from '@/lib/chain/network';
 import { NETWORK_COST_DEFAULTS } from '@/lib/config/network-costs';
 import { rowsOf } from '@/lib/db';
-import { runInvoiceJobs } from '@/lib/invoices/run-invoice-jobs';
+import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import { Decimal } from '@/lib/money';
 import type { LaneNetwork } from '@/lib/withdrawals/lane-helpers';
 import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';

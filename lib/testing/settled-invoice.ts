@@ -1,7 +1,7 @@
 import { erc20Abi, formatUnits, type Address, type Hex } from 'viem';
 import { expect } from 'vitest';
 import type { Network } from '@/lib/chain/network';
-import { runInvoiceJobs } from '@/lib/invoices/run-invoice-jobs';
+import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import { getBalance } from '@/lib/ledger/get-balance';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import type { LaneNetwork } from '@/lib/withdrawals/lane-helpers';

@@ -4,7 +4,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { expect } from 'vitest';
 import type { Network } from '@/lib/chain/network';
 import { rowsOf, type Db } from '@/lib/db';
-import { runInvoiceJobs } from '@/lib/invoices/run-invoice-jobs';
+import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import type { AnvilChain } from './anvil';
 import { call } from './app';
 import { createTestTenant } from './fixtures';

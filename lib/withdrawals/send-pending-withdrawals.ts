@@ -80,7 +80,7 @@ export async function sendPendingWithdrawals(db: Db, lane: LaneNetwork, client: 
   let sent = 0;
   for (const w of due) {
     // The withdrawal's token on this network: its contract and decimals. A token no longer enabled here waits (never another token).
-    const net = railOf(lane, w.token) as LaneNetwork | undefined;
+    const net = railOf(lane, w.token);
     if (!net) {
       await postpone(db, w, `${w.token} is not enabled on ${lane.chain}; waiting.`, now, opts.retryDelayMs ?? 15_000);
       continue;

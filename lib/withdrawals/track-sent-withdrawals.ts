@@ -193,7 +193,7 @@ async function requeue(db: Db, w: Withdrawal, reason: string, now: Date) {
 
 async function replaceStuck(db: Db, lane: LaneNetwork, client: PublicClient, account: PrivateKeyAccount, w: Withdrawal, now: Date) {
   // Re-signed for the withdrawal's own token contract only; a token no longer enabled is left to its first transaction.
-  const net = railOf(lane, w.token) as LaneNetwork | undefined;
+  const net = railOf(lane, w.token);
   if (!net) return;
   const market = await client.getGasPrice();
   const bumped = (w.gasPrice! * 125n) / 100n;

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { DifferenceSparkline } from '@/components/charts/lazy-charts';
 import { Badge } from '@/components/ui/badge';
 import { Card, EmptyState, PageHeader, tableClass, tdClass, thClass } from '@/components/ui/card';
-import { Money } from '@/components/ui/money';
+import { formatMoney, Money } from '@/components/ui/money';
 import { formatTime } from '@/components/ui/time';
 import { requireSupport } from '@/lib/console/context';
 import { listOpenAlerts, listOperatorEvents } from '@/lib/operator/list-alerts';
@@ -99,7 +99,7 @@ export default async function SolvencyPage({ searchParams }: { searchParams: Pro
             {run.unattributed.length > 0 && (
               <p className="border-t border-slate-100 px-5 py-2 text-xs text-slate-500">
                 Not on any network&apos;s line (ledger entries without a settlement or withdrawal, or on a network no longer enabled):{' '}
-                {run.unattributed.map((u) => `${u.mode} ${u.asset} ${u.amount}`).join(', ')}
+                {run.unattributed.map((u) => `${u.mode} ${formatMoney(u.amount)} ${u.asset}`).join(', ')}
               </p>
             )}
           </div>

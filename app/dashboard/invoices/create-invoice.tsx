@@ -10,16 +10,16 @@ import { useToast } from '@/components/ui/toast';
 import { zodFieldErrors } from '@/lib/dashboard/form-errors';
 import { CreateInvoiceBody, FIAT_CURRENCIES } from '@/lib/invoices/schemas';
 import { railLabel } from '@/lib/checkout/network-label';
-import type { ChainKey } from '@/lib/config/rails';
+import { splitRailId, type RailId } from '@/lib/config/rails';
 import { createInvoiceAction } from './actions';
 
 /** `rails`: the tenant's accepted rails (`CHAIN:TOKEN`, BSC:USDT first, lib/tenants/tenant-rails.ts), as Settings lists them. */
-export function CreateInvoiceButton({ rails = ['BSC:USDT'] }: { rails?: string[] }) {
+export function CreateInvoiceButton({ rails = ['BSC:USDT'] }: { rails?: RailId[] }) {
   const router = useRouter();
   const toast = useToast();
   const [open, setOpen] = useState(false);
-  const [rail, setRail] = useState('BSC:USDT');
-  const [chain, token] = rail.split(':') as [ChainKey, string];
+  const [rail, setRail] = useState<RailId>('BSC:USDT');
+  const { chain, token } = splitRailId(rail);
   const { errors, formError, busy, submit } = useFormSubmit();
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
@@ -54,10 +54,10 @@ export function CreateInvoiceButton({ rails = ['BSC:USDT'] }: { rails?: string[]
             error={errors.chain ?? errors.token}
             hint="The network and token the payer sends: one of the rails this account accepts (Settings)."
           >
-            <select id="inv-rail" name="rail" value={rail} onChange={(e) => setRail(e.target.value)} className={inputClass}>
+            <select id="inv-rail" name="rail" value={rail} onChange={(e) => setRail(rails.find((r) => r === e.target.value) ?? 'BSC:USDT')} className={inputClass}>
               {rails.map((r) => (
                 <option key={r} value={r}>
-                  {railLabel(r.split(':')[0] as ChainKey, r.split(':')[1]!)}
+                  {railLabel(splitRailId(r).chain, splitRailId(r).token)}
                 </option>
               ))}
             </select>

@@ -6,8 +6,8 @@ import { ApiError } from '@/lib/api/errors';
 import { getDb } from '@/lib/db';
 import { clientIp } from '@/lib/http/client-ip';
 import { log } from '@/lib/log';
-import { redeemRefundClaim } from '@/lib/refund-claims/redeem-refund-claim';
-import { autoRefund } from '@/lib/refund-requests/auto-refund';
+import { redeemRefundClaim } from '@/lib/refunds/claims/redeem-refund-claim';
+import { autoRefund } from '@/lib/refunds/requests/auto-refund';
 import { formatAmount } from '@/lib/money';
 
 export interface ClaimFormState {

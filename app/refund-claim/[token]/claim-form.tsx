@@ -1,7 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
-import type { ClaimPageView } from '@/lib/refund-claims/claim-page';
+import type { ClaimPageView } from '@/lib/refunds/claims/claim-page';
 import { redeemRefundClaimAction, type ClaimFormState } from './actions';
 
 /** The payer's address for a merchant's refund claim link; posts without JavaScript too (a server action form). */

@@ -1,5 +1,5 @@
 import { getDb } from '@/lib/db';
-import { claimPage } from '@/lib/refund-claims/claim-page';
+import { claimPage } from '@/lib/refunds/claims/claim-page';
 import { ClaimForm } from './claim-form';
 
 export const dynamic = 'force-dynamic';

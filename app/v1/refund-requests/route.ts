@@ -1,7 +1,7 @@
 import { route } from '@/lib/api/route';
 import { withApiKey } from '@/lib/api-keys/with-api-key';
-import { listRefundRequests } from '@/lib/refund-requests/list-refund-requests';
-import { listRefundRequestsOp } from '@/lib/refund-requests/operations';
+import { listRefundRequests } from '@/lib/refunds/requests/list-refund-requests';
+import { listRefundRequestsOp } from '@/lib/refunds/requests/operations';
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
   GET: withApiKey(listRefundRequestsOp, ({ db, auth, query }) => listRefundRequests(db, auth, query)),

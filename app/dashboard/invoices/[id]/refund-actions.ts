@@ -5,11 +5,11 @@ import { userActor } from '@/lib/audit/audit-merchant-action';
 import { requireStepUp } from '@/lib/auth/require-step-up';
 import { runAction } from '@/lib/dashboard/action-result';
 import { actionContext } from '@/lib/dashboard/context';
-import { approveRefundRequest, declineRefundRequest } from '@/lib/refund-requests/decide-refund-request';
-import { ApproveRefundRequestBody, DeclineRefundRequestBody } from '@/lib/refund-requests/schemas';
+import { approveRefundRequest, declineRefundRequest } from '@/lib/refunds/requests/decide-refund-request';
+import { ApproveRefundRequestBody, DeclineRefundRequestBody } from '@/lib/refunds/requests/schemas';
 import { createRefund } from '@/lib/refunds/create-refund';
-import { creditMismatchedPayment } from '@/lib/invoices/credit-mismatched-payment';
-import { refundMismatchedPayment } from '@/lib/invoices/refund-mismatched-payment';
+import { creditMismatchedPayment } from '@/lib/payments/credit-mismatched-payment';
+import { refundMismatchedPayment } from '@/lib/refunds/refund-mismatched-payment';
 import { CreateRefundBody } from '@/lib/refunds/schemas';
 import { prepareWithdrawalControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
 

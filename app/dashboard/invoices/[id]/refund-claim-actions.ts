@@ -5,9 +5,9 @@ import { userActor } from '@/lib/audit/audit-merchant-action';
 import { requireStepUp } from '@/lib/auth/require-step-up';
 import { runAction } from '@/lib/dashboard/action-result';
 import { actionContext } from '@/lib/dashboard/context';
-import { cancelRefundClaim } from '@/lib/refund-claims/cancel-refund-claim';
-import { createRefundClaim } from '@/lib/refund-claims/create-refund-claim';
-import { CreateRefundClaimBody } from '@/lib/refund-claims/schemas';
+import { cancelRefundClaim } from '@/lib/refunds/claims/cancel-refund-claim';
+import { createRefundClaim } from '@/lib/refunds/claims/create-refund-claim';
+import { CreateRefundClaimBody } from '@/lib/refunds/claims/schemas';
 
 /**
  * A refund claim link for the payer: a refund's permission (the owner's) and step-up, because whoever

@@ -10,7 +10,7 @@ import { Money } from '@/components/ui/money';
 import { ConfirmStep } from '@/components/ui/confirm-step';
 import { Time } from '@/components/ui/time';
 import { useToast } from '@/components/ui/toast';
-import type { RefundClaimView } from '@/lib/refund-claims/schemas';
+import type { RefundClaimView } from '@/lib/refunds/claims/schemas';
 import { networkLabel } from '@/lib/checkout/network-label';
 import type { ChainKey } from '@/lib/config/rails';
 import { cancelRefundClaimAction, createRefundClaimAction } from './refund-claim-actions';

@@ -9,7 +9,7 @@ import { Money } from '@/components/ui/money';
 import { ConfirmStep } from '@/components/ui/confirm-step';
 import { Time } from '@/components/ui/time';
 import { useToast } from '@/components/ui/toast';
-import type { RefundRequestView } from '@/lib/refund-requests/schemas';
+import type { RefundRequestView } from '@/lib/refunds/requests/schemas';
 import { networkLabel } from '@/lib/checkout/network-label';
 import type { ChainKey } from '@/lib/config/rails';
 import { approveRefundRequestAction, declineRefundRequestAction } from './refund-actions';

@@ -1,8 +1,8 @@
 import { route } from '@/lib/api/route';
 import { withApiKey } from '@/lib/api-keys/with-api-key';
-import { getRefundRequestOrThrow } from '@/lib/refund-requests/get-refund-request-or-throw';
-import { getRefundRequestOp } from '@/lib/refund-requests/operations';
-import { refundRequestView } from '@/lib/refund-requests/view';
+import { getRefundRequestOrThrow } from '@/lib/refunds/requests/get-refund-request-or-throw';
+import { getRefundRequestOp } from '@/lib/refunds/requests/operations';
+import { refundRequestView } from '@/lib/refunds/requests/view';
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
   GET: withApiKey(getRefundRequestOp, async ({ db, auth, params }) =>

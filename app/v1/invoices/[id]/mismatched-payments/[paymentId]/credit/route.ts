@@ -1,7 +1,7 @@
 import { route } from '@/lib/api/route';
 import { apiKeyActor } from '@/lib/audit/audit-merchant-action';
 import { withApiKey } from '@/lib/api-keys/with-api-key';
-import { creditMismatchedPayment } from '@/lib/invoices/credit-mismatched-payment';
+import { creditMismatchedPayment } from '@/lib/payments/credit-mismatched-payment';
 import { creditMismatchedPaymentOp } from '@/lib/invoices/operations';
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({

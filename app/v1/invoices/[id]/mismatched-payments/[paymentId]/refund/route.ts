@@ -2,7 +2,7 @@ import { route } from '@/lib/api/route';
 import { apiKeyActor } from '@/lib/audit/audit-merchant-action';
 import { withApiKey } from '@/lib/api-keys/with-api-key';
 import { refundMismatchedPaymentOp } from '@/lib/invoices/operations';
-import { refundMismatchedPayment } from '@/lib/invoices/refund-mismatched-payment';
+import { refundMismatchedPayment } from '@/lib/refunds/refund-mismatched-payment';
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
   POST: withApiKey(refundMismatchedPaymentOp, ({ db, auth, params }) =>

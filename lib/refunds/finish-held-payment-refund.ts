@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { invoices, mismatchedPayments, type Withdrawal } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import { emitMismatchedEvent } from './record-mismatched';
+import { emitMismatchedEvent } from '@/lib/payments/record-mismatched';
 
 /**
  * A held payment's send-back ends with its withdrawal, in the withdrawal's final transaction (registered in

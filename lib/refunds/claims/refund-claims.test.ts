@@ -9,7 +9,7 @@ import { type Network } from '@/lib/chain/network';
 import { CHAIN_SPECS } from '@/lib/config/rails';
 import { newId } from '@/lib/ids';
 import { Decimal } from '@/lib/money';
-import { autoRefund } from '@/lib/refund-requests/auto-refund';
+import { autoRefund } from '@/lib/refunds/requests/auto-refund';
 import { updateAutoRefundPolicy } from '@/lib/withdrawal-controls/update-auto-refund-policy';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';

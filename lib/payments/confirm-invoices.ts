@@ -4,8 +4,8 @@ import type { Db } from '@/lib/db';
 import { getNetworks, type Network } from '@/lib/chain/network';
 import { loadCursor } from '@/lib/chain/cursor';
 import { Decimal } from '@/lib/money';
-import { emitInvoiceEvent } from './emit-invoice-event';
-import { lockInvoice, paidThreshold, updateInvoice } from './transitions';
+import { emitInvoiceEvent } from '@/lib/invoices/emit-invoice-event';
+import { lockInvoice, paidThreshold, updateInvoice } from '@/lib/invoices/transitions';
 
 /**
  * DETECTED or OVERPAID invoices whose transfers that make the total reach the

@@ -1,14 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { formatUnits, getAddress } from 'viem';
+import { formatUnits } from 'viem';
 import { mismatchedPayments, type MismatchedPayment } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { textArray } from '@/lib/db/text-array';
 import type { Network, TokenContract } from '@/lib/chain/network';
 import type { TokenTransfer } from '@/lib/chain/transfer-logs';
 import { outbox } from '@/lib/events/outbox';
-import type { MismatchedPaymentEventDataView } from '@/lib/events/payloads';
+import { mismatchedPaymentEventData } from '@/lib/invoices/held-payment-view';
 import { newId } from '@/lib/ids';
-import { formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
 
 export type MismatchedTransfer = TokenTransfer & { token: TokenContract; invoiceId: string; blockTime: Date };
@@ -115,31 +114,6 @@ async function moveReorged(tx: Db, net: Network, again: MismatchedTransfer[]): P
       returning m.id, m.block_number::text, m.block_hash`),
   );
   return rows.map((r) => ({ blockNumber: Number(r.block_number), blockHash: r.block_hash }));
-}
-
-/** The event payload and the API view of a mismatched payment. */
-export function mismatchedPaymentEventData(r: MismatchedPayment, invoice: { chain: string; token: string }): MismatchedPaymentEventDataView {
-  return {
-    id: r.id,
-    invoiceId: r.invoiceId,
-    chain: r.chain as MismatchedPaymentEventDataView['chain'],
-    token: r.token as MismatchedPaymentEventDataView['token'],
-    invoiceChain: invoice.chain as MismatchedPaymentEventDataView['chain'],
-    invoiceToken: invoice.token as MismatchedPaymentEventDataView['token'],
-    mismatch: r.mismatch,
-    status: r.status,
-    amount: formatAmount(r.amount),
-    txHash: r.txHash,
-    logIndex: r.logIndex,
-    blockNumber: r.blockNumber,
-    fromAddress: getAddress(r.fromAddress),
-    depositAddress: getAddress(r.toAddress),
-    refundAddress: r.refundAddress ? getAddress(r.refundAddress) : null,
-    withdrawalId: r.withdrawalId,
-    refundFailureReason: r.refundFailureReason,
-    reorgedAt: r.reorgedAt?.toISOString() ?? null,
-    createdAt: r.createdAt.toISOString(),
-  };
 }
 
 /** mismatched_payment.credited / .refunded / .refund_failed: the merchant's decision (and how a send-back ended) on a held payment, in the transaction that records it. */

@@ -5,12 +5,11 @@ import { ApiError, notFound } from '@/lib/api/errors';
 import { merchantAuditEntry } from '@/lib/audit/audit-merchant-action';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import { requireRail } from '@/lib/chain/network';
-import type { Asset, ChainKey } from '@/lib/config/rails';
 import { isId, newId } from '@/lib/ids';
 import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
 import { Decimal, formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
-import { decidedBy } from '@/lib/refund-requests/decided-by';
+import { decidedBy } from '@/lib/refunds/requests/decided-by';
 import { givebackTerms } from '@/lib/refunds/giveback-terms';
 import { parseWithdrawalAmount } from '@/lib/withdrawals/amounts';
 import { assertNetworkMinimum, networkTerms } from '@/lib/withdrawals/network-terms';
@@ -53,7 +52,7 @@ export async function createRefundClaim(
   return db.transaction(async (tx) => {
     // Locked as refunds lock it: concurrent links and refunds of one invoice see each other.
     const invoice = await getInvoiceOrThrow(tx, { id: input.invoiceId, ...owner }, { forUpdate: true });
-    const rail = requireRail(owner.mode, { chain: invoice.chain as ChainKey, token: invoice.token as Asset }, []);
+    const rail = requireRail(owner.mode, { chain: invoice.chain, token: invoice.token }, []);
     assertNetworkMinimum(amount, networkTerms(rail), 'refund');
     const now = new Date();
     const terms = await givebackTerms(tx, invoice);

@@ -1,11 +1,11 @@
 import type { Db } from '@/lib/db';
 import type { Network } from '@/lib/chain/network';
-import { watchChain, type WatchOptions } from './watch-chain';
-import { createSettlements } from './create-settlements';
-import { expireInvoices } from './expire-invoices';
-import type { RetryPolicy } from './record-settlement-failure';
-import { runSettlements } from './run-settlements';
-import type { SettleNetwork } from './settle-invoice';
+import { watchChain, type WatchOptions } from '@/lib/payments/watch-chain';
+import { createSettlements } from '@/lib/settlements/create-settlements';
+import { expireInvoices } from '@/lib/invoices/expire-invoices';
+import type { RetryPolicy } from '@/lib/settlements/record-settlement-failure';
+import { runSettlements } from '@/lib/settlements/run-settlements';
+import type { SettleNetwork } from '@/lib/settlements/settle-invoice';
 
 /**
  * Every invoice job of one network once, in pipeline order (watch, expire,

@@ -14,9 +14,9 @@ import { createWithdrawal } from '@/lib/withdrawals/create-withdrawal';
 import { givebackOptions, refundNetworkFeePayer } from '@/lib/withdrawals/giveback-options';
 import { networkTerms } from '@/lib/withdrawals/network-terms';
 import { MIN_WITHDRAWAL } from '@/lib/withdrawals/schemas';
-import { sendBackControls } from './finish-mismatched-settlement';
-import { getInvoiceOrThrow } from './get-invoice-or-throw';
-import { mismatchedPaymentEventData } from './record-mismatched';
+import { sendBackControls } from '@/lib/settlements/finish-mismatched-settlement';
+import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
+import { mismatchedPaymentEventData } from '@/lib/invoices/held-payment-view';
 
 /**
  * The merchant sends a held payment back to its sender

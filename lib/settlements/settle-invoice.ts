@@ -10,7 +10,9 @@ import { confirmRecordedTx, findRecordedTx, sendRecordedTx, type SettlementStep 
 import { finishSettlement } from './finish-settlement';
 import { planSweep, type Carried } from './plan-sweep';
 
-export type SettleNetwork = ReadyNetwork<'rpcUrl' | 'tokenAddress' | 'depositMnemonic' | 'gasWalletKey' | 'feeWallet' | 'hotWalletKey'>;
+/** What a sweep needs of its network: the node, the token, the deposit keys and the three wallets. */
+export const SETTLE_FIELDS = ['rpcUrl', 'tokenAddress', 'depositMnemonic', 'gasWalletKey', 'feeWallet', 'hotWalletKey'] as const;
+export type SettleNetwork = ReadyNetwork<(typeof SETTLE_FIELDS)[number]>;
 
 export interface SettleHooks {
   /** Tests: called once a step is confirmed on chain (throw to simulate a crash there). */
@@ -68,7 +70,7 @@ export async function settleInvoice(db: Db, network: SettleNetwork, settlementId
   if (!s) throw new Error(`settlement ${settlementId} not found`);
   if (s.status === 'completed') return s;
   // The settlement's token on this network: its contract and decimals (a disabled token fails, and retries, rather than sweeping another).
-  const net = railOf(network, s.token) as SettleNetwork | undefined;
+  const net = railOf(network, s.token);
   if (!net) throw new Error(`settlement ${s.id}: token ${s.token} is not enabled on ${network.chain}`);
   const [invoice] = await db.select().from(invoices).where(eq(invoices.id, s.invoiceId));
   const client = publicClient(net.rpcUrl);

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { settlements } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import { lockInvoice, updateInvoice } from './transitions';
+import { lockInvoice, updateInvoice } from '@/lib/invoices/transitions';
 
 /**
  * Console action: puts a failed settlement back in the queue with fresh

@@ -4,7 +4,7 @@ import { loadCursor } from '@/lib/chain/cursor';
 import { railOf, type Network } from '@/lib/chain/network';
 import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
-import { settlementFee } from './fee';
+import { settlementFee } from '@/lib/invoices/fee';
 
 /**
  * Settlement fan-out for held payments the merchant resolved on this network

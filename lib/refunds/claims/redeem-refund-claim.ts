@@ -3,14 +3,13 @@ import { invoices, refundClaims, refundRequests, tenants } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { requireRail } from '@/lib/chain/network';
-import type { Asset, ChainKey } from '@/lib/config/rails';
 import { checkDestination, refused } from '@/lib/destinations/check-destination';
 import { env } from '@/lib/env';
 import { emitEvent } from '@/lib/events/emit-event';
 import { newId } from '@/lib/ids';
 import { Decimal } from '@/lib/money';
-import { autoRefundAfterFor } from '@/lib/refund-requests/auto-refund-rules';
-import { refundRequestEventData } from '@/lib/refund-requests/view';
+import { autoRefundAfterFor } from '@/lib/refunds/requests/auto-refund-rules';
+import { refundRequestEventData } from '@/lib/refunds/requests/view';
 import { givebackTerms } from '@/lib/refunds/giveback-terms';
 import { overCreationLimit } from '@/lib/rate-limits/order-limits';
 import { openClaim } from './open-claim';
@@ -59,7 +58,7 @@ export async function redeemRefundClaim(
     .from(invoices)
     .where(eq(invoices.id, first.invoiceId));
   // Paid on the invoice's rail: none of our addresses there, no token contract, no deposit address of any network.
-  const rail = requireRail(found!.mode, { chain: found!.chain as ChainKey, token: found!.token as Asset }, []);
+  const rail = requireRail(found!.mode, { chain: found!.chain, token: found!.token }, []);
   const address = (await checkDestination(db, rail, parsed.data.destinationAddress)).toLowerCase();
 
   return db.transaction(async (tx) => {

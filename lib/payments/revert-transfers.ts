@@ -5,7 +5,7 @@ import { saveCursor, type Cursor } from '@/lib/chain/cursor';
 import type { Network } from '@/lib/chain/network';
 import { log } from '@/lib/log';
 import { dropMismatched } from './drop-mismatched';
-import { lockInvoice, OPEN_STATUSES, receivedTotal, statusForReceived, updateInvoice } from './transitions';
+import { lockInvoice, OPEN_STATUSES, receivedTotal, statusForReceived, updateInvoice } from '@/lib/invoices/transitions';
 
 /**
  * Reorg rollback to `ancestor` (the newest block whose hash still matches):

@@ -4,8 +4,8 @@ import { rowsOf, type Db } from '@/lib/db';
 import type { RawRow } from '@/lib/db/raw-row';
 import { textArray } from '@/lib/db/text-array';
 import { Decimal } from '@/lib/money';
-import { OPEN_STATUSES, statusForReceived, UNPAID_STATUSES } from './transitions';
-import { writeInvoiceEvents, type InvoiceEventItem } from './write-invoice-events';
+import { OPEN_STATUSES, statusForReceived, UNPAID_STATUSES } from '@/lib/invoices/transitions';
+import { writeInvoiceEvents, type InvoiceEventItem } from '@/lib/invoices/write-invoice-events';
 
 type Transfer = typeof chainTransfers.$inferSelect;
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { parseUnits, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settlements, settlementTxs } from '@/db/schema';
-import { watchChain } from '@/lib/invoices/watch-chain';
+import { watchChain } from '@/lib/payments/watch-chain';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { invoiceHelpers } from '@/lib/testing/invoice-helpers';

@@ -6,9 +6,9 @@ import { railOf, type Network } from '@/lib/chain/network';
 import { newId } from '@/lib/ids';
 import { Decimal } from '@/lib/money';
 import { createMismatchedSettlements } from './create-mismatched-settlements';
-import { emitInvoiceEvent } from './emit-invoice-event';
-import { settlementFee } from './fee';
-import { updateInvoice } from './transitions';
+import { emitInvoiceEvent } from '@/lib/invoices/emit-invoice-event';
+import { settlementFee } from '@/lib/invoices/fee';
+import { updateInvoice } from '@/lib/invoices/transitions';
 import type { RawRow } from '@/lib/db/raw-row';
 
 /**

@@ -3,9 +3,9 @@ import { settlements } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import { Decimal } from '@/lib/money';
-import { emitInvoiceEvent } from './emit-invoice-event';
+import { emitInvoiceEvent } from '@/lib/invoices/emit-invoice-event';
 import { finishMismatchedSettlement } from './finish-mismatched-settlement';
-import { lockInvoice, updateInvoice } from './transitions';
+import { lockInvoice, updateInvoice } from '@/lib/invoices/transitions';
 
 /**
  * The one transaction after the on-chain steps: credit the tenant's balance

@@ -3,8 +3,8 @@ import { settlements } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { isChainUnavailable } from '@/lib/chain/is-chain-unavailable';
 import { log } from '@/lib/log';
-import { emitInvoiceEvent } from './emit-invoice-event';
-import { lockInvoice, updateInvoice } from './transitions';
+import { emitInvoiceEvent } from '@/lib/invoices/emit-invoice-event';
+import { lockInvoice, updateInvoice } from '@/lib/invoices/transitions';
 
 export interface RetryPolicy {
   maxAttempts: number;

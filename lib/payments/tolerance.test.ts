@@ -14,8 +14,8 @@ import { UnderpaymentToleranceInput } from '@/lib/tenants/schemas';
 import { updateUnderpaymentTolerance } from '@/lib/tenants/update-underpayment-tolerance';
 
 const ACTOR = { kind: 'user' as const, id: 'usr_test', label: 'owner@example.com' };
-import { runInvoiceJobs } from './run-invoice-jobs';
-import { statusForReceived } from './transitions';
+import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
+import { statusForReceived } from '@/lib/invoices/transitions';
 
 let chain: AnvilChain;
 let net: Network;

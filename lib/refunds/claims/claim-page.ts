@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { invoices, tenants } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import { CHAIN_SPECS, type ChainKey } from '@/lib/config/rails';
+import { CHAIN_SPECS } from '@/lib/config/rails';
 import { Decimal, formatAmount } from '@/lib/money';
 import { quoteRefund } from '@/lib/refunds/refund-pricing';
 import { givebackTerms } from '@/lib/refunds/giveback-terms';
@@ -36,7 +36,7 @@ export async function claimPage(db: Db, token: string): Promise<ClaimPageView | 
     .where(eq(invoices.id, c.invoiceId));
   if (!row) return null;
   const inv = row.invoice;
-  const network = CHAIN_SPECS[inv.chain as ChainKey]?.name ?? inv.chain;
+  const network = CHAIN_SPECS[inv.chain].name;
   // Priced as the approval would price it now (refund-pricing.ts).
   const quote = await quoteRefund(db, c, inv, new Decimal(c.amount), await givebackTerms(db, inv));
   return {

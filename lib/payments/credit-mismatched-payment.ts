@@ -6,8 +6,9 @@ import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/mode';
 import { applyTransfers } from './apply-transfers';
-import { getInvoiceOrThrow } from './get-invoice-or-throw';
-import { emitMismatchedEvent, mismatchedPaymentEventData } from './record-mismatched';
+import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
+import { mismatchedPaymentEventData } from '@/lib/invoices/held-payment-view';
+import { emitMismatchedEvent } from './record-mismatched';
 
 /**
  * The merchant credits a held payment (POST /v1/invoices/:id/mismatched-payments/:paymentId/credit,

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { parseUnits, type Address } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { ledgerEntries, settlements } from '@/db/schema';
-import { watchChain } from '@/lib/invoices/watch-chain';
+import { watchChain } from '@/lib/payments/watch-chain';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
