@@ -1769,6 +1769,8 @@ export interface components {
             txHashes: string[];
             externalId: string | null;
             description: string | null;
+            /** @description Extension: where the paid checkout sends the payer back; null when not set. */
+            returnUrl: string | null;
             metadata: {
                 [key: string]: unknown;
             };
@@ -1997,6 +1999,8 @@ export interface components {
             txHashes: string[];
             externalId: string | null;
             description: string | null;
+            /** @description Extension: where the paid checkout sends the payer back; null when not set. */
+            returnUrl: string | null;
             metadata: {
                 [key: string]: unknown;
             };
@@ -2075,6 +2079,8 @@ export interface components {
             txHashes: string[];
             externalId: string | null;
             description: string | null;
+            /** @description Extension: where the paid checkout sends the payer back; null when not set. */
+            returnUrl: string | null;
             metadata: {
                 [key: string]: unknown;
             };
@@ -3703,6 +3709,8 @@ export interface operations {
                     externalId?: string;
                     /** @description Free text, at most 1,000 characters. */
                     description?: string;
+                    /** @description Extension: where the hosted checkout sends the payer once the invoice is paid (a "Back to <your name>" button beside the receipt), e.g. your order page. An absolute http(s) URL of at most 2,000 characters. */
+                    returnUrl?: string;
                     /** @description Your key-value data, returned as given (a JSON object of at most 8 KB). */
                     metadata?: {
                         [key: string]: unknown;
