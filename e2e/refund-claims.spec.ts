@@ -100,4 +100,17 @@ test('a refund claim link: the merchant makes it in the dashboard, the payer giv
   await expect.poll(async () => (await m.json(`/v1/withdrawals/${made!.withdrawalId}`)).status, { timeout: 120_000 }).toBe('COMPLETED');
   expect(await held(payer)).toBe('4');
   await phone.close();
+
+  // A second link, canceled: Cancel asks first in the shared confirm step, like the other money buttons.
+  await make.getByLabel('Amount').fill('1.00');
+  await make.getByRole('button', { name: 'Create refund claim link' }).click();
+  await page.getByRole('dialog', { name: 'Confirm refund claim link' }).getByRole('button', { name: 'Create the link' }).click();
+  const second = page.getByTestId('refund-claims').locator('li[data-status="OPEN"]');
+  await expect(second).toContainText('1.00');
+  await second.getByRole('button', { name: 'Cancel', exact: true }).click();
+  const cancel = page.getByRole('dialog', { name: 'Cancel refund claim link' });
+  await expect(cancel.getByTestId('confirm-details')).toContainText('Amount1.00 USDT');
+  await cancel.getByRole('button', { name: 'Cancel the link' }).click();
+  await expect(page.locator('[data-toast]').filter({ hasText: 'Refund claim link canceled' })).toBeVisible();
+  await expect(page.getByTestId('refund-claims').locator('li[data-status="CANCELED"]')).toContainText('1.00');
 });

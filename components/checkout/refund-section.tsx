@@ -1,6 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
+import { RefundAddressForm } from './refund-address-form';
 import { proposeRefundAddressAction, type RefundAddressState } from './actions';
 import type { PublicCheckoutRefund as CheckoutRefund } from '@/lib/checkout/present-checkout';
 
@@ -118,46 +119,32 @@ export function RefundSection({
       <h2 className="text-base font-semibold text-slate-900">Get your money back</h2>
       <RefundProgress refund={refund} tenantName={tenantName} unit={token} />
       {refund.canPropose && claim ? (
-        <form action={action} className="space-y-2" aria-label="Refund address">
-          <input type="hidden" name="invoiceId" value={invoiceId} />
-          <input type="hidden" name="claim" value={claim} />
-          <p>
-            <strong className="tabular-nums" data-testid="claimable">
-              {refund.claimable} {token}
-            </strong>{' '}
-            of your payment can be returned to you. {replacing ? 'To use another address, enter it below.' : 'Enter the address to send it to.'}
-          </p>
-          <RefundNetworkFee refund={refund} tenantName={tenantName} />
-          <label className="block text-xs font-medium text-slate-500" htmlFor="refund-address">
-            Your {token} address on {network}
-          </label>
-          <input
-            id="refund-address"
-            name="address"
-            required
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="0x…"
-            pattern="0x[0-9a-fA-F]{40}"
-            className="w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm"
-          />
-          {state.error ? (
-            <p role="alert" className="text-sm text-rose-700">
-              {state.error}
-            </p>
-          ) : null}
-          <button
-            type="submit"
-            disabled={pending}
-            className="w-full rounded-md bg-slate-900 px-4 py-2.5 text-sm font-medium text-white disabled:opacity-60"
-          >
-            {pending ? 'Sending…' : replacing ? 'Use this address instead' : 'Request refund'}
-          </button>
-          <p className="text-xs text-slate-500">
-            Use a wallet you control: an exchange deposit address may not credit a refund. {tenantName} reviews the request
-            {refund.proposalsLeft <= 2 ? ` (${refund.proposalsLeft} change${refund.proposalsLeft === 1 ? '' : 's'} of address left)` : ''}.
-          </p>
-        </form>
+        <RefundAddressForm
+          action={action}
+          pending={pending}
+          error={state.error}
+          inputId="refund-address"
+          label={`Your ${token} address on ${network}`}
+          hidden={{ invoiceId, claim }}
+          submitLabel={replacing ? 'Use this address instead' : 'Request refund'}
+          intro={
+            <>
+              <p>
+                <strong className="tabular-nums" data-testid="claimable">
+                  {refund.claimable} {token}
+                </strong>{' '}
+                of your payment can be returned to you. {replacing ? 'To use another address, enter it below.' : 'Enter the address to send it to.'}
+              </p>
+              <RefundNetworkFee refund={refund} tenantName={tenantName} />
+            </>
+          }
+          note={
+            <>
+              Use a wallet you control: an exchange deposit address may not credit a refund. {tenantName} reviews the request
+              {refund.proposalsLeft <= 2 ? ` (${refund.proposalsLeft} change${refund.proposalsLeft === 1 ? '' : 's'} of address left)` : ''}.
+            </>
+          }
+        />
       ) : !claim && /[1-9]/.test(refund.claimable) ? (
         <p className="text-xs text-slate-600" data-testid="refund-claim-needed">
           <strong className="tabular-nums">

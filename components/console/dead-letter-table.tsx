@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { EmptyState, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { ConfirmStep } from '@/components/ui/confirm-step';
 import { formatTime } from '@/components/ui/time';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { replayDeadLettersAction } from './actions';
 import type { ReplayOutcome } from '@/lib/console/replay-dead-letters';
@@ -33,7 +34,7 @@ export function DeadLetterTable({ rows }: { rows: DeadLetterRow[] }) {
   const router = useRouter();
   const toast = useToast();
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useFormSubmit();
   const [outcomes, setOutcomes] = useState<ReplayOutcome[]>([]);
   // The deliveries a Replay click picked, waiting for the confirm click (a replay sends to merchants' endpoints again).
   const [pending, setPending] = useState<string[] | null>(null);
@@ -42,9 +43,7 @@ export function DeadLetterTable({ rows }: { rows: DeadLetterRow[] }) {
   const distinct = (xs: string[]) => [...new Set(xs)].join(', ');
 
   async function replay(ids: string[]) {
-    setBusy(true);
-    const res = await replayDeadLettersAction({ deliveryIds: ids });
-    setBusy(false);
+    const res = await run(() => replayDeadLettersAction({ deliveryIds: ids }));
     setPending(null);
     if (!res.ok) return toast(res.error.message, 'error');
     const ok = res.data.filter((o) => o.ok).length;

@@ -1,9 +1,9 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { setFeeRatesAction } from './actions';
 import { FeeRatesBody } from '@/lib/console/schemas';
@@ -20,9 +20,7 @@ export function FeeRatesForm({
 }) {
   const router = useRouter();
   const toast = useToast();
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { errors, formError, busy, submit } = useFormSubmit();
   return (
     <form
       noValidate
@@ -32,13 +30,8 @@ export function FeeRatesForm({
         const f = new FormData(e.currentTarget);
         const input = { invoiceFeeRate: String(f.get('invoiceFeeRate') ?? ''), withdrawalFeeRate: String(f.get('withdrawalFeeRate') ?? '') };
         const parsed = FeeRatesBody.safeParse(input);
-        if (!parsed.success) return setErrors(zodFieldErrors(parsed.error));
-        setErrors({});
-        setFormError(null);
-        setBusy(true);
-        const res = await setFeeRatesAction(tenantId, input);
-        setBusy(false);
-        if (!res.ok) return setFormError(res.error.message);
+        const res = await submit(parsed.success ? null : zodFieldErrors(parsed.error), () => setFeeRatesAction(tenantId, input));
+        if (!res) return;
         toast('Fee rates changed');
         router.refresh();
       }}

@@ -295,7 +295,7 @@ describe('console search', () => {
     expect(await searchConsole(db, 'x')).toEqual([]);
   });
 
-  it('shows amounts in token units with the record\'s own token, not the 18-decimal column value', async () => {
+  it("shows amounts in token units with the record's own token, not the 18-decimal column value", async () => {
     const t = await createTestTenant();
     const inv = await call('POST', '/v1/invoices', { key: t.test, body: { amount: '15.50' } });
     expect(inv.status, inv.text).toBe(201);

@@ -28,7 +28,13 @@ export async function searchConsole(db: Db, raw: string): Promise<SearchHit[]> {
   if (q.length < 2 || q.length > 200) return [];
   const hits: SearchHit[] = [];
   const inv = (r: typeof invoices.$inferSelect, why: string) =>
-    hits.push({ kind: 'invoice', id: r.id, tenantId: r.tenantId, mode: r.mode, summary: `${r.status} · ${units(r.amountExpected, r.token)} · ${why}` });
+    hits.push({
+      kind: 'invoice',
+      id: r.id,
+      tenantId: r.tenantId,
+      mode: r.mode,
+      summary: `${r.status} · ${units(r.amountExpected, r.token)} · ${why}`,
+    });
 
   if (q.startsWith('ten_')) {
     for (const t of await db.select().from(tenants).where(eq(tenants.id, q)))
@@ -65,7 +71,13 @@ export async function searchConsole(db: Db, raw: string): Promise<SearchHit[]> {
       .from(withdrawals)
       .where(sql`lower(${withdrawals.destinationAddress}) = ${q.toLowerCase()}`)
       .limit(LIMIT))
-      hits.push({ kind: 'withdrawal', id: w.id, tenantId: w.tenantId, mode: w.mode, summary: `${w.status} · ${units(w.amount, w.token)} · destination` });
+      hits.push({
+        kind: 'withdrawal',
+        id: w.id,
+        tenantId: w.tenantId,
+        mode: w.mode,
+        summary: `${w.status} · ${units(w.amount, w.token)} · destination`,
+      });
   } else if (TX_HASH.test(q)) {
     const h = q.toLowerCase();
     for (const t of await db
@@ -85,7 +97,13 @@ export async function searchConsole(db: Db, raw: string): Promise<SearchHit[]> {
       .from(withdrawals)
       .where(or(sql`lower(${withdrawals.txHash}) = ${h}`, sql`${h} = any(${withdrawals.replacedTxHashes})`))
       .limit(LIMIT))
-      hits.push({ kind: 'withdrawal', id: w.id, tenantId: w.tenantId, mode: w.mode, summary: `${w.status} · ${units(w.amount, w.token)} · transaction` });
+      hits.push({
+        kind: 'withdrawal',
+        id: w.id,
+        tenantId: w.tenantId,
+        mode: w.mode,
+        summary: `${w.status} · ${units(w.amount, w.token)} · transaction`,
+      });
     const sweeps = await db
       .select({ step: settlementTxs.step, invoiceId: settlements.invoiceId, tenantId: settlements.tenantId, mode: settlements.mode })
       .from(settlementTxs)

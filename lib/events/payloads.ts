@@ -25,7 +25,7 @@ export const InvoiceEventData = z
     depositAddress: z.string(),
     amountExpected: Amount,
     amountReceived: Amount,
-    feeAmount: Amount.describe("The gateway's fee on what was received; \"0\" until the invoice is settled (set by invoice.paid_out)."),
+    feeAmount: Amount.describe('The gateway\'s fee on what was received; "0" until the invoice is settled (set by invoice.paid_out).'),
     amountCredited: Amount.describe('What the settlement credited to the balance: amountReceived less feeAmount; "0.00" until invoice.paid_out.'),
     status: z
       .enum(INVOICE_STATUSES)

@@ -29,9 +29,11 @@ export async function priceInvoice(
   }
   // Rates are USDT per unit of fiat: applying them to another stablecoin would misprice by its spread to USDT.
   if (input.token !== FIAT_QUOTE_ASSET) {
-    throw new ApiError('validation_failed', `Fiat prices are offered for ${FIAT_QUOTE_ASSET} invoices; price a ${input.token} invoice in ${input.token}.`, [
-      { path: 'currency', message: `must be ${input.token} for a ${input.token} invoice` },
-    ]);
+    throw new ApiError(
+      'validation_failed',
+      `Fiat prices are offered for ${FIAT_QUOTE_ASSET} invoices; price a ${input.token} invoice in ${input.token}.`,
+      [{ path: 'currency', message: `must be ${input.token} for a ${input.token} invoice` }],
+    );
   }
   const r = await getFiatRate(db, mode, currency);
   const usdt = new Decimal(input.amount).times(r.rate).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);

@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
 import { formatMoney } from '@/components/ui/money';
 import { ConfirmStep } from '@/components/ui/confirm-step';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { ApiError } from '@/lib/api/errors';
 import { fieldErrors } from '@/lib/dashboard/form-errors';
@@ -61,10 +62,8 @@ export function WithdrawalForm({
   const [max, setMax] = useState(initialMax);
   const [amount, setAmount] = useState('');
   const [address, setAddress] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors, setErrors, formError, setFormError, busy, run } = useFormSubmit();
   const [addressOk, setAddressOk] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   // The checked request, waiting for the confirm click (issue 35: nothing moves on the first click).
   const [review, setReview] = useState<{ amount: string; destinationAddress: string; chain?: string; token?: string } | null>(null);
 
@@ -124,14 +123,8 @@ export function WithdrawalForm({
 
   async function confirm() {
     if (!review) return;
-    setFormError(null);
-    setBusy(true);
-    const res = await createWithdrawalAction(review, { totpCode });
-    setBusy(false);
-    if (!res.ok) {
-      setErrors(fieldErrors(res.error.details));
-      return setFormError(res.error.message);
-    }
+    const res = await run(() => createWithdrawalAction(review, { totpCode }));
+    if (!res.ok) return;
     setReview(null);
     setTotpCode('');
     toast(`Withdrawal of ${formatMoney(res.data.amount)} ${unit}${rail.chain === 'BSC' ? '' : ` on ${rail.chain}`} created`);

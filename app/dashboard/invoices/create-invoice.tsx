@@ -54,7 +54,13 @@ export function CreateInvoiceButton({ rails = ['BSC:USDT'] }: { rails?: RailId[]
             error={errors.chain ?? errors.token}
             hint="The network and token the payer sends: one of the rails this account accepts (Settings)."
           >
-            <select id="inv-rail" name="rail" value={rail} onChange={(e) => setRail(rails.find((r) => r === e.target.value) ?? 'BSC:USDT')} className={inputClass}>
+            <select
+              id="inv-rail"
+              name="rail"
+              value={rail}
+              onChange={(e) => setRail(rails.find((r) => r === e.target.value) ?? 'BSC:USDT')}
+              className={inputClass}
+            >
               {rails.map((r) => (
                 <option key={r} value={r}>
                   {railLabel(splitRailId(r).chain, splitRailId(r).token)}

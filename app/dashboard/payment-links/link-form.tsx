@@ -139,7 +139,7 @@ export function LinkFormButton({ rails }: { rails: string[] }) {
 export function DisableLinkButton({ id, name }: { id: string; name: string }) {
   const router = useRouter();
   const toast = useToast();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useFormSubmit();
   return (
     <Button
       size="sm"
@@ -147,9 +147,7 @@ export function DisableLinkButton({ id, name }: { id: string; name: string }) {
       disabled={busy}
       aria-label={`Disable ${name}`}
       onClick={async () => {
-        setBusy(true);
-        const res = await disablePaymentLinkAction(id);
-        setBusy(false);
+        const res = await run(() => disablePaymentLinkAction(id));
         if (!res.ok) return toast(res.error.message, 'error');
         toast('Payment link disabled');
         router.refresh();

@@ -93,7 +93,7 @@ export function ProductActions({ product }: { product: Product }) {
   const router = useRouter();
   const toast = useToast();
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useFormSubmit();
   return (
     <span className="inline-flex gap-2">
       <Button size="sm" variant="secondary" onClick={() => setOpen(true)}>
@@ -104,9 +104,7 @@ export function ProductActions({ product }: { product: Product }) {
         variant="ghost"
         disabled={busy}
         onClick={async () => {
-          setBusy(true);
-          const res = await updateProductAction(product.id, { active: !product.active });
-          setBusy(false);
+          const res = await run(() => updateProductAction(product.id, { active: !product.active }));
           if (!res.ok) return toast(res.error.message, 'error');
           toast(product.active ? 'Product archived' : 'Product restored');
           router.refresh();

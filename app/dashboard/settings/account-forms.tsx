@@ -8,6 +8,7 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
 import { StepUpField } from '@/components/ui/step-up-field';
 import { formatTime } from '@/components/ui/time';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { TenantNameInput, UnderpaymentToleranceInput } from '@/lib/tenants/schemas';
 import {
@@ -21,7 +22,8 @@ import {
 export function TenantNameForm({ name, canEdit }: { name: string; canEdit: boolean }) {
   const router = useRouter();
   const toast = useToast();
-  const [error, setError] = useState<string | undefined>();
+  const { formError, busy, submit } = useFormSubmit();
+  const error = formError ?? undefined;
   return (
     <form
       noValidate
@@ -29,10 +31,8 @@ export function TenantNameForm({ name, canEdit }: { name: string; canEdit: boole
         e.preventDefault();
         const input = { name: String(new FormData(e.currentTarget).get('name') ?? '') };
         const parsed = TenantNameInput.safeParse(input);
-        if (!parsed.success) return setError(parsed.error.issues[0]!.message);
-        const res = await renameTenantAction(input);
-        if (!res.ok) return setError(res.error.message);
-        setError(undefined);
+        const res = await submit(parsed.success ? null : parsed.error.issues[0]!.message, () => renameTenantAction(input));
+        if (!res) return;
         toast('Business name saved');
         router.refresh();
       }}
@@ -41,7 +41,7 @@ export function TenantNameForm({ name, canEdit }: { name: string; canEdit: boole
         <div className="flex gap-2">
           <input id="tenant-name" name="name" defaultValue={name} disabled={!canEdit} className={inputClass} aria-invalid={!!error} />
           {canEdit && (
-            <Button type="submit" variant="secondary">
+            <Button type="submit" variant="secondary" disabled={busy}>
               Save
             </Button>
           )}
@@ -54,7 +54,8 @@ export function TenantNameForm({ name, canEdit }: { name: string; canEdit: boole
 export function UnderpaymentToleranceForm({ percent, canEdit }: { percent: string; canEdit: boolean }) {
   const router = useRouter();
   const toast = useToast();
-  const [error, setError] = useState<string | undefined>();
+  const { formError, busy, submit } = useFormSubmit();
+  const error = formError ?? undefined;
   return (
     <form
       noValidate
@@ -62,10 +63,8 @@ export function UnderpaymentToleranceForm({ percent, canEdit }: { percent: strin
         e.preventDefault();
         const input = { underpaymentTolerancePercent: String(new FormData(e.currentTarget).get('tolerance') ?? '') };
         const parsed = UnderpaymentToleranceInput.safeParse(input);
-        if (!parsed.success) return setError(parsed.error.issues[0]!.message);
-        const res = await setUnderpaymentToleranceAction(input);
-        if (!res.ok) return setError(res.error.message);
-        setError(undefined);
+        const res = await submit(parsed.success ? null : parsed.error.issues[0]!.message, () => setUnderpaymentToleranceAction(input));
+        if (!res) return;
         toast('Underpayment tolerance saved');
         router.refresh();
       }}
@@ -87,7 +86,7 @@ export function UnderpaymentToleranceForm({ percent, canEdit }: { percent: strin
             aria-invalid={!!error}
           />
           {canEdit && (
-            <Button type="submit" variant="secondary">
+            <Button type="submit" variant="secondary" disabled={busy}>
               Save
             </Button>
           )}
@@ -114,7 +113,14 @@ export interface AutoRefundPolicyView {
 export function AutoRefundPolicyForm({ policy, totpEnabled, canEdit }: { policy: AutoRefundPolicyView; totpEnabled: boolean; canEdit: boolean }) {
   const router = useRouter();
   const toast = useToast();
-  const [error, setError] = useState<string | undefined>();
+  const {
+    formError: error,
+    busy,
+    run,
+  } = useFormSubmit({
+    // The fields here carry no message of their own: the first detail names its field in the form's message.
+    message: (e) => (e.details?.[0] ? `${e.message} (${e.details[0].path} ${e.details[0].message})` : e.message),
+  });
   const [totpCode, setTotpCode] = useState('');
   const label = 'mb-1 block text-xs font-medium text-slate-600';
   return (
@@ -126,19 +132,17 @@ export function AutoRefundPolicyForm({ policy, totpEnabled, canEdit }: { policy:
         const f = new FormData(e.currentTarget);
         const on = f.get('autoRefund') === 'on';
         const delay = String(f.get('delaySeconds') ?? '').trim();
-        const res = await setAutoRefundPolicyAction({
-          autoRefundOverpayments: on,
-          // Not a whole number: sent as typed, so the server's message names the field.
-          autoRefundDelaySeconds: delay === '' ? undefined : /^\d+$/.test(delay) ? Number(delay) : delay,
-          autoRefundMaxMultiple: String(f.get('maxMultiple') ?? '').trim() || undefined,
-          autoRefundMaxAmount: String(f.get('maxAmount') ?? '').trim() || undefined,
-          ...(totpEnabled && totpCode ? { totpCode } : {}),
-        });
-        if (!res.ok)
-          return setError(
-            res.error.details?.[0] ? `${res.error.message} (${res.error.details[0].path} ${res.error.details[0].message})` : res.error.message,
-          );
-        setError(undefined);
+        const res = await run(() =>
+          setAutoRefundPolicyAction({
+            autoRefundOverpayments: on,
+            // Not a whole number: sent as typed, so the server's message names the field.
+            autoRefundDelaySeconds: delay === '' ? undefined : /^\d+$/.test(delay) ? Number(delay) : delay,
+            autoRefundMaxMultiple: String(f.get('maxMultiple') ?? '').trim() || undefined,
+            autoRefundMaxAmount: String(f.get('maxAmount') ?? '').trim() || undefined,
+            ...(totpEnabled && totpCode ? { totpCode } : {}),
+          }),
+        );
+        if (!res.ok) return;
         setTotpCode('');
         toast(on ? 'Overpayments will be refunded automatically' : 'Refund requests wait for your approval');
         router.refresh();
@@ -210,7 +214,7 @@ export function AutoRefundPolicyForm({ policy, totpEnabled, canEdit }: { policy:
       {canEdit && (
         <div className="mt-2 flex flex-wrap items-end gap-2">
           <StepUpField id="auto-refund-totp" enabled={totpEnabled} value={totpCode} onChange={setTotpCode} />
-          <Button type="submit" variant="secondary">
+          <Button type="submit" variant="secondary" disabled={busy}>
             Save
           </Button>
         </div>

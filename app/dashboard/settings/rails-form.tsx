@@ -1,9 +1,9 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormError } from '@/components/ui/field';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { setTenantRailsAction } from './actions';
 
@@ -11,7 +11,7 @@ import { setTenantRailsAction } from './actions';
 export function RailsForm({ offered, accepted, canEdit }: { offered: string[]; accepted: string[]; canEdit: boolean }) {
   const router = useRouter();
   const toast = useToast();
-  const [error, setError] = useState<string | undefined>();
+  const { formError: error, busy, run } = useFormSubmit();
   if (offered.length <= 1) return null;
   return (
     <form
@@ -20,9 +20,8 @@ export function RailsForm({ offered, accepted, canEdit }: { offered: string[]; a
       onSubmit={async (e) => {
         e.preventDefault();
         const rails = new FormData(e.currentTarget).getAll('rail').map(String);
-        const res = await setTenantRailsAction({ rails });
-        if (!res.ok) return setError(res.error.message);
-        setError(undefined);
+        const res = await run(() => setTenantRailsAction({ rails }));
+        if (!res.ok) return;
         toast('Accepted networks saved');
         router.refresh();
       }}
@@ -41,7 +40,7 @@ export function RailsForm({ offered, accepted, canEdit }: { offered: string[]; a
         <p className="mt-1 text-xs text-slate-500">BSC USDT is always accepted. Open invoices keep their network.</p>
       </fieldset>
       {canEdit && (
-        <Button type="submit" variant="secondary" className="mt-2">
+        <Button type="submit" variant="secondary" className="mt-2" disabled={busy}>
           Save
         </Button>
       )}

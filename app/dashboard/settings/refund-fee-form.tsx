@@ -1,9 +1,9 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormError } from '@/components/ui/field';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { setRefundNetworkFeePayerAction } from './refund-fee-actions';
 
@@ -11,7 +11,7 @@ import { setRefundNetworkFeePayerAction } from './refund-fee-actions';
 export function RefundNetworkFeeForm({ payer, canEdit }: { payer: 'payer' | 'merchant'; canEdit: boolean }) {
   const router = useRouter();
   const toast = useToast();
-  const [error, setError] = useState<string | undefined>();
+  const { formError: error, busy, run } = useFormSubmit();
   return (
     <form
       noValidate
@@ -19,9 +19,8 @@ export function RefundNetworkFeeForm({ payer, canEdit }: { payer: 'payer' | 'mer
       onSubmit={async (e) => {
         e.preventDefault();
         const refundNetworkFeePayer = new FormData(e.currentTarget).get('refundNetworkFeePayer') === 'merchant' ? 'merchant' : 'payer';
-        const res = await setRefundNetworkFeePayerAction({ refundNetworkFeePayer });
-        if (!res.ok) return setError(res.error.message);
-        setError(undefined);
+        const res = await run(() => setRefundNetworkFeePayerAction({ refundNetworkFeePayer }));
+        if (!res.ok) return;
         toast(refundNetworkFeePayer === 'payer' ? 'Refunds’ network fee comes out of what is sent back' : 'You pay refunds’ network fee');
         router.refresh();
       }}
@@ -48,7 +47,7 @@ export function RefundNetworkFeeForm({ payer, canEdit }: { payer: 'payer' | 'mer
         </label>
       </fieldset>
       {canEdit && (
-        <Button type="submit" variant="secondary" className="mt-2">
+        <Button type="submit" variant="secondary" className="mt-2" disabled={busy}>
           Save
         </Button>
       )}

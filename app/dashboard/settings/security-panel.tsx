@@ -5,12 +5,25 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { CopyButton } from '@/components/ui/copy-button';
 import { inputClass } from '@/components/ui/field';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
+import type { ActionResult } from '@/lib/dashboard/action-result';
 import { TotpCodeInput } from '@/lib/auth/schemas';
 import { confirmTotpAction, disableTotpAction, regenerateRecoveryCodesAction, startTotpAction } from './actions';
 
-function CodeForm({ label, submit, onSubmit }: { label: string; submit: string; onSubmit: (code: string) => Promise<string | null> }) {
-  const [error, setError] = useState<string | null>(null);
+/** One authenticator code, checked here first, then `action`; `onDone` gets the action's data. */
+function CodeForm<T>({
+  label,
+  submit,
+  action,
+  onDone,
+}: {
+  label: string;
+  submit: string;
+  action: (code: string) => Promise<ActionResult<T>>;
+  onDone: (data: T) => void;
+}) {
+  const { formError: error, busy, submit: send } = useFormSubmit();
   return (
     <form
       noValidate
@@ -19,8 +32,8 @@ function CodeForm({ label, submit, onSubmit }: { label: string; submit: string; 
         e.preventDefault();
         const code = String(new FormData(e.currentTarget).get('code') ?? '');
         const parsed = TotpCodeInput.safeParse({ code });
-        if (!parsed.success) return setError(`Code ${parsed.error.issues[0]!.message}`);
-        setError(await onSubmit(code));
+        const res = await send(parsed.success ? null : `Code ${parsed.error.issues[0]!.message}`, () => action(code));
+        if (res) onDone(res.data);
       }}
     >
       <div className="w-48">
@@ -40,7 +53,7 @@ function CodeForm({ label, submit, onSubmit }: { label: string; submit: string; 
           {error ?? ''}
         </p>
       </div>
-      <Button type="submit" variant="secondary" className="mt-5">
+      <Button type="submit" variant="secondary" className="mt-5" disabled={busy}>
         {submit}
       </Button>
     </form>
@@ -52,6 +65,7 @@ export function SecurityPanel({ enabled, codesLeft }: { enabled: boolean; codesL
   const toast = useToast();
   const [setup, setSetup] = useState<{ secret: string; qrSvg: string } | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
+  const { busy, run } = useFormSubmit();
 
   return (
     <div className="space-y-4 text-sm">
@@ -74,8 +88,9 @@ export function SecurityPanel({ enabled, codesLeft }: { enabled: boolean; codesL
       {!enabled && !setup && (
         <Button
           variant="secondary"
+          disabled={busy}
           onClick={async () => {
-            const r = await startTotpAction();
+            const r = await run(() => startTotpAction());
             if (r.ok) setSetup(r.data);
             else toast(r.error.message, 'error');
           }}
@@ -99,14 +114,12 @@ export function SecurityPanel({ enabled, codesLeft }: { enabled: boolean; codesL
             <CodeForm
               label="Code from the app"
               submit="Turn on"
-              onSubmit={async (code) => {
-                const r = await confirmTotpAction({ code });
-                if (!r.ok) return r.error.message;
-                setCodes(r.data.recoveryCodes);
+              action={(code) => confirmTotpAction({ code })}
+              onDone={(data) => {
+                setCodes(data.recoveryCodes);
                 setSetup(null);
                 toast('Two-factor sign-in is on');
                 router.refresh();
-                return null;
               }}
             />
           </div>
@@ -117,24 +130,20 @@ export function SecurityPanel({ enabled, codesLeft }: { enabled: boolean; codesL
           <CodeForm
             label="Current code"
             submit="New recovery codes"
-            onSubmit={async (code) => {
-              const r = await regenerateRecoveryCodesAction({ code });
-              if (!r.ok) return r.error.message;
-              setCodes(r.data.recoveryCodes);
+            action={(code) => regenerateRecoveryCodesAction({ code })}
+            onDone={(data) => {
+              setCodes(data.recoveryCodes);
               router.refresh();
-              return null;
             }}
           />
           <CodeForm
             label="Current code"
             submit="Turn off"
-            onSubmit={async (code) => {
-              const r = await disableTotpAction({ code });
-              if (!r.ok) return r.error.message;
+            action={(code) => disableTotpAction({ code })}
+            onDone={() => {
               toast('Two-factor sign-in is off');
               setCodes(null);
               router.refresh();
-              return null;
             }}
           />
         </div>

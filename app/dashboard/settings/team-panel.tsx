@@ -9,6 +9,7 @@ import { ConfirmButton } from '@/components/ui/confirm-dialog';
 import { CopyButton } from '@/components/ui/copy-button';
 import { inputClass } from '@/components/ui/field';
 import { formatTime } from '@/components/ui/time';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { InviteMemberInput } from '@/lib/auth/schemas';
 import { inviteMemberAction, removeMemberAction, revokeInvitationAction } from './actions';
@@ -35,7 +36,7 @@ export function TeamPanel({
 }) {
   const router = useRouter();
   const toast = useToast();
-  const [error, setError] = useState<string | null>(null);
+  const { formError: error, busy, submit } = useFormSubmit();
   const [link, setLink] = useState<{ email: string; url: string } | null>(null);
   return (
     <div className="space-y-4">
@@ -87,21 +88,7 @@ export function TeamPanel({
                 </td>
                 <td className={tdClass}>—</td>
                 <td className={tdClass}>expires {formatTime(i.expiresAt)}</td>
-                <td className={`${tdClass} text-right`}>
-                  {canManage && (
-                    <Button
-                      size="sm"
-                      variant="secondary"
-                      onClick={async () => {
-                        await revokeInvitationAction(i.id);
-                        toast('Invitation revoked');
-                        router.refresh();
-                      }}
-                    >
-                      Revoke
-                    </Button>
-                  )}
-                </td>
+                <td className={`${tdClass} text-right`}>{canManage && <RevokeInvite id={i.id} />}</td>
               </tr>
             ))}
           </tbody>
@@ -116,12 +103,11 @@ export function TeamPanel({
             const form = e.currentTarget;
             const input = { email: String(new FormData(form).get('email') ?? '') };
             const parsed = InviteMemberInput.safeParse(input);
-            if (!parsed.success) return setError(`Email ${parsed.error.issues[0]!.message}`);
-            const res = await inviteMemberAction(input);
-            if (!res.ok) return setError(res.error.message);
-            setError(null);
+            const res = await submit(parsed.success ? null : `Email ${parsed.error.issues[0]!.message}`, () => inviteMemberAction(input));
+            if (!res) return;
             form.reset();
-            setLink({ email: res.data.email, url: res.data.link.startsWith('/') ? `${window.location.origin}${res.data.link}` : res.data.link });
+            const url = res.data.link;
+            setLink({ email: res.data.email, url: url.startsWith('/') ? `${window.location.origin}${url}` : url });
             router.refresh();
           }}
         >
@@ -142,7 +128,9 @@ export function TeamPanel({
               {error ?? ''}
             </p>
           </div>
-          <Button type="submit">Invite member</Button>
+          <Button type="submit" disabled={busy}>
+            Invite member
+          </Button>
         </form>
       ) : (
         <p className="text-sm text-slate-500">Only the owner can invite or remove members.</p>
@@ -162,5 +150,25 @@ export function TeamPanel({
         </div>
       )}
     </div>
+  );
+}
+
+function RevokeInvite({ id }: { id: string }) {
+  const router = useRouter();
+  const toast = useToast();
+  const { busy, run } = useFormSubmit();
+  return (
+    <Button
+      size="sm"
+      variant="secondary"
+      disabled={busy}
+      onClick={async () => {
+        const res = await run(() => revokeInvitationAction(id));
+        toast(res.ok ? 'Invitation revoked' : res.error.message, res.ok ? 'success' : 'error');
+        router.refresh();
+      }}
+    >
+      Revoke
+    </Button>
   );
 }

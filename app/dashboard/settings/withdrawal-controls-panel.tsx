@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { inputClass } from '@/components/ui/field';
 import { Money } from '@/components/ui/money';
 import { Time } from '@/components/ui/time';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { Decimal } from '@/lib/money';
 import type { ActionResult } from '@/lib/dashboard/action-result';
@@ -37,17 +38,13 @@ export function WithdrawalControlsPanel({
   const router = useRouter();
   const toast = useToast();
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const { formError: error, busy, run: send } = useFormSubmit();
   const c = data.controls;
   const remaining = c.dailyLimit === null ? null : Decimal.max(0, new Decimal(c.dailyLimit).minus(dailyUsed)).toFixed(2);
 
-  async function run<T>(p: Promise<ActionResult<T>>, ok: string) {
-    const r = await p;
-    if (!r.ok) {
-      setError(r.error.message);
-      return false;
-    }
-    setError(null);
+  async function run<T>(action: () => Promise<ActionResult<T>>, ok: string) {
+    const r = await send(action);
+    if (!r.ok) return false;
     toast(ok);
     router.refresh();
     return true;
@@ -103,13 +100,14 @@ export function WithdrawalControlsPanel({
           e.preventDefault();
           const f = new FormData(e.currentTarget);
           await run(
-            updateWithdrawalControlsAction({
-              allowlistEnabled: f.get('allowlistEnabled') === 'on',
-              coolingOffHours: String(f.get('coolingOffHours') ?? '24'),
-              dailyLimit: String(f.get('dailyLimit') ?? ''),
-              approvalThreshold: String(f.get('approvalThreshold') ?? ''),
-              ...step(),
-            }),
+            () =>
+              updateWithdrawalControlsAction({
+                allowlistEnabled: f.get('allowlistEnabled') === 'on',
+                coolingOffHours: String(f.get('coolingOffHours') ?? '24'),
+                dailyLimit: String(f.get('dailyLimit') ?? ''),
+                approvalThreshold: String(f.get('approvalThreshold') ?? ''),
+                ...step(),
+              }),
             'Withdrawal controls saved',
           );
         }}
@@ -161,7 +159,7 @@ export function WithdrawalControlsPanel({
         </div>
         {canManage && (
           <div className="flex items-end">
-            <Button type="submit" variant="secondary">
+            <Button type="submit" variant="secondary" disabled={busy}>
               Save controls
             </Button>
           </div>
@@ -188,7 +186,12 @@ export function WithdrawalControlsPanel({
                 </span>
               </span>
               {canManage && (
-                <Button size="sm" variant="secondary" onClick={() => run(removeAllowlistAddressAction(a.id, step()), 'Address removed')}>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  disabled={busy}
+                  onClick={() => run(() => removeAllowlistAddressAction(a.id, step()), 'Address removed')}
+                >
                   Remove
                 </Button>
               )}
@@ -203,7 +206,7 @@ export function WithdrawalControlsPanel({
               const form = e.currentTarget;
               const f = new FormData(form);
               const ok = await run(
-                addAllowlistAddressAction({ address: String(f.get('address') ?? ''), label: String(f.get('label') ?? ''), ...step() }),
+                () => addAllowlistAddressAction({ address: String(f.get('address') ?? ''), label: String(f.get('label') ?? ''), ...step() }),
                 'Address added',
               );
               if (ok) form.reset();
@@ -221,7 +224,7 @@ export function WithdrawalControlsPanel({
               </label>
               <input id="wc-label" name="label" className={inputClass} />
             </div>
-            <Button type="submit" variant="secondary">
+            <Button type="submit" variant="secondary" disabled={busy}>
               Add address
             </Button>
           </form>
@@ -240,13 +243,14 @@ export function WithdrawalControlsPanel({
               </span>
               {canManage && (
                 <span className="flex gap-2">
-                  <Button size="sm" onClick={() => run(decideWithdrawalAction(w.id, 'approve', step()), 'Withdrawal approved')}>
+                  <Button size="sm" disabled={busy} onClick={() => run(() => decideWithdrawalAction(w.id, 'approve', step()), 'Withdrawal approved')}>
                     Approve
                   </Button>
                   <Button
                     size="sm"
                     variant="secondary"
-                    onClick={() => run(decideWithdrawalAction(w.id, 'reject', step()), 'Withdrawal rejected; amount and fee refunded')}
+                    disabled={busy}
+                    onClick={() => run(() => decideWithdrawalAction(w.id, 'reject', step()), 'Withdrawal rejected; amount and fee refunded')}
                   >
                     Reject
                   </Button>

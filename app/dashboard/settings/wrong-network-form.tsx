@@ -1,9 +1,9 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormError } from '@/components/ui/field';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { setWrongNetworkPolicyAction } from './actions';
 
@@ -11,7 +11,7 @@ import { setWrongNetworkPolicyAction } from './actions';
 export function WrongNetworkPolicyForm({ policy, canEdit }: { policy: 'credit' | 'hold'; canEdit: boolean }) {
   const router = useRouter();
   const toast = useToast();
-  const [error, setError] = useState<string | undefined>();
+  const { formError: error, busy, run } = useFormSubmit();
   return (
     <form
       noValidate
@@ -19,9 +19,8 @@ export function WrongNetworkPolicyForm({ policy, canEdit }: { policy: 'credit' |
       onSubmit={async (e) => {
         e.preventDefault();
         const wrongNetworkPolicy = new FormData(e.currentTarget).get('wrongNetworkPolicy') === 'hold' ? 'hold' : 'credit';
-        const res = await setWrongNetworkPolicyAction({ wrongNetworkPolicy });
-        if (!res.ok) return setError(res.error.message);
-        setError(undefined);
+        const res = await run(() => setWrongNetworkPolicyAction({ wrongNetworkPolicy }));
+        if (!res.ok) return;
         toast(wrongNetworkPolicy === 'credit' ? 'Payments on another network will count' : 'Payments on another network will be held');
         router.refresh();
       }}
@@ -48,7 +47,7 @@ export function WrongNetworkPolicyForm({ policy, canEdit }: { policy: 'credit' |
         </label>
       </fieldset>
       {canEdit && (
-        <Button type="submit" variant="secondary" className="mt-2">
+        <Button type="submit" variant="secondary" className="mt-2" disabled={busy}>
           Save
         </Button>
       )}

@@ -9,6 +9,7 @@ import { ConfirmButton } from '@/components/ui/confirm-dialog';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Dialog } from '@/components/ui/dialog';
 import { inputClass } from '@/components/ui/field';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import type { WebhookEndpointView } from '@/lib/webhooks/schemas';
 import { deleteEndpointAction, recoverAction, rotateSecretAction, testEndpointAction } from './actions';
@@ -176,14 +177,14 @@ function RecoverForm({ endpointId, onDone }: { endpointId: string; onDone: () =>
   const toast = useToast();
   const router = useRouter();
   const [since, setSince] = useState(() => new Date(Date.now() - 86_400_000).toISOString().slice(0, 16));
-  const [error, setError] = useState<string | null>(null);
+  const { formError: error, busy, run } = useFormSubmit();
   return (
     <form
       noValidate
       onSubmit={async (e) => {
         e.preventDefault();
-        const res = await recoverAction(endpointId, { since: `${since}:00Z` });
-        if (!res.ok) return setError(res.error.message);
+        const res = await run(() => recoverAction(endpointId, { since: `${since}:00Z` }));
+        if (!res.ok) return;
         toast(`${res.data.deliveryIds.length} deliver${res.data.deliveryIds.length === 1 ? 'y' : 'ies'} queued again`);
         router.refresh();
         onDone();
@@ -200,7 +201,9 @@ function RecoverForm({ endpointId, onDone }: { endpointId: string; onDone: () =>
         {error ?? ''}
       </p>
       <div className="flex justify-end">
-        <Button type="submit">Recover</Button>
+        <Button type="submit" disabled={busy}>
+          Recover
+        </Button>
       </div>
     </form>
   );

@@ -1,6 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
+import { RefundAddressForm } from '@/components/checkout/refund-address-form';
 import type { ClaimPageView } from '@/lib/refunds/claims/claim-page';
 import { redeemRefundClaimAction, type ClaimFormState } from './actions';
 
@@ -19,36 +20,15 @@ export function ClaimForm({ token, claim }: { token: string; claim: ClaimPageVie
     );
   }
   return (
-    <form action={action} className="space-y-2" aria-label="Refund address">
-      <input type="hidden" name="token" value={token} />
-      <label className="block text-xs font-medium text-slate-500" htmlFor="claim-address">
-        Your {claim.rail} address
-      </label>
-      <input
-        id="claim-address"
-        name="address"
-        required
-        autoComplete="off"
-        spellCheck={false}
-        placeholder="0x…"
-        pattern="0x[0-9a-fA-F]{40}"
-        className="w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm"
-      />
-      {state.error ? (
-        <p role="alert" className="text-sm text-rose-700">
-          {state.error}
-        </p>
-      ) : null}
-      <button
-        type="submit"
-        disabled={pending}
-        className="w-full rounded-md bg-slate-900 px-4 py-2.5 text-sm font-medium text-white disabled:opacity-60"
-      >
-        {pending ? 'Sending…' : 'Request refund'}
-      </button>
-      <p className="text-xs text-slate-500">
-        Use a wallet you control on {claim.rail.split(' on ')[1]}: an exchange deposit address may not credit a refund. This link works once.
-      </p>
-    </form>
+    <RefundAddressForm
+      action={action}
+      pending={pending}
+      error={state.error}
+      inputId="claim-address"
+      label={`Your ${claim.rail} address`}
+      hidden={{ token }}
+      submitLabel="Request refund"
+      note={`Use a wallet you control on ${claim.rail.split(' on ')[1]}: an exchange deposit address may not credit a refund. This link works once.`}
+    />
   );
 }

@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { inputClass } from '@/components/ui/field';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { PayInvoiceBody } from '@/lib/invoices/schemas';
 import { payTestInvoiceAction } from '../actions';
@@ -43,20 +44,15 @@ export function SimulatePayment({ id, amount }: { id: string; amount: string }) 
   const toast = useToast();
   const router = useRouter();
   const [value, setValue] = useState(amount);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { formError: error, busy, submit } = useFormSubmit();
   return (
     <form
       className="mt-4 border-t border-slate-100 pt-4"
       onSubmit={async (e) => {
         e.preventDefault();
         const parsed = PayInvoiceBody.safeParse({ amount: value });
-        if (!parsed.success) return setError(parsed.error.issues[0]!.message);
-        setError(null);
-        setBusy(true);
-        const res = await payTestInvoiceAction(id, { amount: value });
-        setBusy(false);
-        if (!res.ok) return setError(res.error.message);
+        const res = await submit(parsed.success ? null : parsed.error.issues[0]!.message, () => payTestInvoiceAction(id, { amount: value }));
+        if (!res) return;
         toast(`Test payment sent (${res.data.txHash.slice(0, 10)}…)`);
         router.refresh();
       }}

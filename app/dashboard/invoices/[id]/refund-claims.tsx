@@ -9,6 +9,7 @@ import { FormError, inputClass } from '@/components/ui/field';
 import { Money } from '@/components/ui/money';
 import { ConfirmStep } from '@/components/ui/confirm-step';
 import { Time } from '@/components/ui/time';
+import { useFormSubmit, withFirstDetail } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import type { RefundClaimView } from '@/lib/refunds/claims/schemas';
 import { networkLabel } from '@/lib/checkout/network-label';
@@ -34,17 +35,13 @@ function CreateClaim({
 }) {
   const router = useRouter();
   const [totpCode, setTotpCode] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { formError: error, setFormError: setError, busy, run } = useFormSubmit({ message: withFirstDetail });
   const [made, setMade] = useState<string | null>(null);
   const [review, setReview] = useState<{ amount: string; expiresInHours?: string } | null>(null);
   async function confirm() {
     if (!review) return;
-    setBusy(true);
-    setError(null);
-    const res = await createRefundClaimAction(invoiceId, review, { totpCode });
-    setBusy(false);
-    if (!res.ok) return setError(res.error.details?.[0]?.message ? `${res.error.message} (${res.error.details[0].message})` : res.error.message);
+    const res = await run(() => createRefundClaimAction(invoiceId, review, { totpCode }));
+    if (!res.ok) return;
     setReview(null);
     setTotpCode('');
     setMade(absolute(res.data.url));
@@ -112,25 +109,38 @@ function CreateClaim({
   );
 }
 
-function CancelClaim({ invoiceId, id }: { invoiceId: string; id: string }) {
+/** Cancel asks first, like every money button (issue 35): the payer's link stops working at once. */
+function CancelClaim({ invoiceId, claim, token }: { invoiceId: string; claim: RefundClaimView; token: string }) {
   const router = useRouter();
   const toast = useToast();
-  const [busy, setBusy] = useState(false);
+  const { formError, busy, run } = useFormSubmit();
+  const [reviewing, setReviewing] = useState(false);
   return (
-    <Button
-      size="sm"
-      variant="secondary"
-      disabled={busy}
-      onClick={async () => {
-        setBusy(true);
-        const res = await cancelRefundClaimAction(invoiceId, id);
-        setBusy(false);
-        toast(res.ok ? 'Refund claim link canceled' : res.error.message);
-        router.refresh();
-      }}
-    >
-      Cancel
-    </Button>
+    <>
+      <Button size="sm" variant="secondary" disabled={busy} onClick={() => setReviewing(true)}>
+        Cancel
+      </Button>
+      <ConfirmStep
+        open={reviewing}
+        title="Cancel refund claim link"
+        confirmLabel="Cancel the link"
+        busy={busy}
+        error={formError}
+        onCancel={() => setReviewing(false)}
+        onConfirm={async () => {
+          const res = await run(() => cancelRefundClaimAction(invoiceId, claim.id));
+          if (!res.ok) return;
+          setReviewing(false);
+          toast('Refund claim link canceled');
+          router.refresh();
+        }}
+        rows={[
+          { label: 'Amount', value: `${claim.amount} ${token}` },
+          { label: 'Expires', value: <Time iso={claim.expiresAt} /> },
+        ]}
+        note="The payer can no longer use the link; nothing moves. Make a new one to offer the refund again."
+      />
+    </>
   );
 }
 
@@ -174,7 +184,7 @@ export function RefundClaims({
                   </>
                 )}
               </span>
-              {c.status === 'OPEN' && canCreate ? <CancelClaim invoiceId={invoiceId} id={c.id} /> : null}
+              {c.status === 'OPEN' && canCreate ? <CancelClaim invoiceId={invoiceId} claim={c} token={token} /> : null}
             </li>
           ))}
         </ul>

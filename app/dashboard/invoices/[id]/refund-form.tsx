@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
 import { ConfirmStep } from '@/components/ui/confirm-step';
+import { useFormSubmit, withFirstDetail } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { networkLabel } from '@/lib/checkout/network-label';
 import type { ChainKey } from '@/lib/config/rails';
@@ -41,16 +42,12 @@ export function RefundForm({
   const router = useRouter();
   const toast = useToast();
   const [totpCode, setTotpCode] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { formError: error, setFormError: setError, busy, run } = useFormSubmit({ message: withFirstDetail });
   const [review, setReview] = useState<{ destinationAddress: string; amount?: string } | null>(null);
   async function confirm() {
     if (!review) return;
-    setBusy(true);
-    setError(null);
-    const res = await createRefundAction(invoiceId, review, { totpCode });
-    setBusy(false);
-    if (!res.ok) return setError(res.error.details?.[0]?.message ? `${res.error.message} (${res.error.details[0].message})` : res.error.message);
+    const res = await run(() => createRefundAction(invoiceId, review, { totpCode }));
+    if (!res.ok) return;
     setReview(null);
     setTotpCode('');
     toast(`Refund of ${res.data.amount} ${token} created`);

@@ -8,6 +8,7 @@ import { FormError, inputClass } from '@/components/ui/field';
 import { Money } from '@/components/ui/money';
 import { ConfirmStep } from '@/components/ui/confirm-step';
 import { Time } from '@/components/ui/time';
+import { useFormSubmit, withFirstDetail } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import type { RefundRequestView } from '@/lib/refunds/requests/schemas';
 import { networkLabel } from '@/lib/checkout/network-label';
@@ -45,14 +46,12 @@ function Decide({
   const router = useRouter();
   const toast = useToast();
   const [totpCode, setTotpCode] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { formError: error, setFormError: setError, busy, run } = useFormSubmit({ message: withFirstDetail });
   const [amount, setAmount] = useState(suggested === '0.00' ? '' : suggested);
   const [reason, setReason] = useState('');
   const [reviewing, setReviewing] = useState(false);
-  const finish = async (res: Awaited<ReturnType<typeof declineRefundRequestAction>>, done: string) => {
-    setBusy(false);
-    if (!res.ok) return setError(res.error.details?.[0]?.message ? `${res.error.message} (${res.error.details[0].message})` : res.error.message);
+  const finish = (res: { ok: boolean }, done: string) => {
+    if (!res.ok) return;
     toast(done);
     router.refresh();
   };
@@ -84,11 +83,9 @@ function Decide({
         stepUp={{ id: `rq-totp-${r.id}`, enabled: totpEnabled, value: totpCode, onChange: setTotpCode }}
         onCancel={() => setReviewing(false)}
         onConfirm={async () => {
-          setBusy(true);
-          setError(null);
-          const res = await approveRefundRequestAction(invoiceId, r.id, amount ? { amount } : {}, { totpCode });
+          const res = await run(() => approveRefundRequestAction(invoiceId, r.id, amount ? { amount } : {}, { totpCode }));
           if (res.ok) setReviewing(false);
-          await finish(res, "Refund to the payer's address created");
+          finish(res, "Refund to the payer's address created");
         }}
         rows={[
           { label: 'Amount', value: `${amount || suggested} ${token}` },
@@ -108,14 +105,12 @@ function Decide({
           size="sm"
           variant="secondary"
           disabled={busy}
-          onClick={async () => {
-            setBusy(true);
-            setError(null);
-            await finish(
-              await declineRefundRequestAction(invoiceId, r.id, reason.trim() ? { reason: reason.trim() } : {}),
+          onClick={async () =>
+            finish(
+              await run(() => declineRefundRequestAction(invoiceId, r.id, reason.trim() ? { reason: reason.trim() } : {})),
               'Refund request declined',
-            );
-          }}
+            )
+          }
         >
           Decline
         </Button>

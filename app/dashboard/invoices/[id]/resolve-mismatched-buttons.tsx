@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ConfirmStep } from '@/components/ui/confirm-step';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { networkLabel } from '@/lib/checkout/network-label';
 import type { ChainKey } from '@/lib/config/rails';
@@ -37,14 +38,11 @@ export function ResolveMismatchedButtons({
 }) {
   const router = useRouter();
   const toast = useToast();
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
+  const { formError: error, setFormError, busy, run } = useFormSubmit();
   const [reviewing, setReviewing] = useState(false);
-  const run = async (action: () => ReturnType<typeof creditMismatchedPaymentAction>, done: string) => {
-    setBusy(true);
-    const res = await action();
-    setBusy(false);
-    if (!res.ok) return setError(res.error.message);
+  const resolve = async (action: () => ReturnType<typeof creditMismatchedPaymentAction>, done: string) => {
+    const res = await run(action);
+    if (!res.ok) return;
     setReviewing(false);
     toast(done);
     router.refresh();
@@ -57,7 +55,7 @@ export function ResolveMismatchedButtons({
           variant="secondary"
           disabled={busy}
           onClick={() =>
-            run(
+            resolve(
               () => creditMismatchedPaymentAction(invoiceId, paymentId),
               mismatch === 'network' ? 'Counted towards the invoice' : `Credited to the ${token} balance once swept`,
             )
@@ -72,7 +70,7 @@ export function ResolveMismatchedButtons({
           variant="secondary"
           disabled={busy}
           onClick={() => {
-            setError(undefined);
+            setFormError(null);
             setReviewing(true);
           }}
         >
@@ -87,7 +85,7 @@ export function ResolveMismatchedButtons({
           busy={busy}
           error={error}
           onCancel={() => setReviewing(false)}
-          onConfirm={() => run(() => refundMismatchedPaymentAction(invoiceId, paymentId), 'Being sent back to the sender')}
+          onConfirm={() => resolve(() => refundMismatchedPaymentAction(invoiceId, paymentId), 'Being sent back to the sender')}
           rows={[
             { label: 'Amount', value: `${amount} ${token}` },
             { label: 'Fee', value: `the network fee on ${chain}, from the amount or your balance as your refund settings say; no withdrawal fee` },

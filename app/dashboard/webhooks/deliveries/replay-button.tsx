@@ -1,8 +1,8 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { replayAction } from '../actions';
 
@@ -10,16 +10,14 @@ import { replayAction } from '../actions';
 export function ReplayButton({ eventId, endpointId }: { eventId: string; endpointId: string | null }) {
   const router = useRouter();
   const toast = useToast();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useFormSubmit();
   return (
     <Button
       size="sm"
       variant="secondary"
       disabled={busy}
       onClick={async () => {
-        setBusy(true);
-        const res = await replayAction(eventId, endpointId ?? undefined);
-        setBusy(false);
+        const res = await run(() => replayAction(eventId, endpointId ?? undefined));
         if (!res.ok) return toast(res.error.message, 'error');
         toast(`Replay queued (${res.data.deliveryIds.length} deliver${res.data.deliveryIds.length === 1 ? 'y' : 'ies'})`);
         router.refresh();
