@@ -105,7 +105,7 @@ describe('npm run dev restarted with the .next cache kept', () => {
     page.on('request', (r) => r.headers()['rsc'] === '1' && refetches.push(r.url()));
     const compiledBefore = (second.log.match(/Compiled in/g) ?? []).length;
     await page.waitForTimeout(WATCH_MS); // an observation window, not a wait for something to happen
-    expect(reloads, 'reloads of the open page').toEqual([]);
+    expect(reloads, `reloads of the open page; the dev server said:\n${second.log.slice(-4000)}`).toEqual([]);
     expect(refetches, 'server component refreshes of the open page').toEqual([]);
     expect((second.log.match(/Compiled in/g) ?? []).length - compiledBefore, second.log).toBe(0);
 
