@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { Card, EmptyState, PageHeader, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { inputClass } from '@/components/ui/field';
 import { requireSupport } from '@/lib/console/context';
-import { countHeldMismatched } from '@/lib/console/list-mismatched-payments';
+import { countHeldPayments } from '@/lib/console/list-held-payments';
 import { searchConsole } from '@/lib/console/search';
 import { GasWallets } from './gas-wallets';
 import { NetworkCosts } from './network-costs';
@@ -12,7 +12,7 @@ export const metadata = { title: 'Search · Support console' };
 export default async function ConsoleSearchPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const ctx = await requireSupport();
   const q = ((await searchParams).q ?? '').slice(0, 200);
-  const [hits, held] = await Promise.all([q ? searchConsole(ctx.db, q) : [], countHeldMismatched(ctx.db)]);
+  const [hits, held] = await Promise.all([q ? searchConsole(ctx.db, q) : [], countHeldPayments(ctx.db)]);
   return (
     <>
       <PageHeader
@@ -21,14 +21,14 @@ export default async function ConsoleSearchPage({ searchParams }: { searchParams
       />
       {/* Held money waits for the merchant, not support; shown so a pile-up (a payer's wallet defaulting to the wrong network) is noticed. */}
       <Card title="Needs attention" className="mb-6">
-        <Link href="/console/mismatched-payments" className="text-sm text-indigo-600 hover:underline" data-testid="held-mismatched">
-          Held mismatched payments: {held.total} (live {held.live}, test {held.test})
+        <Link href="/console/held-payments" className="text-sm text-indigo-600 hover:underline" data-testid="held-payments-link">
+          Held payments: {held.total} (live {held.live}, test {held.test})
         </Link>
         {held.reorged > 0 && (
           <Link
-            href="/console/mismatched-payments?status=reorged"
+            href="/console/held-payments?status=reorged"
             className="mt-1 block text-sm font-medium text-red-700 hover:underline"
-            data-testid="reorged-mismatched"
+            data-testid="reorged-held"
           >
             Resolved payments a deep reorg dropped: {held.reorged} (check the sweep and the hot wallet)
           </Link>

@@ -102,34 +102,36 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
               </Link>
             </EmptyState>
           ) : (
-            <table className={`${tableClass} -m-5 w-[calc(100%+2.5rem)]`}>
-              <thead>
-                <tr>
-                  {['Amount', 'Status', 'Created'].map((h) => (
-                    <th key={h} className={thClass}>
-                      {h}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {recent.data.map((inv) => (
-                  <tr key={inv.id}>
-                    <td className={tdClass}>
-                      <Link href={`/dashboard/invoices/${inv.id}`} className="font-medium text-indigo-600 hover:underline">
-                        <Money value={inv.amountExpected} currency={inv.token} />
-                      </Link>
-                    </td>
-                    <td className={tdClass}>
-                      <StatusBadge status={inv.status} />
-                    </td>
-                    <td className={tdClass}>
-                      <Time iso={inv.createdAt} />
-                    </td>
+            <div className="-m-5 overflow-x-auto">
+              <table className={tableClass}>
+                <thead>
+                  <tr>
+                    {['Amount', 'Status', 'Created'].map((h) => (
+                      <th key={h} className={thClass}>
+                        {h}
+                      </th>
+                    ))}
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {recent.data.map((inv) => (
+                    <tr key={inv.id}>
+                      <td className={tdClass}>
+                        <Link href={`/dashboard/invoices/${inv.id}`} className="font-medium text-indigo-600 hover:underline">
+                          <Money value={inv.amountExpected} currency={inv.token} />
+                        </Link>
+                      </td>
+                      <td className={tdClass}>
+                        <StatusBadge status={inv.status} />
+                      </td>
+                      <td className={tdClass}>
+                        <Time iso={inv.createdAt} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </Card>
       </div>

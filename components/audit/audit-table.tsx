@@ -11,12 +11,16 @@ const show = (v: Record<string, unknown> | null) =>
         .join('\n')
     : '—';
 
+// Ids and labels wrap at fixed widths so before and after keep at least 11 rem each (they were crushed to a few characters).
+const WRAP = 'whitespace-normal wrap-anywhere';
+const VALUES = 'min-w-44 whitespace-pre-wrap wrap-anywhere';
+
 /** Audit rows as they were written: who, what, which record, before and after, when. Shared by the console and Settings. */
 export function AuditTable({ rows, showTenant = false }: { rows: AuditEntry[]; showTenant?: boolean }) {
   if (rows.length === 0) return <EmptyState title="No activity recorded yet" />;
   return (
     <div className="-m-5 overflow-x-auto">
-      <table className={tableClass} data-testid="audit-table">
+      <table className={`${tableClass} [&_td]:px-3 [&_th]:px-3`} data-testid="audit-table">
         <thead>
           <tr>
             <th className={thClass}>When</th>
@@ -32,25 +36,35 @@ export function AuditTable({ rows, showTenant = false }: { rows: AuditEntry[]; s
           {rows.map((r) => (
             <tr key={r.id} data-audit-action={r.action} data-audit-target={r.targetId} className="align-top">
               <td className={`${tdClass} text-xs`}>
-                <Time iso={r.createdAt.toISOString()} withSeconds />
+                <div className={`${WRAP} w-24`}>
+                  <Time iso={r.createdAt.toISOString()} withSeconds />
+                </div>
               </td>
               <td className={`${tdClass} text-xs`}>
                 {ACTOR[r.actorKind]}
-                <div className="text-slate-500">{r.actorLabel ?? r.actorId}</div>
+                <div className={`${WRAP} w-32 text-slate-500`}>{r.actorLabel ?? r.actorId}</div>
               </td>
-              <td className={`${tdClass} font-medium`}>{r.action}</td>
+              <td className={`${tdClass} font-medium`}>
+                <div className={`${WRAP} w-36`}>{r.action}</div>
+              </td>
               <td className={`${tdClass} font-mono text-xs`}>
                 {r.targetType}
-                <div>{r.targetId}</div>
+                <div className={`${WRAP} w-32`}>{r.targetId}</div>
               </td>
               {showTenant && (
                 <td className={`${tdClass} font-mono text-xs`}>
-                  {r.tenantId ?? '—'}
-                  {r.mode ? ` · ${r.mode}` : ''}
+                  <div className={`${WRAP} w-32`}>
+                    {r.tenantId ?? '—'}
+                    {r.mode ? ` · ${r.mode}` : ''}
+                  </div>
                 </td>
               )}
-              <td className={`${tdClass} whitespace-pre-wrap break-all text-xs`}>{show(r.before)}</td>
-              <td className={`${tdClass} whitespace-pre-wrap break-all text-xs`}>{show(r.after)}</td>
+              <td className={`${tdClass} text-xs`}>
+                <div className={VALUES}>{show(r.before)}</div>
+              </td>
+              <td className={`${tdClass} text-xs`}>
+                <div className={VALUES}>{show(r.after)}</div>
+              </td>
             </tr>
           ))}
         </tbody>

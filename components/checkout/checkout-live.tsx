@@ -178,9 +178,9 @@ export function CheckoutLive({ initial, claim }: { initial: CheckoutState; claim
         </section>
       ) : null}
 
-      {state.mismatched.length > 0 ? (
-        <section className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="mismatched">
-          {state.mismatched.map((m, i) => (
+      {state.heldPayments.length > 0 ? (
+        <section className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="held-payments">
+          {state.heldPayments.map((m, i) => (
             <p key={i}>
               Received {m.amount} {m.token} on {m.network}: {m.mismatch === 'token' ? 'not the token' : 'not the network'} this invoice asks for.{' '}
               {m.status === 'refunding'

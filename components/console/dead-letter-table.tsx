@@ -30,6 +30,10 @@ export interface DeadLetterRow {
   replayStatus: string | null;
 }
 
+// Fixed widths: ids and texts wrap inside their column instead of widening the table.
+const WRAP = 'whitespace-normal wrap-anywhere';
+const ID = `${WRAP} w-32 font-mono text-xs`;
+
 export function DeadLetterTable({ rows }: { rows: DeadLetterRow[] }) {
   const router = useRouter();
   const toast = useToast();
@@ -92,7 +96,8 @@ export function DeadLetterTable({ rows }: { rows: DeadLetterRow[] }) {
           <EmptyState title="No dead letters match these filters" />
         ) : (
           <div className="overflow-x-auto">
-            <table className={tableClass}>
+            {/* Ids wrap at fixed widths and the padding is tighter, so all eight columns fit the console's 1280 px width. */}
+            <table className={`${tableClass} [&_td]:px-3 [&_th]:px-3`}>
               <thead>
                 <tr>
                   <th className={thClass}>
@@ -121,31 +126,33 @@ export function DeadLetterTable({ rows }: { rows: DeadLetterRow[] }) {
                       )}
                     </td>
                     <td className={`${tdClass} font-mono text-xs`}>
-                      {r.id}
+                      <div className={ID}>{r.id}</div>
                       <div className="text-slate-400">{r.attemptCount} attempts</div>
                     </td>
                     <td className={tdClass}>
-                      {r.tenantName}
-                      <div className="font-mono text-xs text-slate-400">
+                      <div className={`${WRAP} w-32`}>{r.tenantName}</div>
+                      <div className={`${ID} text-slate-400`}>
                         {r.tenantId} · {r.mode}
                       </div>
                     </td>
                     <td className={tdClass}>
-                      {r.eventType}
-                      <div className="font-mono text-xs text-slate-400">{r.eventId}</div>
+                      <div className={`${WRAP} w-32`}>{r.eventType}</div>
+                      <div className={`${ID} text-slate-400`}>{r.eventId}</div>
                     </td>
-                    <td className={`${tdClass} max-w-56 truncate`} title={r.endpointUrl ?? 'postBackUrl'}>
-                      {r.postBack ? 'postBackUrl' : r.endpointUrl}
-                      <div className="font-mono text-xs text-slate-400">{r.endpointId}</div>
+                    <td className={tdClass} title={r.endpointUrl ?? 'postBackUrl'}>
+                      <div className="w-40 truncate">{r.postBack ? 'postBackUrl' : r.endpointUrl}</div>
+                      <div className={`${ID} text-slate-400`}>{r.endpointId}</div>
                     </td>
-                    <td className={`${tdClass} max-w-56 truncate text-xs`} title={r.lastError ?? ''}>
-                      {r.lastError ?? '—'}
+                    <td className={`${tdClass} text-xs`} title={r.lastError ?? ''}>
+                      <div className={`${WRAP} line-clamp-3 w-40`}>{r.lastError ?? '—'}</div>
                     </td>
-                    <td className={`${tdClass} text-xs`}>{formatTime(r.deadAt)}</td>
+                    <td className={`${tdClass} text-xs`}>
+                      <div className={`${WRAP} w-24`}>{formatTime(r.deadAt)}</div>
+                    </td>
                     <td className={tdClass}>
                       {r.replayId ? (
                         <span className="flex flex-col gap-1 text-xs">
-                          <span className="font-mono">{r.replayId}</span>
+                          <span className={`${ID} font-mono`}>{r.replayId}</span>
                           {r.replayStatus && <StatusBadge status={r.replayStatus} />}
                         </span>
                       ) : (

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { signOutAction } from './actions';
 import { ModeSwitch } from './mode-switch';
+import { MenuButton, NavDrawer, NavDrawerBackdrop, NavDrawerProvider } from './nav-drawer';
 import { NavLink } from './nav-link';
 
 const NAV = [
@@ -32,68 +33,75 @@ export function Shell({
 }) {
   const test = mode === 'test';
   return (
-    <div className={`min-h-screen ${test ? 'border-t-4 border-amber-500' : 'border-t-4 border-transparent'}`}>
+    <div className={`flex min-h-screen flex-col ${test ? 'border-t-4 border-amber-500' : 'border-t-4 border-transparent'}`}>
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
       >
         Skip to content
       </a>
-      <div className="flex">
-        <aside className="sticky top-0 hidden h-screen w-60 shrink-0 flex-col border-r border-slate-200 bg-white px-3 py-4 md:flex">
-          <Link href="/dashboard" className="mb-6 flex items-center gap-2 px-3 text-sm font-semibold text-slate-900">
-            <span className="grid h-7 w-7 place-items-center rounded-md bg-indigo-600 text-xs text-white">₮</span>
-            <span className="truncate" data-testid="tenant-name">
-              {tenantName}
-            </span>
-          </Link>
-          <nav aria-label="Dashboard" className="space-y-0.5">
-            {NAV.map((n) => (
-              <NavLink key={n.href} href={n.href} exact={n.exact}>
-                {n.label}
-              </NavLink>
-            ))}
-          </nav>
-          <div className="mt-auto border-t border-slate-100 px-3 pt-3 text-xs text-slate-500">
-            <p className="truncate" title={email}>
-              {email}
-            </p>
-            <p className="capitalize">{role}</p>
-            <form action={signOutAction} className="mt-2">
-              <button type="submit" className="text-sm font-medium text-slate-700 hover:text-slate-900 hover:underline">
-                Sign out
-              </button>
-            </form>
-          </div>
-        </aside>
-        <div className="min-w-0 flex-1">
-          <header className="sticky top-0 z-20 flex h-14 items-center justify-between gap-4 border-b border-slate-200 bg-white/95 px-6 backdrop-blur">
-            <div className="flex items-center gap-3">
-              {test ? (
-                <span
-                  data-testid="test-mode-banner"
-                  className="rounded bg-amber-100 px-2 py-0.5 text-xs font-semibold uppercase tracking-wide text-amber-800"
-                >
-                  Test data
+      <NavDrawerProvider>
+        <div className="flex flex-1">
+          {/* Below md the open drawer slides in under the header, whose menu button closes it again. From md up
+              the aside stretches to the page's full height (its background with it) and its content stays in view. */}
+          <NavDrawer
+            as="aside"
+            id="dashboard-nav"
+            openClass="fixed inset-y-0 left-0 z-30 flex w-64 pt-14 shadow-xl"
+            closedClass="hidden"
+            className="shrink-0 flex-col border-r border-slate-200 bg-white md:static md:z-auto md:flex md:w-60 md:pt-0 md:shadow-none"
+          >
+            <div className="flex h-full flex-col overflow-y-auto px-3 py-4 md:sticky md:top-0 md:h-screen">
+              <Link href="/dashboard" className="mb-6 flex items-center gap-2 px-3 text-sm font-semibold text-slate-900">
+                <span className="grid h-7 w-7 shrink-0 place-items-center rounded-md bg-indigo-600 text-xs text-white">₮</span>
+                <span className="truncate" data-testid="tenant-name">
+                  {tenantName}
                 </span>
-              ) : (
-                <span className="rounded bg-emerald-50 px-2 py-0.5 text-xs font-semibold uppercase tracking-wide text-emerald-700">Live</span>
-              )}
-              <nav aria-label="Dashboard (mobile)" className="flex gap-3 text-sm md:hidden">
-                {NAV.slice(0, 4).map((n) => (
-                  <Link key={n.href} href={n.href} className="text-slate-600">
+              </Link>
+              <nav aria-label="Dashboard" className="space-y-0.5">
+                {NAV.map((n) => (
+                  <NavLink key={n.href} href={n.href} exact={n.exact}>
                     {n.label}
-                  </Link>
+                  </NavLink>
                 ))}
               </nav>
+              <div className="mt-auto border-t border-slate-100 px-3 pt-3 text-xs text-slate-500">
+                <p className="truncate" title={email}>
+                  {email}
+                </p>
+                <p className="capitalize">{role}</p>
+                <form action={signOutAction} className="mt-2">
+                  <button type="submit" className="text-sm font-medium text-slate-700 hover:text-slate-900 hover:underline">
+                    Sign out
+                  </button>
+                </form>
+              </div>
             </div>
-            <ModeSwitch mode={mode} />
-          </header>
-          <main id="main" className="mx-auto max-w-6xl px-6 py-8">
-            {children}
-          </main>
+          </NavDrawer>
+          <NavDrawerBackdrop />
+          <div className="min-w-0 flex-1">
+            <header className="sticky top-0 z-40 flex h-14 items-center justify-between gap-3 border-b border-slate-200 bg-white/95 px-4 backdrop-blur sm:px-6">
+              <div className="flex min-w-0 items-center gap-3">
+                <MenuButton controls="dashboard-nav" />
+                {test ? (
+                  <span
+                    data-testid="test-mode-banner"
+                    className="rounded bg-amber-100 px-2 py-0.5 text-xs font-semibold uppercase tracking-wide text-amber-800"
+                  >
+                    Test data
+                  </span>
+                ) : (
+                  <span className="rounded bg-emerald-50 px-2 py-0.5 text-xs font-semibold uppercase tracking-wide text-emerald-700">Live</span>
+                )}
+              </div>
+              <ModeSwitch mode={mode} />
+            </header>
+            <main id="main" className="mx-auto max-w-6xl px-4 py-6 sm:px-6 sm:py-8">
+              {children}
+            </main>
+          </div>
         </div>
-      </div>
+      </NavDrawerProvider>
     </div>
   );
 }

@@ -12,7 +12,8 @@ export function Card({
   className?: string;
 }) {
   return (
-    <section className={`rounded-lg border border-slate-200 bg-white shadow-sm ${className}`}>
+    // min-w-0: in a grid or flex row a wide table scrolls inside the card instead of widening the page.
+    <section className={`min-w-0 rounded-lg border border-slate-200 bg-white shadow-sm ${className}`}>
       {(title || actions) && (
         <header className="flex min-h-12 items-center justify-between gap-4 border-b border-slate-100 px-5 py-3">
           {title ? <h2 className="text-sm font-semibold text-slate-900">{title}</h2> : <span />}
@@ -27,8 +28,9 @@ export function Card({
 export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
+      <div className="min-w-0">
+        {/* Titles carry ids ("Order ord_…"): they wrap on a phone rather than widen the page. */}
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900 wrap-anywhere">{title}</h1>
         {description && <p className="mt-1 text-sm text-slate-500">{description}</p>}
       </div>
       {actions && <div className="flex items-center gap-2">{actions}</div>}

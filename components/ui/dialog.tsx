@@ -28,7 +28,7 @@ export function Dialog({
       ref={ref}
       onClose={onClose}
       aria-label={title}
-      className={`m-auto w-full ${wide ? 'max-w-2xl' : 'max-w-lg'} rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40`}
+      className={`m-auto w-[calc(100%-2rem)] ${wide ? 'max-w-2xl' : 'max-w-lg'} rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40`}
     >
       {open && (
         <div className="p-6">

@@ -92,8 +92,12 @@ export const walletNonces = pgTable(
  * invoice's (USDC to a USDT invoice). Recorded apart from chain_transfers, so
  * nothing that counts an invoice's payments sees it; held for the merchant
  * (the money stays on the deposit address, whose key the gateway holds on every EVM chain).
+ *
+ * Held payments, in code, API and UI; the table keeps its first name `mismatched_payments` (and its index
+ * and constraint names): drizzle-kit asks interactively whether a renamed table is a rename or a drop and
+ * create, which a generated migration cannot answer, and raw SQL names the table as it is.
  */
-export const mismatchedPayments = pgTable(
+export const heldPayments = pgTable(
   'mismatched_payments',
   {
     id: text().primaryKey(),
@@ -152,7 +156,7 @@ export const mismatchedPayments = pgTable(
   (t) => [
     /** Rescan-safe: one row per log. */
     uniqueIndex('mismatched_payments_log_uq').on(t.chainId, t.txHash, t.logIndex),
-    /** An invoice's mismatched payments (invoice view, checkout). */
+    /** An invoice's held payments (invoice view, checkout). */
     index('mismatched_payments_invoice_idx').on(t.invoiceId, t.blockNumber),
     /** A finished withdrawal finds the held payment it sends back (lib/refunds/finish-held-payment-refund.ts, on every withdrawal). */
     index('mismatched_payments_withdrawal_idx')
@@ -160,7 +164,7 @@ export const mismatchedPayments = pgTable(
       .where(sql`${t.withdrawalId} is not null`),
     /** Reorg rollback of a network. */
     index('mismatched_payments_chain_idx').on(t.mode, t.chainId, t.blockNumber),
-    /** The console's held payments across tenants, newest first (lib/console/list-mismatched-payments.ts). */
+    /** The console's held payments across tenants, newest first (lib/console/list-held-payments.ts). */
     index('mismatched_payments_held_idx')
       .on(t.createdAt)
       .where(sql`${t.status} = 'held'`),
@@ -176,4 +180,4 @@ export const mismatchedPayments = pgTable(
   ],
 );
 
-export type MismatchedPayment = typeof mismatchedPayments.$inferSelect;
+export type HeldPayment = typeof heldPayments.$inferSelect;

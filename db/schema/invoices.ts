@@ -110,7 +110,7 @@ export const invoices = pgTable(
   (t) => [
     /** Watcher: match Transfer recipients against every deposit address of a chain (late payments too). */
     uniqueIndex('invoices_chain_deposit_address_uq').on(t.chainId, t.depositAddress),
-    /** Watcher of every network: a transfer to any invoice's deposit address, whichever network the invoice is on (mismatched payments). */
+    /** Watcher of every network: a transfer to any invoice's deposit address, whichever network the invoice is on (held payments). */
     index('invoices_deposit_address_idx').on(t.depositAddress),
     /** Never two invoices on one HD index. */
     uniqueIndex('invoices_address_index_uq').on(t.addressIndex),

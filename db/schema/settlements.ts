@@ -20,7 +20,7 @@ export const SETTLEMENT_STATUSES = ['pending', 'processing', 'completed', 'faile
  * kind `invoice` is the payout of a confirmed invoice; `extra` sweeps funds that
  * came later (late, partial-then-expired, or extra payments); `mismatched` and
  * `refund` sweep one held payment the merchant credited to its token's balance
- * or sent back (lib/settlements/create-mismatched-settlements.ts).
+ * or sent back (lib/settlements/create-held-payment-settlements.ts).
  */
 export const settlements = pgTable(
   'settlements',

@@ -161,7 +161,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/invoices/{id}/mismatched-payments/{paymentId}/credit": {
+    "/v1/invoices/{id}/held-payments/{paymentId}/credit": {
         parameters: {
             query?: never;
             header?: never;
@@ -172,7 +172,52 @@ export interface paths {
         put?: never;
         /**
          * Credit a held payment
-         * @description Extension. A held payment of the invoice's token made on another network (mismatchedPayments, mismatch `network`) becomes a payment of the invoice, as the `credit` wrong-network policy records it: it moves the invoice's status with the usual events, is confirmed on its own network and swept there. A payment in another token (mismatch `token`) cannot count towards the invoice: it is swept on its own and credited to that token's balance, less the invoice fee (GET /v1/withdrawals/balance?currency=USDC). Anything but a held payment is a 409 invalid_state. See docs/rails.md.
+         * @description Extension. A held payment of the invoice's token made on another network (heldPayments, mismatch `network`) becomes a payment of the invoice, as the `credit` wrong-network policy records it: it moves the invoice's status with the usual events, is confirmed on its own network and swept there. A payment in another token (mismatch `token`) cannot count towards the invoice: it is swept on its own and credited to that token's balance, less the invoice fee (GET /v1/withdrawals/balance?currency=USDC). Anything but a held payment is a 409 invalid_state. See docs/rails.md.
+         *
+         *     Scope: `invoices:write` (or `admin`).
+         */
+        post: operations["creditHeldPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{id}/held-payments/{paymentId}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a held payment back to its sender
+         * @description Extension. A held payment (another network or another token) is swept off the deposit address on its own network without the invoice fee, then sent back to the address it came from, on the same network and token, by a withdrawal (withdrawalId on the payment once created; withdrawal.* events follow): the largest amount whose withdrawal fee fits in what was sent. The destination is always the sender, and must be a person: 409 sender_not_refundable when the sender is one of our addresses, a deposit address, a contract or a known exchange hot wallet (send the payer a refund claim link instead); 503 when its code cannot be read. The payment is `refunded` once the withdrawal completes; a failed withdrawal makes it `held` again (refundFailureReason), its money in the balance, and a second send-back creates the withdrawal at once. 409 invalid_state when the payment is not held, or too small to send back after the fee. See docs/rails.md.
+         *
+         *     Scope: `withdrawals:write` (or `admin`).
+         */
+        post: operations["refundHeldPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{id}/mismatched-payments/{paymentId}/credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Credit a held payment (deprecated path)
+         * @deprecated
+         * @description Deprecated: use POST /v1/invoices/:id/held-payments/:paymentId/credit, the same call under the new name.
          *
          *     Scope: `invoices:write` (or `admin`).
          */
@@ -193,8 +238,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a held payment back to its sender
-         * @description Extension. A held payment (another network or another token) is swept off the deposit address on its own network without the invoice fee, then sent back to the address it came from, on the same network and token, by a withdrawal (withdrawalId on the payment once created; withdrawal.* events follow): the largest amount whose withdrawal fee fits in what was sent. The destination is always the sender, and must be a person: 409 sender_not_refundable when the sender is one of our addresses, a deposit address, a contract or a known exchange hot wallet (send the payer a refund claim link instead); 503 when its code cannot be read. The payment is `refunded` once the withdrawal completes; a failed withdrawal makes it `held` again (refundFailureReason), its money in the balance, and a second send-back creates the withdrawal at once. 409 invalid_state when the payment is not held, or too small to send back after the fee. See docs/rails.md.
+         * Send a held payment back to its sender (deprecated path)
+         * @deprecated
+         * @description Deprecated: use POST /v1/invoices/:id/held-payments/:paymentId/refund, the same call under the new name.
          *
          *     Scope: `withdrawals:write` (or `admin`).
          */
@@ -1541,7 +1587,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "mismatched_payment.detected": {
+    "held_payment.detected": {
         parameters: {
             query?: never;
             header?: never;
@@ -1551,17 +1597,17 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * mismatched_payment.detected
-         * @description Extension: a supported token reached an invoice's deposit address on another enabled network than the invoice's, or a token that is not the invoice's (USDC to a USDT invoice). It is held: not counted towards the invoice and not credited; the money stays on the deposit address, which the gateway controls on every EVM network (docs/invoices.md "Mismatched payments").
+         * held_payment.detected
+         * @description Extension: a supported token reached an invoice's deposit address on another enabled network than the invoice's, or a token that is not the invoice's (USDC to a USDT invoice). It is held: not counted towards the invoice and not credited; the money stays on the deposit address, which the gateway controls on every EVM network (docs/invoices.md "Held payments").
          */
-        post: operations["onMismatchedPaymentDetected"];
+        post: operations["onHeldPaymentDetected"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "mismatched_payment.credited": {
+    "held_payment.credited": {
         parameters: {
             query?: never;
             header?: never;
@@ -1571,17 +1617,17 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * mismatched_payment.credited
+         * held_payment.credited
          * @description Extension: you credited a held payment (POST .../credit or the dashboard): another network's payment of the invoice's token now counts towards the invoice (invoice.* events follow); another token is credited to that token's balance once swept.
          */
-        post: operations["onMismatchedPaymentCredited"];
+        post: operations["onHeldPaymentCredited"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "mismatched_payment.refunded": {
+    "held_payment.refunded": {
         parameters: {
             query?: never;
             header?: never;
@@ -1591,17 +1637,17 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * mismatched_payment.refunded
+         * held_payment.refunded
          * @description Extension: a held payment you chose to send back reached its sender: its withdrawal (data.withdrawalId) to data.refundAddress completed.
          */
-        post: operations["onMismatchedPaymentRefunded"];
+        post: operations["onHeldPaymentRefunded"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "mismatched_payment.refund_failed": {
+    "held_payment.refund_failed": {
         parameters: {
             query?: never;
             header?: never;
@@ -1611,10 +1657,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * mismatched_payment.refund_failed
+         * held_payment.refund_failed
          * @description Extension: sending a held payment back failed (data.refundFailureReason; its withdrawal.failed came first). The payment is held again, its money in your balance of that token: send it back again, or credit it.
          */
-        post: operations["onMismatchedPaymentRefundFailed"];
+        post: operations["onHeldPaymentRefundFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1975,6 +2021,96 @@ export interface components {
                 timestamp: string;
             };
         };
+        HeldPaymentCreditedEvent: {
+            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "held_payment.credited";
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["HeldPaymentEventData"];
+        };
+        HeldPaymentDetectedEvent: {
+            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "held_payment.detected";
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["HeldPaymentEventData"];
+        };
+        HeldPaymentEventData: {
+            id: string;
+            invoiceId: string;
+            /**
+             * @description The network the payment was sent on.
+             * @enum {string}
+             */
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            /**
+             * @description The token that was sent.
+             * @enum {string}
+             */
+            token: "USDT" | "USDC";
+            /**
+             * @description The invoice's network.
+             * @enum {string}
+             */
+            invoiceChain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            /**
+             * @description The invoice's token.
+             * @enum {string}
+             */
+            invoiceToken: "USDT" | "USDC";
+            /**
+             * @description network: the right token on another network; token: another token.
+             * @enum {string}
+             */
+            mismatch: "network" | "token";
+            /**
+             * @description held: neither counted towards the invoice nor credited (on the deposit address; after a failed send-back, in the balance: see refundFailureReason). credited (POST .../credit): another network's payment counts towards the invoice; another token's is credited to that token's balance once swept. refunding → refunded (POST .../refund): swept, then sent back to refundAddress by the withdrawal withdrawalId; refunded once that withdrawal completed, held again if it failed.
+             * @enum {string}
+             */
+            status: "held" | "credited" | "refunding" | "refunded";
+            /** @description Decimal string, e.g. "100.50". */
+            amount: string;
+            txHash: string;
+            logIndex: number;
+            blockNumber: number;
+            fromAddress: string;
+            depositAddress: string;
+            /** @description Where a refund goes (the sender); null unless refunding or refunded. */
+            refundAddress: string | null;
+            /** @description The refund's withdrawal, once the payment is swept; null before. */
+            withdrawalId: string | null;
+            /** @description Why the last send-back failed (the payment is held again and may be sent back again or credited); null otherwise. */
+            refundFailureReason: string | null;
+            /**
+             * Format: date-time
+             * @description Set when a reorg deeper than the confirmations dropped the payment after money moved on it (swept, credited or sent back): kept, flagged for you and the operator, never credited or sent back twice; blockNumber moves if it is mined again. Null otherwise.
+             */
+            reorgedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        HeldPaymentRefundedEvent: {
+            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "held_payment.refunded";
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["HeldPaymentEventData"];
+        };
+        HeldPaymentRefundFailedEvent: {
+            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "held_payment.refund_failed";
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["HeldPaymentEventData"];
+        };
         Invoice: {
             id: string;
             /** @enum {string} */
@@ -2164,8 +2300,13 @@ export interface components {
                 /** Format: date-time */
                 createdAt: string;
             }[];
-            /** @description Extension: supported tokens sent to the deposit address on another network or in another token than the invoice's; held, not counted in amountReceived (docs/invoices.md "Mismatched payments"). */
-            mismatchedPayments: components["schemas"]["MismatchedPaymentEventData"][];
+            /** @description Extension: supported tokens sent to the deposit address on another network or in another token than the invoice's; held, not counted in amountReceived (docs/invoices.md "Held payments"). */
+            heldPayments: components["schemas"]["HeldPaymentEventData"][];
+            /**
+             * @deprecated
+             * @description Deprecated: the same list as heldPayments, under its old name.
+             */
+            mismatchedPayments: components["schemas"]["HeldPaymentEventData"][];
         };
         InvoiceDetectedEvent: {
             /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
@@ -2285,96 +2426,6 @@ export interface components {
              * @enum {string}
              */
             chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
-        };
-        MismatchedPaymentCreditedEvent: {
-            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
-            id: string;
-            /** @constant */
-            type: "mismatched_payment.credited";
-            /** Format: date-time */
-            createdAt: string;
-            data: components["schemas"]["MismatchedPaymentEventData"];
-        };
-        MismatchedPaymentDetectedEvent: {
-            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
-            id: string;
-            /** @constant */
-            type: "mismatched_payment.detected";
-            /** Format: date-time */
-            createdAt: string;
-            data: components["schemas"]["MismatchedPaymentEventData"];
-        };
-        MismatchedPaymentEventData: {
-            id: string;
-            invoiceId: string;
-            /**
-             * @description The network the payment was sent on.
-             * @enum {string}
-             */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
-            /**
-             * @description The token that was sent.
-             * @enum {string}
-             */
-            token: "USDT" | "USDC";
-            /**
-             * @description The invoice's network.
-             * @enum {string}
-             */
-            invoiceChain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
-            /**
-             * @description The invoice's token.
-             * @enum {string}
-             */
-            invoiceToken: "USDT" | "USDC";
-            /**
-             * @description network: the right token on another network; token: another token.
-             * @enum {string}
-             */
-            mismatch: "network" | "token";
-            /**
-             * @description held: neither counted towards the invoice nor credited (on the deposit address; after a failed send-back, in the balance: see refundFailureReason). credited (POST .../credit): another network's payment counts towards the invoice; another token's is credited to that token's balance once swept. refunding → refunded (POST .../refund): swept, then sent back to refundAddress by the withdrawal withdrawalId; refunded once that withdrawal completed, held again if it failed.
-             * @enum {string}
-             */
-            status: "held" | "credited" | "refunding" | "refunded";
-            /** @description Decimal string, e.g. "100.50". */
-            amount: string;
-            txHash: string;
-            logIndex: number;
-            blockNumber: number;
-            fromAddress: string;
-            depositAddress: string;
-            /** @description Where a refund goes (the sender); null unless refunding or refunded. */
-            refundAddress: string | null;
-            /** @description The refund's withdrawal, once the payment is swept; null before. */
-            withdrawalId: string | null;
-            /** @description Why the last send-back failed (the payment is held again and may be sent back again or credited); null otherwise. */
-            refundFailureReason: string | null;
-            /**
-             * Format: date-time
-             * @description Set when a reorg deeper than the confirmations dropped the payment after money moved on it (swept, credited or sent back): kept, flagged for you and the operator, never credited or sent back twice; blockNumber moves if it is mined again. Null otherwise.
-             */
-            reorgedAt: string | null;
-            /** Format: date-time */
-            createdAt: string;
-        };
-        MismatchedPaymentRefundedEvent: {
-            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
-            id: string;
-            /** @constant */
-            type: "mismatched_payment.refunded";
-            /** Format: date-time */
-            createdAt: string;
-            data: components["schemas"]["MismatchedPaymentEventData"];
-        };
-        MismatchedPaymentRefundFailedEvent: {
-            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
-            id: string;
-            /** @constant */
-            type: "mismatched_payment.refund_failed";
-            /** Format: date-time */
-            createdAt: string;
-            data: components["schemas"]["MismatchedPaymentEventData"];
         };
         Order: {
             id: string;
@@ -2701,7 +2752,7 @@ export interface components {
             /** @description Extension: the rails (`CHAIN:TOKEN`) this account accepts invoices on in the key's mode: BSC:USDT always, and those of the gateway's enabled rails the account chose (all by default; dashboard settings). See docs/rails.md. */
             rails: string[];
             /**
-             * @description Extension: a payment in the invoice's token on another enabled network than the invoice's. credit (default): counted like a correct payment and swept on the network it came on; hold: kept apart for you (mismatchedPayments on the invoice). Set in the dashboard settings or with PATCH /v1/tenants/me.
+             * @description Extension: a payment in the invoice's token on another enabled network than the invoice's. credit (default): counted like a correct payment and swept on the network it came on; hold: kept apart for you (heldPayments on the invoice). Set in the dashboard settings or with PATCH /v1/tenants/me.
              * @enum {string}
              */
             wrongNetworkPolicy: "credit" | "hold";
@@ -3946,6 +3997,301 @@ export interface operations {
             };
         };
     };
+    creditHeldPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A invoice id. */
+                id: string;
+                /** @description A payment id. */
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeldPaymentEventData"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found (code: not_found) */
+            404: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict (code: invalid_state, idempotency_key_in_use) */
+            409: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large (code: payload_too_large) */
+            413: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type (code: unsupported_media_type) */
+            415: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity (code: idempotency_key_reused) */
+            422: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    refundHeldPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A invoice id. */
+                id: string;
+                /** @description A payment id. */
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeldPaymentEventData"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found (code: not_found) */
+            404: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict (code: invalid_state, sender_not_refundable, idempotency_key_in_use) */
+            409: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large (code: payload_too_large) */
+            413: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type (code: unsupported_media_type) */
+            415: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity (code: idempotency_key_reused) */
+            422: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable (code: service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     creditMismatchedPayment: {
         parameters: {
             query?: never;
@@ -3982,7 +4328,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MismatchedPaymentEventData"];
+                    "application/json": components["schemas"]["HeldPaymentEventData"];
                 };
             };
             /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
@@ -4124,7 +4470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MismatchedPaymentEventData"];
+                    "application/json": components["schemas"]["HeldPaymentEventData"];
                 };
             };
             /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
@@ -7671,8 +8017,8 @@ export interface operations {
                     url: string;
                     /** @default true */
                     enabled?: boolean;
-                    /** @description Event types to receive, or ["*"] for all. */
-                    eventsSubscribed: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded" | "mismatched_payment.refund_failed")[];
+                    /** @description Event types to receive, or ["*"] for all. The old names mismatched_payment.* are accepted and stored as held_payment.* (deprecated). */
+                    eventsSubscribed: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "held_payment.detected" | "held_payment.credited" | "held_payment.refunded" | "held_payment.refund_failed" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded" | "mismatched_payment.refund_failed")[];
                     description?: string;
                 };
             };
@@ -8010,8 +8356,8 @@ export interface operations {
                     /** @description Receiver URL: HTTPS (http://localhost is accepted for test-mode keys outside production). */
                     url?: string;
                     enabled?: boolean;
-                    /** @description Event types to receive, or ["*"] for all. */
-                    eventsSubscribed?: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded" | "mismatched_payment.refund_failed")[];
+                    /** @description Event types to receive, or ["*"] for all. The old names mismatched_payment.* are accepted and stored as held_payment.* (deprecated). */
+                    eventsSubscribed?: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "held_payment.detected" | "held_payment.credited" | "held_payment.refunded" | "held_payment.refund_failed" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded" | "mismatched_payment.refund_failed")[];
                     description?: string | null;
                 };
             };
@@ -11224,7 +11570,7 @@ export interface operations {
             };
         };
     };
-    onMismatchedPaymentDetected: {
+    onHeldPaymentDetected: {
         parameters: {
             query?: never;
             header: {
@@ -11242,7 +11588,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["MismatchedPaymentDetectedEvent"];
+                "application/json": components["schemas"]["HeldPaymentDetectedEvent"];
             };
         };
         responses: {
@@ -11262,7 +11608,7 @@ export interface operations {
             };
         };
     };
-    onMismatchedPaymentCredited: {
+    onHeldPaymentCredited: {
         parameters: {
             query?: never;
             header: {
@@ -11280,7 +11626,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["MismatchedPaymentCreditedEvent"];
+                "application/json": components["schemas"]["HeldPaymentCreditedEvent"];
             };
         };
         responses: {
@@ -11300,7 +11646,7 @@ export interface operations {
             };
         };
     };
-    onMismatchedPaymentRefunded: {
+    onHeldPaymentRefunded: {
         parameters: {
             query?: never;
             header: {
@@ -11318,7 +11664,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["MismatchedPaymentRefundedEvent"];
+                "application/json": components["schemas"]["HeldPaymentRefundedEvent"];
             };
         };
         responses: {
@@ -11338,7 +11684,7 @@ export interface operations {
             };
         };
     };
-    onMismatchedPaymentRefundFailed: {
+    onHeldPaymentRefundFailed: {
         parameters: {
             query?: never;
             header: {
@@ -11356,7 +11702,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["MismatchedPaymentRefundFailedEvent"];
+                "application/json": components["schemas"]["HeldPaymentRefundFailedEvent"];
             };
         };
         responses: {

@@ -112,6 +112,7 @@ function operationObject(op: Operation, components: SchemaComponents, errorRef: 
     summary: op.summary,
     description: [op.description, scopeText(op), op.testOnly ? 'Test mode only: live keys get 404.' : ''].filter(Boolean).join('\n\n'),
     tags: [op.tag],
+    ...(op.deprecated ? { deprecated: true } : {}),
     'x-scope': op.scope,
     'x-codeSamples': codeSamples(op),
     parameters,

@@ -55,6 +55,8 @@ export interface Operation<
    * declares the media type with a string schema. Errors stay JSON.
    */
   produces?: 'text/csv';
+  /** An old path kept working for existing clients; marked `deprecated` in the document, which names the replacement in `description`. */
+  deprecated?: boolean;
 }
 
 export function defineOperation<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(

@@ -18,8 +18,10 @@ const NOT_SHOWN_ONCE: Record<string, string> = {
   'data.exchangeOrder.token': 'exchange order (readable again)',
   'metadata.exchangeToken': 'exchange withdrawal metadata (readable again)',
   'data.withdrawal.token': 'the literal USDT',
-  'mismatchedPayments.token': 'the asset sent (USDT, USDC)',
-  'mismatchedPayments.invoiceToken': "the invoice's asset (USDT, USDC)",
+  'heldPayments.token': 'the asset sent (USDT, USDC)',
+  'heldPayments.invoiceToken': "the invoice's asset (USDT, USDC)",
+  'mismatchedPayments.token': 'the asset sent (deprecated name of heldPayments)',
+  'mismatchedPayments.invoiceToken': "the invoice's asset (deprecated name of heldPayments)",
   invoiceToken: "the invoice's asset (USDT, USDC)",
   'settlements.token': 'the asset swept (USDT, USDC)',
 };

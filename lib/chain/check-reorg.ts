@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, lt } from 'drizzle-orm';
 import type { PublicClient } from 'viem';
-import { chainBlocks, chainTransfers, mismatchedPayments } from '@/db/schema';
+import { chainBlocks, chainTransfers, heldPayments } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
 import { RpcReadError } from './rpc-batch';
@@ -67,11 +67,9 @@ export async function checkReorg(db: Db, net: Pick<Network, 'mode' | 'chainId'>,
     .from(chainTransfers)
     .where(and(eq(chainTransfers.mode, net.mode), eq(chainTransfers.chainId, net.chainId), gt(chainTransfers.blockNumber, ancestor.lastBlock)));
   const held = await db
-    .selectDistinct({ n: mismatchedPayments.blockNumber })
-    .from(mismatchedPayments)
-    .where(
-      and(eq(mismatchedPayments.mode, net.mode), eq(mismatchedPayments.chainId, net.chainId), gt(mismatchedPayments.blockNumber, ancestor.lastBlock)),
-    );
+    .selectDistinct({ n: heldPayments.blockNumber })
+    .from(heldPayments)
+    .where(and(eq(heldPayments.mode, net.mode), eq(heldPayments.chainId, net.chainId), gt(heldPayments.blockNumber, ancestor.lastBlock)));
   const canonical = new Map<number, string>();
   for (const n of new Set([...affected, ...held].map((r) => r.n))) canonical.set(n, (await blockAt(client, n)).lastBlockHash);
   return { from: cursor.lastBlock, ancestor, canonical };

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { parseUnits } from 'viem';
-import { chainCursors, chainTransfers, invoices, mismatchedPayments, orders, tenants } from '@/db/schema';
+import { chainCursors, chainTransfers, invoices, heldPayments, orders, tenants } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { getRail } from '@/lib/chain/network';
 import { isId } from '@/lib/ids';
@@ -42,16 +42,16 @@ export async function getCheckout(db: Db, invoiceId: string) {
     checkoutRefund(db, inv),
     db
       .select({
-        chain: mismatchedPayments.chain,
-        token: mismatchedPayments.token,
-        amount: mismatchedPayments.amount,
-        mismatch: mismatchedPayments.mismatch,
-        status: mismatchedPayments.status,
-        refundFailureReason: mismatchedPayments.refundFailureReason,
+        chain: heldPayments.chain,
+        token: heldPayments.token,
+        amount: heldPayments.amount,
+        mismatch: heldPayments.mismatch,
+        status: heldPayments.status,
+        refundFailureReason: heldPayments.refundFailureReason,
       })
-      .from(mismatchedPayments)
-      .where(eq(mismatchedPayments.invoiceId, inv.id))
-      .orderBy(asc(mismatchedPayments.createdAt)),
+      .from(heldPayments)
+      .where(eq(heldPayments.invoiceId, inv.id))
+      .orderBy(asc(heldPayments.createdAt)),
   ]);
 
   const received = new Decimal(inv.amountReceived);
@@ -89,7 +89,7 @@ export async function getCheckout(db: Db, invoiceId: string) {
     token: inv.token,
     network: networkLabel(inv.chain),
     /** Payments in another token or on another network than the invoice's: shown so the payer knows they arrived and what the merchant did. */
-    mismatched: strays.map((m) => ({
+    heldPayments: strays.map((m) => ({
       network: networkLabel(m.chain),
       token: m.token,
       amount: formatAmount(m.amount),

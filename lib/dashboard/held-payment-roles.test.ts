@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mismatchedPayments } from '@/db/schema';
+import { heldPayments } from '@/db/schema';
 import { verifyCredentials } from '@/lib/auth/verify-credentials';
 import { closeDb, getDb, type Db } from '@/lib/db';
 import { createTestTenant } from '@/lib/testing/fixtures';
@@ -13,7 +13,7 @@ const session = vi.hoisted(() => ({ sid: null as string | null }));
 vi.mock('@/lib/auth/next-auth', () => ({ auth: async () => (session.sid ? { sid: session.sid } : null), signIn: vi.fn(), signOut: vi.fn() }));
 vi.mock('next/headers', () => ({ cookies: async () => ({ get: () => undefined }) }));
 vi.mock('next/cache', () => ({ revalidatePath: () => {} }));
-const { creditMismatchedPaymentAction } = await import('@/app/dashboard/invoices/[id]/refund-actions');
+const { creditHeldPaymentAction } = await import('@/app/dashboard/invoices/[id]/refund-actions');
 
 /*
  * Crediting a held payment decides where the money goes (the merchant's balance instead of back to
@@ -39,16 +39,16 @@ describe('who may credit a held payment in the dashboard', () => {
   it('a member is refused and the payment stays held; the owner credits it', async () => {
     const t = await createTestTenant();
     const paymentId = await RESOURCE_FACTORIES.payment!(db, { tenantId: t.tenant.id, mode: 'test' });
-    const [held] = await db.select().from(mismatchedPayments).where(eq(mismatchedPayments.id, paymentId));
+    const [held] = await db.select().from(heldPayments).where(eq(heldPayments.id, paymentId));
     expect(can('member', 'held-payments:resolve')).toBe(false);
 
     await signIn('member', t.tenant.id);
-    const refused = await creditMismatchedPaymentAction(held!.invoiceId, paymentId);
+    const refused = await creditHeldPaymentAction(held!.invoiceId, paymentId);
     expect(refused).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    expect((await db.select().from(mismatchedPayments).where(eq(mismatchedPayments.id, paymentId)))[0]!.status).toBe('held');
+    expect((await db.select().from(heldPayments).where(eq(heldPayments.id, paymentId)))[0]!.status).toBe('held');
 
     await signIn('owner', t.tenant.id);
-    const done = await creditMismatchedPaymentAction(held!.invoiceId, paymentId);
+    const done = await creditHeldPaymentAction(held!.invoiceId, paymentId);
     expect(done).toMatchObject({ ok: true, data: { id: paymentId, status: 'credited' } });
   });
 });

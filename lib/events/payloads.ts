@@ -81,7 +81,7 @@ export const RefundRequestEventData = z
   })
   .meta({ id: 'RefundRequestEventData' });
 
-export const MismatchedPaymentEventData = z
+export const HeldPaymentEventData = z
   .object({
     id: z.string(),
     invoiceId: z.string(),
@@ -112,7 +112,7 @@ export const MismatchedPaymentEventData = z
     ),
     createdAt: Timestamp,
   })
-  .meta({ id: 'MismatchedPaymentEventData' });
+  .meta({ id: 'HeldPaymentEventData' });
 
 export const TestEventData = z.object({ endpointId: z.string(), message: z.string() }).meta({ id: 'WebhookTestEventData' });
 
@@ -121,7 +121,7 @@ export type WithdrawalEventDataView = z.infer<typeof WithdrawalEventData>;
 export type OrderEventDataView = z.infer<typeof OrderEventData>;
 export type RefundRequestEventDataView = z.infer<typeof RefundRequestEventData>;
 export type TestEventDataView = z.infer<typeof TestEventData>;
-export type MismatchedPaymentEventDataView = z.infer<typeof MismatchedPaymentEventData>;
+export type HeldPaymentEventDataView = z.infer<typeof HeldPaymentEventData>;
 
 export type AnyEventType = EventType | typeof TEST_EVENT_TYPE;
 /** What an endpoint can receive: the spec's 17 types, our refund_request.* extensions and webhook.test. */
@@ -132,7 +132,8 @@ export function eventDataSchema(type: AnyEventType): z.ZodType {
   if (type.startsWith('invoice.')) return InvoiceEventData;
   if (type.startsWith('withdrawal.')) return WithdrawalEventData;
   if (type.startsWith('refund_request.')) return RefundRequestEventData;
-  if (type.startsWith('mismatched_payment.')) return MismatchedPaymentEventData;
+  // Events stored before the rename keep their old type (events is history): mismatched_payment.* (lib/events/types.ts).
+  if (type.startsWith('held_payment.') || type.startsWith('mismatched_payment.')) return HeldPaymentEventData;
   return OrderEventData;
 }
 

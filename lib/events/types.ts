@@ -23,11 +23,23 @@ export const EVENT_TYPES = [
   'refund_request.created',
   'refund_request.approved',
   'refund_request.declined',
-  'mismatched_payment.detected',
-  'mismatched_payment.credited',
-  'mismatched_payment.refunded',
-  'mismatched_payment.refund_failed',
+  'held_payment.detected',
+  'held_payment.credited',
+  'held_payment.refunded',
+  'held_payment.refund_failed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * Event types renamed since they were first published (issue 31: held payments had two names), old → new.
+ * An endpoint subscribed with an old name is stored with the new one (lib/webhooks/schemas.ts; migration 0040
+ * rewrote stored subscriptions). Events sent before the rename keep the old name in history.
+ */
+export const RENAMED_EVENT_TYPES: Readonly<Record<string, EventType>> = {
+  'mismatched_payment.detected': 'held_payment.detected',
+  'mismatched_payment.credited': 'held_payment.credited',
+  'mismatched_payment.refunded': 'held_payment.refunded',
+  'mismatched_payment.refund_failed': 'held_payment.refund_failed',
+};
 export const TEST_EVENT_TYPE = 'webhook.test';

@@ -27,13 +27,13 @@ const WHEN: Record<AnyEventType, string> = {
   'refund_request.approved':
     'Extension: the refund was made (data.withdrawalId; its withdrawal.* events follow), by you or by the auto-refund policy (decidedBy "policy").',
   'refund_request.declined': 'Extension: you declined the proposal; data.declineReason is shown to the payer, who may propose again.',
-  'mismatched_payment.detected':
-    "Extension: a supported token reached an invoice's deposit address on another enabled network than the invoice's, or a token that is not the invoice's (USDC to a USDT invoice). It is held: not counted towards the invoice and not credited; the money stays on the deposit address, which the gateway controls on every EVM network (docs/invoices.md \"Mismatched payments\").",
-  'mismatched_payment.credited':
+  'held_payment.detected':
+    "Extension: a supported token reached an invoice's deposit address on another enabled network than the invoice's, or a token that is not the invoice's (USDC to a USDT invoice). It is held: not counted towards the invoice and not credited; the money stays on the deposit address, which the gateway controls on every EVM network (docs/invoices.md \"Held payments\").",
+  'held_payment.credited':
     "Extension: you credited a held payment (POST .../credit or the dashboard): another network's payment of the invoice's token now counts towards the invoice (invoice.* events follow); another token is credited to that token's balance once swept.",
-  'mismatched_payment.refunded':
+  'held_payment.refunded':
     'Extension: a held payment you chose to send back reached its sender: its withdrawal (data.withdrawalId) to data.refundAddress completed.',
-  'mismatched_payment.refund_failed':
+  'held_payment.refund_failed':
     'Extension: sending a held payment back failed (data.refundFailureReason; its withdrawal.failed came first). The payment is held again, its money in your balance of that token: send it back again, or credit it.',
   [TEST_EVENT_TYPE]: 'Sent only by POST /v1/webhooks/endpoints/{id}/test.',
 };

@@ -1,12 +1,12 @@
 import { asc, eq, inArray } from 'drizzle-orm';
-import { chainCursors, chainTransfers, events, mismatchedPayments, settlements, settlementTxs } from '@/db/schema';
+import { chainCursors, chainTransfers, events, heldPayments, settlements, settlementTxs } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import type { Mode } from '@/lib/mode';
 import { getNetworks } from '@/lib/chain/network';
 import { formatAmount } from './amount';
 import { getInvoiceOrThrow } from './get-invoice-or-throw';
 import { invoiceView } from './view';
-import { mismatchedPaymentEventData } from './held-payment-view';
+import { heldPaymentEventData } from './held-payment-view';
 
 /** GET /v1/invoices/:id: the invoice with its payments, settlements and event timeline. */
 export async function getInvoice(db: Db, where: { id: string; tenantId: string; mode: Mode }) {
@@ -24,11 +24,7 @@ export async function getInvoice(db: Db, where: { id: string; tenantId: string; 
       .from(events)
       .where(eq(events.subjectId, row.id))
       .orderBy(asc(events.createdAt), asc(events.id)),
-    db
-      .select()
-      .from(mismatchedPayments)
-      .where(eq(mismatchedPayments.invoiceId, row.id))
-      .orderBy(asc(mismatchedPayments.blockNumber), asc(mismatchedPayments.logIndex)),
+    db.select().from(heldPayments).where(eq(heldPayments.invoiceId, row.id)).orderBy(asc(heldPayments.blockNumber), asc(heldPayments.logIndex)),
   ]);
   const txs = stls.length
     ? await db
@@ -46,6 +42,7 @@ export async function getInvoice(db: Db, where: { id: string; tenantId: string; 
   const heads = new Map(cursor.map((c) => [c.chainId, c.lastBlock]));
   const chainOf = new Map(getNetworks(row.mode).map((n) => [n.chainId, n.chain]));
   const txHashes = [...new Set(transfers.map((t) => t.txHash))];
+  const held = strays.map((m) => heldPaymentEventData(m, row));
   return {
     ...invoiceView(row, txHashes),
     payments: transfers.map((t) => ({
@@ -76,6 +73,7 @@ export async function getInvoice(db: Db, where: { id: string; tenantId: string; 
       status: ((e.data as { status?: string } | null)?.status ?? null) as string | null,
       createdAt: e.createdAt.toISOString(),
     })),
-    mismatchedPayments: strays.map((m) => mismatchedPaymentEventData(m, row)),
+    heldPayments: held,
+    mismatchedPayments: held,
   };
 }

@@ -1,19 +1,19 @@
 import { getAddress } from 'viem';
-import type { MismatchedPayment } from '@/db/schema';
-import type { MismatchedPaymentEventDataView } from '@/lib/events/payloads';
+import type { HeldPayment } from '@/db/schema';
+import type { HeldPaymentEventDataView } from '@/lib/events/payloads';
 import { formatAmount } from '@/lib/money';
 
 // In lib/invoices, not lib/payments: the invoice's API view lists its held payments, and lib/payments
 // (detection) imports the invoice lifecycle, never the other way.
-/** The event payload and the API view of a mismatched payment. */
-export function mismatchedPaymentEventData(r: MismatchedPayment, invoice: { chain: string; token: string }): MismatchedPaymentEventDataView {
+/** The event payload and the API view of a held payment. */
+export function heldPaymentEventData(r: HeldPayment, invoice: { chain: string; token: string }): HeldPaymentEventDataView {
   return {
     id: r.id,
     invoiceId: r.invoiceId,
-    chain: r.chain as MismatchedPaymentEventDataView['chain'],
-    token: r.token as MismatchedPaymentEventDataView['token'],
-    invoiceChain: invoice.chain as MismatchedPaymentEventDataView['chain'],
-    invoiceToken: invoice.token as MismatchedPaymentEventDataView['token'],
+    chain: r.chain as HeldPaymentEventDataView['chain'],
+    token: r.token as HeldPaymentEventDataView['token'],
+    invoiceChain: invoice.chain as HeldPaymentEventDataView['chain'],
+    invoiceToken: invoice.token as HeldPaymentEventDataView['token'],
     mismatch: r.mismatch,
     status: r.status,
     amount: formatAmount(r.amount),

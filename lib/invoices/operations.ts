@@ -9,30 +9,30 @@ import {
   PayInvoiceResult,
 } from './schemas';
 import { z } from 'zod';
-import { MismatchedPaymentEventData } from '@/lib/events/payloads';
+import { HeldPaymentEventData } from '@/lib/events/payloads';
 
 const tag = 'Invoices';
 
-export const creditMismatchedPaymentOp = defineOperation({
-  id: 'creditMismatchedPayment',
+export const creditHeldPaymentOp = defineOperation({
+  id: 'creditHeldPayment',
   method: 'POST',
-  path: '/v1/invoices/:id/mismatched-payments/:paymentId/credit',
+  path: '/v1/invoices/:id/held-payments/:paymentId/credit',
   scope: 'invoices:write',
   tag,
   summary: 'Credit a held payment',
   description:
-    "Extension. A held payment of the invoice's token made on another network (mismatchedPayments, mismatch `network`) becomes a payment of the invoice, as the `credit` wrong-network policy records it: it moves the invoice's status with the usual events, is confirmed on its own network and swept there. A payment in another token (mismatch `token`) cannot count towards the invoice: it is swept on its own and credited to that token's balance, less the invoice fee (GET /v1/withdrawals/balance?currency=USDC). Anything but a held payment is a 409 invalid_state. See docs/rails.md.",
+    "Extension. A held payment of the invoice's token made on another network (heldPayments, mismatch `network`) becomes a payment of the invoice, as the `credit` wrong-network policy records it: it moves the invoice's status with the usual events, is confirmed on its own network and swept there. A payment in another token (mismatch `token`) cannot count towards the invoice: it is swept on its own and credited to that token's balance, less the invoice fee (GET /v1/withdrawals/balance?currency=USDC). Anything but a held payment is a 409 invalid_state. See docs/rails.md.",
   params: { id: 'invoice', paymentId: 'payment' },
   body: z.strictObject({}),
   example: {},
-  response: MismatchedPaymentEventData,
+  response: HeldPaymentEventData,
   errors: ['invalid_state'],
 });
 
-export const refundMismatchedPaymentOp = defineOperation({
-  id: 'refundMismatchedPayment',
+export const refundHeldPaymentOp = defineOperation({
+  id: 'refundHeldPayment',
   method: 'POST',
-  path: '/v1/invoices/:id/mismatched-payments/:paymentId/refund',
+  path: '/v1/invoices/:id/held-payments/:paymentId/refund',
   scope: 'withdrawals:write',
   tag,
   summary: 'Send a held payment back to its sender',
@@ -41,8 +41,27 @@ export const refundMismatchedPaymentOp = defineOperation({
   params: { id: 'invoice', paymentId: 'payment' },
   body: z.strictObject({}),
   example: {},
-  response: MismatchedPaymentEventData,
+  response: HeldPaymentEventData,
   errors: ['invalid_state', 'sender_not_refundable', 'service_unavailable'],
+});
+
+// The paths before held payments had one name (docs/webhooks.md "Renamed"): the same calls, kept for existing clients.
+export const creditMismatchedPaymentOp = defineOperation({
+  ...creditHeldPaymentOp,
+  id: 'creditMismatchedPayment',
+  path: '/v1/invoices/:id/mismatched-payments/:paymentId/credit',
+  summary: 'Credit a held payment (deprecated path)',
+  description: 'Deprecated: use POST /v1/invoices/:id/held-payments/:paymentId/credit, the same call under the new name.',
+  deprecated: true,
+});
+
+export const refundMismatchedPaymentOp = defineOperation({
+  ...refundHeldPaymentOp,
+  id: 'refundMismatchedPayment',
+  path: '/v1/invoices/:id/mismatched-payments/:paymentId/refund',
+  summary: 'Send a held payment back to its sender (deprecated path)',
+  description: 'Deprecated: use POST /v1/invoices/:id/held-payments/:paymentId/refund, the same call under the new name.',
+  deprecated: true,
 });
 
 export const createInvoiceOp = defineOperation({

@@ -71,7 +71,7 @@ describe('every rail configured as npm run dev does', () => {
     await runInvoiceJobs(t.db, net);
     const d = await invoiceDetail(t.test, inv.id);
     expect(d).toMatchObject({ status: 'PENDING', amountReceived: '0.00' });
-    expect(d.mismatchedPayments).toMatchObject([{ chain: 'BSC', token: 'USDC', mismatch: 'token', status: 'held', amount: '2.00' }]);
+    expect(d.heldPayments).toMatchObject([{ chain: 'BSC', token: 'USDC', mismatch: 'token', status: 'held', amount: '2.00' }]);
   });
 });
 

@@ -94,7 +94,7 @@ describe('rails: several networks and tokens', () => {
     const hash = await send(eth, 'USDT', inv.depositAddress, '40');
     await t.jobs();
     let d = await detail(t.test, inv.id);
-    expect(d).toMatchObject({ status: 'DETECTED', amountReceived: '40.00', mismatchedPayments: [] });
+    expect(d).toMatchObject({ status: 'DETECTED', amountReceived: '40.00', heldPayments: [] });
     expect(d.payments).toMatchObject([{ chain: 'ETHEREUM', txHash: hash, confirmations: 0 }]);
     // BSC blocks do not confirm an Ethereum payment.
     await bsc.mine(10);
@@ -154,8 +154,8 @@ describe('rails: several networks and tokens', () => {
     await t.jobs(); // a rescan records nothing twice
     const d = await detail(t.test, inv.id);
     expect(d).toMatchObject({ status: 'PENDING', amountReceived: '0.00' });
-    expect(d.mismatchedPayments).toHaveLength(1);
-    expect(d.mismatchedPayments[0]).toMatchObject({
+    expect(d.heldPayments).toHaveLength(1);
+    expect(d.heldPayments[0]).toMatchObject({
       chain: 'ETHEREUM',
       token: 'USDT',
       invoiceChain: 'BSC',
@@ -166,7 +166,7 @@ describe('rails: several networks and tokens', () => {
       txHash: hash,
     });
     const evts = await t.db.select().from(events).where(eq(events.subjectId, inv.id));
-    const announced = evts.filter((e) => e.type === 'mismatched_payment.detected');
+    const announced = evts.filter((e) => e.type === 'held_payment.detected');
     expect(announced).toHaveLength(1);
     expect(announced[0]!.data).toMatchObject({ chain: 'ETHEREUM', amount: '40.00', mismatch: 'network' });
     // The money stays on the deposit address, whose key the gateway holds on Ethereum too.
@@ -174,12 +174,12 @@ describe('rails: several networks and tokens', () => {
     expect((await balanceOf(t.test)).available).toBe('0.00');
     // The payer sees on the hosted checkout that it arrived and is held.
     const checkout = await getCheckout(t.db, inv.id);
-    expect(checkout!.mismatched).toEqual([
+    expect(checkout!.heldPayments).toEqual([
       { network: 'Ethereum (ERC-20)', token: 'USDT', amount: '40.00', mismatch: 'network', status: 'held', refundFailed: false },
     ]);
 
     // The merchant counts it: a payment of the invoice now, confirmed and swept on Ethereum; once only.
-    const path = `/v1/invoices/${inv.id}/mismatched-payments/${d.mismatchedPayments[0].id}/credit`;
+    const path = `/v1/invoices/${inv.id}/held-payments/${d.heldPayments[0].id}/credit`;
     const credited = await call('POST', path, { key: t.test, body: {} });
     expect(credited.status, credited.text).toBe(200);
     expect(credited.body).toMatchObject({ status: 'credited', chain: 'ETHEREUM' });
@@ -204,7 +204,7 @@ describe('rails: several networks and tokens', () => {
     const d = await detail(t.test, inv.id);
     expect(d.status).toBe('PAID_OUT');
     expect(d.amountReceived).toBe('15.00');
-    expect(d.mismatchedPayments).toMatchObject([{ chain: 'BSC', token: 'USDC', mismatch: 'token', amount: '7.00' }]);
+    expect(d.heldPayments).toMatchObject([{ chain: 'BSC', token: 'USDC', mismatch: 'token', amount: '7.00' }]);
     // Until the merchant resolves it (lib/payments/held-payments.test.ts), it is nobody's balance.
     expect((await balanceOf(t.test, 'USDC')).available).toBe('0.00');
     // The sweep moved only the invoice's token: the USDC is still on the address.

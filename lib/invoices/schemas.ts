@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INVOICE_STATUSES } from '@/db/schema/invoices';
 import { PageQuery, paged, Timestamp } from '@/lib/api/schemas';
 import { ASSETS, CHAINS, DEFAULT_RAIL } from '@/lib/config/rails';
-import { MismatchedPaymentEventData } from '@/lib/events/payloads';
+import { HeldPaymentEventData } from '@/lib/events/payloads';
 import { amountString } from './amount';
 
 export const InvoiceStatusSchema = z.enum(INVOICE_STATUSES, { error: () => `must be one of: ${INVOICE_STATUSES.join(', ')}` });
@@ -170,11 +170,15 @@ export const InvoiceDetailSchema = InvoiceSchema.extend({
   payments: z.array(PaymentSchema),
   settlements: z.array(SettlementViewSchema),
   events: z.array(InvoiceEventSchema).describe('Event timeline, oldest first.'),
-  mismatchedPayments: z
-    .array(MismatchedPaymentEventData)
+  heldPayments: z
+    .array(HeldPaymentEventData)
     .describe(
-      'Extension: supported tokens sent to the deposit address on another network or in another token than the invoice\'s; held, not counted in amountReceived (docs/invoices.md "Mismatched payments").',
+      'Extension: supported tokens sent to the deposit address on another network or in another token than the invoice\'s; held, not counted in amountReceived (docs/invoices.md "Held payments").',
     ),
+  // The field's name before held payments had one name (docs/webhooks.md "Renamed"); dropped in a later version.
+  mismatchedPayments: z
+    .array(HeldPaymentEventData)
+    .meta({ deprecated: true, description: 'Deprecated: the same list as heldPayments, under its old name.' }),
 }).meta({ id: 'InvoiceDetail' });
 
 export const ListInvoicesQuery = PageQuery.extend({

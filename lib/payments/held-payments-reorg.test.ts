@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { getAddress, type Address, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { withdrawals } from '@/db/schema';
-import { listMismatchedPayments, MismatchedFilter } from '@/lib/console/list-mismatched-payments';
+import { listHeldPayments, HeldPaymentFilter } from '@/lib/console/list-held-payments';
 import { Decimal } from '@/lib/money';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
@@ -35,8 +35,7 @@ withTwoRails((r) => {
   ({ bsc, eth } = r);
 });
 
-const path = (inv: { id: string }, paymentId: string, action: 'credit' | 'refund') =>
-  `/v1/invoices/${inv.id}/mismatched-payments/${paymentId}/${action}`;
+const path = (inv: { id: string }, paymentId: string, action: 'credit' | 'refund') => `/v1/invoices/${inv.id}/held-payments/${paymentId}/${action}`;
 
 /** Replaces every block from `fromBlock` up to the head by empty ones: the transactions in them are gone. */
 async function reorgFrom(chain: AnvilChain, fromBlock: bigint) {
@@ -74,7 +73,7 @@ describe('a reorg deeper than the confirmations under a resolved held payment', 
     await sendToken(bsc, 'USDC', inv.depositAddress, '2');
     await bsc.mine(5);
     await t.jobs();
-    const held = (await invoiceDetail(t.test, inv.id)).mismatchedPayments;
+    const held = (await invoiceDetail(t.test, inv.id)).heldPayments;
     expect(held.map((m: { amount: string; status: string }) => [m.amount, m.status])).toEqual([
       ['7.00', 'held'],
       ['2.00', 'held'],
@@ -87,12 +86,12 @@ describe('a reorg deeper than the confirmations under a resolved held payment', 
 
     await reorgFrom(bsc, paidIn);
     await t.jobs();
-    let after = (await invoiceDetail(t.test, inv.id)).mismatchedPayments;
+    let after = (await invoiceDetail(t.test, inv.id)).heldPayments;
     // The swept and credited payment is still there, flagged; the unresolved one is gone (nothing moved on it).
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ id: seven.id, status: 'credited', amount: '7.00', reorgedAt: expect.any(String) });
     // The console lists it among the reorged payments.
-    const flagged = await listMismatchedPayments(t.db, MismatchedFilter.parse({ status: 'reorged', tenantId: t.tenant.id }));
+    const flagged = await listHeldPayments(t.db, HeldPaymentFilter.parse({ status: 'reorged', tenantId: t.tenant.id }));
     expect(flagged.rows.map((r) => [r.id, r.status])).toEqual([[seven.id, 'credited']]);
     expect(flagged.rows[0]!.reorgedAt).toBeInstanceOf(Date);
 
@@ -102,7 +101,7 @@ describe('a reorg deeper than the confirmations under a resolved held payment', 
     await bsc.mine(5);
     await t.jobs();
     await t.jobs();
-    after = (await invoiceDetail(t.test, inv.id)).mismatchedPayments;
+    after = (await invoiceDetail(t.test, inv.id)).heldPayments;
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ id: seven.id, status: 'credited', blockNumber: Number(again.blockNumber), reorgedAt: expect.any(String) });
     for (const action of ['credit', 'refund'] as const) {
@@ -119,7 +118,7 @@ describe('a reorg deeper than the confirmations under a resolved held payment', 
     await sendFromCustomer(eth, 'USDT', inv.depositAddress, '20');
     await eth.mine(5);
     await t.jobs();
-    const held = (await invoiceDetail(t.test, inv.id)).mismatchedPayments[0];
+    const held = (await invoiceDetail(t.test, inv.id)).heldPayments[0];
     const raw = await rawTx(eth, held.txHash as Hex);
     expect((await call('POST', path(inv, held.id, 'credit'), { key: t.test, body: {} })).status).toBe(200);
     for (let i = 0; i < 3; i++) await t.jobs();
@@ -127,15 +126,13 @@ describe('a reorg deeper than the confirmations under a resolved held payment', 
 
     await reorgFrom(eth, BigInt(held.blockNumber));
     await t.jobs();
-    expect((await invoiceDetail(t.test, inv.id)).mismatchedPayments).toMatchObject([
-      { id: held.id, status: 'credited', reorgedAt: expect.any(String) },
-    ]);
+    expect((await invoiceDetail(t.test, inv.id)).heldPayments).toMatchObject([{ id: held.id, status: 'credited', reorgedAt: expect.any(String) }]);
     await mineAgain(eth, raw);
     await eth.mine(5);
     await t.jobs();
     await t.jobs();
     const d = await invoiceDetail(t.test, inv.id);
-    expect(d.mismatchedPayments).toMatchObject([{ id: held.id, status: 'credited' }]);
+    expect(d.heldPayments).toMatchObject([{ id: held.id, status: 'credited' }]);
     expect(d).toMatchObject({ status: 'PAID_OUT', amountReceived: '20.00', amountCredited: '19.80' });
     expect((await call('POST', path(inv, held.id, 'credit'), { key: t.test, body: {} })).status).toBe(409);
     expect((await balanceOf(t.test)).available).toBe('19.80');
@@ -148,7 +145,7 @@ describe('a reorg deeper than the confirmations under a resolved held payment', 
     const customer = await sendFromCustomer(eth, 'USDT', inv.depositAddress, '8');
     await eth.mine(5);
     await t.jobs();
-    const held = (await invoiceDetail(t.test, inv.id)).mismatchedPayments[0];
+    const held = (await invoiceDetail(t.test, inv.id)).heldPayments[0];
     const hash = held.txHash as Hex;
     const raw = await rawTx(eth, hash);
     const paidIn = BigInt(held.blockNumber);
@@ -158,12 +155,12 @@ describe('a reorg deeper than the confirmations under a resolved held payment', 
       await processWithdrawals(t.db, rails.ethNet as LaneNetwork);
       await eth.mine(5);
     }
-    const refunded = (await invoiceDetail(t.test, inv.id)).mismatchedPayments[0];
+    const refunded = (await invoiceDetail(t.test, inv.id)).heldPayments[0];
     expect(refunded).toMatchObject({ status: 'refunded', withdrawalId: expect.stringMatching(/^wd_/) });
 
     await reorgFrom(eth, paidIn);
     await t.jobs();
-    let after = (await invoiceDetail(t.test, inv.id)).mismatchedPayments;
+    let after = (await invoiceDetail(t.test, inv.id)).heldPayments;
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ id: held.id, status: 'refunded', withdrawalId: refunded.withdrawalId, reorgedAt: expect.any(String) });
 
@@ -171,7 +168,7 @@ describe('a reorg deeper than the confirmations under a resolved held payment', 
     await eth.mine(5);
     await t.jobs();
     await t.jobs();
-    after = (await invoiceDetail(t.test, inv.id)).mismatchedPayments;
+    after = (await invoiceDetail(t.test, inv.id)).heldPayments;
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ id: held.id, status: 'refunded', withdrawalId: refunded.withdrawalId });
     expect((await call('POST', path(inv, held.id, 'refund'), { key: t.test, body: {} })).status).toBe(409);

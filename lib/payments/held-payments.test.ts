@@ -37,8 +37,7 @@ withTwoRails((r) => {
   ({ bsc, eth } = r);
 });
 
-const path = (inv: { id: string }, paymentId: string, action: 'credit' | 'refund') =>
-  `/v1/invoices/${inv.id}/mismatched-payments/${paymentId}/${action}`;
+const path = (inv: { id: string }, paymentId: string, action: 'credit' | 'refund') => `/v1/invoices/${inv.id}/held-payments/${paymentId}/${action}`;
 
 describe('resolving held payments', () => {
   it('USDC sent to a USDT invoice is credited to the USDC balance after its own sweep, and never counts towards the invoice', async () => {
@@ -48,7 +47,7 @@ describe('resolving held payments', () => {
     await sendToken(bsc, 'USDT', inv.depositAddress, '15');
     await bsc.mine(5);
     await t.jobs();
-    const held = (await invoiceDetail(t.test, inv.id)).mismatchedPayments[0];
+    const held = (await invoiceDetail(t.test, inv.id)).heldPayments[0];
     expect(held).toMatchObject({ token: 'USDC', mismatch: 'token', status: 'held' });
     const [hotBefore, feeBefore] = [
       await bsc.tokenBalance(bsc.addresses.hot, bsc.tokenOf('USDC')),
@@ -73,7 +72,7 @@ describe('resolving held payments', () => {
     const credited = await t.db
       .select()
       .from(events)
-      .where(and(eq(events.subjectId, inv.id), eq(events.type, 'mismatched_payment.credited')));
+      .where(and(eq(events.subjectId, inv.id), eq(events.type, 'held_payment.credited')));
     expect(credited.map((e) => e.data)).toMatchObject([{ id: held.id, status: 'credited', token: 'USDC', invoiceToken: 'USDT' }]);
 
     // Once only, whichever way.
@@ -100,7 +99,7 @@ describe('resolving held payments', () => {
     const customer = await sendFromCustomer(eth, 'USDT', inv.depositAddress, '8');
     await eth.mine(5);
     await t.jobs();
-    const held = (await invoiceDetail(t.test, inv.id)).mismatchedPayments[0];
+    const held = (await invoiceDetail(t.test, inv.id)).heldPayments[0];
     expect(held).toMatchObject({ chain: 'ETHEREUM', token: 'USDT', mismatch: 'network', status: 'held' });
     const sender = getAddress(held.fromAddress) as Address;
     expect(sender).toBe(customer);
@@ -124,7 +123,7 @@ describe('resolving held payments', () => {
     await processWithdrawals(t.db, rails.ethNet as LaneNetwork);
     const d = await invoiceDetail(t.test, inv.id);
     expect(d).toMatchObject({ status: 'PENDING', amountReceived: '0.00', payments: [] });
-    const done = d.mismatchedPayments[0];
+    const done = d.heldPayments[0];
     expect(done).toMatchObject({ status: 'refunded', withdrawalId: expect.stringMatching(/^wd_/) });
     const wd = (await call('GET', `/v1/withdrawals/${done.withdrawalId}`, { key: t.test })).body;
     // Issue 30 §2: no percentage withdrawal fee on money the merchant never kept (before: 7.92 sent, 0.08 fee); the
@@ -144,16 +143,16 @@ describe('resolving held payments', () => {
     for (const r of await ledgerSums(t.db, t.tenant.id)) expect(new Decimal(r.ledger).eq(r.balance), r.currency).toBe(true);
     // Announced once each: detected, then refunded with the withdrawal.
     const announced = await t.db.select().from(events).where(eq(events.subjectId, inv.id)).orderBy(asc(events.createdAt), asc(events.id));
-    expect(announced.filter((e) => e.type.startsWith('mismatched_payment.')).map((e) => e.type)).toEqual([
-      'mismatched_payment.detected',
-      'mismatched_payment.refunded',
+    expect(announced.filter((e) => e.type.startsWith('held_payment.')).map((e) => e.type)).toEqual([
+      'held_payment.detected',
+      'held_payment.refunded',
     ]);
-    expect(announced.find((e) => e.type === 'mismatched_payment.refunded')!.data).toMatchObject({
+    expect(announced.find((e) => e.type === 'held_payment.refunded')!.data).toMatchObject({
       status: 'refunded',
       withdrawalId: done.withdrawalId,
     });
     // The payer sees it on the checkout.
-    expect((await getCheckout(t.db, inv.id))!.mismatched).toMatchObject([{ amount: '8.00', token: 'USDT', status: 'refunded' }]);
+    expect((await getCheckout(t.db, inv.id))!.heldPayments).toMatchObject([{ amount: '8.00', token: 'USDT', status: 'refunded' }]);
     // Still once: more passes send nothing more.
     await t.jobs();
     await processWithdrawals(t.db, rails.ethNet as LaneNetwork);
@@ -168,7 +167,7 @@ describe('resolving held payments', () => {
     await sendToken(bsc, 'USDC', inv.depositAddress, '3'); // from the faucet, one of the gateway's test wallets
     await bsc.mine(5);
     await t.jobs();
-    const held = (await invoiceDetail(t.test, inv.id)).mismatchedPayments;
+    const held = (await invoiceDetail(t.test, inv.id)).heldPayments;
     expect(held).toHaveLength(2);
     for (const [p, code, message] of [
       [held.find((h: { amount: string }) => h.amount === '0.005'), 'invalid_state', /too little/],
@@ -178,6 +177,38 @@ describe('resolving held payments', () => {
       expect(res.status, res.text).toBe(409);
       expect(res.body).toMatchObject({ code, message: expect.stringMatching(message) });
     }
-    expect((await invoiceDetail(t.test, inv.id)).mismatchedPayments.map((m: { status: string }) => m.status)).toEqual(['held', 'held']);
+    expect((await invoiceDetail(t.test, inv.id)).heldPayments.map((m: { status: string }) => m.status)).toEqual(['held', 'held']);
+  });
+
+  it('the old names still work: the deprecated /mismatched-payments path credits, the invoice repeats the list as mismatchedPayments, an endpoint subscribed to mismatched_payment.* gets held_payment.*', async () => {
+    const t = await railsTenant(rails);
+    const inv = await createInvoice(t.test, { amount: '5.00' });
+    await sendToken(bsc, 'USDC', inv.depositAddress, '3');
+    await bsc.mine(5);
+    await t.jobs();
+    const d = await invoiceDetail(t.test, inv.id);
+    expect(d.mismatchedPayments).toEqual(d.heldPayments);
+    const held = d.heldPayments[0];
+    expect(held).toMatchObject({ token: 'USDC', status: 'held' });
+
+    const credit = await call('POST', `/v1/invoices/${inv.id}/mismatched-payments/${held.id}/credit`, { key: t.test, body: {} });
+    expect(credit.status, credit.text).toBe(200);
+    expect(credit.body).toMatchObject({ id: held.id, status: 'credited', token: 'USDC' });
+    expect((await call('POST', path(inv, held.id, 'credit'), { key: t.test, body: {} })).status).toBe(409);
+
+    const endpoint = await call('POST', '/v1/webhooks/endpoints', {
+      key: t.test,
+      body: {
+        url: 'https://example.com/hook',
+        eventsSubscribed: ['invoice.paid_out', 'mismatched_payment.credited', 'mismatched_payment.refund_failed'],
+      },
+    });
+    expect(endpoint.status, endpoint.text).toBe(201);
+    expect(endpoint.body.eventsSubscribed).toEqual(['invoice.paid_out', 'held_payment.credited', 'held_payment.refund_failed']);
+    const both = await call('POST', '/v1/webhooks/endpoints', {
+      key: t.test,
+      body: { url: 'https://example.com/hook2', eventsSubscribed: ['held_payment.credited', 'mismatched_payment.credited'] },
+    });
+    expect(both.status).toBe(400);
   });
 });

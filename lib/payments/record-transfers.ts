@@ -10,7 +10,7 @@ import { tokensOf, type Network, type TokenContract } from '@/lib/chain/network'
 import type { ScannedRange } from '@/lib/chain/scan-chain';
 import { decodeTransfer, type TokenTransfer } from '@/lib/chain/transfer-logs';
 import { applyTransfers } from './apply-transfers';
-import { recordMismatched } from './record-mismatched';
+import { recordHeldPayment } from './record-held-payment';
 
 /**
  * The invoices pipeline's record step for one scanned block range: decode, match recipients
@@ -62,7 +62,7 @@ export async function recordTransfers(db: Db, net: Network, range: ScannedRange)
     return o.token === t.token.asset && (o.chainId === net.chainId || o.creditOtherNetwork);
   };
   const matched = ordered.filter(isOwn);
-  const mismatched = ordered.filter((t) => !isOwn(t));
+  const held = ordered.filter((t) => !isOwn(t));
   const times = new Map<number, number>();
   for (const t of ordered) {
     if (!times.has(t.blockNumber)) times.set(t.blockNumber, t.blockTimestamp ?? (await range.blockTime(t.blockNumber)));
@@ -108,16 +108,16 @@ export async function recordTransfers(db: Db, net: Network, range: ScannedRange)
       }
       await applyTransfers(tx, rows);
     }
-    if (mismatched.length > 0) {
-      inserted += await recordMismatched(
+    if (held.length > 0) {
+      inserted += await recordHeldPayment(
         tx,
         net,
-        mismatched.map((t) => ({ ...t, invoiceId: owners.get(t.to)!.id, blockTime: new Date(times.get(t.blockNumber)! * 1000) })),
+        held.map((t) => ({ ...t, invoiceId: owners.get(t.to)!.id, blockTime: new Date(times.get(t.blockNumber)! * 1000) })),
       );
     }
     await saveCursor(tx, net, range.to);
   });
-  return { decoded: transfers.length, matched: matched.length + mismatched.length, inserted };
+  return { decoded: transfers.length, matched: matched.length + held.length, inserted };
 }
 
 interface Owner {

@@ -4,7 +4,7 @@ import type { Db } from '@/lib/db';
 import { saveCursor, type Cursor } from '@/lib/chain/cursor';
 import type { Network } from '@/lib/chain/network';
 import { log } from '@/lib/log';
-import { dropMismatched } from './drop-mismatched';
+import { dropHeldPayments } from './drop-held-payments';
 import { lockInvoice, OPEN_STATUSES, receivedTotal, statusForReceived, updateInvoice } from '@/lib/invoices/transitions';
 
 /**
@@ -13,7 +13,7 @@ import { lockInvoice, OPEN_STATUSES, receivedTotal, statusForReceived, updateInv
  * invoices go back to the status their remaining transfers give (no event:
  * nothing was confirmed or credited), and the cursor moves back so the range
  * is rescanned. `canonical` maps each affected block number to its hash now.
- * Held payments of dropped blocks go the same way unless money moved on them (dropMismatched).
+ * Held payments of dropped blocks go the same way unless money moved on them (dropHeldPayments).
  */
 export async function revertTransfers(db: Db, net: Pick<Network, 'mode' | 'chainId'>, ancestor: Cursor, canonical: Map<number, string>) {
   return db.transaction(async (tx) => {
@@ -47,7 +47,7 @@ export async function revertTransfers(db: Db, net: Pick<Network, 'mode' | 'chain
         reopen ? { amountReceived: received, ...statusForReceived(received, invoice) } : { amountReceived: received },
       );
     }
-    const goneStrays = await dropMismatched(tx, net, ancestor, canonical, gone);
+    const goneStrays = await dropHeldPayments(tx, net, ancestor, canonical, gone);
     await tx
       .delete(chainBlocks)
       .where(and(eq(chainBlocks.mode, net.mode), eq(chainBlocks.chainId, net.chainId), gt(chainBlocks.number, ancestor.lastBlock)));

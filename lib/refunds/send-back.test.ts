@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { getAddress, type Address, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { events, withdrawals } from '@/db/schema';
@@ -33,7 +33,7 @@ withTwoRails((r) => {
   bsc = r.bsc;
 });
 
-const refundPath = (inv: { id: string }, paymentId: string) => `/v1/invoices/${inv.id}/mismatched-payments/${paymentId}/refund`;
+const refundPath = (inv: { id: string }, paymentId: string) => `/v1/invoices/${inv.id}/held-payments/${paymentId}/refund`;
 
 /** 8 USDC from a customer's own wallet to a USDT invoice on BSC: held (another token). */
 async function heldUsdc() {
@@ -42,12 +42,12 @@ async function heldUsdc() {
   const customer = await sendFromCustomer(bsc, 'USDC', inv.depositAddress, '8');
   await bsc.mine(5);
   await t.jobs();
-  const held = (await invoiceDetail(t.test, inv.id)).mismatchedPayments[0];
+  const held = (await invoiceDetail(t.test, inv.id)).heldPayments[0];
   expect(held).toMatchObject({ token: 'USDC', status: 'held', fromAddress: customer });
   return { t, inv, held, customer: customer as Address };
 }
 
-const heldNow = async (key: string, inv: { id: string }) => (await invoiceDetail(key, inv.id)).mismatchedPayments[0];
+const heldNow = async (key: string, inv: { id: string }) => (await invoiceDetail(key, inv.id)).heldPayments[0];
 
 describe('sending a held payment back', () => {
   it('is refused to a contract, pointing to a claim link; an EIP-7702 account (still held by its key) is sent back to', async () => {
@@ -127,7 +127,7 @@ describe('sending a held payment back', () => {
     });
     // The money is in the balance (the failed withdrawal returned amount + fee); the payer is told.
     expect((await balanceOf(t.test, 'USDC')).available).toBe('8.00');
-    expect((await getCheckout(t.db, inv.id))!.mismatched).toMatchObject([{ status: 'held', refundFailed: true }]);
+    expect((await getCheckout(t.db, inv.id))!.heldPayments).toMatchObject([{ status: 'held', refundFailed: true }]);
 
     // Sent back again: the withdrawal is created at once (no second sweep) and completes.
     const retry = await call('POST', refundPath(inv, held.id), { key: t.test, body: {} });
@@ -148,12 +148,14 @@ describe('sending a held payment back', () => {
     const announced = await t.db
       .select({ type: events.type })
       .from(events)
-      .where(and(eq(events.subjectId, inv.id)));
-    expect(announced.map((e) => e.type).filter((type) => type.startsWith('mismatched_payment.'))).toEqual([
-      'mismatched_payment.detected',
-      'mismatched_payment.refund_failed',
-      'mismatched_payment.refunded',
+      .where(and(eq(events.subjectId, inv.id)))
+      // In the order they happened (without it the rows come back in any order).
+      .orderBy(asc(events.createdAt), asc(events.id));
+    expect(announced.map((e) => e.type).filter((type) => type.startsWith('held_payment.'))).toEqual([
+      'held_payment.detected',
+      'held_payment.refund_failed',
+      'held_payment.refunded',
     ]);
-    expect((await getCheckout(t.db, inv.id))!.mismatched).toMatchObject([{ status: 'refunded', refundFailed: false }]);
+    expect((await getCheckout(t.db, inv.id))!.heldPayments).toMatchObject([{ status: 'refunded', refundFailed: false }]);
   });
 });

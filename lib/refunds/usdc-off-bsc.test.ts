@@ -122,17 +122,17 @@ describe('off the default rail: an Ethereum USDC invoice', () => {
     const customer = await sendFromCustomer(eth, 'USDT', inv.depositAddress, '8');
     await eth.mine(13);
     await t.jobs();
-    const held = (await invoiceDetail(t.test, inv.id)).mismatchedPayments[0];
+    const held = (await invoiceDetail(t.test, inv.id)).heldPayments[0];
     expect(held).toMatchObject({ chain: 'ETHEREUM', token: 'USDT', mismatch: 'token', status: 'held' });
     const before = await eth.tokenBalance(getAddress(customer) as Address, eth.tokenOf('USDT'));
-    const res = await call('POST', `/v1/invoices/${inv.id}/mismatched-payments/${held.id}/refund`, { key: t.test, body: {} });
+    const res = await call('POST', `/v1/invoices/${inv.id}/held-payments/${held.id}/refund`, { key: t.test, body: {} });
     expect(res.status, res.text).toBe(200);
-    for (let i = 0; i < 5 && (await invoiceDetail(t.test, inv.id)).mismatchedPayments[0].status !== 'refunded'; i++) {
+    for (let i = 0; i < 5 && (await invoiceDetail(t.test, inv.id)).heldPayments[0].status !== 'refunded'; i++) {
       await eth.mine(13);
       await t.jobs();
       await processWithdrawals(t.db, rails.ethNet as LaneNetwork);
     }
-    const after = (await invoiceDetail(t.test, inv.id)).mismatchedPayments[0];
+    const after = (await invoiceDetail(t.test, inv.id)).heldPayments[0];
     expect(after.status).toBe('refunded');
     const [w] = await t.db
       .select()

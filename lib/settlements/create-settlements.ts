@@ -5,7 +5,7 @@ import { loadCursor } from '@/lib/chain/cursor';
 import { railOf, type Network } from '@/lib/chain/network';
 import { newId } from '@/lib/ids';
 import { Decimal } from '@/lib/money';
-import { createMismatchedSettlements } from './create-mismatched-settlements';
+import { createHeldPaymentSettlements } from './create-held-payment-settlements';
 import { emitInvoiceEvent } from '@/lib/invoices/emit-invoice-event';
 import { settlementFee } from '@/lib/invoices/fee';
 import { updateInvoice } from '@/lib/invoices/transitions';
@@ -32,7 +32,7 @@ function givebackPart(invoice: Invoice, amount: Decimal): Decimal {
  * partial payments of expired invoices, extra payments after a payout) get an
  * `extra` settlement once the invoice has no other settlement running: money
  * is never left on a deposit address. Resolved held payments follow
- * (createMismatchedSettlements). Returns the new settlement ids.
+ * (createHeldPaymentSettlements). Returns the new settlement ids.
  */
 export async function createSettlements(db: Db, net: Network, opts: { limit?: number } = {}): Promise<string[]> {
   const cursor = await loadCursor(db, net);
@@ -114,5 +114,5 @@ export async function createSettlements(db: Db, net: Network, opts: { limit?: nu
     if (settlementId) created.push(settlementId);
   }
   // Then held payments the merchant resolved (credited in another token, or refunded): each swept on its own.
-  return [...created, ...(await createMismatchedSettlements(db, net, opts))];
+  return [...created, ...(await createHeldPaymentSettlements(db, net, opts))];
 }

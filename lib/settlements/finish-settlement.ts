@@ -4,7 +4,7 @@ import type { Db } from '@/lib/db';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import { Decimal } from '@/lib/money';
 import { emitInvoiceEvent } from '@/lib/invoices/emit-invoice-event';
-import { finishMismatchedSettlement } from './finish-mismatched-settlement';
+import { finishHeldPaymentSettlement } from './finish-held-payment-settlement';
 import { lockInvoice, updateInvoice } from '@/lib/invoices/transitions';
 
 /**
@@ -12,7 +12,7 @@ import { lockInvoice, updateInvoice } from '@/lib/invoices/transitions';
  * with the net amount (ledger entry keyed by the settlement, so never twice),
  * mark the settlement completed, add to the invoice's credited and fee totals,
  * move a payout invoice to PAID_OUT, and write invoice.paid_out (a held
- * payment's settlement instead: finishMismatchedSettlement). With
+ * payment's settlement instead: finishHeldPaymentSettlement). With
  * sweepDeferred (dust, see plan-sweep.ts) nothing moved on chain yet.
  */
 export async function finishSettlement(db: Db, settlementId: string, opts: { sweepDeferred?: boolean } = {}) {
@@ -41,7 +41,7 @@ export async function finishSettlement(db: Db, settlementId: string, opts: { swe
     if (carried.length) await tx.update(settlements).set({ carriedBy: s.id }).where(inArray(settlements.id, carried));
     // A held payment's own sweep: credited (and for a refund, sent back), never counted towards the invoice.
     if (s.kind === 'mismatched' || s.kind === 'refund') {
-      await finishMismatchedSettlement(tx, s);
+      await finishHeldPaymentSettlement(tx, s);
       return done!;
     }
     const payout = s.kind === 'invoice' && (invoice.status === 'PROCESSING_PAYOUT' || invoice.status === 'FAILED');

@@ -84,7 +84,7 @@ describe('solvency', () => {
     await sendFromCustomer(eth, 'USDT', inv2.depositAddress, '4');
     await eth.mine(5);
     await t.jobs();
-    expect((await invoiceDetail(t.test, inv2.id)).mismatchedPayments).toMatchObject([{ chain: 'ETHEREUM', status: 'held', amount: '4.00' }]);
+    expect((await invoiceDetail(t.test, inv2.id)).heldPayments).toMatchObject([{ chain: 'ETHEREUM', status: 'held', amount: '4.00' }]);
 
     const base = await solvency();
     expect(base.result.status).toBe('ok');

@@ -76,7 +76,7 @@ export const TenantSchema = z
     wrongNetworkPolicy: z
       .enum(['credit', 'hold'])
       .describe(
-        "Extension: a payment in the invoice's token on another enabled network than the invoice's. credit (default): counted like a correct payment and swept on the network it came on; hold: kept apart for you (mismatchedPayments on the invoice). Set in the dashboard settings or with PATCH /v1/tenants/me.",
+        "Extension: a payment in the invoice's token on another enabled network than the invoice's. credit (default): counted like a correct payment and swept on the network it came on; hold: kept apart for you (heldPayments on the invoice). Set in the dashboard settings or with PATCH /v1/tenants/me.",
       ),
     status: z.enum(['active', 'suspended']),
     createdAt: Timestamp,

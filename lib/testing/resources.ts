@@ -10,7 +10,7 @@ import { createTestWithdrawal } from './withdrawal-resources';
 import { createTestOrder, createTestProduct } from './storefront-resources';
 import { createPaymentLink } from '@/lib/payment-links/create-payment-link';
 import { CreatePaymentLinkBody } from '@/lib/payment-links/schemas';
-import { mismatchedPayments, refundClaims, refundRequests } from '@/db/schema';
+import { heldPayments, refundClaims, refundRequests } from '@/db/schema';
 import { newId } from '@/lib/ids';
 
 /**
@@ -62,7 +62,7 @@ export const RESOURCE_FACTORIES: Partial<Record<IdKind, (db: Db, owner: { tenant
   payment: async (db, owner) => {
     const id = newId('payment');
     const invoiceId = await testInvoice(db, owner);
-    await db.insert(mismatchedPayments).values({
+    await db.insert(heldPayments).values({
       id,
       mode: owner.mode,
       chainId: 1,

@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import { NullableTimestamp, Timestamp } from '@/lib/api/schemas';
 import { DELIVERY_STATUSES } from '@/db/schema/webhooks';
-import { EVENT_TYPES } from '@/lib/events/types';
+import { EVENT_TYPES, RENAMED_EVENT_TYPES, type EventType } from '@/lib/events/types';
 
-const EventTypeOrAll = z.enum(['*', ...EVENT_TYPES], { error: () => `must be "*" or one of: ${EVENT_TYPES.join(', ')}` });
+// An old name of a renamed type (RENAMED_EVENT_TYPES) is accepted and stored as the new one.
+const EventTypeOrAll = z
+  .enum(['*', ...EVENT_TYPES, ...(Object.keys(RENAMED_EVENT_TYPES) as [string, ...string[]])], {
+    error: () => `must be "*" or one of: ${EVENT_TYPES.join(', ')}`,
+  })
+  .transform((t): EventType | '*' => RENAMED_EVENT_TYPES[t] ?? (t as EventType | '*'));
 
 export const EventsSubscribed = z
   .array(EventTypeOrAll)
@@ -11,7 +16,7 @@ export const EventsSubscribed = z
   .max(EVENT_TYPES.length + 1)
   .refine((s) => new Set(s).size === s.length, 'must not repeat an event type')
   .refine((s) => !s.includes('*') || s.length === 1, '"*" must be alone')
-  .describe('Event types to receive, or ["*"] for all.');
+  .describe('Event types to receive, or ["*"] for all. The old names mismatched_payment.* are accepted and stored as held_payment.* (deprecated).');
 
 const Url = z.string().trim().min(1).max(2048).describe('Receiver URL: HTTPS (http://localhost is accepted for test-mode keys outside production).');
 const Description = z.string().trim().max(500);

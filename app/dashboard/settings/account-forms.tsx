@@ -166,7 +166,7 @@ export function AutoRefundPolicyForm({ policy, totpEnabled, canEdit }: { policy:
           </span>
         </span>
       </label>
-      <div className="mt-3 grid gap-3 sm:grid-cols-3">
+      <div className="mt-3 grid items-end gap-3 sm:grid-cols-3">
         <div>
           <label htmlFor="auto-refund-delay" className={label}>
             Delay before refunding (seconds)

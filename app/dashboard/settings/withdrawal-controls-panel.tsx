@@ -212,13 +212,13 @@ export function WithdrawalControlsPanel({
               if (ok) form.reset();
             }}
           >
-            <div className="min-w-72 flex-1">
+            <div className="min-w-0 flex-[1_1_18rem]">
               <label htmlFor="wc-address" className={label}>
                 Address
               </label>
               <input id="wc-address" name="address" className={inputClass} />
             </div>
-            <div className="w-48">
+            <div className="w-full sm:w-48">
               <label htmlFor="wc-label" className={label}>
                 Label (optional)
               </label>

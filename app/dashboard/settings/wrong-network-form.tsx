@@ -40,8 +40,7 @@ export function WrongNetworkPolicyForm({ policy, canEdit }: { policy: 'credit' |
           <span>
             Hold it for me
             <span className="block text-xs text-slate-500">
-              Shown on the invoice as a mismatched payment; the money stays on the deposit address. Another token (USDC to a USDT invoice) is always
-              held.
+              Shown on the invoice as a held payment; the money stays on the deposit address. Another token (USDC to a USDT invoice) is always held.
             </span>
           </span>
         </label>

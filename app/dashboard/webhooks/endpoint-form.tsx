@@ -71,18 +71,20 @@ export function EndpointForm({ existing, onDone }: { existing?: WebhookEndpointV
         <label className="mt-2 flex items-center gap-2 text-sm">
           <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> All events, including ones added later
         </label>
-        <div className={`mt-2 grid grid-cols-1 gap-3 sm:grid-cols-3 ${all ? 'opacity-50' : ''}`}>
+        {/* Two groups a row: three were too narrow for names like refund_request.approved, which ran into the next group. */}
+        <div className={`mt-2 grid grid-cols-1 gap-3 sm:grid-cols-2 ${all ? 'opacity-50' : ''}`}>
           {GROUPS.map((g) => {
             const allOn = g.types.every((t) => picked.has(t));
             return (
-              <fieldset key={g.label} className="rounded-md border border-slate-200 p-2" disabled={all}>
+              <fieldset key={g.label} className="min-w-0 rounded-md border border-slate-200 p-2" disabled={all}>
                 <legend className="px-1 text-xs font-semibold uppercase text-slate-500">{g.label}</legend>
                 <label className="flex items-center gap-2 text-xs text-slate-600">
                   <input type="checkbox" checked={allOn} onChange={(e) => toggle(g.types, e.target.checked)} /> Select all
                 </label>
                 {g.types.map((t) => (
                   <label key={t} className="mt-1 flex items-center gap-2 font-mono text-xs">
-                    <input type="checkbox" name="events" value={t} checked={picked.has(t)} onChange={(e) => toggle([t], e.target.checked)} /> {t}
+                    <input type="checkbox" name="events" value={t} checked={picked.has(t)} onChange={(e) => toggle([t], e.target.checked)} />{' '}
+                    <span className="min-w-0 wrap-anywhere">{t}</span>
                   </label>
                 ))}
               </fieldset>

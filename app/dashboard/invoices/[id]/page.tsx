@@ -25,7 +25,7 @@ import { givebackTerms } from '@/lib/refunds/giveback-terms';
 import { refundList } from '@/lib/refunds/refund-list';
 import { quoteRefund } from '@/lib/refunds/refund-pricing';
 import { InvoiceWatcher, SimulatePayment } from './live';
-import { MismatchedPayments } from './mismatched-payments';
+import { HeldPayments } from './held-payments';
 import { RefundForm } from './refund-form';
 import { RefundClaims } from './refund-claims';
 import { RefundRequests } from './refund-requests';
@@ -131,7 +131,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           <div className="mt-5 border-t border-slate-100 pt-4 text-sm">
             <p className="text-slate-500">Hosted checkout</p>
             <div className="mt-1 flex items-center gap-2">
-              <a href={checkoutPath} className="font-mono text-xs text-indigo-600 hover:underline" data-testid="checkout-link">
+              <a href={checkoutPath} className="min-w-0 break-all font-mono text-xs text-indigo-600 hover:underline" data-testid="checkout-link">
                 {checkoutPath}
               </a>
               <CopyButton value={checkoutPath} label="Copy" />
@@ -193,10 +193,10 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
             </div>
           )}
         </Card>
-        {invoice.mismatchedPayments.length > 0 && (
-          <MismatchedPayments
+        {invoice.heldPayments.length > 0 && (
+          <HeldPayments
             invoiceId={invoice.id}
-            payments={invoice.mismatchedPayments}
+            payments={invoice.heldPayments}
             chainIdOf={chainIdOf}
             canCredit={can(ctx.user.role, 'held-payments:resolve')}
             canRefund={can(ctx.user.role, 'withdrawals:create')}

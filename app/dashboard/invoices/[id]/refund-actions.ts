@@ -8,8 +8,8 @@ import { actionContext } from '@/lib/dashboard/context';
 import { approveRefundRequest, declineRefundRequest } from '@/lib/refunds/requests/decide-refund-request';
 import { ApproveRefundRequestBody, DeclineRefundRequestBody } from '@/lib/refunds/requests/schemas';
 import { createRefund } from '@/lib/refunds/create-refund';
-import { creditMismatchedPayment } from '@/lib/payments/credit-mismatched-payment';
-import { refundMismatchedPayment } from '@/lib/refunds/refund-mismatched-payment';
+import { creditHeldPayment } from '@/lib/payments/credit-held-payment';
+import { refundHeldPayment } from '@/lib/refunds/refund-held-payment';
 import { CreateRefundBody } from '@/lib/refunds/schemas';
 import { prepareWithdrawalControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
 
@@ -58,10 +58,10 @@ export async function declineRefundRequestAction(invoiceId: string, requestId: s
  * Sends a held payment back to its sender. No step-up, unlike a refund: the destination is fixed
  * (the sender the chain shows), so a hijacked session cannot redirect the money.
  */
-export async function refundMismatchedPaymentAction(invoiceId: string, paymentId: string) {
+export async function refundHeldPaymentAction(invoiceId: string, paymentId: string) {
   return runAction(async () => {
     const ctx = await actionContext('withdrawals:create');
-    const out = await refundMismatchedPayment(ctx.db, ctx.owner, { invoiceId: String(invoiceId), paymentId: String(paymentId) }, userActor(ctx));
+    const out = await refundHeldPayment(ctx.db, ctx.owner, { invoiceId: String(invoiceId), paymentId: String(paymentId) }, userActor(ctx));
     revalidatePath(`/dashboard/invoices/${invoiceId}`);
     return out;
   });
@@ -71,10 +71,10 @@ export async function refundMismatchedPaymentAction(invoiceId: string, paymentId
  * Credits a held payment: counted towards the invoice (the invoice's token from another network) or to its own token's balance; nothing leaves.
  * The owner's: crediting decides the payer does not get it back (a member could otherwise pre-empt a refund).
  */
-export async function creditMismatchedPaymentAction(invoiceId: string, paymentId: string) {
+export async function creditHeldPaymentAction(invoiceId: string, paymentId: string) {
   return runAction(async () => {
     const ctx = await actionContext('held-payments:resolve');
-    const out = await creditMismatchedPayment(ctx.db, ctx.owner, { invoiceId: String(invoiceId), paymentId: String(paymentId) }, userActor(ctx));
+    const out = await creditHeldPayment(ctx.db, ctx.owner, { invoiceId: String(invoiceId), paymentId: String(paymentId) }, userActor(ctx));
     revalidatePath(`/dashboard/invoices/${invoiceId}`);
     return out;
   });

@@ -1,11 +1,12 @@
+// Deprecated alias of ../../../held-payments/[paymentId]/credit (docs/webhooks.md "Renamed").
 import { route } from '@/lib/api/route';
 import { apiKeyActor } from '@/lib/audit/audit-merchant-action';
 import { withApiKey } from '@/lib/api-keys/with-api-key';
-import { creditMismatchedPayment } from '@/lib/payments/credit-mismatched-payment';
+import { creditHeldPayment } from '@/lib/payments/credit-held-payment';
 import { creditMismatchedPaymentOp } from '@/lib/invoices/operations';
 
 export const { GET, POST, PUT, PATCH, DELETE } = route({
   POST: withApiKey(creditMismatchedPaymentOp, ({ db, auth, params }) =>
-    creditMismatchedPayment(db, auth, { invoiceId: params.id!, paymentId: params.paymentId! }, apiKeyActor(auth)),
+    creditHeldPayment(db, auth, { invoiceId: params.id!, paymentId: params.paymentId! }, apiKeyActor(auth)),
   ),
 });

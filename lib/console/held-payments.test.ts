@@ -1,19 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { invoices, mismatchedPayments } from '@/db/schema';
+import { invoices, heldPayments } from '@/db/schema';
 import { verifyCredentials } from '@/lib/auth/verify-credentials';
 import { closeDb, getDb, type Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/mode';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { createUser } from '@/lib/users/create-user';
-import { countHeldMismatched, formatAge, listMismatchedPayments, MismatchedFilter } from './list-mismatched-payments';
+import { countHeldPayments, formatAge, listHeldPayments, HeldPaymentFilter } from './list-held-payments';
 
 // The session next-auth would read from the cookie: the test sets whose it is (as in console.test.ts).
 const session = vi.hoisted(() => ({ sid: null as string | null }));
 vi.mock('@/lib/auth/next-auth', () => ({ auth: async () => (session.sid ? { sid: session.sid } : null), signIn: vi.fn(), signOut: vi.fn() }));
-const { default: MismatchedPaymentsPage } = await import('@/app/console/mismatched-payments/page');
+const { default: HeldPaymentsPage } = await import('@/app/console/held-payments/page');
 
 const PASSWORD = 'a-long-enough-password';
 let db: Db;
@@ -47,13 +47,13 @@ async function invoiceOf(tenantId: string, mode: Mode) {
 }
 
 /** A payment to the invoice's address on Polygon (network mismatch) or in USDC (token mismatch), recorded `minutesAgo`. */
-async function mismatched(
+async function heldPayment(
   tenantId: string,
   invoiceId: string,
   o: { mode?: Mode; status?: 'held' | 'credited'; minutesAgo?: number; token?: boolean } = {},
 ) {
   const id = newId('payment');
-  await db.insert(mismatchedPayments).values({
+  await db.insert(heldPayments).values({
     id,
     mode: o.mode ?? 'test',
     chainId: o.token ? 1_337_998 : 80002,
@@ -78,7 +78,7 @@ async function mismatched(
 }
 
 const ids = (r: { rows: { id: string }[] }) => r.rows.map((x) => x.id);
-const list = (f: Record<string, string>) => listMismatchedPayments(db, MismatchedFilter.parse(f));
+const list = (f: Record<string, string>) => listHeldPayments(db, HeldPaymentFilter.parse(f));
 
 beforeAll(async () => {
   db = await getDb();
@@ -91,12 +91,12 @@ afterAll(async () => {
   await closeDb();
 });
 
-describe('console mismatched payments', () => {
+describe('console held payments', () => {
   it("shows support staff another tenant's held payment, with the invoice's network and token beside the ones used", async () => {
     const t = await createTestTenant();
     const inv = await invoiceOf(t.tenant.id, 'test');
-    const held = await mismatched(t.tenant.id, inv);
-    const before = await countHeldMismatched(db);
+    const held = await heldPayment(t.tenant.id, inv);
+    const before = await countHeldPayments(db);
 
     const all = await list({ limit: '200' });
     expect(all.rows.find((r) => r.id === held)).toMatchObject({
@@ -110,8 +110,8 @@ describe('console mismatched payments', () => {
       amount: expect.stringMatching(/^12\.50*$/),
       status: 'held',
     });
-    await mismatched(t.tenant.id, inv, { mode: 'live' });
-    const after = await countHeldMismatched(db);
+    await heldPayment(t.tenant.id, inv, { mode: 'live' });
+    const after = await countHeldPayments(db);
     // Other test files may add rows at the same time: at least ours, per mode.
     expect(after.live).toBeGreaterThanOrEqual(before.live + 1);
     expect(after.total).toBe(after.live + after.test);
@@ -120,10 +120,10 @@ describe('console mismatched payments', () => {
   it('filters by status (held by default, any known status, all), mode and tenant; newest first', async () => {
     const t = await createTestTenant();
     const inv = await invoiceOf(t.tenant.id, 'test');
-    const old = await mismatched(t.tenant.id, inv, { minutesAgo: 90 });
-    const fresh = await mismatched(t.tenant.id, inv, { token: true, minutesAgo: 1 });
-    const credited = await mismatched(t.tenant.id, inv, { status: 'credited', minutesAgo: 5 });
-    const live = await mismatched(t.tenant.id, await invoiceOf(t.tenant.id, 'live'), { mode: 'live', minutesAgo: 3 });
+    const old = await heldPayment(t.tenant.id, inv, { minutesAgo: 90 });
+    const fresh = await heldPayment(t.tenant.id, inv, { token: true, minutesAgo: 1 });
+    const credited = await heldPayment(t.tenant.id, inv, { status: 'credited', minutesAgo: 5 });
+    const live = await heldPayment(t.tenant.id, await invoiceOf(t.tenant.id, 'live'), { mode: 'live', minutesAgo: 3 });
     const tenantId = t.tenant.id;
 
     expect(ids(await list({ tenantId }))).toEqual([fresh, live, old]);
@@ -134,8 +134,8 @@ describe('console mismatched payments', () => {
     expect(ids(await list({ tenantId, mode: 'test' }))).toEqual([fresh, old]);
     // The statuses a held payment goes through; anything else falls back to held.
     expect(ids(await list({ tenantId, status: 'refunded' }))).toEqual([]);
-    expect(MismatchedFilter.parse({ status: 'disputed' }).status).toBe('held');
-    expect(MismatchedFilter.parse({ status: "held'; --", mode: 'prod', limit: 'x' })).toMatchObject({ status: 'held', mode: 'all', limit: 100 });
+    expect(HeldPaymentFilter.parse({ status: 'disputed' }).status).toBe('held');
+    expect(HeldPaymentFilter.parse({ status: "held'; --", mode: 'prod', limit: 'x' })).toMatchObject({ status: 'held', mode: 'all', limit: 100 });
     expect(ids(await list({ tenantId: 'ten_nobody' }))).toEqual([]);
   });
 
@@ -143,14 +143,14 @@ describe('console mismatched payments', () => {
     const t = await createTestTenant();
     const inv = await invoiceOf(t.tenant.id, 'test');
     const [a, b, c] = [
-      await mismatched(t.tenant.id, inv, { minutesAgo: 3 }),
-      await mismatched(t.tenant.id, inv, { minutesAgo: 2 }),
-      await mismatched(t.tenant.id, inv, { minutesAgo: 1 }),
+      await heldPayment(t.tenant.id, inv, { minutesAgo: 3 }),
+      await heldPayment(t.tenant.id, inv, { minutesAgo: 2 }),
+      await heldPayment(t.tenant.id, inv, { minutesAgo: 1 }),
     ];
     expect(await list({ tenantId: t.tenant.id, limit: '2' })).toMatchObject({ capped: true, rows: [{ id: c }, { id: b }] });
     expect(await list({ tenantId: t.tenant.id, limit: '3' })).toMatchObject({ capped: false });
     expect(ids(await list({ tenantId: t.tenant.id, limit: '3' }))).toEqual([c, b, a]);
-    expect(MismatchedFilter.parse({ limit: '100000' }).limit).toBe(100);
+    expect(HeldPaymentFilter.parse({ limit: '100000' }).limit).toBe(100);
   });
 
   it('the page is for support staff only: merchants get a 403, signed-out visitors go to sign-in', async () => {
@@ -158,17 +158,17 @@ describe('console mismatched payments', () => {
     vi.stubEnv('__NEXT_EXPERIMENTAL_AUTH_INTERRUPTS', 'true');
     const t = await createTestTenant();
     const inv = await invoiceOf(t.tenant.id, 'test');
-    const held = await mismatched(t.tenant.id, inv);
+    const held = await heldPayment(t.tenant.id, inv);
     const searchParams = Promise.resolve({ tenantId: t.tenant.id });
 
     session.sid = await signedIn('owner', t.tenant.id);
-    await expect(MismatchedPaymentsPage({ searchParams })).rejects.toMatchObject({ digest: 'NEXT_HTTP_ERROR_FALLBACK;403' });
+    await expect(HeldPaymentsPage({ searchParams })).rejects.toMatchObject({ digest: 'NEXT_HTTP_ERROR_FALLBACK;403' });
     session.sid = null;
-    await expect(MismatchedPaymentsPage({ searchParams })).rejects.toMatchObject({ digest: expect.stringMatching(/^NEXT_REDIRECT;.*\/sign-in/) });
+    await expect(HeldPaymentsPage({ searchParams })).rejects.toMatchObject({ digest: expect.stringMatching(/^NEXT_REDIRECT;.*\/sign-in/) });
 
     session.sid = await signedIn('support');
-    const html = renderToStaticMarkup(await MismatchedPaymentsPage({ searchParams }));
-    expect(html).toContain(`data-mismatched-payment="${held}"`);
+    const html = renderToStaticMarkup(await HeldPaymentsPage({ searchParams }));
+    expect(html).toContain(`data-held-payment="${held}"`);
     expect(html).toContain(`href="/console/tenants/${t.tenant.id}"`);
     // Polygon Amoy (80002) has an explorer; the hash links to it.
     expect(html).toMatch(/href="https:\/\/amoy\.polygonscan\.com\/tx\/0x[0-9a-f]{64}"/);

@@ -1,24 +1,24 @@
 import { sql } from 'drizzle-orm';
 import { formatUnits } from 'viem';
-import { mismatchedPayments, type MismatchedPayment } from '@/db/schema';
+import { heldPayments, type HeldPayment } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { textArray } from '@/lib/db/text-array';
 import type { Network, TokenContract } from '@/lib/chain/network';
 import type { TokenTransfer } from '@/lib/chain/transfer-logs';
 import { outbox } from '@/lib/events/outbox';
-import { mismatchedPaymentEventData } from '@/lib/invoices/held-payment-view';
+import { heldPaymentEventData } from '@/lib/invoices/held-payment-view';
 import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/mode';
 
-export type MismatchedTransfer = TokenTransfer & { token: TokenContract; invoiceId: string; blockTime: Date };
+export type HeldTransfer = TokenTransfer & { token: TokenContract; invoiceId: string; blockTime: Date };
 
 /**
  * Records supported-token payments to an invoice's deposit address that are not
  * on the invoice's rail (another network, or another token) in the watcher's
  * transaction: held apart from the invoice's payments, never counted towards it,
- * announced by mismatched_payment.detected once per log. Returns how many were new.
+ * announced by held_payment.detected once per log. Returns how many were new.
  */
-export async function recordMismatched(tx: Db, net: Network, transfers: MismatchedTransfer[]): Promise<number> {
+export async function recordHeldPayment(tx: Db, net: Network, transfers: HeldTransfer[]): Promise<number> {
   const invoices = new Map<string, { tenantId: string; chainId: number; token: string; mode: Mode; chain: string }>();
   for (const row of rowsOf<Record<string, unknown>>(
     await tx.execute(sql`
@@ -34,7 +34,7 @@ export async function recordMismatched(tx: Db, net: Network, transfers: Mismatch
     });
   }
   const rows = await tx
-    .insert(mismatchedPayments)
+    .insert(heldPayments)
     .values(
       transfers.map((t) => {
         const inv = invoices.get(t.invoiceId)!;
@@ -84,9 +84,9 @@ export async function recordMismatched(tx: Db, net: Network, transfers: Mismatch
       rows.map((r) => ({
         tenantId: r.tenantId,
         mode: r.mode,
-        type: 'mismatched_payment.detected' as const,
+        type: 'held_payment.detected' as const,
         subjectId: r.invoiceId,
-        data: mismatchedPaymentEventData(r, invoices.get(r.invoiceId)!),
+        data: heldPaymentEventData(r, invoices.get(r.invoiceId)!),
       })),
     ),
   );
@@ -94,10 +94,10 @@ export async function recordMismatched(tx: Db, net: Network, transfers: Mismatch
 }
 
 /**
- * A payment kept and flagged by a deep reorg (dropMismatched) and now mined again: its row moves to
+ * A payment kept and flagged by a deep reorg (dropHeldPayments) and now mined again: its row moves to
  * the block it is in now, and stays what it was (credited, refunded): never a second held payment.
  */
-async function moveReorged(tx: Db, net: Network, again: MismatchedTransfer[]): Promise<{ blockNumber: number; blockHash: string }[]> {
+async function moveReorged(tx: Db, net: Network, again: HeldTransfer[]): Promise<{ blockNumber: number; blockHash: string }[]> {
   if (again.length === 0) return [];
   const rows = rowsOf<{ block_number: string; block_hash: string }>(
     await tx.execute(sql`
@@ -116,14 +116,14 @@ async function moveReorged(tx: Db, net: Network, again: MismatchedTransfer[]): P
   return rows.map((r) => ({ blockNumber: Number(r.block_number), blockHash: r.block_hash }));
 }
 
-/** mismatched_payment.credited / .refunded / .refund_failed: the merchant's decision (and how a send-back ended) on a held payment, in the transaction that records it. */
-export async function emitMismatchedEvent(
+/** held_payment.credited / .refunded / .refund_failed: the merchant's decision (and how a send-back ended) on a held payment, in the transaction that records it. */
+export async function emitHeldPaymentEvent(
   tx: Db,
-  type: 'mismatched_payment.credited' | 'mismatched_payment.refunded' | 'mismatched_payment.refund_failed',
-  row: MismatchedPayment,
+  type: 'held_payment.credited' | 'held_payment.refunded' | 'held_payment.refund_failed',
+  row: HeldPayment,
   invoice: { chain: string; token: string },
 ) {
   await outbox.write(tx, [
-    outbox.row({ tenantId: row.tenantId, mode: row.mode, type, subjectId: row.invoiceId, data: mismatchedPaymentEventData(row, invoice) }),
+    outbox.row({ tenantId: row.tenantId, mode: row.mode, type, subjectId: row.invoiceId, data: heldPaymentEventData(row, invoice) }),
   ]);
 }

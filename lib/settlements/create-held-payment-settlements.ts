@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { invoices, mismatchedPayments, settlements, tenants } from '@/db/schema';
+import { invoices, heldPayments, settlements, tenants } from '@/db/schema';
 import { loadCursor } from '@/lib/chain/cursor';
 import { railOf, type Network } from '@/lib/chain/network';
 import type { Db } from '@/lib/db';
@@ -16,18 +16,18 @@ import { settlementFee } from '@/lib/invoices/fee';
  * creates the withdrawal to the sender in the same transaction. Returns the
  * new settlement ids.
  */
-export async function createMismatchedSettlements(db: Db, net: Network, opts: { limit?: number } = {}): Promise<string[]> {
+export async function createHeldPaymentSettlements(db: Db, net: Network, opts: { limit?: number } = {}): Promise<string[]> {
   const cursor = await loadCursor(db, net);
   if (!cursor) return [];
   const due = await db
-    .select({ id: mismatchedPayments.id })
-    .from(mismatchedPayments)
+    .select({ id: heldPayments.id })
+    .from(heldPayments)
     .where(
       and(
-        eq(mismatchedPayments.mode, net.mode),
-        eq(mismatchedPayments.chainId, net.chainId),
-        sql`${mismatchedPayments.sweep} is not null and ${mismatchedPayments.settlementId} is null`,
-        sql`${mismatchedPayments.blockNumber} <= ${cursor.lastBlock - net.confirmations}`,
+        eq(heldPayments.mode, net.mode),
+        eq(heldPayments.chainId, net.chainId),
+        sql`${heldPayments.sweep} is not null and ${heldPayments.settlementId} is null`,
+        sql`${heldPayments.blockNumber} <= ${cursor.lastBlock - net.confirmations}`,
       ),
     )
     .limit(opts.limit ?? 100);
@@ -36,8 +36,8 @@ export async function createMismatchedSettlements(db: Db, net: Network, opts: { 
     const sid = await db.transaction(async (tx) => {
       const [held] = await tx
         .select()
-        .from(mismatchedPayments)
-        .where(and(eq(mismatchedPayments.id, id), isNull(mismatchedPayments.settlementId)))
+        .from(heldPayments)
+        .where(and(eq(heldPayments.id, id), isNull(heldPayments.settlementId)))
         .for('update', { skipLocked: true });
       if (!held?.sweep) return null;
       // The invoice row serialises this with the invoice's own fan-out (createSettlements locks it too).
@@ -64,7 +64,7 @@ export async function createMismatchedSettlements(db: Db, net: Network, opts: { 
         feeAmount: fee,
         netAmount,
       });
-      await tx.update(mismatchedPayments).set({ settlementId }).where(eq(mismatchedPayments.id, held.id));
+      await tx.update(heldPayments).set({ settlementId }).where(eq(heldPayments.id, held.id));
       return settlementId;
     });
     if (sid) created.push(sid);

@@ -1,10 +1,10 @@
 import { Card, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { Money } from '@/components/ui/money';
 import { TxLink } from '@/components/ui/tx-link';
-import { ResolveMismatchedButtons } from './resolve-mismatched-buttons';
-import type { MismatchedPaymentEventDataView } from '@/lib/events/payloads';
+import { ResolveHeldButtons } from './resolve-held-buttons';
+import type { HeldPaymentEventDataView } from '@/lib/events/payloads';
 
-const STATUS_LABEL: Record<MismatchedPaymentEventDataView['status'], string> = {
+const STATUS_LABEL: Record<HeldPaymentEventDataView['status'], string> = {
   held: 'held',
   credited: 'credited',
   refunding: 'being sent back',
@@ -12,7 +12,7 @@ const STATUS_LABEL: Record<MismatchedPaymentEventDataView['status'], string> = {
 };
 
 /** Payments held apart: another token, or another network under the hold policy. The money stays on the deposit address. */
-export function MismatchedPayments({
+export function HeldPayments({
   invoiceId,
   payments,
   chainIdOf,
@@ -20,19 +20,19 @@ export function MismatchedPayments({
   canRefund,
 }: {
   invoiceId: string;
-  payments: MismatchedPaymentEventDataView[];
+  payments: HeldPaymentEventDataView[];
   chainIdOf: (chain: string) => number;
   canCredit: boolean;
   canRefund: boolean;
 }) {
   return (
-    <Card title="Mismatched payments (held)" className="min-w-0">
+    <Card title="Held payments (held)" className="min-w-0">
       <p className="mb-3 text-xs text-slate-500">
         Sent in another token or on another network than the invoice asks for. Not counted towards the invoice and not credited until you decide; the
         funds stay on the deposit address, whose key the gateway holds on every EVM network. Count it (or credit another token to its balance), or
         send it back to the sender: either way it is swept on its own network first.
       </p>
-      <div className="-mx-5 overflow-x-auto" data-testid="mismatched-payments">
+      <div className="-mx-5 overflow-x-auto" data-testid="held-payments">
         <table className={tableClass}>
           <thead>
             <tr>
@@ -59,12 +59,12 @@ export function MismatchedPayments({
                   </td>
                   <td className={tdClass}>
                     {p.status === 'held' && p.refundFailureReason ? (
-                      <p className="mb-1 text-xs text-red-700" data-testid="mismatched-refund-failed">
+                      <p className="mb-1 text-xs text-red-700" data-testid="held-refund-failed">
                         {p.refundFailureReason} The money is in your {p.token} balance: send it back again, or credit it.
                       </p>
                     ) : null}
                     {p.status === 'held' ? (
-                      <ResolveMismatchedButtons
+                      <ResolveHeldButtons
                         invoiceId={invoiceId}
                         paymentId={p.id}
                         mismatch={p.mismatch}
@@ -76,13 +76,13 @@ export function MismatchedPayments({
                         fromAddress={p.fromAddress}
                       />
                     ) : (
-                      <span className="text-xs text-emerald-700" data-testid="mismatched-status">
+                      <span className="text-xs text-emerald-700" data-testid="held-status">
                         {STATUS_LABEL[p.status]}
                         {p.refundAddress ? ` to ${p.refundAddress.slice(0, 10)}…` : ''}
                       </span>
                     )}
                     {p.reorgedAt && (
-                      <p className="mt-1 text-xs font-medium text-red-700" data-testid="mismatched-reorged">
+                      <p className="mt-1 text-xs font-medium text-red-700" data-testid="held-reorged">
                         A chain reorganisation deeper than the confirmations dropped this payment after it was {STATUS_LABEL[p.status]}. It will not
                         be credited or sent back again; the operator has been alerted.
                       </p>

@@ -8,13 +8,13 @@ import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { networkLabel } from '@/lib/checkout/network-label';
 import type { ChainKey } from '@/lib/config/rails';
-import { creditMismatchedPaymentAction, refundMismatchedPaymentAction } from './refund-actions';
+import { creditHeldPaymentAction, refundHeldPaymentAction } from './refund-actions';
 
 /**
  * A held payment's resolutions: "Count it" (the invoice's token from another network counts towards
  * the invoice) or "Credit to <token> balance" (another token), and "Send back" (to its sender).
  */
-export function ResolveMismatchedButtons({
+export function ResolveHeldButtons({
   invoiceId,
   paymentId,
   mismatch,
@@ -40,7 +40,7 @@ export function ResolveMismatchedButtons({
   const toast = useToast();
   const { formError: error, setFormError, busy, run } = useFormSubmit();
   const [reviewing, setReviewing] = useState(false);
-  const resolve = async (action: () => ReturnType<typeof creditMismatchedPaymentAction>, done: string) => {
+  const resolve = async (action: () => ReturnType<typeof creditHeldPaymentAction>, done: string) => {
     const res = await run(action);
     if (!res.ok) return;
     setReviewing(false);
@@ -56,7 +56,7 @@ export function ResolveMismatchedButtons({
           disabled={busy}
           onClick={() =>
             resolve(
-              () => creditMismatchedPaymentAction(invoiceId, paymentId),
+              () => creditHeldPaymentAction(invoiceId, paymentId),
               mismatch === 'network' ? 'Counted towards the invoice' : `Credited to the ${token} balance once swept`,
             )
           }
@@ -85,7 +85,7 @@ export function ResolveMismatchedButtons({
           busy={busy}
           error={error}
           onCancel={() => setReviewing(false)}
-          onConfirm={() => resolve(() => refundMismatchedPaymentAction(invoiceId, paymentId), 'Being sent back to the sender')}
+          onConfirm={() => resolve(() => refundHeldPaymentAction(invoiceId, paymentId), 'Being sent back to the sender')}
           rows={[
             { label: 'Amount', value: `${amount} ${token}` },
             { label: 'Fee', value: `the network fee on ${chain}, from the amount or your balance as your refund settings say; no withdrawal fee` },

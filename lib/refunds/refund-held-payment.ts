@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { getAddress } from 'viem';
-import { mismatchedPayments, type MismatchedPayment } from '@/db/schema';
+import { heldPayments, type HeldPayment } from '@/db/schema';
 import { ApiError, notFound } from '@/lib/api/errors';
 import type { AuthTenant } from '@/lib/api-keys/authenticate';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
@@ -14,26 +14,26 @@ import { createWithdrawal } from '@/lib/withdrawals/create-withdrawal';
 import { givebackOptions, refundNetworkFeePayer } from '@/lib/withdrawals/giveback-options';
 import { networkTerms } from '@/lib/withdrawals/network-terms';
 import { MIN_WITHDRAWAL } from '@/lib/withdrawals/schemas';
-import { sendBackControls } from '@/lib/settlements/finish-mismatched-settlement';
+import { sendBackControls } from '@/lib/settlements/finish-held-payment-settlement';
 import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
-import { mismatchedPaymentEventData } from '@/lib/invoices/held-payment-view';
+import { heldPaymentEventData } from '@/lib/invoices/held-payment-view';
 
 /**
  * The merchant sends a held payment back to its sender
- * (POST /v1/invoices/:id/mismatched-payments/:paymentId/refund, or the dashboard). Marked here,
+ * (POST /v1/invoices/:id/held-payments/:paymentId/refund, or the dashboard). Marked here,
  * under the row lock, so a burst of requests refunds once (the rest are 409s). The money then
  * takes two steps, each exactly once: a sweep of its own off the deposit address on its network
- * (createMismatchedSettlements, no invoice fee: the gateway keeps nothing of money it returns),
+ * (createHeldPaymentSettlements, no invoice fee: the gateway keeps nothing of money it returns),
  * and, with the ledger credit when that sweep finishes, a withdrawal of the same token on the same
  * network to the sender of what was sent, without a percentage fee, the network fee taken from it
- * or paid by the merchant as the tenant chose (finishMismatchedSettlement). It is `refunded` only when that
+ * or paid by the merchant as the tenant chose (finishHeldPaymentSettlement). It is `refunded` only when that
  * withdrawal completes; a failed one makes it `held` again with the reason (finishHeldPaymentRefund), its
  * money now in the balance, and a second send-back then creates the withdrawal at once. The destination is
  * always the sender the chain shows: a key that may refund cannot redirect someone else's money. So the
  * sender must be a person: none of our addresses, not a contract, not a known exchange hot wallet
  * (409 sender_not_refundable, pointing the merchant to a claim link; lib/destinations/check-sender.ts).
  */
-export async function refundMismatchedPayment(
+export async function refundHeldPayment(
   db: Db,
   owner: { tenantId: string; mode: Mode; tenant: Pick<AuthTenant, 'withdrawalFeeRate'> },
   where: { invoiceId: string; paymentId: string },
@@ -53,7 +53,7 @@ export async function refundMismatchedPayment(
   // No percentage fee (the money was never the merchant's); the network fee from the amount when the payer pays it.
   const payer = await refundNetworkFeePayer(db, owner.tenantId);
   const terms = networkTerms(rail);
-  // Whole cents, as the withdrawal after the sweep sends (finishMismatchedSettlement).
+  // Whole cents, as the withdrawal after the sweep sends (finishHeldPaymentSettlement).
   const amount = new Decimal(seen.amount).toDecimalPlaces(2, Decimal.ROUND_DOWN);
   const expected = payer === 'payer' ? amount.minus(terms.networkFee) : amount;
   if (amount.lt(terms.minWithdrawal) || expected.lt(MIN_WITHDRAWAL)) {
@@ -78,9 +78,9 @@ export async function refundMismatchedPayment(
 
   return db.transaction(async (tx) => {
     const invoice = await getInvoiceOrThrow(tx, { id: where.invoiceId, tenantId: owner.tenantId, mode: owner.mode }, { forUpdate: true });
-    const [held] = await tx.select().from(mismatchedPayments).where(eq(mismatchedPayments.id, seen.id)).for('update');
+    const [held] = await tx.select().from(heldPayments).where(eq(heldPayments.id, seen.id)).for('update');
     if (held!.status !== 'held') throw new ApiError('invalid_state', `This payment is already ${held!.status}.`);
-    let change: Partial<MismatchedPayment> = { status: 'refunding', sweep: 'refund', refundAddress: held!.fromAddress };
+    let change: Partial<HeldPayment> = { status: 'refunding', sweep: 'refund', refundAddress: held!.fromAddress };
     if (held!.settlementId) {
       // An earlier send-back failed: the money was swept and is in the balance now, so it leaves at once, priced as the first try.
       const withdrawal = await createWithdrawal(
@@ -93,18 +93,18 @@ export async function refundMismatchedPayment(
       );
       change = { status: 'refunding', refundAddress: held!.fromAddress, withdrawalId: withdrawal.id, refundFailureReason: null };
     }
-    const [marked] = await tx.update(mismatchedPayments).set(change).where(eq(mismatchedPayments.id, held!.id)).returning();
+    const [marked] = await tx.update(heldPayments).set(change).where(eq(heldPayments.id, held!.id)).returning();
     if (actor) {
       await recordAudit(tx, actor, {
         tenantId: owner.tenantId,
         mode: owner.mode,
-        action: 'mismatched_payment.refunded',
+        action: 'held_payment.refunded',
         target: { type: 'invoice', id: invoice.id },
         before: { paymentId: held!.id, status: 'held', chain: held!.chain, token: held!.token, amount: held!.amount },
         after: { status: 'refunding', refundAddress: held!.fromAddress, expectedAmount: expected.toFixed(2) },
       });
     }
-    return mismatchedPaymentEventData(marked!, invoice);
+    return heldPaymentEventData(marked!, invoice);
   });
 }
 
@@ -113,9 +113,9 @@ async function heldPaymentOrThrow(db: Db, owner: { tenantId: string; mode: Mode 
   const invoice = await getInvoiceOrThrow(db, { id: where.invoiceId, tenantId: owner.tenantId, mode: owner.mode });
   const [held] = await db
     .select()
-    .from(mismatchedPayments)
-    .where(and(eq(mismatchedPayments.id, where.paymentId), eq(mismatchedPayments.invoiceId, invoice.id)));
-  if (!held) throw notFound('Mismatched payment');
+    .from(heldPayments)
+    .where(and(eq(heldPayments.id, where.paymentId), eq(heldPayments.invoiceId, invoice.id)));
+  if (!held) throw notFound('Held payment');
   if (held.status !== 'held') throw new ApiError('invalid_state', `This payment is already ${held.status}.`);
   return held;
 }

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { mismatchedPayments, tenants, type Settlement } from '@/db/schema';
+import { heldPayments, tenants, type Settlement } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { Decimal } from '@/lib/money';
 import { createWithdrawal, type PrepareWithdrawalControls } from '@/lib/withdrawals/create-withdrawal';
@@ -18,9 +18,9 @@ export const sendBackControls: PrepareWithdrawalControls = async () => ({ hold: 
  * (finishHeldPaymentRefund). The invoice itself is untouched: this money never
  * counted towards it.
  */
-export async function finishMismatchedSettlement(tx: Db, s: Settlement) {
+export async function finishHeldPaymentSettlement(tx: Db, s: Settlement) {
   if (s.kind !== 'refund') return;
-  const [held] = await tx.select().from(mismatchedPayments).where(eq(mismatchedPayments.settlementId, s.id)).for('update');
+  const [held] = await tx.select().from(heldPayments).where(eq(heldPayments.settlementId, s.id)).for('update');
   if (!held || held.status !== 'refunding' || !held.refundAddress) throw new Error(`settlement ${s.id}: no refunding payment`);
   const [tenant] = await tx
     .select({ withdrawalFeeRate: tenants.withdrawalFeeRate, payer: tenants.refundNetworkFeePayer })
@@ -36,6 +36,6 @@ export async function finishMismatchedSettlement(tx: Db, s: Settlement) {
     sendBackControls,
     givebackOptions(tenant!.payer),
   );
-  // Still refunding: refunded once this withdrawal completes (finishHeldPaymentRefund, mismatched_payment.refunded then).
-  await tx.update(mismatchedPayments).set({ withdrawalId: withdrawal.id }).where(eq(mismatchedPayments.id, held.id));
+  // Still refunding: refunded once this withdrawal completes (finishHeldPaymentRefund, held_payment.refunded then).
+  await tx.update(heldPayments).set({ withdrawalId: withdrawal.id }).where(eq(heldPayments.id, held.id));
 }

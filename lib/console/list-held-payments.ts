@@ -1,15 +1,15 @@
 import { and, count, desc, eq, isNotNull, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { invoices, mismatchedPayments, tenants } from '@/db/schema';
+import { invoices, heldPayments, tenants } from '@/db/schema';
 import type { Db } from '@/lib/db';
 
 // An empty form field means "no filter", as on the dead-letters page.
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 /** The statuses a held payment goes through (held → credited, or refunding → refunded), offered in the page's filter. */
-export const KNOWN_MISMATCHED_STATUSES = mismatchedPayments.status.enumValues;
+export const KNOWN_HELD_STATUSES = heldPayments.status.enumValues;
 
-export const MismatchedFilter = z.preprocess(
+export const HeldPaymentFilter = z.preprocess(
   (raw) => (raw && typeof raw === 'object' ? Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, blank(v)])) : raw),
   z.object({
     /**
@@ -17,7 +17,7 @@ export const MismatchedFilter = z.preprocess(
      * status), or 'all'. Held is what may still need the merchant, so it is the default.
      */
     status: z
-      .enum([...KNOWN_MISMATCHED_STATUSES, 'reorged', 'all'])
+      .enum([...KNOWN_HELD_STATUSES, 'reorged', 'all'])
       .default('held')
       .catch('held'),
     mode: z.enum(['all', 'test', 'live']).default('all').catch('all'),
@@ -25,15 +25,15 @@ export const MismatchedFilter = z.preprocess(
     limit: z.coerce.number().int().min(1).max(200).default(100).catch(100),
   }),
 );
-export type MismatchedFilter = z.infer<typeof MismatchedFilter>;
+export type HeldPaymentFilter = z.infer<typeof HeldPaymentFilter>;
 
 /**
- * Mismatched payments across tenants (support only, read-only), newest first,
+ * Held payments across tenants (support only, read-only), newest first,
  * with the network and token the invoice asked for beside the ones used.
  * Capped at f.limit; `capped` says more rows match than are shown.
  */
-export async function listMismatchedPayments(db: Db, f: MismatchedFilter) {
-  const m = mismatchedPayments;
+export async function listHeldPayments(db: Db, f: HeldPaymentFilter) {
+  const m = heldPayments;
   const where: SQL[] = [];
   if (f.status === 'reorged') where.push(isNotNull(m.reorgedAt));
   else if (f.status !== 'all') where.push(eq(m.status, f.status));
@@ -74,14 +74,10 @@ export async function listMismatchedPayments(db: Db, f: MismatchedFilter) {
  * Held payments per mode, for the console home: money sitting on deposit addresses until a merchant
  * decides; and `reorged`, the payments a deep reorg dropped after money moved on them (both modes).
  */
-export async function countHeldMismatched(db: Db) {
+export async function countHeldPayments(db: Db) {
   const [rows, [reorged]] = await Promise.all([
-    db
-      .select({ mode: mismatchedPayments.mode, n: count() })
-      .from(mismatchedPayments)
-      .where(eq(mismatchedPayments.status, 'held'))
-      .groupBy(mismatchedPayments.mode),
-    db.select({ n: count() }).from(mismatchedPayments).where(isNotNull(mismatchedPayments.reorgedAt)),
+    db.select({ mode: heldPayments.mode, n: count() }).from(heldPayments).where(eq(heldPayments.status, 'held')).groupBy(heldPayments.mode),
+    db.select({ n: count() }).from(heldPayments).where(isNotNull(heldPayments.reorgedAt)),
   ]);
   const of = (mode: string) => rows.find((r) => r.mode === mode)?.n ?? 0;
   return { test: of('test'), live: of('live'), total: of('test') + of('live'), reorged: reorged?.n ?? 0 };
