@@ -24,7 +24,13 @@ const nextConfig: NextConfig = {
   // print passwords to the terminal. Off.
   logging: { serverFunctions: false },
   // forbidden(): the support console answers merchants with a real 403 page.
-  experimental: { authInterrupts: true },
+  experimental: {
+    authInterrupts: true,
+    // Turbopack's dev cache in .next/ kept across a restart put every open page in a reload loop (about
+    // once a second, "✓ Compiled in 2ms" each time) in scripts/dev-restart.test.ts, whatever the stack
+    // wrote; a start without it (rm -rf .next) never looped. Restarts compile from scratch instead.
+    turbopackFileSystemCacheForDev: false,
+  },
 };
 
 export default nextConfig;

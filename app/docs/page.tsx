@@ -1,4 +1,5 @@
 import { headers } from 'next/headers';
+import Script from 'next/script';
 import { buildOpenApiDocument } from '@/lib/api/openapi';
 import { PRODUCT_NAME } from '@/lib/config/product';
 import { OPERATIONS } from '@/lib/operations';
@@ -48,6 +49,9 @@ export default async function DocsPage() {
       swift: true,
     },
     authentication: { preferredSecurityScheme: 'bearer' },
+    // An operation's response codes (a POST answers up to ten) wrap onto a second row instead of
+    // scrolling out of sight in a strip with no visible scrollbar.
+    customCss: '.scalar-card-header-tabs .tab-list.custom-scroll { flex-wrap: wrap; overflow: visible; }',
     // Scalar sets the tab's title itself: the same as the page's (app/layout.tsx's template).
     metaData: { title: `API reference · ${PRODUCT_NAME}` },
   };
@@ -67,7 +71,9 @@ export default async function DocsPage() {
           </ul>
         </main>
       </noscript>
-      <script src="/docs/reference.js" nonce={nonce} defer />
+      {/* After hydration: Scalar restyles <body> when it mounts, and a plain <script> in the tree both made
+          React's hydration fail on that and drew React's "script tag" error, printed on every visit. */}
+      <Script src="/docs/reference.js" nonce={nonce} strategy="afterInteractive" />
     </>
   );
 }

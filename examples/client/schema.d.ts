@@ -1701,9 +1701,13 @@ export interface components {
             scopes: string[];
             /** @enum {string} */
             status: "ACTIVE" | "REVOKED" | "EXPIRED";
+            /** @example 120 */
             rateLimitRpm: number;
+            /** Format: date-time */
             expiresAt: string | null;
+            /** Format: date-time */
             lastUsedAt: string | null;
+            /** Format: date-time */
             revokedAt: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -1740,8 +1744,11 @@ export interface components {
             net: string;
             /** @description The balance it belongs to (USDT, USDC). */
             asset: string;
-            /** @description The network of the settlement or withdrawal that caused it; null for adjustments. */
-            network: ("BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE") | null;
+            /**
+             * @description The network of the settlement or withdrawal that caused it; null for adjustments.
+             * @enum {string|null}
+             */
+            network: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | null;
             /** @description settlement, withdrawal, or the kind of record behind an adjustment. */
             sourceType: string;
             sourceId: string;
@@ -1771,9 +1778,13 @@ export interface components {
             scopes: string[];
             /** @enum {string} */
             status: "ACTIVE" | "REVOKED" | "EXPIRED";
+            /** @example 120 */
             rateLimitRpm: number;
+            /** Format: date-time */
             expiresAt: string | null;
+            /** Format: date-time */
             lastUsedAt: string | null;
+            /** Format: date-time */
             revokedAt: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -1799,6 +1810,7 @@ export interface components {
             underpaymentTolerancePercent: string;
             /** @description USDT short of amountExpected that was accepted as paid under the tolerance ("0.00" when paid in full or not paid). */
             amountShortfall: string;
+            /** @example 5 */
             confirmationsRequired: number;
             txHashes: string[];
             externalId: string | null;
@@ -1860,8 +1872,11 @@ export interface components {
             /** @description Shown once; carries the payer's secret claim token. Send the customer here (`/pay/<invoiceId>?claim=<token>`): with it they may give a refund address. GET and list answers carry the URL without the token; absent from an idempotent replay of this request. See docs/invoices.md#the-payers-claim-token. */
             checkoutUrl?: string;
             cancelReason: string | null;
+            /** Format: date-time */
             paidAt: string | null;
+            /** Format: date-time */
             fulfilledAt: string | null;
+            /** Format: date-time */
             cancelledAt: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -2070,7 +2085,10 @@ export interface components {
             withdrawalId: string | null;
             /** @description Why the last send-back failed (the payment is held again and may be sent back again or credited); null otherwise. */
             refundFailureReason: string | null;
-            /** @description Set when a reorg deeper than the confirmations dropped the payment after money moved on it (swept, credited or sent back): kept, flagged for you and the operator, never credited or sent back twice; blockNumber moves if it is mined again. Null otherwise. */
+            /**
+             * Format: date-time
+             * @description Set when a reorg deeper than the confirmations dropped the payment after money moved on it (swept, credited or sent back): kept, flagged for you and the operator, never credited or sent back twice; blockNumber moves if it is mined again. Null otherwise.
+             */
             reorgedAt: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -2112,6 +2130,7 @@ export interface components {
             underpaymentTolerancePercent: string;
             /** @description USDT short of amountExpected that was accepted as paid under the tolerance ("0.00" when paid in full or not paid). */
             amountShortfall: string;
+            /** @example 5 */
             confirmationsRequired: number;
             txHashes: string[];
             externalId: string | null;
@@ -2191,6 +2210,7 @@ export interface components {
             underpaymentTolerancePercent: string;
             /** @description USDT short of amountExpected that was accepted as paid under the tolerance ("0.00" when paid in full or not paid). */
             amountShortfall: string;
+            /** @example 5 */
             confirmationsRequired: number;
             txHashes: string[];
             externalId: string | null;
@@ -2269,6 +2289,7 @@ export interface components {
                 txHashes: string[];
                 /** Format: date-time */
                 createdAt: string;
+                /** Format: date-time */
                 completedAt: string | null;
             }[];
             /** @description Event timeline, oldest first. */
@@ -2319,6 +2340,7 @@ export interface components {
             status: "PENDING" | "DETECTED" | "PARTIALLY_PAID" | "OVERPAID" | "CONFIRMED" | "PROCESSING_PAYOUT" | "PAID_OUT" | "EXPIRED" | "FAILED";
             /** Format: date-time */
             expiresAt: string;
+            /** @example 5 */
             confirmationsRequired: number;
             txHashes: string[];
             metadata: {
@@ -2422,8 +2444,11 @@ export interface components {
             /** @description Hosted checkout page of the order's invoice, without the payer's claim token: it shows the payment but takes no refund address (the token is in createOrder's response only). */
             checkoutUrl: string;
             cancelReason: string | null;
+            /** Format: date-time */
             paidAt: string | null;
+            /** Format: date-time */
             fulfilledAt: string | null;
+            /** Format: date-time */
             cancelledAt: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -2546,7 +2571,9 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "disabled" | "expired" | "sold_out";
+            /** Format: date-time */
             expiresAt: string | null;
+            /** Format: date-time */
             disabledAt: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -2556,7 +2583,9 @@ export interface components {
             /** @description Whether the current secret was already shown (reveal works once). */
             revealed: boolean;
             lastFour: string | null;
+            /** Format: date-time */
             previousSecretExpiresAt: string | null;
+            /** Format: date-time */
             createdAt: string | null;
         };
         PostbackSecretWithSecret: {
@@ -2564,7 +2593,9 @@ export interface components {
             /** @description Whether the current secret was already shown (reveal works once). */
             revealed: boolean;
             lastFour: string | null;
+            /** Format: date-time */
             previousSecretExpiresAt: string | null;
+            /** Format: date-time */
             createdAt: string | null;
             secret: string;
         };
@@ -2625,6 +2656,7 @@ export interface components {
             decidedBy: string | null;
             /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
             decidedAt: string | null;
             /** @description Why an automatic refund (auto-refund policy) has not been made yet: awaiting_settlement, a control (withdrawal_limit_exceeded...), or why it never will and waits for you: manual_source (the proposer knew only the invoice id), before_policy (paid before the policy was switched on), over_auto_refund_bound, unpaid_invoice. Null otherwise. */
             pendingReason: string | null;
@@ -2633,7 +2665,10 @@ export interface components {
              * @enum {string}
              */
             source: "payer_token" | "claim_link" | "invoice_link";
-            /** @description When the auto-refund policy may refund it (created + your delay; decline before then to stop it); null: never automatic, you decide. */
+            /**
+             * Format: date-time
+             * @description When the auto-refund policy may refund it (created + your delay; decline before then to stop it); null: never automatic, you decide.
+             */
             autoRefundAfter: string | null;
         };
         RefundRequestApprovedEvent: {
@@ -2679,6 +2714,7 @@ export interface components {
             decidedBy: string | null;
             /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
             decidedAt: string | null;
         };
         Tenant: {
@@ -2697,7 +2733,10 @@ export interface components {
             underpaymentTolerancePercent: string;
             /** @description Auto-refund policy: an overpayment is refunded, once settled and after autoRefundDelaySeconds, to the address the payer gives on the checkout with their claim token (or through your claim link), without your approval (the 24 h limit and approval threshold still apply). Never for payments seen before autoRefundEnabledAt, nor above the bound. Set in the dashboard settings only (the owner, with step-up). */
             autoRefundOverpayments: boolean;
-            /** @description When the auto-refund policy was last switched on (null while off): payments first seen before it are never refunded automatically. */
+            /**
+             * Format: date-time
+             * @description When the auto-refund policy was last switched on (null while off): payments first seen before it are never refunded automatically.
+             */
             autoRefundEnabledAt: string | null;
             /** @description Seconds a proposal waits before the policy refunds it (refund_request.created is sent at once; you can decline meanwhile). */
             autoRefundDelaySeconds: number;
@@ -2731,6 +2770,7 @@ export interface components {
             /** @enum {string} */
             status: "PENDING" | "SUCCEEDED" | "FAILED" | "DEAD_LETTER";
             attemptCount: number;
+            /** Format: date-time */
             nextAttemptAt: string | null;
             lastError: string | null;
             replayOf: string | null;
@@ -2755,7 +2795,10 @@ export interface components {
             eventsSubscribed: string[];
             /** @description Set when the gateway disabled the endpoint, e.g. after a 410 Gone. */
             disabledReason: string | null;
-            /** @description End of the current rotation grace period, if any. */
+            /**
+             * Format: date-time
+             * @description End of the current rotation grace period, if any.
+             */
             previousSecretExpiresAt: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -2770,7 +2813,10 @@ export interface components {
             eventsSubscribed: string[];
             /** @description Set when the gateway disabled the endpoint, e.g. after a 410 Gone. */
             disabledReason: string | null;
-            /** @description End of the current rotation grace period, if any. */
+            /**
+             * Format: date-time
+             * @description End of the current rotation grace period, if any.
+             */
             previousSecretExpiresAt: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -2828,6 +2874,7 @@ export interface components {
             };
             /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
             completedAt: string | null;
         };
         WithdrawalCompletedEvent: {
@@ -3439,8 +3486,11 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["BalanceTransaction"][];
                         meta: {
+                            /** @example 42 */
                             total: number;
+                            /** @example 1 */
                             page: number;
+                            /** @example 3 */
                             lastPage: number;
                         };
                     };
@@ -3618,8 +3668,11 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Invoice"][];
                         meta: {
+                            /** @example 42 */
                             total: number;
+                            /** @example 1 */
                             page: number;
+                            /** @example 3 */
                             lastPage: number;
                         };
                     };
@@ -5073,8 +5126,11 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Order"][];
                         meta: {
+                            /** @example 42 */
                             total: number;
+                            /** @example 1 */
                             page: number;
+                            /** @example 3 */
                             lastPage: number;
                         };
                     };
@@ -5660,8 +5716,11 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["PaymentLink"][];
                         meta: {
+                            /** @example 42 */
                             total: number;
+                            /** @example 1 */
                             page: number;
+                            /** @example 3 */
                             lastPage: number;
                         };
                     };
@@ -6144,8 +6203,11 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Product"][];
                         meta: {
+                            /** @example 42 */
                             total: number;
+                            /** @example 1 */
                             page: number;
+                            /** @example 3 */
                             lastPage: number;
                         };
                     };
@@ -6585,8 +6647,11 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["RefundClaim"][];
                         meta: {
+                            /** @example 42 */
                             total: number;
+                            /** @example 1 */
                             page: number;
+                            /** @example 3 */
                             lastPage: number;
                         };
                     };
@@ -6965,8 +7030,11 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["RefundRequest"][];
                         meta: {
+                            /** @example 42 */
                             total: number;
+                            /** @example 1 */
                             page: number;
+                            /** @example 3 */
                             lastPage: number;
                         };
                     };
@@ -7788,8 +7856,11 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"][];
                         meta: {
+                            /** @example 42 */
                             total: number;
+                            /** @example 1 */
                             page: number;
+                            /** @example 3 */
                             lastPage: number;
                         };
                     };
@@ -9339,8 +9410,11 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["WithdrawalListItem"][];
                         meta: {
+                            /** @example 42 */
                             total: number;
+                            /** @example 1 */
                             page: number;
+                            /** @example 3 */
                             lastPage: number;
                         };
                     };

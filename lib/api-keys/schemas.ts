@@ -36,7 +36,7 @@ export const ApiKeySchema = z
     mode: ModeSchema,
     scopes: z.array(z.string()),
     status: ApiKeyStatus,
-    rateLimitRpm: z.number().int(),
+    rateLimitRpm: z.int().meta({ examples: [120] }),
     expiresAt: NullableTimestamp,
     lastUsedAt: NullableTimestamp,
     revokedAt: NullableTimestamp,

@@ -69,14 +69,48 @@ export class SchemaComponents {
       unrepresentable: 'any',
       target: 'draft-2020-12',
       uri: (id) => `${PREFIX}${id}${mark}`,
+      override: ({ jsonSchema }) => dropSafeIntegerBounds(jsonSchema as Json),
     }) as { schemas: Record<string, Json> };
     for (const s of Object.values(schemas)) {
+      plainNullables(s);
       delete s.$schema;
       delete s.$id;
       if (s.$defs) throw new Error('cyclic or shared unnamed schema: give it a .meta({ id })');
     }
     return schemas;
   }
+}
+
+/**
+ * zod writes `.int()` as the bounds of a safe integer (±9007199254740991), which no client needs and
+ * which viewers took as the example (/docs showed -9007199254740991 for counts): only real bounds stay.
+ */
+function dropSafeIntegerBounds(s: Json) {
+  if (s.minimum === Number.MIN_SAFE_INTEGER) delete s.minimum;
+  if (s.maximum === Number.MAX_SAFE_INTEGER) delete s.maximum;
+}
+
+/**
+ * zod writes `.nullable()` as `anyOf: [schema, { type: 'null' }]` and an open record's values as `{}`:
+ * valid JSON Schema, but Scalar's viewer (/docs) checks schemas against a stricter model that wants a
+ * `type` on each, and printed its complaint (hundreds of lines) on every visit. A nullable plain type
+ * is the same schema written as `type: [t, 'null']`, and `{}` is `true`; anything else stays as it was.
+ */
+function plainNullables(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(plainNullables);
+  if (!node || typeof node !== 'object') return;
+  const s = node as Json;
+  for (const v of Object.values(s)) plainNullables(v);
+  if (s.additionalProperties && typeof s.additionalProperties === 'object' && Object.keys(s.additionalProperties).length === 0) {
+    s.additionalProperties = true;
+  }
+  const branches = s.anyOf as Json[] | undefined;
+  if (!branches || branches.length !== 2 || Object.keys(s).some((k) => !['anyOf', 'description', 'examples', 'default'].includes(k))) return;
+  const [value, nul] = branches[1]?.type === 'null' ? branches : [branches[1]!, branches[0]!];
+  if (nul?.type !== 'null' || Object.keys(nul).length !== 1 || typeof value?.type !== 'string' || 'const' in value) return;
+  delete s.anyOf;
+  Object.assign(s, { ...value, ...s, type: [value.type, 'null'] });
+  if (Array.isArray(value.enum)) s.enum = [...value.enum, null];
 }
 
 /**

@@ -33,6 +33,20 @@ describe('/v1/openapi.json', () => {
     expect(result.valid).toBe(true);
   });
 
+  it('shows no safe-integer bound where a viewer takes its example (/docs once showed -9007199254740991 for counts)', () => {
+    const found: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (Array.isArray(node)) node.forEach((n, i) => walk(n, `${at}/${i}`));
+      else if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) walk(v, `${at}/${k}`);
+      else if (node === Number.MAX_SAFE_INTEGER || node === Number.MIN_SAFE_INTEGER) found.push(at);
+    };
+    walk(doc(), '');
+    expect(found).toEqual([]);
+    // The list envelope's counts carry examples of their own.
+    const meta = doc().paths['/v1/invoices'].get.responses['200'].content['application/json'].schema.properties.meta.properties;
+    expect([meta.total.examples, meta.page.examples, meta.lastPage.examples]).toEqual([[42], [1], [3]]);
+  });
+
   it("lints clean with Redocly's recommended ruleset", async () => {
     const config = await createConfig({ extends: ['recommended'] });
     const problems = await lintFromString({ source: JSON.stringify(doc()), absoluteRef: '/openapi.json', config });

@@ -16,7 +16,11 @@ export const PageQuery = z.strictObject({
 export function paged<T extends z.ZodType>(item: T) {
   return z.object({
     data: z.array(item),
-    meta: z.object({ total: z.number().int(), page: z.number().int(), lastPage: z.number().int() }),
+    meta: z.object({
+      total: z.int().meta({ examples: [42] }),
+      page: z.int().meta({ examples: [1] }),
+      lastPage: z.int().meta({ examples: [3] }),
+    }),
   });
 }
 

@@ -25,9 +25,11 @@ export async function perNetwork<N extends Network>(job: string, nets: N[], pass
   const failures: unknown[] = [];
   await Promise.all(
     [...groups.values()].map(async (group) => {
+      // Each loop's sleeps on a signal of its own: a dozen local chains would put more listeners on one.
+      const signal = opts.signal && AbortSignal.any([opts.signal]);
       do {
         for (const net of group) {
-          if (opts.signal?.aborted) return;
+          if (signal?.aborted) return;
           try {
             await pass(net);
           } catch (err) {
@@ -37,11 +39,11 @@ export async function perNetwork<N extends Network>(job: string, nets: N[], pass
             }
             const error = String((err as Error)?.message ?? err).slice(0, 300);
             log.warn(`${job} failed`, { mode: net.mode, chain: net.chain, chainId: net.chainId, error });
-            await sleep(1_000, opts.signal);
+            await sleep(1_000, signal);
           }
         }
-        if (until !== undefined) await sleep(opts.pollMs ?? 500, opts.signal);
-      } while (until !== undefined && Date.now() < until && !opts.signal?.aborted);
+        if (until !== undefined) await sleep(opts.pollMs ?? 500, signal);
+      } while (until !== undefined && Date.now() < until && !signal?.aborted);
     }),
   );
   if (failures.length > 0) throw failures[0];

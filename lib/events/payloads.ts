@@ -31,7 +31,7 @@ export const InvoiceEventData = z
       .enum(INVOICE_STATUSES)
       .describe('The invoice status when the event was written. invoice.paid_out of a late or partial payment on an expired invoice keeps EXPIRED.'),
     expiresAt: Timestamp,
-    confirmationsRequired: z.number().int(),
+    confirmationsRequired: z.int().meta({ examples: [5] }),
     txHashes: z.array(z.string()),
     metadata: z.record(z.string(), z.unknown()),
   })

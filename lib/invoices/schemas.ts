@@ -104,7 +104,7 @@ export const InvoiceSchema = z
     amountShortfall: z
       .string()
       .describe('USDT short of amountExpected that was accepted as paid under the tolerance ("0.00" when paid in full or not paid).'),
-    confirmationsRequired: z.number().int(),
+    confirmationsRequired: z.int().meta({ examples: [5] }),
     txHashes: z.array(z.string()),
     externalId: z.string().nullable(),
     description: z.string().nullable(),

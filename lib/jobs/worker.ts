@@ -26,9 +26,13 @@ export async function runWorker({ db, signal, jobs = SCHEDULED_JOBS, tickMs = 20
   const owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   // Job name → start time of its current run.
   const running = new Map<string, number>();
+  // Job name → when to ask for its lease again. Asking every tick for every job kept the database busy
+  // with nobody using the gateway (a dozen lease queries per tick); the lease says when a job is due.
+  const notBefore = new Map<string, number>();
   log.info('worker started', { owner, jobs: jobs.map((j) => j.name) });
   while (!signal.aborted) {
     for (const job of jobs) {
+      if ((notBefore.get(job.name) ?? 0) > Date.now()) continue;
       const since = running.get(job.name);
       if (since !== undefined) {
         // A run past its lease has lost it (another worker may run the job now): stop waiting for it here too,
@@ -38,8 +42,11 @@ export async function runWorker({ db, signal, jobs = SCHEDULED_JOBS, tickMs = 20
       }
       const started = Date.now();
       running.set(job.name, started);
-      void runOnce(db, job, owner, signal).finally(() => {
-        if (running.get(job.name) === started) running.delete(job.name);
+      void runOnce(db, job, owner, signal).then((ran) => {
+        if (running.get(job.name) !== started) return;
+        running.delete(job.name);
+        // Ours: due again everyMs after it ended. Held elsewhere: ask again soon (that holder may die).
+        notBefore.set(job.name, Date.now() + (ran ? job.everyMs : Math.min(job.everyMs, RETRY_HELD_MS)));
       });
     }
     await sleep(tickMs, signal);
@@ -58,13 +65,17 @@ export async function runWorker({ db, signal, jobs = SCHEDULED_JOBS, tickMs = 20
 export const HEARTBEAT_TTL_MS = 30_000;
 const HEARTBEAT_EVERY_MS = 10_000;
 
-async function runOnce(db: Db, job: ScheduledJob, owner: string, signal: AbortSignal) {
+/** How soon a job whose lease another worker holds is asked for again. */
+const RETRY_HELD_MS = 1_000;
+
+/** One run of the job if its lease is free; false when it was not (held elsewhere, or the check failed). */
+async function runOnce(db: Db, job: ScheduledJob, owner: string, signal: AbortSignal): Promise<boolean> {
   const ttl = Math.min(job.leaseMs, HEARTBEAT_TTL_MS);
   try {
-    if (!(await acquireLease(db, job.name, owner, ttl))) return;
+    if (!(await acquireLease(db, job.name, owner, ttl))) return false;
   } catch (err) {
     if (!signal.aborted) log.warn('lease check failed', { job: job.name, error: String(err) });
-    return;
+    return false;
   }
   const started = Date.now();
   const heartbeat = setInterval(() => {
@@ -75,7 +86,12 @@ async function runOnce(db: Db, job: ScheduledJob, owner: string, signal: AbortSi
       })
       .catch(() => {});
   }, HEARTBEAT_EVERY_MS);
-  const { error, durationMs } = await observeJobRun(job.name, () => job.run(db, signal));
+  // A signal of the run's own: the jobs' loops and sleeps listen on it, not all a dozen jobs on the worker's
+  // one signal (past Node's 10 listeners: a MaxListenersExceededWarning at every start). AbortSignal.any
+  // follows the worker's without adding a listener to it.
+  const runSignal = AbortSignal.any([signal]);
+  const { error, durationMs } = await observeJobRun(job.name, () => job.run(db, runSignal));
   clearInterval(heartbeat);
   await completeLease(db, job.name, owner, job.everyMs, error, durationMs).catch(() => {});
+  return true;
 }
