@@ -102,6 +102,9 @@ describe('invoice lifecycle on anvil', () => {
         'confirmationsRequired',
         'txHashes',
         'metadata',
+        // Our addition for the merchant's books (issue 35): the spec lists what the data holds, and these two more.
+        'feeAmount',
+        'amountCredited',
       ].sort(),
     );
   });
