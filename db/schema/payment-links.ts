@@ -1,6 +1,7 @@
 import { index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { assetColumn, chainColumn, createdAt, mode, money, railChecks, tstz } from './columns';
 import { tenants } from './tenants';
+import type { PriceCurrency } from '../../lib/config/rails';
 
 /**
  * A reusable payment link (issue 19): a public page `/l/<slug>` where each
@@ -29,7 +30,7 @@ export const paymentLinks = pgTable(
     chain: chainColumn(),
     token: assetColumn(),
     /** The token, or (USDT links) a fiat code (lib/invoices FIAT_CURRENCIES): each invoice then locks its own rate. No default: a link names its currency. */
-    currency: text().notNull(),
+    currency: text().$type<PriceCurrency>().notNull(),
     /** Quantity limit: the link stops taking payers once this many of its invoices are paid; null = no limit. */
     maxPayments: integer(),
     /** Minutes each payer's invoice stays payable. */

@@ -138,6 +138,12 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
  */
 export const FIAT_QUOTE_ASSET: Asset = 'USDT';
 
+/** Currencies an invoice or link may be priced in besides its token (rates: lib/fiat-rates). */
+export const FIAT_CURRENCIES = ['USD', 'EUR', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD'] as const;
+export type FiatCurrency = (typeof FIAT_CURRENCIES)[number];
+/** What a price is given in: a token, or (FIAT_QUOTE_ASSET only) a fiat currency. */
+export type PriceCurrency = Asset | FiatCurrency;
+
 /** A rail: one token on one network, written `CHAIN:TOKEN` in RAILS. */
 export interface RailKey {
   chain: ChainKey;

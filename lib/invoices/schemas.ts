@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { INVOICE_STATUSES } from '@/db/schema/invoices';
 import { PageQuery, paged, Timestamp } from '@/lib/api/schemas';
-import { ASSETS, CHAINS, DEFAULT_RAIL } from '@/lib/config/rails';
+import { ASSETS, CHAINS, DEFAULT_RAIL, FIAT_CURRENCIES, type FiatCurrency } from '@/lib/config/rails';
 import { HeldPaymentEventData } from '@/lib/events/payloads';
 import { amountString } from './amount';
 
@@ -9,9 +9,8 @@ export const InvoiceStatusSchema = z.enum(INVOICE_STATUSES, { error: () => `must
 
 const METADATA_MAX_BYTES = 8192;
 
-/** Currencies an invoice may be priced in besides USDT (rates: lib/fiat-rates). */
-export const FIAT_CURRENCIES = ['USD', 'EUR', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD'] as const;
-export type FiatCurrency = (typeof FIAT_CURRENCIES)[number];
+// The table lives with the rails (db/schema types columns with it); re-exported for the API's callers.
+export { FIAT_CURRENCIES, type FiatCurrency };
 const PRICE_CURRENCIES = [...ASSETS, ...FIAT_CURRENCIES] as const;
 
 /** Absolute http(s) only: the checkout renders it as a link, so javascript: or data: URLs must never get there. */

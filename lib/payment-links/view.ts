@@ -48,7 +48,7 @@ export function paymentLinkView(link: PaymentLink, counts: LinkCounts): PaymentL
     maxAmount: link.maxAmount === null ? null : formatAmount(link.maxAmount),
     chain: link.chain,
     token: link.token,
-    currency: link.currency as PaymentLinkView['currency'],
+    currency: link.currency,
     maxPayments: link.maxPayments,
     paidCount: counts.paid,
     openCount: counts.open,
