@@ -3,6 +3,7 @@ import { bigint, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, u
 import { assetColumn, chainColumn, createdAt, exchangeRate, mode, money, percent, railChecks, tstz } from './columns';
 import { paymentLinks } from './payment-links';
 import { tenants } from './tenants';
+import type { FiatCurrency } from '../../lib/config/rails';
 
 export const INVOICE_STATUSES = [
   'PENDING',
@@ -97,7 +98,7 @@ export const invoices = pgTable(
      * Fiat-priced invoices (issue 19): the price as the merchant set it, and the rate locked at creation
      * (USDT per unit of priceCurrency) that gave amountExpected; null for invoices priced in USDT.
      */
-    priceCurrency: text(),
+    priceCurrency: text().$type<FiatCurrency>(),
     priceAmount: money(),
     rate: exchangeRate(),
     rateSource: text(),

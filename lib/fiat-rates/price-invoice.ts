@@ -1,5 +1,5 @@
 import { ApiError } from '@/lib/api/errors';
-import { ASSETS, FIAT_QUOTE_ASSET } from '@/lib/config/rails';
+import { FIAT_QUOTE_ASSET, isAsset } from '@/lib/config/rails';
 import type { Db } from '@/lib/db';
 import type { InvoicePricing } from '@/lib/invoices/invoice-row';
 import type { CreateInvoiceInput } from '@/lib/invoices/schemas';
@@ -22,7 +22,7 @@ export async function priceInvoice(
 ): Promise<{ input: CreateInvoiceInput; pricing: InvoicePricing | null }> {
   const currency = input.currency ?? input.token;
   if (currency === input.token) return { input: { ...input, currency }, pricing: null };
-  if ((ASSETS as readonly string[]).includes(currency)) {
+  if (isAsset(currency)) {
     throw new ApiError('validation_failed', `A ${input.token} invoice is priced in ${input.token} or a fiat currency, not ${currency}.`, [
       { path: 'currency', message: `must be ${input.token} or a fiat currency` },
     ]);

@@ -2,7 +2,7 @@ import { getAddress } from 'viem';
 import type { Invoice } from '@/db/schema';
 import { Decimal } from '@/lib/money';
 import { formatAmount } from './amount';
-import type { FiatCurrency, InvoiceView } from './schemas';
+import type { InvoiceView } from './schemas';
 import type { InvoiceEventDataView } from '@/lib/events/payloads';
 
 /** The wire shape of an invoice; txHashes are its canonical payments' hashes in chain order. */
@@ -34,7 +34,7 @@ export function invoiceView(row: Invoice, txHashes: string[]): InvoiceView {
       : {}),
     ...(row.priceCurrency
       ? {
-          priceCurrency: row.priceCurrency as FiatCurrency,
+          priceCurrency: row.priceCurrency,
           priceAmount: formatAmount(row.priceAmount ?? '0'),
           rate: new Decimal(row.rate ?? '0').toFixed(),
           rateSource: row.rateSource ?? '',
