@@ -18,7 +18,7 @@ export const SETTLEMENT_STATUSES = ['pending', 'processing', 'completed', 'faile
 /**
  * One sweep of confirmed transfers of an invoice to the fee and custody wallets.
  * kind `invoice` is the payout of a confirmed invoice; `extra` sweeps funds that
- * came later (late, partial-then-expired, or extra payments); `mismatched` and
+ * came later (late, partial-then-expired, or extra payments); `held_credit` and
  * `refund` sweep one held payment the merchant credited to its token's balance
  * or sent back (lib/settlements/create-held-payment-settlements.ts).
  */
@@ -34,9 +34,9 @@ export const settlements = pgTable(
       .references(() => tenants.id),
     mode: mode(),
     chainId: integer().notNull(),
-    /** Asset swept and credited (the invoice's token; a held payment's own for `mismatched` and `refund`). */
+    /** Asset swept and credited (the invoice's token; a held payment's own for `held_credit` and `refund`). */
     token: assetColumn(),
-    kind: text({ enum: ['invoice', 'extra', 'mismatched', 'refund'] }).notNull(),
+    kind: text({ enum: ['invoice', 'extra', 'held_credit', 'refund'] }).notNull(),
     status: text({ enum: SETTLEMENT_STATUSES }).notNull().default('pending'),
     /** Sum of the swept transfers. */
     amount: money().notNull(),

@@ -2272,10 +2272,10 @@ export interface components {
             settlements: {
                 id: string;
                 /**
-                 * @description invoice: the payout; extra: later payments; mismatched / refund: a held payment credited to its token or sent back.
+                 * @description invoice: the payout; extra: later payments; held_credit / refund: a held payment credited to its token or sent back (held_credit was `mismatched` before issue 31).
                  * @enum {string}
                  */
-                kind: "invoice" | "extra" | "mismatched" | "refund";
+                kind: "invoice" | "extra" | "held_credit" | "refund";
                 /** @enum {string} */
                 status: "pending" | "processing" | "completed" | "failed";
                 /**

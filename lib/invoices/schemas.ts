@@ -153,8 +153,10 @@ export const InvoiceEventSchema = z.object({ id: z.string(), type: z.string(), s
 export const SettlementViewSchema = z.object({
   id: z.string(),
   kind: z
-    .enum(['invoice', 'extra', 'mismatched', 'refund'])
-    .describe('invoice: the payout; extra: later payments; mismatched / refund: a held payment credited to its token or sent back.'),
+    .enum(['invoice', 'extra', 'held_credit', 'refund'])
+    .describe(
+      'invoice: the payout; extra: later payments; held_credit / refund: a held payment credited to its token or sent back (held_credit was `mismatched` before issue 31).',
+    ),
   status: z.enum(['pending', 'processing', 'completed', 'failed']),
   token: z.enum(ASSETS).describe('The token swept (a held payment may be in another token than the invoice).'),
   amount: z.string(),

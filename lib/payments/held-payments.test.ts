@@ -64,6 +64,8 @@ describe('resolving held payments', () => {
     expect((await balanceOf(t.test, 'USDC')).available).toBe('6.93');
     const d = await invoiceDetail(t.test, inv.id);
     expect(d).toMatchObject({ status: 'PAID_OUT', amountReceived: '15.00', amountCredited: '14.85' });
+    // The held payment's own sweep is named as the product names it (issue 31: one name, "held").
+    expect(d.settlements.map((x: { kind: string; token: string }) => `${x.kind}:${x.token}`).sort()).toEqual(['held_credit:USDC', 'invoice:USDT']);
     expect(await bsc.tokenBalance(getAddress(inv.depositAddress) as Address, bsc.tokenOf('USDC'))).toBe(0n);
     expect((await bsc.tokenBalance(bsc.addresses.hot, bsc.tokenOf('USDC'))) - hotBefore).toBe(parseUnits('6.93', 18));
     expect((await bsc.tokenBalance(bsc.addresses.fee, bsc.tokenOf('USDC'))) - feeBefore).toBe(parseUnits('0.07', 18));

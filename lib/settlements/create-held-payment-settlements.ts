@@ -11,7 +11,7 @@ import { settlementFee } from '@/lib/invoices/fee';
  * (credited in another token, or refunded): once the payment has this
  * network's confirmations and the invoice's deposit address has no other
  * settlement running (one sender at a time), it gets a settlement of its own
- * in its own token: `mismatched` (the invoice fee, like any payment) or
+ * in its own token: `held_credit` (the invoice fee, like any payment) or
  * `refund` (no fee). finishSettlement credits the balance, and for a refund
  * creates the withdrawal to the sender in the same transaction. Returns the
  * new settlement ids.
@@ -59,7 +59,7 @@ export async function createHeldPaymentSettlements(db: Db, net: Network, opts: {
         mode: held.mode,
         chainId: held.chainId,
         token: held.token,
-        kind: held.sweep === 'credit' ? 'mismatched' : 'refund',
+        kind: held.sweep === 'credit' ? 'held_credit' : 'refund',
         amount: held.amount,
         feeAmount: fee,
         netAmount,

@@ -40,7 +40,7 @@ export async function finishSettlement(db: Db, settlementId: string, opts: { swe
     const carried = s.gasPlan?.carried?.ids ?? [];
     if (carried.length) await tx.update(settlements).set({ carriedBy: s.id }).where(inArray(settlements.id, carried));
     // A held payment's own sweep: credited (and for a refund, sent back), never counted towards the invoice.
-    if (s.kind === 'mismatched' || s.kind === 'refund') {
+    if (s.kind === 'held_credit' || s.kind === 'refund') {
       await finishHeldPaymentSettlement(tx, s);
       return done!;
     }
