@@ -20,9 +20,16 @@ describe('chain and token columns', () => {
     );
     expect(
       await refusal(
-        t.db.execute(sql`insert into payment_links (id, tenant_id, mode, slug, name, chain, token)
-                         values ('plink_x', ${t.tenant.id}, 'test', 'x', 'x', 'TRON', 'USDT')`),
+        t.db.execute(sql`insert into payment_links (id, tenant_id, mode, slug, name, chain, token, currency)
+                         values ('plink_x', ${t.tenant.id}, 'test', 'x', 'x', 'TRON', 'USDT', 'USDT')`),
       ),
     ).toMatch(/payment_links_chain_ck/);
+    // A link names what it is priced in: no USDT by default (migration 0039).
+    expect(
+      await refusal(
+        t.db.execute(sql`insert into payment_links (id, tenant_id, mode, slug, name, chain, token)
+                         values ('plink_y', ${t.tenant.id}, 'test', 'y', 'y', 'BSC', 'USDC')`),
+      ),
+    ).toMatch(/null value in column "currency"/);
   });
 });
