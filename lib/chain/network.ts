@@ -5,7 +5,17 @@ import type { Mode } from '@/lib/mode';
 import { DEV_MNEMONIC, PRODUCTION_DEFAULT_CHAIN_ID } from '@/lib/config/network-env';
 import { networkCostsFromEnv } from '@/lib/config/network-costs';
 import { networkKey, stopGeneration, tokenKey, verdictOf } from './rail-stops';
-import { ASSETS, CHAIN_SPECS, CHAINS, DEFAULT_RAIL, expectedSymbols, parseRails, type Asset, type ChainKey } from '@/lib/config/rails';
+import {
+  ASSETS,
+  CHAIN_SPECS,
+  CHAINS,
+  DEFAULT_RAIL,
+  expectedSymbols,
+  parseRails,
+  UNPREFIXED_RAIL,
+  type Asset,
+  type ChainKey,
+} from '@/lib/config/rails';
 
 /** One token contract a network's watcher reads. */
 export interface TokenContract {
@@ -141,8 +151,8 @@ function buildNetwork(e: ReturnType<typeof env>, mode: Mode): Network {
   const p = mode === 'live' ? 'LIVE' : 'TEST';
   return {
     mode,
-    chain: 'BSC',
-    token: 'USDT',
+    chain: UNPREFIXED_RAIL.chain,
+    token: UNPREFIXED_RAIL.token,
     // Outside production an unset chain id is anvil's default, so invoices can be created without a chain;
     // in production the test network is never the live chain (env() refuses equal ids).
     chainId: e[`${p}_CHAIN_ID`] ?? (dev ? (mode === 'live' ? 31338 : 31337) : PRODUCTION_DEFAULT_CHAIN_ID[mode]),
@@ -156,11 +166,15 @@ function buildNetwork(e: ReturnType<typeof env>, mode: Mode): Network {
     feeWallet: e[`${p}_FEE_WALLET_ADDRESS`] as Address | undefined,
     hotWalletKey: e[`${p}_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined,
     faucetKey: mode === 'test' ? (e.TEST_FAUCET_PRIVATE_KEY as Hex | undefined) : undefined,
-    ...networkCostsFromEnv(e, mode, 'BSC'),
+    ...networkCostsFromEnv(e, mode, UNPREFIXED_RAIL.chain),
     gasWalletLowBnb: e[`${p}_GAS_WALLET_LOW_BNB`],
     nativeCoin: 'BNB',
-    tokens: railTokens(e, mode, 'BSC', {
-      USDT: { address: e[`${p}_TOKEN_ADDRESS`] as Address | undefined, decimals: e[`${p}_TOKEN_DECIMALS`], symbol: e[`${p}_TOKEN_SYMBOL`] },
+    tokens: railTokens(e, mode, UNPREFIXED_RAIL.chain, {
+      [UNPREFIXED_RAIL.token]: {
+        address: e[`${p}_TOKEN_ADDRESS`] as Address | undefined,
+        decimals: e[`${p}_TOKEN_DECIMALS`],
+        symbol: e[`${p}_TOKEN_SYMBOL`],
+      },
     }),
   };
 }
@@ -197,7 +211,7 @@ function railTokens(
 function chainIdOf(e: ReturnType<typeof env>, mode: Mode, chain: ChainKey): number {
   const raw = e as unknown as RawEnv;
   const p = mode === 'live' ? 'LIVE' : 'TEST';
-  const set = (chain === 'BSC' ? raw[`${p}_CHAIN_ID`] : raw[`${p}_${chain}_CHAIN_ID`]) as number | undefined;
+  const set = (chain === UNPREFIXED_RAIL.chain ? raw[`${p}_CHAIN_ID`] : raw[`${p}_${chain}_CHAIN_ID`]) as number | undefined;
   const spec = CHAIN_SPECS[chain];
   return set ?? (e.APP_ENV !== 'production' ? spec.devChainId[mode] : spec.chainId[mode]);
 }
@@ -213,7 +227,7 @@ function buildExtraNetwork(e: ReturnType<typeof env>, mode: Mode, chain: ChainKe
   const raw = e as unknown as RawEnv;
   const p = mode === 'live' ? 'LIVE' : 'TEST';
   const dev = e.APP_ENV !== 'production';
-  const bsc = configuredNetwork(mode, 'BSC')!;
+  const bsc = configuredNetwork(mode, UNPREFIXED_RAIL.chain)!;
   const spec = CHAIN_SPECS[chain];
   const tokens = railTokens(e, mode, chain);
   const first = tokens[0];

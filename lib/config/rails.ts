@@ -173,6 +173,12 @@ export const ALL_RAILS: readonly RailKey[] = CHAINS.flatMap((chain) =>
  */
 export const DEFAULT_RAIL = { chain: 'BSC', token: 'USDT' } as const satisfies RailKey;
 
+/**
+ * The rail the unprefixed variables configure (TEST_RPC_URL, TEST_TOKEN_ADDRESS, ...: the spec's first rail); every
+ * other network reads <MODE>_<CHAIN>_*, and the unprefixed network's other tokens <MODE>_<CHAIN>_<TOKEN>_ADDRESS.
+ */
+export const UNPREFIXED_RAIL: RailKey = DEFAULT_RAIL;
+
 /** The rail a request names, the default rail's network or token where it names none (the API's contract). */
 export function requestedRail(input: { chain?: ChainKey; token?: Asset }): RailKey {
   return { chain: input.chain ?? DEFAULT_RAIL.chain, token: input.token ?? DEFAULT_RAIL.token };

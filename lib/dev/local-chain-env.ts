@@ -1,5 +1,5 @@
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
-import type { ChainKey } from '@/lib/config/rails';
+import { UNPREFIXED_RAIL, type ChainKey } from '@/lib/config/rails';
 import type { AnvilChain } from '@/lib/testing/anvil';
 
 /**
@@ -11,11 +11,11 @@ export function localChainEnv(mode: 'test' | 'live', chains: { key: ChainKey; ch
   const p = mode === 'test' ? 'TEST' : 'LIVE';
   const out: Record<string, string> = {};
   for (const { key, chain } of chains) {
-    if (key === 'BSC') {
+    if (key === UNPREFIXED_RAIL.chain) {
       Object.assign(out, {
         [`${p}_RPC_URL`]: chain.rpcUrl,
         [`${p}_CHAIN_ID`]: String(chain.chainId),
-        [`${p}_TOKEN_ADDRESS`]: chain.tokenOf('USDT'),
+        [`${p}_TOKEN_ADDRESS`]: chain.tokenOf(UNPREFIXED_RAIL.token),
         [`${p}_START_BLOCK`]: '0',
         [`${p}_DEPOSIT_MNEMONIC`]: DEV_MNEMONIC,
         [`${p}_GAS_WALLET_PRIVATE_KEY`]: chain.keys.gas,
@@ -23,7 +23,7 @@ export function localChainEnv(mode: 'test' | 'live', chains: { key: ChainKey; ch
         [`${p}_HOT_WALLET_PRIVATE_KEY`]: chain.keys.hot,
         ...(mode === 'test' ? { TEST_FAUCET_PRIVATE_KEY: chain.keys.faucet } : {}),
       });
-      for (const t of chain.tokens) if (t.asset !== 'USDT') out[`${p}_BSC_${t.asset}_ADDRESS`] = t.address;
+      for (const t of chain.tokens) if (t.asset !== UNPREFIXED_RAIL.token) out[`${p}_${key}_${t.asset}_ADDRESS`] = t.address;
     } else {
       // Same dev wallets on every local chain (startAnvil funds them), so the BSC wallet settings serve here too.
       Object.assign(out, {
