@@ -1,11 +1,9 @@
 import { expect, test } from '@playwright/test';
-import { eq } from 'drizzle-orm';
 import { formatUnits } from 'viem';
-import { users } from '@/db/schema';
-import { createApiKey } from '@/lib/api-keys/create-api-key';
-import { closeDb, getDb } from '@/lib/db';
+import { closeDb } from '@/lib/db';
 import { APP_PORTS } from '../playwright.config';
 import { shot, signUpViaUi, uniqueEmail } from './support/dashboard';
+import { merchantKey } from './support/merchant';
 
 const BASE = `http://127.0.0.1:${APP_PORTS[0]}`;
 const PASSWORD = 'correct-horse-battery';
@@ -14,13 +12,6 @@ const PAID = /^(DETECTED|CONFIRMED|PROCESSING_PAYOUT|PAID_OUT)$/;
 test.afterAll(async () => {
   await closeDb();
 });
-
-/** A test-mode admin key for the signed-up merchant, made the way `npm run gateway -- key:create` does. */
-async function merchantKey(email: string) {
-  const db = await getDb();
-  const [u] = await db.select().from(users).where(eq(users.email, email));
-  return (await createApiKey(db, { tenantId: u!.tenantId!, mode: 'test', name: 'e2e', scopes: ['admin'] })).key;
-}
 
 test('payer side: a 0.3 % short payment within a 0.5 % tolerance is paid; a partial payment shows the remainder QR and paying it completes; a EUR invoice at a locked rate', async ({
   page,

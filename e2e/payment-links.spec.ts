@@ -1,10 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import { eq } from 'drizzle-orm';
-import { users } from '@/db/schema';
-import { createApiKey } from '@/lib/api-keys/create-api-key';
-import { closeDb, getDb } from '@/lib/db';
+import { closeDb } from '@/lib/db';
 import { APP_PORTS } from '../playwright.config';
 import { shot, signUpViaUi, uniqueEmail } from './support/dashboard';
+import { merchantKey } from './support/merchant';
 
 const BASE = `http://127.0.0.1:${APP_PORTS[0]}`;
 const PASSWORD = 'correct-horse-battery';
@@ -13,12 +11,6 @@ const PAID = /^(DETECTED|CONFIRMED|PROCESSING_PAYOUT|PAID_OUT)$/;
 test.afterAll(async () => {
   await closeDb();
 });
-
-async function merchantKey(email: string) {
-  const db = await getDb();
-  const [u] = await db.select().from(users).where(eq(users.email, email));
-  return (await createApiKey(db, { tenantId: u!.tenantId!, mode: 'test', name: 'e2e', scopes: ['admin'] })).key;
-}
 
 test('a payment link made in the dashboard, paid twice (once without JavaScript), creates two invoices; a store page posts without JavaScript', async ({
   page,

@@ -1,38 +1,18 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { eq } from 'drizzle-orm';
-import { createPublicClient, erc20Abi, formatUnits, http, type Address } from 'viem';
-import { users } from '@/db/schema';
-import { createApiKey } from '@/lib/api-keys/create-api-key';
-import { closeDb, getDb } from '@/lib/db';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { type Address } from 'viem';
+import { closeDb } from '@/lib/db';
 import { APP_PORTS } from '../playwright.config';
-import { shot, signUpViaUi, uniqueEmail } from './support/dashboard';
-import { ANVIL_PORT, TOKEN_ADDRESS } from './support/stack-env';
+import { shot } from './support/dashboard';
+import { signedUpMerchant, tokenHeld } from './support/merchant';
 
 const BASE = `http://127.0.0.1:${APP_PORTS[0]}`;
 const PASSWORD = 'correct-horse-battery';
-const chain = createPublicClient({ transport: http(`http://127.0.0.1:${ANVIL_PORT}`) });
-const held = async (who: Address) =>
-  formatUnits(await chain.readContract({ address: TOKEN_ADDRESS, abi: erc20Abi, functionName: 'balanceOf', args: [who] }), 18);
-
 test.afterAll(async () => {
   await closeDb();
 });
 
-async function merchant(page: import('@playwright/test').Page, request: APIRequestContext, business: string) {
-  const email = uniqueEmail('rfc');
-  await signUpViaUi(page, { business, email, password: PASSWORD });
-  const db = await getDb();
-  const [u] = await db.select().from(users).where(eq(users.email, email));
-  const key = (await createApiKey(db, { tenantId: u!.tenantId!, mode: 'test', name: 'e2e', scopes: ['admin'] })).key;
-  const auth = { authorization: `Bearer ${key}` };
-  const json = async (path: string) => (await (await request.get(`${BASE}${path}`, { headers: auth })).json()) as Record<string, any>;
-  const post = async (path: string, data: Record<string, unknown>) => {
-    const res = await request.post(`${BASE}${path}`, { headers: auth, data });
-    expect(res.status(), await res.text()).toBeLessThan(300);
-    return (await res.json()) as Record<string, any>;
-  };
-  return { json, post };
-}
+const merchant = (page: Page, request: APIRequestContext, business: string) => signedUpMerchant(page, request, business, PASSWORD);
+const held = tokenHeld;
 
 test('a refund claim link: the merchant makes it in the dashboard, the payer gives an address on it once, the merchant approves the amount and it arrives', async ({
   page,

@@ -1,12 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { eq } from 'drizzle-orm';
 import { createPublicClient, erc20Abi, formatUnits, http, type Address } from 'viem';
-import { users } from '@/db/schema';
-import { createApiKey } from '@/lib/api-keys/create-api-key';
-import { closeDb, getDb } from '@/lib/db';
+import { closeDb } from '@/lib/db';
 import { Decimal } from '@/lib/money';
 import { APP_PORTS } from '../playwright.config';
 import { shot, signUpViaUi, uniqueEmail } from './support/dashboard';
+import { merchantKey } from './support/merchant';
 import { ANVIL_PORT, TOKEN_ADDRESS } from './support/stack-env';
 
 const BASE = `http://127.0.0.1:${APP_PORTS[0]}`;
@@ -15,12 +13,6 @@ const PASSWORD = 'correct-horse-battery';
 test.afterAll(async () => {
   await closeDb();
 });
-
-async function merchantKey(email: string) {
-  const db = await getDb();
-  const [u] = await db.select().from(users).where(eq(users.email, email));
-  return (await createApiKey(db, { tenantId: u!.tenantId!, mode: 'test', name: 'e2e', scopes: ['admin'] })).key;
-}
 
 test('an overpaid invoice is refunded from the dashboard: the payer gets exactly the excess on chain, the merchant ends as if paid the price', async ({
   page,

@@ -6,6 +6,7 @@ import { setNetworkOverride } from '@/lib/chain/network';
 import { getCheckout } from '@/lib/checkout/get-checkout';
 import { redeemRefundClaim } from '@/lib/refunds/claims/redeem-refund-claim';
 import { proposeRefundAddress } from '@/lib/refunds/requests/propose-refund-address';
+import type { Db } from '@/lib/db';
 import { Decimal } from '@/lib/money';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
@@ -57,10 +58,9 @@ async function paidUsdcOnEthereum(paid: string) {
 }
 
 /** Runs Ethereum's sending lane until the withdrawal completes. */
-async function complete(key: string, id: string) {
-  const db = (await import('@/lib/db')).getDb();
+async function complete(db: Db, key: string, id: string) {
   for (let i = 0; i < 5 && (await call('GET', `/v1/withdrawals/${id}`, { key })).body.status !== 'COMPLETED'; i++) {
-    await processWithdrawals(await db, rails.ethNet as LaneNetwork);
+    await processWithdrawals(db, rails.ethNet as LaneNetwork);
     await eth.mine(13);
   }
   const w = await call('GET', `/v1/withdrawals/${id}`, { key });
@@ -92,7 +92,7 @@ describe('off the default rail: an Ethereum USDC invoice', () => {
     expect(ok.status, ok.text).toBe(200);
     const [w] = await t.db.select().from(withdrawals).where(eq(withdrawals.id, ok.body.withdrawalId));
     expect(w).toMatchObject({ chain: 'ETHEREUM', token: 'USDC' });
-    const done = await complete(t.test, w!.id);
+    const done = await complete(t.db, t.test, w!.id);
     expect(await usdcOnEth(payer)).toBe(parseUnits(done.netAmount, 6));
     // Debited from USDC, never from USDT: the balance keeps what a payment of the price alone leaves (5.00 less 1 %),
     // the excess having cost the merchant nothing (its invoice fee came back with it).
@@ -111,7 +111,7 @@ describe('off the default rail: an Ethereum USDC invoice', () => {
     const used = await redeemRefundClaim(t.db, token, { destinationAddress: payer }, client(), LIMITS);
     const ok = await call('POST', `/v1/refund-requests/${used!.request.id}/approve`, { key: t.test, body: {} });
     expect(ok.status, ok.text).toBe(200);
-    const done = await complete(t.test, ok.body.withdrawalId);
+    const done = await complete(t.db, t.test, ok.body.withdrawalId);
     expect(done).toMatchObject({ chain: 'ETHEREUM', token: 'USDC', amount: '2.00' });
     expect(await usdcOnEth(payer)).toBe(parseUnits(done.netAmount, 6));
   });
