@@ -67,7 +67,7 @@ async function bench(): Promise<Row[]> {
     const inv = await createInvoice(
       db,
       owner,
-      { chainId: net.chainId, confirmations: 5, depositMnemonic: net.depositMnemonic! },
+      { chain: net.chain, chainId: net.chainId, confirmations: 5, depositMnemonic: net.depositMnemonic! },
       CreateInvoiceBody.parse({ amount: '50.00' }),
     );
     const o = sim.createOrder(

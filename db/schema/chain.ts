@@ -11,7 +11,7 @@ export const chainCursors = pgTable(
   'chain_cursors',
   {
     mode: mode(),
-    chainId: integer().notNull(),
+    chainId: bigint({ mode: 'number' }).notNull(),
     lastBlock: bigint({ mode: 'number' }).notNull(),
     lastBlockHash: text().notNull(),
     /** Timestamp of lastBlock: invoices expire against chain time the watcher has fully seen. */
@@ -26,7 +26,7 @@ export const chainBlocks = pgTable(
   'chain_blocks',
   {
     mode: mode(),
-    chainId: integer().notNull(),
+    chainId: bigint({ mode: 'number' }).notNull(),
     number: bigint({ mode: 'number' }).notNull(),
     hash: text().notNull(),
   },
@@ -39,7 +39,7 @@ export const chainTransfers = pgTable(
   {
     id: text().primaryKey(),
     mode: mode(),
-    chainId: integer().notNull(),
+    chainId: bigint({ mode: 'number' }).notNull(),
     txHash: text().notNull(),
     logIndex: integer().notNull(),
     blockNumber: bigint({ mode: 'number' }).notNull(),
@@ -79,7 +79,7 @@ export const chainTransfers = pgTable(
 export const walletNonces = pgTable(
   'wallet_nonces',
   {
-    chainId: integer().notNull(),
+    chainId: bigint({ mode: 'number' }).notNull(),
     address: text().notNull(),
     nextNonce: integer().notNull(),
   },
@@ -103,7 +103,7 @@ export const heldPayments = pgTable(
     id: text().primaryKey(),
     mode: mode(),
     /** Where the money is: the network and token it was sent with. */
-    chainId: integer().notNull(),
+    chainId: bigint({ mode: 'number' }).notNull(),
     chain: chainColumn(),
     token: assetColumn(),
     tokenAddress: text().notNull(),

@@ -1,4 +1,4 @@
-import { index, integer, numeric, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, numeric, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, mode } from './columns';
 
 /** Wei: whole numbers up to 2^256. */
@@ -14,7 +14,7 @@ export const gasSpend = pgTable(
   {
     id: text().primaryKey(),
     mode: mode(),
-    chainId: integer().notNull(),
+    chainId: bigint({ mode: 'number' }).notNull(),
     kind: text({ enum: ['sweep_gas_topup', 'sweep_fee', 'sweep_custody', 'withdrawal'] }).notNull(),
     /** The settlement or withdrawal the transaction was for. */
     referenceId: text().notNull(),

@@ -58,7 +58,7 @@ export const invoices = pgTable(
     chain: chainColumn(),
     token: assetColumn(),
     /** EVM chain id of the network the invoice was created on; jobs only touch their own network's invoices. */
-    chainId: integer().notNull(),
+    chainId: bigint({ mode: 'number' }).notNull(),
     /** Lower-case hex (the watcher matches log recipients as-is); shown EIP-55 checksummed. */
     depositAddress: text().notNull(),
     /**

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { assetColumn, createdAt, mode, money, railChecks, tstz } from './columns';
 import { invoices } from './invoices';
 import { tenants } from './tenants';
@@ -33,7 +33,7 @@ export const settlements = pgTable(
       .notNull()
       .references(() => tenants.id),
     mode: mode(),
-    chainId: integer().notNull(),
+    chainId: bigint({ mode: 'number' }).notNull(),
     /** Asset swept and credited (the invoice's token; a held payment's own for `held_credit` and `refund`). */
     token: assetColumn(),
     kind: text({ enum: ['invoice', 'extra', 'held_credit', 'refund'] }).notNull(),
@@ -100,7 +100,7 @@ export const settlementTxs = pgTable(
       .notNull()
       .references(() => settlements.id),
     step: text({ enum: ['gas_topup', 'fee', 'custody'] }).notNull(),
-    chainId: integer().notNull(),
+    chainId: bigint({ mode: 'number' }).notNull(),
     fromAddress: text().notNull(),
     toAddress: text().notNull(),
     nonce: integer().notNull(),

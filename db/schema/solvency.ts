@@ -57,7 +57,7 @@ export const solvencyLines = pgTable(
     kind: text({ enum: ['token', 'gas'] }).notNull(),
     mode: mode(),
     chain: chainColumn(),
-    chainId: integer().notNull(),
+    chainId: bigint({ mode: 'number' }).notNull(),
     /** The token (USDT, USDC) or, for gas lines, the native coin (BNB, ETH, POL). */
     asset: text().notNull(),
     status: text({ enum: ['ok', 'shortfall', 'error'] }).notNull(),

@@ -26,7 +26,7 @@ export const withdrawals = pgTable(
     netAmount: money().notNull(),
     status: text({ enum: WITHDRAWAL_STATUSES }).notNull().default('PENDING'),
     destinationAddress: text().notNull(),
-    chainId: integer().notNull(),
+    chainId: bigint({ mode: 'number' }).notNull(),
     /** The rail paid on (wire names): the lane of chainId sends `token`'s contract; the ledger debit is in `token`. */
     chain: chainColumn(),
     token: assetColumn(),

@@ -13,7 +13,7 @@ it('pre-derives addresses, hands each out once under concurrency, then falls bac
   const db = await getDb();
   expect(await refillAddressPool(db, MNEMONIC, { target: 30, batch: 7 })).toBe(30);
   expect(await refillAddressPool(db, MNEMONIC, { target: 30 })).toBe(0);
-  const claimed = await Promise.all(Array.from({ length: 40 }, () => claimDepositAddress(db, MNEMONIC)));
+  const claimed = await Promise.all(Array.from({ length: 40 }, () => claimDepositAddress(db, 'BSC', MNEMONIC)));
   expect(new Set(claimed.map((c) => c.index)).size).toBe(40);
   expect(new Set(claimed.map((c) => c.address)).size).toBe(40);
   for (const c of claimed) expect(c.address).toBe(mnemonicToAccount(MNEMONIC, { addressIndex: c.index }).address.toLowerCase());
@@ -31,7 +31,7 @@ it('invoice creation claims a pooled address and writes it checksummed into invo
   const t = await createTestTenant();
   await refillAddressPool(db, MNEMONIC, { target: 2 });
   const owner = { tenantId: t.tenant.id, mode: 'test' as const };
-  const net = { chainId: 4242, confirmations: 5, depositMnemonic: MNEMONIC };
+  const net = { chain: 'BSC' as const, chainId: 4242, confirmations: 5, depositMnemonic: MNEMONIC };
   const created = [];
   for (let i = 0; i < 3; i++) created.push(await createInvoice(db, owner, net, CreateInvoiceBody.parse({ amount: '3' })));
   for (const inv of created) {

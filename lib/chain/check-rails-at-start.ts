@@ -1,7 +1,7 @@
 import { log } from '@/lib/log';
 import { MODES } from '@/lib/mode';
 import { checkRail } from './check-rail';
-import { getNetworks } from './network';
+import { getNetworks, isEvmNetwork } from './network';
 import { problemLines } from './rail-gate';
 import type { RailProblem } from './rail-stops';
 
@@ -13,7 +13,7 @@ import type { RailProblem } from './rail-stops';
  * and its watcher, settlements and lane check it again before their first move (lib/chain/rail-gate.ts).
  */
 export async function checkRailsAtStart(opts: { production: boolean }): Promise<RailProblem[]> {
-  const nets = MODES.flatMap((m) => getNetworks(m)).filter((n) => n.rpcUrl !== undefined);
+  const nets = MODES.flatMap((m) => getNetworks(m)).filter((n) => n.rpcUrl !== undefined && isEvmNetwork(n));
   const results = await Promise.all(
     nets.map((n) =>
       checkRail(n).then(

@@ -1,7 +1,7 @@
 import { toHex, type PublicClient } from 'viem';
+import { TRANSFER_TOPIC, type TokenTransfer } from './common/transfer';
 
-/** keccak256("Transfer(address,address,uint256)") */
-export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+export { TRANSFER_TOPIC, type TokenTransfer };
 
 export interface RpcLog {
   address: string;
@@ -15,18 +15,6 @@ export interface RpcLog {
   removed?: boolean;
 }
 
-export interface TokenTransfer {
-  txHash: string;
-  logIndex: number;
-  blockNumber: number;
-  blockHash: string;
-  /** Seconds; absent when the node does not put timestamps on logs. */
-  blockTimestamp?: number;
-  from: string;
-  /** Lower-case, as deposit addresses are stored. */
-  to: string;
-  value: bigint;
-}
 
 /** Decodes a raw Transfer log by hand: the watcher decodes thousands per block, viem's generic decoder is slower. */
 export function decodeTransfer(log: RpcLog): TokenTransfer | null {

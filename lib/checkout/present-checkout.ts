@@ -1,10 +1,10 @@
-import { getAddress } from 'viem';
+import { formatAddress } from '@/lib/chain/deposit-keys';
 import { claimTokenMatches } from '@/lib/invoices/claim-token';
 import type { CheckoutView } from './get-checkout-view';
 
 /** `0x12ab…89cd`: enough to recognise one's own address, not enough to learn someone else's. */
 export const maskAddress = (a: string) => {
-  const c = getAddress(a);
+  const c = formatAddress(a);
   return `${c.slice(0, 6)}…${c.slice(-4)}`;
 };
 
@@ -18,7 +18,7 @@ export const maskAddress = (a: string) => {
 export function presentCheckout(view: CheckoutView, claimToken: string | null | undefined) {
   const { claimTokenHash, ...rest } = view;
   const claimed = claimTokenMatches(claimTokenHash, claimToken);
-  const show = (a: string): string => (claimed ? getAddress(a) : maskAddress(a));
+  const show = (a: string): string => (claimed ? formatAddress(a) : maskAddress(a));
   const r = rest.refund;
   return {
     ...rest,

@@ -10,9 +10,9 @@ describe('railsSentence', () => {
     expect(railsSentence(parseRails('ETHEREUM:USDT,ARBITRUM:USDT'))).toBe('USDT on BNB Smart Chain, Ethereum and Arbitrum One');
   });
 
-  it('every rail: USDT on four networks (none on Base), USDC on five', () => {
+  it('every rail: USDT on five networks (none on Base), USDC on five (none on TRON)', () => {
     expect(railsSentence(ALL_RAILS)).toBe(
-      'USDT on BNB Smart Chain, Ethereum, Polygon PoS and Arbitrum One; USDC on BNB Smart Chain, Ethereum, Polygon PoS, Arbitrum One and Base',
+      'USDT on BNB Smart Chain, Ethereum, Polygon PoS, Arbitrum One and TRON; USDC on BNB Smart Chain, Ethereum, Polygon PoS, Arbitrum One and Base',
     );
   });
 });

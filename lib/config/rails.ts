@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 
 /** Networks the gateway can watch and pay on (wire names, as `chain` on invoices and withdrawals). */
-export const CHAINS = ['BSC', 'ETHEREUM', 'POLYGON', 'ARBITRUM', 'BASE'] as const;
+export const CHAINS = ['BSC', 'ETHEREUM', 'POLYGON', 'ARBITRUM', 'BASE', 'TRON'] as const;
 export type ChainKey = (typeof CHAINS)[number];
 
 /** A network's wire name read from outside the types (a raw SQL row, a query string). */
@@ -15,7 +15,10 @@ export type Asset = (typeof ASSETS)[number];
 export const isAsset = (value: unknown): value is Asset => (ASSETS as readonly unknown[]).includes(value);
 
 export interface TokenSpec {
-  /** The mainnet contract (live mode in production defaults to it). */
+  /**
+   * The mainnet contract (live mode in production defaults to it). On TRON its 20 bytes in `0x` form, what TVM logs
+   * and JSON-RPC carry (`TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t` is `41` + these bytes).
+   */
   mainnet: Address;
   /** Decimals of the real contract: 18 for both stablecoins on BSC, 6 everywhere else. */
   decimals: number;
@@ -33,12 +36,22 @@ export function expectedSymbols(chain: ChainKey, asset: Asset): readonly string[
 
 const USDT0 = ['USDT', 'USDT0', 'USD₮0'] as const;
 
+/**
+ * How a network is read, signed for and paid for (docs/tron.md): `evm` (viem, nonces, gas topped up in the native
+ * coin) or `tron` (TRON's HTTP API, reference block + expiration, energy delegated from staked TRX).
+ */
+export type ChainFamily = 'evm' | 'tron';
+
 export interface ChainSpec {
   key: ChainKey;
   name: string;
+  family: ChainFamily;
   /** The token standard wallets name on this network ("BEP-20" on BSC): payers pick the network by it. */
-  tokenStandard: 'BEP-20' | 'ERC-20';
-  /** Chain ids in production: live is mainnet, test the public testnet. */
+  tokenStandard: 'BEP-20' | 'ERC-20' | 'TRC-20';
+  /**
+   * Chain ids in production: live is mainnet, test the public testnet. TRON's are the last 4 bytes of the genesis
+   * block id (what its JSON-RPC `eth_chainId` answers); Nile's exceeds int4, hence bigint columns.
+   */
   chainId: { live: number; test: number };
   /** Local development chain ids (anvil), distinct per network and mode. */
   devChainId: { live: number; test: number };
@@ -63,6 +76,7 @@ export interface ChainSpec {
 export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
   BSC: {
     key: 'BSC',
+    family: 'evm',
     name: 'BNB Smart Chain',
     tokenStandard: 'BEP-20',
     chainId: { live: 56, test: 97 },
@@ -77,6 +91,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
   },
   ETHEREUM: {
     key: 'ETHEREUM',
+    family: 'evm',
     name: 'Ethereum',
     tokenStandard: 'ERC-20',
     chainId: { live: 1, test: 11155111 },
@@ -91,6 +106,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
   },
   POLYGON: {
     key: 'POLYGON',
+    family: 'evm',
     name: 'Polygon PoS',
     tokenStandard: 'ERC-20',
     chainId: { live: 137, test: 80002 },
@@ -105,6 +121,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
   },
   ARBITRUM: {
     key: 'ARBITRUM',
+    family: 'evm',
     name: 'Arbitrum One',
     tokenStandard: 'ERC-20',
     chainId: { live: 42161, test: 421614 },
@@ -119,6 +136,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
   },
   BASE: {
     key: 'BASE',
+    family: 'evm',
     name: 'Base',
     tokenStandard: 'ERC-20',
     chainId: { live: 8453, test: 84532 },
@@ -130,7 +148,27 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
       USDC: { mainnet: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', decimals: 6 },
     },
   },
+  // TRON: a block every 3 s; irreversible once solidified (19 of 27 super representatives built on it, ~57 s).
+  // The watcher confirms at min(solidified, head − confirmations). USDT only: Circle ended USDC on TRON.
+  TRON: {
+    key: 'TRON',
+    family: 'tron',
+    name: 'TRON',
+    tokenStandard: 'TRC-20',
+    chainId: { live: 728126428, test: 3448148188 },
+    // The stand-in node's id is its genesis id's last 4 bytes (new per start); dev writes it into TEST_TRON_CHAIN_ID.
+    devChainId: { live: 31388, test: 31387 },
+    blockTimeMs: 3_000,
+    confirmations: 19,
+    nativeCoin: 'TRX',
+    tokens: {
+      USDT: { mainnet: '0xa614f803B6FD780986A42c78Ec9c7f77e6DeD13C', decimals: 6 },
+    },
+  },
 };
+
+/** The family of a network (how it is read, signed for and paid for). */
+export const familyOf = (chain: ChainKey): ChainFamily => CHAIN_SPECS[chain].family;
 
 /**
  * The asset fiat rates are quoted in (USDT per unit of fiat): only invoices and links in it take a fiat price;

@@ -1,4 +1,4 @@
-import { getNetworks, type Network } from '@/lib/chain/network';
+import { getNetworks, isEvmNetwork, type Network } from '@/lib/chain/network';
 import { log } from '@/lib/log';
 import { MODES, type Mode } from '@/lib/mode';
 import { factsOf, readError, readNetworkWallets, READ_TIMEOUT_MS, type NetworkWallets } from './read-network-wallets';
@@ -13,7 +13,7 @@ export type { GasWallet, HotWallet, NetworkWallets, TokenBalance } from './read-
  * or is slow is "unreadable" (never a balance of 0) and the others still show.
  */
 export async function getGasWallets(modes: readonly Mode[] = MODES, timeoutMs = READ_TIMEOUT_MS): Promise<NetworkWallets[]> {
-  const networks = modes.flatMap((mode) => getNetworks(mode));
+  const networks = modes.flatMap((mode) => getNetworks(mode)).filter(isEvmNetwork);
   return Promise.all(networks.map((net) => readNetworkWallets(net, timeoutMs).catch((err: unknown) => unreadable(net, err))));
 }
 

@@ -10,7 +10,7 @@ import { listDashboardInvoices } from './list-invoices';
 import { getOverviewStats } from './overview-stats';
 import { can } from './permissions';
 
-const network = { chainId: 31337, confirmations: 5, depositMnemonic: DEV_MNEMONIC };
+const network = { chain: 'BSC' as const, chainId: 31337, confirmations: 5, depositMnemonic: DEV_MNEMONIC };
 let db: Db;
 let a: { tenantId: string };
 let b: { tenantId: string };

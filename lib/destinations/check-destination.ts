@@ -4,6 +4,7 @@ import { depositAddressPool, invoices } from '@/db/schema';
 import { ApiError, type ErrorCode } from '@/lib/api/errors';
 import { getNetworks, type Network } from '@/lib/chain/network';
 import { CHAIN_SPECS } from '@/lib/config/rails';
+import { parseTronAddress, toBase58, toEvm, TronAddressError } from '@/lib/chain/tron/address';
 import { rowsOf, type Db } from '@/lib/db';
 import type { Mode } from '@/lib/mode';
 import { ourAddresses } from './our-addresses';
@@ -24,6 +25,8 @@ export function refused(code: ErrorCode, path: string, message: string) {
 
 /** Format only: 0x + 40 hex, a valid checksum when mixed case, not the zero address. Returns the checksummed address. */
 export function parseAddress(raw: string, path: string): Address {
+  if (/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(raw.trim()))
+    throw refused('invalid_address', path, 'is a TRON address (T…); this network takes a 0x address');
   if (!/^0x[0-9a-fA-F]{40}$/.test(raw)) throw refused('invalid_address', path, 'must be 0x followed by 40 hex characters');
   const mixedCase = raw.slice(2) !== raw.slice(2).toLowerCase() && raw.slice(2) !== raw.slice(2).toUpperCase();
   if (mixedCase && !isAddress(raw, { strict: true })) throw refused('invalid_address', path, 'has an invalid checksum (check for a typo)');
@@ -32,41 +35,63 @@ export function parseAddress(raw: string, path: string): Address {
   return address;
 }
 
-function refuseOurs(net: Network, address: Address, path: string): void {
+/** A TRON destination: Base58Check `T…` with a valid checksum, not the zero address. Returns the `T…` form. */
+export function parseTronDestination(raw: string, path: string): string {
+  try {
+    return toBase58(parseTronAddress(raw));
+  } catch (err) {
+    if (err instanceof TronAddressError) throw refused('invalid_address', path, err.message);
+    throw err;
+  }
+}
+
+/** The address in the network's wire form (EIP-55 `0x…` or `T…`), format checks only. */
+export function parseAddressOn(net: Pick<Network, 'chain'>, raw: string, path: string): string {
+  return CHAIN_SPECS[net.chain].family === 'tron' ? parseTronDestination(raw, path) : parseAddress(raw, path);
+}
+
+/** The 20 bytes every family shares, lower-case `0x…`: our wallets and contracts are compared in it. */
+const bytes20 = (address: string) => (address.startsWith('T') ? toEvm(address) : address.toLowerCase());
+
+/** The stored form of a wire address (invoices.deposit_address): `41…` for `T…`, lower-case `0x…` otherwise. */
+export const storedForm = (address: string) => (address.startsWith('T') ? parseTronAddress(address) : address.toLowerCase());
+
+function refuseOurs(net: Network, wire: string, path: string): void {
   const ours = ourAddresses(net);
   const name = CHAIN_SPECS[net.chain].name;
+  const address = bytes20(wire);
   if (ours.wallets.has(address.toLowerCase())) throw refused('destination_own_wallet', path, `is one of this gateway's own wallets on ${name}`);
   if (ours.tokens.has(address.toLowerCase())) {
     throw refused('destination_token_contract', path, `is a token contract on ${name}, not a wallet: tokens sent there are lost`);
   }
 }
 
-/** The checks that need no database, on the network the money would move on. Returns the checksummed address. */
-export function parseDestination(net: Network, raw: string, path = 'destinationAddress'): Address {
-  const address = parseAddress(raw, path);
+/** The checks that need no database, on the network the money would move on. Returns the wire form (EIP-55 or `T…`). */
+export function parseDestination(net: Network, raw: string, path = 'destinationAddress'): string {
+  const address = parseAddressOn(net, raw, path);
   refuseOurs(net, address, path);
   return address;
 }
 
 /**
  * SQL that is true when the address is none of our deposit addresses (the single-statement withdrawal's guard).
- * Takes the checksummed form (parseDestination's answer): invoices store addresses lower-case, the pool EIP-55.
+ * Takes the wire form (parseDestination's answer): invoices store addresses lower-case (`41…` on TRON), the pool EIP-55.
  */
-export function notDepositAddressSql(address: Address): SQL {
-  return sql`not exists (select 1 from ${invoices} where ${invoices.depositAddress} = ${address.toLowerCase()})
+export function notDepositAddressSql(address: string): SQL {
+  return sql`not exists (select 1 from ${invoices} where ${invoices.depositAddress} = ${storedForm(address)})
     and not exists (select 1 from ${depositAddressPool} where ${depositAddressPool.address} = ${address})`;
 }
 
 /** Refuses one of our deposit addresses (issued or pooled, any network). */
 export async function refuseDepositAddress(db: Db, address: string, path = 'destinationAddress'): Promise<void> {
   // Plain SQL: this runs on every withdrawal, and a builder query costs more CPU to assemble than to run.
-  const [row] = rowsOf<{ ok: boolean }>(await db.execute(sql`select (${notDepositAddressSql(getAddress(address))}) as ok`));
+  const [row] = rowsOf<{ ok: boolean }>(await db.execute(sql`select (${notDepositAddressSql(address.startsWith('T') ? address : getAddress(address))}) as ok`));
   if (!row!.ok)
     throw refused('destination_deposit_address', path, 'is a deposit address of this gateway: money sent there would come back as a payment');
 }
 
-/** Every check, on the network the money would move on. Returns the checksummed address. */
-export async function checkDestination(db: Db, net: Network, raw: string, path = 'destinationAddress'): Promise<Address> {
+/** Every check, on the network the money would move on. Returns the wire form (EIP-55 or `T…`). */
+export async function checkDestination(db: Db, net: Network, raw: string, path = 'destinationAddress'): Promise<string> {
   const address = parseDestination(net, raw, path);
   await refuseDepositAddress(db, address, path);
   return address;
@@ -76,9 +101,11 @@ export async function checkDestination(db: Db, net: Network, raw: string, path =
  * Every check against every enabled network of the mode, for an address not tied to one network yet
  * (the allow-list, the dashboard's check as the field loses focus): ours or a token contract on any of them is refused.
  */
-export async function checkDestinationOnAnyNetwork(db: Db, mode: Mode, raw: string, path = 'destinationAddress'): Promise<Address> {
-  const address = parseAddress(raw, path);
-  for (const net of getNetworks(mode)) refuseOurs(net, address, path);
+export async function checkDestinationOnAnyNetwork(db: Db, mode: Mode, raw: string, path = 'destinationAddress'): Promise<string> {
+  // A `T…` address can only be paid on TRON, a `0x` one only on an EVM network: checked against those.
+  const tron = raw.trim().startsWith('T');
+  const address = tron ? parseTronDestination(raw, path) : parseAddress(raw, path);
+  for (const net of getNetworks(mode)) if ((CHAIN_SPECS[net.chain].family === 'tron') === tron) refuseOurs(net, address, path);
   await refuseDepositAddress(db, address, path);
   return address;
 }

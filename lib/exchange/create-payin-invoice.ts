@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { getAddress } from 'viem';
+import { formatAddress } from '@/lib/chain/deposit-keys';
 import { exchangeOrders } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { claimDepositAddress } from '@/lib/chain/claim-deposit-address';
@@ -29,15 +29,15 @@ import { checkPayinPair } from './payin-pair';
 export async function createPayinInvoice(
   db: Db,
   owner: { tenantId: string; mode: Mode },
-  network: Pick<Network, 'chainId' | 'confirmations'> & { depositMnemonic: string },
+  network: Pick<Network, 'chain' | 'chainId' | 'confirmations'> & { depositMnemonic: string },
   input: CreateInvoiceInput & { payinCurrency: string },
   pricing: InvoicePricing | null = null,
 ) {
   const client = requireExchange(db, owner.mode, owner.tenantId);
   const rail = { chain: input.chain, token: input.token };
   const { params } = await checkPayinPair(client, owner.mode, input.payinCurrency, input.amount, rail);
-  const { index, address } = await claimDepositAddress(db, network.depositMnemonic);
-  const { row: exo, order } = await createRecordedOrder(db, client, owner, 'payin', { ...params, toAddress: getAddress(address) });
+  const { index, address } = await claimDepositAddress(db, network.chain, network.depositMnemonic);
+  const { row: exo, order } = await createRecordedOrder(db, client, owner, 'payin', { ...params, toAddress: formatAddress(address) });
   const now = new Date();
   const requested = new Date(now.getTime() + input.expiresInMinutes * 60_000);
   const expiresAt = order.time?.expiration ? new Date(order.time.expiration * 1000) : requested;

@@ -25,6 +25,7 @@ const NETWORK_ALIASES: Record<ChainKey, readonly string[]> = {
   POLYGON: ['MATIC', 'POLYGON', 'POL'],
   ARBITRUM: ['ARBITRUM', 'ARB'],
   BASE: ['BASE'],
+  TRON: ['TRX', 'TRC20', 'TRON'],
 };
 
 const CODES: Record<ChainKey, Partial<Record<Asset, string>>> = {
@@ -33,6 +34,7 @@ const CODES: Record<ChainKey, Partial<Record<Asset, string>>> = {
   POLYGON: { USDT: 'USDTPOLY', USDC: 'USDCPOLY' },
   ARBITRUM: { USDT: 'USDTARB', USDC: 'USDCARB' },
   BASE: { USDC: 'USDCBASE' },
+  TRON: { USDT: 'USDTTRC' },
 };
 
 /** The static table, one entry per rail of ALL_RAILS (exported for docs and tests). */

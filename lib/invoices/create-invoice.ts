@@ -1,9 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { getAddress } from 'viem';
 import { invoices, type Invoice } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { insertRowSql } from '@/lib/db/insert-row-sql';
-import { claimDepositAddress, claimPooledAddressSql, type PooledAddress } from '@/lib/chain/claim-deposit-address';
+import { claimDepositAddress, claimedAddressSql, claimPooledAddressSql, type PooledAddress } from '@/lib/chain/claim-deposit-address';
 import type { Network } from '@/lib/chain/network';
 import { outbox } from '@/lib/events/outbox';
 import type { Mode } from '@/lib/mode';
@@ -12,7 +11,7 @@ import { invoiceRow, toleranceOfTenantSql, type InvoicePricing } from './invoice
 import type { CreateInvoiceInput } from './schemas';
 import { invoiceEventData, invoiceView } from './view';
 
-/** Inserts the invoice and its invoice.created event from the `addr` CTE (address_index, address) in one statement. */
+/** Inserts the invoice and its invoice.created event from the `addr` CTE (address_index, address, wire) in one statement. */
 function insertSql(addr: SQL, row: Invoice): SQL {
   const {
     id,
@@ -50,7 +49,7 @@ function insertSql(addr: SQL, row: Invoice): SQL {
       chain,
       token,
       chainId,
-      depositAddress: sql`lower(addr.address)`,
+      depositAddress: sql`addr.address`,
       addressIndex: sql`addr.address_index`,
       amountExpected,
       underpaymentTolerancePercent: toleranceOfTenantSql(tenantId),
@@ -74,7 +73,7 @@ function insertSql(addr: SQL, row: Invoice): SQL {
   ).sql;
   const event = outbox.row({ tenantId, mode, type: 'invoice.created', subjectId: id, data: invoiceEventData(row, []) }, createdAt);
   // The address is known only once the statement claims it.
-  const data = sql`jsonb_set(${JSON.stringify(event.data)}::jsonb, '{depositAddress}', to_jsonb(addr.address))`;
+  const data = sql`jsonb_set(${JSON.stringify(event.data)}::jsonb, '{depositAddress}', to_jsonb(addr.wire))`;
   return sql`
     with addr as (${addr}),
     inv as (${invoice}),
@@ -95,7 +94,7 @@ function insertSql(addr: SQL, row: Invoice): SQL {
 export async function createInvoice(
   db: Db,
   owner: { tenantId: string; mode: Mode },
-  network: Pick<Network, 'chainId' | 'confirmations'> & { depositMnemonic: string },
+  network: Pick<Network, 'chain' | 'chainId' | 'confirmations'> & { depositMnemonic: string },
   input: CreateInvoiceInput,
   pricing: InvoicePricing | null = null,
   extra: { paymentLinkId?: string } = {},
@@ -103,17 +102,15 @@ export async function createInvoice(
   const claim = newClaimToken();
   const row = invoiceRow(owner, network, input, new Date(), { ...extra, claimTokenHash: claim.hash }, pricing);
   type Claimed = PooledAddress & { tolerance: string };
-  let [claimed] = rowsOf<Claimed>(await db.execute(insertSql(claimPooledAddressSql(network.depositMnemonic), row)));
+  let [claimed] = rowsOf<Claimed>(await db.execute(insertSql(claimPooledAddressSql(network.chain, network.depositMnemonic), row)));
   if (!claimed) {
-    const { index, address } = await claimDepositAddress(db, network.depositMnemonic);
-    [claimed] = rowsOf<Claimed>(
-      await db.execute(insertSql(sql`select ${index}::bigint as address_index, ${getAddress(address)}::text as address`, row)),
-    );
+    const address = await claimDepositAddress(db, network.chain, network.depositMnemonic);
+    [claimed] = rowsOf<Claimed>(await db.execute(insertSql(claimedAddressSql(address), row)));
   }
   const view = invoiceView(
     {
       ...row,
-      depositAddress: claimed!.address.toLowerCase(),
+      depositAddress: claimed!.address,
       addressIndex: Number(claimed!.address_index),
       underpaymentTolerancePercent: claimed!.tolerance,
     },

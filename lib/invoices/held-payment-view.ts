@@ -1,4 +1,4 @@
-import { getAddress } from 'viem';
+import { formatAddress } from '@/lib/chain/deposit-keys';
 import type { HeldPayment } from '@/db/schema';
 import type { Asset, ChainKey } from '@/lib/config/rails';
 import type { HeldPaymentEventDataView } from '@/lib/events/payloads';
@@ -21,9 +21,9 @@ export function heldPaymentEventData(r: HeldPayment, invoice: { chain: ChainKey;
     txHash: r.txHash,
     logIndex: r.logIndex,
     blockNumber: r.blockNumber,
-    fromAddress: getAddress(r.fromAddress),
-    depositAddress: getAddress(r.toAddress),
-    refundAddress: r.refundAddress ? getAddress(r.refundAddress) : null,
+    fromAddress: formatAddress(r.fromAddress),
+    depositAddress: formatAddress(r.toAddress),
+    refundAddress: r.refundAddress ? formatAddress(r.refundAddress) : null,
     withdrawalId: r.withdrawalId,
     refundFailureReason: r.refundFailureReason,
     reorgedAt: r.reorgedAt?.toISOString() ?? null,

@@ -110,7 +110,7 @@ describe('rails: several networks and tokens', () => {
     const stls = rowsOf<{ chain_id: number; token: string }>(
       await t.db.execute(sql`select chain_id, token from settlements where invoice_id = ${inv.id}`),
     );
-    expect(stls).toEqual([{ chain_id: eth.chainId, token: 'USDT' }]);
+    expect(stls).toEqual([{ chain_id: String(eth.chainId), token: 'USDT' }]);
   });
 
   it('an invoice paid half on its network and half on another is swept on each, and credited in full once', async () => {

@@ -1,4 +1,4 @@
-import { getAddress } from 'viem';
+import { formatAddress } from '@/lib/chain/deposit-keys';
 import type { Invoice } from '@/db/schema';
 import { Decimal } from '@/lib/money';
 import { formatAmount } from './amount';
@@ -13,7 +13,7 @@ export function invoiceView(row: Invoice, txHashes: string[]): InvoiceView {
     chain: row.chain,
     token: row.token,
     // Pay-in invoices show the exchange's address in payinCurrency; the USDT still arrives at row.depositAddress.
-    depositAddress: row.payinAddress ?? getAddress(row.depositAddress),
+    depositAddress: row.payinAddress ?? formatAddress(row.depositAddress),
     amountExpected: formatAmount(row.amountExpected),
     amountReceived: formatAmount(row.amountReceived),
     amountCredited: formatAmount(row.amountCredited),

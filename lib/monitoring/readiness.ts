@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
-import { getNetworks } from '@/lib/chain/network';
+import { getNetworks, isEvmNetwork } from '@/lib/chain/network';
 import { getDb, rowsOf } from '@/lib/db';
 import { MODES } from '@/lib/mode';
 import { readHeads } from './read-heads';
@@ -34,7 +34,7 @@ function newestMigration(): number {
  * in parallel). Reasons are names only, never URLs or error texts.
  */
 export async function readiness(): Promise<Readiness> {
-  const networks = MODES.flatMap((m) => getNetworks(m)).filter((n) => n.rpcUrl);
+  const networks = MODES.flatMap((m) => getNetworks(m)).filter((n) => n.rpcUrl && isEvmNetwork(n));
   const [db, heads] = await Promise.all([
     withTimeout(
       (async () => {

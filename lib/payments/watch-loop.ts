@@ -1,7 +1,7 @@
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
 import type { Mode } from '@/lib/mode';
-import { getNetworks, isNetworkReady, type ReadyNetwork } from '@/lib/chain/network';
+import { getNetworks, isEvmNetwork, isNetworkReady, type ReadyNetwork } from '@/lib/chain/network';
 import { sleep } from '@/lib/async/sleep';
 import { checkedNetwork } from '@/lib/chain/rail-gate';
 import { publicClient } from '@/lib/chain/clients';
@@ -22,6 +22,7 @@ export async function watchChainLoop(db: Db, mode: Mode, opts: { signal?: AbortS
   await Promise.all(
     getNetworks(mode)
       .filter(isNetworkReady)
+      .filter(isEvmNetwork)
       .map((net) => watchNetworkLoop(db, net, opts)),
   );
 }

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { getAddress } from 'viem';
+import { formatAddress } from '@/lib/chain/deposit-keys';
 import { heldPayments, type HeldPayment } from '@/db/schema';
 import { ApiError, notFound } from '@/lib/api/errors';
 import type { AuthTenant } from '@/lib/api-keys/authenticate';
@@ -70,7 +70,7 @@ export async function refundHeldPayment(
     if (!(e instanceof ApiError)) throw e;
     throw new ApiError(
       'sender_not_refundable',
-      `Cannot send this payment back: the sender ${getAddress(seen.fromAddress)} ${e.details?.[0]?.message ?? e.message}. Credit it instead.`,
+      `Cannot send this payment back: the sender ${formatAddress(seen.fromAddress)} ${e.details?.[0]?.message ?? e.message}. Credit it instead.`,
     );
   }
   // Money sent back must reach a person: not an exchange's hot wallet, not a contract.

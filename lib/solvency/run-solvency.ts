@@ -1,4 +1,4 @@
-import { getNetworks, type Network } from '@/lib/chain/network';
+import { getNetworks, isEvmNetwork, type Network } from '@/lib/chain/network';
 import type { Db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
@@ -49,7 +49,7 @@ export async function runSolvency(db: Db, opts: SolvencyOptions = {}) {
   const lines: LineFigures[] = [];
   const unattributed: { mode: string; asset: string; amount: string }[] = [];
   for (const mode of opts.modes ?? MODES) {
-    const nets = getNetworks(mode).filter(readable);
+    const nets = getNetworks(mode).filter(isEvmNetwork).filter(readable);
     if (nets.length === 0) continue;
     let snap: OwedSnapshot;
     try {

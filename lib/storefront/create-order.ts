@@ -30,7 +30,7 @@ export const MAX_ORDER_TOTAL = '1000000000';
 export async function createOrder(
   db: Db,
   owner: { tenantId: string; mode: Mode },
-  network: Pick<Network, 'chainId' | 'confirmations'> & { depositMnemonic: string },
+  network: Pick<Network, 'chain' | 'chainId' | 'confirmations'> & { depositMnemonic: string },
   input: CreateOrderInput,
   opts: { clientAddress?: string; limits?: StoreOrderLimits } = {},
 ) {

@@ -13,7 +13,7 @@ export async function createTestOrder(db: Db, owner: { tenantId: string; mode: M
   return createOrder(
     db,
     owner,
-    { chainId: 31337, confirmations: 5, depositMnemonic: DEV_MNEMONIC },
+    { chain: 'BSC', chainId: 31337, confirmations: 5, depositMnemonic: DEV_MNEMONIC },
     {
       items: [{ productId: product.id, quantity: 2 }],
       customerEmail: 'buyer@example.com',

@@ -2,7 +2,7 @@ import type { PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Db } from '@/lib/db';
 import { publicClient } from '@/lib/chain/clients';
-import { getNetworks, isNetworkReady, type Network } from '@/lib/chain/network';
+import { getNetworks, isEvmNetwork, isNetworkReady, type Network } from '@/lib/chain/network';
 import { MODES } from '@/lib/mode';
 import { perNetwork, type PerNetworkOptions } from '@/lib/chain/per-network';
 import { checkedNetwork } from '@/lib/chain/rail-gate';
@@ -35,6 +35,6 @@ export async function processWithdrawals(db: Db, lane: LaneNetwork, opts: SendOp
  * network's hung or failing node holds up only its own lane (lib/jobs/per-network.ts).
  */
 export async function processAllWithdrawals(db: Db, opts: PerNetworkOptions = {}) {
-  const lanes = MODES.flatMap((m) => getNetworks(m)).filter(isLaneReady);
+  const lanes = MODES.flatMap((m) => getNetworks(m)).filter(isEvmNetwork).filter(isLaneReady);
   await perNetwork('withdrawal lane', lanes, (net) => processWithdrawals(db, net), opts);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TRANSFER_TOPIC, type TokenTransfer } from '../transfer-logs';
+import { TRANSFER_TOPIC, type TokenTransfer } from '../common/transfer';
 
 /**
  * Parsers of java-tron's answers, checked against real responses from TRON's documentation

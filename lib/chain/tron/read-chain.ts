@@ -1,4 +1,4 @@
-import { TRANSFER_TOPIC, type TokenTransfer } from '../transfer-logs';
+import { TRANSFER_TOPIC, type TokenTransfer } from '../common/transfer';
 import { toEvm } from './address';
 import { TronNodeError, type TronNodeClient } from './node-client';
 import { parseRpcBlock, parseTransferLog, type TronBlockRef } from './parse';

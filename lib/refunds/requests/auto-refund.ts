@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { getAddress } from 'viem';
+import { formatAddress } from '@/lib/chain/deposit-keys';
 import { refundRequests, tenants } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
@@ -59,7 +59,7 @@ export async function autoRefund(db: Db, requestId: string, now = new Date()): P
         tx,
         { tenantId: tenant.id, mode: r.mode, tenant: { withdrawalFeeRate: tenant.withdrawalFeeRate } },
         invoice.id,
-        { destinationAddress: getAddress(r.destinationAddress), amount: amount.toFixed(2) },
+        { destinationAddress: formatAddress(r.destinationAddress), amount: amount.toFixed(2) },
         POLICY_ACTOR,
         prepareAutoRefundControls,
       );

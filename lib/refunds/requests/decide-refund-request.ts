@@ -1,4 +1,4 @@
-import { getAddress } from 'viem';
+import { formatAddress } from '@/lib/chain/deposit-keys';
 import type { RefundRequest } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
@@ -56,7 +56,7 @@ export async function approveRefundRequest(
       tx,
       owner,
       r.invoiceId,
-      { destinationAddress: getAddress(r.destinationAddress), ...approvedAmount(r, input) },
+      { destinationAddress: formatAddress(r.destinationAddress), ...approvedAmount(r, input) },
       actor,
       prepareControls,
     );

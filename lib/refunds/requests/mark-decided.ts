@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { getAddress } from 'viem';
+import { formatAddress } from '@/lib/chain/deposit-keys';
 import { refundRequests, type RefundRequest } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { merchantAuditEntry } from '@/lib/audit/audit-merchant-action';
@@ -30,7 +30,7 @@ export async function markDecided(
       request: {
         id: r.id,
         invoiceId: r.invoiceId,
-        destinationAddress: getAddress(r.destinationAddress),
+        destinationAddress: formatAddress(r.destinationAddress),
         withdrawalId: row!.withdrawalId,
         declineReason: row!.declineReason,
       },

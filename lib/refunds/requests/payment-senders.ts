@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import { getAddress } from 'viem';
+import { formatAddress } from '@/lib/chain/deposit-keys';
 import { chainTransfers } from '@/db/schema';
 import type { Db } from '@/lib/db';
 
@@ -14,5 +14,5 @@ export async function paymentSenders(db: Db, invoiceId: string): Promise<string[
     .from(chainTransfers)
     .where(eq(chainTransfers.invoiceId, invoiceId))
     .orderBy(asc(chainTransfers.blockNumber), asc(chainTransfers.logIndex));
-  return [...new Set(rows.map((r) => getAddress(r.from)))];
+  return [...new Set(rows.map((r) => formatAddress(r.from)))];
 }

@@ -1,4 +1,4 @@
-import { getAddress } from 'viem';
+import { formatAddress } from '@/lib/chain/deposit-keys';
 import type { RefundRequest } from '@/db/schema';
 import { iso, isoOrNull } from '@/lib/api/schemas';
 import type { RefundRequestEventDataView } from '@/lib/events/payloads';
@@ -11,7 +11,7 @@ export function refundRequestEventData(r: RefundRequest): RefundRequestEventData
     id: r.id,
     invoiceId: r.invoiceId,
     status: r.status,
-    destinationAddress: getAddress(r.destinationAddress),
+    destinationAddress: formatAddress(r.destinationAddress),
     amount: formatAmount(r.amount),
     withdrawalId: r.withdrawalId,
     declineReason: r.declineReason,
