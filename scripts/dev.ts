@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { privateKeyToAccount } from 'viem/accounts';
 import { freePort, startAnvil, type AnvilChain } from '@/lib/testing/anvil';
 import { localChainEnv } from '@/lib/dev/local-chain-env';
-import { CHAIN_SPECS, CHAINS, parseRails, type ChainKey } from '@/lib/config/rails';
+import { CHAIN_SPECS, EVM_CHAINS as CHAINS, parseRails, type ChainKey } from '@/lib/config/rails';
 import { railExchangeCode } from '@/lib/exchange/rail-currencies';
 import { EmbeddedDbBusyError, hostEmbedded, type EmbeddedHost } from '@/lib/db/embedded';
 

@@ -170,6 +170,9 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
 /** The family of a network (how it is read, signed for and paid for). */
 export const familyOf = (chain: ChainKey): ChainFamily => CHAIN_SPECS[chain].family;
 
+/** The networks read through viem (local anvil chains in tests and dev); TRON runs on its own stand-in. */
+export const EVM_CHAINS: readonly ChainKey[] = CHAINS.filter((c) => CHAIN_SPECS[c].family === 'evm');
+
 /**
  * The asset fiat rates are quoted in (USDT per unit of fiat): only invoices and links in it take a fiat price;
  * applying the rate to another stablecoin would misprice by its spread to this one.

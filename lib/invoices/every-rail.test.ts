@@ -1,7 +1,7 @@
 import { getAddress, parseUnits, type Address } from 'viem';
 import { describe, expect, it } from 'vitest';
 import type { Network } from '@/lib/chain/network';
-import { CHAIN_SPECS, CHAINS, type Asset, type ChainKey } from '@/lib/config/rails';
+import { CHAIN_SPECS, EVM_CHAINS as CHAINS, type Asset, type ChainKey } from '@/lib/config/rails';
 import { Decimal } from '@/lib/money';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { createTestTenant } from '@/lib/testing/fixtures';

@@ -2,7 +2,7 @@ import { getAddress, parseUnits, type Address } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { setNetworkOverride, type Network } from '@/lib/chain/network';
 import { NETWORK_COST_DEFAULTS } from '@/lib/config/network-costs';
-import { CHAIN_SPECS, CHAINS, type Asset, type ChainKey } from '@/lib/config/rails';
+import { CHAIN_SPECS, EVM_CHAINS as CHAINS, type Asset, type ChainKey } from '@/lib/config/rails';
 import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import { Decimal } from '@/lib/money';
 import type { AnvilChain } from '@/lib/testing/anvil';

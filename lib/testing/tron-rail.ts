@@ -1,0 +1,59 @@
+import type { Address, Hex } from 'viem';
+import { setNetworkOverride, type Network } from '@/lib/chain/network';
+import { toEvm } from '@/lib/chain/tron/address';
+import { tronNodeClient, type TronNodeClient } from '@/lib/chain/tron/node-client';
+import { DEV_MNEMONIC } from '@/lib/config/network-env';
+import type { Mode } from '@/lib/mode';
+import { startTronNode, type TronNode, type TronNodeOptions } from './tron/tron-node';
+
+export interface TronRail {
+  node: TronNode;
+  /** The TRON network as the gateway sees it (test mode unless told): the stand-in's chain id, USDT and wallets. */
+  net: Network & Required<Pick<Network, 'rpcUrl' | 'tokenAddress' | 'depositMnemonic' | 'gasWalletKey' | 'feeWallet' | 'hotWalletKey'>>;
+  client: TronNodeClient;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the TRON stand-in (docs/tron.md §10) and enables `TRON:USDT` on it for a mode, as a network override
+ * (enabled whatever RAILS says). Wallets are the stand-in's funded accounts: `gas` is the energy wallet (stakes
+ * and delegates), `hot` the custody and withdrawal wallet, `fee` the fee wallet; deposit addresses come from the
+ * dev mnemonic's TRON branch. `stop()` removes the override and stops the node.
+ */
+export async function startTronRail(opts: { mode?: Mode; node?: TronNodeOptions } = {}): Promise<TronRail> {
+  const mode = opts.mode ?? 'test';
+  const node = await startTronNode(opts.node);
+  const client = tronNodeClient({ url: node.url, timeoutMs: 5_000 });
+  const [chainIdHex] = await client.jsonRpc([{ method: 'eth_chainId', params: [] }]);
+  const key = (k: { privateKey: string }) => `0x${k.privateKey}` as Hex;
+  const net = Object.freeze({
+    mode,
+    chain: 'TRON' as const,
+    token: 'USDT' as const,
+    chainId: Number(chainIdHex),
+    rpcUrl: node.url,
+    tokenAddress: toEvm(node.usdtHex) as Address,
+    decimals: 6,
+    confirmations: 19,
+    depositMnemonic: DEV_MNEMONIC,
+    gasWalletKey: key(node.keys.gas),
+    hotWalletKey: key(node.keys.hot),
+    feeWallet: toEvm(node.keys.fee.hex) as Address,
+    minWithdrawal: '1.00',
+    networkFee: '1.00',
+    sweepMinimum: '1.00',
+    gasCoinUsd: '0.27',
+    nativeCoin: 'TRX',
+    tokens: [{ asset: 'USDT' as const, address: toEvm(node.usdtHex) as Address, decimals: 6, symbols: ['USDT'] }],
+  });
+  setNetworkOverride(mode, net);
+  return {
+    node,
+    net,
+    client,
+    async stop() {
+      setNetworkOverride(mode, undefined, 'TRON');
+      await node.stop();
+    },
+  };
+}
