@@ -4,6 +4,7 @@ import { networkVariable, tokenVariable } from '@/lib/config/rail-variables';
 import { tokensOf, type Network, type TokenContract } from './network';
 import { networkKey, recordVerdict, tokenKey, type RailProblem } from './rail-stops';
 import { rpcBatch, RpcReadError, type RpcOutcome } from './rpc-batch';
+import { checkTronRail } from './check-tron-rail';
 
 const REVERT = /revert/i;
 
@@ -37,6 +38,8 @@ function answerOf(o: RpcOutcome, what: string, rpcVariable: string): Hex | null 
  */
 export async function checkRail(net: Network): Promise<RailProblem[]> {
   if (!net.rpcUrl) return [];
+  // TRON: its HTTP API and JSON-RPC, not an EVM node's eth_call.
+  if (CHAIN_SPECS[net.chain].family === 'tron') return checkTronRail(net);
   const rpcVariable = networkVariable(net.mode, net.chain, 'RPC_URL');
   const tokens = tokensOf(net);
   const call = (t: TokenContract, fn: 'decimals' | 'symbol') => ({
