@@ -4,7 +4,6 @@ import { tronClientOf } from '@/lib/chain/tron-network-client';
 import { isBlackListed } from '@/lib/chain/tron/resources';
 import { CHAIN_SPECS } from '@/lib/config/rails';
 import { log } from '@/lib/log';
-import { refused } from './check-destination';
 
 /**
  * TRON's USDT has Tether's blacklist: the contract itself refuses to move a blacklisted holder's tokens, so money
@@ -26,10 +25,7 @@ export async function refuseBlacklisted(net: Network, destination: string, path 
     );
   }
   if (listed) {
-    throw refused(
-      'destination_blacklisted',
-      path,
-      `is on the ${net.token} contract's blacklist on ${CHAIN_SPECS[net.chain].name}: tokens sent there are frozen and lost`,
-    );
+    const message = `is on the ${net.token} contract's blacklist on ${CHAIN_SPECS[net.chain].name}: tokens sent there are frozen and lost`;
+    throw new ApiError('destination_blacklisted', `${path}: ${message}`, [{ path, message }]);
   }
 }

@@ -5,6 +5,7 @@ import { call } from '@/lib/testing/app';
 import { startTronRail, type TronRail } from '@/lib/testing/tron-rail';
 import { freshTronAddress, fundedTenant, ledgerOf, usdtOf } from '@/lib/testing/tron-lane-helpers';
 import { getBalance } from '@/lib/ledger/get-balance';
+import { setNetworkOverride } from '@/lib/chain/network';
 import { Decimal } from '@/lib/money';
 import type { LaneNetwork } from './lane-helpers';
 import { processWithdrawals } from './process-withdrawals';
@@ -65,6 +66,21 @@ describe('USDT withdrawals on TRON', () => {
     expect(res.status, res.text).toBe(400);
     expect(res.body.code).toBe('destination_blacklisted');
     expect(res.body.message).toMatch(/blacklist/i);
+    expect(new Decimal(await getBalance(t.db, { tenantId: t.tenant.id, mode: 'test', currency: 'USDT' })).toFixed(2)).toBe('50.00');
+    expect(await t.db.select().from(withdrawals).where(eq(withdrawals.tenantId, t.tenant.id))).toEqual([]);
+  });
+
+  it('a blacklist read that fails is a 503 service_unavailable; nothing is written or debited', async () => {
+    const t = await fundedTenant('50');
+    setNetworkOverride('test', { ...rail.net, rpcUrl: 'http://127.0.0.1:9' });
+    let res;
+    try {
+      res = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '5.00', destinationAddress: freshTronAddress(), ...TRON } });
+    } finally {
+      setNetworkOverride('test', rail.net);
+    }
+    expect(res.status, res.text).toBe(503);
+    expect(res.body).toMatchObject({ code: 'service_unavailable', message: expect.stringMatching(/blacklist.*nothing was changed/) });
     expect(new Decimal(await getBalance(t.db, { tenantId: t.tenant.id, mode: 'test', currency: 'USDT' })).toFixed(2)).toBe('50.00');
     expect(await t.db.select().from(withdrawals).where(eq(withdrawals.tenantId, t.tenant.id))).toEqual([]);
   });
