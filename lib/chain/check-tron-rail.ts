@@ -74,8 +74,10 @@ export async function checkTronRail(net: Network): Promise<RailProblem[]> {
     });
     let problem: RailProblem | undefined;
     if (onChainDecimals === null) problem = of('ADDRESS', `${t.address} on chain ${net.chainId} has no decimals(): not a token contract`);
-    else if (onChainDecimals !== t.decimals) problem = of('DECIMALS', `the ${rail} contract has ${onChainDecimals} decimals, the configuration says ${t.decimals}`);
-    else if (onChainSymbol === null || !expected.includes(onChainSymbol)) problem = of('ADDRESS', `the contract ${t.address} is not ${expected.join(' or ')}`);
+    else if (onChainDecimals !== t.decimals)
+      problem = of('DECIMALS', `the ${rail} contract has ${onChainDecimals} decimals, the configuration says ${t.decimals}`);
+    else if (onChainSymbol === null || !expected.includes(onChainSymbol))
+      problem = of('ADDRESS', `the contract ${t.address} is not ${expected.join(' or ')}`);
     recordVerdict(tokenKey(net, t), problem ?? 'ok');
     if (problem) problems.push(problem);
   }

@@ -92,7 +92,9 @@ export function notDepositAddressSql(address: string): SQL {
 /** Refuses one of our deposit addresses (issued or pooled, any network). */
 export async function refuseDepositAddress(db: Db, address: string, path = 'destinationAddress'): Promise<void> {
   // Plain SQL: this runs on every withdrawal, and a builder query costs more CPU to assemble than to run.
-  const [row] = rowsOf<{ ok: boolean }>(await db.execute(sql`select (${notDepositAddressSql(address.startsWith('T') ? address : getAddress(address))}) as ok`));
+  const [row] = rowsOf<{ ok: boolean }>(
+    await db.execute(sql`select (${notDepositAddressSql(address.startsWith('T') ? address : getAddress(address))}) as ok`),
+  );
   if (!row!.ok)
     throw refused('destination_deposit_address', path, 'is a deposit address of this gateway: money sent there would come back as a payment');
 }
@@ -104,7 +106,6 @@ export async function checkDestination(db: Db, net: Network, raw: string, path =
   await refuseBlacklisted(net, address, path);
   return address;
 }
-
 
 /**
  * Every check against every enabled network of the mode, for an address not tied to one network yet

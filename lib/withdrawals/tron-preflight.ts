@@ -11,9 +11,7 @@ const SUN_PER_BYTE = 1_000;
 const ENERGY_MARGIN = 1.2;
 
 export type TronPreflight =
-  | { kind: 'send'; energy: number; feeLimitSun: number }
-  | { kind: 'wait'; reason: string }
-  | { kind: 'fail'; reason: string };
+  { kind: 'send'; energy: number; feeLimitSun: number } | { kind: 'wait'; reason: string } | { kind: 'fail'; reason: string };
 
 const sun = (v: bigint) => formatUnits(v, 6);
 

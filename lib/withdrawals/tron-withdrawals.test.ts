@@ -1,4 +1,5 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { rowsOf } from '@/lib/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, withdrawals } from '@/db/schema';
 import { call } from '@/lib/testing/app';
@@ -54,7 +55,18 @@ describe('USDT withdrawals on TRON', () => {
       network_fee: '-1.000000000000000000',
     });
     expect(new Decimal(await getBalance(t.db, { tenantId: t.tenant.id, mode: 'test', currency: 'USDT' })).toFixed(2)).toBe('88.90');
-    const types = (await t.db.select().from(events).where(and(eq(events.tenantId, t.tenant.id), eq(events.subjectId, res.body.id)))).map((e) => e.type);
+    // The TRX the hot wallet burned (no staked energy here): recorded once, in 18-decimal units.
+    const [spend] = rowsOf<{ gas_used: string; cost_wei: string }>(
+      await t.db.execute(sql`select gas_used::text, cost_wei::text from gas_spend where reference_id = ${res.body.id}`),
+    );
+    expect(BigInt(spend!.cost_wei)).toBe(BigInt(spend!.gas_used) * 1_000_000_000_000n);
+    console.log(`[tron withdrawal] to a new holder: ${Number(spend!.gas_used) / 1e6} TRX burned (energy + bandwidth)`);
+    const types = (
+      await t.db
+        .select()
+        .from(events)
+        .where(and(eq(events.tenantId, t.tenant.id), eq(events.subjectId, res.body.id)))
+    ).map((e) => e.type);
     expect(types.sort()).toEqual(['withdrawal.completed', 'withdrawal.created']);
   });
 
