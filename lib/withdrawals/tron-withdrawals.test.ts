@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { rowsOf } from '@/lib/db';
+import { utils } from 'tronweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, withdrawals } from '@/db/schema';
 import { call } from '@/lib/testing/app';
@@ -108,6 +109,47 @@ describe('USDT withdrawals on TRON', () => {
     expect(row).toMatchObject({ status: 'FAILED', txHash: null, sendAttempts: 0 });
     expect(row.failureReason).toMatch(/blacklist/i);
     expect(await usdtOf(rail, to)).toBe(0n);
+    expect(new Decimal(await getBalance(t.db, { tenantId: t.tenant.id, mode: 'test', currency: 'USDT' })).toFixed(2)).toBe('50.00');
+  });
+
+  /** A lane whose hot wallet is a new account holding `usdt` base units and `sun` TRX. */
+  async function otherHotWallet(usdt: bigint, sun: number) {
+    const acc = utils.accounts.generateAccount();
+    await rail.node.mintUsdt(acc.address.base58, usdt);
+    if (sun > 0) await rail.node.sendTrx(acc.address.base58, sun);
+    return { acc, lane: { ...rail.net, hotWalletKey: `0x${acc.privateKey}` as const } };
+  }
+
+  it('waits, saying so, while the hot wallet lacks energy or TRX; sends once it has them', async () => {
+    const { acc, lane } = await otherHotWallet(50_000_000n, 2_000_000);
+    const t = await fundedTenant('50');
+    const to = freshTronAddress();
+    const res = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '5.00', destinationAddress: to, ...TRON } });
+    await processWithdrawals(t.db, lane, { retryDelayMs: 0 });
+    const waiting = await rowOf(t.db, res.body.id);
+    expect(waiting).toMatchObject({ status: 'PENDING', sendAttempts: 0 });
+    expect(waiting.pendingReason).toMatch(
+      /lacks energy or TRX: the transfer needs \d+ energy \(0 staked left\) and [\d.]+ TRX to burn, it holds 2 TRX/,
+    );
+    await rail.node.sendTrx(acc.address.base58, 20_000_000);
+    await processWithdrawals(t.db, lane, { retryDelayMs: 0 });
+    await rail.node.mine(19);
+    await processWithdrawals(t.db, lane);
+    expect(await rowOf(t.db, res.body.id)).toMatchObject({ status: 'COMPLETED', sendAttempts: 1 });
+    expect(await usdtOf(rail, to)).toBe(5_000_000n);
+  });
+
+  it('fails a withdrawal whose transfer would revert (the answer of the node holding the USDT) and gives the money back', async () => {
+    const { acc, lane } = await otherHotWallet(50_000_000n, 50_000_000);
+    // Tether refuses transfers from a blacklisted sender: the estimate reverts.
+    await rail.node.addBlackList(acc.address.base58);
+    const t = await fundedTenant('50');
+    const to = freshTronAddress();
+    const res = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '5.00', destinationAddress: to, ...TRON } });
+    await processWithdrawals(t.db, lane, { retryDelayMs: 0 });
+    const row = await rowOf(t.db, res.body.id);
+    expect(row).toMatchObject({ status: 'FAILED', txHash: null, sendAttempts: 0 });
+    expect(row.failureReason).toMatch(/would revert/);
     expect(new Decimal(await getBalance(t.db, { tenantId: t.tenant.id, mode: 'test', currency: 'USDT' })).toFixed(2)).toBe('50.00');
   });
 });
