@@ -30,10 +30,11 @@ export const NETWORK_COST_DEFAULTS: Record<ChainKey, NetworkCosts> = {
   POLYGON: { minWithdrawal: '0.10', networkFee: '0.02', sweepMinimum: '1.00', gasCoinUsd: '0.25' },
   ARBITRUM: { minWithdrawal: '1.00', networkFee: '0.10', sweepMinimum: '2.00', gasCoinUsd: '3000' },
   BASE: { minWithdrawal: '1.00', networkFee: '0.10', sweepMinimum: '2.00', gasCoinUsd: '3000' },
-  // A USDT transfer burns 6.4 TRX of energy to a holder, 13 to a new one, when no staked energy pays it
-  // (docs/tron.md §4): the fee covers the first at 0.27 USD/TRX. A sweep on delegated energy costs the
-  // deposit's activation (1.1 TRX) and bandwidth, so the minimum keeps it under a tenth of a percent.
-  TRON: { minWithdrawal: '5.00', networkFee: '2.00', sweepMinimum: '5.00', gasCoinUsd: '0.27' },
+  // The hot wallet burns TRX for each withdrawal's energy (it stakes none): 6.4 TRX to an address holding USDT,
+  // 12.4 to one that never did, plus 0.35 of bandwidth (docs/tron.md §4/§5). The fee covers the second at
+  // 0.27 USD/TRX (13.3 TRX ≈ 3.60) with a margin for TRX's price; the payer of the withdrawal pays it, never the
+  // gateway. A sweep on delegated energy costs the deposit's activation (1.1 TRX) and bandwidth.
+  TRON: { minWithdrawal: '5.00', networkFee: '4.00', sweepMinimum: '5.00', gasCoinUsd: '0.27' },
 };
 
 const cents = z
