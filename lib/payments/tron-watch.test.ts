@@ -9,6 +9,9 @@ import { readTronBlock, readTronHeads } from '@/lib/chain/tron/read-chain';
 import { sleep } from '@/lib/async/sleep';
 import { startAnvil, type AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
+import { checkRail } from '@/lib/chain/check-rail';
+import { collectMetrics } from '@/lib/monitoring/collect-metrics';
+import { readiness } from '@/lib/monitoring/readiness';
 import { invoiceHelpers } from '@/lib/testing/invoice-helpers';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { clearRailVerdicts, networkKey, verdictOf } from '@/lib/chain/rail-stops';
@@ -132,6 +135,82 @@ describe('the TRON watcher', () => {
     expect(again.matched).toBe(0);
     expect(await t.db.select().from(chainTransfers).where(eq(chainTransfers.invoiceId, inv.id))).toHaveLength(2);
     expect(await detail(t.test, inv.id)).toMatchObject({ status: 'DETECTED', amountReceived: '4.00' });
+  });
+});
+
+describe('the test helper on TRON', () => {
+  it('pays a TRON test invoice by a TronWeb-signed USDT transfer from the faucet; the watcher finds it', async () => {
+    const t = await createTestTenant();
+    await watch()(t.db);
+    const faucet = payer();
+    setNetworkOverride('test', { ...rail.net, faucetKey: `0x${faucet.privateKey}` });
+    try {
+      const inv = await tronInvoice(t.test, '7.00');
+      const res = await call('POST', `/v1/test-helpers/invoices/${inv.id}/pay`, { key: t.test, body: { amount: '7.000001' } });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toMatchObject({ invoiceId: inv.id, from: faucet.address, to: inv.depositAddress, amount: '7.000001' });
+      expect(res.body.txHash).toMatch(/^[0-9a-f]{64}$/);
+      await watch()(t.db);
+      const d = await detail(t.test, inv.id);
+      expect(d).toMatchObject({ status: 'OVERPAID', amountReceived: '7.000001' });
+      expect(d.payments).toMatchObject([{ txHash: res.body.txHash }]);
+      // Test mode only, as on EVM: a live key does not reach it.
+      const live = await call('POST', `/v1/test-helpers/invoices/${inv.id}/pay`, { key: t.live, body: { amount: '1' } });
+      expect(live.status).toBe(404);
+    } finally {
+      setNetworkOverride('test', rail.net);
+    }
+  });
+
+  it('answers 503 when the TRON network has no faucet', async () => {
+    const t = await createTestTenant();
+    const inv = await tronInvoice(t.test, '1.00');
+    const res = await call('POST', `/v1/test-helpers/invoices/${inv.id}/pay`, { key: t.test, body: { amount: '1' } });
+    expect(res.status, res.text).toBe(503);
+    expect(res.body.message).toMatch(/faucetKey/);
+  });
+});
+
+describe('the TRON rail check, readiness and metrics', () => {
+  afterAll(() => clearRailVerdicts());
+
+  it('passes the stand-in (chain id, USDT decimals and symbol read through the TRON API)', async () => {
+    clearRailVerdicts();
+    expect(await checkRail(rail.net)).toEqual([]);
+    expect(verdictOf(networkKey(rail.net))).toBe('ok');
+  });
+
+  it('stops the network on another chain id, the token on wrong decimals or no contract', async () => {
+    const [wrongChain] = await checkRail({ ...rail.net, chainId: 728126428 });
+    expect(wrongChain).toMatchObject({ chain: 'TRON', variable: 'TEST_TRON_CHAIN_ID' });
+    expect(wrongChain!.message).toMatch(new RegExp(`is chain ${rail.net.chainId}, not the configured 728126428`));
+    const usdt = rail.net.tokens![0]!;
+    const [decimals] = await checkRail({ ...rail.net, tokens: [{ ...usdt, decimals: 18 }] });
+    expect(decimals!.message).toMatch(/has 6 decimals, the configuration says 18/);
+    const nowhere = '0x1111111111111111111111111111111111111111' as const;
+    const [none] = await checkRail({ ...rail.net, tokenAddress: nowhere, tokens: [{ ...usdt, address: nowhere }] });
+    expect(none!.message).toMatch(/has no decimals\(\): not a token contract/);
+  });
+
+  it('an unreadable node is an error, never a pass', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((r) => closed.close(r));
+    const gone = { ...rail.net, rpcUrl: url };
+    await expect(checkRail(gone)).rejects.toThrow(/TEST_TRON_RPC_URL: the rail check could not read eth_chainId/);
+    expect(verdictOf(networkKey(gone))).toBeUndefined();
+  });
+
+  it('readiness and /metrics read the TRON head through the TRON client', async () => {
+    const t = await createTestTenant();
+    const { head } = await readTronHeads(rail.client);
+    const r = await readiness();
+    expect(r.networks['test:TRON']).toBe('ok');
+    const text = await collectMetrics(t.db);
+    const shown = Number(/gateway_chain_head_block\{mode="test",chain="TRON"\} (\d+)/.exec(text)?.[1]);
+    expect(shown).toBeGreaterThanOrEqual(head.number);
+    expect(text).toContain('gateway_chain_rpc_up{mode="test",chain="TRON"} 1');
   });
 });
 
