@@ -60,8 +60,10 @@ export interface Network {
   gasWalletLowBnb?: string;
   /** Every enabled token contract of the network; unset: only this rail's token. */
   tokens?: TokenContract[];
-  /** The native coin paying gas (BNB, ETH, POL). */
+  /** The native coin paying gas (BNB, ETH, POL, TRX). */
   nativeCoin?: string;
+  /** TRON: a sweep the energy wallet cannot pay with delegated energy may burn TRX instead (`<MODE>_TRON_ALLOW_TRX_BURN`). Unset: refused. */
+  allowTrxBurn?: boolean;
 }
 
 /** The token contracts a network's watcher reads. */
@@ -256,6 +258,7 @@ function buildExtraNetwork(e: ReturnType<typeof env>, mode: Mode, chain: ChainKe
     gasWalletLowBnb: (raw[`${p}_${chain}_GAS_WALLET_LOW`] as string | undefined) ?? bsc.gasWalletLowBnb,
     nativeCoin: spec.nativeCoin,
     tokens,
+    ...(spec.family === 'tron' ? { allowTrxBurn: raw[`${p}_TRON_ALLOW_TRX_BURN`] === true } : {}),
   });
 }
 
