@@ -154,6 +154,8 @@ export const RAIL_ENV: Record<string, z.ZodType> = {
        * stake), send the deposit address the TRX to burn for it (~6–13 TRX a sweep) instead of refusing. Default off.
        */
       [`${p}_TRON_ALLOW_TRX_BURN`, trxBurnFlag],
+      /** TRON: the console warns and the solvency job alerts when the energy wallet can pay fewer sweeps than this. */
+      [`${p}_TRON_ENERGY_LOW_SWEEPS`, z.coerce.number().int().nonnegative().optional()],
     ]),
   ),
 };

@@ -24,6 +24,8 @@ const frozen = z.object({
 });
 
 const SUN = 1_000_000n;
+/** TRX the energy wallet keeps unstaked for what it pays in TRX: activations (1.1 TRX each) and its own bandwidth. */
+export const ENERGY_WALLET_RESERVE_SUN = 100n * SUN;
 
 /** An energy wallet's stake: what it staked for energy, delegated, and can still delegate. A failed read throws. */
 export async function readTronStake(client: TronNodeClient, addr: string): Promise<TronStake> {
@@ -53,4 +55,21 @@ export async function readTronFees(client: TronNodeClient): Promise<{ energySun:
     return BigInt(v);
   };
   return { energySun: get('getEnergyFee'), byteSun: get('getTransactionFee') };
+}
+
+/**
+ * Energy of one typical sweep: a USDT transfer to a holder (the hot wallet) is ~64,300 on mainnet (57,842 on
+ * the stand-in), plus the sweep's 10 % margin. Only for the low-energy warning: each sweep estimates its own.
+ */
+export const TYPICAL_SWEEP_ENERGY = 71_000;
+
+/**
+ * Sweeps the energy wallet can pay with delegated energy now: its delegatable stake plus the TRX it could stake
+ * beyond `reserveSun`, over the stake one sweep delegates (`ceil(energy / energyPerTrx) + 1` TRX).
+ */
+export function sweepsAffordable(stake: TronStake, reserveSun: bigint, energyPerSweep = TYPICAL_SWEEP_ENERGY): number {
+  if (!stake.activated || !(stake.energyPerTrx > 0)) return 0;
+  const perSweep = (BigInt(Math.ceil(energyPerSweep / stake.energyPerTrx)) + 1n) * SUN;
+  const liquid = stake.balanceSun > reserveSun ? stake.balanceSun - reserveSun : 0n;
+  return Number((stake.delegatableEnergySun + liquid) / perSweep);
 }

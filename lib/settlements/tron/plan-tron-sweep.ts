@@ -3,7 +3,7 @@ import { settlements, type CarriedSettlements, type Settlement, type TronSweepPl
 import { rowsOf, type Db } from '@/lib/db';
 import type { TronNodeClient } from '@/lib/chain/tron/node-client';
 import { estimateTrc20Transfer, readTronAccount } from '@/lib/chain/tron/resources';
-import { readTronFees, readTronStake } from '@/lib/chain/tron/stake';
+import { ENERGY_WALLET_RESERVE_SUN, readTronFees, readTronStake } from '@/lib/chain/tron/stake';
 
 export const SUN = 1_000_000n;
 /** Bandwidth of the deposit's one USDT transfer: 345 bytes measured (TronWeb-built, one signature), plus a margin. */
@@ -16,8 +16,6 @@ const NEW_ACCOUNT_FREE_BYTES = 600n;
  * is OUT_OF_ENERGY: the deposit has no TRX to burn for the rest.
  */
 const withMargin = (energy: number) => Math.ceil(energy * 1.1);
-/** TRX the energy wallet keeps unstaked for what it pays in TRX: activations (1.1 TRX) and its own bandwidth. */
-export const ENERGY_WALLET_RESERVE_SUN = 100n * SUN;
 
 /** A sweep the energy wallet cannot pay for and may not burn TRX for: the settlement's failure reason. */
 export class TronSweepRefused extends Error {
