@@ -1,19 +1,19 @@
 import { log } from '@/lib/log';
 import { MODES } from '@/lib/mode';
 import { checkRail } from './check-rail';
-import { getNetworks, isEvmNetwork } from './network';
+import { getNetworks } from './network';
 import { problemLines } from './rail-gate';
 import type { RailProblem } from './rail-stops';
 
 /**
  * At start (boot(), the standalone worker): every enabled rail of both modes whose network has an RPC URL
- * is read from its chain (checkRail). Production refuses to start on any mismatch, with one line per
+ * is read from its chain (checkRail; TRON through its own API). Production refuses to start on any mismatch, with one line per
  * variable at fault; development prints the same lines and runs on without those rails (they are stopped,
  * the others keep working). A network whose node cannot be read now is not passed either: it is logged,
  * and its watcher, settlements and lane check it again before their first move (lib/chain/rail-gate.ts).
  */
 export async function checkRailsAtStart(opts: { production: boolean }): Promise<RailProblem[]> {
-  const nets = MODES.flatMap((m) => getNetworks(m)).filter((n) => n.rpcUrl !== undefined && isEvmNetwork(n));
+  const nets = MODES.flatMap((m) => getNetworks(m)).filter((n) => n.rpcUrl !== undefined);
   const results = await Promise.all(
     nets.map((n) =>
       checkRail(n).then(

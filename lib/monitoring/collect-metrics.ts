@@ -1,7 +1,7 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 import { env } from '@/lib/env';
 import type { Db } from '@/lib/db';
-import { getNetworks, isEvmNetwork } from '@/lib/chain/network';
+import { getNetworks } from '@/lib/chain/network';
 import { processMetrics } from '@/lib/metrics/registry';
 import { MODES } from '@/lib/mode';
 import { latestSolvency } from '@/lib/solvency/latest-run';
@@ -19,11 +19,15 @@ const num = (v: string | number | null | undefined) => (v === null || v === unde
 export async function collectMetrics(db: Db): Promise<string> {
   const reg = new Registry();
   const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [reg] });
-  const networks = MODES.flatMap((m) => getNetworks(m)).filter(isEvmNetwork);
+  const networks = MODES.flatMap((m) => getNetworks(m));
   const [heads, q, solvency] = await Promise.all([readHeads(networks), readQueueFigures(db), latestSolvency(db, { historyRuns: 1 })]);
 
   const head = gauge('gateway_chain_head_block', 'Head block of each enabled network, read at scrape time.', ['mode', 'chain']);
-  const up = gauge('gateway_chain_rpc_up', '1 when the network answered eth_blockNumber within 3 s at scrape time.', ['mode', 'chain']);
+  const up = gauge(
+    'gateway_chain_rpc_up',
+    '1 when the network answered its head read (eth_blockNumber; TRON: its JSON-RPC heads) within 3 s at scrape time.',
+    ['mode', 'chain'],
+  );
   const cursor = gauge('gateway_chain_cursor_block', 'Last block the watcher has fully scanned.', ['mode', 'chain']);
   const lag = gauge('gateway_chain_cursor_lag_blocks', 'Head block minus the watcher cursor.', ['mode', 'chain']);
   for (const net of networks) {

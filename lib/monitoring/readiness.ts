@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
-import { getNetworks, isEvmNetwork } from '@/lib/chain/network';
+import { getNetworks } from '@/lib/chain/network';
 import { getDb, rowsOf } from '@/lib/db';
 import { MODES } from '@/lib/mode';
 import { readHeads } from './read-heads';
@@ -30,11 +30,11 @@ function newestMigration(): number {
 
 /**
  * Whether this instance can serve: the database answers (3 s), every committed migration is applied
- * (this build's newest one is recorded), and each enabled network's RPC answers eth_blockNumber (3 s each,
- * in parallel). Reasons are names only, never URLs or error texts.
+ * (this build's newest one is recorded), and each enabled network's node answers its head (3 s each, in
+ * parallel; TRON through its own client). Reasons are names only, never URLs or error texts.
  */
 export async function readiness(): Promise<Readiness> {
-  const networks = MODES.flatMap((m) => getNetworks(m)).filter((n) => n.rpcUrl && isEvmNetwork(n));
+  const networks = MODES.flatMap((m) => getNetworks(m)).filter((n) => n.rpcUrl);
   const [db, heads] = await Promise.all([
     withTimeout(
       (async () => {
