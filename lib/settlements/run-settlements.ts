@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
-import { isEvmNetwork, tokensOf, withoutStoppedRails, type Network } from '@/lib/chain/network';
+import { tokensOf, type Network } from '@/lib/chain/network';
 import { checkedNetwork } from '@/lib/chain/rail-gate';
 import { textArray } from '@/lib/db/text-array';
 import { recordSettlementFailure, type RetryPolicy } from './record-settlement-failure';
@@ -42,9 +42,7 @@ export async function runSettlements(
 ) {
   const result = { completed: 0, failed: 0 };
   // Nothing is swept before the rail check has read this network's chain id and tokens (once per process).
-  // The rail check reads through EVM JSON-RPC (eth_call), which TRON's node does not serve: a TRON network is
-  // checked by its own watcher's start (docs/tron.md §11); here only the rails stopped so far are left out.
-  const checked = isEvmNetwork(net) ? await checkedNetwork(net) : (withoutStoppedRails(net) as SettleNetwork | undefined);
+  const checked = await checkedNetwork(net);
   if (!checked) return result;
   net = checked;
   for (let i = 0; i < (opts.max ?? 20) && !opts.signal?.aborted; i++) {

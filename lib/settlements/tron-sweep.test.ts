@@ -1,5 +1,5 @@
-import { eq, inArray } from 'drizzle-orm';
-import { parseUnits, type Hex } from 'viem';
+import { eq } from 'drizzle-orm';
+import { formatUnits, parseUnits, type Hex } from 'viem';
 import { utils } from 'tronweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gasSpend, invoices, ledgerEntries, settlements, settlementTxs, type SettlementStep } from '@/db/schema';
@@ -13,6 +13,12 @@ import { Decimal } from '@/lib/money';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { startTronRail, type TronRail } from '@/lib/testing/tron-rail';
+import { watchTron } from '@/lib/payments/watch-tron';
+import { readTronWallets } from '@/lib/console/read-tron-wallets';
+import { errorLines, networkLines } from '@/lib/solvency/network-lines';
+import { readOwedSnapshot } from '@/lib/solvency/owed-snapshot';
+import { readTronHoldings } from '@/lib/solvency/read-tron';
+import { createSettlements } from './create-settlements';
 import { retrySettlement } from './retry-settlement';
 import { runSettlements } from './run-settlements';
 import { settleInvoice, type SettleHooks, type SettleNetwork } from './settle-invoice';
@@ -243,16 +249,70 @@ describe('burning TRX instead of delegating', () => {
   });
 });
 
+describe('a TRON invoice paid, confirmed by the watcher and settled by the jobs', () => {
+  it('is swept and PAID_OUT: found by watchTron, CONFIRMED once solidified, fanned out, settled', async () => {
+    const t = await createTestTenant({ invoiceFeeRate: '0.01' });
+    await watchTron(t.db, net, { baseBackoffMs: 1, maxRetries: 1 });
+    const res = await call('POST', '/v1/invoices', { key: t.test, body: { amount: '18.00', chain: 'TRON', token: 'USDT' } });
+    expect(res.status, res.text).toBe(201);
+    const [inv] = await t.db.select().from(invoices).where(eq(invoices.id, res.body.id));
+    await rail.node.mintUsdt(res.body.depositAddress, 18_000_000n);
+    deposits.push(inv!.depositAddress);
+    paid += 18_000_000n;
+    await watchTron(t.db, net, { baseBackoffMs: 1, maxRetries: 1 });
+    await rail.node.mine(19);
+    await watchTron(t.db, net, { baseBackoffMs: 1, maxRetries: 1 });
+    expect((await t.db.select().from(invoices).where(eq(invoices.id, inv!.id)))[0]!.status).toBe('CONFIRMED');
+    const [id] = await createSettlements(t.db, net);
+    expect(id).toBeDefined();
+    expect(await runSettlements(t.db, net, { only: id, hooks: mining })).toEqual({ completed: 1, failed: 0 });
+    const [after] = await t.db.select().from(invoices).where(eq(invoices.id, inv!.id));
+    expect(after!.status).toBe('PAID_OUT');
+    expect([after!.amountCredited, after!.feeAmount].map((v) => new Decimal(v).toFixed())).toEqual(['17.82', '0.18']);
+    expect(await usdt(inv!.depositAddress)).toBe(0n);
+    expect(await trxOf(inv!.depositAddress)).toBe(0n);
+  });
+});
+
 describe('money on the TRON network', () => {
   it('is conserved: hot + fee wallets + deposit addresses hold exactly what was paid', async () => {
     const held = [rail.node.keys.hot.hex, rail.node.keys.fee.hex, ...deposits];
     const balances = await Promise.all(held.map(usdt));
     expect(balances.reduce((a, b) => a + b, 0n)).toBe(paid);
-    const t = await createTestTenant();
-    const rows = await t.db
-      .select()
-      .from(settlements)
-      .where(inArray(settlements.chainId, [net.chainId]));
-    expect(rows.length).toBeGreaterThan(0);
+  });
+
+  it("solvency reads TRON: USDT at the hot wallet and the dust's deposit address, the energy wallet's sweeps against the floor", async () => {
+    const db = (await createTestTenant()).db;
+    const snap = await readOwedSnapshot(db, 'test');
+    const holdings = await readTronHoldings(net, snap.depositAddresses, async () => []);
+    const lines = networkLines(net, snap, { withdrawals: new Map(), feeTxs: new Map() }, holdings);
+    const token = lines.find((l) => l.kind === 'token')!;
+    expect(token).toMatchObject({ chain: 'TRON', asset: 'USDT', status: 'ok', error: null });
+    // Everything swept is in the hot wallet (fees included: they move to the fee wallet in batches).
+    expect(token.holdings!.find((h) => h.role === 'hot')!.amount).toBe(formatUnits(await usdt(rail.node.keys.hot.hex), 6));
+    const energy = lines.find((l) => l.kind === 'gas')!;
+    expect(energy).toMatchObject({ asset: 'sweeps', owed: '20', status: 'ok' });
+    expect(Number(energy.held)).toBeGreaterThan(100);
+    // A node that does not answer is an error, never a zero.
+    const dead = { ...net, rpcUrl: 'http://127.0.0.1:9' };
+    await expect(readTronHoldings(dead, snap.depositAddresses, async () => [])).rejects.toThrow();
+    expect(errorLines(dead, snap, 'down').map((l) => [l.kind, l.asset, l.held])).toEqual([
+      ['token', 'USDT', null],
+      ['gas', 'sweeps', null],
+    ]);
+  });
+
+  it("the console shows the energy wallet's TRX, stake and sweeps, and a dead node as unreadable", async () => {
+    const w = await readTronWallets(net);
+    if (w.state !== 'ok') throw new Error(`unexpected ${w.state}`);
+    expect(w.gas!.address).toBe(rail.node.keys.gas.address);
+    expect(w.gas!.energy!.sweeps).toBeGreaterThan(100);
+    expect(Number(w.gas!.energy!.stakedTrx)).toBeGreaterThan(0);
+    expect(w.gas!.low).toBe(false);
+    expect(w.hot!.tokens).toEqual([{ asset: 'USDT', amount: formatUnits(await usdt(rail.node.keys.hot.hex), 6) }]);
+    // Energy for fewer sweeps than the floor: low.
+    const low = await readTronWallets({ ...net, energyLowSweeps: 1_000_000 });
+    expect(low.state === 'ok' && low.gas!.low).toBe(true);
+    expect((await readTronWallets({ ...net, rpcUrl: 'http://127.0.0.1:9' })).state).toBe('unreadable');
   });
 });
