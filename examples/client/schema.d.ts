@@ -1748,7 +1748,7 @@ export interface components {
              * @description The network of the settlement or withdrawal that caused it; null for adjustments.
              * @enum {string|null}
              */
-            network: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | null;
+            network: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | null;
             /** @description settlement, withdrawal, or the kind of record behind an adjustment. */
             sourceType: string;
             sourceId: string;
@@ -1796,7 +1796,7 @@ export interface components {
             /** @enum {string} */
             status: "PENDING" | "DETECTED" | "PARTIALLY_PAID" | "OVERPAID" | "CONFIRMED" | "PROCESSING_PAYOUT" | "PAID_OUT" | "EXPIRED" | "FAILED";
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /** @enum {string} */
             token: "USDT" | "USDC";
             /** @description EIP-55 checksummed address the customer pays to. */
@@ -2046,7 +2046,7 @@ export interface components {
              * @description The network the payment was sent on.
              * @enum {string}
              */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /**
              * @description The token that was sent.
              * @enum {string}
@@ -2056,7 +2056,7 @@ export interface components {
              * @description The invoice's network.
              * @enum {string}
              */
-            invoiceChain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            invoiceChain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /**
              * @description The invoice's token.
              * @enum {string}
@@ -2116,7 +2116,7 @@ export interface components {
             /** @enum {string} */
             status: "PENDING" | "DETECTED" | "PARTIALLY_PAID" | "OVERPAID" | "CONFIRMED" | "PROCESSING_PAYOUT" | "PAID_OUT" | "EXPIRED" | "FAILED";
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /** @enum {string} */
             token: "USDT" | "USDC";
             /** @description EIP-55 checksummed address the customer pays to. */
@@ -2196,7 +2196,7 @@ export interface components {
             /** @enum {string} */
             status: "PENDING" | "DETECTED" | "PARTIALLY_PAID" | "OVERPAID" | "CONFIRMED" | "PROCESSING_PAYOUT" | "PAID_OUT" | "EXPIRED" | "FAILED";
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /** @enum {string} */
             token: "USDT" | "USDC";
             /** @description EIP-55 checksummed address the customer pays to. */
@@ -2257,7 +2257,7 @@ export interface components {
                  * @description Extension: the network the payment came on (another than the invoice's when the wrong-network policy credited it).
                  * @enum {string}
                  */
-                chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
                 txHash: string;
                 logIndex: number;
                 amount: string;
@@ -2321,7 +2321,7 @@ export interface components {
             invoiceId: string;
             tenantId: string;
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /** @enum {string} */
             token: "USDT" | "USDC";
             depositAddress: string;
@@ -2425,7 +2425,7 @@ export interface components {
              * @description Extension: the network the figures are for.
              * @enum {string}
              */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
         };
         Order: {
             id: string;
@@ -2549,7 +2549,7 @@ export interface components {
              * @description The network of each payer's invoice.
              * @enum {string}
              */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /**
              * @description The token of each payer's invoice.
              * @enum {string}
@@ -2861,7 +2861,7 @@ export interface components {
             status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED";
             destinationAddress: string;
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /** @enum {string} */
             token: "USDT" | "USDC";
             txHash: string | null;
@@ -2907,7 +2907,7 @@ export interface components {
         };
         WithdrawalCost: {
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /** @description The smallest withdrawal (and refund) paid on this network. */
             minWithdrawal: string;
             /** @description Flat fee added to the percentage fee on each withdrawal on this network: its gas, set by the operator. */
@@ -2934,7 +2934,7 @@ export interface components {
             status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED";
             destinationAddress: string;
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /** @enum {string} */
             token: "USDT" | "USDC";
             txHash: string | null;
@@ -3456,7 +3456,7 @@ export interface operations {
                 /** @description Only this balance. */
                 asset?: "USDT" | "USDC";
                 /** @description Only transactions caused on this network. */
-                network?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                network?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
                 type?: "payment_credit" | "invoice_fee" | "withdrawal" | "withdrawal_fee" | "withdrawal_reversal" | "network_fee" | "refund" | "exchange" | "adjustment";
                 /** @description Created at or after this instant (ISO 8601). */
                 createdFrom?: string;
@@ -3771,7 +3771,7 @@ export interface operations {
                      * @default BSC
                      * @enum {string}
                      */
-                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
                     /**
                      * @description USDT (default) or USDC; the payment credits your balance in this asset.
                      * @default USDT
@@ -4829,7 +4829,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Extension: the invoice's network (default BSC), among the enabled rails; the exchange pays out on it. */
-                chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
                 /** @description Extension: the invoice's token, USDT (default) or USDC. */
                 token?: "USDT" | "USDC";
             };
@@ -4953,7 +4953,7 @@ export interface operations {
                      * @description Extension: the invoice's network (default BSC), among the enabled rails; the exchange pays out on it.
                      * @enum {string}
                      */
-                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
                     /**
                      * @description Extension: the invoice's token, USDT (default) or USDC.
                      * @enum {string}
@@ -5810,7 +5810,7 @@ export interface operations {
                      * @default BSC
                      * @enum {string}
                      */
-                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
                     /**
                      * @description USDT (default) or USDC: what payers pay and your balance is credited in.
                      * @default USDT
@@ -9497,7 +9497,7 @@ export interface operations {
                      * @description Extension: the network to pay on (default BSC), among the enabled rails; sent from that network's hot wallet.
                      * @enum {string}
                      */
-                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
                     /**
                      * @description Extension: USDT (default) or USDC; debited from that balance.
                      * @enum {string}
@@ -10590,7 +10590,7 @@ export interface operations {
                      * @description Extension: the network the gateway sends from (default BSC), among the enabled rails; fromCcy must be the exchange's code of this rail.
                      * @enum {string}
                      */
-                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
                     /**
                      * @description Extension: USDT (default) or USDC; debited from that balance.
                      * @enum {string}
@@ -10737,7 +10737,7 @@ export interface operations {
                 /** @description Extension: the asset to read, USDT (default) or USDC. */
                 currency?: "USDT" | "USDC";
                 /** @description Extension: the network to withdraw on (its minimum and flat fee apply); default BSC, or the first enabled network paying the asset. */
-                chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             };
             header?: never;
             path?: never;

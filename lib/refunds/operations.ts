@@ -29,6 +29,7 @@ export const createRefundOp = defineOperation({
     'destination_own_wallet',
     'destination_token_contract',
     'destination_deposit_address',
+    'destination_blacklisted',
     'destination_not_allowed',
     'withdrawal_limit_exceeded',
   ],
