@@ -8,9 +8,20 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { ensureBuild } from './lib/harness';
 
-const BENCHES = ['api', 'withdrawals', 'watcher', 'detection', 'tron', 'queues', 'webhooks', 'exchange', 'auth-abuse', 'abuse', 'statement'].filter(
-  (b) => existsSync(`bench/${b}.ts`),
-);
+const BENCHES = [
+  'api',
+  'withdrawals',
+  'watcher',
+  'detection',
+  'tron',
+  'tron-sweep',
+  'queues',
+  'webhooks',
+  'exchange',
+  'auth-abuse',
+  'abuse',
+  'statement',
+].filter((b) => existsSync(`bench/${b}.ts`));
 const only = process.argv.slice(2);
 // Only these serve the production build (next start); the others call lib/ in-process.
 const NEEDS_BUILD = ['api', 'withdrawals', 'auth-abuse', 'statement'];

@@ -67,7 +67,12 @@ function GasLine({ wallet, coin, lowAt }: { wallet: GasWallet | null; coin: stri
       <WalletAddress label="gas" address={wallet.address} />{' '}
       <span className={wallet.low ? 'font-medium text-red-700' : 'text-slate-900'} role={wallet.low ? 'alert' : undefined}>
         {wallet.balance} {coin}
-        {wallet.low && ` — low, below ${lowAt} ${coin}: sweeps will stop`}
+        {wallet.energy &&
+          ` · ${wallet.energy.stakedTrx} staked for energy, ${wallet.energy.delegatableTrx} delegatable: ${wallet.energy.sweeps} sweeps`}
+        {wallet.low &&
+          (wallet.energy
+            ? ` — low, energy for fewer than ${wallet.energy.lowAtSweeps} sweeps: stake more ${coin}`
+            : ` — low, below ${lowAt} ${coin}: sweeps will stop`)}
       </span>
     </span>
   );

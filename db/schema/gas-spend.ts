@@ -1,4 +1,4 @@
-import { bigint, index, integer, numeric, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, index, numeric, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, mode } from './columns';
 
 /** Wei: whole numbers up to 2^256. */
@@ -15,12 +15,15 @@ export const gasSpend = pgTable(
     id: text().primaryKey(),
     mode: mode(),
     chainId: bigint({ mode: 'number' }).notNull(),
-    kind: text({ enum: ['sweep_gas_topup', 'sweep_fee', 'sweep_custody', 'withdrawal'] }).notNull(),
+    kind: text({
+      enum: ['sweep_gas_topup', 'sweep_fee', 'sweep_custody', 'sweep_activate', 'sweep_stake', 'sweep_delegate', 'sweep_undelegate', 'withdrawal'],
+    }).notNull(),
     /** The settlement or withdrawal the transaction was for. */
     referenceId: text().notNull(),
     txHash: text().notNull(),
+    /** Gas; on TRON the energy the transaction used (delegated or burned). */
     gasUsed: wei().notNull(),
-    /** gasUsed × effective gas price, in the network's gas coin (wei). */
+    /** gasUsed × effective gas price, in the network's gas coin's base unit (wei; sun on TRON: the TRX the transaction burned). */
     costWei: wei().notNull(),
     createdAt: createdAt(),
   },

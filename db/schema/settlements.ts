@@ -4,16 +4,51 @@ import { assetColumn, createdAt, mode, money, railChecks, tstz } from './columns
 import { invoices } from './invoices';
 import { tenants } from './tenants';
 
-/** Fixed before the first transaction of a sweep, reused on resume: gas, and the deferred settlements it carries. */
-export interface SweepPlan {
+/** Deferred settlements a sweep moves; heldFee is the part of their fee that goes with the net (absent on old plans: 0). */
+export interface CarriedSettlements {
+  ids: string[];
+  fee: string;
+  net: string;
+  heldFee?: string;
+}
+
+/** An EVM sweep's plan (rows without `kind`): gas price and per-transfer gas limits of the top-up. */
+export interface EvmSweepPlan {
+  kind?: undefined;
   gasPrice: string;
   feeGas: string;
   custodyGas: string;
-  /** Deferred settlements this sweep moves; heldFee is the part of their fee that goes with the net (absent on old plans: 0). */
-  carried?: { ids: string[]; fee: string; net: string; heldFee?: string };
+  carried?: CarriedSettlements;
 }
 
+/**
+ * A TRON sweep's plan (lib/settlements/tron/plan-tron-sweep.ts): one USDT transfer of `units` to the hot wallet,
+ * paid with `energy` (the estimate plus a margin) either delegated from the energy wallet's stake (`delegateSun`,
+ * after staking `stakeSun` more) or burned by the deposit address from TRX the energy wallet sends it
+ * (`feeMode: 'burn'`, only when the operator allows it). Sun amounts are decimal strings.
+ */
+export interface TronSweepPlan {
+  kind: 'tron';
+  feeMode: 'delegate' | 'burn';
+  units: string;
+  energy: number;
+  /** Sun per energy unit when planned (getEnergyFee): the transfer's fee_limit is energy × this. */
+  energySun: string;
+  delegateSun: string;
+  stakeSun: string;
+  /** TRX the deposit address must hold before its transfer: burn mode's energy and bandwidth, else bandwidth past its free allowance. */
+  depositNeedsSun: string;
+  carried?: CarriedSettlements;
+}
+
+/** Fixed before the first transaction of a sweep, reused on resume: how it is paid for, and the deferred settlements it carries. */
+export type SweepPlan = EvmSweepPlan | TronSweepPlan;
+
 export const SETTLEMENT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
+
+/** On-chain steps of a sweep (settlement_txs.step). */
+export const SETTLEMENT_STEPS = ['gas_topup', 'fee', 'custody', 'activate', 'stake', 'delegate', 'undelegate'] as const;
+export type SettlementStep = (typeof SETTLEMENT_STEPS)[number];
 
 /**
  * One sweep of confirmed transfers of an invoice to the fee and custody wallets.
@@ -99,14 +134,24 @@ export const settlementTxs = pgTable(
     settlementId: text()
       .notNull()
       .references(() => settlements.id),
-    step: text({ enum: ['gas_topup', 'fee', 'custody'] }).notNull(),
+    /** EVM: gas_topup, fee, custody. TRON: activate, stake, delegate, gas_topup (TRX, burn mode), custody, undelegate. */
+    step: text({ enum: SETTLEMENT_STEPS }).notNull(),
     chainId: bigint({ mode: 'number' }).notNull(),
     fromAddress: text().notNull(),
     toAddress: text().notNull(),
-    nonce: integer().notNull(),
+    /** EVM only: TRON has no nonces (a reference block and an expiration instead). */
+    nonce: integer(),
+    /** EVM: keccak of the raw bytes. TRON: the txID, sha256(raw_data), without 0x. */
     txHash: text().notNull(),
+    /** EVM: the signed RLP hex. TRON: the signed transaction as JSON (broadcast as is). */
     rawTx: text().notNull(),
-    /** Wei for gas_topup, token base units for fee and custody. */
+    /** TRON: after this no block can include it (re-signed only once isSafelyExpired proves it never landed). */
+    expiresAt: tstz(),
+    /** TRON: the block its TaPoS references (only later blocks can hold it). */
+    refBlockNumber: bigint({ mode: 'number' }),
+    /** TRON: earlier txIDs of this step, each proven expired unmined before it was re-signed. */
+    replacedTxHashes: text().array(),
+    /** Wei (sun on TRON) for gas_topup, stake, delegate and undelegate; token base units for fee and custody. */
     value: text().notNull(),
     status: text({ enum: ['signed', 'confirmed'] })
       .notNull()

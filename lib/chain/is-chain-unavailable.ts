@@ -14,6 +14,8 @@ const NO_ANSWER = new Set([
   'LimitExceededRpcError',
   'ResourceUnavailableRpcError',
   'UnknownRpcError',
+  // TRON's node client: a failed, timed-out or malformed read (lib/chain/tron/node-client.ts).
+  'TronNodeError',
 ]);
 
 /**

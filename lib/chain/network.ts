@@ -60,8 +60,12 @@ export interface Network {
   gasWalletLowBnb?: string;
   /** Every enabled token contract of the network; unset: only this rail's token. */
   tokens?: TokenContract[];
-  /** The native coin paying gas (BNB, ETH, POL). */
+  /** The native coin paying gas (BNB, ETH, POL, TRX). */
   nativeCoin?: string;
+  /** TRON: a sweep the energy wallet cannot pay with delegated energy may burn TRX instead (`<MODE>_TRON_ALLOW_TRX_BURN`). Unset: refused. */
+  allowTrxBurn?: boolean;
+  /** TRON: the low-funds floor of the energy wallet, in sweeps it can pay with delegated energy (`<MODE>_TRON_ENERGY_LOW_SWEEPS`, default 20). */
+  energyLowSweeps?: number;
 }
 
 /** The token contracts a network's watcher reads. */
@@ -256,8 +260,17 @@ function buildExtraNetwork(e: ReturnType<typeof env>, mode: Mode, chain: ChainKe
     gasWalletLowBnb: (raw[`${p}_${chain}_GAS_WALLET_LOW`] as string | undefined) ?? bsc.gasWalletLowBnb,
     nativeCoin: spec.nativeCoin,
     tokens,
+    ...(spec.family === 'tron'
+      ? {
+          allowTrxBurn: raw[`${p}_TRON_ALLOW_TRX_BURN`] === true,
+          energyLowSweeps: (raw[`${p}_TRON_ENERGY_LOW_SWEEPS`] as number | undefined) ?? DEFAULT_ENERGY_LOW_SWEEPS,
+        }
+      : {}),
   });
 }
+
+/** Sweeps the TRON energy wallet should always be able to pay (the low-funds floor when unset). */
+export const DEFAULT_ENERGY_LOW_SWEEPS = 20;
 
 const STOPPED = new WeakMap<Network, { generation: number; net: Network | undefined }>();
 

@@ -1,14 +1,14 @@
 import { and, asc, eq, gte, lt, max } from 'drizzle-orm';
 import { keccak256, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { settlementTxs } from '@/db/schema';
+import { settlementTxs, type SettlementStep } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import { broadcastRaw } from './broadcast-raw';
 import { recordGasSpend } from './record-gas-spend';
 import { reserveNonce } from './reserve-nonce';
 
-export type SettlementStep = 'gas_topup' | 'fee' | 'custody';
+export type { SettlementStep } from '@/db/schema';
 
 export interface RecordedTxInput {
   settlementId: string;
@@ -91,6 +91,7 @@ export async function confirmRecordedTx(db: Db, client: PublicClient, row: Row):
  * them again is harmless; a nonce that was used meanwhile is refused as too low.
  */
 async function fillNonceGap(db: Db, client: PublicClient, row: Row): Promise<void> {
+  if (row.nonce === null) return;
   const mined = await client.getTransactionCount({ address: row.fromAddress as Address, blockTag: 'latest' });
   if (mined >= row.nonce) return;
   const below = await db

@@ -159,6 +159,11 @@ export const EXTRA_CHAINS = ['ETHEREUM', 'POLYGON', 'ARBITRUM', 'BASE', 'TRON'] 
  * given otherwise; its wallets default to the mode's BSC wallets (the same key
  * is the same address on every EVM chain).
  */
+const trxBurnFlag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
 export const RAIL_ENV: Record<string, z.ZodType> = {
   ...Object.fromEntries(
     (['TEST', 'LIVE'] as const).flatMap((p) => [
@@ -178,6 +183,13 @@ export const RAIL_ENV: Record<string, z.ZodType> = {
         /** The gas wallet's floor in that network's coin (console warning, solvency alert); default the mode's *_GAS_WALLET_LOW_BNB. */
         [`${p}_${c}_GAS_WALLET_LOW`, decimal.optional()],
       ]),
+      /**
+       * TRON sweeps: when the energy wallet cannot delegate the energy a sweep needs (too little stake and TRX to
+       * stake), send the deposit address the TRX to burn for it (~6–13 TRX a sweep) instead of refusing. Default off.
+       */
+      [`${p}_TRON_ALLOW_TRX_BURN`, trxBurnFlag],
+      /** TRON: the console warns and the solvency job alerts when the energy wallet can pay fewer sweeps than this. */
+      [`${p}_TRON_ENERGY_LOW_SWEEPS`, z.coerce.number().int().nonnegative().optional()],
     ]),
   ),
 };

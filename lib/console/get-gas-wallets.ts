@@ -2,19 +2,22 @@ import { getNetworks, isEvmNetwork, type Network } from '@/lib/chain/network';
 import { log } from '@/lib/log';
 import { MODES, type Mode } from '@/lib/mode';
 import { factsOf, readError, readNetworkWallets, READ_TIMEOUT_MS, type NetworkWallets } from './read-network-wallets';
+import { readTronWallets } from './read-tron-wallets';
 
 export type { GasWallet, HotWallet, NetworkWallets, TokenBalance } from './read-network-wallets';
 
 /**
  * The gas and hot wallets of every enabled network of each mode (BSC first
  * within a mode): the gas wallet's native coin, which pays every sweep's
- * top-up, and the hot wallet's native coin and enabled tokens, which pay
+ * top-up (on TRON the energy wallet's TRX, stake and the sweeps it can pay:
+ * read-tron-wallets.ts), and the hot wallet's native coin and enabled tokens, which pay
  * withdrawals. Networks are read in parallel, each on its own: one that fails
  * or is slow is "unreadable" (never a balance of 0) and the others still show.
  */
 export async function getGasWallets(modes: readonly Mode[] = MODES, timeoutMs = READ_TIMEOUT_MS): Promise<NetworkWallets[]> {
-  const networks = modes.flatMap((mode) => getNetworks(mode)).filter(isEvmNetwork);
-  return Promise.all(networks.map((net) => readNetworkWallets(net, timeoutMs).catch((err: unknown) => unreadable(net, err))));
+  const networks = modes.flatMap((mode) => getNetworks(mode));
+  const read = (net: Network) => (isEvmNetwork(net) ? readNetworkWallets(net, timeoutMs) : readTronWallets(net, timeoutMs));
+  return Promise.all(networks.map((net) => read(net).catch((err: unknown) => unreadable(net, err))));
 }
 
 /** A network whose read threw before any RPC call (e.g. a malformed wallet key). */

@@ -13,15 +13,18 @@ export interface TokenBalance {
 }
 
 export interface GasWallet {
-  address: Address;
+  /** EIP-55, or `T…` on TRON. */
+  address: string;
   /** Native coin, decimal string. */
   balance: string;
-  /** Below `lowAt`: sweeps on this network stop when it runs out. */
+  /** Below `lowAt` (on TRON: energy for fewer than `energy.lowAtSweeps` sweeps): sweeps on this network stop when it runs out. */
   low: boolean;
+  /** TRON's energy wallet: its stake for energy and the sweeps it can pay with delegated energy. */
+  energy?: { stakedTrx: string; delegatableTrx: string; energyPerTrx: number; sweeps: number; lowAtSweeps: number };
 }
 
 export interface HotWallet {
-  address: Address;
+  address: string;
   /** Native coin, decimal string. */
   balance: string;
   tokens: TokenBalance[];
@@ -44,7 +47,7 @@ interface NetworkFacts {
 export type NetworkWallets = NetworkFacts &
   (
     | { state: 'not_configured' }
-    | { state: 'unreadable'; error: string; gasAddress: Address | null; hotAddress: Address | null }
+    | { state: 'unreadable'; error: string; gasAddress: string | null; hotAddress: string | null }
     | { state: 'ok'; gas: GasWallet | null; hot: HotWallet | null }
   );
 
@@ -62,7 +65,7 @@ export function factsOf(net: Network): NetworkFacts {
   };
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);

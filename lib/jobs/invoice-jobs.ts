@@ -1,5 +1,5 @@
 import type { ScheduledJob } from './scheduled-job';
-import { getNetworks, isEvmNetwork, isNetworkReady, type Network } from '@/lib/chain/network';
+import { getNetworks, isNetworkReady, type Network } from '@/lib/chain/network';
 import { watchChainLoop } from '@/lib/payments/watch-loop';
 import { refillAddressPool } from '@/lib/chain/refill-address-pool';
 import { MODES, type Mode } from '@/lib/mode';
@@ -35,7 +35,13 @@ export const INVOICE_JOBS: ScheduledJob[] = [
     everyMs: 5_000,
     leaseMs: 120_000,
     run: async (db, signal) => {
-      const mnemonics = new Set(MODES.flatMap((m) => getNetworks(m).filter((n) => familyOf(n.chain) === 'evm').map((n) => n.depositMnemonic)).filter((m): m is string => Boolean(m)));
+      const mnemonics = new Set(
+        MODES.flatMap((m) =>
+          getNetworks(m)
+            .filter((n) => familyOf(n.chain) === 'evm')
+            .map((n) => n.depositMnemonic),
+        ).filter((m): m is string => Boolean(m)),
+      );
       for (const mnemonic of mnemonics) await refillAddressPool(db, mnemonic, { target: 2_000, signal });
     },
   },
@@ -61,7 +67,7 @@ export const INVOICE_JOBS: ScheduledJob[] = [
     leaseMs: 10 * 60_000,
     // Each network's settlements in a loop of its own, side by side: a hung node holds up only its own payouts.
     run: (db, signal, opts) =>
-      perNetwork('settlement', ready().filter(isEvmNetwork).filter(canSettle), (net) => runSettlements(db, net, { signal }), {
+      perNetwork('settlement', ready().filter(canSettle), (net) => runSettlements(db, net, { signal }), {
         signal,
         runForMs: opts?.runForMs ?? 25_000,
         pollMs: 500,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '@/lib/db';
-import { getNetworks, isEvmNetwork, isNetworkReady, requireNetwork } from '@/lib/chain/network';
+import { getNetworks, isNetworkReady, requireNetwork } from '@/lib/chain/network';
 import { CHAINS } from '@/lib/config/rails';
 import { dueSettlements } from '@/lib/settlements/due-settlements';
 import { runSettlements } from '@/lib/settlements/run-settlements';
@@ -37,7 +37,7 @@ export async function enqueueDueSettlements(
   enqueue: (payload: SettleInvoicePayload, idempotencyKey: string) => Promise<unknown>,
 ): Promise<void> {
   for (const net of MODES.flatMap((m) => getNetworks(m))) {
-    if (!isNetworkReady(net) || !isEvmNetwork(net)) continue;
+    if (!isNetworkReady(net)) continue;
     for (const s of await dueSettlements(db, net)) {
       await enqueue(SettleInvoicePayload.parse({ settlementId: s.id, mode: net.mode, chain: net.chain }), `${s.id}:${s.attempts}`);
     }

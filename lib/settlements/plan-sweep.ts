@@ -1,32 +1,31 @@
 import { and, eq, isNull, ne } from 'drizzle-orm';
-import { erc20Abi, parseUnits, type Address, type PublicClient } from 'viem';
-import { settlements, type Settlement, type SweepPlan } from '@/db/schema';
+import { parseUnits } from 'viem';
+import { settlements, type CarriedSettlements, type Settlement } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { Decimal } from '@/lib/money';
 
-export type Carried = NonNullable<SweepPlan['carried']>;
+export type Carried = CarriedSettlements;
 
 /**
  * Whether a settlement's deposit address is worth sweeping now. Decided once,
  * before any transaction (a stored plan means it was decided to sweep): the
- * address's token balance — a failed read throws, the settlement retries, it
- * is never taken as 0 — against the network's sweep minimum. Below it: null
+ * address's token balance (`balanceOf`, the family's own read: ERC-20 or
+ * TRC-20) — a failed read throws, the settlement retries, it is never taken
+ * as 0 — against the network's sweep minimum. Below it: null
  * (credit without sweeping; dust sent to many addresses costs no gas). At or
  * above: the earlier deferred settlements of the invoice whose tokens this
  * sweep carries along.
  */
 export async function planSweep(
   db: Db,
-  client: PublicClient,
-  net: { tokenAddress: Address; decimals: number; sweepMinimum?: string },
+  net: { decimals: number; sweepMinimum?: string },
   s: Settlement,
-  deposit: Address,
+  balanceOf: () => Promise<bigint>,
 ): Promise<Carried | null> {
   if (s.gasPlan) return s.gasPlan.carried ?? { ids: [], fee: '0', net: '0', heldFee: '0' };
   const minimum = net.sweepMinimum ? parseUnits(net.sweepMinimum, net.decimals) : 0n;
   if (minimum > 0n) {
-    const held = await client.readContract({ address: net.tokenAddress, abi: erc20Abi, functionName: 'balanceOf', args: [deposit] });
-    if (held < minimum) return null;
+    if ((await balanceOf()) < minimum) return null;
   }
   const deferred = await db
     .select({ id: settlements.id, fee: settlements.feeAmount, net: settlements.netAmount, heldFee: settlements.heldFee })

@@ -1,13 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { encodeFunctionData, erc20Abi, parseUnits, type Address, type PublicClient } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { invoices, settlements, type SweepPlan } from '@/db/schema';
+import { invoices, settlements, type EvmSweepPlan, type SettlementStep } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { publicClient } from '@/lib/chain/clients';
 import { depositAccount } from '@/lib/chain/deposit-account';
 import { railOf, type ReadyNetwork } from '@/lib/chain/network';
-import { confirmRecordedTx, findRecordedTx, sendRecordedTx, type SettlementStep } from '@/lib/chain/send-recorded-tx';
+import { confirmRecordedTx, findRecordedTx, sendRecordedTx } from '@/lib/chain/send-recorded-tx';
+import { familyOf } from '@/lib/config/rails';
 import { finishSettlement } from './finish-settlement';
+import { settleTronInvoice } from './settle-tron-invoice';
 import { planSweep, type Carried } from './plan-sweep';
 
 /** What a sweep needs of its network: the node, the token, the deposit keys and the three wallets. */
@@ -19,9 +21,14 @@ export interface SettleHooks {
   afterStep?: (step: SettlementStep) => void | Promise<void>;
   /** Tests: called after a step is recorded and before it is broadcast. */
   beforeBroadcast?: (step: SettlementStep) => void | Promise<void>;
+  /**
+   * Tests: awaited instead of the pause between two looks at a transaction that is not final yet (TRON waits
+   * for solidification; the stand-in makes blocks only when asked).
+   */
+  onWait?: () => void | Promise<void>;
 }
 
-type GasPlan = SweepPlan;
+type GasPlan = EvmSweepPlan;
 
 // Estimates plus 10 percent: the top-up covers these limits and no more.
 const withMargin = (gas: bigint) => (gas * 11n) / 10n + 1n;
@@ -35,7 +42,10 @@ async function gasPlan(
   moves: Move[],
   carried: Carried,
 ): Promise<GasPlan> {
-  if (s.gasPlan) return s.gasPlan;
+  if (s.gasPlan) {
+    if (s.gasPlan.kind === 'tron') throw new Error(`settlement ${s.id} has a TRON plan on an EVM network`);
+    return s.gasPlan;
+  }
   const estimate = async (m: Move | undefined) =>
     m
       ? withMargin(
@@ -59,7 +69,7 @@ interface Move {
 }
 
 /**
- * Runs one settlement to completion, resumable at any point: top up the
+ * Runs one settlement to completion, resumable at any point (a TRON network's: settleTronInvoice): top up the
  * deposit address with just the BNB its remaining transfers need, send the
  * fee to the fee wallet and the rest to the custody wallet (each step recorded
  * before broadcast, see sendRecordedTx), then credit the ledger, move the
@@ -73,10 +83,14 @@ export async function settleInvoice(db: Db, network: SettleNetwork, settlementId
   const net = railOf(network, s.token);
   if (!net) throw new Error(`settlement ${s.id}: token ${s.token} is not enabled on ${network.chain}`);
   const [invoice] = await db.select().from(invoices).where(eq(invoices.id, s.invoiceId));
+  // TRON: energy delegated from a staked wallet instead of a gas top-up, no nonces (docs/tron.md §4).
+  if (familyOf(net.chain) === 'tron') return settleTronInvoice(db, net, s, invoice!, hooks);
   const client = publicClient(net.rpcUrl);
   const deposit: PrivateKeyAccount = depositAccount(net.depositMnemonic, invoice!.addressIndex);
   // Dust: credited now, swept later with the address's next sweep (see plan-sweep.ts).
-  const carried = await planSweep(db, client, net, s, deposit.address);
+  const carried = await planSweep(db, net, s, () =>
+    client.readContract({ address: net.tokenAddress, abi: erc20Abi, functionName: 'balanceOf', args: [deposit.address] }),
+  );
   if (!carried) return finishSettlement(db, s.id, { sweepDeferred: true });
   // The fee on what the merchant may give back (heldFee) goes to the hot wallet with the net: a refund returns it from there.
   const units = (v: string | undefined) => parseUnits(v ?? '0', net.decimals);

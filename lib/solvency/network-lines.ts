@@ -1,5 +1,5 @@
 import type { SolvencyHolding, SolvencyOwed } from '@/db/schema';
-import { tokensOf, type Network } from '@/lib/chain/network';
+import { DEFAULT_ENERGY_LOW_SWEEPS, isEvmNetwork, tokensOf, type Network } from '@/lib/chain/network';
 import { CHAIN_SPECS, type ChainKey } from '@/lib/config/rails';
 import { Decimal } from '@/lib/money';
 import { lineKey, type OwedSnapshot } from './owed-snapshot';
@@ -94,8 +94,31 @@ export function networkLines(net: Network, snap: OwedSnapshot, hashes: TxHashes,
       error: null,
     });
   }
+  if (chain.energy) {
+    const floor = new Decimal(energyFloor(net));
+    const difference = new Decimal(chain.energy.sweeps).minus(floor);
+    lines.push({
+      kind: 'gas',
+      mode: net.mode,
+      chain: net.chain,
+      chainId: net.chainId,
+      asset: ENERGY_ASSET,
+      status: difference.isNegative() ? 'shortfall' : 'ok',
+      blockNumber: chain.blockNumber,
+      held: String(chain.energy.sweeps),
+      owed: floor.toFixed(),
+      difference: difference.toFixed(),
+      owedParts: null,
+      holdings: [{ address: chain.energy.address, role: 'gas', amount: String(chain.energy.sweeps) }],
+      error: null,
+    });
+  }
   return lines;
 }
+
+/** TRON's gas line counts sweeps the energy wallet can pay with delegated energy, against a floor in sweeps. */
+export const ENERGY_ASSET = 'sweeps';
+const energyFloor = (net: Network) => net.energyLowSweeps ?? DEFAULT_ENERGY_LOW_SWEEPS;
 
 export const nativeCoin = (net: Network) => net.nativeCoin ?? CHAIN_SPECS[net.chain].nativeCoin;
 
@@ -117,6 +140,7 @@ export function errorLines(net: Network, snap: OwedSnapshot | null, error: strin
     error,
   });
   const lines = tokensOf(net).map((t) => line('token', t.asset, new Decimal(snap?.balances.get(lineKey(net.chainId, t.asset)) ?? 0).toFixed()));
-  if (net.gasWalletKey) lines.push(line('gas', nativeCoin(net), new Decimal(net.gasWalletLowBnb ?? '0.05').toFixed()));
+  if (net.gasWalletKey && isEvmNetwork(net)) lines.push(line('gas', nativeCoin(net), new Decimal(net.gasWalletLowBnb ?? '0.05').toFixed()));
+  else if (net.gasWalletKey) lines.push(line('gas', ENERGY_ASSET, String(energyFloor(net))));
   return lines;
 }

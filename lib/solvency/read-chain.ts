@@ -6,12 +6,15 @@ import { resultOf, rpcBatch, RpcReadError, type RpcCall } from '@/lib/chain/rpc-
 /** What one network's chain shows at one block. Amounts are decimal strings at each token's decimals. */
 export interface ChainHoldings {
   blockNumber: number;
-  hot: Address;
+  /** The hot wallet in the network's wire form (EIP-55, or `T…` on TRON). */
+  hot: string;
   /** token → hot wallet balance. */
   hotBalances: Map<string, string>;
   /** `${token}:${address}` → balance of that deposit address. */
   depositBalances: Map<string, string>;
   gas: { address: Address; balance: string } | null;
+  /** TRON's energy wallet instead of a gas wallet: its TRX and the sweeps its stake can pay (lib/solvency/read-tron.ts). */
+  energy?: { address: string; trx: string; sweeps: number } | null;
   /** Transactions mined successfully at or before blockNumber (lowercase hashes). */
   mined: Set<string>;
 }

@@ -1,4 +1,5 @@
 import { getNetworks, isEvmNetwork, type Network } from '@/lib/chain/network';
+import { readTronHoldings } from './read-tron';
 import type { Db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
@@ -49,7 +50,7 @@ export async function runSolvency(db: Db, opts: SolvencyOptions = {}) {
   const lines: LineFigures[] = [];
   const unattributed: { mode: string; asset: string; amount: string }[] = [];
   for (const mode of opts.modes ?? MODES) {
-    const nets = getNetworks(mode).filter(isEvmNetwork).filter(readable);
+    const nets = getNetworks(mode).filter(readable);
     if (nets.length === 0) continue;
     let snap: OwedSnapshot;
     try {
@@ -70,7 +71,8 @@ export async function runSolvency(db: Db, opts: SolvencyOptions = {}) {
             hashes = await readTxHashes(db, ids, settlementIds);
             return [...[...hashes.withdrawals.values()].flat(), ...hashes.feeTxs.values()];
           };
-          const chain = await readChainHoldings(net, snap.depositAddresses, load, { timeoutMs: opts.timeoutMs });
+          const read = isEvmNetwork(net) ? readChainHoldings : readTronHoldings;
+          const chain = await read(net, snap.depositAddresses, load, { timeoutMs: opts.timeoutMs });
           return networkLines(net, snap, hashes, chain);
         } catch (err) {
           const error = readError(err);

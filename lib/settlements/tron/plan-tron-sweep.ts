@@ -1,0 +1,126 @@
+import { eq, sql } from 'drizzle-orm';
+import { settlements, type CarriedSettlements, type Settlement, type TronSweepPlan } from '@/db/schema';
+import { rowsOf, type Db } from '@/lib/db';
+import type { TronNodeClient } from '@/lib/chain/tron/node-client';
+import { estimateTrc20Transfer, readTronAccount } from '@/lib/chain/tron/resources';
+import { ENERGY_WALLET_RESERVE_SUN, readTronFees, readTronStake } from '@/lib/chain/tron/stake';
+
+export const SUN = 1_000_000n;
+/** Bandwidth of the deposit's one USDT transfer: 345 bytes measured (TronWeb-built, one signature), plus a margin. */
+export const TRANSFER_BYTES = 400n;
+/** Free bandwidth of an account that has not been created yet (`getFreeNetLimit` once it exists). */
+const NEW_ACCOUNT_FREE_BYTES = 600n;
+/**
+ * The estimate plus 10 percent: energy is estimated when planning and used when the transfer runs, and the
+ * dynamic energy factor of USDT can move in between (each 6 h maintenance period). Too little delegated energy
+ * is OUT_OF_ENERGY: the deposit has no TRX to burn for the rest.
+ */
+const withMargin = (energy: number) => Math.ceil(energy * 1.1);
+
+/** A sweep the energy wallet cannot pay for and may not burn TRX for: the settlement's failure reason. */
+export class TronSweepRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TronSweepRefused';
+  }
+}
+
+export interface TronSweepParties {
+  client: TronNodeClient;
+  chainId: number;
+  token: string;
+  deposit: string;
+  energyWallet: string;
+  hot: string;
+  allowTrxBurn: boolean;
+  /** The variable that allows burning, named in the refusal. */
+  burnVariable: string;
+}
+
+const trx = (sun: bigint) => `${(Number(sun) / 1e6).toLocaleString('en-US', { maximumFractionDigits: 6 })} TRX`;
+
+/**
+ * Sun of stake that other planned sweeps of this energy wallet will delegate and the chain does not show yet
+ * (their delegation not confirmed): subtracted from what the chain says can be delegated, so two sweeps never
+ * count on the same stake. A delegation mined but not yet marked confirmed is counted twice: too careful, not too bold.
+ */
+async function reservedSun(db: Db, chainId: number, settlementId: string): Promise<bigint> {
+  const [row] = rowsOf<{ sun: string | null }>(
+    await db.execute(sql`
+      select sum((s.gas_plan->>'delegateSun')::numeric)::text as sun from settlements s
+       where s.chain_id = ${chainId} and s.id <> ${settlementId} and s.status in ('pending', 'processing')
+         and s.gas_plan->>'kind' = 'tron' and s.gas_plan->>'feeMode' = 'delegate'
+         and not exists (select 1 from settlement_txs t where t.settlement_id = s.id and t.step = 'delegate' and t.status = 'confirmed')`),
+  );
+  return BigInt(row?.sun ?? '0');
+}
+
+/**
+ * Decides once how a TRON sweep is paid, and stores it (settlements.gas_plan, reused on resume): the energy of
+ * the deposit's one USDT transfer is delegated from the energy wallet's stake (`ceil(energy / energyPerTrx) + 1`
+ * TRX; the wallet stakes the shortfall first if it has the TRX), or, only when the operator allows it, burned by
+ * the deposit from TRX the energy wallet sends it. Planned under a lock on the energy wallet (an advisory lock
+ * keyed by chain and address, held to the end of the transaction that stores the plan), so concurrent sweeps
+ * cannot promise each other the same stake.
+ */
+export async function planTronSweep(db: Db, p: TronSweepParties, s: Settlement, units: bigint, carried: CarriedSettlements): Promise<TronSweepPlan> {
+  if (s.gasPlan) {
+    if (s.gasPlan.kind !== 'tron') throw new Error(`settlement ${s.id} has an EVM plan on TRON`);
+    return s.gasPlan;
+  }
+  const estimate = await estimateTrc20Transfer(p.client, { token: p.token, from: p.deposit, to: p.hot, amount: units });
+  if (estimate.reverted)
+    throw new Error(`the deposit's USDT transfer of ${units} units would revert (blacklisted address, or less USDT than planned)`);
+  const energy = withMargin(estimate.energy);
+  const fees = await readTronFees(p.client);
+  const deposit = await readTronAccount(p.client, p.deposit);
+  // Bandwidth: one transfer fits the free 600 bytes a day; a second sweep of the address the same day does not.
+  const freeBytes = deposit.activated
+    ? BigInt(Math.max(0, deposit.freeNetLimit - deposit.freeNetUsed + deposit.netLimit - deposit.netUsed))
+    : NEW_ACCOUNT_FREE_BYTES;
+  const bandwidthSun = freeBytes >= TRANSFER_BYTES ? 0n : TRANSFER_BYTES * fees.byteSun;
+
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`tron-energy:${p.chainId}:${p.energyWallet}`}))`);
+    const [fresh] = await tx.select({ gasPlan: settlements.gasPlan }).from(settlements).where(eq(settlements.id, s.id)).for('update');
+    if (fresh?.gasPlan?.kind === 'tron') return fresh.gasPlan;
+    const stake = await readTronStake(p.client, p.energyWallet);
+    if (!stake.activated) throw new TronSweepRefused(`the energy wallet ${p.energyWallet} does not exist on chain (fund it with TRX)`);
+    if (!(stake.energyPerTrx > 0)) throw new Error('the node reports no energy per staked TRX');
+    const delegateSun = (BigInt(Math.ceil(energy / stake.energyPerTrx)) + 1n) * SUN;
+    const available = stake.delegatableEnergySun - (await reservedSun(tx, p.chainId, s.id));
+    const shortfall = delegateSun - (available > 0n ? available : 0n);
+    const stakeable = stake.balanceSun - ENERGY_WALLET_RESERVE_SUN;
+    const base = { kind: 'tron' as const, units: units.toString(), energy, energySun: fees.energySun.toString(), carried };
+    let plan: TronSweepPlan;
+    if (shortfall <= 0n || stakeable >= shortfall) {
+      // Bandwidth past the free allowance is burned by the deposit: only when allowed (else wait for tomorrow's).
+      if (bandwidthSun > 0n && !p.allowTrxBurn) {
+        throw new TronSweepRefused(
+          `the deposit address used its free bandwidth today (${freeBytes} bytes left, the transfer needs ${TRANSFER_BYTES}); it recovers within 24 h, or set ${p.burnVariable}=true to pay ${trx(bandwidthSun)} for it`,
+        );
+      }
+      plan = {
+        ...base,
+        feeMode: 'delegate',
+        delegateSun: delegateSun.toString(),
+        stakeSun: (shortfall > 0n ? shortfall : 0n).toString(),
+        depositNeedsSun: bandwidthSun.toString(),
+      };
+    } else if (p.allowTrxBurn) {
+      plan = {
+        ...base,
+        feeMode: 'burn',
+        delegateSun: '0',
+        stakeSun: '0',
+        depositNeedsSun: (BigInt(energy) * fees.energySun + bandwidthSun).toString(),
+      };
+    } else {
+      throw new TronSweepRefused(
+        `the energy wallet cannot pay this sweep's ${energy} energy: it needs ${trx(delegateSun)} of delegatable stake, has ${trx(available > 0n ? available : 0n)} and ${trx(stakeable > 0n ? stakeable : 0n)} to stake beyond its ${trx(ENERGY_WALLET_RESERVE_SUN)} reserve; stake more TRX, or set ${p.burnVariable}=true to burn ~${trx(BigInt(energy) * fees.energySun)} per sweep`,
+      );
+    }
+    await tx.update(settlements).set({ gasPlan: plan }).where(eq(settlements.id, s.id));
+    return plan;
+  });
+}

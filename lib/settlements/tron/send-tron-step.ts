@@ -1,0 +1,165 @@
+import { eq, sql } from 'drizzle-orm';
+import { settlementTxs, type SettlementStep } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import { newId } from '@/lib/ids';
+import { findRecordedTx } from '@/lib/chain/send-recorded-tx';
+import { recordGasSpend } from '@/lib/chain/record-gas-spend';
+import { RpcReadError } from '@/lib/chain/rpc-batch';
+import { broadcastTronTx, lookupTronTx, TronBroadcastError } from '@/lib/chain/tron/broadcast';
+import { isSafelyExpired } from '@/lib/chain/tron/expiry';
+import type { TronNodeClient } from '@/lib/chain/tron/node-client';
+import type { TronBlockRef } from '@/lib/chain/tron/parse';
+import { readTronHeads } from '@/lib/chain/tron/read-chain';
+import { signTronTx, type SignedTronTx, type UnsignedTronTx } from '@/lib/chain/tron/transactions';
+import { sleep } from '@/lib/async/sleep';
+
+/** Minutes, not TronWeb's 60 s: a resumed sweep rebroadcasts the same bytes for this long before it may re-sign. */
+export const TRON_TX_LIFETIME_MS = 5 * 60_000;
+/** Solidification takes ~19 blocks (~57 s); past this the attempt ends unchanged and the settlement resumes later. */
+const FINAL_WITHIN_MS = 4 * 60_000;
+const POLL_MS = 1_000;
+
+type Row = typeof settlementTxs.$inferSelect;
+
+/** The test hooks of a sweep (lib/settlements/settle-invoice.ts passes its SettleHooks, the same shape). */
+export interface TronSweepHooks {
+  afterStep?: (step: SettlementStep) => void | Promise<void>;
+  beforeBroadcast?: (step: SettlementStep) => void | Promise<void>;
+  onWait?: () => void | Promise<void>;
+}
+
+export interface TronStepContext {
+  db: Db;
+  client: TronNodeClient;
+  chainId: number;
+  settlementId: string;
+  hooks: TronSweepHooks;
+}
+
+export interface TronStep {
+  step: SettlementStep;
+  /** The signer's key (hex without 0x, TronWeb's form) and its stored `41…` address. */
+  key: string;
+  from: string;
+  /** Who receives the TRX, USDT, account or resource (`41…`). */
+  to: string;
+  /** What the record shows as moved: sun, or token base units for the custody transfer. */
+  value: string;
+  /** Builds the transaction against a reference block (called again only to re-sign an expired one). */
+  build: (ref: TronBlockRef, lifetimeMs: number) => Promise<UnsignedTronTx>;
+}
+
+const signedOf = (row: Row): SignedTronTx => ({
+  txId: row.txHash,
+  tx: JSON.parse(row.rawTx),
+  expiration: row.expiresAt!.getTime(),
+  refBlockNumber: row.refBlockNumber!,
+});
+
+async function signAgainstHead(client: TronNodeClient, step: TronStep) {
+  const { head } = await readTronHeads(client);
+  return signTronTx(await step.build(head, TRON_TX_LIFETIME_MS), step.key, head.number);
+}
+
+/**
+ * Sends one TRON step of a settlement exactly once: signed against a recent block, recorded (txID, signed
+ * transaction, expiration, reference block) before broadcast, then followed until solidified. A step already
+ * recorded is looked up, never signed again while it could still land: unknown to the node and not expired,
+ * the same bytes are broadcast again; only once `isSafelyExpired` proves it can never be mined is it re-signed
+ * (the old txID kept in replaced_tx_hashes). The TRX it burned is recorded in gas_spend.
+ */
+export async function sendTronStep(ctx: TronStepContext, step: TronStep): Promise<Row> {
+  let row = await findRecordedTx(ctx.db, ctx.settlementId, step.step);
+  if (!row) {
+    const signed = await signAgainstHead(ctx.client, step);
+    [row] = await ctx.db
+      .insert(settlementTxs)
+      .values({
+        id: newId('chainTx'),
+        settlementId: ctx.settlementId,
+        step: step.step,
+        chainId: ctx.chainId,
+        fromAddress: step.from,
+        toAddress: step.to,
+        nonce: null,
+        txHash: signed.txId,
+        rawTx: JSON.stringify(signed.tx),
+        expiresAt: new Date(signed.expiration),
+        refBlockNumber: signed.refBlockNumber,
+        value: step.value,
+      })
+      .returning();
+    await ctx.hooks.beforeBroadcast?.(step.step);
+    await broadcastTronTx(ctx.client, signed);
+  }
+  return awaitTronStep(ctx, row!, step);
+}
+
+async function awaitTronStep(ctx: TronStepContext, row: Row, step: TronStep): Promise<Row> {
+  const deadline = Date.now() + FINAL_WITHIN_MS;
+  for (;;) {
+    if (row.status === 'confirmed') return row;
+    const found = await lookupTronTx(ctx.client, row.txHash);
+    if (found.state === 'solidified') {
+      // Fees are burned whether or not the contract succeeded: who paid them is on record either way.
+      await recordGasSpend(ctx.db, {
+        mode: { ofSettlement: ctx.settlementId },
+        chainId: ctx.chainId,
+        kind: `sweep_${row.step}`,
+        referenceId: ctx.settlementId,
+        txHash: row.txHash,
+        gasUsed: BigInt(found.info.energyTotal),
+        cost: found.info.fee,
+      });
+      if (!found.info.ok) {
+        throw new Error(
+          `${row.step} transaction ${row.txHash} failed: ${found.info.contractRet}${found.info.message ? ` (${found.info.message})` : ''}`,
+        );
+      }
+      const [done] = await ctx.db
+        .update(settlementTxs)
+        .set({ status: 'confirmed', confirmedAt: new Date() })
+        .where(eq(settlementTxs.id, row.id))
+        .returning();
+      return done!;
+    }
+    if (found.state === 'unknown') {
+      if (await isSafelyExpired(signedOf(row), ctx.client)) {
+        row = await resign(ctx, row, step);
+        await ctx.hooks.beforeBroadcast?.(step.step);
+        await broadcastTronTx(ctx.client, signedOf(row));
+      } else {
+        await rebroadcast(ctx.client, signedOf(row));
+      }
+    }
+    // Mined above the solidified block (or just broadcast): wait for it to become irreversible.
+    if (Date.now() > deadline) throw new RpcReadError(`${row.step} transaction ${row.txHash} not solidified within ${FINAL_WITHIN_MS / 1000} s`);
+    await (ctx.hooks.onWait ? ctx.hooks.onWait() : sleep(POLL_MS));
+  }
+}
+
+/** The same bytes again; refused as expired at the head is no answer yet (only the solidified chain proves it never landed). */
+async function rebroadcast(client: TronNodeClient, signed: SignedTronTx) {
+  try {
+    await broadcastTronTx(client, signed);
+  } catch (err) {
+    if (err instanceof TronBroadcastError && err.code === 'TRANSACTION_EXPIRATION_ERROR') return;
+    throw err;
+  }
+}
+
+async function resign(ctx: TronStepContext, row: Row, step: TronStep): Promise<Row> {
+  const signed = await signAgainstHead(ctx.client, step);
+  const [updated] = await ctx.db
+    .update(settlementTxs)
+    .set({
+      txHash: signed.txId,
+      rawTx: JSON.stringify(signed.tx),
+      expiresAt: new Date(signed.expiration),
+      refBlockNumber: signed.refBlockNumber,
+      replacedTxHashes: sql`array_append(coalesce(${settlementTxs.replacedTxHashes}, '{}'), ${row.txHash})`,
+    })
+    .where(eq(settlementTxs.id, row.id))
+    .returning();
+  return updated!;
+}
