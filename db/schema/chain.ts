@@ -16,6 +16,11 @@ export const chainCursors = pgTable(
     lastBlockHash: text().notNull(),
     /** Timestamp of lastBlock: invoices expire against chain time the watcher has fully seen. */
     lastBlockTime: tstz().notNull(),
+    /**
+     * The highest block the chain itself holds irreversible, where the family has such a block (TRON's solidified
+     * block); null on EVM networks, where confirmations alone decide. Nothing is swept above it.
+     */
+    finalBlock: bigint({ mode: 'number' }),
     updatedAt: tstz().notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.mode, t.chainId] })],

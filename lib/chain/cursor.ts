@@ -20,6 +20,26 @@ export async function loadCursor(db: Db, net: Pick<Network, 'mode' | 'chainId'>)
   return row ? { lastBlock: row.lastBlock, lastBlockHash: row.lastBlockHash, lastBlockTime: row.lastBlockTime } : undefined;
 }
 
+/**
+ * The highest block whose payments may be swept, given the confirmations they need: `required` below the cursor,
+ * and never above the block the chain holds irreversible when it reports one (TRON's solidified block).
+ */
+export async function sweepableHeight(db: Db, net: Pick<Network, 'mode' | 'chainId'>): Promise<{ cursor: number; final: number } | undefined> {
+  const [row] = await db
+    .select({ lastBlock: chainCursors.lastBlock, finalBlock: chainCursors.finalBlock })
+    .from(chainCursors)
+    .where(and(eq(chainCursors.mode, net.mode), eq(chainCursors.chainId, net.chainId)));
+  return row ? { cursor: row.lastBlock, final: row.finalBlock ?? row.lastBlock } : undefined;
+}
+
+/** Records the chain's irreversible height (TRON's solidified block) beside the cursor; it only moves forward. */
+export async function saveFinalBlock(db: Db, net: Pick<Network, 'mode' | 'chainId'>, final: number): Promise<void> {
+  await db
+    .update(chainCursors)
+    .set({ finalBlock: sql`greatest(coalesce(${chainCursors.finalBlock}, 0), ${final})` })
+    .where(and(eq(chainCursors.mode, net.mode), eq(chainCursors.chainId, net.chainId)));
+}
+
 /** Moves the cursor and remembers the block's hash for reorg detection; call in the scan's transaction. */
 export async function saveCursor(tx: Db, net: Pick<Network, 'mode' | 'chainId'>, c: Cursor): Promise<void> {
   await tx

@@ -1,7 +1,7 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainCursors, chainTransfers } from '@/db/schema';
+import { chainCursors, chainTransfers, settlements } from '@/db/schema';
 import { loadCursor, saveCursor } from '@/lib/chain/cursor';
 import { setNetworkOverride, type ReadyNetwork } from '@/lib/chain/network';
 import { tronNodeClient } from '@/lib/chain/tron/node-client';
@@ -19,6 +19,8 @@ import { startRpcFaultProxy, type RpcFaultProxy } from '@/lib/testing/rpc-fault-
 import { startTronRail, type TronRail } from '@/lib/testing/tron-rail';
 import { watchChainLoop } from './watch-loop';
 import { watchTron } from './watch-tron';
+import { expireInvoices } from '@/lib/invoices/expire-invoices';
+import { createSettlements } from '@/lib/settlements/create-settlements';
 
 /*
  * The TRON watcher against the stand-in node (docs/tron.md §10): invoices created through the API, paid
@@ -100,6 +102,35 @@ describe('the TRON watcher', () => {
       await rail.node.mine(9);
       await run(t.db);
       expect((await detail(t.test, inv.id)).status).toBe('CONFIRMED');
+    } finally {
+      setNetworkOverride('test', rail.net);
+    }
+  });
+
+  it('sweeps a late payment to an expired invoice only once solidified, whatever the configured confirmations', async () => {
+    const t = await createTestTenant();
+    const few = { ...rail.net, confirmations: 5 };
+    const run = (db: typeof t.db) => watchTron(db, few, { baseBackoffMs: 1, maxRetries: 1 });
+    await run(t.db);
+    setNetworkOverride('test', few);
+    try {
+      const inv = await tronInvoice(t.test, '4.00');
+      await t.db.execute(sql`update invoices set expires_at = now() - interval '1 day', confirmations_required = 5 where id = ${inv.id}`);
+      await expireInvoices(t.db, few);
+      expect((await detail(t.test, inv.id)).status).toBe('EXPIRED');
+      await pay(inv.depositAddress, 4_000_000n);
+      await rail.node.mine(10);
+      await run(t.db);
+      // Other tests' payments on this network may be swept too: count this invoice's settlements only.
+      const settled = async () => {
+        await createSettlements(t.db, few);
+        return (await t.db.select().from(settlements).where(eq(settlements.invoiceId, inv.id))).length;
+      };
+      // 10 blocks on top: past 5 confirmations, not solidified (19): the payment could still be undone.
+      expect(await settled()).toBe(0);
+      await rail.node.mine(9);
+      await run(t.db);
+      expect(await settled()).toBe(1);
     } finally {
       setNetworkOverride('test', rail.net);
     }

@@ -1,5 +1,5 @@
 import { checkReorg } from '@/lib/chain/check-reorg';
-import type { Cursor } from '@/lib/chain/cursor';
+import { saveFinalBlock, type Cursor } from '@/lib/chain/cursor';
 import { tokensOf, type ReadyNetwork } from '@/lib/chain/network';
 import { openCursor } from '@/lib/chain/open-cursor';
 import { scanRanges, type ScanOptions } from '@/lib/chain/scan-chain';
@@ -61,6 +61,8 @@ export async function watchTron(db: Db, net: ReadyNetwork<'rpcUrl' | 'tokenAddre
     async (range) => (await recordTransfers(db, net, range)).inserted,
     opts,
   );
+  // The settlement fan-out sweeps late payments against the cursor: it must not go above the solidified block either.
+  await saveFinalBlock(db, net, Math.min(heads.solid.number, scan.cursor.lastBlock));
   const confirmed = await confirmInvoices(db, net, scan.cursor.lastBlock, { final: heads.confirmed });
   return { head, solidified: heads.solid.number, cursor: scan.cursor.lastBlock, scanned: scan.scanned, matched: scan.matched, confirmed };
 }

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { invoices, heldPayments, settlements, tenants } from '@/db/schema';
-import { loadCursor } from '@/lib/chain/cursor';
+import { sweepableHeight } from '@/lib/chain/cursor';
 import { railOf, type Network } from '@/lib/chain/network';
 import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
@@ -17,8 +17,8 @@ import { settlementFee } from '@/lib/invoices/fee';
  * new settlement ids.
  */
 export async function createHeldPaymentSettlements(db: Db, net: Network, opts: { limit?: number } = {}): Promise<string[]> {
-  const cursor = await loadCursor(db, net);
-  if (!cursor) return [];
+  const height = await sweepableHeight(db, net);
+  if (!height) return [];
   const due = await db
     .select({ id: heldPayments.id })
     .from(heldPayments)
@@ -27,7 +27,7 @@ export async function createHeldPaymentSettlements(db: Db, net: Network, opts: {
         eq(heldPayments.mode, net.mode),
         eq(heldPayments.chainId, net.chainId),
         sql`${heldPayments.sweep} is not null and ${heldPayments.settlementId} is null`,
-        sql`${heldPayments.blockNumber} <= ${cursor.lastBlock - net.confirmations}`,
+        sql`${heldPayments.blockNumber} <= ${Math.min(height.cursor - net.confirmations, height.final)}`,
       ),
     )
     .limit(opts.limit ?? 100);

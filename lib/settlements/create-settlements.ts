@@ -1,7 +1,7 @@
 import { and, eq, isNull, lte, sql } from 'drizzle-orm';
 import { chainTransfers, invoices, settlements, tenants, type Invoice } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
-import { loadCursor } from '@/lib/chain/cursor';
+import { sweepableHeight } from '@/lib/chain/cursor';
 import { railOf, type Network } from '@/lib/chain/network';
 import { newId } from '@/lib/ids';
 import { Decimal } from '@/lib/money';
@@ -35,8 +35,10 @@ function givebackPart(invoice: Invoice, amount: Decimal): Decimal {
  * (createHeldPaymentSettlements). Returns the new settlement ids.
  */
 export async function createSettlements(db: Db, net: Network, opts: { limit?: number } = {}): Promise<string[]> {
-  const cursor = await loadCursor(db, net);
-  if (!cursor) return [];
+  const height = await sweepableHeight(db, net);
+  if (!height) return [];
+  // No payment above the block the chain holds irreversible (TRON's solidified block), whatever its confirmations.
+  const cursor = { lastBlock: height.cursor };
   const limit = opts.limit ?? 100;
   // A payment on the invoice's own network needs the invoice's confirmations; one credited from another network, this network's.
   const requiredSql = sql`(case when i.chain_id = ${net.chainId} then i.confirmations_required else ${net.confirmations} end)`;
@@ -52,6 +54,7 @@ export async function createSettlements(db: Db, net: Network, opts: { limit?: nu
       (select distinct t.invoice_id from chain_transfers t join invoices i on i.id = t.invoice_id
         where t.chain_id = ${net.chainId} and t.mode = ${net.mode} and t.settlement_id is null
           and t.block_number <= ${cursor.lastBlock} - ${requiredSql}
+          and t.block_number <= ${height.final}
           and i.status in ('PAID_OUT', 'EXPIRED')
           and not exists (select 1 from settlements s where s.invoice_id = i.id and s.status in ('pending', 'processing'))
         limit ${limit})`),
@@ -76,6 +79,7 @@ export async function createSettlements(db: Db, net: Network, opts: { limit?: nu
             eq(chainTransfers.chainId, net.chainId),
             isNull(chainTransfers.settlementId),
             lte(chainTransfers.blockNumber, cursor.lastBlock - (row.chainId === net.chainId ? row.confirmationsRequired : net.confirmations)),
+            lte(chainTransfers.blockNumber, height.final),
           ),
         )
         .for('update');
