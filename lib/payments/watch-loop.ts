@@ -8,7 +8,8 @@ import { publicClient } from '@/lib/chain/clients';
 import { readTronHeads } from '@/lib/chain/tron/read-chain';
 import { familyOf, type ChainFamily } from '@/lib/config/rails';
 import { watchChain } from './watch-chain';
-import { tronClientOf, watchTron } from './watch-tron';
+import { tronClientOf } from '@/lib/chain/tron-network-client';
+import { TRON_READ_TIMEOUT_MS, watchTron } from './watch-tron';
 
 /** The longest a watcher goes without a full pass while the head stands still. */
 const FULL_PASS_EVERY_MS = 2_000;
@@ -32,7 +33,7 @@ const FAMILIES: Record<ChainFamily, { pollMs: number; loop: (db: Db, net: WatchN
   tron: {
     pollMs: 1_000,
     loop: (db, net) => {
-      const client = tronClientOf(net);
+      const client = tronClientOf(net, TRON_READ_TIMEOUT_MS);
       let heads: Awaited<ReturnType<typeof readTronHeads>> | undefined;
       return {
         head: async () => {

@@ -3,7 +3,8 @@ import { saveFinalBlock, type Cursor } from '@/lib/chain/cursor';
 import { tokensOf, type ReadyNetwork } from '@/lib/chain/network';
 import { openCursor } from '@/lib/chain/open-cursor';
 import { scanRanges, type ScanOptions } from '@/lib/chain/scan-chain';
-import { tronNodeClient, type TronNodeClient } from '@/lib/chain/tron/node-client';
+import type { TronNodeClient } from '@/lib/chain/tron/node-client';
+import { tronClientOf } from '@/lib/chain/tron-network-client';
 import type { TronBlockRef } from '@/lib/chain/tron/parse';
 import { readTronBlock, readTronHeads, readTrc20Transfers, type TronHeads } from '@/lib/chain/tron/read-chain';
 import type { Db } from '@/lib/db';
@@ -22,8 +23,6 @@ export interface TronWatchOptions extends Omit<ScanOptions, 'client'> {
 /** How long one TRON node read may take: a hung node fails the run (retried next poll), it never stalls it. */
 export const TRON_READ_TIMEOUT_MS = 10_000;
 
-export const tronClientOf = (net: ReadyNetwork<'rpcUrl'>) => tronNodeClient({ url: net.rpcUrl, timeoutMs: TRON_READ_TIMEOUT_MS });
-
 /** A TRON block as the cursor keeps it: the block id (64 hex digits) is its hash. */
 const cursorOf = (b: TronBlockRef): Cursor => ({ lastBlock: b.number, lastBlockHash: b.id, lastBlockTime: new Date(b.timestamp) });
 
@@ -37,7 +36,7 @@ const cursorOf = (b: TronBlockRef): Cursor => ({ lastBlock: b.number, lastBlockH
  * irreversible. Every failed read throws; the cursor only moves with a recorded range.
  */
 export async function watchTron(db: Db, net: ReadyNetwork<'rpcUrl' | 'tokenAddress'>, opts: TronWatchOptions = {}) {
-  const client = opts.client ?? tronClientOf(net);
+  const client = opts.client ?? tronClientOf(net, TRON_READ_TIMEOUT_MS);
   const heads = opts.heads ?? (await readTronHeads(client, net.confirmations));
   const head = heads.head.number;
   const readBlock = async (n: number) => cursorOf(await readTronBlock(client, n));
