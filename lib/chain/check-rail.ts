@@ -1,8 +1,10 @@
 import { decodeFunctionResult, encodeFunctionData, erc20Abi, hexToString, type Hex } from 'viem';
-import { expectedSymbols, CHAIN_SPECS } from '@/lib/config/rails';
-import { networkVariable, tokenVariable } from '@/lib/config/rail-variables';
+import { familyOf } from '@/lib/config/rails';
+import { checkTronRail } from './check-tron-rail';
+import { chainIdProblem, judgeTokens } from './judge-rail';
+import { networkVariable } from '@/lib/config/rail-variables';
 import { tokensOf, type Network, type TokenContract } from './network';
-import { networkKey, recordVerdict, tokenKey, type RailProblem } from './rail-stops';
+import type { RailProblem } from './rail-stops';
 import { rpcBatch, RpcReadError, type RpcOutcome } from './rpc-batch';
 
 const REVERT = /revert/i;
@@ -33,10 +35,11 @@ function answerOf(o: RpcOutcome, what: string, rpcVariable: string): Hex | null 
  * configured chain, each contract must be the configured token at the configured decimals. Records the
  * verdicts (lib/chain/rail-stops.ts: a stopped rail leaves getNetwork's answers) and returns the problems,
  * each naming the variable at fault. A failed or timed-out read throws RpcReadError and records nothing:
- * an unanswered check is never a pass.
+ * an unanswered check is never a pass. A TRON network is read through its own API (check-tron-rail.ts).
  */
 export async function checkRail(net: Network): Promise<RailProblem[]> {
   if (!net.rpcUrl) return [];
+  if (familyOf(net.chain) === 'tron') return checkTronRail(net);
   const rpcVariable = networkVariable(net.mode, net.chain, 'RPC_URL');
   const tokens = tokensOf(net);
   const call = (t: TokenContract, fn: 'decimals' | 'symbol') => ({
@@ -56,51 +59,17 @@ export async function checkRail(net: Network): Promise<RailProblem[]> {
   }
   const [chainIdOutcome, ...tokenOutcomes] = outcomes;
   if (!chainIdOutcome!.ok) throw new RpcReadError(`${rpcVariable}: eth_chainId could not be read (${chainIdOutcome!.message.slice(0, 120)})`);
-  const answered = Number(BigInt(chainIdOutcome!.result as string));
-  if (answered !== net.chainId) {
-    const problem: RailProblem = {
-      mode: net.mode,
-      chain: net.chain,
-      variable: networkVariable(net.mode, net.chain, 'CHAIN_ID'),
-      message: `the node at ${rpcVariable} is chain ${answered}, not the configured ${net.chainId} (${CHAIN_SPECS[net.chain].name}, ${net.mode}); every ${net.chain} rail of this mode is stopped`,
-    };
-    recordVerdict(networkKey(net), problem);
-    return [problem];
-  }
+  const wrongChain = chainIdProblem(net, Number(BigInt(chainIdOutcome!.result as string)));
+  if (wrongChain) return [wrongChain];
   // Token answers are judged only once the node is known to be the right chain.
-  const problems: RailProblem[] = [];
-  const found = tokens.map((t, i) => ({
-    t,
-    decimals: answerOf(tokenOutcomes[2 * i]!, `${t.asset} decimals()`, rpcVariable),
-    symbol: answerOf(tokenOutcomes[2 * i + 1]!, `${t.asset} symbol()`, rpcVariable),
-  }));
-  for (const { t, decimals, symbol } of found) {
-    const rail = `${net.chain}:${t.asset}`;
-    const expected = t.symbols ?? expectedSymbols(net.chain, t.asset);
-    const onChainDecimals = decimals === null ? null : Number(decodeFunctionResult({ abi: erc20Abi, functionName: 'decimals', data: decimals }));
-    const onChainSymbol = symbol === null ? null : decodeSymbol(symbol);
-    let problem: RailProblem | undefined;
-    const of = (name: 'ADDRESS' | 'DECIMALS', message: string): RailProblem => ({
-      mode: net.mode,
-      chain: net.chain,
-      token: t.asset,
-      variable: tokenVariable(net.mode, net.chain, t.asset, name),
-      message: `${message}; the ${net.mode} ${rail} rail is stopped`,
-    });
-    if (onChainDecimals === null) problem = of('ADDRESS', `${t.address} on chain ${net.chainId} has no decimals(): not a token contract`);
-    else if (onChainDecimals !== t.decimals) {
-      problem = of('DECIMALS', `the ${rail} contract ${t.address} has ${onChainDecimals} decimals, the configuration says ${t.decimals}`);
-    } else if (onChainSymbol === null || !expected.includes(onChainSymbol)) {
-      const is = onChainSymbol === null ? 'a token without a readable symbol()' : `"${onChainSymbol}"`;
-      const symbolVariable = tokenVariable(net.mode, net.chain, t.asset, 'SYMBOL');
-      problem = of(
-        'ADDRESS',
-        `the contract ${t.address} is ${is}, expected ${expected.map((s) => `"${s}"`).join(' or ')} for ${rail} (a test token named otherwise: set ${symbolVariable})`,
-      );
-    }
-    recordVerdict(tokenKey(net, t), problem ?? 'ok');
-    if (problem) problems.push(problem);
-  }
-  recordVerdict(networkKey(net), 'ok');
-  return problems;
+  const found = tokens.map((t, i) => {
+    const decimals = answerOf(tokenOutcomes[2 * i]!, `${t.asset} decimals()`, rpcVariable);
+    const symbol = answerOf(tokenOutcomes[2 * i + 1]!, `${t.asset} symbol()`, rpcVariable);
+    return {
+      t,
+      decimals: decimals === null ? null : Number(decodeFunctionResult({ abi: erc20Abi, functionName: 'decimals', data: decimals })),
+      symbol: symbol === null ? null : decodeSymbol(symbol),
+    };
+  });
+  return judgeTokens(net, found);
 }

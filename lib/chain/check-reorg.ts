@@ -4,7 +4,7 @@ import { chainBlocks, chainTransfers, heldPayments } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
 import { RpcReadError } from './rpc-batch';
-import type { Cursor } from './cursor';
+import type { BlockReader, Cursor } from './cursor';
 import type { Network } from './network';
 
 /**
@@ -33,14 +33,14 @@ export interface Reorg {
  * `removed` logs): when the cursor block's hash changed, walk the stored
  * hashes down to the newest one still canonical. Returns what it found (null
  * when the cursor is still canonical); the caller rolls back (lib/chain
- * knows no invoices).
+ * knows no invoices). `blockAt` reads from the network's node, whatever its family.
  *
  * Only a hash read from a node that has the block counts: a failed read or a
  * missing block (a lagging node, or a chain shorter than the cursor until it
  * grows back) throws before anything changes, and the next run looks again.
  */
-export async function checkReorg(db: Db, net: Pick<Network, 'mode' | 'chainId'>, client: PublicClient, cursor: Cursor): Promise<Reorg | null> {
-  const current = await blockAt(client, cursor.lastBlock);
+export async function checkReorg(db: Db, net: Pick<Network, 'mode' | 'chainId'>, blockAt: BlockReader, cursor: Cursor): Promise<Reorg | null> {
+  const current = await blockAt(cursor.lastBlock);
   if (current.lastBlockHash === cursor.lastBlockHash) return null;
   const stored = await db
     .select()
@@ -50,7 +50,7 @@ export async function checkReorg(db: Db, net: Pick<Network, 'mode' | 'chainId'>,
     .limit(512);
   let ancestor: Cursor | undefined;
   for (const s of stored) {
-    const b = await blockAt(client, s.number);
+    const b = await blockAt(s.number);
     if (b.lastBlockHash === s.hash) {
       ancestor = b;
       break;
@@ -60,7 +60,7 @@ export async function checkReorg(db: Db, net: Pick<Network, 'mode' | 'chainId'>,
     // Deeper than the kept window: rescan it all (unique transfers make that safe).
     const floor = Math.max(0, (stored.at(-1)?.number ?? cursor.lastBlock) - 1);
     log.error('reorg deeper than the stored block window', { mode: net.mode, chainId: net.chainId, from: cursor.lastBlock, to: floor });
-    ancestor = await blockAt(client, floor);
+    ancestor = await blockAt(floor);
   }
   const affected = await db
     .selectDistinct({ n: chainTransfers.blockNumber })
@@ -71,6 +71,6 @@ export async function checkReorg(db: Db, net: Pick<Network, 'mode' | 'chainId'>,
     .from(heldPayments)
     .where(and(eq(heldPayments.mode, net.mode), eq(heldPayments.chainId, net.chainId), gt(heldPayments.blockNumber, ancestor.lastBlock)));
   const canonical = new Map<number, string>();
-  for (const n of new Set([...affected, ...held].map((r) => r.n))) canonical.set(n, (await blockAt(client, n)).lastBlockHash);
+  for (const n of new Set([...affected, ...held].map((r) => r.n))) canonical.set(n, (await blockAt(n)).lastBlockHash);
   return { from: cursor.lastBlock, ancestor, canonical };
 }

@@ -9,6 +9,9 @@ export interface Cursor {
   lastBlockTime: Date;
 }
 
+/** Block n as a node sees it (number, hash or TRON block id, time); throws when the node cannot say. */
+export type BlockReader = (n: number) => Promise<Cursor>;
+
 export async function loadCursor(db: Db, net: Pick<Network, 'mode' | 'chainId'>): Promise<Cursor | undefined> {
   const [row] = await db
     .select()

@@ -1,23 +1,22 @@
-import type { PublicClient } from 'viem';
 import type { Db } from '@/lib/db';
-import { blockAt } from './check-reorg';
-import { loadCursor, saveCursor, type Cursor } from './cursor';
+import { loadCursor, saveCursor, type BlockReader, type Cursor } from './cursor';
 import type { Network } from './network';
 
 /**
  * The network's scan cursor; on the first run it starts at `startBlock` (or
- * two confirmation windows below the head) and is saved at once.
+ * two confirmation windows below the head) and is saved at once. `blockAt`
+ * reads a block from the network's node (any family).
  */
 export async function openCursor(
   db: Db,
   net: Pick<Network, 'mode' | 'chainId' | 'startBlock' | 'confirmations'>,
-  client: PublicClient,
+  blockAt: BlockReader,
   head: number,
 ): Promise<Cursor> {
   const saved = await loadCursor(db, net);
   if (saved) return saved;
   const start = net.startBlock ?? Math.max(0, head - net.confirmations * 2);
-  const c = await blockAt(client, Math.max(0, start - 1));
+  const c = await blockAt(Math.max(0, start - 1));
   await saveCursor(db, net, c);
   return c;
 }

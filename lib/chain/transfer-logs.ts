@@ -1,7 +1,7 @@
 import { toHex, type PublicClient } from 'viem';
-import { TRANSFER_TOPIC, type TokenTransfer } from './common/transfer';
+import { TRANSFER_TOPIC, type ScannedTransfer, type TokenTransfer } from './common/transfer';
 
-export { TRANSFER_TOPIC, type TokenTransfer };
+export { TRANSFER_TOPIC, type ScannedTransfer, type TokenTransfer };
 
 export interface RpcLog {
   address: string;
@@ -15,11 +15,11 @@ export interface RpcLog {
   removed?: boolean;
 }
 
-
 /** Decodes a raw Transfer log by hand: the watcher decodes thousands per block, viem's generic decoder is slower. */
-export function decodeTransfer(log: RpcLog): TokenTransfer | null {
+export function decodeTransfer(log: RpcLog): ScannedTransfer | null {
   if (log.topics.length !== 3 || log.topics[0] !== TRANSFER_TOPIC) return null;
   return {
+    token: log.address.toLowerCase(),
     txHash: log.transactionHash,
     logIndex: Number(log.logIndex),
     blockNumber: Number(log.blockNumber),
@@ -29,6 +29,17 @@ export function decodeTransfer(log: RpcLog): TokenTransfer | null {
     to: `0x${log.topics[2]!.slice(26)}`.toLowerCase(),
     value: log.data === '0x' ? 0n : BigInt(log.data),
   };
+}
+
+/** A range's logs as transfers: logs a node reports `removed` and other events are left out. */
+export function decodeTransfers(logs: RpcLog[]): ScannedTransfer[] {
+  const out: ScannedTransfer[] = [];
+  for (const log of logs) {
+    if (log.removed) continue;
+    const t = decodeTransfer(log);
+    if (t) out.push(t);
+  }
+  return out;
 }
 
 /** One eth_getLogs for the network's token contracts and the Transfer topic only; recipients are matched in the database. */
@@ -42,8 +53,9 @@ export async function fetchTransferLogs(client: PublicClient, tokens: string[], 
 /** -32005 and the providers' "limit exceeded" / "more than N results" / range messages: retry with a smaller range. */
 export function isRangeLimitError(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
-    const { code, message, details } = e as { code?: number; message?: string; details?: string };
-    if (code === -32005) return true;
+    // `rpcCode`: the TRON adapter's TronNodeError (lib/chain/tron/node-client.ts).
+    const { code, rpcCode, message, details } = e as { code?: number; rpcCode?: number; message?: string; details?: string };
+    if (code === -32005 || rpcCode === -32005) return true;
     const text = `${message ?? ''} ${details ?? ''}`;
     if (/limit exceeded|more than \d+ results|block range|range (is )?too (large|wide)|too many (results|blocks)/i.test(text)) return true;
   }

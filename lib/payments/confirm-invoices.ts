@@ -11,9 +11,15 @@ import { lockInvoice, paidThreshold, updateInvoice } from '@/lib/invoices/transi
  * DETECTED or OVERPAID invoices whose transfers that make the total reach the
  * paid threshold (expected less the tolerance) have `confirmationsRequired` blocks on top of them, counted
  * up to `height` (the watcher's cursor: every block up to it was checked for
- * reorgs), become CONFIRMED with invoice.confirmed.
+ * reorgs), become CONFIRMED with invoice.confirmed. `opts.final` (TRON: the solidified block) is the
+ * highest block the chain holds irreversible: a payment above it waits whatever its depth.
  */
-export async function confirmInvoices(db: Db, net: Pick<Network, 'mode' | 'chainId' | 'confirmations'>, height: number): Promise<number> {
+export async function confirmInvoices(
+  db: Db,
+  net: Pick<Network, 'mode' | 'chainId' | 'confirmations'>,
+  height: number,
+  opts: { final?: number } = {},
+): Promise<number> {
   // The network's invoices, and others paid on it (credited from here under their tenant's wrong-network policy).
   const candidates = await db
     .select()
@@ -47,6 +53,7 @@ export async function confirmInvoices(db: Db, net: Pick<Network, 'mode' | 'chain
     const reaching = transfers.find((t) => (sum = sum.add(t.amount)).gte(threshold));
     if (!reaching) continue;
     if (reaching.chainId === net.chainId) {
+      if (opts.final !== undefined && reaching.blockNumber > opts.final) continue;
       if (height - reaching.blockNumber < (inv.chainId === net.chainId ? inv.confirmationsRequired : net.confirmations)) continue;
     } else {
       // Paid on another network (the tenant's wrong-network policy credited it): that network's cursor and confirmations.

@@ -8,31 +8,31 @@ import { newId } from '@/lib/ids';
 import { saveCursor } from '@/lib/chain/cursor';
 import { tokensOf, type Network, type TokenContract } from '@/lib/chain/network';
 import type { ScannedRange } from '@/lib/chain/scan-chain';
-import { decodeTransfer, type TokenTransfer } from '@/lib/chain/transfer-logs';
+import type { TokenTransfer } from '@/lib/chain/transfer-logs';
 import { applyTransfers } from './apply-transfers';
 import { recordHeldPayment } from './record-held-payment';
 
 /**
- * The invoices pipeline's record step for one scanned block range: decode, match recipients
- * against deposit addresses with one indexed query (cost independent of the
- * number of open invoices), then insert the matches, move invoice states and
- * advance the cursor in one transaction. A rescan or restart inserts nothing
+ * The invoices pipeline's record step for one scanned block range (transfers decoded by the chain
+ * adapter, either family): keep the network's tokens, match recipients against deposit addresses with
+ * one indexed query (cost independent of the number of open invoices), then insert the matches, move
+ * invoice states and advance the cursor in one transaction. A rescan or restart inserts nothing
  * twice: transfers are unique by (chain, txHash, logIndex).
  */
 export async function recordTransfers(db: Db, net: Network, range: ScannedRange) {
-  const contracts = new Map(tokensOf(net).map((c) => [c.address.toLowerCase(), c]));
+  // By the contract's 20 bytes: a TRON transfer names its token `41…`, the network keeps its address as `0x…`.
+  const contracts = new Map(tokensOf(net).map((c) => [c.address.slice(-40).toLowerCase(), c]));
   const transfers: (TokenTransfer & { token: TokenContract })[] = [];
   const recipients = new Set<string>();
-  for (const log of range.logs) {
-    if (log.removed) continue;
-    const t = decodeTransfer(log);
-    const token = contracts.get(log.address.toLowerCase());
-    if (t && token && t.value > 0n) {
+  for (const t of range.transfers) {
+    const token = contracts.get(t.token.slice(-40));
+    if (token && t.value > 0n) {
       transfers.push({ ...t, token });
       recipients.add(t.to);
     }
   }
-  // Any invoice of the mode, whichever network it is on: the same deposit address exists on every EVM chain.
+  // Any invoice of the mode, whichever network it is on: the same deposit address exists on every EVM chain
+  // (a TRON address, `41…`, only ever matches a TRON invoice's).
   const owners = new Map<string, Owner>();
   if (recipients.size > 0) {
     const rows = rowsOf<

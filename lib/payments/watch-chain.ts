@@ -1,4 +1,4 @@
-import { checkReorg } from '@/lib/chain/check-reorg';
+import { blockAt, checkReorg } from '@/lib/chain/check-reorg';
 import { publicClient } from '@/lib/chain/clients';
 import type { ReadyNetwork } from '@/lib/chain/network';
 import { openCursor } from '@/lib/chain/open-cursor';
@@ -21,8 +21,9 @@ export type WatchOptions = ScanOptions;
 export async function watchChain(db: Db, net: ReadyNetwork<'rpcUrl' | 'tokenAddress'>, opts: WatchOptions = {}) {
   const client = opts.client ?? publicClient(net.rpcUrl);
   const head = Number(await client.getBlockNumber());
-  let cursor = await openCursor(db, net, client, head);
-  const reorg = await checkReorg(db, net, client, cursor);
+  const readBlock = (n: number) => blockAt(client, n);
+  let cursor = await openCursor(db, net, readBlock, head);
+  const reorg = await checkReorg(db, net, readBlock, cursor);
   if (reorg) {
     const { removed } = await revertTransfers(db, net, reorg.ancestor, reorg.canonical);
     log.warn('reorg handled', { mode: net.mode, chainId: net.chainId, from: reorg.from, ancestor: reorg.ancestor.lastBlock, removed });

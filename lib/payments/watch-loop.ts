@@ -1,53 +1,89 @@
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
 import type { Mode } from '@/lib/mode';
-import { getNetworks, isEvmNetwork, isNetworkReady, type ReadyNetwork } from '@/lib/chain/network';
+import { getNetworks, isNetworkReady, type ReadyNetwork } from '@/lib/chain/network';
 import { sleep } from '@/lib/async/sleep';
 import { checkedNetwork } from '@/lib/chain/rail-gate';
 import { publicClient } from '@/lib/chain/clients';
+import { readTronHeads } from '@/lib/chain/tron/read-chain';
+import { familyOf, type ChainFamily } from '@/lib/config/rails';
 import { watchChain } from './watch-chain';
+import { tronClientOf, watchTron } from './watch-tron';
 
 /** The longest a watcher goes without a full pass while the head stands still. */
 const FULL_PASS_EVERY_MS = 2_000;
 
+type WatchNetwork = ReadyNetwork<'rpcUrl' | 'tokenAddress'>;
+type LoopOptions = { signal?: AbortSignal; runForMs?: number; pollMs?: number };
+
 /**
- * The chain watcher as a job: polls each of the mode's networks every `pollMs` for
- * `runForMs` (a new block every 0.45 s on BSC, so one run covers many blocks
- * and detection stays well under a second). A mode without a configured
- * network is skipped. Errors are logged and retried on the next poll; the
+ * How each family is watched: its head (a poll that finds the same one skips the pass), one pass, and
+ * the default poll. BSC makes a block every 0.45 s, so one run covers many and detection stays well
+ * under a second; TRON makes one every 3 s, so ~1 s keeps detection within a block for a third of the reads.
+ */
+const FAMILIES: Record<ChainFamily, { pollMs: number; loop: (db: Db, net: WatchNetwork) => Watcher }> = {
+  evm: {
+    pollMs: 150,
+    loop: (db, net) => {
+      const client = publicClient(net.rpcUrl);
+      return { head: async () => String(await client.getBlockNumber()), pass: (n, signal) => watchChain(db, n, { signal }) };
+    },
+  },
+  tron: {
+    pollMs: 1_000,
+    loop: (db, net) => {
+      const client = tronClientOf(net);
+      let heads: Awaited<ReturnType<typeof readTronHeads>> | undefined;
+      return {
+        head: async () => {
+          heads = await readTronHeads(client, net.confirmations);
+          return `${heads.head.id}:${heads.solid.id}`;
+        },
+        pass: (n, signal) => watchTron(db, n, { signal, client, heads }),
+      };
+    },
+  },
+};
+
+interface Watcher {
+  head(): Promise<string>;
+  pass(net: WatchNetwork, signal?: AbortSignal): Promise<unknown>;
+}
+
+/**
+ * The chain watcher as a job: polls each of the mode's networks for `runForMs`, each in a loop of its own
+ * side by side (a slow, failing or hung node holds up no other network), each by its family's watcher.
+ * A mode without a configured network is skipped. Errors are logged and retried on the next poll; the
  * cursor never moves past an unscanned block.
  */
-export async function watchChainLoop(db: Db, mode: Mode, opts: { signal?: AbortSignal; runForMs?: number; pollMs?: number } = {}) {
-  // One loop per enabled network, side by side: a slow or failing network never holds up another.
+export async function watchChainLoop(db: Db, mode: Mode, opts: LoopOptions = {}) {
   await Promise.all(
     getNetworks(mode)
       .filter(isNetworkReady)
-      .filter(isEvmNetwork)
       .map((net) => watchNetworkLoop(db, net, opts)),
   );
 }
 
-async function watchNetworkLoop(
-  db: Db,
-  net: ReadyNetwork<'rpcUrl' | 'tokenAddress'>,
-  opts: { signal?: AbortSignal; runForMs?: number; pollMs?: number },
-) {
+async function watchNetworkLoop(db: Db, net: WatchNetwork, opts: LoopOptions) {
   const mode = net.mode;
+  const family = FAMILIES[familyOf(net.chain)];
   const until = Date.now() + (opts.runForMs ?? 55_000);
   // The head of the last full pass, and when it ended: a poll that finds the same head skips the pass (its
   // cursor, reorg and confirmation reads would all find the same), so an idle stack does not query the
   // database several times a second per network. A full pass still runs every FULL_PASS_EVERY_MS.
-  let lastHead: bigint | undefined;
+  let lastHead: string | undefined;
   let lastPassAt = 0;
+  let watcher: { rpcUrl: string; w: Watcher } | undefined;
   while (Date.now() < until && !opts.signal?.aborted) {
     try {
       // Nothing is recorded before the rail check has read the chain id and tokens (once per process);
       // a stopped network is not watched, a stopped token's contract not read.
       const checked = await checkedNetwork(net);
       if (checked && isNetworkReady(checked)) {
-        const head = await publicClient(checked.rpcUrl).getBlockNumber();
+        if (watcher?.rpcUrl !== checked.rpcUrl) watcher = { rpcUrl: checked.rpcUrl, w: family.loop(db, checked) };
+        const head = await watcher.w.head();
         if (head !== lastHead || Date.now() - lastPassAt >= FULL_PASS_EVERY_MS) {
-          await watchChain(db, checked, { signal: opts.signal });
+          await watcher.w.pass(checked, opts.signal);
           [lastHead, lastPassAt] = [head, Date.now()];
         }
       }
@@ -55,6 +91,6 @@ async function watchNetworkLoop(
       log.warn('chain watch failed', { mode, chain: net.chain, chainId: net.chainId, error: String((err as Error).message ?? err).slice(0, 300) });
       await sleep(1_000, opts.signal);
     }
-    await sleep(opts.pollMs ?? 150, opts.signal);
+    await sleep(opts.pollMs ?? family.pollMs, opts.signal);
   }
 }

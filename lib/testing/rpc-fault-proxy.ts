@@ -20,6 +20,8 @@ const hex = (n: number) => `0x${n.toString(16)}`;
  * (change them at any time through `state`):
  * - failMethods / failWhen: requests that contain one of these methods, or a
  *   call the predicate picks, get HTTP 503;
+ * - errorWhen: calls the predicate picks are answered with a JSON-RPC error
+ *   (-32000, the rest of the batch forwarded): a node that answers, but not this call;
  * - failRate: that fraction of all requests fails at random, half with HTTP
  *   503, half by hanging `hangMs` and then cutting the connection (a timeout);
  * - nodes: the views answered round-robin per HTTP request (a batch stays on
@@ -33,6 +35,8 @@ export async function startRpcFaultProxy(upstream: string, opts: { nodes?: Fault
     failMethods: new Set<string>(),
     /** Requests with a call this returns true for get HTTP 503 (e.g. reads of recent blocks only). */
     failWhen: null as ((call: RpcCall) => boolean) | null,
+    /** Calls this returns true for get a JSON-RPC error answer (HTTP 200), the batch's other calls their answers. */
+    errorWhen: null as ((call: RpcCall) => boolean) | null,
     failRate: 0,
     /** Requests with a call this returns true for hang `hangMs`, then lose their connection (a node that stopped answering). */
     hangWhen: null as ((call: RpcCall) => boolean) | null,
@@ -125,7 +129,15 @@ export async function startRpcFaultProxy(upstream: string, opts: { nodes?: Fault
         }
         const idx = next++ % state.nodes.length;
         state.counts[idx] = (state.counts[idx] ?? 0) + 1;
-        const answers = await answerCalls(calls, state.nodes[idx]!);
+        const errorWhen = state.errorWhen;
+        const failing = errorWhen ? calls.filter((c) => errorWhen(c)) : [];
+        if (failing.length) state.failed++;
+        const forwarded = calls.filter((c) => !failing.includes(c));
+        const got = forwarded.length ? await answerCalls(forwarded, state.nodes[idx]!) : [];
+        const byCall = new Map(forwarded.map((c, i) => [c, (Array.isArray(got) ? got[i] : got) as unknown]));
+        const answers = calls.map((c) =>
+          failing.includes(c) ? { jsonrpc: '2.0', id: c.id, error: { code: -32000, message: 'injected node error' } } : byCall.get(c),
+        );
         const out = Array.isArray(body) ? answers : Array.isArray(answers) ? answers[0] : answers;
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out));
       } catch (err) {
@@ -141,6 +153,7 @@ export async function startRpcFaultProxy(upstream: string, opts: { nodes?: Fault
     heal() {
       state.failMethods.clear();
       state.failWhen = null;
+      state.errorWhen = null;
       state.hangWhen = null;
       state.failRate = 0;
       state.nodes = [{ lag: 0 }];

@@ -15,3 +15,6 @@ export interface TokenTransfer {
   to: string;
   value: bigint;
 }
+
+/** A decoded Transfer with its token contract: lower-case, in the network's stored form (`0x…` on EVM, `41…` on TRON). */
+export type ScannedTransfer = TokenTransfer & { token: string };

@@ -1,3 +1,4 @@
+import { decodeAbiParameters } from 'viem';
 import { z } from 'zod';
 import { toEvm, toHex41 } from './address';
 import { TronNodeError, type TronNodeClient } from './node-client';
@@ -105,4 +106,42 @@ export async function estimateTrc20Transfer(client: TronNodeClient, q: { token: 
   const { out, failed } = await constantCall(client, { token: q.token, owner: q.from, selector: 'transfer(address,uint256)', parameter });
   if (out.energy_used === undefined) throw new TronNodeError('/wallet/triggerconstantcontract', 'no energy_used in the answer');
   return { energy: out.energy_used, reverted: failed };
+}
+
+/**
+ * A TRC-20 contract's decimals() and symbol() (constant calls at the head), for the rail check. null
+ * for a call the chain answered with "no contract there" or a revert (an answer about the contract); a
+ * node that did not answer throws (never a pass).
+ */
+export async function readTrc20Meta(client: TronNodeClient, token: string): Promise<{ decimals: number | null; symbol: string | null }> {
+  const call = async (selector: string) => {
+    // The contract itself as the caller: any existing account may make a constant call.
+    const raw = await client.wallet('triggerconstantcontract', {
+      owner_address: toHex41(token),
+      contract_address: toHex41(token),
+      function_selector: selector,
+      parameter: '',
+    });
+    const out = constant.parse(raw);
+    const message = out.result.message ? Buffer.from(out.result.message, 'hex').toString('utf8') : '';
+    if (out.result.code === 'CONTRACT_VALIDATE_ERROR' || /revert/i.test(message) || out.transaction?.ret?.[0]?.ret === 'FAILED') return null;
+    if (out.result.result !== true)
+      throw new TronNodeError('/wallet/triggerconstantcontract', `${selector} gave no answer (${out.result.code ?? 'no result'} ${message})`);
+    const value = out.constant_result?.[0];
+    return value && /^[0-9a-f]+$/i.test(value) ? (`0x${value}` as const) : null;
+  };
+  const [decimals, symbol] = [await call('decimals()'), await call('symbol()')];
+  return {
+    decimals: decimals && decimals.length === 66 ? Number(BigInt(decimals)) : null,
+    symbol: symbol ? decodeSymbol(symbol) : null,
+  };
+}
+
+/** An ABI string, or the bytes32 some older tokens return; null when it is neither. */
+function decodeSymbol(data: `0x${string}`): string | null {
+  try {
+    return decodeAbiParameters([{ type: 'string' }], data)[0];
+  } catch {
+    return data.length === 66 ? Buffer.from(data.slice(2), 'hex').toString('utf8').replace(/\0+$/, '') : null;
+  }
 }
