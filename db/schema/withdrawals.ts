@@ -38,9 +38,9 @@ export const withdrawals = pgTable(
     /** Why a withdrawal waits: PENDING (hot wallet short of USDT or BNB) or PROCESSING (chain unreadable, transaction not found yet); null when nothing is in the way. */
     pendingReason: text(),
     failureReason: text(),
-    /** Hot wallet nonce reserved for this transfer; kept across re-broadcasts (same nonce, higher gas). */
+    /** Hot wallet nonce reserved for this transfer; kept across re-broadcasts (same nonce, higher gas). Null on TRON (no nonces). */
     nonce: integer(),
-    /** The signed raw transaction, stored before broadcast so a restart re-sends exactly it. */
+    /** The signed raw transaction (TRON: the signed transaction's JSON), stored before broadcast so a restart re-sends exactly it. */
     signedTx: text(),
     txHash: text(),
     /**
@@ -54,6 +54,13 @@ export const withdrawals = pgTable(
      * the network's confirmations past this block still finds none of them (docs/withdrawals.md).
      */
     nonceUsedAtBlock: bigint({ mode: 'number' }),
+    /**
+     * TRON (no nonces, docs/tron.md §5): the signed transaction's expiration (ms since the epoch) and the block its
+     * TaPoS references. Only blocks after that one and not later than the expiration can hold it; it is re-signed
+     * only once the solidified chain is past the expiration without it (isSafelyExpired). Null on EVM networks.
+     */
+    txExpiration: bigint({ mode: 'number' }),
+    refBlockNumber: bigint({ mode: 'number' }),
     /** Gas price (wei) of the signed transaction, raised when a stuck transaction is replaced. */
     gasPrice: bigint({ mode: 'bigint' }),
     broadcastAt: tstz(),

@@ -1748,7 +1748,7 @@ export interface components {
              * @description The network of the settlement or withdrawal that caused it; null for adjustments.
              * @enum {string|null}
              */
-            network: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | null;
+            network: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | null;
             /** @description settlement, withdrawal, or the kind of record behind an adjustment. */
             sourceType: string;
             sourceId: string;
@@ -1796,7 +1796,7 @@ export interface components {
             /** @enum {string} */
             status: "PENDING" | "DETECTED" | "PARTIALLY_PAID" | "OVERPAID" | "CONFIRMED" | "PROCESSING_PAYOUT" | "PAID_OUT" | "EXPIRED" | "FAILED";
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /** @enum {string} */
             token: "USDT" | "USDC";
             /** @description EIP-55 checksummed address the customer pays to. */
@@ -2046,7 +2046,7 @@ export interface components {
              * @description The network the payment was sent on.
              * @enum {string}
              */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /**
              * @description The token that was sent.
              * @enum {string}
@@ -2056,7 +2056,7 @@ export interface components {
              * @description The invoice's network.
              * @enum {string}
              */
-            invoiceChain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            invoiceChain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /**
              * @description The invoice's token.
              * @enum {string}
@@ -2116,7 +2116,7 @@ export interface components {
             /** @enum {string} */
             status: "PENDING" | "DETECTED" | "PARTIALLY_PAID" | "OVERPAID" | "CONFIRMED" | "PROCESSING_PAYOUT" | "PAID_OUT" | "EXPIRED" | "FAILED";
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /** @enum {string} */
             token: "USDT" | "USDC";
             /** @description EIP-55 checksummed address the customer pays to. */
@@ -2196,7 +2196,7 @@ export interface components {
             /** @enum {string} */
             status: "PENDING" | "DETECTED" | "PARTIALLY_PAID" | "OVERPAID" | "CONFIRMED" | "PROCESSING_PAYOUT" | "PAID_OUT" | "EXPIRED" | "FAILED";
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /** @enum {string} */
             token: "USDT" | "USDC";
             /** @description EIP-55 checksummed address the customer pays to. */
@@ -2257,7 +2257,7 @@ export interface components {
                  * @description Extension: the network the payment came on (another than the invoice's when the wrong-network policy credited it).
                  * @enum {string}
                  */
-                chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
                 txHash: string;
                 logIndex: number;
                 amount: string;
@@ -2321,7 +2321,7 @@ export interface components {
             invoiceId: string;
             tenantId: string;
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /** @enum {string} */
             token: "USDT" | "USDC";
             depositAddress: string;
@@ -2425,7 +2425,7 @@ export interface components {
              * @description Extension: the network the figures are for.
              * @enum {string}
              */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
         };
         Order: {
             id: string;
@@ -2549,7 +2549,7 @@ export interface components {
              * @description The network of each payer's invoice.
              * @enum {string}
              */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /**
              * @description The token of each payer's invoice.
              * @enum {string}
@@ -2645,7 +2645,7 @@ export interface components {
             invoiceId: string;
             /** @enum {string} */
             status: "PENDING" | "APPROVED" | "DECLINED" | "SUPERSEDED";
-            /** @description The address the payer gave on the checkout (EIP-55). */
+            /** @description The address the payer gave on the checkout (EIP-55; on TRON its T… form). */
             destinationAddress: string;
             /** @description What the invoice had to give back when the payer asked: received above the price, or all of an unpaid invoice. */
             amount: string;
@@ -2703,7 +2703,7 @@ export interface components {
             invoiceId: string;
             /** @enum {string} */
             status: "PENDING" | "APPROVED" | "DECLINED" | "SUPERSEDED";
-            /** @description The address the payer gave on the checkout (EIP-55). */
+            /** @description The address the payer gave on the checkout (EIP-55; on TRON its T… form). */
             destinationAddress: string;
             /** @description What the invoice had to give back when the payer asked: received above the price, or all of an unpaid invoice. */
             amount: string;
@@ -2861,7 +2861,7 @@ export interface components {
             status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED";
             destinationAddress: string;
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /** @enum {string} */
             token: "USDT" | "USDC";
             txHash: string | null;
@@ -2907,7 +2907,7 @@ export interface components {
         };
         WithdrawalCost: {
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /** @description The smallest withdrawal (and refund) paid on this network. */
             minWithdrawal: string;
             /** @description Flat fee added to the percentage fee on each withdrawal on this network: its gas, set by the operator. */
@@ -2934,7 +2934,7 @@ export interface components {
             status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED";
             destinationAddress: string;
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /** @enum {string} */
             token: "USDT" | "USDC";
             txHash: string | null;
@@ -3456,7 +3456,7 @@ export interface operations {
                 /** @description Only this balance. */
                 asset?: "USDT" | "USDC";
                 /** @description Only transactions caused on this network. */
-                network?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                network?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
                 type?: "payment_credit" | "invoice_fee" | "withdrawal" | "withdrawal_fee" | "withdrawal_reversal" | "network_fee" | "refund" | "exchange" | "adjustment";
                 /** @description Created at or after this instant (ISO 8601). */
                 createdFrom?: string;
@@ -3771,7 +3771,7 @@ export interface operations {
                      * @default BSC
                      * @enum {string}
                      */
-                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
                     /**
                      * @description USDT (default) or USDC; the payment credits your balance in this asset.
                      * @default USDT
@@ -4697,7 +4697,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description The payer's BEP-20 address (0x + 40 hex; checksum checked when mixed case). */
+                    /** @description The payer's address on the invoice's network: an EVM address (0x + 40 hex; checksum checked when mixed case), or for a TRON invoice a T… address (Base58Check; one on USDT's blacklist is 400 destination_blacklisted). */
                     destinationAddress: string;
                     /** @description USDT to give back, at most `refundable`. Default: for an invoice that was paid, the overpayment (what arrived above amountExpected); for one that was not (expired, partially paid), everything it received. */
                     amount?: string;
@@ -4722,7 +4722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Withdrawal"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
@@ -4823,13 +4823,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Service Unavailable (code: service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listPayinCurrencies: {
         parameters: {
             query?: {
                 /** @description Extension: the invoice's network (default BSC), among the enabled rails; the exchange pays out on it. */
-                chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
                 /** @description Extension: the invoice's token, USDT (default) or USDC. */
                 token?: "USDT" | "USDC";
             };
@@ -4953,7 +4964,7 @@ export interface operations {
                      * @description Extension: the invoice's network (default BSC), among the enabled rails; the exchange pays out on it.
                      * @enum {string}
                      */
-                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
                     /**
                      * @description Extension: the invoice's token, USDT (default) or USDC.
                      * @enum {string}
@@ -5810,7 +5821,7 @@ export interface operations {
                      * @default BSC
                      * @enum {string}
                      */
-                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
                     /**
                      * @description USDT (default) or USDC: what payers pay and your balance is credited in.
                      * @default USDT
@@ -7216,7 +7227,7 @@ export interface operations {
                     "application/json": components["schemas"]["RefundRequest"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, destination_own_wallet, destination_token_contract, destination_deposit_address, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
@@ -7311,6 +7322,17 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable (code: service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9489,7 +9511,7 @@ export interface operations {
                 "application/json": {
                     /** @description USDT amount as a decimal string, at least 0.01, at most 2 decimals, e.g. "25.00". */
                     amount: string;
-                    /** @description BEP-20 address (0x + 40 hex; checksum checked when mixed case). */
+                    /** @description The recipient on the withdrawal's network: an EVM address (0x + 40 hex; checksum checked when mixed case), or on TRON a T… address (Base58Check; one on USDT's blacklist is 400 destination_blacklisted). */
                     destinationAddress: string;
                     /** @description HTTPS URL that receives this withdrawal's events instead of the webhook endpoints. */
                     postBackUrl?: string;
@@ -9497,7 +9519,7 @@ export interface operations {
                      * @description Extension: the network to pay on (default BSC), among the enabled rails; sent from that network's hot wallet.
                      * @enum {string}
                      */
-                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
                     /**
                      * @description Extension: USDT (default) or USDC; debited from that balance.
                      * @enum {string}
@@ -9524,7 +9546,7 @@ export interface operations {
                     "application/json": components["schemas"]["Withdrawal"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, insufficient_balance, amount_below_minimum, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, invalid_amount, invalid_url, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, insufficient_balance, amount_below_minimum, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, invalid_amount, invalid_url, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
@@ -9608,6 +9630,17 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable (code: service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10590,7 +10623,7 @@ export interface operations {
                      * @description Extension: the network the gateway sends from (default BSC), among the enabled rails; fromCcy must be the exchange's code of this rail.
                      * @enum {string}
                      */
-                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
                     /**
                      * @description Extension: USDT (default) or USDC; debited from that balance.
                      * @enum {string}
@@ -10737,7 +10770,7 @@ export interface operations {
                 /** @description Extension: the asset to read, USDT (default) or USDC. */
                 currency?: "USDT" | "USDC";
                 /** @description Extension: the network to withdraw on (its minimum and flat fee apply); default BSC, or the first enabled network paying the asset. */
-                chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE";
+                chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             };
             header?: never;
             path?: never;

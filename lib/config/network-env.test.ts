@@ -1,7 +1,9 @@
 import { mnemonicToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DEV_ACCOUNT_ADDRESSES, DEV_MNEMONIC, NETWORK_ENV, RAIL_ENV, networkEnvProblems } from '@/lib/config/network-env';
+import { tronDepositKey } from '@/lib/chain/tron/deposit-key';
+import { toEvm } from '@/lib/chain/tron/address';
+import { DEV_ACCOUNT_ADDRESSES, DEV_MNEMONIC, DEV_TRON_ACCOUNT_ADDRESSES, NETWORK_ENV, RAIL_ENV, networkEnvProblems } from '@/lib/config/network-env';
 
 const parse = (vars: Record<string, string>) => z.object(NETWORK_ENV).parse(vars);
 const KEY = `0x${'11'.repeat(32)}`;
@@ -158,6 +160,42 @@ describe('network environment', () => {
         "LIVE_POLYGON_HOT_WALLET_PRIVATE_KEY: required in production for the enabled rail POLYGON:USDC (a network never uses BSC's wallets)",
         "TEST_POLYGON_GAS_WALLET_PRIVATE_KEY: required in production for the enabled rail POLYGON:USDC (a network never uses BSC's wallets)",
       ]);
+    });
+  });
+
+  describe("the development mnemonic's TRON accounts (m/44'/195'/…)", () => {
+    const parseAll = (vars: Record<string, string>) => z.object({ ...NETWORK_ENV, ...RAIL_ENV }).parse(vars);
+    const tronKey = (i: number, branch?: string) => `0x${tronDepositKey(DEV_MNEMONIC, i, branch).privateKey}`;
+    const TRON = {
+      RAILS: 'TRON:USDT',
+      LIVE_TRON_RPC_URL: 'https://api.trongrid.example',
+      LIVE_TRON_GAS_WALLET_PRIVATE_KEY: `0x${'66'.repeat(32)}`,
+      LIVE_TRON_HOT_WALLET_PRIVATE_KEY: `0x${'77'.repeat(32)}`,
+      TEST_TRON_RPC_URL: 'https://nile.trongrid.example',
+      TEST_TRON_USDT_ADDRESS: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf',
+      TEST_TRON_GAS_WALLET_PRIVATE_KEY: `0x${'99'.repeat(32)}`,
+      TEST_TRON_HOT_WALLET_PRIVATE_KEY: `0x${'aa'.repeat(32)}`,
+    };
+
+    it('lists the TRON branch 0..19 and the stand-in wallets 0..4, derived again', () => {
+      expect(DEV_TRON_ACCOUNT_ADDRESSES).toEqual([
+        ...Array.from({ length: 20 }, (_, i) => toEvm(tronDepositKey(DEV_MNEMONIC, i).hex).toLowerCase()),
+        ...Array.from({ length: 5 }, (_, i) => toEvm(tronDepositKey(DEV_MNEMONIC, i, "m/44'/195'/1'/0").hex).toLowerCase()),
+      ]);
+    });
+
+    it.each([
+      ['LIVE_TRON_HOT_WALLET_PRIVATE_KEY', 0, undefined],
+      ['LIVE_TRON_GAS_WALLET_PRIVATE_KEY', 19, undefined],
+      ['TEST_TRON_HOT_WALLET_PRIVATE_KEY', 2, "m/44'/195'/1'/0"],
+      ['TEST_TRON_GAS_WALLET_PRIVATE_KEY', 1, "m/44'/195'/1'/0"],
+    ] as const)('refuses a development TRON key for %s (account %i) in production, never naming the key', (name, i, branch) => {
+      const vars = { ...LIVE, ...TEST_NET, ...TRON, [name]: tronKey(i, branch) };
+      expect(networkEnvProblems(parseAll({ ...LIVE, ...TEST_NET, ...TRON }), 'production'), 'a clean TRON configuration').toEqual([]);
+      const problems = networkEnvProblems(parseAll(vars), 'production');
+      expect(problems).toEqual([`${name}: a well-known development key (anvil/hardhat) is refused in production`]);
+      expect(problems.join()).not.toContain(tronKey(i, branch).slice(2, 12));
+      expect(networkEnvProblems(parseAll(vars), 'development')).toEqual([]);
     });
   });
 });

@@ -35,6 +35,40 @@ export const DEV_ACCOUNT_ADDRESSES: readonly string[] = [
   '0x8626f6940e2eb28930efb4cef49b2d1f2c9c1199',
 ];
 
+/**
+ * The 20 bytes of the development mnemonic's TRON accounts: m/44'/195'/0'/0/0..19 (the dev and test deposit
+ * branch) and m/44'/195'/1'/0/0..4 (the TRON stand-in's issuer, energy, hot, fee and other wallets,
+ * lib/testing/tron/tron-node.ts). A key is compared by its 20 bytes, the same on TRON (41…) and EVM, so
+ * production refuses these for every wallet key as it refuses anvil's. network-env.test.ts derives them again.
+ */
+export const DEV_TRON_ACCOUNT_ADDRESSES: readonly string[] = [
+  '0xe2e1a54926527fbb4e4420de4c6bab82beaee24d',
+  '0x9705bf55c3dcc6d277ebb8fe2a68762268822ba2',
+  '0x0c96c0e10bb5e7e7edacf82ad00e3d60790351da',
+  '0x32ab5167665722351b42cfa8302a81b695bb6639',
+  '0xf84991394bb0a02cd655c1c70321cc8ed479316d',
+  '0x899fa251f347f8ccc4c48003c725cf71c178c234',
+  '0xf599d98ec243a0a49f9ad2d44a2259f2d31a3f2f',
+  '0x299cc4bba8e3a26a71cef5bf7ee998814ccec5c1',
+  '0x97c5165a3cbe5838e805c872bc387917dea7d67a',
+  '0x61e8cd25d5472d70fa70fef87974ad3a43af5ff1',
+  '0x9d38f6c824c2347b1c22e91a4125e7b4c4ca775f',
+  '0xf20ece47fa1dc030e7e9f55373d6ba0702d40fde',
+  '0x97b4e66f6886409d577f90f70c6e2162ef9341f6',
+  '0xd2747bf8be3db4e426223105000929db851534d1',
+  '0xe8be19580c93876e9e3941e5d7637207f295feb2',
+  '0xac574e6acd0046011fbb0384296d5604f8cbf7dc',
+  '0x2a5f704b9b644320f13770189b92df6eef223e4e',
+  '0xcbe80b9b5c9717cac27e2851fcf03e6454d1c862',
+  '0x83c7c32467fc43101bc57ba44321914cf990c507',
+  '0x2e72a6697356fdab23f5a7cc2f7e19a44ead6c02',
+  '0x1e5fb653b0d00d037f9da8fd08da7b0f31bd64ad',
+  '0xa115dbb164643804651d289b178277518b80bd61',
+  '0x0aa7049c71b95eea0a71f0876d7810b22e407f26',
+  '0x40c9764f13db3f449cdb8e1b118057314bf2be4f',
+  '0xb0a7ca338f0157c09cbacc7fdb6e52f013a26499',
+];
+
 /** Chain ids the networks take in production when *_CHAIN_ID is unset: BSC mainnet, BSC testnet. */
 export const PRODUCTION_DEFAULT_CHAIN_ID = { live: 56, test: 97 } as const;
 
@@ -184,7 +218,7 @@ export function networkEnvProblems(e: NetworkEnv, appEnv: string): string[] {
     }
   }
   // Anyone holding a well-known key spends from that wallet: refuse it for every wallet, either mode.
-  const dev = new Set(DEV_ACCOUNT_ADDRESSES);
+  const dev = new Set([...DEV_ACCOUNT_ADDRESSES, ...DEV_TRON_ACCOUNT_ADDRESSES]);
   for (const name of [
     'LIVE_GAS_WALLET_PRIVATE_KEY',
     'LIVE_HOT_WALLET_PRIVATE_KEY',

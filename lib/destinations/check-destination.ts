@@ -8,6 +8,7 @@ import { parseTronAddress, toBase58, toEvm, TronAddressError } from '@/lib/chain
 import { rowsOf, type Db } from '@/lib/db';
 import type { Mode } from '@/lib/mode';
 import { ourAddresses } from './our-addresses';
+import { refuseBlacklisted } from './refuse-blacklisted';
 
 /**
  * Where money may be sent: the one module for withdrawals, refunds (merchant, payer proposals,
@@ -17,7 +18,8 @@ import { ourAddresses } from './our-addresses';
  * - `destination_own_wallet`: one of our wallets on that network (fee, gas, hot, faucet): it would pay ourselves;
  * - `destination_token_contract`: a token contract of that network: tokens sent to a contract are lost;
  * - `destination_deposit_address`: any deposit address of this gateway, issued to an invoice on any network
- *   or waiting in the pool (an address is the same on every EVM chain): it would come back as a payment.
+ *   or waiting in the pool (an address is the same on every EVM chain): it would come back as a payment;
+ * - `destination_blacklisted` (TRON): on the USDT contract's blacklist, read from the chain (refuse-blacklisted.ts).
  */
 export function refused(code: ErrorCode, path: string, message: string) {
   return new ApiError(code, `${path}: ${message}`, [{ path, message }]);
@@ -43,6 +45,11 @@ export function parseTronDestination(raw: string, path: string): string {
     if (err instanceof TronAddressError) throw refused('invalid_address', path, err.message);
     throw err;
   }
+}
+
+/** Format only, before the network is known: a `T…` address as TRON's, anything else as EVM's. Returns the wire form. */
+export function parseAnyAddress(raw: string, path: string): string {
+  return raw.trim().startsWith('T') ? parseTronDestination(raw, path) : parseAddress(raw, path);
 }
 
 /** The address in the network's wire form (EIP-55 `0x…` or `T…`), format checks only. */
@@ -85,15 +92,18 @@ export function notDepositAddressSql(address: string): SQL {
 /** Refuses one of our deposit addresses (issued or pooled, any network). */
 export async function refuseDepositAddress(db: Db, address: string, path = 'destinationAddress'): Promise<void> {
   // Plain SQL: this runs on every withdrawal, and a builder query costs more CPU to assemble than to run.
-  const [row] = rowsOf<{ ok: boolean }>(await db.execute(sql`select (${notDepositAddressSql(address.startsWith('T') ? address : getAddress(address))}) as ok`));
+  const [row] = rowsOf<{ ok: boolean }>(
+    await db.execute(sql`select (${notDepositAddressSql(address.startsWith('T') ? address : getAddress(address))}) as ok`),
+  );
   if (!row!.ok)
     throw refused('destination_deposit_address', path, 'is a deposit address of this gateway: money sent there would come back as a payment');
 }
 
-/** Every check, on the network the money would move on. Returns the wire form (EIP-55 or `T…`). */
+/** Every check, on the network the money would move on (TRON: the USDT blacklist too). Returns the wire form (EIP-55 or `T…`). */
 export async function checkDestination(db: Db, net: Network, raw: string, path = 'destinationAddress'): Promise<string> {
   const address = parseDestination(net, raw, path);
   await refuseDepositAddress(db, address, path);
+  await refuseBlacklisted(net, address, path);
   return address;
 }
 
@@ -104,7 +114,7 @@ export async function checkDestination(db: Db, net: Network, raw: string, path =
 export async function checkDestinationOnAnyNetwork(db: Db, mode: Mode, raw: string, path = 'destinationAddress'): Promise<string> {
   // A `T…` address can only be paid on TRON, a `0x` one only on an EVM network: checked against those.
   const tron = raw.trim().startsWith('T');
-  const address = tron ? parseTronDestination(raw, path) : parseAddress(raw, path);
+  const address = parseAnyAddress(raw, path);
   for (const net of getNetworks(mode)) if ((CHAIN_SPECS[net.chain].family === 'tron') === tron) refuseOurs(net, address, path);
   await refuseDepositAddress(db, address, path);
   return address;

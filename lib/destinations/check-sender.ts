@@ -6,6 +6,23 @@ import { RpcReadError } from '@/lib/chain/rpc-batch';
 import { knownExchangeWallets } from '@/lib/config/exchange-wallets';
 import { CHAIN_SPECS } from '@/lib/config/rails';
 import { env } from '@/lib/env';
+import { toBase58, toEvm, toHex41 } from '@/lib/chain/tron/address';
+import { TronNodeError } from '@/lib/chain/tron/node-client';
+import { tronClientOf } from '@/lib/chain/tron-network-client';
+
+/**
+ * TRON: whether the account is a smart contract (`/wallet/getcontract` answers `{}` for any other account). A
+ * failed read throws TronNodeError; an answer for another address too (never taken as "no code").
+ */
+async function readTronCode(net: Network, address: string): Promise<'contract' | 'none'> {
+  const hex = toHex41(address);
+  const out = await tronClientOf(net).wallet<{ contract_address?: string; bytecode?: string }>('getcontract', { value: hex });
+  if (!out || Object.keys(out).length === 0) return 'none';
+  if (out.contract_address && out.contract_address.toLowerCase() !== hex) {
+    throw new TronNodeError('/wallet/getcontract', `asked for ${hex}, got ${out.contract_address}`);
+  }
+  return 'contract';
+}
 
 const CLAIM_LINK = 'Send the payer a refund claim link instead, so they give an address of their own.';
 
@@ -18,9 +35,11 @@ const CLAIM_LINK = 'Send the payer a refund claim link instead, so they give an 
  * the code is a 503 and nothing changes: no code is never assumed.
  */
 export async function checkSendBackSender(net: Network, sender: string): Promise<void> {
-  const address = getAddress(sender);
+  const tron = CHAIN_SPECS[net.chain].family === 'tron';
+  // The wire form (T… or EIP-55) for messages; the 20 bytes (lower-case 0x…) for the operator's list.
+  const address = tron ? toBase58(toHex41(sender)) : getAddress(sender);
   const name = CHAIN_SPECS[net.chain].name;
-  if (knownExchangeWallets(env()).has(address.toLowerCase())) {
+  if (knownExchangeWallets(env()).has(tron ? toEvm(address) : address.toLowerCase())) {
     throw new ApiError(
       'sender_not_refundable',
       `Cannot send this payment back: the sender ${address} is a known exchange hot wallet, so the money would reach the exchange, not the payer. ${CLAIM_LINK}`,
@@ -28,9 +47,9 @@ export async function checkSendBackSender(net: Network, sender: string): Promise
   }
   let kind;
   try {
-    kind = await readCode(net, address);
+    kind = tron ? await readTronCode(net, address) : await readCode(net, address);
   } catch (err) {
-    if (!(err instanceof RpcReadError)) throw err;
+    if (!(err instanceof RpcReadError) && !(err instanceof TronNodeError)) throw err;
     throw new ApiError('service_unavailable', `Could not read whether the sender is a contract on ${name}; nothing was changed, try again.`);
   }
   if (kind === 'contract') {

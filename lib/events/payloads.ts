@@ -71,7 +71,7 @@ export const RefundRequestEventData = z
     id: z.string(),
     invoiceId: z.string(),
     status: z.enum(REFUND_REQUEST_STATUSES),
-    destinationAddress: z.string().describe('The address the payer gave on the checkout (EIP-55).'),
+    destinationAddress: z.string().describe('The address the payer gave on the checkout (EIP-55; on TRON its T… form).'),
     amount: Amount.describe('What the invoice had to give back when the payer asked: received above the price, or all of an unpaid invoice.'),
     withdrawalId: z.string().nullable().describe('The refund (a withdrawal with metadata.refundOfInvoiceId) once approved.'),
     declineReason: z.string().nullable(),

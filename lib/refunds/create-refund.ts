@@ -8,7 +8,7 @@ import { Decimal, formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
 import { parseWithdrawalAmount } from '@/lib/withdrawals/amounts';
 import { createWithdrawal, type PrepareWithdrawalControls } from '@/lib/withdrawals/create-withdrawal';
-import { parseAddress, parseDestination } from '@/lib/destinations/check-destination';
+import { parseAnyAddress, parseDestination } from '@/lib/destinations/check-destination';
 import { refundPricing } from './refund-pricing';
 import { givebackTerms } from './giveback-terms';
 import type { CreateRefundInput } from './schemas';
@@ -30,7 +30,7 @@ export async function createRefund(
   prepareControls: PrepareWithdrawalControls,
 ) {
   // Bad input is a 400 whatever the invoice's state.
-  parseAddress(input.destinationAddress, 'destinationAddress');
+  parseAnyAddress(input.destinationAddress, 'destinationAddress');
   if (input.amount !== undefined) parseWithdrawalAmount(input.amount);
   return db.transaction(async (tx) => {
     const invoice = await getInvoiceOrThrow(tx, { id: invoiceId, tenantId: owner.tenantId, mode: owner.mode }, { forUpdate: true });

@@ -29,6 +29,8 @@ export const createRefundOp = defineOperation({
     'destination_own_wallet',
     'destination_token_contract',
     'destination_deposit_address',
+    'destination_blacklisted',
+    'service_unavailable',
     'destination_not_allowed',
     'withdrawal_limit_exceeded',
   ],

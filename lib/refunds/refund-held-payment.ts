@@ -7,6 +7,7 @@ import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import { requireRail } from '@/lib/chain/network';
 import { parseDestination, refuseDepositAddress } from '@/lib/destinations/check-destination';
 import { checkSendBackSender } from '@/lib/destinations/check-sender';
+import { refuseBlacklisted } from '@/lib/destinations/refuse-blacklisted';
 import type { Db } from '@/lib/db';
 import { Decimal } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
@@ -63,14 +64,18 @@ export async function refundHeldPayment(
         `${terms.networkFee.gt(0) ? ` and the network fee ${terms.networkFee.toFixed(2)} ${seen.token}` : ''}. Credit it instead.`,
     );
   }
+  // The sender in its wire form (T… on TRON, EIP-55 otherwise): what the destination checks and the withdrawal take.
+  const sender = formatAddress(seen.fromAddress);
   try {
-    parseDestination(rail, seen.fromAddress, 'sender');
-    await refuseDepositAddress(db, seen.fromAddress, 'sender');
+    parseDestination(rail, sender, 'sender');
+    await refuseDepositAddress(db, sender, 'sender');
+    await refuseBlacklisted(rail, sender, 'sender');
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
+    if (e.code === 'service_unavailable') throw e;
     throw new ApiError(
       'sender_not_refundable',
-      `Cannot send this payment back: the sender ${formatAddress(seen.fromAddress)} ${e.details?.[0]?.message ?? e.message}. Credit it instead.`,
+      `Cannot send this payment back: the sender ${sender} ${e.details?.[0]?.message ?? e.message}. Credit it instead.`,
     );
   }
   // Money sent back must reach a person: not an exchange's hot wallet, not a contract.
@@ -86,7 +91,7 @@ export async function refundHeldPayment(
       const withdrawal = await createWithdrawal(
         tx,
         owner,
-        { amount: amount.toFixed(2), destinationAddress: held!.fromAddress, chain: held!.chain, token: held!.token },
+        { amount: amount.toFixed(2), destinationAddress: formatAddress(held!.fromAddress), chain: held!.chain, token: held!.token },
         undefined,
         sendBackControls,
         givebackOptions(payer),

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { WithdrawalAmount, WithdrawalSchema } from '@/lib/withdrawals/schemas';
 
 export const CreateRefundBody = z.strictObject({
-  destinationAddress: z.string().max(100).describe("The payer's BEP-20 address (0x + 40 hex; checksum checked when mixed case)."),
+  destinationAddress: z
+    .string()
+    .max(100)
+    .describe(
+      "The payer's address on the invoice's network: an EVM address (0x + 40 hex; checksum checked when mixed case), or for a TRON invoice a T… address (Base58Check; one on USDT's blacklist is 400 destination_blacklisted).",
+    ),
   amount: WithdrawalAmount.optional().describe(
     'USDT to give back, at most `refundable`. Default: for an invoice that was paid, the overpayment (what arrived above amountExpected); for one that was not (expired, partially paid), everything it received.',
   ),

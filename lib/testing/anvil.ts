@@ -1,5 +1,5 @@
+import { freePort } from './ports/free-port';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { createTestClient, createWalletClient, http, parseUnits, publicActions, type Abi, type Address, type Hex } from 'viem';
@@ -22,6 +22,8 @@ function devKey(i: number): Hex {
   const key = mnemonicToAccount(DEV_MNEMONIC, { accountIndex: 1, addressIndex: i }).getHdKey().privateKey!;
   return `0x${Buffer.from(key).toString('hex')}`;
 }
+
+export { freePort };
 
 export interface AnvilOptions {
   /** Interval mining in seconds (fractions allowed); default: mine on each transaction. */
@@ -52,17 +54,6 @@ export function tokenArtifact(decimals = 18): { abi: Abi; bytecode: Hex } {
   if (hex.slice(DECIMALS_BYTE * 2, DECIMALS_BYTE * 2 + 2) !== '12') throw new Error('unexpected token artifact: decimals byte not found');
   const patched = `0x${hex.slice(0, DECIMALS_BYTE * 2)}${decimals.toString(16).padStart(2, '0')}${hex.slice(DECIMALS_BYTE * 2 + 2)}` as Hex;
   return { abi: json.abi, bytecode: patched };
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForRpc(url: string, proc: ChildProcess) {

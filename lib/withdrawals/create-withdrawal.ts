@@ -8,6 +8,7 @@ import { auditRow } from '@/lib/audit/audit-row';
 import type { AuditActor } from '@/lib/audit/record-audit';
 import { requireRail } from '@/lib/chain/network';
 import { notDepositAddressSql, parseDestination, refuseDepositAddress } from '@/lib/destinations/check-destination';
+import { refuseBlacklisted } from '@/lib/destinations/refuse-blacklisted';
 import { insertRowSql } from '@/lib/db/insert-row-sql';
 import { outbox } from '@/lib/events/outbox';
 import { newId } from '@/lib/ids';
@@ -77,6 +78,8 @@ export async function createWithdrawal(
   const terms = networkTerms(network);
   assertNetworkMinimum(amount, terms, opts.ofInvoiceId ? 'refund' : 'withdrawal');
   const destination = parseDestination(network, input.destinationAddress);
+  // TRON's USDT blacklist, read before anything is written (a failed read is a 503).
+  await refuseBlacklisted(network, destination);
   // postBackUrl follows the spec: HTTPS only, never a private or local host.
   const postBackUrl = input.postBackUrl === undefined ? null : validateEndpointUrl(input.postBackUrl, 'live', 'postBackUrl');
   const rate = opts.percentFee === false ? '0' : owner.tenant.withdrawalFeeRate;
@@ -118,6 +121,8 @@ export async function createWithdrawal(
     failureReason: null,
     nonce: null,
     nonceUsedAtBlock: null,
+    txExpiration: null,
+    refBlockNumber: null,
     signedTx: null,
     txHash: null,
     replacedTxHashes: [],

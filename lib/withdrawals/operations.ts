@@ -59,6 +59,8 @@ export const createWithdrawalOp = defineOperation({
     'destination_own_wallet',
     'destination_token_contract',
     'destination_deposit_address',
+    'destination_blacklisted',
+    'service_unavailable',
     'invalid_amount',
     'invalid_url',
     'destination_not_allowed',

@@ -15,3 +15,12 @@ export const chainWaitReasons = {
   resent: (nonce: number, hashes: number, head: number) =>
     `Re-sending: nonce ${nonce} was taken by another transaction and none of this withdrawal's ${hashes} transaction(s) was mined by block ${head}.`,
 };
+
+/** The `pendingReason` texts of a TRON withdrawal (no nonces: a transaction lands or expires, docs/tron.md §5). */
+export const tronWaitReasons = {
+  mined: (txId: string, block: number) => `Transaction ${txId} is in block ${block}; waiting for it to be solidified.`,
+  refused: (code: string, txId: string, expiration: number) =>
+    `The node refused transaction ${txId} (${code}); re-signed only once the solidified chain is past its expiration (${new Date(expiration).toISOString()}) without it.`,
+  resent: (txId: string, expiration: number) =>
+    `Re-sending: transaction ${txId} expired unmined (the solidified chain passed ${new Date(expiration).toISOString()} without it).`,
+};

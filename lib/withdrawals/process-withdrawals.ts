@@ -3,23 +3,31 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { Db } from '@/lib/db';
 import { publicClient } from '@/lib/chain/clients';
 import { getNetworks, isEvmNetwork, isNetworkReady, type Network } from '@/lib/chain/network';
+import type { TronNodeClient } from '@/lib/chain/tron/node-client';
 import { MODES } from '@/lib/mode';
 import { perNetwork, type PerNetworkOptions } from '@/lib/chain/per-network';
 import { checkedNetwork } from '@/lib/chain/rail-gate';
 import type { LaneNetwork } from './lane-helpers';
 import { sendPendingWithdrawals, type SendOptions } from './send-pending-withdrawals';
 import { trackSentWithdrawals, type TrackOptions } from './track-sent-withdrawals';
+import { processTronWithdrawals } from './tron-lane';
 
 export function isLaneReady(net: Network): net is LaneNetwork {
   return isNetworkReady(net) && net.hotWalletKey !== undefined;
 }
 
 /**
- * One pass of a hot wallet's sending lane: track what was sent, then send
+ * One pass of a hot wallet's sending lane (EVM here; TRON in tron-lane.ts): track what was sent, then send
  * what is due; on a stopped network nothing, and a stopped token's withdrawals wait (lib/chain/rail-gate.ts). The job lease guarantees a single runner per lane, so nonces
  * are reserved strictly in order.
  */
-export async function processWithdrawals(db: Db, lane: LaneNetwork, opts: SendOptions & TrackOptions & { client?: PublicClient } = {}) {
+export async function processWithdrawals(
+  db: Db,
+  lane: LaneNetwork,
+  opts: SendOptions & TrackOptions & { client?: PublicClient; tronClient?: TronNodeClient } = {},
+) {
+  // TRON has no nonces: its own lane (lib/withdrawals/tron-lane.ts, docs/tron.md §5).
+  if (!isEvmNetwork(lane)) return processTronWithdrawals(db, lane, opts);
   // Nothing is sent before the rail check has read this network's chain id and tokens (once per process).
   const net = await checkedNetwork(lane);
   if (!net) return { completed: 0, failed: 0, sent: 0 };
@@ -35,6 +43,6 @@ export async function processWithdrawals(db: Db, lane: LaneNetwork, opts: SendOp
  * network's hung or failing node holds up only its own lane (lib/jobs/per-network.ts).
  */
 export async function processAllWithdrawals(db: Db, opts: PerNetworkOptions = {}) {
-  const lanes = MODES.flatMap((m) => getNetworks(m)).filter(isEvmNetwork).filter(isLaneReady);
+  const lanes = MODES.flatMap((m) => getNetworks(m)).filter(isLaneReady);
   await perNetwork('withdrawal lane', lanes, (net) => processWithdrawals(db, net), opts);
 }

@@ -10,7 +10,12 @@ export const WithdrawalAmount = z.string().max(40).describe('USDT amount as a de
 
 export const CreateWithdrawalBody = z.strictObject({
   amount: WithdrawalAmount,
-  destinationAddress: z.string().max(100).describe('BEP-20 address (0x + 40 hex; checksum checked when mixed case).'),
+  destinationAddress: z
+    .string()
+    .max(100)
+    .describe(
+      "The recipient on the withdrawal's network: an EVM address (0x + 40 hex; checksum checked when mixed case), or on TRON a T… address (Base58Check; one on USDT's blacklist is 400 destination_blacklisted).",
+    ),
   postBackUrl: z.string().max(2048).optional().describe("HTTPS URL that receives this withdrawal's events instead of the webhook endpoints."),
   chain: z
     .enum(CHAINS, { error: () => `must be one of: ${CHAINS.join(', ')}` })

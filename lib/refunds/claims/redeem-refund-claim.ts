@@ -3,7 +3,7 @@ import { invoices, refundClaims, refundRequests, tenants } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { requireRail } from '@/lib/chain/network';
-import { checkDestination, refused } from '@/lib/destinations/check-destination';
+import { checkDestination, refused, storedForm } from '@/lib/destinations/check-destination';
 import { env } from '@/lib/env';
 import { emitEvent } from '@/lib/events/emit-event';
 import { newId } from '@/lib/ids';
@@ -50,7 +50,7 @@ export async function redeemRefundClaim(
     }
   }
   const parsed = RedeemRefundClaimInput.safeParse(input);
-  if (!parsed.success) throw refused('invalid_address', 'destinationAddress', 'must be 0x followed by 40 hex characters');
+  if (!parsed.success) throw refused('invalid_address', 'destinationAddress', 'must be a 0x address (40 hex characters) or, on TRON, a T… address');
   const first = await openClaim(db, token);
   if (!first) throw noLongerValid();
   const [found] = await db
@@ -59,7 +59,8 @@ export async function redeemRefundClaim(
     .where(eq(invoices.id, first.invoiceId));
   // Paid on the invoice's rail: none of our addresses there, no token contract, no deposit address of any network.
   const rail = requireRail(found!.mode, { chain: found!.chain, token: found!.token }, []);
-  const address = (await checkDestination(db, rail, parsed.data.destinationAddress)).toLowerCase();
+  // Stored form (lower-case 0x…, 41… on TRON): formatAddress gives the wire form back when it is paid.
+  const address = storedForm(await checkDestination(db, rail, parsed.data.destinationAddress));
 
   return db.transaction(async (tx) => {
     // Invoice, then claim, then requests: the order proposals and approvals lock in.

@@ -9,7 +9,7 @@ import { isId, newId } from '@/lib/ids';
 import { claimTokenMatches } from '@/lib/invoices/claim-token';
 import { formatAmount } from '@/lib/money';
 import { overCreationLimit } from '@/lib/rate-limits/order-limits';
-import { checkDestination, refused } from '@/lib/destinations/check-destination';
+import { checkDestination, refused, storedForm } from '@/lib/destinations/check-destination';
 import type { RefundRequestSource } from '@/db/schema/refund-requests';
 import { autoRefundAfterFor } from './auto-refund-rules';
 import { givebackTerms } from '@/lib/refunds/giveback-terms';
@@ -68,10 +68,11 @@ export async function proposeRefundAddress(
   // First, so nobody without the token learns anything (not even whether an address would be accepted).
   const source: RefundRequestSource = 'payer_token';
   if (!claimTokenMatches(found.claimTokenHash, (input as { claimToken?: unknown } | null)?.claimToken)) throw claimTokenRequired();
-  if (!parsed.success) throw refused('invalid_address', 'destinationAddress', 'must be 0x followed by 40 hex characters');
+  if (!parsed.success) throw refused('invalid_address', 'destinationAddress', 'must be a 0x address (40 hex characters) or, on TRON, a T… address');
   // The refund is paid on the invoice's rail: none of our addresses there, no token contract, no deposit address of any network.
   const rail = requireRail(found.mode, { chain: found.chain, token: found.token }, []);
-  const address = (await checkDestination(db, rail, parsed.data.destinationAddress)).toLowerCase();
+  // Stored form (lower-case 0x…, 41… on TRON): formatAddress gives the wire form back when it is paid.
+  const address = storedForm(await checkDestination(db, rail, parsed.data.destinationAddress));
 
   if (client.address !== null) {
     const wait = await overCreationLimit(db, `refundreq-addr:${client.address}`, limits.perAddressPerMinute);

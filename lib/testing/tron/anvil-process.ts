@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { freePort } from '@/lib/testing/anvil';
+import { freePort } from '../ports/free-port';
 
 const ANVIL_BIN = path.resolve(process.cwd(), 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
 

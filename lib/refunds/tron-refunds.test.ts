@@ -1,0 +1,112 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refundRequests, withdrawals } from '@/db/schema';
+import { toHex41 } from '@/lib/chain/tron/address';
+import { checkSendBackSender } from '@/lib/destinations/check-sender';
+import { getBalance } from '@/lib/ledger/get-balance';
+import { postLedgerEntry } from '@/lib/ledger/post-entry';
+import { Decimal } from '@/lib/money';
+import { call } from '@/lib/testing/app';
+import { freshTronAddress, fundedTenant, usdtOf } from '@/lib/testing/tron-lane-helpers';
+import { startTronRail, type TronRail } from '@/lib/testing/tron-rail';
+import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';
+import { proposeRefundAddress } from './requests/propose-refund-address';
+
+let rail: TronRail;
+beforeAll(async () => {
+  rail = await startTronRail();
+  await rail.node.mintUsdt(rail.node.keys.hot.address, 1_000_000_000n);
+}, 60_000);
+afterAll(async () => {
+  await rail?.stop();
+});
+
+type T = Awaited<ReturnType<typeof fundedTenant>>;
+const balanceOf = async (t: T) => new Decimal(await getBalance(t.db, { tenantId: t.tenant.id, mode: 'test', currency: 'USDT' })).toFixed(2);
+
+/**
+ * A TRON invoice of 20.00 paid `paid` and settled, as the watcher and the sweep leave it (status, amounts, the
+ * merchant's credit); the chain side of paying it is the watcher's (its own tests).
+ */
+async function settledTronInvoice(paid = '20.00') {
+  const t = await fundedTenant('5');
+  const inv = await call('POST', '/v1/invoices', { key: t.test, body: { amount: '20.00', chain: 'TRON', token: 'USDT' } });
+  expect(inv.status, inv.text).toBe(201);
+  const fee = new Decimal(paid).mul('0.01');
+  const credited = new Decimal(paid).minus(fee);
+  await t.db.execute(sql`update invoices set status = ${paid === '20.00' ? 'PAID_OUT' : 'OVERPAID'}, amount_received = ${paid},
+    amount_credited = ${credited.toFixed()}, fee_amount = ${fee.toFixed()} where id = ${inv.body.id}`);
+  await t.db.transaction((tx) =>
+    postLedgerEntry(tx, {
+      tenantId: t.tenant.id,
+      mode: 'test',
+      currency: 'USDT',
+      amount: credited.toFixed(),
+      kind: 'test_credit',
+      referenceType: 'test',
+      referenceId: `tron-refund-${inv.body.id}`,
+    }),
+  );
+  const claim = new URL(String(inv.body.checkoutUrl), 'http://x').searchParams.get('claim')!;
+  return { t, invoiceId: inv.body.id as string, claim };
+}
+
+async function settleLane(t: T) {
+  await processWithdrawals(t.db, rail.net);
+  await rail.node.mine(19);
+  await processWithdrawals(t.db, rail.net);
+}
+
+describe('refunds paid on TRON', () => {
+  it('a merchant refund of a TRON invoice to a T… address arrives exactly once', async () => {
+    const { t, invoiceId } = await settledTronInvoice();
+    const to = freshTronAddress();
+    const res = await call('POST', `/v1/invoices/${invoiceId}/refunds`, { key: t.test, body: { amount: '12.00', destinationAddress: to } });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ chain: 'TRON', destinationAddress: to, metadata: { refundOfInvoiceId: invoiceId } });
+    await settleLane(t);
+    await processWithdrawals(t.db, rail.net);
+    const [w] = await t.db.select().from(withdrawals).where(eq(withdrawals.id, res.body.id));
+    expect(w).toMatchObject({ status: 'COMPLETED', sendAttempts: 1 });
+    expect(await usdtOf(rail, to)).toBe(BigInt(new Decimal(w!.netAmount).mul(1e6).toFixed(0)));
+  });
+
+  it('refuses a refund to a blacklisted T… address (400 destination_blacklisted); nothing is debited', async () => {
+    const { t, invoiceId } = await settledTronInvoice();
+    const before = await balanceOf(t);
+    const evil = freshTronAddress();
+    await rail.node.addBlackList(evil);
+    const res = await call('POST', `/v1/invoices/${invoiceId}/refunds`, { key: t.test, body: { amount: '5.00', destinationAddress: evil } });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.code).toBe('destination_blacklisted');
+    expect(await balanceOf(t)).toBe(before);
+    expect(await t.db.select().from(withdrawals).where(eq(withdrawals.tenantId, t.tenant.id))).toEqual([]);
+  });
+
+  it('the payer proposes a T… refund address (stored 41…, paid to its T… form); a blacklisted one is refused', async () => {
+    const { t, invoiceId, claim } = await settledTronInvoice('25.00');
+    const evil = freshTronAddress();
+    await rail.node.addBlackList(evil);
+    const refused = await proposeRefundAddress(t.db, invoiceId, { destinationAddress: evil, claimToken: claim }, { address: null }).catch((e) => e);
+    expect(refused).toMatchObject({ code: 'destination_blacklisted' });
+    const to = freshTronAddress();
+    await proposeRefundAddress(t.db, invoiceId, { destinationAddress: to, claimToken: claim }, { address: null });
+    const [req] = await t.db.select().from(refundRequests).where(eq(refundRequests.invoiceId, invoiceId));
+    expect(req!.destinationAddress).toBe(toHex41(to));
+    const approved = await call('POST', `/v1/refund-requests/${req!.id}/approve`, { key: t.test, body: {} });
+    expect(approved.status, approved.text).toBe(200);
+    await settleLane(t);
+    const [w] = await t.db.select().from(withdrawals).where(eq(withdrawals.refundOfInvoiceId, invoiceId));
+    // The 5.00 overpaid, less the network fee the payer pays by default.
+    expect(w).toMatchObject({ status: 'COMPLETED', destinationAddress: to, amount: '5.000000000000000000', netAmount: '4.000000000000000000' });
+    expect(await usdtOf(rail, to)).toBe(4_000_000n);
+  });
+
+  it('a held payment is sent back only to a person: a TRON contract sender is refused; a failed read is a 503', async () => {
+    await expect(checkSendBackSender(rail.net, toHex41(rail.node.usdt))).rejects.toMatchObject({ code: 'sender_not_refundable' });
+    await expect(checkSendBackSender(rail.net, toHex41(freshTronAddress()))).resolves.toBeUndefined();
+    await expect(checkSendBackSender({ ...rail.net, rpcUrl: 'http://127.0.0.1:9' }, toHex41(freshTronAddress()))).rejects.toMatchObject({
+      code: 'service_unavailable',
+    });
+  });
+});

@@ -1,0 +1,43 @@
+import { utils } from 'tronweb';
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Db } from '@/lib/db';
+import { postLedgerEntry } from '@/lib/ledger/post-entry';
+import { createTestTenant } from './fixtures';
+import type { TronRail } from './tron-rail';
+
+let seq = 0;
+
+/** A tenant with `balance` USDT in test mode, credited through the ledger (as a settled invoice would). */
+export async function fundedTenant(balance: string, feeRate = '0.01') {
+  const t = await createTestTenant({ withdrawalFeeRate: feeRate });
+  await t.db.transaction((tx) =>
+    postLedgerEntry(tx, {
+      tenantId: t.tenant.id,
+      mode: 'test',
+      amount: balance,
+      kind: 'test_credit',
+      referenceType: 'test',
+      referenceId: `tron-lane-${process.pid}-${++seq}`,
+      currency: 'USDT',
+    }),
+  );
+  return t;
+}
+
+/** A new TRON account nobody holds (Base58 `T…`). */
+export const freshTronAddress = () => utils.accounts.generateAccount().address.base58;
+
+/** USDT base units `who` holds on the stand-in. */
+export async function usdtOf(rail: TronRail, who: string): Promise<bigint> {
+  const c = await rail.node.tronWeb(rail.node.keys.other.privateKey).contract().at(rail.node.usdt);
+  return BigInt(String(await c.balanceOf(who).call()));
+}
+
+/** The ledger entries of one withdrawal, summed per kind (strings, as numeric). */
+export async function ledgerOf(db: Db, withdrawalId: string): Promise<Record<string, string>> {
+  const rows = rowsOf<{ kind: string; sum: string }>(
+    await db.execute(sql`select kind, sum(amount)::text as sum from ledger_entries
+      where reference_type = 'withdrawal' and reference_id = ${withdrawalId} group by kind`),
+  );
+  return Object.fromEntries(rows.map((r) => [r.kind, r.sum]));
+}
