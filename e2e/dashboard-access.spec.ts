@@ -110,10 +110,10 @@ test('the mode switch keeps live and test data apart; invoices are created and e
   await page.goto('/dashboard/invoices');
   await page.getByRole('button', { name: 'Create invoice' }).click();
   // Issue 35: the form offers the tenant's accepted rails, BSC USDT preselected. The e2e stack enables BSC USDT
-  // only (e2e/support/stack-env.ts sets no other token), so that is the one choice.
+  // and USDT on TRON (e2e/support/stack-env.ts), so those are the choices.
   const rail = page.getByLabel('Paid in');
   await expect(rail).toHaveValue('BSC:USDT');
-  await expect(rail.locator('option')).toHaveText(['USDT (BEP-20) on BNB Smart Chain']);
+  await expect(rail.locator('option')).toHaveText(['USDT (BEP-20) on BNB Smart Chain', 'USDT (TRC-20) on TRON']);
   await page.getByLabel('Amount', { exact: true }).fill('12.345');
   await page.getByRole('button', { name: 'Create invoice' }).last().click();
   await expect(page.getByText('must have at most 2 decimals')).toBeVisible();

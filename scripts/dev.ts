@@ -6,16 +6,19 @@
  * - Next.js dev server
  * - chains: unless TEST_RPC_URL / LIVE_RPC_URL are set, one anvil per mode and enabled network on 127.0.0.1
  *   (BSC, Ethereum, Polygon; DEV_ALL_RAILS=1 adds Arbitrum and Base) with freshly deployed USDT and USDC at
- *   their real decimals and funded wallets;
+ *   their real decimals and funded wallets, and the TRON stand-in (TRC-20 USDT, 3 s blocks) unless *_TRON_RPC_URL is set;
  *   a new chain id each start, so invoices of an earlier run (whose chain is gone) are left alone
  * - exchange: unless EXCHANGE_URL is set, a local FixedFloat-compatible exchange per local chain
  * Ctrl-C stops every child.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { privateKeyToAccount } from 'viem/accounts';
 import { freePort, startAnvil, type AnvilChain } from '@/lib/testing/anvil';
 import { localChainEnv } from '@/lib/dev/local-chain-env';
+import { localTronEnv } from '@/lib/dev/local-tron-env';
+import { tronNodeClient } from '@/lib/chain/tron/node-client';
+import { startTronNode, type TronNode } from '@/lib/testing/tron/tron-node';
 import { CHAIN_SPECS, EVM_CHAINS as CHAINS, parseRails, type ChainKey } from '@/lib/config/rails';
 import { railExchangeCode } from '@/lib/exchange/rail-currencies';
 import { EmbeddedDbBusyError, hostEmbedded, type EmbeddedHost } from '@/lib/db/embedded';
@@ -56,6 +59,7 @@ function shutdown(code = 0) {
   if (shuttingDown) return;
   shuttingDown = true;
   for (const chain of chains) void chain.stop();
+  for (const node of tronNodes) void node.stop();
   for (const c of children) if (c.exitCode === null) killGroup(c, 'SIGTERM');
   const exit = async () => {
     // The database closes last, once nothing uses it, so PGlite writes a clean shutdown. Bounded: a
@@ -112,7 +116,7 @@ const chainsOfMode: Record<'test' | 'live', { key: ChainKey; chain: AnvilChain }
  * Rails of a local stack: BSC, Ethereum and Polygon with both stablecoins (DEV_ALL_RAILS=1 adds
  * Arbitrum and Base); RAILS, when set, decides instead.
  */
-const DEV_RAILS = ['BSC:USDC', 'ETHEREUM:USDT', 'ETHEREUM:USDC', 'POLYGON:USDT', 'POLYGON:USDC'];
+const DEV_RAILS = ['BSC:USDC', 'ETHEREUM:USDT', 'ETHEREUM:USDC', 'POLYGON:USDT', 'POLYGON:USDC', 'TRON:USDT'];
 const ALL_DEV_RAILS = [...DEV_RAILS, 'ARBITRUM:USDT', 'ARBITRUM:USDC', 'BASE:USDC'];
 const railsSetting = process.env.RAILS ?? (process.env.DEV_ALL_RAILS === '1' ? ALL_DEV_RAILS : DEV_RAILS).join(',');
 Object.assign(env, { RAILS: railsSetting });
@@ -141,6 +145,26 @@ async function localChain(mode: 'test' | 'live'): Promise<Record<string, string>
   return localChainEnv(mode, chainsOfMode[mode]);
 }
 Object.assign(env, await localChain('test'), await localChain('live'));
+
+const tronNodes: TronNode[] = [];
+/**
+ * The TRON stand-in (lib/testing/tron, docs/tron.md §10) per mode when TRON:USDT is enabled and the mode has no
+ * TRON node set: 3 s blocks like TRON's, its USDT, funded energy and custody wallets, and in test mode a faucet
+ * holding USDT for "Simulate payment". A new chain id each start, like the anvils.
+ */
+async function localTron(mode: 'test' | 'live'): Promise<Record<string, string>> {
+  const p = mode === 'test' ? 'TEST' : 'LIVE';
+  if (!rails.some((r) => r.chain === 'TRON') || process.env[`${p}_TRON_RPC_URL`]) return {};
+  // A random chain id, not the genesis block's own: two stand-ins started within one 3 s slot get the same genesis.
+  const node = await startTronNode({ blockTimeMs: DEV_BLOCK_TIME.TRON * 1000, chainId: randomInt(1_000_000_000, 2 ** 31) });
+  tronNodes.push(node);
+  const [chainIdHex] = await tronNodeClient({ url: node.url, timeoutMs: 5_000 }).jsonRpc([{ method: 'eth_chainId', params: [] }]);
+  const chainId = Number(chainIdHex);
+  if (mode === 'test') await node.mintUsdt(node.keys.other.address, 1_000_000_000_000n); // 1,000,000 USDT (6 decimals)
+  console.log(`[dev] ${mode} TRON chain: stand-in ${node.url} (chain id ${chainId}), USDT ${node.usdt} (6 decimals)`);
+  return localTronEnv(mode, node, chainId);
+}
+Object.assign(env, await localTron('test'), await localTron('live'));
 
 /**
  * The local exchange (npm run exchange:sim) per mode, unless EXCHANGE_URL is set: it sees deposits

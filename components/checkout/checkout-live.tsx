@@ -110,7 +110,9 @@ export function CheckoutLive({ initial, claim }: { initial: CheckoutState; claim
             {state.price.amount} {state.price.currency} at {state.price.rate} {state.token} per {state.price.currency}
           </p>
         ) : null}
-        <p className="mt-1 text-xs text-slate-500">{state.network}</p>
+        <p className="mt-1 text-xs text-slate-500" data-testid="rail">
+          {state.rail}
+        </p>
       </header>
 
       <div
@@ -137,8 +139,10 @@ export function CheckoutLive({ initial, claim }: { initial: CheckoutState; claim
             {state.token}
           </p>
           <p className="mt-1 text-xs">
-            Pay the remainder before the time runs out (<span className="font-mono tabular-nums">{countdown.label}</span> left); the QR below asks for
-            exactly this amount.
+            Pay the remainder before the time runs out (<span className="font-mono tabular-nums">{countdown.label}</span> left)
+            {state.qrHasAmount
+              ? '; the QR below asks for exactly this amount.'
+              : '; the QR below holds the address only: enter this amount yourself.'}
           </p>
         </section>
       ) : null}
@@ -158,7 +162,7 @@ export function CheckoutLive({ initial, claim }: { initial: CheckoutState; claim
           </p>
           <div
             className="mx-auto w-fit rounded-lg border border-slate-100 p-2"
-            aria-label={partial ? 'QR code of the payment address and the remaining amount' : 'QR code of the payment address'}
+            aria-label={partial && state.qrHasAmount ? 'QR code of the payment address and the remaining amount' : 'QR code of the payment address'}
             data-testid="qr"
             data-pay-uri={state.payin ? undefined : state.payUri}
             dangerouslySetInnerHTML={{ __html: state.qrSvg }}
@@ -204,6 +208,7 @@ export function CheckoutLive({ initial, claim }: { initial: CheckoutState; claim
           tenantName={state.tenantName}
           token={state.token}
           network={state.network}
+          addressFamily={state.addressFamily}
           claim={state.claimed ? claim : undefined}
         />
       ) : null}

@@ -1,4 +1,15 @@
 import type { ReactNode } from 'react';
+import type { ChainFamily } from '@/lib/config/rails';
+
+/**
+ * The browser's first check of the address (the server parses it for real: lib/destinations/check-destination.ts):
+ * `0x` + 40 hex digits on EVM networks, Base58 `T` + 33 characters on TRON, so a payer who pastes the wrong
+ * network's form is told before posting.
+ */
+const ADDRESS_INPUT: Record<ChainFamily, { placeholder: string; pattern: string; title: string }> = {
+  evm: { placeholder: '0x…', pattern: '0x[0-9a-fA-F]{40}', title: 'An address starting with 0x, 42 characters' },
+  tron: { placeholder: 'T…', pattern: 'T[1-9A-HJ-NP-Za-km-z]{33}', title: 'A TRON address starting with T, 34 characters' },
+};
 
 /**
  * The payer's refund address form, on their checkout (refund-section.tsx) and on a merchant's claim link
@@ -15,6 +26,7 @@ export function RefundAddressForm({
   submitLabel,
   intro,
   note,
+  addressFamily = 'evm',
 }: {
   action: (formData: FormData) => void;
   pending: boolean;
@@ -28,7 +40,10 @@ export function RefundAddressForm({
   intro?: ReactNode;
   /** Shown under the button. */
   note: ReactNode;
+  /** The refund network's address form (default EVM). */
+  addressFamily?: ChainFamily;
 }) {
+  const input = ADDRESS_INPUT[addressFamily];
   return (
     <form action={action} className="space-y-2" aria-label="Refund address">
       {Object.entries(hidden).map(([name, value]) => (
@@ -44,8 +59,9 @@ export function RefundAddressForm({
         required
         autoComplete="off"
         spellCheck={false}
-        placeholder="0x…"
-        pattern="0x[0-9a-fA-F]{40}"
+        placeholder={input.placeholder}
+        pattern={input.pattern}
+        title={input.title}
         className="w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm"
       />
       {error ? (

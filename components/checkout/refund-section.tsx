@@ -4,6 +4,7 @@ import { useActionState } from 'react';
 import { RefundAddressForm } from './refund-address-form';
 import { proposeRefundAddressAction, type RefundAddressState } from './actions';
 import type { PublicCheckoutRefund as CheckoutRefund } from '@/lib/checkout/present-checkout';
+import type { ChainFamily } from '@/lib/config/rails';
 
 /** An address as the server sent it: in full to the payer's page (claim token), masked (`0x12ab…89cd`) to anyone else. */
 const Addr = ({ a }: { a: string }) => <span className="break-all font-mono">{a}</span>;
@@ -97,6 +98,7 @@ export function RefundSection({
   tenantName,
   token,
   network,
+  addressFamily,
   claim,
 }: {
   invoiceId: string;
@@ -106,6 +108,8 @@ export function RefundSection({
   token: string;
   /** The invoice's network as wallets name it ("Ethereum (ERC-20)"): the refund is paid there. */
   network: string;
+  /** The refund network's address form: the field asks for `0x…` or `T…`. */
+  addressFamily: ChainFamily;
   claim?: string;
 }) {
   const [state, action, pending] = useActionState<RefundAddressState, FormData>(proposeRefundAddressAction, {});
@@ -124,6 +128,7 @@ export function RefundSection({
           pending={pending}
           error={state.error}
           inputId="refund-address"
+          addressFamily={addressFamily}
           label={`Your ${token} address on ${network}`}
           hidden={{ invoiceId, claim }}
           submitLabel={replacing ? 'Use this address instead' : 'Request refund'}

@@ -1,5 +1,6 @@
+import { pbkdf2Sync } from 'node:crypto';
 import { getContractAddress, type Hex } from 'viem';
-import { mnemonicToAccount, privateKeyToAddress } from 'viem/accounts';
+import { HDKey, mnemonicToAccount, privateKeyToAddress } from 'viem/accounts';
 import { DEV_MNEMONIC } from '../../lib/config/network-env';
 
 /**
@@ -27,6 +28,24 @@ function devKey(i: number): Hex {
 export const STACK_KEYS = { faucet: devKey(0), gas: devKey(1), hot: devKey(2), fee: devKey(3) };
 export const TOKEN_ADDRESS = getContractAddress({ from: privateKeyToAddress(STACK_KEYS.faucet), nonce: 0n });
 
+/**
+ * The TRON stand-in (lib/testing/tron/tron-node.ts) on a fixed port, with its chain id given (a new one per run,
+ * like the anvil's) and 2 blocks to solidify, so a payment confirms within seconds at TRON's 3 s blocks. Its
+ * wallets are the dev mnemonic's m/44'/195'/1'/0/i (issuer 0, gas 1, hot 2, other 4, the faucet), and its USDT is
+ * the issuer's first contract on the engine: all known before it starts.
+ */
+export const TRON_PORT = Number(process.env.E2E_TRON_PORT ?? 8647);
+process.env.E2E_TRON_CHAIN_ID ??= String(1_000_000_000 + Math.floor(Math.random() * 1_000_000_000));
+export const TRON_CHAIN_ID = Number(process.env.E2E_TRON_CHAIN_ID);
+export const TRON_SOLIDIFY_DEPTH = 2;
+function tronKey(i: number): Hex {
+  const key = HDKey.fromMasterSeed(pbkdf2Sync(DEV_MNEMONIC, 'mnemonic', 2048, 64, 'sha512')).derive(`m/44'/195'/1'/0/${i}`).privateKey!;
+  return `0x${Buffer.from(key).toString('hex')}`;
+}
+export const TRON_KEYS = { issuer: tronKey(0), gas: tronKey(1), hot: tronKey(2), faucet: tronKey(4) };
+/** The stand-in's USDT in its 0x form (the setting takes T… or 0x). */
+export const TRON_USDT_ADDRESS = getContractAddress({ from: privateKeyToAddress(TRON_KEYS.issuer), nonce: 0n });
+
 export function stackEnv(): Record<string, string> {
   return {
     TEST_RPC_URL: `http://127.0.0.1:${ANVIL_PORT}`,
@@ -39,6 +58,16 @@ export function stackEnv(): Record<string, string> {
     TEST_FEE_WALLET_ADDRESS: privateKeyToAddress(STACK_KEYS.fee),
     TEST_HOT_WALLET_PRIVATE_KEY: STACK_KEYS.hot,
     TEST_FAUCET_PRIVATE_KEY: STACK_KEYS.faucet,
+    // BSC USDT and USDT on TRON (the stand-in).
+    RAILS: 'TRON:USDT',
+    TEST_TRON_RPC_URL: `http://127.0.0.1:${TRON_PORT}`,
+    TEST_TRON_CHAIN_ID: String(TRON_CHAIN_ID),
+    TEST_TRON_START_BLOCK: '0',
+    TEST_TRON_CONFIRMATIONS: String(TRON_SOLIDIFY_DEPTH),
+    TEST_TRON_USDT_ADDRESS: TRON_USDT_ADDRESS,
+    TEST_TRON_GAS_WALLET_PRIVATE_KEY: TRON_KEYS.gas,
+    TEST_TRON_HOT_WALLET_PRIVATE_KEY: TRON_KEYS.hot,
+    TEST_TRON_FAUCET_PRIVATE_KEY: TRON_KEYS.faucet,
     // Deliveries may reach the spec's receiver on loopback, and the 8-attempt schedule (38 h) shrinks to about 3 s.
     WEBHOOK_ALLOW_PRIVATE_HOSTS: '127.0.0.0/8',
     WEBHOOK_RETRY_SCALE: '0.00002',

@@ -253,8 +253,9 @@ function buildExtraNetwork(e: ReturnType<typeof env>, mode: Mode, chain: ChainKe
     hotWalletKey: devDefault(raw[`${p}_${chain}_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined, bsc.hotWalletKey),
     // The fee wallet is an address, not a key: the same account receives fees on every network.
     feeWallet: bsc.feeWallet,
-    // Test mode's faucet (anvil's funded key in tests and development; unset in production).
-    faucetKey: bsc.faucetKey,
+    // Test mode's faucet (anvil's funded key in tests and development; unset in production): the network's own
+    // when set (the TRON stand-in funds its own accounts), else the mode's.
+    faucetKey: mode === 'test' ? ((raw[`TEST_${chain}_FAUCET_PRIVATE_KEY`] as Hex | undefined) ?? bsc.faucetKey) : undefined,
     // Its own costs: Ethereum's gas is not BSC's.
     ...networkCostsFromEnv(e, mode, chain),
     gasWalletLowBnb: (raw[`${p}_${chain}_GAS_WALLET_LOW`] as string | undefined) ?? bsc.gasWalletLowBnb,

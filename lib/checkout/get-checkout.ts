@@ -3,10 +3,12 @@ import { parseUnits } from 'viem';
 import { chainCursors, chainTransfers, invoices, heldPayments, orders, tenants } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { getRail } from '@/lib/chain/network';
+import { formatAddress } from '@/lib/chain/deposit-keys';
+import { familyOf } from '@/lib/config/rails';
 import { isId } from '@/lib/ids';
 import { Decimal, formatAmount } from '@/lib/money';
 import { checkoutRefund } from './checkout-refund';
-import { networkLabel } from './network-label';
+import { networkLabel, railLabel } from './network-label';
 
 export type CheckoutState = NonNullable<Awaited<ReturnType<typeof getCheckout>>>;
 
@@ -62,10 +64,14 @@ export async function getCheckout(db: Db, invoiceId: string) {
   const head = last && cursor.find((c) => c.chainId === last.chainId)?.lastBlock;
   const confirmations = head === undefined || !last ? 0 : Math.max(0, head - last.blockNumber);
   const net = getRail(inv.mode, inv.chain, inv.token);
-  const payUri =
-    net?.tokenAddress && remaining.gt(0)
-      ? `ethereum:${net.tokenAddress}@${inv.chainId}/transfer?address=${inv.depositAddress}&uint256=${parseUnits(remaining.toFixed(), net.decimals)}`
-      : inv.depositAddress;
+  const tron = familyOf(inv.chain) === 'tron';
+  // TRON has no payment URI that wallets agree on (docs/tron.md §1, "Checkout"): TronLink and Trust Wallet scan a
+  // plain T… address, so the QR holds only that and the page states the amount. EVM: EIP-681 with the amount.
+  const depositAddress = tron ? formatAddress(inv.depositAddress) : inv.depositAddress;
+  const qrHasAmount = !tron && Boolean(net?.tokenAddress) && remaining.gt(0);
+  const payUri = qrHasAmount
+    ? `ethereum:${net!.tokenAddress}@${inv.chainId}/transfer?address=${inv.depositAddress}&uint256=${parseUnits(remaining.toFixed(), net!.decimals)}`
+    : depositAddress;
   return {
     id: inv.id,
     mode: inv.mode,
@@ -88,6 +94,10 @@ export async function getCheckout(db: Db, invoiceId: string) {
         : null,
     token: inv.token,
     network: networkLabel(inv.chain),
+    /** "USDT (TRC-20) on TRON": the token, its standard and the network, as the payer's wallet lists it. */
+    rail: railLabel(inv.chain, inv.token),
+    /** The address form the payer's wallet uses on this network: a refund address must be one. */
+    addressFamily: familyOf(inv.chain),
     /** Payments in another token or on another network than the invoice's: shown so the payer knows they arrived and what the merchant did. */
     heldPayments: strays.map((m) => ({
       network: networkLabel(m.chain),
@@ -98,8 +108,10 @@ export async function getCheckout(db: Db, invoiceId: string) {
       /** Held again because sending it back failed (the reason stays with the merchant). */
       refundFailed: m.status === 'held' && m.refundFailureReason !== null,
     })),
-    depositAddress: inv.depositAddress,
+    depositAddress,
     payUri,
+    /** The QR asks for the amount too (EIP-681); false where it holds only the address (TRON). */
+    qrHasAmount,
     payin: inv.payinCurrency
       ? { currency: inv.payinCurrency, amount: inv.payinAmount ? formatAmount(inv.payinAmount) : null, address: inv.payinAddress, tag: inv.payinTag }
       : null,

@@ -180,6 +180,8 @@ export const RAIL_ENV: Record<string, z.ZodType> = {
         [`${p}_${c}_USDC_SYMBOL`, symbol.optional()],
         [`${p}_${c}_GAS_WALLET_PRIVATE_KEY`, privateKey.optional()],
         [`${p}_${c}_HOT_WALLET_PRIVATE_KEY`, privateKey.optional()],
+        /** Test mode only: the network's own faucet for the pay helper, when TEST_FAUCET_PRIVATE_KEY holds nothing there (the TRON stand-in's). */
+        ...(p === 'TEST' ? [[`TEST_${c}_FAUCET_PRIVATE_KEY`, privateKey.optional()] as const] : []),
         /** The gas wallet's floor in that network's coin (console warning, solvency alert); default the mode's *_GAS_WALLET_LOW_BNB. */
         [`${p}_${c}_GAS_WALLET_LOW`, decimal.optional()],
       ]),
@@ -235,9 +237,10 @@ export function networkEnvProblems(e: NetworkEnv, appEnv: string): string[] {
     'TEST_GAS_WALLET_PRIVATE_KEY',
     'TEST_HOT_WALLET_PRIVATE_KEY',
     'TEST_FAUCET_PRIVATE_KEY',
-    ...EXTRA_CHAINS.flatMap((c) =>
-      (['LIVE', 'TEST'] as const).flatMap((p) => [`${p}_${c}_GAS_WALLET_PRIVATE_KEY`, `${p}_${c}_HOT_WALLET_PRIVATE_KEY`]),
-    ),
+    ...EXTRA_CHAINS.flatMap((c) => [
+      ...(['LIVE', 'TEST'] as const).flatMap((p) => [`${p}_${c}_GAS_WALLET_PRIVATE_KEY`, `${p}_${c}_HOT_WALLET_PRIVATE_KEY`]),
+      `TEST_${c}_FAUCET_PRIVATE_KEY`,
+    ]),
   ]) {
     const key = e[name] as string | undefined;
     if (key && dev.has(privateKeyToAddress(key as `0x${string}`).toLowerCase())) {

@@ -78,7 +78,7 @@ export function modeSeparationProblems(e: RawEnv): string[] {
       if (address) live.set(address, name);
     }
     const testKeys = [networkVariable('test', chain, 'GAS_WALLET_PRIVATE_KEY'), networkVariable('test', chain, 'HOT_WALLET_PRIVATE_KEY')];
-    testKeys.push('TEST_FAUCET_PRIVATE_KEY'); // the test mode's faucet on every network
+    testKeys.push('TEST_FAUCET_PRIVATE_KEY', `TEST_${chain}_FAUCET_PRIVATE_KEY`); // the test mode's faucets
     for (const name of testKeys) {
       const same = live.get(addressOf(name) ?? '');
       if (same) problems.push(`${name}: the same wallet as ${same}; test and live must use different keys in production`);

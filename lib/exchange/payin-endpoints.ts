@@ -1,5 +1,5 @@
 import type { Db } from '@/lib/db';
-import { requireRail } from '@/lib/chain/network';
+import { getNetworks, requireRail, tokensOf } from '@/lib/chain/network';
 import { resolveRailCurrency } from './rail-currencies';
 import { requestedRail, type Asset, type ChainKey } from '@/lib/config/rails';
 import { Decimal } from '@/lib/money';
@@ -17,7 +17,13 @@ export async function listPayinCurrencies(db: Db, mode: Mode, query: { chain?: C
   const rail = requireRail(mode, requestedRail(query), []);
   const list = await getCurrencies(requireExchange(db, mode, null), mode);
   const payout = resolveRailCurrency(list, rail);
-  const data = payout?.recv ? list.filter((c) => c.send && c.code !== payout.code) : [];
+  // The token on every enabled rail (USDTTRC while TRON:USDT is on) is paid directly, not through the exchange.
+  const direct = new Set(
+    getNetworks(mode).flatMap((n) =>
+      tokensOf(n).flatMap((t) => (t.asset === rail.token ? (resolveRailCurrency(list, { chain: n.chain, token: t.asset })?.code ?? []) : [])),
+    ),
+  );
+  const data = payout?.recv ? list.filter((c) => c.send && c.code !== payout.code && !direct.has(c.code)) : [];
   return { data: data.map((c) => ({ code: c.code, coin: c.coin, network: c.network, name: c.name, tag: c.tag ?? null })) };
 }
 

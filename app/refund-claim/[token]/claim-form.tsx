@@ -25,6 +25,7 @@ export function ClaimForm({ token, claim }: { token: string; claim: ClaimPageVie
       pending={pending}
       error={state.error}
       inputId="claim-address"
+      addressFamily={claim.addressFamily}
       label={`Your ${claim.rail} address`}
       hidden={{ token }}
       submitLabel="Request refund"

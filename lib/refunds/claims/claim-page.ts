@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { invoices, tenants } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import { CHAIN_SPECS } from '@/lib/config/rails';
+import { CHAIN_SPECS, familyOf, type ChainFamily } from '@/lib/config/rails';
 import { Decimal, formatAmount } from '@/lib/money';
 import { quoteRefund } from '@/lib/refunds/refund-pricing';
 import { givebackTerms } from '@/lib/refunds/giveback-terms';
@@ -13,6 +13,8 @@ export interface ClaimPageView {
   token: string;
   /** e.g. "USDC on Ethereum": the rail the refund is paid on. */
   rail: string;
+  /** The refund network's address form (`0x…` or `T…`), for the address field. */
+  addressFamily: ChainFamily;
   expiresAt: string;
   /** The network fee of sending it and who pays it (the merchant's setting), shown before the payer confirms. */
   networkFee: string;
@@ -44,6 +46,7 @@ export async function claimPage(db: Db, token: string): Promise<ClaimPageView | 
     amount: formatAmount(c.amount),
     token: inv.token,
     rail: `${inv.token} on ${network}`,
+    addressFamily: familyOf(inv.chain),
     expiresAt: c.expiresAt.toISOString(),
     networkFee: formatAmount(quote.networkFee),
     networkFeePaidBy: quote.networkFeePaidBy,

@@ -83,11 +83,18 @@ export class StandInChain {
     return next;
   }
 
-  async addGenesis() {
+  /**
+   * `chainId`: what `eth_chainId` answers (the genesis id's last 4 bytes), for a stack whose settings are written
+   * before the node starts (Playwright's); default the anvil hash's, a new one each start.
+   */
+  async addGenesis(chainId?: number) {
     const b = await this.rpc<{ hash: string; timestamp: string; transactionsRoot: string }>('eth_getBlockByNumber', ['0x0', false]);
+    const id = blockId(0, b.hash);
+    if (chainId !== undefined && !(Number.isInteger(chainId) && chainId > 0 && chainId < 2 ** 32))
+      throw new Error(`chain id ${chainId}: not 4 bytes`);
     this.blocks.push({
       number: 0,
-      id: blockId(0, b.hash),
+      id: chainId === undefined ? id : id.slice(0, -8) + chainId.toString(16).padStart(8, '0'),
       parentId: '0'.repeat(64),
       timestamp: Number(b.timestamp) * 1000,
       txIds: [],

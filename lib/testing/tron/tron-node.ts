@@ -18,6 +18,8 @@ export interface TronNodeOptions {
   /** Produce a block every this many ms (dev); default none: a block per accepted broadcast (tests). */
   blockTimeMs?: number;
   port?: number;
+  /** The chain id (`eth_chainId`) to answer; default the genesis block's own, new each start. */
+  chainId?: number;
 }
 
 /** A wallet of the stand-in: the dev mnemonic's second TRON account (m/44'/195'/1'/0/i), so a dev chain looks the same each start. */
@@ -43,7 +45,7 @@ export async function startTronNode(opts: TronNodeOptions = {}) {
   const engine = await startAnvilEngine(genesisSeconds, 728126428);
   const ledger = new Ledger({ ...MAINNET_PARAMS, ...opts.params });
   const chain = new StandInChain(engine.rpc, ledger, opts.solidifyDepth ?? 19);
-  await chain.addGenesis();
+  await chain.addGenesis(opts.chainId);
   const keys = { issuer: devKey(0), gas: devKey(1), hot: devKey(2), fee: devKey(3), other: devKey(4) };
   for (const k of Object.values(keys)) ledger.create(k.hex, chain.head.timestamp).balance = 1_000_000_000_000n;
 
