@@ -1,4 +1,4 @@
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { chainColumn, createdAt, mode, money, railChecks, tstz } from './columns';
 
 /** One run of the solvency job (lib/solvency): every enabled network of every mode, read at a stated block each. */

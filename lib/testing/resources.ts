@@ -19,8 +19,14 @@ import { newId } from '@/lib/ids';
  * kind without a factory here fails the auth matrix test.
  */
 const testInvoice = async (db: Db, owner: { tenantId: string; mode: Mode }) =>
-  (await createInvoice(db, owner, { chain: 'BSC', chainId: 31337, confirmations: 5, depositMnemonic: DEV_MNEMONIC }, CreateInvoiceBody.parse({ amount: '10.00' })))
-    .id;
+  (
+    await createInvoice(
+      db,
+      owner,
+      { chain: 'BSC', chainId: 31337, confirmations: 5, depositMnemonic: DEV_MNEMONIC },
+      CreateInvoiceBody.parse({ amount: '10.00' }),
+    )
+  ).id;
 
 export const RESOURCE_FACTORIES: Partial<Record<IdKind, (db: Db, owner: { tenantId: string; mode: Mode }) => Promise<string>>> = {
   apiKey: async (db, owner) => (await createTestKey(db, { ...owner, scopes: ['invoices:read'] })).id,

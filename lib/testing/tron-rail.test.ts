@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 describe('a TRON:USDT invoice', () => {
-  it('gets a T… deposit address of the TRON branch (m/44\'/195\'/0\'/0/i), stored as 41… hex', async () => {
+  it("gets a T… deposit address of the TRON branch (m/44'/195'/0'/0/i), stored as 41… hex", async () => {
     const t = await createTestTenant();
     const res = await call('POST', '/v1/invoices', { key: t.test, body: { amount: '9.00', chain: 'TRON', token: 'USDT' } });
     expect(res.status).toBe(201);
