@@ -1,5 +1,5 @@
 import { railOf } from '@/lib/chain/network';
-import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { encodeFunctionData, erc20Abi, formatUnits, keccak256, parseUnits, type Address, type Hex, type PublicClient } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { withdrawals, type Withdrawal } from '@/db/schema';
@@ -9,6 +9,7 @@ import { broadcastRaw } from '@/lib/chain/broadcast-raw';
 import { reserveNonce } from '@/lib/chain/reserve-nonce';
 import { resultOf, rpcBatch, RpcReadError } from '@/lib/chain/rpc-batch';
 import { transferData, type LaneNetwork } from './lane-helpers';
+import { dueWithdrawals } from './due-withdrawals';
 
 export interface SendOptions {
   now?: Date;
@@ -61,22 +62,7 @@ async function postpone(db: Db, w: Withdrawal, reason: string, now: Date, delayM
 export async function sendPendingWithdrawals(db: Db, lane: LaneNetwork, client: PublicClient, account: PrivateKeyAccount, opts: SendOptions = {}) {
   const net = lane;
   const now = opts.now ?? new Date();
-  const due = await db
-    .select()
-    .from(withdrawals)
-    // By mode and chain: a lane never sends another mode's withdrawals, whatever chain ids are configured.
-    // Withdrawals held for the owner's approval wait outside the lane.
-    .where(
-      and(
-        eq(withdrawals.mode, net.mode),
-        eq(withdrawals.chainId, net.chainId),
-        eq(withdrawals.status, 'PENDING'),
-        lte(withdrawals.nextAttemptAt, now),
-        sql`${withdrawals.pendingReason} is distinct from 'awaiting_approval'`,
-      ),
-    )
-    .orderBy(asc(withdrawals.createdAt))
-    .limit(50);
+  const due = await dueWithdrawals(db, net, now);
   let sent = 0;
   for (const w of due) {
     // The withdrawal's token on this network: its contract and decimals. A token no longer enabled here waits (never another token).

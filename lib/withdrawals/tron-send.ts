@@ -1,4 +1,4 @@
-import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { parseUnits } from 'viem';
 import { withdrawals, type Withdrawal } from '@/db/schema';
 import type { Db } from '@/lib/db';
@@ -10,6 +10,7 @@ import { readTronHeads } from '@/lib/chain/tron/read-chain';
 import { buildTrc20Transfer, signTronTx, type SignedTronTx } from '@/lib/chain/tron/transactions';
 import { failWithdrawal } from './finish-withdrawal';
 import type { LaneNetwork } from './lane-helpers';
+import { dueWithdrawals } from './due-withdrawals';
 import { tronPreflight } from './tron-preflight';
 import type { SendOptions } from './send-pending-withdrawals';
 
@@ -45,20 +46,7 @@ async function postpone(db: Db, w: Withdrawal, reason: string, now: Date, delayM
 export async function sendPendingTronWithdrawals(db: Db, lane: LaneNetwork, client: TronNodeClient, hot: TronHotWallet, opts: SendOptions = {}) {
   const now = opts.now ?? new Date();
   const delay = opts.retryDelayMs ?? 15_000;
-  const due = await db
-    .select()
-    .from(withdrawals)
-    .where(
-      and(
-        eq(withdrawals.mode, lane.mode),
-        eq(withdrawals.chainId, lane.chainId),
-        eq(withdrawals.status, 'PENDING'),
-        lte(withdrawals.nextAttemptAt, now),
-        sql`${withdrawals.pendingReason} is distinct from 'awaiting_approval'`,
-      ),
-    )
-    .orderBy(asc(withdrawals.createdAt))
-    .limit(50);
+  const due = await dueWithdrawals(db, lane, now);
   let sent = 0;
   for (const w of due) {
     const net = railOf(lane, w.token);
