@@ -79,7 +79,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       // transport the slots only bound the claim batches); the competitors, their documented throughput
       // settings and a lighter or heavier variant.
       const variants: Record<string, (() => Promise<QueueSystem>)[]> = {
-        ours: [128, 512].map((c) => () => ourPath(db, ourUrl, ourDb, c)),
+        ours: [128, 2048].map((c) => () => ourPath(db, ourUrl, ourDb, c)),
         'graphile-worker': [24, 8].map((c) => () => graphileWorker(dbUrl(names.graphile), names.graphile, c)),
         'pg-boss': [
           [100, 4],

@@ -38,7 +38,7 @@ export async function ourPath(db: Db, connectionString: string, datname: string,
         perTenant: Math.max(2, Math.floor(concurrency / 4)),
         allow: parseAllowList('127.0.0.1'),
         send: async ({ body }) => {
-          const a = tracker.attempt(Number(/"seq":(\d+)/.exec(body)![1]));
+          const a = tracker.attempt(Number(/"seq": ?(\d+)/.exec(body)![1]));
           if (a.ok) tracker.succeeded++;
           return a.ok
             ? { ok: true, status: 200, durationMs: 0, error: null, responseBody: null, retryAfter: null }

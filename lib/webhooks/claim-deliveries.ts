@@ -15,7 +15,8 @@ export interface ClaimedDelivery {
   eventId: string;
   eventType: string;
   eventCreatedAt: Date;
-  eventData: unknown;
+  /** The event's data as PostgreSQL prints it (jsonb's text form), spliced into the envelope unparsed. */
+  eventDataJson: string;
   attemptCount: number;
   endpointId: string | null;
   postBackUrl: string | null;
@@ -110,7 +111,8 @@ export function claimStatement(opts: ClaimOptions, now: Date, token: string, unt
            where q.tenant_id = p.tenant_id and q.target = p.target and q.next_attempt_at <= ${nowIso}::timestamptz
              and (q.claimed_until is null or q.claimed_until <= ${nowIso}::timestamptz)
            order by q.next_attempt_at
-           limit ${opts.perTarget ?? opts.limit}
+           -- No target can give more than its cap or the claim's limit: reading further only fed the sorts below.
+           limit ${Math.min(opts.perTarget ?? opts.limit, opts.limit)}
         ) c
        where p.target <> all(string_to_array(${skip.join('\n')}, chr(10)))
          ${tenantFilter(opts.tenantId, 'p.tenant_id')}
@@ -145,7 +147,7 @@ export function claimStatement(opts: ClaimOptions, now: Date, token: string, unt
        where q.delivery_id = any(array(select delivery_id from locked))
       returning q.delivery_id as id, q.tenant_id, q.mode, q.event_id, q.event_type, q.attempt_count, q.endpoint_id, q.post_back_url
     )
-    select c.*, floor(extract(epoch from ev.created_at) * 1000)::bigint as event_created_at, ev.data as event_data,
+    select c.*, floor(extract(epoch from ev.created_at) * 1000)::bigint as event_created_at, ev.data::text as event_data,
            e.url, e.secret, e.previous_secret, floor(extract(epoch from e.previous_secret_expires_at) * 1000)::bigint as previous_secret_expires_at,
            (e.id is not null and e.enabled and e.deleted_at is null) as endpoint_active
       from claimed c
@@ -182,7 +184,7 @@ export async function claimDeliveries(db: Db, opts: ClaimOptions): Promise<Claim
     RawRow<typeof webhookEndpoints, { url: string | null; secret: string | null; previousSecret: string | null }> & {
       id: string;
       event_created_at: unknown;
-      event_data: unknown;
+      event_data: string;
       previous_secret_expires_at: unknown;
       endpoint_active: boolean | null;
     };
@@ -194,7 +196,7 @@ export async function claimDeliveries(db: Db, opts: ClaimOptions): Promise<Claim
     eventId: r.event_id,
     eventType: r.event_type,
     eventCreatedAt: toDate(r.event_created_at)!,
-    eventData: typeof r.event_data === 'string' ? JSON.parse(r.event_data) : r.event_data,
+    eventDataJson: r.event_data,
     attemptCount: Number(r.attempt_count),
     endpointId: r.endpoint_id ?? null,
     postBackUrl: r.post_back_url ?? null,

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { BlockList } from 'node:net';
 import { webhookDeliveries } from '@/db/schema';
-import type { Db } from '@/lib/db';
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Db } from '@/lib/db';
 import { outbox } from '@/lib/events/outbox';
 import type { TestEventDataView } from '@/lib/events/payloads';
 import { TEST_EVENT_TYPE } from '@/lib/events/types';
@@ -26,7 +27,7 @@ export async function testWebhookEndpoint(db: Db, where: { id: string; tenantId:
   const eventId = event.id;
   const deliveryId = newId('webhookDelivery', now.getTime());
   const token = randomBytes(12).toString('base64url');
-  await db.transaction(async (tx) => {
+  const dataJson = await db.transaction(async (tx) => {
     await outbox.write(tx, [event]);
     await tx.insert(webhookDeliveries).values({
       id: deliveryId,
@@ -40,6 +41,8 @@ export async function testWebhookEndpoint(db: Db, where: { id: string; tenantId:
     });
     // Queued already claimed by this request, so no worker sends it too.
     await enqueueDeliveries(tx, [deliveryId], { token, until: new Date(now.getTime() + CLAIM_LEASE_MS) });
+    // The data as stored (jsonb's text form), as every delivery sends it (envelopeBody).
+    return rowsOf<{ data: string }>(await tx.execute(sql`select data::text as data from events where id = ${eventId}`))[0]!.data;
   });
   const result = await attemptDelivery(
     db,
@@ -51,7 +54,7 @@ export async function testWebhookEndpoint(db: Db, where: { id: string; tenantId:
       eventId,
       eventType: TEST_EVENT_TYPE,
       eventCreatedAt: now,
-      eventData: data,
+      eventDataJson: dataJson,
       attemptCount: 0,
       endpointId: ep.id,
       postBackUrl: null,
