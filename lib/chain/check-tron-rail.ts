@@ -3,7 +3,7 @@ import { chainIdProblem, judgeTokens } from './judge-rail';
 import { tokensOf, type Network } from './network';
 import type { RailProblem } from './rail-stops';
 import { RpcReadError } from './rpc-batch';
-import { tronNodeClient } from './tron/node-client';
+import { tronClientOf } from './tron-network-client';
 import { readTrc20Meta } from './tron/resources';
 
 /**
@@ -14,7 +14,7 @@ import { readTrc20Meta } from './tron/resources';
 export async function checkTronRail(net: Network): Promise<RailProblem[]> {
   if (!net.rpcUrl) return [];
   const rpcVariable = networkVariable(net.mode, net.chain, 'RPC_URL');
-  const client = tronNodeClient({ url: net.rpcUrl, timeoutMs: 10_000 });
+  const client = tronClientOf(net, 10_000);
   const unreadable = (what: string, err: unknown) =>
     new RpcReadError(`${rpcVariable}: the rail check could not read ${what} from the ${net.mode} ${net.chain} node (${(err as Error).message})`, {
       cause: err,

@@ -1,8 +1,8 @@
 import { formatUnits } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { DEFAULT_ENERGY_LOW_SWEEPS, tokensOf, type Network } from '@/lib/chain/network';
+import { tronClientOf } from '@/lib/chain/tron-network-client';
 import { toBase58, toHex41 } from '@/lib/chain/tron/address';
-import { tronNodeClient } from '@/lib/chain/tron/node-client';
 import { readTronAccount } from '@/lib/chain/tron/resources';
 import { ENERGY_WALLET_RESERVE_SUN, readTronStake, sweepsAffordable } from '@/lib/chain/tron/stake';
 import { readTrc20Balance } from '@/lib/chain/tron/token-balance';
@@ -21,7 +21,7 @@ export async function readTronWallets(net: Network, timeoutMs = READ_TIMEOUT_MS)
   const gasHex = net.gasWalletKey ? toHex41(privateKeyToAddress(net.gasWalletKey)) : null;
   const hotHex = net.hotWalletKey ? toHex41(privateKeyToAddress(net.hotWalletKey)) : null;
   if (!net.rpcUrl || (!gasHex && !hotHex)) return { ...facts, state: 'not_configured' };
-  const client = tronNodeClient({ url: net.rpcUrl, timeoutMs });
+  const client = tronClientOf(net, timeoutMs);
   const lowAtSweeps = net.energyLowSweeps ?? DEFAULT_ENERGY_LOW_SWEEPS;
 
   const readGas = async (hex: string): Promise<GasWallet> => {

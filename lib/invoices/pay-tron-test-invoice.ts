@@ -1,9 +1,9 @@
 import { parseUnits, type Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import type { ReadyNetwork } from '@/lib/chain/network';
+import { tronClientOf } from '@/lib/chain/tron-network-client';
 import { toBase58, toHex41 } from '@/lib/chain/tron/address';
 import { broadcastTronTx } from '@/lib/chain/tron/broadcast';
-import { tronNodeClient } from '@/lib/chain/tron/node-client';
 import { readTronHeads } from '@/lib/chain/tron/read-chain';
 import { buildTrc20Transfer, signTronTx } from '@/lib/chain/tron/transactions';
 
@@ -23,7 +23,7 @@ export async function payTronTestInvoice(
   depositAddress: string,
   amount: string,
 ): Promise<{ txHash: string; from: string; to: string }> {
-  const client = tronNodeClient({ url: net.rpcUrl, timeoutMs: 10_000 });
+  const client = tronClientOf(net, 10_000);
   const from = toHex41(privateKeyToAddress(net.faucetKey));
   const { head } = await readTronHeads(client, net.confirmations);
   const unsigned = await buildTrc20Transfer({

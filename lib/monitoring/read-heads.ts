@@ -1,12 +1,12 @@
 import type { Network } from '@/lib/chain/network';
 import { resultOf, rpcBatch } from '@/lib/chain/rpc-batch';
-import { tronNodeClient } from '@/lib/chain/tron/node-client';
+import { tronClientOf } from '@/lib/chain/tron-network-client';
 import { readTronHeads } from '@/lib/chain/tron/read-chain';
 import { familyOf } from '@/lib/config/rails';
 
 /** A network's head block through its family's API (TRON: its JSON-RPC head, read by the TRON client). */
 async function readHead(net: Network & { rpcUrl: string }, timeoutMs: number): Promise<number> {
-  if (familyOf(net.chain) === 'tron') return (await readTronHeads(tronNodeClient({ url: net.rpcUrl, timeoutMs }), net.confirmations)).head.number;
+  if (familyOf(net.chain) === 'tron') return (await readTronHeads(tronClientOf(net, timeoutMs), net.confirmations)).head.number;
   const [o] = await rpcBatch(net.rpcUrl, [{ method: 'eth_blockNumber', params: [] }], { timeoutMs });
   return Number(BigInt(resultOf(o!, 'eth_blockNumber') as string));
 }

@@ -14,7 +14,7 @@ import { recordTransfers } from './record-transfers';
 import { revertTransfers } from './revert-transfers';
 
 export interface TronWatchOptions extends Omit<ScanOptions, 'client'> {
-  /** The node to read (tests: a fault proxy); default `tronNodeClient({ url: net.rpcUrl })`. */
+  /** The node to read (tests: a fault proxy); default `tronClientOf(net, TRON_READ_TIMEOUT_MS)`. */
   client?: TronNodeClient;
   /** Heads already read this poll (the loop reads them to skip idle passes). */
   heads?: TronHeads;

@@ -3,9 +3,9 @@ import { privateKeyToAddress } from 'viem/accounts';
 import type { Invoice, Settlement } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import type { ReadyNetwork } from '@/lib/chain/network';
+import { tronClientOf } from '@/lib/chain/tron-network-client';
 import { toHex41 } from '@/lib/chain/tron/address';
 import { tronDepositKey } from '@/lib/chain/tron/deposit-key';
-import { tronNodeClient } from '@/lib/chain/tron/node-client';
 import { readTrc20Balance } from '@/lib/chain/tron/token-balance';
 import { finishSettlement } from './finish-settlement';
 import { planSweep } from './plan-sweep';
@@ -23,7 +23,7 @@ const tronKey = (key: Hex) => key.slice(2);
  * (tron/sweep-tron.ts) and credited in one transaction (finishSettlement), as on EVM.
  */
 export async function settleTronInvoice(db: Db, net: TronSettleNetwork, s: Settlement, invoice: Invoice, hooks: TronSweepHooks) {
-  const client = tronNodeClient({ url: net.rpcUrl, timeoutMs: 10_000 });
+  const client = tronClientOf(net, 10_000);
   const deposit = tronDepositKey(net.depositMnemonic, invoice.addressIndex);
   // The key must be the invoice's address: a mnemonic changed under running invoices would sweep someone else's.
   if (deposit.hex !== invoice.depositAddress)

@@ -2,9 +2,9 @@ import { formatUnits } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { tokensOf, type Network } from '@/lib/chain/network';
 import { RpcReadError } from '@/lib/chain/rpc-batch';
+import { tronClientOf } from '@/lib/chain/tron-network-client';
 import { toBase58, toHex41 } from '@/lib/chain/tron/address';
 import { lookupTronTx } from '@/lib/chain/tron/broadcast';
-import { tronNodeClient } from '@/lib/chain/tron/node-client';
 import { readTronHeads } from '@/lib/chain/tron/read-chain';
 import { ENERGY_WALLET_RESERVE_SUN, readTronStake, sweepsAffordable } from '@/lib/chain/tron/stake';
 import { readTrc20Balance } from '@/lib/chain/tron/token-balance';
@@ -24,7 +24,7 @@ export async function readTronHoldings(
   opts: { timeoutMs?: number } = {},
 ): Promise<ChainHoldings> {
   if (!net.rpcUrl || !net.hotWalletKey) throw new RpcReadError(`${net.mode} ${net.chain}: no node URL or hot wallet configured`);
-  const client = tronNodeClient({ url: net.rpcUrl, timeoutMs: opts.timeoutMs ?? 15_000 });
+  const client = tronClientOf(net, opts.timeoutMs ?? 15_000);
   const { head } = await readTronHeads(client);
   const hashes = await loadHashes();
   const hot = toHex41(privateKeyToAddress(net.hotWalletKey));
