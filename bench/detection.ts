@@ -24,6 +24,7 @@
 import { and, eq } from 'drizzle-orm';
 import { erc20Abi, getAddress, parseUnits } from 'viem';
 import { printTable, withBenchDatabase, type Row } from './lib/harness';
+import { detectionLatencies, pct } from './lib/percentiles';
 import type { ChainKey } from '@/lib/config/rails';
 
 const PAYMENTS = Number(process.argv[2] ?? 40);
@@ -33,7 +34,6 @@ const SETUPS: { chain: ChainKey; blockTime: number; realBlockTime: number }[] = 
   { chain: 'ETHEREUM', blockTime: 1, realBlockTime: 12 },
   { chain: 'POLYGON', blockTime: 1, realBlockTime: 2 },
 ];
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 await withBenchDatabase(async () => {
@@ -126,8 +126,7 @@ await withBenchDatabase(async () => {
       console.log(
         `detection ${c.chain} (anvil ${c.blockTime} s blocks${c.blockTime !== c.realBlockTime ? ` instead of ${c.realBlockTime} s` : ''}, ` +
           `${r.blocksPerSecond.toFixed(2)} blocks/s, ${c.tokens.map((t) => `${t.asset} ${t.decimals} dec.`).join(' + ')}): ${a.length} payments; ` +
-          `receipt -> invoice not PENDING median ${pct(a, 50)} ms, p95 ${pct(a, 95)} ms, max ${Math.max(...a)} ms; ` +
-          `block appears -> invoice.detected p50 ${pct(d, 50)} ms, p90 ${pct(d, 90)} ms, max ${Math.max(...d)} ms`,
+          `receipt -> ${detectionLatencies(a, d)}`,
       );
     }
     // The rows this bench printed before it measured per network: BSC's.

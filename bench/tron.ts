@@ -13,11 +13,11 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { printTable, withBenchDatabase, type Row } from './lib/harness';
+import { detectionLatencies, pct } from './lib/percentiles';
 
 const PAYMENTS = Number(process.argv[2] ?? 12);
 const PASSES = Number(process.argv[3] ?? 30);
 const CATCH_UP = Number(process.argv[4] ?? 120);
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
 const fmt = (n: number) => n.toFixed(1);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -158,9 +158,8 @@ await withBenchDatabase(async () => {
       polling = false;
       await Promise.all([watcher, poller]);
       console.log(
-        `tron detection (stand-in, 3 s blocks, watcher loop ~1 s polls): ${PAYMENTS} payments; broadcast accepted -> invoice not PENDING ` +
-          `median ${pct(toNotPending, 50)} ms, p95 ${pct(toNotPending, 95)} ms, max ${Math.max(...toNotPending)} ms; block appears -> ` +
-          `invoice.detected p50 ${pct(toDetected, 50)} ms, p90 ${pct(toDetected, 90)} ms, max ${Math.max(...toDetected)} ms`,
+        `tron detection (stand-in, 3 s blocks, watcher loop ~1 s polls): ${PAYMENTS} payments; broadcast accepted -> ` +
+          detectionLatencies(toNotPending, toDetected),
       );
       rows.push(
         {
