@@ -2,12 +2,11 @@ import { eq } from 'drizzle-orm';
 import { erc20Abi, parseUnits, type Address } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
 import { events, exchangeOrders, withdrawals } from '@/db/schema';
-import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import { tokenArtifact, type AnvilChain } from '@/lib/testing/anvil';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { call } from '@/lib/testing/app';
 import { startTestExchange } from '@/lib/testing/exchange-sim';
-import { createTestTenant } from '@/lib/testing/fixtures';
+import { fundedTenant } from '@/lib/testing/withdrawal-resources';
 import { setExchangeOverride } from './config';
 import { trackExchangeOrders } from './track-orders';
 
@@ -25,21 +24,6 @@ afterAll(async () => {
   await ex?.stop();
 });
 
-async function fundedTenant(balance: string) {
-  const t = await createTestTenant();
-  await t.db.transaction((tx) =>
-    postLedgerEntry(tx, {
-      tenantId: t.tenant.id,
-      mode: 'test',
-      amount: balance,
-      kind: 'test_credit',
-      referenceType: 'test',
-      referenceId: `exw-${process.pid}-${++seq}`,
-      currency: 'USDT',
-    }),
-  );
-  return t;
-}
 const balanceOf = async (key: string) => (await call('GET', '/v1/withdrawals/balance', { key })).body.available as string;
 
 /** Mines a block every 100 ms while `fn` runs (the withdrawal waits for 5 confirmations). */

@@ -7,8 +7,9 @@ import { getBalance } from '@/lib/ledger/get-balance';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import { Decimal } from '@/lib/money';
 import { call } from '@/lib/testing/app';
-import { freshTronAddress, fundedTenant, usdtOf } from '@/lib/testing/tron-lane-helpers';
+import { freshTronAddress, usdtOf } from '@/lib/testing/tron-lane-helpers';
 import { startTronRail, type TronRail } from '@/lib/testing/tron-rail';
+import { fundedTenant } from '@/lib/testing/withdrawal-resources';
 import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';
 import { proposeRefundAddress } from './requests/propose-refund-address';
 

@@ -1,28 +1,7 @@
 import { utils } from 'tronweb';
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
-import { postLedgerEntry } from '@/lib/ledger/post-entry';
-import { createTestTenant } from './fixtures';
 import type { TronRail } from './tron-rail';
-
-let seq = 0;
-
-/** A tenant with `balance` USDT in test mode, credited through the ledger (as a settled invoice would). */
-export async function fundedTenant(balance: string, feeRate = '0.01') {
-  const t = await createTestTenant({ withdrawalFeeRate: feeRate });
-  await t.db.transaction((tx) =>
-    postLedgerEntry(tx, {
-      tenantId: t.tenant.id,
-      mode: 'test',
-      amount: balance,
-      kind: 'test_credit',
-      referenceType: 'test',
-      referenceId: `tron-lane-${process.pid}-${++seq}`,
-      currency: 'USDT',
-    }),
-  );
-  return t;
-}
 
 /** A new TRON account nobody holds (Base58 `T…`). */
 export const freshTronAddress = () => utils.accounts.generateAccount().address.base58;

@@ -1,11 +1,10 @@
 import { erc20Abi, parseUnits, type Address } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { userActor } from '@/lib/audit/audit-merchant-action';
-import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
-import { createTestTenant } from '@/lib/testing/fixtures';
 import { withTestChain } from '@/lib/testing/test-chain';
+import { fundedTenant } from '@/lib/testing/withdrawal-resources';
 import { createUser } from '@/lib/users/create-user';
 import type { LaneNetwork } from '@/lib/withdrawals/lane-helpers';
 import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';
@@ -31,18 +30,7 @@ const received = async (to: Address) =>
 
 describe('approval and the sending lane', () => {
   it('a held withdrawal is never sent; once approved it is sent exactly once', async () => {
-    const t = await createTestTenant({ withdrawalFeeRate: '0.01' });
-    await t.db.transaction((tx) =>
-      postLedgerEntry(tx, {
-        tenantId: t.tenant.id,
-        mode: 'test',
-        amount: '100',
-        kind: 'test_credit',
-        referenceType: 'test',
-        referenceId: `apl-${process.pid}-${++seq}`,
-        currency: 'USDT',
-      }),
-    );
+    const t = await fundedTenant('100');
     const user = await createUser(t.db, {
       email: `apl-${process.pid}-${++seq}@example.com`,
       password: 'correct horse battery',

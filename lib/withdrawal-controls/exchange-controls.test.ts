@@ -2,12 +2,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exchangeOrders, withdrawalAllowlist } from '@/db/schema';
 import { userActor } from '@/lib/audit/audit-merchant-action';
-import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
 import { startTestExchange } from '@/lib/testing/exchange-sim';
-import { createTestTenant } from '@/lib/testing/fixtures';
 import { withTestChain } from '@/lib/testing/test-chain';
+import { fundedTenant } from '@/lib/testing/withdrawal-resources';
 import { createUser } from '@/lib/users/create-user';
 import { addAllowlistAddress } from './add-allowlist-address';
 import { updateWithdrawalControls, type OwnerSession } from './update-withdrawal-controls';
@@ -28,18 +27,7 @@ afterAll(async () => {
 });
 
 async function setup() {
-  const t = await createTestTenant();
-  await t.db.transaction((tx) =>
-    postLedgerEntry(tx, {
-      tenantId: t.tenant.id,
-      mode: 'test',
-      amount: '500',
-      kind: 'test_credit',
-      referenceType: 'test',
-      referenceId: `xwc-${process.pid}-${++seq}`,
-      currency: 'USDT',
-    }),
-  );
+  const t = await fundedTenant('500');
   const user = await createUser(t.db, {
     email: `xwc-${process.pid}-${++seq}@example.com`,
     password: 'correct horse battery',

@@ -2,11 +2,11 @@ import { and, eq } from 'drizzle-orm';
 import { erc20Abi, parseUnits, type Address, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { events, withdrawals } from '@/db/schema';
-import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
+import { fundedTenant } from '@/lib/testing/withdrawal-resources';
 import type { LaneNetwork } from './lane-helpers';
 import { processWithdrawals } from './process-withdrawals';
 import { getWithdrawalOrThrow } from './get-withdrawal-or-throw';
@@ -23,22 +23,6 @@ withTestChain(async (c) => {
   net = c.network('test') as LaneNetwork;
   await chain.mint(chain.addresses.hot, '100000');
 });
-
-async function fundedTenant(balance: string, feeRate = '0.01') {
-  const t = await createTestTenant({ withdrawalFeeRate: feeRate });
-  await t.db.transaction((tx) =>
-    postLedgerEntry(tx, {
-      tenantId: t.tenant.id,
-      mode: 'test',
-      amount: balance,
-      kind: 'test_credit',
-      referenceType: 'test',
-      referenceId: `wdc-${process.pid}-${++seq}`,
-      currency: 'USDT',
-    }),
-  );
-  return t;
-}
 
 function freshAddress(): Address {
   return `0x${(BigInt(Date.now()) * 1_000_003n + BigInt(++seq)).toString(16).padStart(40, '0')}` as Address;

@@ -3,12 +3,11 @@ import { erc20Abi, parseUnits, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withdrawals } from '@/db/schema';
-import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
-import { createTestTenant } from '@/lib/testing/fixtures';
 import { startRpcFaultProxy, type RpcFaultProxy } from '@/lib/testing/rpc-fault-proxy';
 import { withTestChain } from '@/lib/testing/test-chain';
+import { fundedTenant } from '@/lib/testing/withdrawal-resources';
 import type { LaneNetwork } from './lane-helpers';
 import { processWithdrawals } from './process-withdrawals';
 
@@ -27,22 +26,6 @@ beforeAll(async () => {
   net = { ...chain.network('test'), rpcUrl: proxy.url } as LaneNetwork;
 });
 afterAll(() => proxy?.close());
-
-async function fundedTenant(balance: string) {
-  const t = await createTestTenant({ withdrawalFeeRate: '0.01' });
-  await t.db.transaction((tx) =>
-    postLedgerEntry(tx, {
-      tenantId: t.tenant.id,
-      mode: 'test',
-      amount: balance,
-      kind: 'test_credit',
-      referenceType: 'test',
-      referenceId: `wdf-${process.pid}-${++seq}`,
-      currency: 'USDT',
-    }),
-  );
-  return t;
-}
 
 const freshAddress = () => privateKeyToAccount(`0x${(BigInt(Date.now()) * 1_000_003n + BigInt(++seq)).toString(16).padStart(64, '0')}`).address;
 
