@@ -51,7 +51,7 @@ describe('automatic exchange withdrawal', () => {
     const t = await fundedTenant('100');
     const hotBefore = await chain.tokenBalance(chain.addresses.hot);
     const res = await mining(() =>
-      call('POST', '/v1/withdrawals/exchange/withdrawal', { key: t.test, body: body(), headers: { 'idempotency-key': `exw-${seq}` } }),
+      call('POST', '/v1/withdrawals/exchange/withdrawal', { key: t.test, body: body(), headers: { 'idempotency-key': `exw-${++seq}` } }),
     );
     expect(res.status, res.text).toBe(200);
     const { withdrawal, exchangeOrder, txHash } = res.body.data;
