@@ -8,7 +8,8 @@ import { MODES } from '@/lib/mode';
 import { perNetwork, type PerNetworkOptions } from '@/lib/chain/per-network';
 import { checkedNetwork } from '@/lib/chain/rail-gate';
 import type { LaneNetwork } from './lane-helpers';
-import { sendPendingWithdrawals, type SendOptions } from './send-pending-withdrawals';
+import type { SendOptions } from './run-send-lane';
+import { sendPendingWithdrawals } from './send-pending-withdrawals';
 import { trackSentWithdrawals, type TrackOptions } from './track-sent-withdrawals';
 import { processTronWithdrawals } from './tron-lane';
 

@@ -4,7 +4,7 @@ import { checkedNetwork } from '@/lib/chain/rail-gate';
 import { tronClientOf } from '@/lib/chain/tron-network-client';
 import type { TronNodeClient } from '@/lib/chain/tron/node-client';
 import type { LaneNetwork } from './lane-helpers';
-import type { SendOptions } from './send-pending-withdrawals';
+import type { SendOptions } from './run-send-lane';
 import type { TrackOptions } from './track-sent-withdrawals';
 import { sendPendingTronWithdrawals } from './tron-send';
 import { trackTronWithdrawals } from './tron-track';

@@ -1,18 +1,14 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { parseUnits } from 'viem';
+import { eq } from 'drizzle-orm';
 import { withdrawals, type Withdrawal } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
-import { railOf } from '@/lib/chain/network';
 import { broadcastTronTx } from '@/lib/chain/tron/broadcast';
 import type { TronNodeClient } from '@/lib/chain/tron/node-client';
 import { readTronHeads } from '@/lib/chain/tron/read-chain';
 import { buildTrc20Transfer, signTronTx, type SignedTronTx } from '@/lib/chain/tron/transactions';
-import { failWithdrawal } from './finish-withdrawal';
 import type { LaneNetwork } from './lane-helpers';
-import { dueWithdrawals } from './due-withdrawals';
+import { runSendLane, type SendFamily, type SendOptions } from './run-send-lane';
 import { tronPreflight } from './tron-preflight';
-import type { SendOptions } from './send-pending-withdrawals';
 
 /** A few minutes: long enough for a slow broadcast to land, short enough that an unmined one is proven expired soon. */
 export const TRON_TX_LIFETIME_MS = 180_000;
@@ -29,34 +25,17 @@ export function recordedTronTx(w: Withdrawal): SignedTronTx {
   return { txId: w.txHash!, tx: JSON.parse(w.signedTx!), expiration: w.txExpiration!, refBlockNumber: w.refBlockNumber! };
 }
 
-async function postpone(db: Db, w: Withdrawal, reason: string, now: Date, delayMs: number) {
-  await db
-    .update(withdrawals)
-    .set({ pendingReason: reason, nextAttemptAt: new Date(now.getTime() + delayMs), updatedAt: now })
-    .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PENDING')));
-}
-
 /**
- * Sends the due PENDING withdrawals of a TRON hot wallet (docs/tron.md §5): preflight (blacklist, USDT, energy
- * and TRX, estimate), build the USDT transfer against the node's head block with a lifetime of minutes, sign,
- * store txID, signed transaction, expiration and reference block with status PROCESSING, then broadcast. A crash
- * after the store leaves a PROCESSING row whose exact bytes tracking rebroadcasts; a new signature is made only
- * after tracking proved the stored one can never be mined (isSafelyExpired) and put the withdrawal back here.
+ * Sends the due PENDING withdrawals of a TRON hot wallet (docs/tron.md §5; the lane, lib/withdrawals/run-send-lane.ts):
+ * preflight (blacklist, USDT, energy and TRX, estimate), build the USDT transfer against the node's head block with a
+ * lifetime of minutes, sign, store txID, signed transaction, expiration and reference block with status PROCESSING,
+ * then broadcast. A crash after the store leaves a PROCESSING row whose exact bytes tracking rebroadcasts; a new
+ * signature is made only after tracking proved the stored one can never be mined (isSafelyExpired) and put the
+ * withdrawal back here.
  */
 export async function sendPendingTronWithdrawals(db: Db, lane: LaneNetwork, client: TronNodeClient, hot: TronHotWallet, opts: SendOptions = {}) {
-  const now = opts.now ?? new Date();
-  const delay = opts.retryDelayMs ?? 15_000;
-  const due = await dueWithdrawals(db, lane, now);
-  let sent = 0;
-  for (const w of due) {
-    const net = railOf(lane, w.token);
-    if (!net) {
-      await postpone(db, w, `${w.token} is not enabled on ${lane.chain}; waiting.`, now, delay);
-      continue;
-    }
-    const amount = parseUnits(w.netAmount, net.decimals);
-    let signed: SignedTronTx;
-    try {
+  const tron: SendFamily<SignedTronTx> = {
+    async prepare(w, net, amount) {
       // Read right before signing: the blacklist may have changed since the withdrawal was accepted.
       const pre = await tronPreflight(client, {
         token: net.tokenAddress,
@@ -66,14 +45,7 @@ export async function sendPendingTronWithdrawals(db: Db, lane: LaneNetwork, clie
         to: w.destinationAddress,
         amount,
       });
-      if (pre.kind === 'fail') {
-        await failWithdrawal(db, w.id, pre.reason);
-        continue;
-      }
-      if (pre.kind === 'wait') {
-        await postpone(db, w, pre.reason, now, delay);
-        continue;
-      }
+      if (pre.kind !== 'send') return pre;
       const { head } = await readTronHeads(client);
       const unsigned = await buildTrc20Transfer({
         token: net.tokenAddress,
@@ -84,44 +56,36 @@ export async function sendPendingTronWithdrawals(db: Db, lane: LaneNetwork, clie
         ref: head,
         lifetimeMs: TRON_TX_LIFETIME_MS,
       });
-      signed = await signTronTx(unsigned, hot.privateKey, head.number);
-    } catch (err) {
-      const message = String((err as Error).message ?? err).split('\n')[0]!;
-      await postpone(db, w, `Chain state could not be read (${message.slice(0, 120)}); retrying.`, now, delay);
-      continue;
-    }
-    const stored = await db.transaction(async (tx) => {
-      const [locked] = await tx.select().from(withdrawals).where(eq(withdrawals.id, w.id)).for('update');
-      // Another pass sent it meanwhile, or it was failed or cancelled: this signature is never recorded nor sent.
-      if (!locked || locked.status !== 'PENDING' || locked.txHash !== w.txHash) return null;
-      const [row] = await tx
-        .update(withdrawals)
-        .set({
-          status: 'PROCESSING',
-          nonce: null,
-          signedTx: JSON.stringify(signed.tx),
-          txHash: signed.txId,
-          txExpiration: signed.expiration,
-          refBlockNumber: signed.refBlockNumber,
-          gasPrice: null,
-          pendingReason: null,
-          sendAttempts: sql`${withdrawals.sendAttempts} + 1`,
-          updatedAt: now,
-        })
-        .where(eq(withdrawals.id, w.id))
-        .returning();
-      return row!;
-    });
-    if (!stored) continue;
-    await opts.beforeBroadcast?.(stored);
-    try {
-      await broadcastTronTx(client, signed);
-      await db.update(withdrawals).set({ broadcastAt: new Date() }).where(eq(withdrawals.id, stored.id));
-    } catch (err) {
-      // Recorded: tracking looks it up and rebroadcasts the same bytes until it lands or is proven expired.
-      log.warn('TRON withdrawal broadcast failed; tracking retries it', { withdrawalId: w.id, error: String((err as Error).message).slice(0, 300) });
-    }
-    sent++;
-  }
-  return sent;
+      return { kind: 'send', signing: await signTronTx(unsigned, hot.privateKey, head.number) };
+    },
+    // Any error of the reads, the build or the signature (or of writing their decision) postpones: nothing is decided from it.
+    unreadable(err) {
+      return String((err as Error).message ?? err).split('\n')[0]!;
+    },
+    async record(_tx, locked, w, signed) {
+      // The withdrawal was re-signed or sent meanwhile (a txHash other than the one read): this signature is never recorded nor sent.
+      if (locked.txHash !== w.txHash) return null;
+      return {
+        nonce: null,
+        signedTx: JSON.stringify(signed.tx),
+        txHash: signed.txId,
+        txExpiration: signed.expiration,
+        refBlockNumber: signed.refBlockNumber,
+        gasPrice: null,
+      };
+    },
+    async broadcast(stored, signed) {
+      try {
+        await broadcastTronTx(client, signed);
+        await db.update(withdrawals).set({ broadcastAt: new Date() }).where(eq(withdrawals.id, stored.id));
+      } catch (err) {
+        // Recorded: tracking looks it up and rebroadcasts the same bytes until it lands or is proven expired.
+        log.warn('TRON withdrawal broadcast failed; tracking retries it', {
+          withdrawalId: stored.id,
+          error: String((err as Error).message).slice(0, 300),
+        });
+      }
+    },
+  };
+  return runSendLane(db, lane, tron, opts);
 }
