@@ -43,10 +43,13 @@ export interface TronStep {
   from: string;
   /** Who receives the TRX, USDT, account or resource (`41…`). */
   to: string;
-  /** What the record shows as moved: sun, or token base units for the custody transfer. */
-  value: string;
-  /** Builds the transaction against a reference block (called again only to re-sign an expired one). */
-  build: (ref: TronBlockRef, lifetimeMs: number) => Promise<UnsignedTronTx>;
+  /**
+   * What the record shows as moved (sun, or token base units for the custody transfer), asked only while the step
+   * is not recorded; null when the chain shows it is not needed (it is skipped). A failed read throws: no answer.
+   */
+  value: () => Promise<string | null>;
+  /** Builds the transaction moving `value` against a reference block (called again only to re-sign an expired one, with the recorded value). */
+  build: (value: bigint, ref: TronBlockRef, lifetimeMs: number) => Promise<UnsignedTronTx>;
 }
 
 const signedOf = (row: Row): SignedTronTx => ({
@@ -56,43 +59,50 @@ const signedOf = (row: Row): SignedTronTx => ({
   refBlockNumber: row.refBlockNumber!,
 });
 
-async function signAgainstHead(client: TronNodeClient, step: TronStep) {
+async function signAgainstHead(client: TronNodeClient, step: TronStep, value: string) {
   const { head } = await readTronHeads(client);
-  return signTronTx(await step.build(head, TRON_TX_LIFETIME_MS), step.key, head.number);
+  return signTronTx(await step.build(BigInt(value), head, TRON_TX_LIFETIME_MS), step.key, head.number);
 }
 
 /**
- * Sends one TRON step of a settlement exactly once: signed against a recent block, recorded (txID, signed
+ * Runs one TRON step of a settlement exactly once: signed against a recent block, recorded (txID, signed
  * transaction, expiration, reference block) before broadcast, then followed until solidified. A step already
- * recorded is looked up, never signed again while it could still land: unknown to the node and not expired,
- * the same bytes are broadcast again; only once `isSafelyExpired` proves it can never be mined is it re-signed
- * (the old txID kept in replaced_tx_hashes). The TRX it burned is recorded in gas_spend.
+ * recorded is resumed whatever the chain now says (its `value` is not asked again), and never signed again while
+ * it could still land: unknown to the node and not expired, the same bytes are broadcast again; only once
+ * `isSafelyExpired` proves it can never be mined is it re-signed (the old txID kept in replaced_tx_hashes). The
+ * TRX it burned is recorded in gas_spend. `afterStep` follows, whether the step was sent or not needed.
  */
-export async function sendTronStep(ctx: TronStepContext, step: TronStep): Promise<Row> {
-  let row = await findRecordedTx(ctx.db, ctx.settlementId, step.step);
-  if (!row) {
-    const signed = await signAgainstHead(ctx.client, step);
-    [row] = await ctx.db
-      .insert(settlementTxs)
-      .values({
-        id: newId('chainTx'),
-        settlementId: ctx.settlementId,
-        step: step.step,
-        chainId: ctx.chainId,
-        fromAddress: step.from,
-        toAddress: step.to,
-        nonce: null,
-        txHash: signed.txId,
-        rawTx: JSON.stringify(signed.tx),
-        expiresAt: new Date(signed.expiration),
-        refBlockNumber: signed.refBlockNumber,
-        value: step.value,
-      })
-      .returning();
-    await ctx.hooks.beforeBroadcast?.(step.step);
-    await broadcastTronTx(ctx.client, signed);
-  }
-  return awaitTronStep(ctx, row!, step);
+export async function runTronStep(ctx: TronStepContext, step: TronStep): Promise<void> {
+  const row = (await findRecordedTx(ctx.db, ctx.settlementId, step.step)) ?? (await recordAndBroadcast(ctx, step));
+  if (row) await awaitTronStep(ctx, row, step);
+  await ctx.hooks.afterStep?.(step.step);
+}
+
+/** A step not recorded yet: signed, recorded, then broadcast; null (nothing recorded) when it is not needed. */
+async function recordAndBroadcast(ctx: TronStepContext, step: TronStep): Promise<Row | null> {
+  const value = await step.value();
+  if (value === null) return null;
+  const signed = await signAgainstHead(ctx.client, step, value);
+  const [row] = await ctx.db
+    .insert(settlementTxs)
+    .values({
+      id: newId('chainTx'),
+      settlementId: ctx.settlementId,
+      step: step.step,
+      chainId: ctx.chainId,
+      fromAddress: step.from,
+      toAddress: step.to,
+      nonce: null,
+      txHash: signed.txId,
+      rawTx: JSON.stringify(signed.tx),
+      expiresAt: new Date(signed.expiration),
+      refBlockNumber: signed.refBlockNumber,
+      value,
+    })
+    .returning();
+  await ctx.hooks.beforeBroadcast?.(step.step);
+  await broadcastTronTx(ctx.client, signed);
+  return row!;
 }
 
 async function awaitTronStep(ctx: TronStepContext, row: Row, step: TronStep): Promise<Row> {
@@ -149,7 +159,7 @@ async function rebroadcast(client: TronNodeClient, signed: SignedTronTx) {
 }
 
 async function resign(ctx: TronStepContext, row: Row, step: TronStep): Promise<Row> {
-  const signed = await signAgainstHead(ctx.client, step);
+  const signed = await signAgainstHead(ctx.client, step, row.value);
   const [updated] = await ctx.db
     .update(settlementTxs)
     .set({
