@@ -21,9 +21,9 @@
  *   eth_blockNumber poller saw the payment's block. Target: p50 under 1 s.
  *   npx tsx bench/detection.ts [payments per network=40]
  */
-import { and, eq } from 'drizzle-orm';
 import { erc20Abi, getAddress, parseUnits } from 'viem';
 import { printTable, withBenchDatabase, type Row } from './lib/harness';
+import { awaitDetection } from './lib/await-detection';
 import { detectionLatencies, pct } from './lib/percentiles';
 import type { ChainKey } from '@/lib/config/rails';
 
@@ -38,7 +38,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 await withBenchDatabase(async () => {
   const { getDb } = await import('@/lib/db');
-  const { events, invoices } = await import('@/db/schema');
   const { ASSETS, CHAIN_SPECS } = await import('@/lib/config/rails');
   const { startAnvil } = await import('@/lib/testing/anvil');
   const { setNetworkOverride } = await import('@/lib/chain/network');
@@ -97,20 +96,12 @@ await withBenchDatabase(async () => {
           });
           const receipt = await c.anvil.client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
           const received = Date.now();
-          let left: number | undefined;
-          for (let tries = 0; tries < 3000 && left === undefined; tries++) {
-            const [row] = await db.select({ status: invoices.status }).from(invoices).where(eq(invoices.id, inv.id));
-            if (row && row.status !== 'PENDING') left = Date.now();
-            else await sleep(10);
-          }
-          const [event] = await db
-            .select({ createdAt: events.createdAt })
-            .from(events)
-            .where(and(eq(events.subjectId, inv.id), eq(events.type, 'invoice.detected')));
+          const { leftAt: left, detectedAt } = await awaitDetection(db, inv.id, 3000);
           const mined = appeared[k]!.get(receipt.blockNumber);
-          if (left === undefined || !event || mined === undefined) throw new Error(`${c.chain} payment ${i}: no detection or block time`);
+          if (left === undefined || detectedAt === undefined || mined === undefined)
+            throw new Error(`${c.chain} payment ${i}: no detection or block time`);
           toNotPending.push(left - received);
-          toDetected.push(event.createdAt.getTime() - mined);
+          toDetected.push(detectedAt - mined);
         }
         const blocks = Number((await c.anvil.client.getBlockNumber()) - startHead);
         return { c, toNotPending, toDetected, blocksPerSecond: blocks / ((Date.now() - started) / 1000) };

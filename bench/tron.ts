@@ -11,8 +11,9 @@
  *    block appears (20 ms poller of eth_blockNumber) -> invoice.detected.
  *   npx tsx bench/tron.ts [payments=12] [steady passes=30] [catch-up blocks=120]
  */
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { printTable, withBenchDatabase, type Row } from './lib/harness';
+import { awaitDetection } from './lib/await-detection';
 import { detectionLatencies, pct } from './lib/percentiles';
 
 const PAYMENTS = Number(process.argv[2] ?? 12);
@@ -24,7 +25,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 await withBenchDatabase(async () => {
   const { getDb } = await import('@/lib/db');
-  const { chainTransfers, events, invoices } = await import('@/db/schema');
+  const { chainTransfers } = await import('@/db/schema');
   const { startTronRail } = await import('@/lib/testing/tron-rail');
   const { watchTron } = await import('@/lib/payments/watch-tron');
   const { watchChainLoop } = await import('@/lib/payments/watch-loop');
@@ -138,21 +139,12 @@ await withBenchDatabase(async () => {
         await sleep(Math.random() * 3_000);
         await pay(inv.depositAddress, 2_000_000n);
         const sent = Date.now();
-        let left: number | undefined;
-        for (let tries = 0; tries < 2_000 && left === undefined; tries++) {
-          const [row] = await db.select({ status: invoices.status }).from(invoices).where(eq(invoices.id, inv.id));
-          if (row && row.status !== 'PENDING') left = Date.now();
-          else await sleep(10);
-        }
-        const [event] = await db
-          .select({ createdAt: events.createdAt })
-          .from(events)
-          .where(and(eq(events.subjectId, inv.id), eq(events.type, 'invoice.detected')));
+        const { leftAt: left, detectedAt } = await awaitDetection(db, inv.id, 2_000);
         const [t] = await db.select({ block: chainTransfers.blockNumber }).from(chainTransfers).where(eq(chainTransfers.invoiceId, inv.id));
         const mined = t && appeared.get(t.block);
-        if (left === undefined || !event || mined === undefined) throw new Error(`TRON payment ${i}: no detection or block time`);
+        if (left === undefined || detectedAt === undefined || mined === undefined) throw new Error(`TRON payment ${i}: no detection or block time`);
         toNotPending.push(left - sent);
-        toDetected.push(event.createdAt.getTime() - mined);
+        toDetected.push(detectedAt - mined);
       }
       controller.abort();
       polling = false;
