@@ -19,6 +19,8 @@ export const apiKeys = pgTable(
     lastFour: text().notNull(),
     scopes: text().array().notNull(),
     rateLimitRpm: integer().notNull().default(120),
+    /** The dated API version this key's requests are rendered in (lib/api/versions.ts); null: the tenant's. */
+    apiVersion: text(),
     status: text({ enum: ['ACTIVE', 'REVOKED'] })
       .notNull()
       .default('ACTIVE'),

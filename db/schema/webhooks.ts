@@ -27,6 +27,12 @@ export const webhookEndpoints = pgTable(
     previousSecretExpiresAt: tstz(),
     /** Why the gateway disabled it (e.g. the receiver answered 410 Gone); null when the tenant did. */
     disabledReason: text(),
+    /**
+     * The dated API version its events are rendered in (names and payloads, lib/api/versions.ts); null: the
+     * tenant's version, so an owner's upgrade moves it too. Set at creation when the key or the request named a
+     * version; changeable by PATCH.
+     */
+    apiVersion: text(),
     createdAt: createdAt(),
     updatedAt: tstz().notNull().defaultNow(),
     deletedAt: tstz(),
@@ -124,6 +130,8 @@ export const webhookAttempts = pgTable(
     error: text(),
     /** First 4 KB of the response body. */
     responseBody: text(),
+    /** The API version the body was rendered in, so the dashboard rebuilds the very bytes sent; null before versions. */
+    apiVersion: text(),
   },
   (t) => [primaryKey({ columns: [t.deliveryId, t.number] })],
 );

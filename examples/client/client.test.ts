@@ -92,6 +92,7 @@ describe('examples/client (openapi-fetch over the generated types)', () => {
     const paidOut = (status: 'PAID_OUT' | 'EXPIRED'): WebhookEvent => ({
       id: 'evt_1',
       type: 'invoice.paid_out',
+      apiVersion: '2026-12-01',
       createdAt: '2026-01-01T00:00:00.000Z',
       data: { ...data, status },
     });

@@ -41,7 +41,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change the name, scopes or rate limit of a key
+         * Change the name, scopes, rate limit or API version of a key
          * @description Scope: `admin`.
          */
         patch: operations["updateApiKey"];
@@ -752,7 +752,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description Returns the signing secret once. HTTPS is required in live mode; at most 20 endpoints per tenant and mode.
+         * @description Returns the signing secret once. HTTPS is required in live mode; at most 20 endpoints per tenant and mode. Its events are rendered in apiVersion when given, else in the version the request named (Gateway-Version or the key's own), else in the account's, which it then follows.
          *
          *     Scope: `webhooks:manage` (or `admin`).
          */
@@ -787,8 +787,10 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change url, enabled, eventsSubscribed or description
-         * @description Scope: `webhooks:manage` (or `admin`).
+         * Change url, enabled, eventsSubscribed, description or apiVersion
+         * @description apiVersion applies from the endpoint's next attempt, queued deliveries included; null makes it follow the account's version.
+         *
+         *     Scope: `webhooks:manage` (or `admin`).
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -1703,6 +1705,8 @@ export interface components {
             status: "ACTIVE" | "REVOKED" | "EXPIRED";
             /** @example 120 */
             rateLimitRpm: number;
+            /** @description The key's own API version; null: the account's (GET /v1/tenants/me apiVersion). */
+            apiVersion: string | null;
             /** Format: date-time */
             expiresAt: string | null;
             /** Format: date-time */
@@ -1780,6 +1784,8 @@ export interface components {
             status: "ACTIVE" | "REVOKED" | "EXPIRED";
             /** @example 120 */
             rateLimitRpm: number;
+            /** @description The key's own API version; null: the account's (GET /v1/tenants/me apiVersion). */
+            apiVersion: string | null;
             /** Format: date-time */
             expiresAt: string | null;
             /** Format: date-time */
@@ -2026,6 +2032,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "held_payment.credited";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["HeldPaymentEventData"];
@@ -2035,6 +2043,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "held_payment.detected";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["HeldPaymentEventData"];
@@ -2098,6 +2108,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "held_payment.refunded";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["HeldPaymentEventData"];
@@ -2107,6 +2119,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "held_payment.refund_failed";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["HeldPaymentEventData"];
@@ -2178,6 +2192,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "invoice.confirmed";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["InvoiceEventData"];
@@ -2187,6 +2203,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "invoice.created";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["InvoiceEventData"];
@@ -2272,7 +2290,7 @@ export interface components {
             settlements: {
                 id: string;
                 /**
-                 * @description invoice: the payout; extra: later payments; held_credit / refund: a held payment credited to its token or sent back (held_credit was `mismatched` before issue 31).
+                 * @description invoice: the payout; extra: later payments; held_credit / refund: a held payment credited to its token or sent back (API versions before 2026-12-01 call held_credit `mismatched`).
                  * @enum {string}
                  */
                 kind: "invoice" | "extra" | "held_credit" | "refund";
@@ -2302,17 +2320,14 @@ export interface components {
             }[];
             /** @description Extension: supported tokens sent to the deposit address on another network or in another token than the invoice's; held, not counted in amountReceived (docs/invoices.md "Held payments"). */
             heldPayments: components["schemas"]["HeldPaymentEventData"][];
-            /**
-             * @deprecated
-             * @description Deprecated: the same list as heldPayments, under its old name.
-             */
-            mismatchedPayments: components["schemas"]["HeldPaymentEventData"][];
         };
         InvoiceDetectedEvent: {
             /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
             id: string;
             /** @constant */
             type: "invoice.detected";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["InvoiceEventData"];
@@ -2352,6 +2367,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "invoice.expired";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["InvoiceEventData"];
@@ -2361,6 +2378,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "invoice.failed";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["InvoiceEventData"];
@@ -2370,6 +2389,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "invoice.late_payment";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["InvoiceEventData"];
@@ -2379,6 +2400,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "invoice.overpaid";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["InvoiceEventData"];
@@ -2388,6 +2411,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "invoice.paid_out";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["InvoiceEventData"];
@@ -2397,6 +2422,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "invoice.partial";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["InvoiceEventData"];
@@ -2406,6 +2433,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "invoice.processing_payout";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["InvoiceEventData"];
@@ -2458,6 +2487,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "order.cancelled";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["OrderEventData"];
@@ -2467,6 +2498,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "order.created";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["OrderEventData"];
@@ -2496,6 +2529,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "order.fulfilled";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["OrderEventData"];
@@ -2505,6 +2540,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "order.paid";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["OrderEventData"];
@@ -2676,6 +2713,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "refund_request.approved";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["RefundRequestEventData"];
@@ -2685,6 +2724,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "refund_request.created";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["RefundRequestEventData"];
@@ -2694,6 +2735,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "refund_request.declined";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["RefundRequestEventData"];
@@ -2758,6 +2801,8 @@ export interface components {
             wrongNetworkPolicy: "credit" | "hold";
             /** @enum {string} */
             status: "active" | "suspended";
+            /** @description The account's dated API version: requests and webhooks use it unless a key, an endpoint or the request's Gateway-Version header names another. The owner upgrades it in the dashboard settings (never back). See docs/api.md#versions. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
         };
@@ -2785,6 +2830,8 @@ export interface components {
                 durationMs: number;
                 error: string | null;
                 responseBody: string | null;
+                /** @description The API version the body was rendered in; null for attempts made before versions. */
+                apiVersion: string | null;
             }[];
         };
         WebhookEndpoint: {
@@ -2792,7 +2839,10 @@ export interface components {
             url: string;
             description: string | null;
             enabled: boolean;
+            /** @description Event types it receives, named in the request's API version. */
             eventsSubscribed: string[];
+            /** @description The API version its events are rendered in (the envelope's apiVersion); null: the account's (GET /v1/tenants/me apiVersion). */
+            apiVersion: string | null;
             /** @description Set when the gateway disabled the endpoint, e.g. after a 410 Gone. */
             disabledReason: string | null;
             /**
@@ -2810,7 +2860,10 @@ export interface components {
             url: string;
             description: string | null;
             enabled: boolean;
+            /** @description Event types it receives, named in the request's API version. */
             eventsSubscribed: string[];
+            /** @description The API version its events are rendered in (the envelope's apiVersion); null: the account's (GET /v1/tenants/me apiVersion). */
+            apiVersion: string | null;
             /** @description Set when the gateway disabled the endpoint, e.g. after a 410 Gone. */
             disabledReason: string | null;
             /**
@@ -2834,6 +2887,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "webhook.test";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["WebhookTestEventData"];
@@ -2882,6 +2937,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "withdrawal.completed";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["WithdrawalEventData"];
@@ -2918,6 +2975,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "withdrawal.created";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["WithdrawalEventData"];
@@ -2950,6 +3009,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "withdrawal.failed";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["WithdrawalEventData"];
@@ -2978,7 +3039,10 @@ export interface operations {
     listApiKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -2989,6 +3053,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -3003,11 +3069,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3019,6 +3087,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3030,6 +3100,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3055,6 +3127,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -3088,6 +3162,11 @@ export interface operations {
                      * @enum {string}
                      */
                     mode?: "live" | "test";
+                    /**
+                     * @description The dated API version this key's requests use (a request's Gateway-Version header still wins); null: the account's version, which moves when the owner upgrades it. See docs/api.md#versions.
+                     * @enum {string|null}
+                     */
+                    apiVersion?: "2026-11-01" | "2026-12-01" | null;
                 };
             };
         };
@@ -3097,6 +3176,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -3109,11 +3190,13 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3125,6 +3208,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3136,6 +3221,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3147,6 +3234,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3158,6 +3247,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3169,6 +3260,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3180,6 +3273,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3204,7 +3299,10 @@ export interface operations {
     updateApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path: {
                 /** @description A apiKey id. */
                 id: string;
@@ -3223,6 +3321,11 @@ export interface operations {
                     scopes?: ("invoices:read" | "invoices:write" | "withdrawals:read" | "withdrawals:write" | "webhooks:manage" | "orders:manage" | "admin")[];
                     /** @description Requests per minute for this key (1 to 10,000). */
                     rateLimitRpm?: number;
+                    /**
+                     * @description The dated API version this key's requests use (a request's Gateway-Version header still wins); null: the account's version, which moves when the owner upgrades it. See docs/api.md#versions.
+                     * @enum {string|null}
+                     */
+                    apiVersion?: "2026-11-01" | "2026-12-01" | null;
                 };
             };
         };
@@ -3232,6 +3335,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -3244,11 +3349,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3260,6 +3367,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3271,6 +3380,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3282,6 +3393,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3293,6 +3406,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3304,6 +3419,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3315,6 +3432,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3339,7 +3458,10 @@ export interface operations {
     revokeApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path: {
                 /** @description A apiKey id. */
                 id: string;
@@ -3353,6 +3475,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -3365,11 +3489,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3381,6 +3507,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3392,6 +3520,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3403,6 +3533,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3414,6 +3546,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3425,6 +3559,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3463,7 +3599,10 @@ export interface operations {
                 /** @description Created before this instant (ISO 8601). */
                 createdTo?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -3474,6 +3613,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -3496,11 +3637,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3512,6 +3655,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3523,6 +3668,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3554,7 +3701,10 @@ export interface operations {
                 /** @description End of the period, exclusive (ISO 8601). */
                 to: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -3565,6 +3715,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -3579,11 +3731,13 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3595,6 +3749,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3606,6 +3762,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3645,7 +3803,10 @@ export interface operations {
                 /** @description Created before this instant (ISO 8601). */
                 createdTo?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -3656,6 +3817,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -3678,11 +3841,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3694,6 +3859,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3705,6 +3872,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3730,6 +3899,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -3794,6 +3965,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -3806,11 +3979,13 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedInvoice"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3822,6 +3997,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3833,6 +4010,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3844,6 +4023,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3855,6 +4036,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3866,6 +4049,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3877,6 +4062,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3901,6 +4088,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3912,7 +4101,10 @@ export interface operations {
     getInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path: {
                 /** @description A invoice id. */
                 id: string;
@@ -3926,6 +4118,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -3938,11 +4132,13 @@ export interface operations {
                     "application/json": components["schemas"]["InvoiceDetail"];
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3954,6 +4150,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3965,6 +4163,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3976,6 +4176,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4001,6 +4203,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -4024,6 +4228,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -4036,11 +4242,13 @@ export interface operations {
                     "application/json": components["schemas"]["HeldPaymentEventData"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4052,6 +4260,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4063,6 +4273,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4074,6 +4286,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4085,6 +4299,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4096,6 +4312,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4107,6 +4325,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4118,6 +4338,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4143,6 +4365,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -4166,6 +4390,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -4178,11 +4404,13 @@ export interface operations {
                     "application/json": components["schemas"]["HeldPaymentEventData"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4194,6 +4422,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4205,6 +4435,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4216,6 +4448,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4227,6 +4461,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4238,6 +4474,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4249,6 +4487,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4260,6 +4500,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4284,6 +4526,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4296,6 +4540,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -4319,6 +4565,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -4331,11 +4579,13 @@ export interface operations {
                     "application/json": components["schemas"]["HeldPaymentEventData"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4347,6 +4597,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4358,6 +4610,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4369,6 +4623,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4380,6 +4636,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4391,6 +4649,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4402,6 +4662,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4413,6 +4675,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4438,6 +4702,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -4461,6 +4727,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -4473,11 +4741,13 @@ export interface operations {
                     "application/json": components["schemas"]["HeldPaymentEventData"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4489,6 +4759,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4500,6 +4772,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4511,6 +4785,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4522,6 +4798,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4533,6 +4811,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4544,6 +4824,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4555,6 +4837,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4579,6 +4863,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4590,7 +4876,10 @@ export interface operations {
     listRefunds: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path: {
                 /** @description A invoice id. */
                 id: string;
@@ -4604,6 +4893,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -4616,11 +4907,13 @@ export interface operations {
                     "application/json": components["schemas"]["RefundList"];
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4632,6 +4925,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4643,6 +4938,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4654,6 +4951,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4679,6 +4978,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -4710,6 +5011,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -4722,11 +5025,13 @@ export interface operations {
                     "application/json": components["schemas"]["Withdrawal"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4738,6 +5043,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4749,6 +5056,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4760,6 +5069,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4771,6 +5082,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4782,6 +5095,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4793,6 +5108,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4804,6 +5121,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4828,6 +5147,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4844,7 +5165,10 @@ export interface operations {
                 /** @description Extension: the invoice's token, USDT (default) or USDC. */
                 token?: "USDT" | "USDC";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -4855,6 +5179,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -4867,11 +5193,13 @@ export interface operations {
                     "application/json": components["schemas"]["PayinCurrencies"];
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4883,6 +5211,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4894,6 +5224,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4918,6 +5250,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4929,6 +5263,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4941,6 +5277,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -4979,6 +5317,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -4991,11 +5331,13 @@ export interface operations {
                     "application/json": components["schemas"]["PayinQuote"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, unknown_currency, currency_unavailable, amount_out_of_range, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, unknown_currency, currency_unavailable, amount_out_of_range, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5007,6 +5349,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5018,6 +5362,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5029,6 +5375,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5040,6 +5388,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5051,6 +5401,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5062,6 +5414,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5086,6 +5440,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5097,6 +5453,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5114,7 +5472,10 @@ export interface operations {
                 limit?: number;
                 status?: "PENDING_PAYMENT" | "PAID" | "FULFILLED" | "CANCELLED";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -5125,6 +5486,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -5147,11 +5510,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5163,6 +5528,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5174,6 +5541,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5199,6 +5568,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -5234,6 +5605,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -5246,11 +5619,13 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedOrder"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_amount, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_amount, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5262,6 +5637,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5273,6 +5650,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5284,6 +5663,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5295,6 +5676,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5306,6 +5689,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5317,6 +5702,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5341,7 +5728,10 @@ export interface operations {
     getOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path: {
                 /** @description A order id. */
                 id: string;
@@ -5355,6 +5745,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -5367,11 +5759,13 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5383,6 +5777,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5394,6 +5790,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5405,6 +5803,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5430,6 +5830,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -5446,6 +5848,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -5458,11 +5862,13 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5474,6 +5880,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5485,6 +5893,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5496,6 +5906,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5507,6 +5919,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5518,6 +5932,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5529,6 +5945,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5540,6 +5958,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5565,6 +5985,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -5581,6 +6003,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -5593,11 +6017,13 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5609,6 +6035,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5620,6 +6048,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5631,6 +6061,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5642,6 +6074,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5653,6 +6087,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5664,6 +6100,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5675,6 +6113,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5704,7 +6144,10 @@ export interface operations {
                 /** @description Items per page, at most 100. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -5715,6 +6158,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -5737,11 +6182,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5753,6 +6200,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5764,6 +6213,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5789,6 +6240,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -5854,6 +6307,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -5866,11 +6321,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentLink"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5882,6 +6339,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5893,6 +6352,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5904,6 +6365,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5915,6 +6378,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5926,6 +6391,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5937,6 +6404,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5961,7 +6430,10 @@ export interface operations {
     getPaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path: {
                 /** @description A paymentLink id. */
                 id: string;
@@ -5975,6 +6447,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -5987,11 +6461,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentLink"];
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6003,6 +6479,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6014,6 +6492,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6025,6 +6505,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6050,6 +6532,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -6066,6 +6550,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -6078,11 +6564,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentLink"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6094,6 +6582,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6105,6 +6595,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6116,6 +6608,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6127,6 +6621,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6138,6 +6634,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6149,6 +6647,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6160,6 +6660,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6191,7 +6693,10 @@ export interface operations {
                 /** @description Only active (true) or archived (false) products. */
                 active?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -6202,6 +6707,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -6224,11 +6731,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6240,6 +6749,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6251,6 +6762,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6276,6 +6789,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -6308,6 +6823,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -6320,11 +6837,13 @@ export interface operations {
                     "application/json": components["schemas"]["Product"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6336,6 +6855,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6347,6 +6868,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6358,6 +6881,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6369,6 +6894,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6380,6 +6907,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6391,6 +6920,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6415,7 +6946,10 @@ export interface operations {
     getProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path: {
                 /** @description A product id. */
                 id: string;
@@ -6429,6 +6963,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -6441,11 +6977,13 @@ export interface operations {
                     "application/json": components["schemas"]["Product"];
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6457,6 +6995,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6468,6 +7008,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6479,6 +7021,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6503,7 +7047,10 @@ export interface operations {
     updateProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path: {
                 /** @description A product id. */
                 id: string;
@@ -6532,6 +7079,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -6544,11 +7093,13 @@ export interface operations {
                     "application/json": components["schemas"]["Product"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6560,6 +7111,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6571,6 +7124,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6582,6 +7137,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6593,6 +7150,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6604,6 +7163,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6635,7 +7196,10 @@ export interface operations {
                 /** @description Only this invoice's links. */
                 invoiceId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -6646,6 +7210,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -6668,11 +7234,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6684,6 +7252,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6695,6 +7265,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6720,6 +7292,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -6751,6 +7325,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -6763,11 +7339,13 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedRefundClaim"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, refund_exceeds_received, amount_below_minimum, invalid_amount, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, refund_exceeds_received, amount_below_minimum, invalid_amount, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6779,6 +7357,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6790,6 +7370,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6801,6 +7383,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6812,6 +7396,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6823,6 +7409,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6834,6 +7422,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6845,6 +7435,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6870,6 +7462,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -6891,6 +7485,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -6903,11 +7499,13 @@ export interface operations {
                     "application/json": components["schemas"]["RefundClaim"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6919,6 +7517,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6930,6 +7530,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6941,6 +7543,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6952,6 +7556,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6963,6 +7569,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6974,6 +7582,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6985,6 +7595,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7018,7 +7630,10 @@ export interface operations {
                 /** @description Only this invoice's proposals. */
                 invoiceId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -7029,6 +7644,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -7051,11 +7668,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7067,6 +7686,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7078,6 +7699,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7102,7 +7725,10 @@ export interface operations {
     getRefundRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path: {
                 /** @description A refundRequest id. */
                 id: string;
@@ -7116,6 +7742,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -7128,11 +7756,13 @@ export interface operations {
                     "application/json": components["schemas"]["RefundRequest"];
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7144,6 +7774,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7155,6 +7787,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7166,6 +7800,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7191,6 +7827,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -7215,6 +7853,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -7227,11 +7867,13 @@ export interface operations {
                     "application/json": components["schemas"]["RefundRequest"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7243,6 +7885,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7254,6 +7898,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7265,6 +7911,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7276,6 +7924,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7287,6 +7937,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7298,6 +7950,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7309,6 +7963,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7333,6 +7989,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7345,6 +8003,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -7373,6 +8033,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -7385,11 +8047,13 @@ export interface operations {
                     "application/json": components["schemas"]["RefundRequest"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7401,6 +8065,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7412,6 +8078,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7423,6 +8091,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7434,6 +8104,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7445,6 +8117,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7456,6 +8130,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7467,6 +8143,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7491,7 +8169,10 @@ export interface operations {
     getCurrentTenant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -7502,6 +8183,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -7514,11 +8197,13 @@ export interface operations {
                     "application/json": components["schemas"]["Tenant"];
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7530,6 +8215,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7541,6 +8228,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7565,7 +8254,10 @@ export interface operations {
     updateCurrentTenant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -7599,6 +8291,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -7611,11 +8305,13 @@ export interface operations {
                     "application/json": components["schemas"]["Tenant"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7627,6 +8323,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7638,6 +8336,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7649,6 +8349,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7660,6 +8362,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7685,6 +8389,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -7713,6 +8419,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -7731,11 +8439,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7747,6 +8457,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7758,6 +8470,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7769,6 +8483,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7780,6 +8496,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7791,6 +8509,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7802,6 +8522,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7813,6 +8535,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7837,6 +8561,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7852,10 +8578,14 @@ export interface operations {
                 limit?: number;
                 endpointId?: string;
                 eventId?: string;
+                /** @description Only this event type, under any of its names (a renamed type matches its old and new names). */
                 eventType?: string;
                 status?: "PENDING" | "SUCCEEDED" | "FAILED" | "DEAD_LETTER";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -7866,6 +8596,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -7888,11 +8620,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7904,6 +8638,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7915,6 +8651,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7939,7 +8677,10 @@ export interface operations {
     listWebhookEndpoints: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -7950,6 +8691,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -7964,11 +8707,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7980,6 +8725,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7991,6 +8738,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8016,6 +8765,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -8042,6 +8793,11 @@ export interface operations {
                     /** @description Event types to receive, or ["*"] for all. The old names mismatched_payment.* are accepted and stored as held_payment.* (deprecated). */
                     eventsSubscribed: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "held_payment.detected" | "held_payment.credited" | "held_payment.refunded" | "held_payment.refund_failed" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded" | "mismatched_payment.refund_failed")[];
                     description?: string;
+                    /**
+                     * @description The dated API version its events are rendered in (type names and data); null: the account's version, which moves when the owner upgrades it. On creation it defaults to the version the request named (Gateway-Version header or the key's own), else null. See docs/webhooks.md#versions.
+                     * @enum {string|null}
+                     */
+                    apiVersion?: "2026-11-01" | "2026-12-01" | null;
                 };
             };
         };
@@ -8051,6 +8807,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -8063,11 +8821,13 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_url, limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_url, limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8079,6 +8839,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8090,6 +8852,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8101,6 +8865,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8112,6 +8878,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8123,6 +8891,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8134,6 +8904,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8158,7 +8930,10 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path: {
                 /** @description A webhookEndpoint id. */
                 id: string;
@@ -8172,6 +8947,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -8184,11 +8961,13 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8200,6 +8979,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8211,6 +8992,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8222,6 +9005,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8246,7 +9031,10 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path: {
                 /** @description A webhookEndpoint id. */
                 id: string;
@@ -8260,6 +9048,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -8276,11 +9066,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8292,6 +9084,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8303,6 +9097,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8314,6 +9110,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8325,6 +9123,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8336,6 +9136,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8360,7 +9162,10 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path: {
                 /** @description A webhookEndpoint id. */
                 id: string;
@@ -8381,6 +9186,11 @@ export interface operations {
                     /** @description Event types to receive, or ["*"] for all. The old names mismatched_payment.* are accepted and stored as held_payment.* (deprecated). */
                     eventsSubscribed?: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "held_payment.detected" | "held_payment.credited" | "held_payment.refunded" | "held_payment.refund_failed" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded" | "mismatched_payment.refund_failed")[];
                     description?: string | null;
+                    /**
+                     * @description The dated API version its events are rendered in (type names and data); null: the account's version, which moves when the owner upgrades it. On creation it defaults to the version the request named (Gateway-Version header or the key's own), else null. See docs/webhooks.md#versions.
+                     * @enum {string|null}
+                     */
+                    apiVersion?: "2026-11-01" | "2026-12-01" | null;
                 };
             };
         };
@@ -8390,6 +9200,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -8402,11 +9214,13 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_url, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_url, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8418,6 +9232,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8429,6 +9245,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8440,6 +9258,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8451,6 +9271,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8462,6 +9284,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8487,6 +9311,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -8523,6 +9349,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -8539,11 +9367,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8555,6 +9385,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8566,6 +9398,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8577,6 +9411,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8588,6 +9424,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8599,6 +9437,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8610,6 +9450,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8621,6 +9463,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8646,6 +9490,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -8677,6 +9523,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -8689,11 +9537,13 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8705,6 +9555,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8716,6 +9568,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8727,6 +9581,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8738,6 +9594,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8749,6 +9607,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8760,6 +9620,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8771,6 +9633,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8796,6 +9660,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -8812,6 +9678,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -8824,11 +9692,13 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookTestResult"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8840,6 +9710,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8851,6 +9723,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8862,6 +9736,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8873,6 +9749,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8884,6 +9762,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8895,6 +9775,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8906,6 +9788,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8930,7 +9814,10 @@ export interface operations {
     getPostbackSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -8941,6 +9828,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -8953,11 +9842,13 @@ export interface operations {
                     "application/json": components["schemas"]["PostbackSecret"];
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8969,6 +9860,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8980,6 +9873,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9005,6 +9900,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -9018,6 +9915,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -9030,11 +9929,13 @@ export interface operations {
                     "application/json": components["schemas"]["PostbackSecretWithSecret"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9046,6 +9947,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9057,6 +9960,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9068,6 +9973,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9079,6 +9986,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9090,6 +9999,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9101,6 +10012,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9126,6 +10039,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -9154,6 +10069,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -9166,11 +10083,13 @@ export interface operations {
                     "application/json": components["schemas"]["PostbackSecretWithSecret"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9182,6 +10101,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9193,6 +10114,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9204,6 +10127,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9215,6 +10140,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9226,6 +10153,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9237,6 +10166,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9262,6 +10193,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -9286,6 +10219,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -9298,11 +10233,13 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookReplayResult"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9314,6 +10251,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9325,6 +10264,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9336,6 +10277,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9347,6 +10290,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9358,6 +10303,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9369,6 +10316,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9380,6 +10329,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9409,7 +10360,10 @@ export interface operations {
                 /** @description Items per page, at most 100. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -9420,6 +10374,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -9442,11 +10398,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9458,6 +10416,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9469,6 +10429,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9494,6 +10456,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -9534,6 +10498,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -9546,11 +10512,13 @@ export interface operations {
                     "application/json": components["schemas"]["Withdrawal"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, insufficient_balance, amount_below_minimum, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, invalid_amount, invalid_url, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, insufficient_balance, amount_below_minimum, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, invalid_amount, invalid_url, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9562,6 +10530,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9573,6 +10543,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9584,6 +10556,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9595,6 +10569,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9606,6 +10582,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9617,6 +10595,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9641,6 +10621,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9652,7 +10634,10 @@ export interface operations {
     getWithdrawal: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path: {
                 /** @description A withdrawal id. */
                 id: string;
@@ -9666,6 +10651,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -9678,11 +10665,13 @@ export interface operations {
                     "application/json": components["schemas"]["Withdrawal"];
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9694,6 +10683,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9705,6 +10696,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9716,6 +10709,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9743,7 +10738,10 @@ export interface operations {
                 /** @description Extension: the asset to read, USDT (default) or USDC. */
                 currency?: "USDT" | "USDC";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -9754,6 +10752,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -9766,11 +10766,13 @@ export interface operations {
                     "application/json": components["schemas"]["Balance"];
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9782,6 +10784,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9793,6 +10797,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9817,7 +10823,10 @@ export interface operations {
     getWithdrawalControls: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -9828,6 +10837,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -9840,11 +10851,13 @@ export interface operations {
                     "application/json": components["schemas"]["WithdrawalControls"];
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9856,6 +10869,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9867,6 +10882,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9891,7 +10908,10 @@ export interface operations {
     getExchangeAvailability: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -9902,6 +10922,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -9914,11 +10936,13 @@ export interface operations {
                     "application/json": components["schemas"]["ExchangeAvailable"];
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9930,6 +10954,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9941,6 +10967,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9965,7 +10993,10 @@ export interface operations {
     listExchangeCurrencies: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -9976,6 +11007,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -9988,11 +11021,13 @@ export interface operations {
                     "application/json": components["schemas"]["ExchangeCurrencies"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, exchange_rejected, unknown_currency, currency_unavailable) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, exchange_rejected, unknown_currency, currency_unavailable) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10004,6 +11039,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10015,6 +11052,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10039,6 +11078,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10050,6 +11091,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10062,6 +11105,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -10110,6 +11155,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -10122,11 +11169,13 @@ export interface operations {
                     "application/json": components["schemas"]["ExchangeOrderEnvelope"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, exchange_rejected, unknown_currency, currency_unavailable, amount_out_of_range, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, exchange_rejected, unknown_currency, currency_unavailable, amount_out_of_range, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10138,6 +11187,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10149,6 +11200,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10160,6 +11213,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10171,6 +11226,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10182,6 +11239,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10193,6 +11252,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10217,6 +11278,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10228,6 +11291,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10240,6 +11305,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -10266,6 +11333,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -10278,11 +11347,13 @@ export interface operations {
                     "application/json": components["schemas"]["ExchangeOrderEnvelope"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, exchange_rejected, unknown_currency, currency_unavailable, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, exchange_rejected, unknown_currency, currency_unavailable, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10294,6 +11365,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10305,6 +11378,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10316,6 +11391,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10327,6 +11404,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10338,6 +11417,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10349,6 +11430,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10360,6 +11443,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10384,6 +11469,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10395,6 +11482,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10407,6 +11496,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -10450,6 +11541,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -10462,11 +11555,13 @@ export interface operations {
                     "application/json": components["schemas"]["ExchangePrice"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, exchange_rejected, unknown_currency, currency_unavailable, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, exchange_rejected, unknown_currency, currency_unavailable, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10478,6 +11573,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10489,6 +11586,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10500,6 +11599,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10511,6 +11612,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10522,6 +11625,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10533,6 +11638,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10557,6 +11664,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10568,6 +11677,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10580,6 +11691,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                 /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
                 "Idempotency-Key"?: string;
             };
@@ -10638,6 +11751,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -10650,11 +11765,13 @@ export interface operations {
                     "application/json": components["schemas"]["ExchangeWithdrawalResult"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, exchange_rejected, unknown_currency, currency_unavailable, amount_out_of_range, insufficient_balance, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, exchange_rejected, unknown_currency, currency_unavailable, amount_out_of_range, insufficient_balance, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10666,6 +11783,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10677,6 +11796,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10688,6 +11809,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10699,6 +11822,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10710,6 +11835,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10721,6 +11848,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10745,6 +11874,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10756,6 +11887,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10772,7 +11905,10 @@ export interface operations {
                 /** @description Extension: the network to withdraw on (its minimum and flat fee apply); default BSC, or the first enabled network paying the asset. */
                 chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
             path?: never;
             cookie?: never;
         };
@@ -10783,6 +11919,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     /** @description Requests per minute allowed for the key. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
@@ -10795,11 +11933,13 @@ export interface operations {
                     "application/json": components["schemas"]["MaxWithdrawal"];
                 };
             };
-            /** @description Bad Request (code: validation_failed) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10811,6 +11951,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10822,6 +11964,8 @@ export interface operations {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {

@@ -4,6 +4,7 @@ import { apiKeys } from '@/db/schema';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { hashKeySecret } from './secret';
+import { LATEST_API_VERSION } from '@/lib/api/versions';
 
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 beforeAll(async () => {
@@ -211,7 +212,10 @@ describe('GET /v1/tenants/me', () => {
       wrongNetworkPolicy: 'credit',
       rails: ['BSC:USDT'],
       status: 'active',
+      // A new tenant starts on the latest API version, and every response names the version it used.
+      apiVersion: LATEST_API_VERSION,
       createdAt: other.tenant.createdAt.toISOString(),
     });
+    expect(res.headers.get('Gateway-Version')).toBe(LATEST_API_VERSION);
   });
 });

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
 import type { Mode } from '@/lib/mode';
 import { ApiError } from '@/lib/api/errors';
+import { LATEST_API_VERSION, storedApiVersion, type ApiVersion } from '@/lib/api/versions';
 import { KEY_FORMAT, hashKeySecret } from './secret';
 
 export interface AuthContext {
@@ -11,6 +12,10 @@ export interface AuthContext {
   scopes: string[];
   /** The tenant row as read by the authentication query (saves a second round trip). */
   tenant: AuthTenant;
+  /** The API version of this request (lib/api/versions.ts): the Gateway-Version header's, else the key's, else the tenant's. */
+  apiVersion: ApiVersion;
+  /** Where apiVersion came from: a webhook endpoint created by a request that named one is pinned to it. */
+  apiVersionSource: 'header' | 'key' | 'tenant';
 }
 
 export interface AuthTenant {
@@ -29,6 +34,8 @@ export interface AuthTenant {
   /** Rails accepted besides BSC:USDT; null: every enabled one. */
   rails: string[] | null;
   status: 'active' | 'suspended';
+  /** The tenant's API version: its requests' and webhooks' unless a key, an endpoint or a request names another. */
+  apiVersion: ApiVersion;
   createdAt: Date;
 }
 
@@ -62,6 +69,8 @@ interface AuthRow {
   refund_network_fee_payer: 'payer' | 'merchant';
   wrong_network_policy: 'credit' | 'hold';
   rails: string[] | null;
+  key_api_version: string | null;
+  tenant_api_version: string;
   tenant_created_ms: string;
   count: number | null;
   window_start_epoch: string | null;
@@ -95,6 +104,8 @@ export async function authenticate(db: Db, authorization: string | null): Promis
              t.refund_network_fee_payer,
              t.wrong_network_policy,
              t.rails,
+             k.api_version as key_api_version,
+             t.api_version as tenant_api_version,
              (extract(epoch from t.created_at) * 1000)::bigint::text as tenant_created_ms,
              (k.status = 'ACTIVE' and (k.expires_at is null or k.expires_at > now())) as usable
         from api_keys k join tenants t on t.id = k.tenant_id
@@ -120,6 +131,8 @@ export async function authenticate(db: Db, authorization: string | null): Promis
   const count = Number(row.count);
   const reset = Math.round(Number(row.window_start_epoch)) + 60;
   const retryAfter = Math.max(1, Math.ceil(reset - Number(row.now_epoch)));
+  const tenantApiVersion = storedApiVersion(row.tenant_api_version) ?? LATEST_API_VERSION;
+  const keyApiVersion = storedApiVersion(row.key_api_version);
   return {
     auth: {
       keyId: row.id,
@@ -141,8 +154,11 @@ export async function authenticate(db: Db, authorization: string | null): Promis
         wrongNetworkPolicy: row.wrong_network_policy,
         rails: row.rails,
         status: row.tenant_status,
+        apiVersion: tenantApiVersion,
         createdAt: new Date(Number(row.tenant_created_ms)),
       },
+      apiVersion: keyApiVersion ?? tenantApiVersion,
+      apiVersionSource: keyApiVersion ? 'key' : 'tenant',
     },
     rateLimit: {
       limit: row.rate_limit_rpm,

@@ -43,6 +43,7 @@ export async function createApiKey(
       lastFour: secret.slice(-4),
       scopes: input.scopes,
       rateLimitRpm: input.rateLimitRpm ?? 120,
+      apiVersion: input.apiVersion ?? null,
       expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * DAY_MS) : null,
     })
     .returning();

@@ -38,7 +38,7 @@ export const updateApiKeyOp = defineOperation({
   path: '/v1/api-keys/:id',
   scope: 'admin',
   tag,
-  summary: 'Change the name, scopes or rate limit of a key',
+  summary: 'Change the name, scopes, rate limit or API version of a key',
   params: { id: 'apiKey' },
   body: UpdateApiKeyBody,
   example: { name: 'Renamed key' },

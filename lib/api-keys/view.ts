@@ -15,6 +15,7 @@ export function apiKeyView(row: ApiKeyRow, now = new Date()): ApiKeyView {
     scopes: row.scopes,
     status: expired ? 'EXPIRED' : row.status,
     rateLimitRpm: row.rateLimitRpm,
+    apiVersion: row.apiVersion,
     expiresAt: isoOrNull(row.expiresAt),
     lastUsedAt: isoOrNull(row.lastUsedAt),
     revokedAt: isoOrNull(row.revokedAt),

@@ -6,6 +6,8 @@ import { fileResponse, type FileBody } from '@/lib/api/file-body';
 import { parseJsonBody, parseQuery, readRawBody } from '@/lib/api/request';
 import { baseHeaders, errorResponse, jsonResponse, type RouteContext, type RouteHandler } from '@/lib/api/response';
 import { hasScope } from '@/lib/api/scopes';
+import { renderingOf } from '@/lib/api/version-renderings';
+import { API_VERSION_HEADER, parseApiVersion } from '@/lib/api/versions';
 import { getAuthDb, getDb, type Db } from '@/lib/db';
 import { env, isProduction } from '@/lib/env';
 import { clientIp } from '@/lib/http/client-ip';
@@ -92,7 +94,7 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
         return errorResponse(held.refusal, requestId, headers, { op: op.id });
       }
       const db = await getDb();
-      const { auth, rateLimit } = await authenticateGuarded(req);
+      const { auth: keyAuth, rateLimit } = await authenticateGuarded(req);
       keyLimit = rateLimit;
       setRateLimitHeaders(headers, rateLimit);
       if (rateLimit.exceeded) {
@@ -100,6 +102,9 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
         refusalMemo().remember(keyHash, op.id, refusal, { wholeKey: true, rateLimit: { ...rateLimit, remaining: 0 } });
         return errorResponse(refusal, requestId, headers, { op: op.id });
       }
+      const auth = withRequestVersion(keyAuth, req.headers.get(API_VERSION_HEADER));
+      headers.set(API_VERSION_HEADER, auth.apiVersion);
+      const render = renderingOf(auth.apiVersion).responses.get(op.id);
       if (op.scope && !hasScope(auth.scopes, op.scope)) {
         throw new ApiError('insufficient_scope', `This API key lacks the required scope "${op.scope}".`, [
           { path: 'scopes', message: `missing ${op.scope}` },
@@ -116,11 +121,14 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
       if (idem?.kind === 'replay') {
         headers.set('Idempotent-Replayed', 'true');
         assertReplayable(op, idem);
-        return jsonResponse(idem.status, idem.body, headers);
+        // Kept in the latest version's shape, rendered in this request's version like a first answer.
+        const replayed = render && idem.status < 400 ? JSON.stringify(render(JSON.parse(idem.body))) : idem.body;
+        return jsonResponse(idem.status, replayed, headers);
       }
 
       let status: number;
       let text: string;
+      let answer: Record<string, unknown>;
       try {
         const body = parseJsonBody(req, rawBody, op.body) as Infer<B>;
         const result = await handler({ req, db, auth, body, query, params, requestId });
@@ -128,7 +136,8 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
         const parsed = op.response.safeParse(result);
         if (!parsed.success) throw new Error(`response of ${op.id} does not match its schema: ${parsed.error.message}`);
         status = op.status ?? 200;
-        text = JSON.stringify(parsed.data);
+        answer = parsed.data as Record<string, unknown>;
+        text = JSON.stringify(answer);
       } catch (err) {
         if (!idem) throw err;
         rememberRefusal(keyHash, op.id, err, keyLimit);
@@ -138,12 +147,19 @@ export function withApiKey<B extends z.ZodType | undefined, Q extends z.ZodType 
         return res;
       }
       await idem?.finish(status, storableResponse(op, status, text));
-      return jsonResponse(status, text, headers);
+      // An older version's body (lib/api/versions.ts): only operations a later version changed pay for it.
+      return jsonResponse(status, render ? JSON.stringify(render(answer)) : text, headers);
     } catch (err) {
       rememberRefusal(keyHash, op.id, err, keyLimit);
       return errorResponse(err, requestId, headers, { op: op.id });
     }
   });
+}
+
+/** The key's or tenant's version, unless the request's Gateway-Version header names another (unknown: 400). */
+function withRequestVersion(auth: AuthContext, header: string | null): AuthContext {
+  if (header === null) return auth;
+  return { ...auth, apiVersion: parseApiVersion(header), apiVersionSource: 'header' };
 }
 
 /** A handler's RetryLater: the key's next requests to this operation get the same answer from memory while it holds. */

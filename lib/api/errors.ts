@@ -19,6 +19,7 @@ export const ERROR_STATUS = {
   currency_unavailable: 400,
   amount_out_of_range: 400,
   exchange_rejected: 400,
+  unknown_api_version: 400,
   invalid_api_key: 401,
   insufficient_scope: 403,
   tenant_suspended: 403,

@@ -4,6 +4,7 @@ import { SchemaComponents, type Json } from './openapi-components';
 import { codeSamples } from './openapi-samples';
 import { webhooks, type WebhookDoc } from './openapi-webhooks';
 import { ErrorSchema } from './schemas';
+import { API_VERSIONS, API_VERSION_HEADER, API_VERSION_NAMES, LATEST_API_VERSION } from './versions';
 
 /** Codes every operation can answer: authentication, rate limits, scope, query validation. */
 const COMMON_ERRORS: ErrorCode[] = [
@@ -14,6 +15,7 @@ const COMMON_ERRORS: ErrorCode[] = [
   'rate_limited',
   'too_many_failed_auth',
   'validation_failed',
+  'unknown_api_version',
 ];
 /** Codes of reading a request body (every method but GET, lib/api/request.ts). */
 const BODY_ERRORS: ErrorCode[] = ['invalid_json', 'request_aborted', 'payload_too_large', 'unsupported_media_type'];
@@ -40,6 +42,31 @@ const RETRY_AFTER_HEADER = {
   'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth).' },
 };
 const REQUEST_ID_HEADER = { 'X-Request-Id': { schema: { type: 'string' }, description: 'Quote it when contacting support.' } };
+const VERSION_HEADER = {
+  [API_VERSION_HEADER]: {
+    schema: { type: 'string', enum: API_VERSION_NAMES },
+    description: 'The API version this response is rendered in (absent when the request failed before its key was known).',
+  },
+};
+const VERSION_PARAMETER = {
+  name: API_VERSION_HEADER,
+  in: 'header',
+  required: false,
+  description: `The dated API version of this request, instead of the key's or the account's (${LATEST_API_VERSION} is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above.`,
+  schema: { type: 'string', enum: API_VERSION_NAMES },
+};
+
+/** The description's account of the versions: what each one changed. */
+function versionsText(): string {
+  const lines = API_VERSIONS.map(
+    (v) =>
+      `- \`${v.version}\`: ${v.title}.${v.changes.length ? ' ' + v.changes.join(' ') : ''}${v.version === LATEST_API_VERSION ? ' (Latest: this document.)' : ''}`,
+  );
+  return [
+    `**Versions.** Breaking changes ship as dated versions; this document describes \`${LATEST_API_VERSION}\`. A request uses the \`${API_VERSION_HEADER}\` header's version, else its key's, else the account's (GET /v1/tenants/me \`apiVersion\`), and every authenticated response names it in \`${API_VERSION_HEADER}\`. Webhook endpoints render events in their own version (the envelope's \`apiVersion\`). Policy and upgrades: docs/api.md#versions.`,
+    ...lines,
+  ].join('\n');
+}
 
 function scopeText(op: Operation) {
   if (!op.scope) return 'Any valid key.';
@@ -84,6 +111,7 @@ function operationObject(op: Operation, components: SchemaComponents, errorRef: 
       schema: { type: 'string', maxLength: 64 },
     })),
     ...queryParameters(op, components),
+    VERSION_PARAMETER,
     ...(op.method === 'POST'
       ? [
           {
@@ -102,7 +130,7 @@ function operationObject(op: Operation, components: SchemaComponents, errorRef: 
       String(code),
       {
         description: `${reasonPhrase(code)} (code: ${list.join(', ')})`,
-        headers: code === 429 ? { ...REQUEST_ID_HEADER, ...RETRY_AFTER_HEADER } : REQUEST_ID_HEADER,
+        headers: code === 429 ? { ...REQUEST_ID_HEADER, ...RETRY_AFTER_HEADER } : { ...REQUEST_ID_HEADER, ...VERSION_HEADER },
         content: { 'application/json': { schema: errorRef } },
       },
     ]),
@@ -127,7 +155,12 @@ function operationObject(op: Operation, components: SchemaComponents, errorRef: 
     responses: {
       [String(status)]: {
         description: successDescription(status),
-        headers: { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...(op.produces ? { 'Content-Disposition': CONTENT_DISPOSITION } : {}) },
+        headers: {
+          ...REQUEST_ID_HEADER,
+          ...VERSION_HEADER,
+          ...RATE_LIMIT_HEADERS,
+          ...(op.produces ? { 'Content-Disposition': CONTENT_DISPOSITION } : {}),
+        },
         content: op.produces
           ? { [op.produces]: { schema: { type: 'string' } } }
           : { 'application/json': { schema: components.schema(op.response, 'output') } },
@@ -193,9 +226,11 @@ function build(operations: Operation[], events: WebhookDoc[]) {
     openapi: '3.1.0',
     info: {
       title: 'Stablecoin Payment Gateway API',
-      version: '1.0.0',
-      description:
+      version: LATEST_API_VERSION,
+      description: [
         'Authenticate with `Authorization: Bearer gw_live_...` or `gw_test_...`; test keys work on test mode data only. Errors share one shape (`Error`): `{statusCode, error, message, code, details?, requestId}`. Webhook deliveries are listed under webhooks.',
+        versionsText(),
+      ].join('\n\n'),
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/', description: 'This gateway' }],
@@ -206,6 +241,7 @@ function build(operations: Operation[], events: WebhookDoc[]) {
     ],
     paths,
     webhooks: hooks,
+    'x-api-versions': API_VERSIONS.map((v) => ({ version: v.version, title: v.title, changes: v.changes })),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (gw_live_... or gw_test_...)' } },
       schemas,

@@ -20,8 +20,6 @@ const NOT_SHOWN_ONCE: Record<string, string> = {
   'data.withdrawal.token': 'the literal USDT',
   'heldPayments.token': 'the asset sent (USDT, USDC)',
   'heldPayments.invoiceToken': "the invoice's asset (USDT, USDC)",
-  'mismatchedPayments.token': 'the asset sent (deprecated name of heldPayments)',
-  'mismatchedPayments.invoiceToken': "the invoice's asset (deprecated name of heldPayments)",
   invoiceToken: "the invoice's asset (USDT, USDC)",
   'settlements.token': 'the asset swept (USDT, USDC)',
 };

@@ -10,6 +10,7 @@ import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { failWithdrawal } from '@/lib/withdrawals/finish-withdrawal';
+import { LATEST_API_VERSION } from '@/lib/api/versions';
 
 /**
  * Events written by the real code paths (API calls, the withdrawal failure
@@ -55,7 +56,7 @@ describe('event payloads as emitted match the OpenAPI webhooks section', () => {
     const rows = await t.db.select().from(events).where(eq(events.tenantId, t.tenant.id)).orderBy(asc(events.createdAt));
     const types = new Set<string>();
     for (const e of rows) {
-      const envelope = { id: e.id, type: e.type, createdAt: e.createdAt.toISOString(), data: e.data };
+      const envelope = { id: e.id, type: e.type, apiVersion: LATEST_API_VERSION, createdAt: e.createdAt.toISOString(), data: e.data };
       const validate = ajv.compile({ ...doc.webhooks[e.type].post.requestBody.content['application/json'].schema, components: doc.components });
       expect(validate(envelope), `${e.type}: ${JSON.stringify(validate.errors)}`).toBe(true);
       types.add(e.type);

@@ -145,6 +145,11 @@ export const EVENT_ENVELOPES = Object.fromEntries(
       .object({
         id: z.string().describe('Event id; equals the X-Webhook-Id header. Deduplicate on it.'),
         type: z.literal(type),
+        apiVersion: z
+          .string()
+          .describe(
+            "The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest.",
+          ),
         createdAt: Timestamp,
         data: eventDataSchema(type),
       })

@@ -1,3 +1,5 @@
+import { RENAMED_TO_LATEST } from '@/lib/api/version-renderings';
+
 /**
  * The spec's 17 event types, then our extensions (refund_request.*: a payer's refund address on the checkout,
  * issue 19), plus webhook.test, sent only by the endpoint test action.
@@ -32,14 +34,10 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
- * Event types renamed since they were first published (issue 31: held payments had two names), old → new.
- * An endpoint subscribed with an old name is stored with the new one (lib/webhooks/schemas.ts; migration 0040
- * rewrote stored subscriptions). Events sent before the rename keep the old name in history.
+ * Event types renamed since they were first published, old → latest name, from the API versions' table
+ * (lib/api/versions.ts: 2026-12-01 renamed mismatched_payment.* to held_payment.*). An endpoint subscribed with an
+ * old name is stored with the latest one (lib/webhooks/schemas.ts; migration 0040 rewrote stored subscriptions)
+ * and receives the name of its API version. Events stored before a rename keep the old name in history.
  */
-export const RENAMED_EVENT_TYPES: Readonly<Record<string, EventType>> = {
-  'mismatched_payment.detected': 'held_payment.detected',
-  'mismatched_payment.credited': 'held_payment.credited',
-  'mismatched_payment.refunded': 'held_payment.refunded',
-  'mismatched_payment.refund_failed': 'held_payment.refund_failed',
-};
+export const RENAMED_EVENT_TYPES = Object.fromEntries(RENAMED_TO_LATEST) as Readonly<Record<string, EventType>>;
 export const TEST_EVENT_TYPE = 'webhook.test';

@@ -7,6 +7,7 @@ import { formatAmount } from './amount';
 import { getInvoiceOrThrow } from './get-invoice-or-throw';
 import { invoiceView } from './view';
 import { heldPaymentEventData } from './held-payment-view';
+import { latestEventType } from '@/lib/api/version-renderings';
 
 /** GET /v1/invoices/:id: the invoice with its payments, settlements and event timeline. */
 export async function getInvoice(db: Db, where: { id: string; tenantId: string; mode: Mode }) {
@@ -69,11 +70,11 @@ export async function getInvoice(db: Db, where: { id: string; tenantId: string; 
     })),
     events: timeline.map((e) => ({
       id: e.id,
-      type: e.type,
+      // Its latest name (an event stored before a rename keeps its old one); older API versions rename it on the way out.
+      type: latestEventType(e.type),
       status: ((e.data as { status?: string } | null)?.status ?? null) as string | null,
       createdAt: e.createdAt.toISOString(),
     })),
     heldPayments: held,
-    mismatchedPayments: held,
   };
 }

@@ -155,7 +155,7 @@ export const SettlementViewSchema = z.object({
   kind: z
     .enum(['invoice', 'extra', 'held_credit', 'refund'])
     .describe(
-      'invoice: the payout; extra: later payments; held_credit / refund: a held payment credited to its token or sent back (held_credit was `mismatched` before issue 31).',
+      'invoice: the payout; extra: later payments; held_credit / refund: a held payment credited to its token or sent back (API versions before 2026-12-01 call held_credit `mismatched`).',
     ),
   status: z.enum(['pending', 'processing', 'completed', 'failed']),
   token: z.enum(ASSETS).describe('The token swept (a held payment may be in another token than the invoice).'),
@@ -176,10 +176,7 @@ export const InvoiceDetailSchema = InvoiceSchema.extend({
     .describe(
       'Extension: supported tokens sent to the deposit address on another network or in another token than the invoice\'s; held, not counted in amountReceived (docs/invoices.md "Held payments").',
     ),
-  // The field's name before held payments had one name (docs/webhooks.md "Renamed"); dropped in a later version.
-  mismatchedPayments: z
-    .array(HeldPaymentEventData)
-    .meta({ deprecated: true, description: 'Deprecated: the same list as heldPayments, under its old name.' }),
+  // Its old name mismatchedPayments is returned only to API versions before 2026-12-01 (lib/api/versions.ts).
 }).meta({ id: 'InvoiceDetail' });
 
 export const ListInvoicesQuery = PageQuery.extend({

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { tenants } from '@/db/schema';
 import type { Db } from '@/lib/db';
+import { LATEST_API_VERSION } from '@/lib/api/versions';
 import { newId } from '@/lib/ids';
 import { Decimal } from '@/lib/money';
 import { createApiKey } from '@/lib/api-keys/create-api-key';
@@ -33,7 +34,7 @@ function checkRate(label: string, value: string | undefined): string | undefined
   return d.toFixed();
 }
 
-/** Creates a tenant and one admin key per mode; returns the secrets once. */
+/** Creates a tenant, on the latest API version, and one admin key per mode; returns the secrets once. */
 export async function createTenant(db: Db, input: CreateTenantInput) {
   const name = input.name.trim();
   if (!name) throw new Error('name must not be empty');
@@ -42,7 +43,7 @@ export async function createTenant(db: Db, input: CreateTenantInput) {
   return db.transaction(async (tx) => {
     const [tenant] = await tx
       .insert(tenants)
-      .values({ id: newId('tenant'), name, slug: slugify(name), invoiceFeeRate, withdrawalFeeRate })
+      .values({ id: newId('tenant'), name, slug: slugify(name), invoiceFeeRate, withdrawalFeeRate, apiVersion: LATEST_API_VERSION })
       .returning();
     const keys = {
       live: await createApiKey(tx, { tenantId: tenant!.id, mode: 'live', name: 'Admin (live)', scopes: ['admin'] }),

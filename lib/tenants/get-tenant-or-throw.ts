@@ -30,6 +30,7 @@ export function tenantView(
     | 'wrongNetworkPolicy'
     | 'rails'
     | 'status'
+    | 'apiVersion'
     | 'createdAt'
   >,
   mode: Mode,
@@ -50,6 +51,7 @@ export function tenantView(
     wrongNetworkPolicy: t.wrongNetworkPolicy,
     rails: tenantRails(t, mode),
     status: t.status,
+    apiVersion: t.apiVersion,
     createdAt: t.createdAt.toISOString(),
   };
 }

@@ -79,6 +79,11 @@ export const TenantSchema = z
         "Extension: a payment in the invoice's token on another enabled network than the invoice's. credit (default): counted like a correct payment and swept on the network it came on; hold: kept apart for you (heldPayments on the invoice). Set in the dashboard settings or with PATCH /v1/tenants/me.",
       ),
     status: z.enum(['active', 'suspended']),
+    apiVersion: z
+      .string()
+      .describe(
+        "The account's dated API version: requests and webhooks use it unless a key, an endpoint or the request's Gateway-Version header names another. The owner upgrades it in the dashboard settings (never back). See docs/api.md#versions.",
+      ),
     createdAt: Timestamp,
   })
   .meta({ id: 'Tenant' });

@@ -16,7 +16,7 @@ import { newWebhookSecret } from '@/lib/webhooks/secret';
 export async function createTestWebhookEndpoint(
   db: Db,
   owner: { tenantId: string; mode: Mode },
-  opts: { url?: string; eventsSubscribed?: string[]; enabled?: boolean; legacyPlaintext?: boolean } = {},
+  opts: { url?: string; eventsSubscribed?: string[]; enabled?: boolean; legacyPlaintext?: boolean; apiVersion?: string | null } = {},
 ) {
   const secret = newWebhookSecret();
   const [row] = await db
@@ -27,6 +27,7 @@ export async function createTestWebhookEndpoint(
       url: opts.url ?? 'https://example.com/hooks',
       eventsSubscribed: opts.eventsSubscribed ?? ['*'],
       enabled: opts.enabled ?? true,
+      apiVersion: opts.apiVersion ?? null,
       secret: opts.legacyPlaintext ? secret : sealSecret(secret),
     })
     .returning();

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { BlockList } from 'node:net';
 import { webhookEndpoints, type DeliveryStatus } from '@/db/schema';
+import { renderingOf } from '@/lib/api/version-renderings';
 import type { Db } from '@/lib/db';
 import { TEST_EVENT_TYPE } from '@/lib/events/types';
 import { log } from '@/lib/log';
@@ -34,11 +35,17 @@ export interface AttemptResult {
 }
 
 /**
- * The envelope of the spec: {id, type, createdAt, data}, signed as sent. The data goes in as the stored
- * jsonb's text, never parsed and serialized again: that was a fifth of the worker's CPU per delivery (issue 33).
+ * The envelope of the spec, {id, type, createdAt, data}, with the apiVersion it is rendered in, signed as sent.
+ * The data goes in as the stored jsonb's text, never parsed and serialized again: that was a fifth of the
+ * worker's CPU per delivery (issue 33). An older version's names and payloads (lib/api/versions.ts) are two map
+ * lookups; only a payload an older version shaped differently is parsed, and only for endpoints on that version.
  */
-export function envelopeBody(d: Pick<ClaimedDelivery, 'eventId' | 'eventType' | 'eventCreatedAt' | 'eventDataJson'>): string {
-  return `{"id":${JSON.stringify(d.eventId)},"type":${JSON.stringify(d.eventType)},"createdAt":"${d.eventCreatedAt.toISOString()}","data":${d.eventDataJson}}`;
+export function envelopeBody(d: Pick<ClaimedDelivery, 'eventId' | 'eventType' | 'eventCreatedAt' | 'eventDataJson' | 'apiVersion'>): string {
+  const r = renderingOf(d.apiVersion);
+  const type = r.eventTypes.get(d.eventType) ?? d.eventType;
+  const reshape = r.eventData.size === 0 ? undefined : r.eventData.get(d.eventType);
+  const data = reshape ? JSON.stringify(reshape(JSON.parse(d.eventDataJson))) : d.eventDataJson;
+  return `{"id":${JSON.stringify(d.eventId)},"type":${JSON.stringify(type)},"apiVersion":"${r.version}","createdAt":"${d.eventCreatedAt.toISOString()}","data":${data}}`;
 }
 
 /**
@@ -108,7 +115,7 @@ export async function attemptDelivery(db: Db, d: ClaimedDelivery, opts: AttemptO
     status,
     nextAttemptAt: next,
     lastError: error,
-    attempt: { number, startedAt: now, url, outcome, error },
+    attempt: { number, startedAt: now, url, outcome, error, apiVersion: renderingOf(d.apiVersion).version },
   });
   return { deliveryId: d.id, status, number, outcome, recorded };
 }

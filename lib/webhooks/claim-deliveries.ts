@@ -26,6 +26,8 @@ export interface ClaimedDelivery {
   previousSecret: string | null;
   previousSecretExpiresAt: Date | null;
   endpointActive: boolean;
+  /** The API version to render the event in: the endpoint's, else the tenant's (postback deliveries: the tenant's). */
+  apiVersion: string;
 }
 
 export interface ClaimOptions {
@@ -149,7 +151,9 @@ export function claimStatement(opts: ClaimOptions, now: Date, token: string, unt
     )
     select c.*, floor(extract(epoch from ev.created_at) * 1000)::bigint as event_created_at, ev.data::text as event_data,
            e.url, e.secret, e.previous_secret, floor(extract(epoch from e.previous_secret_expires_at) * 1000)::bigint as previous_secret_expires_at,
-           (e.id is not null and e.enabled and e.deleted_at is null) as endpoint_active
+           (e.id is not null and e.enabled and e.deleted_at is null) as endpoint_active,
+           -- The tenant's row is read only for deliveries that follow it (coalesce stops at the first non-null).
+           coalesce(e.api_version, (select t.api_version from tenants t where t.id = c.tenant_id)) as api_version
       from claimed c
       -- Lateral with limit (not flattened into a join): one primary-key probe per claimed row, never a hash join
       -- over all events, whose history only grows.
@@ -187,6 +191,7 @@ export async function claimDeliveries(db: Db, opts: ClaimOptions): Promise<Claim
       event_data: string;
       previous_secret_expires_at: unknown;
       endpoint_active: boolean | null;
+      api_version: string;
     };
   return rowsOf<Claimed>(res).map((r) => ({
     id: r.id,
@@ -205,5 +210,6 @@ export async function claimDeliveries(db: Db, opts: ClaimOptions): Promise<Claim
     previousSecret: r.previous_secret ?? null,
     previousSecretExpiresAt: toDate(r.previous_secret_expires_at),
     endpointActive: r.endpoint_active === true,
+    apiVersion: r.api_version,
   }));
 }

@@ -2,6 +2,7 @@ import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import { webhookEndpoints } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
+import type { ApiVersion } from '@/lib/api/versions';
 import { sealSecret } from '@/lib/crypto/secret-box';
 import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/mode';
@@ -12,9 +13,22 @@ import { validateEndpointUrl } from './validate-endpoint-url';
 
 export const MAX_ENDPOINTS = 20;
 
-/** Creates an endpoint and returns it with its secret (shown only here and on rotation). */
-export async function createWebhookEndpoint(db: Db, owner: { tenantId: string; mode: Mode }, input: CreateWebhookEndpointInput) {
+/** Who creates it: a request that named an API version (header or the key's own) pins the endpoint to it. */
+export interface EndpointCreator {
+  tenantId: string;
+  mode: Mode;
+  apiVersion?: ApiVersion;
+  apiVersionSource?: 'header' | 'key' | 'tenant';
+}
+
+/**
+ * Creates an endpoint and returns it with its secret (shown only here and on rotation). Its API version is the
+ * body's; else the one the request named, so its events read like the responses the integration was written
+ * against; else none: it follows the tenant's.
+ */
+export async function createWebhookEndpoint(db: Db, owner: EndpointCreator, input: CreateWebhookEndpointInput) {
   const url = validateEndpointUrl(input.url, owner.mode);
+  const apiVersion = input.apiVersion !== undefined ? input.apiVersion : owner.apiVersionSource !== 'tenant' ? (owner.apiVersion ?? null) : null;
   return db.transaction(async (tx) => {
     // Serializes creations per tenant and mode so two concurrent requests cannot both pass the limit.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`webhook-endpoints:${owner.tenantId}:${owner.mode}`}))`);
@@ -40,6 +54,7 @@ export async function createWebhookEndpoint(db: Db, owner: { tenantId: string; m
         description: input.description ?? null,
         enabled: input.enabled,
         eventsSubscribed: input.eventsSubscribed,
+        apiVersion,
         secret: sealSecret(secret),
       })
       .returning();

@@ -1,5 +1,6 @@
 import type { webhookAttempts, webhookDeliveries } from '@/db/schema';
 import { isoOrNull } from '@/lib/api/schemas';
+import { latestEventType } from '@/lib/api/version-renderings';
 import type { DeliveryView } from './schemas';
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -10,7 +11,8 @@ export function deliveryView(d: DeliveryRow, attempts: AttemptRow[]): DeliveryVi
   return {
     id: d.id,
     eventId: d.eventId,
-    eventType: d.eventType,
+    // Its latest name (a delivery of an event stored before a rename keeps the old one); older versions rename it on the way out.
+    eventType: latestEventType(d.eventType),
     endpointId: d.endpointId,
     postBackUrl: d.postBackUrl,
     status: d.status,
@@ -27,6 +29,7 @@ export function deliveryView(d: DeliveryRow, attempts: AttemptRow[]): DeliveryVi
       durationMs: a.durationMs,
       error: a.error,
       responseBody: a.responseBody,
+      apiVersion: a.apiVersion,
     })),
   };
 }

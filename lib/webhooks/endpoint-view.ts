@@ -13,6 +13,7 @@ export function endpointView(row: Row, now = new Date()): WebhookEndpointView {
     description: row.description,
     enabled: row.enabled,
     eventsSubscribed: row.eventsSubscribed,
+    apiVersion: row.apiVersion,
     disabledReason: row.disabledReason,
     previousSecretExpiresAt: graceActive ? isoOrNull(row.previousSecretExpiresAt) : null,
     createdAt: row.createdAt.toISOString(),

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliveryRequestBodies } from '@/lib/dashboard/delivery-requests';
+import { LATEST_API_VERSION } from '@/lib/api/versions';
+import { deliveryRequestBodies, requestKey } from '@/lib/dashboard/delivery-requests';
 import { emitEvent } from '@/lib/events/emit-event';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { startReceiver } from '@/lib/testing/webhook-receiver';
 import { createTestWebhookEndpoint } from '@/lib/testing/webhook-resources';
 import { parseAllowList } from './blocked-address';
 import { deliverDue } from './deliver-due';
+import { listWebhookDeliveries } from './list-webhook-deliveries';
 import { rotateWebhookSecret } from './rotate-webhook-secret';
 import { testWebhookEndpoint } from './test-webhook-endpoint';
 import { verifyWebhook } from './verify-webhook';
@@ -14,6 +16,13 @@ const allow = parseAllowList('127.0.0.1');
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => void (receiver = await startReceiver()));
 afterAll(() => receiver.close());
+
+/** What the dashboard shows as the request body of this event's delivery, in the version its attempt recorded. */
+async function dashboardBody(db: Parameters<typeof deliveryRequestBodies>[0], owner: { tenantId: string; mode: 'test' }, eventId: string) {
+  const [d] = (await listWebhookDeliveries(db, owner, { page: 1, limit: 1, eventId })).data;
+  const req = { eventId, apiVersion: d!.attempts.at(-1)!.apiVersion };
+  return { apiVersion: req.apiVersion, body: (await deliveryRequestBodies(db, owner, [req])).get(requestKey(req)) };
+}
 
 // The envelope splices the stored jsonb's text in unparsed (issue 33): what a receiver gets must still be the
 // event's data exactly, and the dashboard's "request as sent" must be the same bytes.
@@ -33,9 +42,15 @@ describe('webhook envelope', () => {
     expect(r!.status).toBe('SUCCEEDED');
     const got = receiver.received.find((x) => x.headers['x-webhook-id'] === ev.id)!;
 
-    expect(JSON.parse(got.rawBody)).toEqual({ id: ev.id, type: 'invoice.paid_out', createdAt: ev.createdAt.toISOString(), data });
+    expect(JSON.parse(got.rawBody)).toEqual({
+      id: ev.id,
+      type: 'invoice.paid_out',
+      apiVersion: LATEST_API_VERSION,
+      createdAt: ev.createdAt.toISOString(),
+      data,
+    });
     expect(verifyWebhook({ secret: ep.secret, headers: got.headers as Record<string, string>, rawBody: got.rawBody }).ok).toBe(true);
-    expect((await deliveryRequestBodies(t.db, owner, [ev.id])).get(ev.id)).toBe(got.rawBody);
+    expect(await dashboardBody(t.db, owner, ev.id)).toEqual({ apiVersion: LATEST_API_VERSION, body: got.rawBody });
   });
 
   it('a test event is sent and shown the same way', async () => {
@@ -47,7 +62,24 @@ describe('webhook envelope', () => {
     const got = receiver.received.find((x) => x.headers['x-webhook-id'] === sent.eventId)!;
     expect(JSON.parse(got.rawBody).data).toEqual({ endpointId: ep.id, message: 'Test event sent from the gateway.' });
     expect(verifyWebhook({ secret: ep.secret, headers: got.headers as Record<string, string>, rawBody: got.rawBody }).ok).toBe(true);
-    expect((await deliveryRequestBodies(t.db, owner, [sent.eventId])).get(sent.eventId)).toBe(got.rawBody);
+    expect((await dashboardBody(t.db, owner, sent.eventId)).body).toBe(got.rawBody);
+  });
+
+  it('an endpoint on an older API version gets the old name, and the dashboard shows those very bytes', async () => {
+    const t = await createTestTenant();
+    const owner = { tenantId: t.tenant.id, mode: 'test' as const };
+    const ep = await createTestWebhookEndpoint(t.db, owner, { url: receiver.url, apiVersion: '2026-11-01' });
+    const ev = await emitEvent(t.db, { ...owner, type: 'held_payment.refunded', subjectId: 'inv_old', data: { id: 'hp_1', amount: '1.00' } });
+    const [r] = await deliverDue(t.db, { tenantId: t.tenant.id, allow });
+    expect(r!.status).toBe('SUCCEEDED');
+    const got = receiver.received.find((x) => x.headers['x-webhook-id'] === ev.id)!;
+    expect(JSON.parse(got.rawBody)).toMatchObject({
+      type: 'mismatched_payment.refunded',
+      apiVersion: '2026-11-01',
+      data: { id: 'hp_1', amount: '1.00' },
+    });
+    expect(verifyWebhook({ secret: ep.secret, headers: got.headers as Record<string, string>, rawBody: got.rawBody }).ok).toBe(true);
+    expect(await dashboardBody(t.db, owner, ev.id)).toEqual({ apiVersion: '2026-11-01', body: got.rawBody });
   });
 
   it('a secret rotated without grace stops signing at once, though the worker keeps opened secrets in memory', async () => {

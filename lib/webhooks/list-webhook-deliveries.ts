@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { webhookAttempts, webhookDeliveries } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { pageMeta } from '@/lib/api/schemas';
+import { eventTypeNames, latestEventType } from '@/lib/api/version-renderings';
 import type { Mode } from '@/lib/mode';
 import { deliveryView } from './delivery-view';
 import type { ListDeliveriesQuery } from './schemas';
@@ -13,7 +14,8 @@ export async function listWebhookDeliveries(db: Db, owner: { tenantId: string; m
   const conds: SQL[] = [eq(d.tenantId, owner.tenantId), eq(d.mode, owner.mode)];
   if (q.endpointId) conds.push(eq(d.endpointId, q.endpointId));
   if (q.eventId) conds.push(eq(d.eventId, q.eventId));
-  if (q.eventType) conds.push(eq(d.eventType, q.eventType));
+  // Any name the type had: deliveries keep the name their event was stored with (a request in an older version asks by the old one).
+  if (q.eventType) conds.push(inArray(d.eventType, eventTypeNames(latestEventType(q.eventType))));
   if (q.status) conds.push(eq(d.status, q.status));
   const where = and(...conds);
   const [totals, rows] = await Promise.all([

@@ -15,7 +15,7 @@ export interface AttemptRecord {
   nextAttemptAt: Date | null;
   lastError: string | null;
   /** Null when the delivery was closed without sending (endpoint disabled or deleted). */
-  attempt: { number: number; startedAt: Date; url: string; outcome: SendOutcome; error: string | null } | null;
+  attempt: { number: number; startedAt: Date; url: string; outcome: SendOutcome; error: string | null; apiVersion: string } | null;
 }
 
 /**
@@ -72,6 +72,7 @@ export function recordStatement(records: AttemptRecord[]) {
     duration_ms: r.attempt?.outcome.durationMs ?? null,
     error: r.attempt?.error ?? null,
     response_body: r.attempt?.outcome.responseBody ?? null,
+    api_version: r.attempt?.apiVersion ?? null,
   }));
   return sql`
     -- Every table is reached by '= any(array(...))' of the batch's ids, served from the index whatever the
@@ -79,7 +80,7 @@ export function recordStatement(records: AttemptRecord[]) {
     with r as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(
         id text, token text, status text, next_attempt_at timestamptz, last_error text, has_attempt boolean, number int,
-        started_at timestamptz, url text, response_status int, duration_ms int, error text, response_body text)
+        started_at timestamptz, url text, response_status int, duration_ms int, error text, response_body text, api_version text)
     ), done as (
       -- Delivered or dead-lettered: out of the hot queue (only by the claim's holder).
       delete from webhook_queue q using r
@@ -104,8 +105,8 @@ export function recordStatement(records: AttemptRecord[]) {
        where d.id = r.id
       returning d.id
     ), i as (
-      insert into webhook_attempts (delivery_id, number, attempted_at, url, response_status, duration_ms, error, response_body)
-      select r.id, r.number, r.started_at, r.url, r.response_status, r.duration_ms, r.error, r.response_body
+      insert into webhook_attempts (delivery_id, number, attempted_at, url, response_status, duration_ms, error, response_body, api_version)
+      select r.id, r.number, r.started_at, r.url, r.response_status, r.duration_ms, r.error, r.response_body, r.api_version
         from r join ok on ok.id = r.id
        where r.has_attempt
       on conflict (delivery_id, number) do nothing

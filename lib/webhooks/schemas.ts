@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NullableTimestamp, Timestamp } from '@/lib/api/schemas';
+import { ApiVersionSchema } from '@/lib/api/versions';
 import { DELIVERY_STATUSES } from '@/db/schema/webhooks';
 import { EVENT_TYPES, RENAMED_EVENT_TYPES, type EventType } from '@/lib/events/types';
 
@@ -20,12 +21,16 @@ export const EventsSubscribed = z
 
 const Url = z.string().trim().min(1).max(2048).describe('Receiver URL: HTTPS (http://localhost is accepted for test-mode keys outside production).');
 const Description = z.string().trim().max(500);
+const EndpointApiVersion = ApiVersionSchema.nullable().describe(
+  "The dated API version its events are rendered in (type names and data); null: the account's version, which moves when the owner upgrades it. On creation it defaults to the version the request named (Gateway-Version header or the key's own), else null. See docs/webhooks.md#versions.",
+);
 
 export const CreateWebhookEndpointBody = z.strictObject({
   url: Url,
   enabled: z.boolean().default(true),
   eventsSubscribed: EventsSubscribed,
   description: Description.optional(),
+  apiVersion: EndpointApiVersion.optional(),
 });
 export type CreateWebhookEndpointInput = z.infer<typeof CreateWebhookEndpointBody>;
 
@@ -35,8 +40,9 @@ export const UpdateWebhookEndpointBody = z
     enabled: z.boolean().optional(),
     eventsSubscribed: EventsSubscribed.optional(),
     description: Description.nullable().optional(),
+    apiVersion: EndpointApiVersion.optional(),
   })
-  .refine((b) => Object.keys(b).length > 0, 'must change at least one of url, enabled, eventsSubscribed, description');
+  .refine((b) => Object.keys(b).length > 0, 'must change at least one of url, enabled, eventsSubscribed, description, apiVersion');
 export type UpdateWebhookEndpointInput = z.infer<typeof UpdateWebhookEndpointBody>;
 
 export const RotateSecretBody = z.strictObject({
@@ -54,7 +60,11 @@ export const WebhookEndpointSchema = z
     url: z.string(),
     description: z.string().nullable(),
     enabled: z.boolean(),
-    eventsSubscribed: z.array(z.string()),
+    eventsSubscribed: z.array(z.string()).describe("Event types it receives, named in the request's API version."),
+    apiVersion: z
+      .string()
+      .nullable()
+      .describe("The API version its events are rendered in (the envelope's apiVersion); null: the account's (GET /v1/tenants/me apiVersion)."),
     disabledReason: z.string().nullable().describe('Set when the gateway disabled the endpoint, e.g. after a 410 Gone.'),
     previousSecretExpiresAt: NullableTimestamp.describe('End of the current rotation grace period, if any.'),
     createdAt: Timestamp,
@@ -90,6 +100,7 @@ export const AttemptSchema = z.object({
   durationMs: z.number().int(),
   error: z.string().nullable(),
   responseBody: z.string().nullable(),
+  apiVersion: z.string().nullable().describe('The API version the body was rendered in; null for attempts made before versions.'),
 });
 
 export const DeliverySchema = z
@@ -115,7 +126,7 @@ export const ListDeliveriesQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   endpointId: z.string().max(64).optional(),
   eventId: z.string().max(64).optional(),
-  eventType: z.string().max(64).optional(),
+  eventType: z.string().max(64).optional().describe('Only this event type, under any of its names (a renamed type matches its old and new names).'),
   status: z.enum(DELIVERY_STATUSES).optional(),
 });
 

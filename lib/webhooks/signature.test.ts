@@ -50,7 +50,8 @@ describe('webhook signature', () => {
     expect(appHeaders).toEqual(['content-type', 'x-tenant-id', 'x-webhook-id', 'x-webhook-signature', 'x-webhook-timestamp']);
 
     const body = JSON.parse(got.rawBody);
-    expect(Object.keys(body)).toEqual(['id', 'type', 'createdAt', 'data']);
+    // The spec's envelope, plus apiVersion: the dated version it is rendered in (our extension, docs/webhooks.md#versions).
+    expect(Object.keys(body)).toEqual(['id', 'type', 'apiVersion', 'createdAt', 'data']);
     expect(body).toMatchObject({
       id: ev.id,
       type: 'invoice.paid_out',

@@ -27,7 +27,7 @@ export async function testWebhookEndpoint(db: Db, where: { id: string; tenantId:
   const eventId = event.id;
   const deliveryId = newId('webhookDelivery', now.getTime());
   const token = randomBytes(12).toString('base64url');
-  const dataJson = await db.transaction(async (tx) => {
+  const { data: dataJson, api_version: tenantApiVersion } = await db.transaction(async (tx) => {
     await outbox.write(tx, [event]);
     await tx.insert(webhookDeliveries).values({
       id: deliveryId,
@@ -41,8 +41,10 @@ export async function testWebhookEndpoint(db: Db, where: { id: string; tenantId:
     });
     // Queued already claimed by this request, so no worker sends it too.
     await enqueueDeliveries(tx, [deliveryId], { token, until: new Date(now.getTime() + CLAIM_LEASE_MS) });
-    // The data as stored (jsonb's text form), as every delivery sends it (envelopeBody).
-    return rowsOf<{ data: string }>(await tx.execute(sql`select data::text as data from events where id = ${eventId}`))[0]!.data;
+    // The data as stored (jsonb's text form), as every delivery sends it (envelopeBody), and the version it follows.
+    return rowsOf<{ data: string; api_version: string }>(
+      await tx.execute(sql`select e.data::text as data, t.api_version from events e join tenants t on t.id = e.tenant_id where e.id = ${eventId}`),
+    )[0]!;
   });
   const result = await attemptDelivery(
     db,
@@ -63,6 +65,7 @@ export async function testWebhookEndpoint(db: Db, where: { id: string; tenantId:
       previousSecret: ep.previousSecret,
       previousSecretExpiresAt: ep.previousSecretExpiresAt,
       endpointActive: true,
+      apiVersion: ep.apiVersion ?? tenantApiVersion,
     },
     { now, allow: opts.allow },
   );

@@ -14,7 +14,7 @@ export interface VerifyWebhookInput {
 }
 
 export type VerifyWebhookResult =
-  | { ok: true; id: string; timestamp: number; event: { id: string; type: string; createdAt: string; data: unknown } }
+  | { ok: true; id: string; timestamp: number; event: { id: string; type: string; apiVersion?: string; createdAt: string; data: unknown } }
   | { ok: false; reason: 'missing_headers' | 'bad_timestamp' | 'timestamp_outside_tolerance' | 'bad_signature' | 'bad_body' };
 
 function header(headers: VerifyWebhookInput['headers'], name: string): string | undefined {

@@ -67,7 +67,7 @@ export function KeysManager({
           <table className={tableClass}>
             <thead>
               <tr>
-                {['Name', 'Key', 'Scopes', 'Rate limit', 'Expires', 'Last used', 'Status', ''].map((h) => (
+                {['Name', 'Key', 'Scopes', 'Rate limit', 'API version', 'Expires', 'Last used', 'Status', ''].map((h) => (
                   <th key={h} className={thClass}>
                     {h}
                   </th>
@@ -83,6 +83,7 @@ export function KeysManager({
                   </td>
                   <td className={`${tdClass} max-w-56 whitespace-normal text-xs`}>{k.scopes.join(', ')}</td>
                   <td className={tdClass}>{k.rateLimitRpm}/min</td>
+                  <td className={`${tdClass} text-xs`}>{k.apiVersion ?? 'The account’s'}</td>
                   <td className={tdClass}>{k.expiresAt ? formatTime(k.expiresAt) : 'Never'}</td>
                   <td className={tdClass}>{k.lastUsedAt ? formatTime(k.lastUsedAt) : 'Never'}</td>
                   <td className={tdClass}>

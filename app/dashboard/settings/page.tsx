@@ -13,6 +13,9 @@ import { AutoRefundPolicyForm, PostbackSecretPanel, TenantNameForm, Underpayment
 import { WrongNetworkPolicyForm } from './wrong-network-form';
 import { RefundNetworkFeeForm } from './refund-fee-form';
 import { RailsForm } from './rails-form';
+import { ApiVersionPanel } from './api-version-panel';
+import { getTenantOrThrow } from '@/lib/tenants/get-tenant-or-throw';
+import { storedApiVersion, LATEST_API_VERSION } from '@/lib/api/versions';
 import { gatewayRails, tenantRails } from '@/lib/tenants/tenant-rails';
 import { SecurityPanel } from './security-panel';
 import { TeamPanel } from './team-panel';
@@ -25,13 +28,14 @@ const pct = (rate: string) => `${new Decimal(rate).times(100).toFixed()}%`;
 export default async function SettingsPage() {
   const ctx = await requireContext();
   const owner = can(ctx.user.role, 'settings:manage');
-  const [postback, team, invites, codesLeft, controls, dailyUsed] = await Promise.all([
+  const [postback, team, invites, codesLeft, controls, dailyUsed, tenant] = await Promise.all([
     getPostbackSecret(ctx.db, ctx.owner),
     listTeam(ctx.db, ctx.tenant.id),
     owner ? listPendingInvitations(ctx.db, ctx.tenant.id) : Promise.resolve([]),
     recoveryCodesLeft(ctx.db, ctx.user.id),
     listWithdrawalControls(ctx.db, ctx.owner),
     dailyLimitUsed(ctx.db, ctx.owner),
+    getTenantOrThrow(ctx.db, ctx.tenant.id),
   ]);
   return (
     <>
@@ -86,6 +90,9 @@ export default async function SettingsPage() {
               Fee rates are set by the gateway operator. Account id <span className="font-mono">{ctx.tenant.id}</span>
             </div>
           </dl>
+        </Card>
+        <Card title="API version">
+          <ApiVersionPanel version={storedApiVersion(tenant.apiVersion) ?? LATEST_API_VERSION} canEdit={owner} />
         </Card>
         <Card title={`Postback secret (${ctx.mode})`}>
           <PostbackSecretPanel status={postback} canReveal={can(ctx.user.role, 'secrets:reveal')} />

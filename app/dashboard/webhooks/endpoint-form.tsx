@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
 import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { zodFieldErrors } from '@/lib/dashboard/form-errors';
+import { API_VERSION_NAMES } from '@/lib/api/versions';
 import { EVENT_TYPES } from '@/lib/events/types';
 import { CreateWebhookEndpointBody, UpdateWebhookEndpointBody, type WebhookEndpointView } from '@/lib/webhooks/schemas';
 import { createEndpointAction, updateEndpointAction } from './actions';
@@ -14,9 +15,19 @@ const GROUPS = [
   { label: 'Withdrawal', prefix: 'withdrawal.' },
   { label: 'Order', prefix: 'order.' },
   { label: 'Refund request', prefix: 'refund_request.' },
+  { label: 'Held payment', prefix: 'held_payment.' },
 ].map((g) => ({ ...g, types: EVENT_TYPES.filter((t) => t.startsWith(g.prefix)) }));
 
-export function EndpointForm({ existing, onDone }: { existing?: WebhookEndpointView; onDone: (secret?: string) => void }) {
+export function EndpointForm({
+  existing,
+  accountVersion,
+  onDone,
+}: {
+  existing?: WebhookEndpointView;
+  /** The account's API version, which an endpoint without its own follows. */
+  accountVersion: string;
+  onDone: (secret?: string) => void;
+}) {
   const [all, setAll] = useState(existing ? existing.eventsSubscribed.includes('*') : false);
   const [picked, setPicked] = useState<Set<string>>(new Set(existing?.eventsSubscribed.filter((e) => e !== '*') ?? ['invoice.paid_out']));
   const { errors, formError, busy, submit } = useFormSubmit();
@@ -41,6 +52,8 @@ export function EndpointForm({ existing, onDone }: { existing?: WebhookEndpointV
     };
     if (description) input.description = description;
     else if (existing?.description) input.description = null;
+    const apiVersion = String(f.get('apiVersion') ?? '') || null;
+    if (existing ? apiVersion !== existing.apiVersion : apiVersion !== null) input.apiVersion = apiVersion;
     const parsed = (existing ? UpdateWebhookEndpointBody : CreateWebhookEndpointBody).safeParse(input);
     const res = await submit(parsed.success ? null : zodFieldErrors(parsed.error), () =>
       existing ? updateEndpointAction(existing.id, input) : createEndpointAction(input),
@@ -95,6 +108,21 @@ export function EndpointForm({ existing, onDone }: { existing?: WebhookEndpointV
           {errors.eventsSubscribed ?? ''}
         </p>
       </fieldset>
+      <Field
+        id="ep-api-version"
+        label="API version of its events"
+        error={errors.apiVersion}
+        hint="Event names and payloads as of this version. Following the account, the endpoint moves when the owner upgrades it."
+      >
+        <select id="ep-api-version" name="apiVersion" defaultValue={existing?.apiVersion ?? ''} className={inputClass}>
+          <option value="">The account&apos;s ({accountVersion})</option>
+          {API_VERSION_NAMES.map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
+        </select>
+      </Field>
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" name="enabled" defaultChecked={existing?.enabled ?? true} /> Enabled
       </label>

@@ -17,7 +17,16 @@ import { EndpointForm } from './endpoint-form';
 
 type TestOutcome = { success: boolean; statusCode: number | null; durationMs: number; error: string | null; responseBody: string | null };
 
-export function EndpointsManager({ endpoints, canManage }: { endpoints: WebhookEndpointView[]; canManage: boolean }) {
+export function EndpointsManager({
+  endpoints,
+  canManage,
+  accountVersion,
+}: {
+  endpoints: WebhookEndpointView[];
+  canManage: boolean;
+  /** The account's API version: what endpoints without their own render events in. */
+  accountVersion: string;
+}) {
   const router = useRouter();
   const toast = useToast();
   const [adding, setAdding] = useState(false);
@@ -80,7 +89,7 @@ export function EndpointsManager({ endpoints, canManage }: { endpoints: WebhookE
                       {ep.eventsSubscribed.includes('*')
                         ? 'All events'
                         : `${ep.eventsSubscribed.length} event type${ep.eventsSubscribed.length === 1 ? '' : 's'}`}{' '}
-                      · {ep.id}
+                      · <span data-testid="endpoint-api-version">API version {ep.apiVersion ?? `${accountVersion} (the account's)`}</span> · {ep.id}
                     </p>
                     {ep.disabledReason && <p className="mt-1 text-xs text-red-600">Disabled by the gateway: {ep.disabledReason}</p>}
                   </div>
@@ -146,6 +155,7 @@ export function EndpointsManager({ endpoints, canManage }: { endpoints: WebhookE
       )}
       <Dialog open={adding} onClose={() => setAdding(false)} title="Add webhook endpoint" wide>
         <EndpointForm
+          accountVersion={accountVersion}
           onDone={(s) => {
             setAdding(false);
             if (s) setSecret({ title: 'Endpoint created: copy its signing secret', value: s });
@@ -158,6 +168,7 @@ export function EndpointsManager({ endpoints, canManage }: { endpoints: WebhookE
         {editing && (
           <EndpointForm
             existing={editing}
+            accountVersion={accountVersion}
             onDone={() => {
               setEditing(null);
               toast('Endpoint saved');

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { Card, PageHeader } from '@/components/ui/card';
 import { requireContext } from '@/lib/dashboard/context';
 import { can } from '@/lib/dashboard/permissions';
+import { getTenantOrThrow } from '@/lib/tenants/get-tenant-or-throw';
 import { listWebhookEndpoints } from '@/lib/webhooks/list-webhook-endpoints';
 import { EndpointsManager } from './endpoints-manager';
 
@@ -9,7 +10,7 @@ export const metadata = { title: 'Webhooks' };
 
 export default async function WebhooksPage() {
   const ctx = await requireContext();
-  const { data } = await listWebhookEndpoints(ctx.db, ctx.owner);
+  const [{ data }, tenant] = await Promise.all([listWebhookEndpoints(ctx.db, ctx.owner), getTenantOrThrow(ctx.db, ctx.tenant.id)]);
   return (
     <>
       <PageHeader
@@ -22,7 +23,7 @@ export default async function WebhooksPage() {
         }
       />
       <Card>
-        <EndpointsManager endpoints={data} canManage={can(ctx.user.role, 'webhooks:manage')} />
+        <EndpointsManager endpoints={data} canManage={can(ctx.user.role, 'webhooks:manage')} accountVersion={tenant.apiVersion} />
       </Card>
     </>
   );

@@ -7,11 +7,12 @@ import { Pagination } from '@/components/ui/pagination';
 import { Time } from '@/components/ui/time';
 import { DELIVERY_STATUSES } from '@/db/schema/webhooks';
 import { requireContext } from '@/lib/dashboard/context';
-import { attemptRequestHeaders, deliveryRequestBodies } from '@/lib/dashboard/delivery-requests';
+import { attemptRequestHeaders, deliveryRequestBodies, requestKey, type DeliveryRequest } from '@/lib/dashboard/delivery-requests';
 import { can } from '@/lib/dashboard/permissions';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '@/lib/events/types';
 import { listWebhookDeliveries } from '@/lib/webhooks/list-webhook-deliveries';
 import { listWebhookEndpoints } from '@/lib/webhooks/list-webhook-endpoints';
+import { getTenantOrThrow } from '@/lib/tenants/get-tenant-or-throw';
 import { ListDeliveriesQuery } from '@/lib/webhooks/schemas';
 import { ReplayButton } from './replay-button';
 
@@ -38,12 +39,20 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
   };
   const parsed = ListDeliveriesQuery.safeParse(raw);
   const q = parsed.success ? parsed.data : ListDeliveriesQuery.parse({});
-  const [{ data, meta }, endpoints] = await Promise.all([listWebhookDeliveries(ctx.db, ctx.owner, q), listWebhookEndpoints(ctx.db, ctx.owner)]);
-  const bodies = await deliveryRequestBodies(
-    ctx.db,
-    ctx.owner,
-    data.map((d) => d.eventId),
-  );
+  const [{ data, meta }, endpoints, tenant] = await Promise.all([
+    listWebhookDeliveries(ctx.db, ctx.owner, q),
+    listWebhookEndpoints(ctx.db, ctx.owner),
+    getTenantOrThrow(ctx.db, ctx.tenant.id),
+  ]);
+  const versionOf = new Map(endpoints.data.map((e) => [e.id, e.apiVersion ?? tenant.apiVersion]));
+  // The body as the last attempt sent it (in the version it recorded); before any attempt, as the next one will.
+  const requestOf = (d: (typeof data)[number]): DeliveryRequest => ({
+    eventId: d.eventId,
+    apiVersion: d.attempts.length
+      ? d.attempts[d.attempts.length - 1]!.apiVersion
+      : ((d.endpointId && versionOf.get(d.endpointId)) ?? tenant.apiVersion),
+  });
+  const bodies = await deliveryRequestBodies(ctx.db, ctx.owner, data.map(requestOf));
   const urlOf = new Map(endpoints.data.map((e) => [e.id, e.url]));
   const canReplay = can(ctx.user.role, 'webhooks:manage');
   const params = { endpointId: q.endpointId, eventType: q.eventType, status: q.status, eventId: q.eventId };
@@ -165,7 +174,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
                       <div>
                         <p className="mb-1 text-xs font-semibold uppercase text-slate-500">Request body</p>
                         <pre className="max-h-56 overflow-auto rounded bg-slate-900 p-3 font-mono text-xs text-slate-100">
-                          {pretty(bodies.get(d.eventId))}
+                          {pretty(bodies.get(requestKey(requestOf(d))))}
                         </pre>
                       </div>
                       {d.attempts.length === 0 && <p className="text-xs text-slate-500">No attempt yet{d.lastError ? ` (${d.lastError})` : ''}.</p>}
