@@ -195,6 +195,9 @@ describe('dated API versions', () => {
     expect(fresh.body).toMatchObject({ apiVersion: null, eventsSubscribed: ['held_payment.detected', 'held_payment.credited'] });
 
     // Moving the endpoint back to the old version by PATCH: its next delivery is in the old names again.
+    const unknown = await call('PATCH', `/v1/webhooks/endpoints/${following.body.id}`, { key: old.test, body: { apiVersion: '2026-10-01' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.details).toEqual([{ path: 'apiVersion', message: expect.stringContaining(NEW) }]);
     const patched = await call('PATCH', `/v1/webhooks/endpoints/${following.body.id}`, { key: old.test, body: { apiVersion: OLD } });
     expect(patched.status, patched.text).toBe(200);
     expect(patched.body.apiVersion).toBe(OLD);
