@@ -131,7 +131,10 @@ describe('dated API versions', () => {
     }
 
     // A key may pin its own version; the header still wins over it.
-    const made = await call('POST', '/v1/api-keys', { key: fresh.test, body: { name: 'legacy', scopes: ['invoices:read'], apiVersion: OLD } });
+    const made = await call('POST', '/v1/api-keys', {
+      key: fresh.test,
+      body: { name: 'legacy', scopes: ['invoices:read', 'webhooks:manage'], apiVersion: OLD },
+    });
     expect(made.status, made.text).toBe(201);
     expect(made.body.apiVersion).toBe(OLD);
     const byKey = await call('GET', `/v1/invoices/${inv.id}`, { key: made.body.key });
@@ -139,6 +142,9 @@ describe('dated API versions', () => {
     expect(byKey.body.events.map((e: { type: string }) => e.type)).toContain('mismatched_payment.detected');
     const overridden = await call('GET', `/v1/invoices/${inv.id}`, { key: made.body.key, headers: { 'Gateway-Version': NEW } });
     expect(overridden.headers.get('Gateway-Version')).toBe(NEW);
+    // An endpoint made by that key gets the key's version, so its events read like the responses the key gets.
+    const byKeyEndpoint = await endpoint(made.body.key, ['held_payment.detected']);
+    expect(byKeyEndpoint.body).toMatchObject({ apiVersion: OLD, eventsSubscribed: ['mismatched_payment.detected'] });
     const badKey = await call('POST', '/v1/api-keys', { key: fresh.test, body: { name: 'x', scopes: ['invoices:read'], apiVersion: '2020-01-01' } });
     expect(badKey.status).toBe(400);
   });

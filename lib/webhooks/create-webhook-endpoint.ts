@@ -28,7 +28,8 @@ export interface EndpointCreator {
  */
 export async function createWebhookEndpoint(db: Db, owner: EndpointCreator, input: CreateWebhookEndpointInput) {
   const url = validateEndpointUrl(input.url, owner.mode);
-  const apiVersion = input.apiVersion !== undefined ? input.apiVersion : owner.apiVersionSource !== 'tenant' ? (owner.apiVersion ?? null) : null;
+  const named = owner.apiVersionSource === 'header' || owner.apiVersionSource === 'key' ? owner.apiVersion : undefined;
+  const apiVersion = input.apiVersion !== undefined ? input.apiVersion : (named ?? null);
   return db.transaction(async (tx) => {
     // Serializes creations per tenant and mode so two concurrent requests cannot both pass the limit.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`webhook-endpoints:${owner.tenantId}:${owner.mode}`}))`);
