@@ -1,1 +1,0 @@
-ALTER TABLE "tenants" ALTER COLUMN "api_version" DROP DEFAULT;
