@@ -18,6 +18,7 @@ export function invoiceView(row: Invoice, txHashes: string[]): InvoiceView {
     amountReceived: formatAmount(row.amountReceived),
     amountCredited: formatAmount(row.amountCredited),
     feeAmount: formatAmount(row.feeAmount),
+    ...(new Decimal(row.amountUncollected).isZero() ? {} : { amountUncollected: formatAmount(row.amountUncollected) }),
     underpaymentTolerancePercent: new Decimal(row.underpaymentTolerancePercent).toFixed(),
     amountShortfall: formatAmount(row.amountShortfall),
     confirmationsRequired: row.confirmationsRequired,
