@@ -104,7 +104,8 @@ export async function refundHeldPayment(
         { amount: amount.toFixed(2), destinationAddress: formatAddress(held!.fromAddress), chain: held!.chain, token: held!.token },
         undefined,
         sendBackControls,
-        givebackOptions(payer),
+        // Read above, outside the transaction; the lane reads it again before signing.
+        { ...givebackOptions(payer), freezeListAtSend: true },
       );
       change = { status: 'refunding', refundAddress: held!.fromAddress, withdrawalId: withdrawal.id, refundFailureReason: null };
     }
