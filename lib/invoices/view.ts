@@ -59,6 +59,7 @@ export function invoiceEventData(row: Invoice, txHashes: string[]): InvoiceEvent
     amountReceived: v.amountReceived,
     feeAmount: v.feeAmount,
     amountCredited: v.amountCredited,
+    ...(v.amountUncollected ? { amountUncollected: v.amountUncollected } : {}),
     status: v.status,
     expiresAt: v.expiresAt,
     confirmationsRequired: v.confirmationsRequired,
