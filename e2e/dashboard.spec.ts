@@ -85,8 +85,8 @@ test('merchant flow: sign up, key, invoice paid out, withdrawal with Max, webhoo
     await expect(page.getByTestId('wd-fee')).toHaveText('0.735');
     await expect(page.getByTestId('wd-total')).toHaveText('74.245');
     const destination = privateKeyToAddress(generatePrivateKey());
-    await page.getByLabel('Destination address (BEP-20)').fill(destination);
-    await page.getByLabel('Destination address (BEP-20)').blur();
+    await page.getByLabel('Destination address on BNB Smart Chain (BEP-20)').fill(destination);
+    await page.getByLabel('Destination address on BNB Smart Chain (BEP-20)').blur();
     await expect(page.getByText(/Valid address/)).toBeVisible();
     // Issue 35: the first click only restates what will happen; nothing moves until the confirm click.
     await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
@@ -102,7 +102,7 @@ test('merchant flow: sign up, key, invoice paid out, withdrawal with Max, webhoo
     await expect(page.locator('[data-withdrawal-id]')).toHaveCount(1);
     await expect(page.getByTestId('balance-available')).toContainText('74.245');
     await review.getByRole('button', { name: 'Confirm withdrawal' }).click();
-    await expect(page.locator('[data-toast]').filter({ hasText: 'Withdrawal of 73.51 USDT created' })).toBeVisible();
+    await expect(page.locator('[data-toast]').filter({ hasText: 'Withdrawal of 73.51 USDT on BNB Smart Chain (BEP-20) created' })).toBeVisible();
     await expect(page.locator('[data-withdrawal-id]')).toHaveCount(2);
     await expect(page.getByTestId('balance-available')).toContainText('0.00');
     await shot(page, 'balance');

@@ -15,6 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { privateKeyToAccount } from 'viem/accounts';
 import { freePort, startAnvil, type AnvilChain } from '@/lib/testing/anvil';
+import { ALL_DEV_RAILS, DEV_RAILS } from '@/lib/dev/dev-rails';
 import { localChainEnv } from '@/lib/dev/local-chain-env';
 import { localTronEnv } from '@/lib/dev/local-tron-env';
 import { tronNodeClient } from '@/lib/chain/tron/node-client';
@@ -112,12 +113,7 @@ const chainByMode: Partial<Record<'test' | 'live', AnvilChain>> = {};
 /** Every local chain of a mode with the network it stands for: the local exchange trades each one's tokens. */
 const chainsOfMode: Record<'test' | 'live', { key: ChainKey; chain: AnvilChain }[]> = { test: [], live: [] };
 
-/**
- * Rails of a local stack: BSC, Ethereum and Polygon with both stablecoins (DEV_ALL_RAILS=1 adds
- * Arbitrum and Base); RAILS, when set, decides instead.
- */
-const DEV_RAILS = ['BSC:USDC', 'ETHEREUM:USDT', 'ETHEREUM:USDC', 'POLYGON:USDT', 'POLYGON:USDC', 'TRON:USDT'];
-const ALL_DEV_RAILS = [...DEV_RAILS, 'ARBITRUM:USDT', 'ARBITRUM:USDC', 'BASE:USDC'];
+// Rails of a local stack (lib/dev/dev-rails.ts, the rail matrix's rows); RAILS, when set, decides instead.
 const railsSetting = process.env.RAILS ?? (process.env.DEV_ALL_RAILS === '1' ? ALL_DEV_RAILS : DEV_RAILS).join(',');
 Object.assign(env, { RAILS: railsSetting });
 const rails = parseRails(railsSetting);

@@ -1,15 +1,17 @@
 import type { ReactNode } from 'react';
+import { ADDRESS_RULES } from '@/lib/chain/address-rules';
 import type { ChainFamily } from '@/lib/config/rails';
 
 /**
- * The browser's first check of the address (the server parses it for real: lib/destinations/check-destination.ts):
- * `0x` + 40 hex digits on EVM networks, Base58 `T` + 33 characters on TRON, so a payer who pastes the wrong
- * network's form is told before posting.
+ * The browser's first check of the address, from the refund network's family (lib/chain/address-rules.ts; the
+ * server parses it for real: lib/destinations/check-destination.ts), so a payer who pastes the wrong network's
+ * form is told before posting, JavaScript or not.
  */
-const ADDRESS_INPUT: Record<ChainFamily, { placeholder: string; pattern: string; title: string }> = {
-  evm: { placeholder: '0x…', pattern: '0x[0-9a-fA-F]{40}', title: 'An address starting with 0x, 42 characters' },
-  tron: { placeholder: 'T…', pattern: 'T[1-9A-HJ-NP-Za-km-z]{33}', title: 'A TRON address starting with T, 34 characters' },
-};
+function addressInput(family: ChainFamily) {
+  const rule = ADDRESS_RULES[family];
+  // The pattern attribute is anchored by the browser: the rule's source without its ^…$.
+  return { placeholder: rule.placeholder, pattern: rule.pattern.source.replace(/^\^|\$$/g, ''), title: `A ${rule.name} address: ${rule.shape}` };
+}
 
 /**
  * The payer's refund address form, on their checkout (refund-section.tsx) and on a merchant's claim link
@@ -43,7 +45,7 @@ export function RefundAddressForm({
   /** The refund network's address form (default EVM). */
   addressFamily?: ChainFamily;
 }) {
-  const input = ADDRESS_INPUT[addressFamily];
+  const input = addressInput(addressFamily);
   return (
     <form action={action} className="space-y-2" aria-label="Refund address">
       {Object.entries(hidden).map(([name, value]) => (

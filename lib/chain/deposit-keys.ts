@@ -2,6 +2,7 @@ import { getAddress } from 'viem';
 import { CHAIN_SPECS, type ChainKey } from '@/lib/config/rails';
 import { depositAddress } from './deposit-account';
 import { toBase58 } from './tron/address';
+import { TRON_ADDRESS_RULE } from './tron/address-rule';
 import { tronDepositKey } from './tron/deposit-key';
 
 /**
@@ -16,11 +17,12 @@ export function storedDepositAddress(chain: ChainKey, mnemonic: string, index: n
 }
 
 /**
- * A stored address as the wire shows it: EIP-55 `0x…` for EVM, Base58Check `T…` for TRON. The stored forms never
- * overlap (`0x` prefix or not), so no chain is needed to tell them apart.
+ * An address as the wire shows it: EIP-55 `0x…` for EVM, Base58Check `T…` for TRON. Takes the stored forms
+ * (invoices, refund requests, payments: lower-case `0x…`, `41…`) and the wire forms withdrawals keep (`T…`,
+ * `0x…`). The forms never overlap, so no chain is needed to tell them apart.
  */
-export function formatAddress(stored: string): string {
-  return isStoredTronAddress(stored) ? toBase58(stored) : getAddress(stored);
+export function formatAddress(address: string): string {
+  return isStoredTronAddress(address) || TRON_ADDRESS_RULE.pattern.test(address) ? toBase58(address) : getAddress(address);
 }
 
 /** True for the stored TRON form (`41` + 40 hex digits, no 0x). */

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, ne } from 'drizzle-orm';
-import { getAddress } from 'viem';
 import { refundRequests, withdrawals, type Invoice } from '@/db/schema';
+import { formatAddress } from '@/lib/chain/deposit-keys';
 import type { Db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { Decimal, formatAmount } from '@/lib/money';
@@ -49,7 +49,7 @@ export async function checkoutRefund(db: Db, inv: Invoice) {
     request: latest
       ? {
           status: latest.status,
-          destinationAddress: getAddress(latest.destinationAddress),
+          destinationAddress: formatAddress(latest.destinationAddress),
           amount: formatAmount(latest.amount),
           declineReason: latest.declineReason,
           createdAt: latest.createdAt.toISOString(),

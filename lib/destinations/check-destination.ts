@@ -4,6 +4,8 @@ import { depositAddressPool, invoices } from '@/db/schema';
 import { ApiError, type ErrorCode } from '@/lib/api/errors';
 import { getNetworks, type Network } from '@/lib/chain/network';
 import { CHAIN_SPECS } from '@/lib/config/rails';
+import { addressProblem } from '@/lib/chain/address-rules';
+import { EVM_ADDRESS_RULE } from '@/lib/chain/evm/address-rule';
 import { parseTronAddress, toBase58, toEvm, TronAddressError } from '@/lib/chain/tron/address';
 import { rowsOf, type Db } from '@/lib/db';
 import type { Mode } from '@/lib/mode';
@@ -27,9 +29,7 @@ export function refused(code: ErrorCode, path: string, message: string) {
 
 /** Format only: 0x + 40 hex, a valid checksum when mixed case, not the zero address. Returns the checksummed address. */
 export function parseAddress(raw: string, path: string): Address {
-  if (/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(raw.trim()))
-    throw refused('invalid_address', path, 'is a TRON address (T…); this network takes a 0x address');
-  if (!/^0x[0-9a-fA-F]{40}$/.test(raw)) throw refused('invalid_address', path, 'must be 0x followed by 40 hex characters');
+  if (!EVM_ADDRESS_RULE.pattern.test(raw)) throw refused('invalid_address', path, `must be ${EVM_ADDRESS_RULE.shape}`);
   const mixedCase = raw.slice(2) !== raw.slice(2).toLowerCase() && raw.slice(2) !== raw.slice(2).toUpperCase();
   if (mixedCase && !isAddress(raw, { strict: true })) throw refused('invalid_address', path, 'has an invalid checksum (check for a typo)');
   const address = getAddress(raw.toLowerCase());
@@ -52,8 +52,13 @@ export function parseAnyAddress(raw: string, path: string): string {
   return raw.trim().startsWith('T') ? parseTronDestination(raw, path) : parseAddress(raw, path);
 }
 
-/** The address in the network's wire form (EIP-55 `0x…` or `T…`), format checks only. */
+/**
+ * The address in the network's wire form (EIP-55 `0x…` or `T…`), format checks only. The shape is the family's
+ * address rule, the one the dashboard's forms and the checkout check first, so both refuse with the same words.
+ */
 export function parseAddressOn(net: Pick<Network, 'chain'>, raw: string, path: string): string {
+  const problem = addressProblem(net.chain, raw);
+  if (problem) throw refused('invalid_address', path, problem);
   return CHAIN_SPECS[net.chain].family === 'tron' ? parseTronDestination(raw, path) : parseAddress(raw, path);
 }
 
@@ -104,6 +109,16 @@ export async function checkDestination(db: Db, net: Network, raw: string, path =
   const address = parseDestination(net, raw, path);
   await refuseDepositAddress(db, address, path);
   await refuseBlacklisted(net, address, path);
+  return address;
+}
+
+/**
+ * The dashboard's check as the address field loses focus, on the rail the form has picked: format (that network's
+ * family), ours, any deposit address. The TRON blacklist is read when the withdrawal or refund is made.
+ */
+export async function precheckDestination(db: Db, net: Network, raw: string, path = 'destinationAddress'): Promise<string> {
+  const address = parseDestination(net, raw, path);
+  await refuseDepositAddress(db, address, path);
   return address;
 }
 

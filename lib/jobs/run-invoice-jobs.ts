@@ -7,19 +7,19 @@ import { createSettlements } from '@/lib/settlements/create-settlements';
 import { expireInvoices } from '@/lib/invoices/expire-invoices';
 import type { RetryPolicy } from '@/lib/settlements/record-settlement-failure';
 import { runSettlements } from '@/lib/settlements/run-settlements';
-import type { SettleNetwork } from '@/lib/settlements/settle-invoice';
+import type { SettleHooks, SettleNetwork } from '@/lib/settlements/settle-invoice';
 
 /**
  * Every invoice job of one network once, in pipeline order (watch, expire,
  * fan out, settle): for tests, benches and scripts that want a deterministic step.
  */
-export async function runInvoiceJobs(db: Db, net: Network, opts: { watch?: WatchOptions; retry?: RetryPolicy } = {}) {
+export async function runInvoiceJobs(db: Db, net: Network, opts: { watch?: WatchOptions; retry?: RetryPolicy; hooks?: SettleHooks } = {}) {
   // Each family's watcher (a viem client given for EVM tests does not apply to TRON).
   const { client: _viem, ...scan } = opts.watch ?? {};
   const watched =
     familyOf(net.chain) === 'tron' ? await watchTron(db, net as SettleNetwork, scan) : await watchChain(db, net as SettleNetwork, opts.watch);
   const expired = await expireInvoices(db, net);
   const settlementsCreated = await createSettlements(db, net);
-  const settled = await runSettlements(db, net as SettleNetwork, { retry: opts.retry });
+  const settled = await runSettlements(db, net as SettleNetwork, { retry: opts.retry, hooks: opts.hooks });
   return { ...watched, expired, settlementsCreated: settlementsCreated.length, ...settled };
 }

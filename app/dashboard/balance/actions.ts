@@ -9,7 +9,8 @@ import { prepareWithdrawalControls } from '@/lib/withdrawal-controls/enforce-wit
 import { createWithdrawal } from '@/lib/withdrawals/create-withdrawal';
 import { getMaxWithdrawal } from '@/lib/withdrawals/get-max-withdrawal';
 import { CreateWithdrawalBody, MaxWithdrawalQuery } from '@/lib/withdrawals/schemas';
-import { checkDestinationOnAnyNetwork } from '@/lib/destinations/check-destination';
+import { precheckDestination } from '@/lib/destinations/check-destination';
+import { getNetwork } from '@/lib/chain/network';
 import { DEFAULT_RAIL } from '@/lib/config/rails';
 
 export async function createWithdrawalAction(input: unknown, stepUp?: { totpCode?: string }) {
@@ -23,11 +24,12 @@ export async function createWithdrawalAction(input: unknown, stepUp?: { totpCode
   });
 }
 
-/** The destination checks of POST /v1/withdrawals, run when the field loses focus (against every network: the rail may change after). */
-export async function validateAddressAction(address: string) {
+/** The destination checks of POST /v1/withdrawals on the rail picked, run when the field loses focus (the form checks again when the rail changes). */
+export async function validateAddressAction(address: string, chain: string) {
   return runAction(async () => {
     const ctx = await actionContext();
-    return { address: await checkDestinationOnAnyNetwork(ctx.db, ctx.mode, String(address).trim()) };
+    const network = MaxWithdrawalQuery.shape.chain.unwrap().parse(chain);
+    return { address: await precheckDestination(ctx.db, getNetwork(ctx.mode, network), String(address).trim()) };
   });
 }
 

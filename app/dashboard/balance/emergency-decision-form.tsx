@@ -6,14 +6,13 @@ import { Button } from '@/components/ui/button';
 import { Field, FormError, inputClass } from '@/components/ui/field';
 import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
+import { addressProblem } from '@/lib/chain/address-rules';
 import { resolveEmergencyAction } from './emergency-actions';
 
-const EVM = /^0x[0-9a-fA-F]{40}$/;
-
-/** Quick checks before the server's own (checksum, zero address): an EVM address for USDTBSC, else no spaces. */
-function addressProblem(fromCcy: string, address: string): string | null {
+/** Quick checks before the server's own (checksum, zero address): a BSC address for USDTBSC, else no spaces. */
+function refundAddressProblem(fromCcy: string, address: string): string | null {
   if (!address) return 'is required for a refund';
-  if (fromCcy === 'USDTBSC') return EVM.test(address) ? null : 'must be a BSC address: 0x followed by 40 hex characters';
+  if (fromCcy === 'USDTBSC') return addressProblem('BSC', address);
   return address.length > 128 || /\s/.test(address) ? `must be a ${fromCcy} address: up to 128 characters, no spaces` : null;
 }
 
@@ -31,7 +30,7 @@ export function EmergencyDecisionForm({ orderId, fromCcy }: { orderId: string; f
     e.preventDefault();
     const input: Record<string, string> = { orderId, choice };
     if (choice === 'REFUND') {
-      const problem = addressProblem(fromCcy, address.trim());
+      const problem = refundAddressProblem(fromCcy, address.trim());
       if (problem) return setErrors({ refundAddress: problem });
       input.refundAddress = address.trim();
       if (tag.trim()) input.refundTag = tag.trim();

@@ -34,9 +34,9 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
   const others = await Promise.all(otherAssets.map((currency) => getBalanceSummary(ctx.db, ctx.owner, { currency })));
   const canWithdraw = can(ctx.user.role, 'withdrawals:create');
   // Every enabled rail can be withdrawn on, BSC USDT (the default) first.
-  const rails = networks
-    .flatMap((n) => tokensOf(n).map((t) => ({ chain: n.chain, token: t.asset })))
-    .sort((a, b) => Number(!(a.chain === 'BSC' && a.token === 'USDT')) - Number(!(b.chain === 'BSC' && b.token === 'USDT')));
+  const isDefault = (r: { chain: ChainKey; token: string }) => r.chain === DEFAULT_RAIL.chain && r.token === DEFAULT_RAIL.token;
+  const enabled = networks.flatMap((n) => tokensOf(n).map((t) => ({ chain: n.chain, token: t.asset })));
+  const [firstRail, ...moreRails] = [...enabled.filter(isDefault), ...enabled.filter((r) => !isDefault(r))];
   return (
     <>
       <PageHeader
@@ -72,9 +72,11 @@ export default async function BalancePage({ searchParams }: { searchParams: Prom
             </div>
           </dl>
         </Card>
-        <Card title={rails.length > 1 ? 'Withdraw' : 'Withdraw USDT'} className="lg:col-span-2">
-          {canWithdraw ? (
-            <WithdrawalForm initialMax={max} rails={rails} totpEnabled={ctx.user.totpEnabled} />
+        <Card title={moreRails.length > 0 ? 'Withdraw' : 'Withdraw USDT'} className="lg:col-span-2">
+          {canWithdraw && firstRail ? (
+            <WithdrawalForm initialMax={max} rails={[firstRail, ...moreRails]} totpEnabled={ctx.user.totpEnabled} />
+          ) : canWithdraw ? (
+            <p className="text-sm text-slate-500">No network is enabled to withdraw on.</p>
           ) : (
             <p className="text-sm text-slate-500">Only the account owner can withdraw funds.</p>
           )}

@@ -14,7 +14,8 @@ import { Decimal } from '@/lib/money';
 import { networkLabel } from '@/lib/checkout/network-label';
 import { parseWithdrawalAmount, quotedWithdrawalFee } from '@/lib/withdrawals/amounts';
 import { CreateWithdrawalBody } from '@/lib/withdrawals/schemas';
-import type { Asset, ChainKey } from '@/lib/config/rails';
+import { addressProblem, addressRuleOf } from '@/lib/chain/address-rules';
+import { railId, type Asset, type ChainKey } from '@/lib/config/rails';
 import { createWithdrawalAction, maxWithdrawalAction, validateAddressAction } from './actions';
 
 interface Max {
@@ -41,22 +42,23 @@ export interface Rail {
   chain: ChainKey;
   token: Asset;
 }
-const BSC_USDT: Rail = { chain: 'BSC', token: 'USDT' };
 
 export function WithdrawalForm({
   initialMax,
-  rails = [BSC_USDT],
+  rails,
   totpEnabled = false,
 }: {
   initialMax: Max;
-  /** The enabled rails, BSC USDT first: each pays from its token's balance on its network. */
-  rails?: Rail[];
+  /** The enabled rails, the default rail first (`initialMax` is its): each pays from its token's balance on its network. */
+  rails: [Rail, ...Rail[]];
   totpEnabled?: boolean;
 }) {
   const [totpCode, setTotpCode] = useState('');
-  const [railKey, setRailKey] = useState(`${(rails[0] ?? BSC_USDT).chain}:${(rails[0] ?? BSC_USDT).token}`);
-  const rail = rails.find((r) => `${r.chain}:${r.token}` === railKey) ?? rails[0] ?? BSC_USDT;
+  const [railKey, setRailKey] = useState<string>(railId(rails[0]));
+  const rail = rails.find((r) => railId(r) === railKey) ?? rails[0];
   const unit = rail.token;
+  // The address form of the rail's network (0x… or T…), its placeholder and its format check.
+  const addressRule = addressRuleOf(rail.chain);
   const router = useRouter();
   const toast = useToast();
   const [max, setMax] = useState(initialMax);
@@ -78,11 +80,13 @@ export function WithdrawalForm({
   const total = fee ? new Decimal(amount).plus(fee) : null;
   const over = total ? total.gt(max.balance) : false;
 
-  async function checkAddress(value: string) {
+  async function checkAddress(value: string, on: Rail = rail) {
     setAddressOk(null);
+    setErrors(({ destinationAddress: _, ...rest }) => rest);
     if (!value) return;
-    if (!/^0x[0-9a-fA-F]{40}$/.test(value)) return setErrors((e) => ({ ...e, destinationAddress: 'must be 0x followed by 40 hex characters' }));
-    const res = await validateAddressAction(value);
+    const problem = addressProblem(on.chain, value);
+    if (problem) return setErrors((e) => ({ ...e, destinationAddress: problem }));
+    const res = await validateAddressAction(value, on.chain);
     if (res.ok) {
       setErrors(({ destinationAddress: _, ...rest }) => rest);
       setAddressOk(res.data.address);
@@ -92,6 +96,9 @@ export function WithdrawalForm({
   async function pickRail(key: string) {
     setRailKey(key);
     setAmount('');
+    // An address typed for the other network's family is refused at once, not when the form is sent.
+    const next = rails.find((r) => railId(r) === key);
+    if (next && address.trim()) void checkAddress(address.trim(), next);
     const res = await maxWithdrawalAction(key.split(':')[1], key.split(':')[0]);
     if (res.ok) setMax(res.data);
   }
@@ -105,17 +112,14 @@ export function WithdrawalForm({
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
-    // BSC USDT is the spec's default; any other rail says so with the chain/token extension.
-    const input = {
-      amount: amount.trim(),
-      destinationAddress: address.trim(),
-      ...(railKey === 'BSC:USDT' ? {} : { chain: rail.chain, token: rail.token }),
-    };
+    // The rail is always named (the chain/token extension), the default one too.
+    const input = { amount: amount.trim(), destinationAddress: address.trim(), chain: rail.chain, token: rail.token };
     const parsed = CreateWithdrawalBody.safeParse(input);
     const problems: Record<string, string> = parsed.success ? {} : fieldErrors(parsed.error.issues);
     const a = amountProblem(input.amount);
     if (a) problems.amount = a;
-    if (!/^0x[0-9a-fA-F]{40}$/.test(input.destinationAddress)) problems.destinationAddress = 'must be 0x followed by 40 hex characters';
+    const addressErr = addressProblem(rail.chain, input.destinationAddress);
+    if (addressErr) problems.destinationAddress = addressErr;
     if (Object.keys(problems).length) return setErrors(problems);
     setFormError(null);
     setReview(input);
@@ -127,7 +131,7 @@ export function WithdrawalForm({
     if (!res.ok) return;
     setReview(null);
     setTotpCode('');
-    toast(`Withdrawal of ${formatMoney(res.data.amount)} ${unit}${rail.chain === 'BSC' ? '' : ` on ${rail.chain}`} created`);
+    toast(`Withdrawal of ${formatMoney(res.data.amount)} ${unit} on ${networkLabel(rail.chain)} created`);
     setAmount('');
     setAddress('');
     setAddressOk(null);
@@ -143,7 +147,7 @@ export function WithdrawalForm({
         <Field id="wd-rail" label="Pay from" error={errors.chain ?? errors.token}>
           <select id="wd-rail" value={railKey} onChange={(e) => pickRail(e.target.value)} className={inputClass}>
             {rails.map((r) => (
-              <option key={`${r.chain}:${r.token}`} value={`${r.chain}:${r.token}`}>
+              <option key={railId(r)} value={railId(r)}>
                 {r.token} balance, sent on {r.chain}
               </option>
             ))}
@@ -178,14 +182,14 @@ export function WithdrawalForm({
       </Field>
       <Field
         id="wd-address"
-        label={`Destination address (${rail.chain === 'BSC' ? 'BEP-20' : `${rail.chain}, EVM`})`}
+        label={`Destination address on ${networkLabel(rail.chain)}`}
         error={errors.destinationAddress}
-        hint={addressOk ? `✓ Valid address ${addressOk}` : 'Checked when you leave the field.'}
+        hint={addressOk ? `✓ Valid address ${addressOk}` : `A ${addressRule.name} address, checked when you leave the field.`}
       >
         <input
           id="wd-address"
           name="destinationAddress"
-          placeholder="0x…"
+          placeholder={addressRule.placeholder}
           value={address}
           onChange={(e) => {
             setAddress(e.target.value);

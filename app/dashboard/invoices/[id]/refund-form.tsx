@@ -8,7 +8,8 @@ import { ConfirmStep } from '@/components/ui/confirm-step';
 import { useFormSubmit, withFirstDetail } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { networkLabel } from '@/lib/checkout/network-label';
-import type { ChainKey } from '@/lib/config/rails';
+import { addressProblem, addressRuleOf } from '@/lib/chain/address-rules';
+import type { Asset, ChainKey } from '@/lib/config/rails';
 import { createRefundAction } from './refund-actions';
 
 /** What the suggested refund costs (lib/refunds/refund-pricing.ts, quoteRefund). */
@@ -27,18 +28,19 @@ export function RefundForm({
   refundable,
   totpEnabled,
   quote = null,
-  chain = 'BSC',
-  token = 'USDT',
+  chain,
+  token,
 }: {
   invoiceId: string;
   suggested: string;
   refundable: string;
   totpEnabled: boolean;
   quote?: RefundQuote | null;
-  /** The invoice's rail: the refund goes out in its token on its network. */
-  chain?: ChainKey;
-  token?: string;
+  /** The invoice's rail: the refund goes out in its token on its network, to an address of that network's form. */
+  chain: ChainKey;
+  token: Asset;
 }) {
+  const addressRule = addressRuleOf(chain);
   const router = useRouter();
   const toast = useToast();
   const [totpCode, setTotpCode] = useState('');
@@ -67,19 +69,20 @@ export function RefundForm({
         const amount = String(f.get('amount') ?? '').trim();
         const destinationAddress = String(f.get('address') ?? '').trim();
         // An address that cannot be one is refused here, before the review (the server checks it again).
-        if (!/^0x[0-9a-fA-F]{40}$/.test(destinationAddress)) return setError("The payer's address must be 0x followed by 40 hex characters");
+        const problem = addressProblem(chain, destinationAddress);
+        if (problem) return setError(`The payer's address ${problem}`);
         setError(null);
         setReview({ destinationAddress, ...(amount ? { amount } : {}) });
       }}
     >
       <h3 className="text-sm font-medium text-slate-900">Refund to an address</h3>
       <FormError message={error ?? undefined} />
-      <Field id="rf-address" label="Payer's address">
-        <input id="rf-address" name="address" required placeholder="0x…" className={`${inputClass} font-mono`} />
+      <Field id="rf-address" label={`Payer's address on ${networkLabel(chain)}`}>
+        <input id="rf-address" name="address" required placeholder={addressRule.placeholder} className={`${inputClass} font-mono`} />
       </Field>
       <Field
         id="rf-amount"
-        label="Amount (USDT)"
+        label={`Amount (${token})`}
         hint={`At most ${refundable}. No withdrawal fee; the invoice fee on an overpayment or late payment comes back with it.`}
       >
         <input id="rf-amount" name="amount" inputMode="decimal" defaultValue={suggested === '0.00' ? '' : suggested} className={inputClass} />

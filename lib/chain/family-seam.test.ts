@@ -1,0 +1,86 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/*
+ * What differs between chain families lives in lib/chain (issue 43): each family's address rule, codec and
+ * reader. A form or page that writes its own address pattern or asks "is this TRON?" drifts from what the
+ * family's lane accepts (the dashboard refused every T… address on TRON rails). So app/ and components/ hold
+ * no family branch at all, and lib's other folders no more than they had when this check came (a ratchet,
+ * to be brought to zero by the ChainFamily seam); lib/testing drives chains and is exempt.
+ */
+const root = process.cwd();
+
+/** A family branch or an address rule written out: the forms the review counted, and address patterns. */
+const BRANCH = [
+  /startsWith\(\s*['"]T['"]\s*\)/g,
+  /[!=]==\s*['"](?:tron|evm)['"]/g,
+  /['"](?:tron|evm)['"]\s*[!=]==/g,
+  /\bisEvmNetwork\(/g,
+  /0x\[0-9a-fA-F\]\{40\}/g,
+  /T\[1-9A-HJ/g,
+];
+
+function* sources(dir: string): Generator<string> {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) yield* sources(p);
+    else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name)) yield p;
+  }
+}
+
+/** Family branches per file under the given top folders (paths relative to the repository). */
+export function familyBranches(folders: string[], skip: (path: string) => boolean = () => false): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const folder of folders) {
+    for (const file of sources(join(root, folder))) {
+      const path = relative(root, file);
+      if (skip(path)) continue;
+      const text = readFileSync(file, 'utf8');
+      const n = BRANCH.reduce((sum, re) => sum + (text.match(re)?.length ?? 0), 0);
+      if (n > 0) out[path] = n;
+    }
+  }
+  return out;
+}
+
+/** lib's family branches outside lib/chain when this check came: only ever lowered (issue 43 §2 takes them to 0). */
+const LIB_CEILING: Record<string, number> = {
+  'lib/config/exchange-wallets.ts': 1,
+  'lib/config/network-env.ts': 1,
+  'lib/config/rails.ts': 1,
+  'lib/config/tron-env-address.ts': 2,
+  'lib/console/get-gas-wallets.ts': 1,
+  'lib/console/search.ts': 1,
+  'lib/destinations/check-destination.ts': 7,
+  'lib/destinations/check-sender.ts': 1,
+  'lib/destinations/refuse-blacklisted.ts': 1,
+  'lib/exchange-sim/orders.ts': 2,
+  'lib/jobs/invoice-jobs.ts': 1,
+  'lib/jobs/run-invoice-jobs.ts': 1,
+  'lib/monitoring/read-heads.ts': 1,
+  'lib/invoices/pay-test-invoice.ts': 1,
+  'lib/checkout/get-checkout.ts': 1,
+  'lib/solvency/run-solvency.ts': 1,
+  'lib/solvency/network-lines.ts': 1,
+  'lib/dashboard/payment-qr.ts': 1,
+  'lib/settlements/settle-invoice.ts': 2,
+  'lib/settlements/tron/plan-tron-sweep.ts': 2,
+  'lib/withdrawal-controls/schemas.ts': 1,
+  'lib/withdrawal-controls/add-allowlist-address.ts': 1,
+  'lib/withdrawals/process-withdrawals.ts': 1,
+};
+
+describe('the chain family seam', () => {
+  it('app/ and components/ take every address rule and family fact from lib/chain: no branch of their own', () => {
+    expect(familyBranches(['app', 'components'])).toEqual({});
+  });
+
+  it("lib's other folders gain no family branch (a ratchet: lower LIB_CEILING as branches move behind the family)", () => {
+    const found = familyBranches(['lib'], (p) => p.startsWith('lib/chain/') || p.startsWith('lib/testing/'));
+    const over = Object.entries(found)
+      .filter(([p, n]) => n > (LIB_CEILING[p] ?? 0))
+      .map(([p, n]) => `${p}: ${n} (at most ${LIB_CEILING[p] ?? 0})`);
+    expect(over).toEqual([]);
+  });
+});
