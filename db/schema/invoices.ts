@@ -75,6 +75,11 @@ export const invoices = pgTable(
     /** Credited to the tenant balance so far (received minus fees, over all settlements). */
     amountCredited: money().notNull().default('0'),
     feeAmount: money().notNull().default('0'),
+    /**
+     * Received and left on the deposit address, not credited: the address held no more than its network's sweep
+     * fee (lib/settlements/plan-sweep.ts). A later sweep of the address credits it and takes it off here.
+     */
+    amountUncollected: money().notNull().default('0'),
     /** The tenant's underpayment tolerance when the invoice was created (frozen: settings changes never reach open invoices). */
     underpaymentTolerancePercent: percent().notNull().default('0'),
     /** Paid within the tolerance: expected minus received, accepted as paid; 0 otherwise. */

@@ -4,12 +4,17 @@ import { assetColumn, createdAt, mode, money, railChecks, tstz } from './columns
 import { invoices } from './invoices';
 import { tenants } from './tenants';
 
-/** Deferred settlements a sweep moves; heldFee is the part of their fee that goes with the net (absent on old plans: 0). */
+/**
+ * Deferred settlements a sweep moves; heldFee is the part of their fee that goes with the net (absent on old plans: 0).
+ * `charged`: the address held less than the sweep minimum and the sweep fee was taken (lib/settlements/plan-sweep.ts):
+ * everything goes to the hot wallet in one transfer.
+ */
 export interface CarriedSettlements {
   ids: string[];
   fee: string;
   net: string;
   heldFee?: string;
+  charged?: boolean;
 }
 
 /** An EVM sweep's plan (rows without `kind`): gas price and per-transfer gas limits of the top-up. */
@@ -85,14 +90,24 @@ export const settlements = pgTable(
      * in the hot wallet.
      */
     heldFee: money().notNull().default('0'),
+    /**
+     * The network's sweep fee, when the deposit address held less than the sweep minimum and was swept anyway
+     * (lib/settlements/plan-sweep.ts): part of feeAmount, taken from what the sweep moved, never returned by a refund.
+     */
+    sweepFee: money().notNull().default('0'),
     /** Gas price (wei) and per-step gas limits fixed at the top-up, reused on resume. */
     gasPlan: jsonb().$type<SweepPlan>(),
     /**
-     * Credited without an on-chain sweep: the deposit address held less than the
-     * network's sweep minimum (dust), so its tokens stay there until a later
-     * sweep of the same address carries them (carriedBy).
+     * Finished without an on-chain sweep: the deposit address held too little to sweep, so its tokens stay
+     * there until a later sweep of the same address carries them (carriedBy). Rows from before issue 42 were
+     * credited at once; newer ones are `uncollected` until carried.
      */
     sweepDeferred: boolean().notNull().default(false),
+    /**
+     * Not credited: the address held no more than the network's sweep fee, so collecting it would cost more
+     * than it brings (docs/withdrawals.md, "Credited once swept"). The sweep that carries it credits it.
+     */
+    uncollected: boolean().notNull().default(false),
     /** The settlement whose sweep moved this deferred settlement's tokens. */
     carriedBy: text(),
     attempts: integer().notNull().default(0),

@@ -1812,6 +1812,8 @@ export interface components {
             /** @description Credited to the balance so far: received minus fees, over every settlement. */
             amountCredited: string;
             feeAmount: string;
+            /** @description Only when not zero: received but not credited, because collecting it from the deposit address would cost more than the network's sweep fee leaves (docs/withdrawals.md, "Credited once swept"). It stays on the address; a later payment there that makes it worth sweeping credits it. */
+            amountUncollected?: string;
             /** @description The tenant's underpayment tolerance in percent when the invoice was created ("0.5" = 0.5 %); frozen on the invoice. */
             underpaymentTolerancePercent: string;
             /** @description USDT short of amountExpected that was accepted as paid under the tolerance ("0.00" when paid in full or not paid). */
@@ -2140,6 +2142,8 @@ export interface components {
             /** @description Credited to the balance so far: received minus fees, over every settlement. */
             amountCredited: string;
             feeAmount: string;
+            /** @description Only when not zero: received but not credited, because collecting it from the deposit address would cost more than the network's sweep fee leaves (docs/withdrawals.md, "Credited once swept"). It stays on the address; a later payment there that makes it worth sweeping credits it. */
+            amountUncollected?: string;
             /** @description The tenant's underpayment tolerance in percent when the invoice was created ("0.5" = 0.5 %); frozen on the invoice. */
             underpaymentTolerancePercent: string;
             /** @description USDT short of amountExpected that was accepted as paid under the tolerance ("0.00" when paid in full or not paid). */
@@ -2224,6 +2228,8 @@ export interface components {
             /** @description Credited to the balance so far: received minus fees, over every settlement. */
             amountCredited: string;
             feeAmount: string;
+            /** @description Only when not zero: received but not credited, because collecting it from the deposit address would cost more than the network's sweep fee leaves (docs/withdrawals.md, "Credited once swept"). It stays on the address; a later payment there that makes it worth sweeping credits it. */
+            amountUncollected?: string;
             /** @description The tenant's underpayment tolerance in percent when the invoice was created ("0.5" = 0.5 %); frozen on the invoice. */
             underpaymentTolerancePercent: string;
             /** @description USDT short of amountExpected that was accepted as paid under the tolerance ("0.00" when paid in full or not paid). */
@@ -2348,6 +2354,8 @@ export interface components {
             feeAmount: string;
             /** @description What the settlement credited to the balance: amountReceived less feeAmount; "0.00" until invoice.paid_out. */
             amountCredited: string;
+            /** @description Only when not zero: received but left on the deposit address and not credited, worth less than its sweep (docs/withdrawals.md, "Credited once swept"). */
+            amountUncollected?: string;
             /**
              * @description The invoice status when the event was written. invoice.paid_out of a late or partial payment on an expired invoice keeps EXPIRED.
              * @enum {string}
@@ -11765,7 +11773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExchangeWithdrawalResult"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, unknown_api_version, exchange_rejected, unknown_currency, currency_unavailable, amount_out_of_range, insufficient_balance, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, exchange_rejected, unknown_currency, currency_unavailable, amount_out_of_range, insufficient_balance, destination_blacklisted, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */

@@ -48,8 +48,13 @@ export interface Network {
   feeWallet?: Address;
   hotWalletKey?: Hex;
   faucetKey?: Hex;
-  /** USDT a deposit address must hold before it is swept (gas top-up + transfers); below it, credited but left in place. Unset: always swept. */
+  /** What a deposit address must hold to be swept at the gateway's cost. Unset: always swept, free. */
   sweepMinimum?: string;
+  /**
+   * Below the sweep minimum: the price of the sweep, taken from what it moves; an address holding no more is left
+   * in place and not credited (lib/settlements/plan-sweep.ts). Unset: nothing below the minimum is swept.
+   */
+  sweepFee?: string;
   /** The smallest withdrawal or refund paid on this network (lib/config/network-costs.ts). Unset: 0.01, the spec's. */
   minWithdrawal?: string;
   /** Flat fee on each withdrawal on this network, added to the percentage fee (its gas). Unset: none. */

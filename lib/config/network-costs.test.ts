@@ -40,12 +40,13 @@ describe('network costs from the environment', () => {
       TEST_ETHEREUM_MIN_WITHDRAWAL: '10.00',
       TEST_ETHEREUM_NETWORK_FEE: '4.50',
       TEST_ETHEREUM_SWEEP_MINIMUM: '40',
+      TEST_ETHEREUM_SWEEP_FEE: '6.50',
       LIVE_ETHEREUM_NETWORK_FEE: '6.00',
       TEST_SWEEP_MINIMUM_USDT: '2.00',
       TEST_BSC_NETWORK_FEE: '0.01',
     });
-    expect(getNetwork('test', 'ETHEREUM')).toMatchObject({ minWithdrawal: '10.00', networkFee: '4.50', sweepMinimum: '40' });
-    expect(getNetwork('live', 'ETHEREUM')).toMatchObject({ minWithdrawal: '5.00', networkFee: '6.00' });
+    expect(getNetwork('test', 'ETHEREUM')).toMatchObject({ minWithdrawal: '10.00', networkFee: '4.50', sweepMinimum: '40', sweepFee: '6.50' });
+    expect(getNetwork('live', 'ETHEREUM')).toMatchObject({ minWithdrawal: '5.00', networkFee: '6.00', sweepFee: '4.00' });
     expect(getNetwork('test', 'BSC')).toMatchObject({ sweepMinimum: '2.00', networkFee: '0.01' });
     expect(getNetwork('test', 'POLYGON').sweepMinimum).toBe(NETWORK_COST_DEFAULTS.POLYGON.sweepMinimum);
   });

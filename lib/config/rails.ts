@@ -27,6 +27,25 @@ export interface TokenSpec {
    * name. Tether renamed its bridged USDT on some networks to USDT0 (`USD₮0`), so those accept that too.
    */
   symbols?: readonly string[];
+  /**
+   * The contract's own freeze list, read before money is sent to an address (lib/chain/freeze-list.ts): the view
+   * function answering whether a holder is frozen, or null when the contract has none. Tokens sent to a frozen
+   * holder are lost, so every rail states it.
+   */
+  freezeList: FreezeListFunction | null;
+}
+
+/**
+ * How each issuer's contract names its freeze list: Tether's original USDT (Ethereum, TRON) `isBlackListed`,
+ * Tether's upgradeable USDT (USDT0 on Arbitrum and Polygon, `WithBlockedList`) `isBlocked`, Circle's USDC
+ * (FiatToken, every network Circle issues on) `isBlacklisted`. Each takes an address and returns a bool.
+ */
+export const FREEZE_LIST_FUNCTIONS = ['isBlackListed', 'isBlocked', 'isBlacklisted'] as const;
+export type FreezeListFunction = (typeof FREEZE_LIST_FUNCTIONS)[number];
+
+/** The freeze list of a rail's token contract, or null when it has none. */
+export function freezeListOf(chain: ChainKey, asset: Asset): FreezeListFunction | null {
+  return CHAIN_SPECS[chain].tokens[asset]?.freezeList ?? null;
 }
 
 /** The symbols a token of the table may report: its own list, else the asset's name. */
@@ -84,9 +103,10 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
     blockTimeMs: 450,
     confirmations: 5,
     nativeCoin: 'BNB',
+    // Binance-Peg BEP-20 tokens: no freeze list in the contract.
     tokens: {
-      USDT: { mainnet: '0x55d398326f99059fF775485246999027B3197955', decimals: 18 },
-      USDC: { mainnet: '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', decimals: 18 },
+      USDT: { mainnet: '0x55d398326f99059fF775485246999027B3197955', decimals: 18, freezeList: null },
+      USDC: { mainnet: '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', decimals: 18, freezeList: null },
     },
   },
   ETHEREUM: {
@@ -100,8 +120,8 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
     confirmations: 12,
     nativeCoin: 'ETH',
     tokens: {
-      USDT: { mainnet: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimals: 6 },
-      USDC: { mainnet: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6 },
+      USDT: { mainnet: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimals: 6, freezeList: 'isBlackListed' },
+      USDC: { mainnet: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6, freezeList: 'isBlacklisted' },
     },
   },
   POLYGON: {
@@ -115,8 +135,8 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
     confirmations: 32,
     nativeCoin: 'POL',
     tokens: {
-      USDT: { mainnet: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', decimals: 6, symbols: USDT0 },
-      USDC: { mainnet: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', decimals: 6 },
+      USDT: { mainnet: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', decimals: 6, symbols: USDT0, freezeList: 'isBlocked' },
+      USDC: { mainnet: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', decimals: 6, freezeList: 'isBlacklisted' },
     },
   },
   ARBITRUM: {
@@ -130,8 +150,8 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
     confirmations: 20,
     nativeCoin: 'ETH',
     tokens: {
-      USDT: { mainnet: '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9', decimals: 6, symbols: USDT0 },
-      USDC: { mainnet: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', decimals: 6 },
+      USDT: { mainnet: '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9', decimals: 6, symbols: USDT0, freezeList: 'isBlocked' },
+      USDC: { mainnet: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', decimals: 6, freezeList: 'isBlacklisted' },
     },
   },
   BASE: {
@@ -145,7 +165,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
     confirmations: 10,
     nativeCoin: 'ETH',
     tokens: {
-      USDC: { mainnet: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', decimals: 6 },
+      USDC: { mainnet: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', decimals: 6, freezeList: 'isBlacklisted' },
     },
   },
   // TRON: a block every 3 s; irreversible once solidified (19 of 27 super representatives built on it, ~57 s).
@@ -162,7 +182,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
     confirmations: 19,
     nativeCoin: 'TRX',
     tokens: {
-      USDT: { mainnet: '0xa614f803B6FD780986A42c78Ec9c7f77e6DeD13C', decimals: 6 },
+      USDT: { mainnet: '0xa614f803B6FD780986A42c78Ec9c7f77e6DeD13C', decimals: 6, freezeList: 'isBlackListed' },
     },
   },
 };

@@ -27,6 +27,9 @@ export const InvoiceEventData = z
     amountReceived: Amount,
     feeAmount: Amount.describe('The gateway\'s fee on what was received; "0" until the invoice is settled (set by invoice.paid_out).'),
     amountCredited: Amount.describe('What the settlement credited to the balance: amountReceived less feeAmount; "0.00" until invoice.paid_out.'),
+    amountUncollected: Amount.optional().describe(
+      'Only when not zero: received but left on the deposit address and not credited, worth less than its sweep (docs/withdrawals.md, "Credited once swept").',
+    ),
     status: z
       .enum(INVOICE_STATUSES)
       .describe('The invoice status when the event was written. invoice.paid_out of a late or partial payment on an expired invoice keeps EXPIRED.'),

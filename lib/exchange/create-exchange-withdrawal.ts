@@ -7,6 +7,7 @@ import type { AuthTenant } from '@/lib/api-keys/authenticate';
 import { merchantAuditEntry } from '@/lib/audit/audit-merchant-action';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import { requireRail } from '@/lib/chain/network';
+import { refuseBlacklisted } from '@/lib/destinations/refuse-blacklisted';
 import { requestedRail, type Asset } from '@/lib/config/rails';
 import { env } from '@/lib/env';
 import { newId } from '@/lib/ids';
@@ -79,6 +80,8 @@ export async function createExchangeWithdrawal(
   const debit = new Decimal(order.from.amount);
   try {
     assertEvmDeposit(order);
+    // The hot wallet pays the exchange's deposit address on chain: never one the token's issuer froze (400, or 503 unread).
+    await refuseBlacklisted(net, getAddress(order.from.address), 'depositAddress');
     // A 6-decimal token cannot carry more: sending a rounded amount would leave the order short.
     if (debit.decimalPlaces() > net.decimals) {
       throw new ApiError(

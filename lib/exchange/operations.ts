@@ -108,6 +108,7 @@ export const exchangeWithdrawalOp = defineOperation({
     'insufficient_balance',
     'service_unavailable',
     'destination_not_allowed',
+    'destination_blacklisted',
     'withdrawal_limit_exceeded',
     'approval_required',
   ],

@@ -67,6 +67,7 @@ export function invoiceRow(
     amountReceived: '0',
     amountCredited: '0',
     feeAmount: '0',
+    amountUncollected: '0',
     // Placeholder: the insert reads the tenant's tolerance (toleranceOfTenantSql) and returns it.
     underpaymentTolerancePercent: '0',
     amountShortfall: '0',

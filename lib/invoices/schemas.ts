@@ -97,6 +97,12 @@ export const InvoiceSchema = z
     amountReceived: z.string(),
     amountCredited: z.string().describe('Credited to the balance so far: received minus fees, over every settlement.'),
     feeAmount: z.string(),
+    amountUncollected: z
+      .string()
+      .optional()
+      .describe(
+        'Only when not zero: received but not credited, because collecting it from the deposit address would cost more than the network\'s sweep fee leaves (docs/withdrawals.md, "Credited once swept"). It stays on the address; a later payment there that makes it worth sweeping credits it.',
+      ),
     underpaymentTolerancePercent: z
       .string()
       .describe('The tenant\'s underpayment tolerance in percent when the invoice was created ("0.5" = 0.5 %); frozen on the invoice.'),

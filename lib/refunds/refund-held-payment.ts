@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { formatAddress } from '@/lib/chain/deposit-keys';
-import { heldPayments, type HeldPayment } from '@/db/schema';
+import { heldPayments, settlements, type HeldPayment } from '@/db/schema';
 import { ApiError, notFound } from '@/lib/api/errors';
 import type { AuthTenant } from '@/lib/api-keys/authenticate';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
@@ -9,11 +9,11 @@ import { parseDestination, refuseDepositAddress } from '@/lib/destinations/check
 import { checkSendBackSender } from '@/lib/destinations/check-sender';
 import { refuseBlacklisted } from '@/lib/destinations/refuse-blacklisted';
 import type { Db } from '@/lib/db';
-import { Decimal } from '@/lib/money';
+import { Decimal, formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
 import { createWithdrawal } from '@/lib/withdrawals/create-withdrawal';
 import { givebackOptions, refundNetworkFeePayer } from '@/lib/withdrawals/giveback-options';
-import { networkTerms } from '@/lib/withdrawals/network-terms';
+import { networkTerms, sweepFeeOf } from '@/lib/withdrawals/network-terms';
 import { MIN_WITHDRAWAL } from '@/lib/withdrawals/schemas';
 import { sendBackControls } from '@/lib/settlements/finish-held-payment-settlement';
 import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
@@ -54,14 +54,24 @@ export async function refundHeldPayment(
   // No percentage fee (the money was never the merchant's); the network fee from the amount when the payer pays it.
   const payer = await refundNetworkFeePayer(db, owner.tenantId);
   const terms = networkTerms(rail);
+  // Its own sweep first: below the network's sweep minimum that costs the sweep fee, taken from it (plan-sweep.ts).
+  // Swept already (an earlier send-back failed): what that sweep credited.
+  const swept = seen.settlementId ? await sweptNet(db, seen.settlementId) : null;
+  const sweepFee = swept ? new Decimal(0) : sweepFeeOf(rail, seen.amount);
   // Whole cents, as the withdrawal after the sweep sends (finishHeldPaymentSettlement).
-  const amount = new Decimal(seen.amount).toDecimalPlaces(2, Decimal.ROUND_DOWN);
+  const amount = (swept ?? new Decimal(seen.amount).minus(sweepFee)).toDecimalPlaces(2, Decimal.ROUND_DOWN);
   const expected = payer === 'payer' ? amount.minus(terms.networkFee) : amount;
   if (amount.lt(terms.minWithdrawal) || expected.lt(MIN_WITHDRAWAL)) {
+    const costs = [
+      ...(sweepFee.gt(0)
+        ? [`its sweep costs ${sweepFee.toFixed(2)} ${seen.token} (under the sweep minimum of ${rail.sweepMinimum} ${seen.token})`]
+        : []),
+      `the minimum is ${terms.minWithdrawal.toFixed(2)} ${seen.token}`,
+      ...(terms.networkFee.gt(0) ? [`the network fee ${terms.networkFee.toFixed(2)} ${seen.token}`] : []),
+    ];
     throw new ApiError(
       'invalid_state',
-      `${seen.amount} ${seen.token} is too little to send back on ${terms.name}: the minimum is ${terms.minWithdrawal.toFixed(2)} ${seen.token}` +
-        `${terms.networkFee.gt(0) ? ` and the network fee ${terms.networkFee.toFixed(2)} ${seen.token}` : ''}. Credit it instead.`,
+      `${formatAmount(seen.amount)} ${seen.token} is too little to send back on ${terms.name}: ${costs.join(', ')}. Credit it instead.`,
     );
   }
   // The sender in its wire form (T… on TRON, EIP-55 otherwise): what the destination checks and the withdrawal take.
@@ -94,7 +104,8 @@ export async function refundHeldPayment(
         { amount: amount.toFixed(2), destinationAddress: formatAddress(held!.fromAddress), chain: held!.chain, token: held!.token },
         undefined,
         sendBackControls,
-        givebackOptions(payer),
+        // Read above, outside the transaction; the lane reads it again before signing.
+        { ...givebackOptions(payer), freezeListAtSend: true },
       );
       change = { status: 'refunding', refundAddress: held!.fromAddress, withdrawalId: withdrawal.id, refundFailureReason: null };
     }
@@ -111,6 +122,12 @@ export async function refundHeldPayment(
     }
     return heldPaymentEventData(marked!, invoice);
   });
+}
+
+/** What a held payment's own sweep credited (its amount less the sweep fee, if it was charged one). */
+async function sweptNet(db: Db, settlementId: string) {
+  const [s] = await db.select({ net: settlements.netAmount }).from(settlements).where(eq(settlements.id, settlementId));
+  return new Decimal(s!.net);
 }
 
 /** The held payment of one of the tenant's invoices (404 otherwise), still held (409 otherwise). */

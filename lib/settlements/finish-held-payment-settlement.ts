@@ -34,7 +34,8 @@ export async function finishHeldPaymentSettlement(tx: Db, s: Settlement) {
     { amount: amount.toFixed(2), destinationAddress: held.refundAddress, chain: held.chain, token: held.token },
     undefined,
     sendBackControls,
-    givebackOptions(tenant!.payer),
+    // The sender's freeze list was read when the send-back was asked for; the lane reads it again before signing.
+    { ...givebackOptions(tenant!.payer), freezeListAtSend: true },
   );
   // Still refunding: refunded once this withdrawal completes (finishHeldPaymentRefund, held_payment.refunded then).
   await tx.update(heldPayments).set({ withdrawalId: withdrawal.id }).where(eq(heldPayments.id, held.id));

@@ -87,14 +87,16 @@ export async function settleInvoice(db: Db, network: SettleNetwork, settlementId
   if (familyOf(net.chain) === 'tron') return settleTronInvoice(db, net, s, invoice!, hooks);
   const client = publicClient(net.rpcUrl);
   const deposit: PrivateKeyAccount = depositAccount(net.depositMnemonic, invoice!.addressIndex);
-  // Dust: credited now, swept later with the address's next sweep (see plan-sweep.ts).
+  // Too little to be worth its sweep: left in place, not credited until a later sweep carries it (plan-sweep.ts).
   const carried = await planSweep(db, net, s, () =>
     client.readContract({ address: net.tokenAddress, abi: erc20Abi, functionName: 'balanceOf', args: [deposit.address] }),
   );
   if (!carried) return finishSettlement(db, s.id, { sweepDeferred: true });
   // The fee on what the merchant may give back (heldFee) goes to the hot wallet with the net: a refund returns it from there.
+  // A charged sweep (below the minimum) moves everything there in one transfer: a second one would cost what the fee covers.
   const units = (v: string | undefined) => parseUnits(v ?? '0', net.decimals);
-  const held = units(s.heldFee) + units(carried.heldFee);
+  const all = units(s.feeAmount) + units(s.netAmount) + units(carried.fee) + units(carried.net);
+  const held = carried.charged ? all - units(s.netAmount) - units(carried.net) : units(s.heldFee) + units(carried.heldFee);
   const moves: Move[] = (
     [
       { step: 'fee', to: net.feeWallet, units: units(s.feeAmount) + units(carried.fee) - held },

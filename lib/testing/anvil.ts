@@ -1,21 +1,22 @@
 import { freePort } from './ports/free-port';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
 import { createTestClient, createWalletClient, http, parseUnits, publicActions, type Abi, type Address, type Hex } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import type { Network, TokenContract } from '@/lib/chain/network';
-import type { Asset, ChainKey } from '@/lib/config/rails';
+import { freezeListOf, type Asset, type ChainKey, type FreezeListFunction } from '@/lib/config/rails';
+import type { StablecoinContract } from './tokens/compile-stablecoins';
+import stablecoins from './tokens/test-stablecoins.json' with { type: 'json' };
 import type { Mode } from '@/lib/mode';
 
 /**
  * A local chain for dev, tests and benches: anvil on a free 127.0.0.1 port with
- * its own chain id, a test USDT (OpenZeppelin ERC20PresetMinterPauser: 18
- * decimals, mint, pause) and funded gas, hot and faucet wallets.
+ * its own chain id, test stablecoins (lib/testing/tokens/TestStablecoins.sol: mint,
+ * pause, and the real contract's freeze list for its rail) and funded gas, hot and
+ * faucet wallets.
  */
 const ANVIL_BIN = path.resolve(process.cwd(), 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
-const TOKEN_ARTIFACT = path.resolve(process.cwd(), 'node_modules/@openzeppelin/contracts/build/contracts/ERC20PresetMinterPauser.json');
 
 /** Wallet keys are fixed derivations of the dev mnemonic's second account, so a dev chain looks the same each start. */
 function devKey(i: number): Hex {
@@ -40,20 +41,25 @@ export interface AnvilOptions {
 
 export type AnvilChain = Awaited<ReturnType<typeof startAnvil>>;
 
-/**
- * OpenZeppelin's preset returns 18 from decimals() as a constant pushed at this
- * byte of its creation code (runtime offset 635 + constructor 1131); the token
- * with other decimals patches it. anvil.test.ts reads decimals() back.
- */
-const DECIMALS_BYTE = 1131 + 635;
+/** The stand-in with the freeze list the rails table declares for a rail's token (none: a plain ERC-20). */
+const CONTRACT_OF: Record<FreezeListFunction | 'none', StablecoinContract> = {
+  none: 'TestToken',
+  isBlackListed: 'TestTetherToken',
+  isBlocked: 'TestTetherTokenV2',
+  isBlacklisted: 'TestFiatToken',
+};
 
-export function tokenArtifact(decimals = 18): { abi: Abi; bytecode: Hex } {
-  const json = JSON.parse(readFileSync(TOKEN_ARTIFACT, 'utf8')) as { abi: Abi; bytecode: Hex };
-  if (decimals === 18) return { abi: json.abi, bytecode: json.bytecode };
-  const hex = json.bytecode.slice(2);
-  if (hex.slice(DECIMALS_BYTE * 2, DECIMALS_BYTE * 2 + 2) !== '12') throw new Error('unexpected token artifact: decimals byte not found');
-  const patched = `0x${hex.slice(0, DECIMALS_BYTE * 2)}${decimals.toString(16).padStart(2, '0')}${hex.slice(DECIMALS_BYTE * 2 + 2)}` as Hex;
-  return { abi: json.abi, bytecode: patched };
+/** How each stand-in freezes a holder, as its real counterpart's owner does. */
+const FREEZE_FN: Record<FreezeListFunction, { freeze: string; thaw: string }> = {
+  isBlackListed: { freeze: 'addBlackList', thaw: 'removeBlackList' },
+  isBlocked: { freeze: 'addToBlockedList', thaw: 'removeFromBlockedList' },
+  isBlacklisted: { freeze: 'blacklist', thaw: 'unBlacklist' },
+};
+
+/** A stand-in's ABI and creation code (constructor: name, symbol, decimals). Every one has mint, pause and unpause. */
+export function tokenArtifact(contract: StablecoinContract = 'TestToken'): { abi: Abi; bytecode: Hex } {
+  const c = stablecoins.contracts[contract];
+  return { abi: c.abi as Abi, bytecode: c.bytecode as Hex };
 }
 
 async function waitForRpc(url: string, proc: ChildProcess) {
@@ -99,16 +105,31 @@ export async function startAnvil(opts: AnvilOptions = {}) {
   const faucet = createWalletClient({ chain, account: privateKeyToAccount(keys.faucet), transport: http(rpcUrl), cacheTime: 0, pollingInterval: 50 });
   const { abi } = tokenArtifact();
   const decimalsOf = new Map<string, number>();
-  const deploy = async (name: string, decimals = 18, symbol = 'USDT') => {
-    const hash = await faucet.deployContract({ abi, bytecode: tokenArtifact(decimals).bytecode, args: [name, symbol] });
+  const deploy = async (name: string, decimals = 18, symbol = 'USDT', contract: StablecoinContract = 'TestToken') => {
+    const artifact = tokenArtifact(contract);
+    const hash = await faucet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args: [name, symbol, decimals] });
     const receipt = await client.waitForTransactionReceipt({ hash });
     decimalsOf.set(receipt.contractAddress!.toLowerCase(), decimals);
     return receipt.contractAddress as Address;
   };
+  const chainKey = opts.chain ?? 'BSC';
   const tokens: TokenContract[] = [];
   for (const t of opts.tokens ?? [{ asset: 'USDT' as const, decimals: 18 }]) {
-    tokens.push({ asset: t.asset, decimals: t.decimals, address: await deploy(`${t.asset} (test)`, t.decimals, t.asset) });
+    const contract = CONTRACT_OF[freezeListOf(chainKey, t.asset) ?? 'none'];
+    tokens.push({ asset: t.asset, decimals: t.decimals, address: await deploy(`${t.asset} (test)`, t.decimals, t.asset, contract) });
   }
+  /** Freezes (or thaws) a holder on a token's own freeze list, as its issuer would; a token without one throws. */
+  const setFrozen = async (holder: Address, asset: Asset, frozen = true) => {
+    const fn = freezeListOf(chainKey, asset);
+    if (!fn) throw new Error(`${asset} on ${chainKey} has no freeze list`);
+    const hash = await faucet.writeContract({
+      address: tokens.find((t) => t.asset === asset)!.address,
+      abi: tokenArtifact(CONTRACT_OF[fn]).abi,
+      functionName: frozen ? FREEZE_FN[fn].freeze : FREEZE_FN[fn].thaw,
+      args: [holder],
+    });
+    return client.waitForTransactionReceipt({ hash });
+  };
   const token = tokens[0]!.address;
   /** Mints `amount` (a decimal string) of a token at its own decimals. */
   const mint = async (to: Address, amount: string, tokenAddress: Address = token) => {
@@ -152,7 +173,8 @@ export async function startAnvil(opts: AnvilOptions = {}) {
     tokens,
     tokenOf,
     /** Deploys another ERC-20 (e.g. to check that its transfers are ignored). */
-    deployToken: deploy,
+    deployToken: (name: string, decimals = 18, symbol = 'USDT') => deploy(name, decimals, symbol),
+    setFrozen,
     mint,
     async tokenBalance(owner: Address, tokenAddress: Address = token): Promise<bigint> {
       return (await client.readContract({ address: tokenAddress, abi, functionName: 'balanceOf', args: [owner] })) as bigint;

@@ -79,7 +79,7 @@ export async function runGasDrain(o: GasDrainOptions) {
       });
       await chain.client.waitForTransactionReceipt({ hash });
     }
-    // Until every dust payment is settled (credited; swept only if the address holds the sweep minimum).
+    // Until every dust payment is settled (swept and credited only if worth its sweep: plan-sweep.ts).
     const settledDust = async () =>
       Number(
         rowsOf<{ n: string }>(
@@ -135,7 +135,7 @@ export async function runGasDrain(o: GasDrainOptions) {
                   and (g.reference_id in (select id from withdrawals where tenant_id = ${attacker.tenant.id})
                     or g.reference_id in (select id from settlements where tenant_id = ${attacker.tenant.id})))::int as txs,
                (coalesce((select sum(fee_amount) from withdrawals where tenant_id = ${attacker.tenant.id} and status <> 'FAILED'), 0)
-                + coalesce((select sum(fee_amount) from settlements where tenant_id = ${attacker.tenant.id} and status = 'completed'), 0))::text as charged,
+                + coalesce((select sum(fee_amount) from settlements where tenant_id = ${attacker.tenant.id} and status = 'completed' and not uncollected), 0))::text as charged,
                (select count(*) from withdrawals where tenant_id = ${victim.tenant.id} and status = 'COMPLETED')::int as victim_done,
                (select count(*) from withdrawals where tenant_id = ${victim.tenant.id})::int as victim_all,
                (select count(*) from settlements where tenant_id = ${attacker.tenant.id} and status = 'completed' and not sweep_deferred)::int as sweeps`),

@@ -50,6 +50,12 @@ export interface WithdrawalOptions {
   networkFeeFrom?: 'balance' | 'amount';
   /** The invoice fee given back with a refund, credited (`invoice_fee_refund`) in the same statement. */
   invoiceFeeRefund?: Decimal;
+  /**
+   * The token's freeze list is read by the sending lane only, right before signing (it always is), not here: a
+   * send-back created inside its sweep's credit transaction, where a refusal would leave swept money uncredited
+   * and a chain read would hold the row locks. A frozen sender then fails the withdrawal and the payment is held again.
+   */
+  freezeListAtSend?: boolean;
 }
 
 /**
@@ -78,8 +84,8 @@ export async function createWithdrawal(
   const terms = networkTerms(network);
   assertNetworkMinimum(amount, terms, opts.ofInvoiceId ? 'refund' : 'withdrawal');
   const destination = parseDestination(network, input.destinationAddress);
-  // TRON's USDT blacklist, read before anything is written (a failed read is a 503).
-  await refuseBlacklisted(network, destination);
+  // The token's freeze list (USDT, USDC: lib/config/rails.ts), read before anything is written (a failed read is a 503).
+  if (!opts.freezeListAtSend) await refuseBlacklisted(network, destination);
   // postBackUrl follows the spec: HTTPS only, never a private or local host.
   const postBackUrl = input.postBackUrl === undefined ? null : validateEndpointUrl(input.postBackUrl, 'live', 'postBackUrl');
   const rate = opts.percentFee === false ? '0' : owner.tenant.withdrawalFeeRate;

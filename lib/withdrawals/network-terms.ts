@@ -27,3 +27,13 @@ export function assertNetworkMinimum(amount: Decimal, terms: NetworkTerms, what 
     { path: 'amount', message: `must be at least ${min}` },
   ]);
 }
+
+/**
+ * What sweeping `amount` off its deposit address costs the money swept: the network's sweep fee below its sweep
+ * minimum, else nothing (lib/settlements/plan-sweep.ts decides it again from the address's balance, which is at
+ * least this amount, so never more than this).
+ */
+export function sweepFeeOf(net: Pick<Network, 'sweepMinimum' | 'sweepFee'>, amount: Decimal.Value) {
+  if (!net.sweepMinimum || new Decimal(amount).gte(net.sweepMinimum)) return new Decimal(0);
+  return new Decimal(net.sweepFee ?? 0);
+}

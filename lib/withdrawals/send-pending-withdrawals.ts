@@ -5,6 +5,7 @@ import { withdrawals } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { broadcastRaw } from '@/lib/chain/broadcast-raw';
 import { reserveNonce } from '@/lib/chain/reserve-nonce';
+import { freezeListCall, frozenFrom } from '@/lib/chain/freeze-list';
 import { resultOf, rpcBatch, RpcReadError } from '@/lib/chain/rpc-batch';
 import { transferData, type LaneNetwork } from './lane-helpers';
 import { runSendLane, type SendFamily, type SendOptions } from './run-send-lane';
@@ -12,13 +13,14 @@ import { runSendLane, type SendFamily, type SendOptions } from './run-send-lane'
 const REVERT = /revert|execution reverted|paused/i;
 
 /**
- * The hot wallet's USDT and BNB, the gas price and the transfer's gas
- * estimate from one node in one batch: a revert is believed only beside that
+ * The hot wallet's USDT and BNB, the gas price, the transfer's gas
+ * estimate and, where the token has one, its freeze list's answer for the destination, from one node in one batch: a revert is believed only beside that
  * node's own token balance, so a node behind the others cannot fail a
  * withdrawal the wallet can pay. A failed read throws (the pass ends, nothing changes).
  */
-async function preflight(net: LaneNetwork, from: Address, data: Hex) {
-  const [token, bnb, price, estimate] = await rpcBatch(net.rpcUrl, [
+async function preflight(net: LaneNetwork, from: Address, to: Address, data: Hex) {
+  const frozenCall = freezeListCall(net, to);
+  const [token, bnb, price, estimate, frozen] = await rpcBatch(net.rpcUrl, [
     {
       method: 'eth_call',
       params: [{ to: net.tokenAddress, data: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [from] }) }, 'latest'],
@@ -26,12 +28,15 @@ async function preflight(net: LaneNetwork, from: Address, data: Hex) {
     { method: 'eth_getBalance', params: [from, 'latest'] },
     { method: 'eth_gasPrice', params: [] },
     { method: 'eth_estimateGas', params: [{ from, to: net.tokenAddress, data }] },
+    // The token's freeze list, read again right before signing: the issuer may have frozen the destination since.
+    ...(frozenCall ? [frozenCall] : []),
   ]);
   return {
     tokenBalance: BigInt(resultOf(token!, 'balanceOf') as string),
     bnb: BigInt(resultOf(bnb!, 'eth_getBalance') as string),
     gasPrice: BigInt(resultOf(price!, 'eth_gasPrice') as string),
     estimate: estimate!,
+    frozen: frozen ? frozenFrom(net, frozen) : false,
   };
 }
 
@@ -56,7 +61,13 @@ export async function sendPendingWithdrawals(db: Db, lane: LaneNetwork, client: 
   const evm: SendFamily<EvmSigning> = {
     async prepare(w, net, amount) {
       const data = transferData(w.destinationAddress as `0x${string}`, amount);
-      const pre = await preflight(net, account.address, data);
+      const pre = await preflight(net, account.address, w.destinationAddress as Address, data);
+      if (pre.frozen) {
+        return {
+          kind: 'fail',
+          reason: `The destination ${w.destinationAddress} is on the ${net.token} contract's blacklist: tokens sent there would be frozen.`,
+        };
+      }
       if (pre.tokenBalance < amount) {
         return {
           kind: 'wait',

@@ -85,17 +85,17 @@ async function constantCall(client: TronNodeClient, q: { token: string; owner: s
 
 const word = (addr: string) => toEvm(addr).slice(2).padStart(64, '0');
 
-/** Tether's blacklist (`isBlackListed(address)`) read from the token contract; a revert or odd answer throws. */
-export async function isBlackListed(client: TronNodeClient, token: string, addr: string): Promise<boolean> {
-  const { out, failed } = await constantCall(client, { token, owner: addr, selector: 'isBlackListed(address)', parameter: word(addr) });
+/** A token contract's freeze list (`<fn>(address) returns (bool)`, lib/config/rails.ts) read from the chain; a revert or odd answer throws. */
+export async function readFreezeList(client: TronNodeClient, token: string, fn: string, addr: string): Promise<boolean> {
+  const { out, failed } = await constantCall(client, { token, owner: addr, selector: `${fn}(address)`, parameter: word(addr) });
   const value = out.constant_result?.[0];
   if (failed || !value || !/^[0-9a-f]{64}$/i.test(value))
-    throw new TronNodeError(
-      '/wallet/triggerconstantcontract',
-      `isBlackListed gave no answer (${out.result.message ?? out.result.code ?? 'no result'})`,
-    );
+    throw new TronNodeError('/wallet/triggerconstantcontract', `${fn} gave no answer (${out.result.message ?? out.result.code ?? 'no result'})`);
   return BigInt(`0x${value}`) !== 0n;
 }
+
+/** Tether's blacklist (`isBlackListed(address)`) read from the token contract; a revert or odd answer throws. */
+export const isBlackListed = (client: TronNodeClient, token: string, addr: string) => readFreezeList(client, token, 'isBlackListed', addr);
 
 /**
  * Energy a TRC-20 transfer would burn now (`energy_used` of a constant call, including the

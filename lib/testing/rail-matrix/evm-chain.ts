@@ -10,8 +10,8 @@ import { matrixNetwork, type MatrixChainStarter } from './matrix-chain';
 export const startEvmMatrixChain: MatrixChainStarter = async (chain, assets) => {
   const tokens = assets.map((asset) => ({ asset, decimals: CHAIN_SPECS[chain].tokens[asset]!.decimals }));
   const anvil = await startAnvil({ chain, tokens });
-  const { minWithdrawal, networkFee, sweepMinimum } = NETWORK_COST_DEFAULTS[chain];
-  const net = matrixNetwork(anvil.network('test', { minWithdrawal, networkFee, sweepMinimum, nativeCoin: CHAIN_SPECS[chain].nativeCoin }));
+  const { minWithdrawal, networkFee, sweepMinimum, sweepFee } = NETWORK_COST_DEFAULTS[chain];
+  const net = matrixNetwork(anvil.network('test', { minWithdrawal, networkFee, sweepMinimum, sweepFee, nativeCoin: CHAIN_SPECS[chain].nativeCoin }));
   setNetworkOverride('test', net, chain);
   const token = (asset: string) => anvil.tokens.find((t) => t.asset === asset)!;
   // The hot wallet pays refunds and withdrawals whatever was swept to it yet.

@@ -11,8 +11,8 @@ export const startTronMatrixChain: MatrixChainStarter = async (chain, assets) =>
   if (chain !== 'TRON' || assets.some((a) => a !== 'USDT'))
     throw new Error(`the TRON stand-in runs TRON:USDT only, not ${chain} ${assets.join(',')}`);
   const rail = await startTronRail();
-  const { minWithdrawal, networkFee, sweepMinimum } = NETWORK_COST_DEFAULTS.TRON;
-  const net = Object.freeze({ ...rail.net, minWithdrawal, networkFee, sweepMinimum });
+  const { minWithdrawal, networkFee, sweepMinimum, sweepFee } = NETWORK_COST_DEFAULTS.TRON;
+  const net = Object.freeze({ ...rail.net, minWithdrawal, networkFee, sweepMinimum, sweepFee });
   setNetworkOverride('test', net);
   const decimals = CHAIN_SPECS.TRON.tokens.USDT!.decimals;
   await rail.node.mintUsdt(rail.node.keys.hot.address, parseUnits('1000000', decimals));
