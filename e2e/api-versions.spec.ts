@@ -19,7 +19,7 @@ test('the owner sees the account on 2026-11-01 with what 2026-12-01 changes, upg
   test.setTimeout(120_000);
   const email = uniqueEmail('versions');
   await signUpViaUi(page, { business: 'Versions Ltd', email, password: 'correct-horse-battery' });
-  // Pinned as migration 0046 pinned every tenant from before versions.
+  // Pinned as migration 0047 pinned every tenant from before versions.
   const db = await getDb();
   const [u] = await db.select().from(users).where(eq(users.email, email));
   await db.execute(sql`update tenants set api_version = '2026-11-01' where id = ${u!.tenantId}`);

@@ -61,7 +61,7 @@ export const tenants = pgTable('tenants', {
   /**
    * The dated API version (lib/api/versions.ts) this tenant's requests and webhooks are rendered in unless a key,
    * an endpoint or the request's Gateway-Version header names another. createTenant sets the latest; tenants from
-   * before versions were pinned to 2026-11-01 (migration 0046), the version before the held_payment.* rename. Only
+   * before versions were pinned to 2026-11-01 (migration 0047), the version before the held_payment.* rename. Only
    * moves forward (lib/tenants/upgrade-api-version.ts). No default: every writer chooses.
    */
   apiVersion: text().notNull(),
