@@ -28,7 +28,7 @@ describe('address rules by family', () => {
     expect(addressProblem(chain, ` ${rule.example} `)).toBeNull();
     expect(serverProblem(chain, rule.example)).toBeNull();
     for (const other of Object.values(ADDRESS_RULES).filter((r) => r.family !== rule.family)) {
-      const words = `is a ${other.name} address; ${CHAIN_SPECS[chain].name} takes ${rule.name} addresses`;
+      const words = `is ${other.family === 'evm' ? 'an' : 'a'} ${other.name} address; ${CHAIN_SPECS[chain].name} takes ${rule.name} addresses`;
       expect(addressProblem(chain, other.example)).toBe(words);
       expect(serverProblem(chain, other.example)).toBe(words);
     }

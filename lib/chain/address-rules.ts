@@ -26,6 +26,9 @@ export function addressProblem(chain: ChainKey, raw: string): string | null {
   const s = raw.trim();
   if (rule.pattern.test(s)) return null;
   const other = addressFamilyOf(s);
-  if (other) return `is a ${ADDRESS_RULES[other].name} address; ${CHAIN_SPECS[chain].name} takes ${rule.name} addresses`;
+  if (other) return `is ${article(ADDRESS_RULES[other].name)} ${ADDRESS_RULES[other].name} address; ${CHAIN_SPECS[chain].name} takes ${rule.name} addresses`;
   return `must be ${rule.shape}`;
 }
+
+/** "an EVM", "a TRON": the names are initialisms read letter by letter, so a vowel letter takes "an". */
+export const article = (name: string): 'a' | 'an' => (/^[AEFHILMNORSX]/.test(name) ? 'an' : 'a');

@@ -38,6 +38,6 @@ describe('a TRON:USDT invoice', () => {
     });
     expect(res.status, res.text).toBe(400);
     expect(res.body.code, res.text).toBe('invalid_address');
-    expect(res.body.message).toMatch(/EVM \(0x\) address/);
+    expect(res.body.message).toMatch(/is an EVM \(0x…\) address; TRON takes TRON \(T…\) addresses/);
   });
 });
