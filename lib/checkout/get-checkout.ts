@@ -67,10 +67,11 @@ export async function getCheckout(db: Db, invoiceId: string) {
   const tron = familyOf(inv.chain) === 'tron';
   // TRON has no payment URI that wallets agree on (docs/tron.md §1, "Checkout"): TronLink and Trust Wallet scan a
   // plain T… address, so the QR holds only that and the page states the amount. EVM: EIP-681 with the amount.
-  const depositAddress = tron ? formatAddress(inv.depositAddress) : inv.depositAddress;
+  // The wire form a wallet shows (EIP-55 `0x…`, Base58 `T…`), as the API states it: never the stored lower-case or `41…` form.
+  const depositAddress = formatAddress(inv.depositAddress);
   const qrHasAmount = !tron && Boolean(net?.tokenAddress) && remaining.gt(0);
   const payUri = qrHasAmount
-    ? `ethereum:${net!.tokenAddress}@${inv.chainId}/transfer?address=${inv.depositAddress}&uint256=${parseUnits(remaining.toFixed(), net!.decimals)}`
+    ? `ethereum:${net!.tokenAddress}@${inv.chainId}/transfer?address=${depositAddress}&uint256=${parseUnits(remaining.toFixed(), net!.decimals)}`
     : depositAddress;
   return {
     id: inv.id,
