@@ -1,7 +1,7 @@
 import { getAddress } from 'viem';
 import { CHAIN_SPECS, type ChainKey } from '@/lib/config/rails';
 import { depositAddress } from './deposit-account';
-import { toBase58 } from './tron/address';
+import { toBase58, toHex41 } from './tron/address';
 import { TRON_ADDRESS_RULE } from './tron/address-rule';
 import { tronDepositKey } from './tron/deposit-key';
 
@@ -23,6 +23,14 @@ export function storedDepositAddress(chain: ChainKey, mnemonic: string, index: n
  */
 export function formatAddress(address: string): string {
   return isStoredTronAddress(address) || TRON_ADDRESS_RULE.pattern.test(address) ? toBase58(address) : getAddress(address);
+}
+
+/**
+ * The stored form of a wire address (what invoices, refund requests and payments hold): lower-case `0x…`, or `41…`
+ * for a TRON `T…`; the inverse of formatAddress, for looking a pasted address up.
+ */
+export function storedAddress(wire: string): string {
+  return TRON_ADDRESS_RULE.pattern.test(wire) ? toHex41(wire) : wire.toLowerCase();
 }
 
 /** True for the stored TRON form (`41` + 40 hex digits, no 0x). */

@@ -264,8 +264,11 @@ const PATHS = {
     }
     const [wid] = r.state.withdrawalIds;
     const w = (await call('GET', `/v1/withdrawals/${wid}`, { key: r.key })).body;
-    const hits = await searchConsole(db, w.destinationAddress);
-    expect(hits.map((h) => h.id), `search ${w.destinationAddress}`).toContain(wid);
+    for (const q of [w.destinationAddress, w.txHash]) {
+      const hits = await searchConsole(db, q);
+      expect(hits.map((h) => h.id), `search ${q}`).toContain(wid);
+      expect(hits.find((h) => h.id === wid)!.summary).toContain(`6.00 ${r.token}`);
+    }
   },
 } satisfies Record<string, (r: RailRun, skip: (why: string) => void) => Promise<void>>;
 

@@ -43,7 +43,9 @@ export interface RailRun {
 
 export async function startRailRun(rail: RailKey, c: MatrixChain, otherToken?: Asset): Promise<RailRun> {
   const t = await createTestTenant({ invoiceFeeRate: '0.01', withdrawalFeeRate: '0.01' });
-  const jobs = () => runInvoiceJobs(t.db, c.net, { retry: { maxAttempts: 2, backoffMs: 0 }, hooks: c.settleHooks });
+  const jobs = async () => {
+    await runInvoiceJobs(t.db, c.net, { retry: { maxAttempts: 2, backoffMs: 0 }, hooks: c.settleHooks });
+  };
   await jobs(); // the watcher's cursor starts below the head
   const run: RailRun = {
     rail,
