@@ -24,7 +24,10 @@ test.afterAll(async () => {
 });
 
 async function expectNoSidewaysScroll(page: Page, what: string) {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
   expect(scrollWidth, `${what}: page scrolls sideways at ${innerWidth} px`).toBeLessThanOrEqual(innerWidth);
 }
 

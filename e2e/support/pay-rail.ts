@@ -33,11 +33,21 @@ export async function payOnEvm(chain: ChainKey, asset: Asset, to: string, amount
   const c = E2E_EVM_CHAINS.find((x) => x.chain === chain)!;
   const token = c.tokens.find((t) => t.asset === asset)!;
   const wallet = createWalletClient({
-    chain: { id: c.chainId, name: chain, nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [`http://127.0.0.1:${c.port}`] } } },
+    chain: {
+      id: c.chainId,
+      name: chain,
+      nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [`http://127.0.0.1:${c.port}`] } },
+    },
     account: privateKeyToAccount(STACK_KEYS.faucet),
     transport: http(`http://127.0.0.1:${c.port}`),
   });
-  return wallet.writeContract({ address: token.address, abi: erc20Abi, functionName: 'transfer', args: [getAddress(to), parseUnits(amount, token.decimals)] });
+  return wallet.writeContract({
+    address: token.address,
+    abi: erc20Abi,
+    functionName: 'transfer',
+    args: [getAddress(to), parseUnits(amount, token.decimals)],
+  });
 }
 
 /** Pays `amount` of a rail's token to a deposit address from the stack's faucet on that network. */

@@ -53,10 +53,14 @@ export const TRON_USDT_ADDRESS = getContractAddress({ from: privateKeyToAddress(
  * the rails' order at the rails table's decimals (so token i is the faucet's contract at nonce i): the e2e stack enables
  * the rails `npm run dev` does, and e2e/rail-matrix.spec.ts loops over them. The default rail's network is the anvil above.
  */
-const railsOn = (chain: ChainKey): Asset[] => DEV_RAILS.map(splitRailId).filter((r) => r.chain === chain).map((r) => r.token);
+const railsOn = (chain: ChainKey): Asset[] =>
+  DEV_RAILS.map(splitRailId)
+    .filter((r) => r.chain === chain)
+    .map((r) => r.token);
 const evmNetworks = [...new Set(DEV_RAILS.map((r) => splitRailId(r).chain))].filter((c) => familyOf(c) === 'evm');
 export const E2E_EVM_CHAINS = evmNetworks.map((chain, i) => {
-  const assets = chain === UNPREFIXED_RAIL.chain ? [UNPREFIXED_RAIL.token, ...railsOn(chain).filter((a) => a !== UNPREFIXED_RAIL.token)] : railsOn(chain);
+  const assets =
+    chain === UNPREFIXED_RAIL.chain ? [UNPREFIXED_RAIL.token, ...railsOn(chain).filter((a) => a !== UNPREFIXED_RAIL.token)] : railsOn(chain);
   const key = `E2E_${chain}_CHAIN_ID`;
   process.env[key] ??= chain === UNPREFIXED_RAIL.chain ? String(CHAIN_ID) : String(2_000_000 + i * 1_000_000 + Math.floor(Math.random() * 900_000));
   return {

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { getCheckout } from '@/lib/checkout/get-checkout';
 import { networkLabel, railLabel } from '@/lib/checkout/network-label';
 import { searchConsole } from '@/lib/console/search';
 import { CHAIN_SPECS, railId, splitRailId, type RailId, type RailKey } from '@/lib/config/rails';
@@ -23,7 +22,10 @@ import { addressFacts, asTyped, claimOf, expectTokenAmount, expectWireForm, expi
  */
 
 // The server actions behind the no-JavaScript forms, called as Next calls them: a redirect is thrown.
-vi.mock('next/headers', () => ({ headers: async () => new Headers({ 'x-forwarded-for': '192.0.2.7' }), cookies: async () => ({ get: () => undefined }) }));
+vi.mock('next/headers', () => ({
+  headers: async () => new Headers({ 'x-forwarded-for': '192.0.2.7' }),
+  cookies: async () => ({ get: () => undefined }),
+}));
 vi.mock('next/navigation', () => ({
   redirect: (url: string) => {
     throw Object.assign(new Error('NEXT_REDIRECT'), { redirectTo: url });
@@ -211,7 +213,10 @@ const PATHS = {
     const balance = (await call('GET', `/v1/withdrawals/balance?currency=${r.token}`, { key: r.key })).body;
     expect(new Decimal(max.body.maxAmount).plus(max.body.estimatedFee).lte(balance.available)).toBe(true);
     const to = r.c.freshAddress();
-    const res = await call('POST', '/v1/withdrawals', { key: r.key, body: { amount: max.body.maxAmount, chain: r.chain, token: r.token, destinationAddress: to } });
+    const res = await call('POST', '/v1/withdrawals', {
+      key: r.key,
+      body: { amount: max.body.maxAmount, chain: r.chain, token: r.token, destinationAddress: to },
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.body.amount).toBe(max.body.maxAmount);
     const after = (await call('GET', `/v1/withdrawals/balance?currency=${r.token}`, { key: r.key })).body;
@@ -259,14 +264,20 @@ const PATHS = {
     const inv = await detail(r, r.state.overpaid!.id);
     for (const q of [inv.depositAddress, asTyped(inv.depositAddress)]) {
       const hits = await searchConsole(db, q);
-      expect(hits.map((h) => h.id), `search ${q}`).toContain(inv.id);
+      expect(
+        hits.map((h) => h.id),
+        `search ${q}`,
+      ).toContain(inv.id);
       expect(hits.find((h) => h.id === inv.id)!.summary).toContain(`100.00 ${r.token}`);
     }
     const [wid] = r.state.withdrawalIds;
     const w = (await call('GET', `/v1/withdrawals/${wid}`, { key: r.key })).body;
     for (const q of [w.destinationAddress, w.txHash]) {
       const hits = await searchConsole(db, q);
-      expect(hits.map((h) => h.id), `search ${q}`).toContain(wid);
+      expect(
+        hits.map((h) => h.id),
+        `search ${q}`,
+      ).toContain(wid);
       expect(hits.find((h) => h.id === wid)!.summary).toContain(`6.00 ${r.token}`);
     }
   },
@@ -290,7 +301,7 @@ afterAll(async () => {
 
 const runOf = (rail: RailId) => {
   let run = runs.get(rail);
-    const { chain, token } = splitRailId(rail);
+  const { chain, token } = splitRailId(rail);
   // The network's second token is one the same run enables there (its contract is deployed on the matrix chain).
   const other = RAILS.map(splitRailId).find((x) => x.chain === chain && x.token !== token)?.token;
   if (!run) runs.set(rail, (run = startRailRun({ chain, token }, chains.get(chain)!, other)));
