@@ -52,6 +52,14 @@ export async function autoRefund(db: Db, requestId: string, now = new Date()): P
     // Switched off since: left as is (the job does not pick it; switching on again makes it older than the policy).
     if (refusal === 'off') return 'skipped';
     if (refusal) return set(refusal, true);
+    // A rule that holds for good is told first. Then the delay in force now, not the one when the proposal was made
+    // (a lengthened delay applies to waiting proposals, issue 42 §2); the policy change moves autoRefundAfter too,
+    // except on a row a pass held at that moment.
+    const due = new Date(r.createdAt.getTime() + tenant.autoRefundDelaySeconds * 1000);
+    if (due > now) {
+      await tx.update(refundRequests).set({ autoRefundAfter: due }).where(eq(refundRequests.id, r.id));
+      return 'skipped';
+    }
     if (amount.lt('0.01') || terms.refundable.lt(amount)) return set(AWAITING_SETTLEMENT, false);
     let refundId: string;
     try {
