@@ -58,7 +58,6 @@ const FAMILY_CODE = /^lib\/chain\/(?:evm\/|tron\/|families\.ts$|[\w-]+-family\.t
  * What is left is in files other work is changing, and two sweep-plan tag checks (`gasPlan.kind`) in the families' sweeps.
  */
 const LIB_CEILING: Record<string, number> = {
-  'lib/config/exchange-wallets.ts': 1,
   'lib/config/network-env.ts': 1,
   'lib/config/rails.ts': 1,
   'lib/config/tron-env-address.ts': 2,
