@@ -5033,7 +5033,7 @@ export interface operations {
                     "application/json": components["schemas"]["Withdrawal"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, unknown_api_version, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, destination_screened, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
@@ -7875,7 +7875,7 @@ export interface operations {
                     "application/json": components["schemas"]["RefundRequest"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, unknown_api_version, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, destination_screened, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
@@ -10520,7 +10520,7 @@ export interface operations {
                     "application/json": components["schemas"]["Withdrawal"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, unknown_api_version, insufficient_balance, amount_below_minimum, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, invalid_amount, invalid_url, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, insufficient_balance, amount_below_minimum, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, destination_screened, invalid_amount, invalid_url, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
@@ -11773,7 +11773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExchangeWithdrawalResult"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, unknown_api_version, exchange_rejected, unknown_currency, currency_unavailable, amount_out_of_range, insufficient_balance, destination_blacklisted, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, exchange_rejected, unknown_currency, currency_unavailable, amount_out_of_range, insufficient_balance, destination_blacklisted, destination_screened, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
