@@ -3,5 +3,8 @@ export type ConsoleAccess = 'ok' | 'sign-in' | 'forbidden';
 
 export function consoleAccess(user: { role: string } | null | undefined): ConsoleAccess {
   if (!user) return 'sign-in';
-  return user.role === 'support' ? 'ok' : 'forbidden';
+  return isStaffRole(user.role) ? 'ok' : 'forbidden';
 }
+
+/** Console staff: support users, and compliance users (support staff who also review screening holds, docs/screening.md). */
+export const isStaffRole = (role: string) => role === 'support' || role === 'compliance';
