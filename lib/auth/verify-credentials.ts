@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { isStaffRole } from '@/lib/console/access';
+import { isStaffRole } from '@/lib/users/roles';
 import { users } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { verifyPassword } from '@/lib/users/password';

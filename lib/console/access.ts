@@ -1,3 +1,5 @@
+import { isStaffRole } from '@/lib/users/roles';
+
 /** Who may open the support console: support staff only; merchants' users get a 403, nobody a redirect loop. */
 export type ConsoleAccess = 'ok' | 'sign-in' | 'forbidden';
 
@@ -5,6 +7,3 @@ export function consoleAccess(user: { role: string } | null | undefined): Consol
   if (!user) return 'sign-in';
   return isStaffRole(user.role) ? 'ok' : 'forbidden';
 }
-
-/** Console staff: support users, and compliance users (support staff who also review screening holds, docs/screening.md). */
-export const isStaffRole = (role: string) => role === 'support' || role === 'compliance';

@@ -1,5 +1,5 @@
 import { cookies } from 'next/headers';
-import { isStaffRole } from '@/lib/console/access';
+import { isStaffRole } from '@/lib/users/roles';
 import { notFound, redirect } from 'next/navigation';
 import { cache } from 'react';
 import { ApiError } from '@/lib/api/errors';

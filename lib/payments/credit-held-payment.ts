@@ -5,7 +5,7 @@ import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/mode';
-import { SCREENING_HOLD_MESSAGE } from '@/lib/screening/review-screening-hold';
+import { SCREENING_HOLD_MESSAGE } from './review-screening-hold';
 import { applyTransfers } from './apply-transfers';
 import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
 import { heldPaymentEventData } from '@/lib/invoices/held-payment-view';

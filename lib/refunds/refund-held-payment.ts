@@ -7,7 +7,7 @@ import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import { requireRail } from '@/lib/chain/network';
 import { parseDestination, refuseDepositAddress } from '@/lib/destinations/check-destination';
 import { checkSendBackSender } from '@/lib/destinations/check-sender';
-import { SCREENING_HOLD_MESSAGE } from '@/lib/screening/review-screening-hold';
+import { SCREENING_HOLD_MESSAGE } from '@/lib/payments/review-screening-hold';
 import { refuseBlacklisted } from '@/lib/destinations/refuse-blacklisted';
 import type { Db } from '@/lib/db';
 import { Decimal, formatAmount } from '@/lib/money';

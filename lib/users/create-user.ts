@@ -3,7 +3,7 @@ import { users } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import { getTenantOrThrow } from '@/lib/tenants/get-tenant-or-throw';
-import { isStaffRole } from '@/lib/console/access';
+import { isStaffRole } from '@/lib/users/roles';
 import { hashPassword } from './password';
 
 export const CreateUserInput = z

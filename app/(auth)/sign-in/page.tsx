@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { isStaffRole } from '@/lib/console/access';
+import { isStaffRole } from '@/lib/users/roles';
 import { redirect } from 'next/navigation';
 import { getSignedInStaff } from '@/lib/console/context';
 import { getDashboardContext } from '@/lib/dashboard/context';

@@ -8,10 +8,10 @@ import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
 import { heldPaymentEventData } from '@/lib/invoices/held-payment-view';
-import { applyTransfers } from '@/lib/payments/apply-transfers';
-import { emitHeldPaymentEvent } from '@/lib/payments/record-held-payment';
-import { recordDecision } from './record-decision';
-import { screenAddress } from './screen-address';
+import { applyTransfers } from './apply-transfers';
+import { emitHeldPaymentEvent } from './record-held-payment';
+import { recordDecision } from '@/lib/screening/record-decision';
+import { screenAddress } from '@/lib/screening/screen-address';
 
 /** What the merchant's credit and send-back answer for a payment held for review (409 invalid_state): no list details. */
 export const SCREENING_HOLD_MESSAGE = 'This payment is held for review by the operator: it cannot be credited or sent back until that review.';
