@@ -34,6 +34,7 @@ export const ID_PREFIXES = {
   operatorEvent: 'oev',
   consoleAlert: 'alr',
   jobRun: 'run',
+  screening: 'scr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

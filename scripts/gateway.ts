@@ -5,8 +5,11 @@
  *   key:create --tenant ID --mode test|live --scopes a,b [--name N] [--rate-limit 120] [--expires-in-days D]
  *   user:create --email E --role owner|member|support [--tenant ID] [--password P]
  *   secrets:reencrypt [--batch-size 500]
+ *   screening:import <file> [--date YYYY-MM-DD] [--force]
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { importScreeningList } from '@/lib/screening/import-list';
 import { closeDb, getDb, migrate } from '@/lib/db';
 import { env } from '@/lib/env';
 import { createApiKey } from '@/lib/api-keys/create-api-key';
@@ -52,7 +55,8 @@ const USAGE = `usage: npm run gateway -- <command> [flags]
   tenant:list
   key:create --tenant ID --mode test|live --scopes a,b [--name N] [--rate-limit 120] [--expires-in-days D]
   user:create --email E --role owner|member|support [--tenant ID] [--password P]
-  secrets:reencrypt [--batch-size 500]   seal plaintext secrets and re-seal those under SECRETS_ENCRYPTION_KEY_PREVIOUS`;
+  secrets:reencrypt [--batch-size 500]   seal plaintext secrets and re-seal those under SECRETS_ENCRYPTION_KEY_PREVIOUS
+  screening:import <file> [--date YYYY-MM-DD] [--force]   replace the SDN screening list from sdn_advanced.xml, sdn.xml or a CSV (docs/screening.md)`;
 
 async function main() {
   const [command, ...rest] = process.argv.slice(2);
@@ -60,7 +64,9 @@ async function main() {
     console.log(USAGE);
     return;
   }
-  const flags = parseFlags(rest);
+  // screening:import takes its file first; --force is a bare switch.
+  const file = command === 'screening:import' && rest[0] && !rest[0].startsWith('--') ? rest.shift() : undefined;
+  const flags = parseFlags(rest.map((a) => (a === '--force' ? '--force=true' : a)));
   env();
   const db = await getDb();
   if (env().APP_ENV !== 'production') await migrate();
@@ -137,6 +143,17 @@ async function main() {
       // Counts, row keys and reasons only: never a secret, sealed or not.
       print(report);
       if (report.failures.length > 0) process.exitCode = 1;
+      break;
+    }
+    case 'screening:import': {
+      allowOnly(flags, ['date', 'force']);
+      if (!file) throw new UsageError('screening:import needs the file: npm run gateway -- screening:import sdn_advanced.xml');
+      const report = await importScreeningList(db, readFileSync(file, 'utf8'), {
+        date: flags.date,
+        force: flags.force === 'true',
+        actor: { kind: 'system', id: 'cli', label: 'gateway screening:import' },
+      });
+      print(report);
       break;
     }
     default:

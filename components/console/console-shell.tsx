@@ -9,6 +9,7 @@ const NAV = [
   { href: '/console/dead-letters', label: 'Dead letters' },
   { href: '/console/stuck', label: 'Stuck work' },
   { href: '/console/held-payments', label: 'Held payments' },
+  { href: '/console/screening', label: 'Screening review' },
   { href: '/console/solvency', label: 'Solvency' },
   { href: '/console/tenants', label: 'Tenants' },
   { href: '/console/audit', label: 'Audit log' },

@@ -126,15 +126,19 @@ export const heldPayments = pgTable(
     tenantId: text()
       .notNull()
       .references(() => tenants.id),
-    /** network: right token, other network; token: other token (any network). */
-    mismatch: text({ enum: ['network', 'token'] }).notNull(),
+    /**
+     * network: right token, other network; token: other token (any network); screening: the sender is on the SDN
+     * snapshot (lib/screening): held for a compliance user's review whatever the rail, never the merchant's to credit or send back.
+     */
+    mismatch: text({ enum: ['network', 'token', 'screening'] }).notNull(),
     /**
      * held until the merchant resolves it. credited: another network's payment counted towards the
      * invoice (a chain_transfers row now), or another token's credited to that token's balance once
      * its own sweep is done. refunding → refunded: swept, then sent back to refundAddress; refunded only
      * once that withdrawal completed (a failed one returns it to held with refundFailureReason).
      */
-    status: text({ enum: ['held', 'credited', 'refunding', 'refunded'] })
+    // frozen: a screening hold a compliance user kept (never credited, never sent back).
+    status: text({ enum: ['held', 'credited', 'refunding', 'refunded', 'frozen'] })
       .notNull()
       .default('held'),
     /** Set when the payment is swept by a settlement of its own (kind `mismatched` or `refund`), not with the invoice's payments. */

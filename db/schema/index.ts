@@ -23,3 +23,4 @@ export * from './gas-spend';
 export * from './solvency';
 export * from './operator-events';
 export * from './console-alerts';
+export * from './screening';

@@ -9,7 +9,7 @@ export const users = pgTable(
     email: text().notNull().unique(),
     /** argon2id encoded hash. */
     passwordHash: text().notNull(),
-    role: text({ enum: ['owner', 'member', 'support'] }).notNull(),
+    role: text({ enum: ['owner', 'member', 'support', 'compliance'] }).notNull(),
     tenantId: text(),
     /** Base32 TOTP secret once two-factor sign-in is confirmed, sealed (lib/crypto/secret-box.ts); null when 2FA is off. */
     totpSecret: text(),

@@ -1669,6 +1669,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment.screening_hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.screening_hold
+         * @description Extension: a payment reached an invoice and is held for review by the operator (data.mismatch "screening"): not counted towards the invoice, not credited, not swept onward, never sent back automatically. The operator releases it (then it counts as usual: invoice.* events follow) or keeps it frozen (data.status "frozen").
+         */
+        post: operations["onPaymentScreeningHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -2075,15 +2095,15 @@ export interface components {
              */
             invoiceToken: "USDT" | "USDC";
             /**
-             * @description network: the right token on another network; token: another token.
+             * @description network: the right token on another network; token: another token; screening: held for review by the operator (payment.screening_hold).
              * @enum {string}
              */
-            mismatch: "network" | "token";
+            mismatch: "network" | "token" | "screening";
             /**
-             * @description held: neither counted towards the invoice nor credited (on the deposit address; after a failed send-back, in the balance: see refundFailureReason). credited (POST .../credit): another network's payment counts towards the invoice; another token's is credited to that token's balance once swept. refunding → refunded (POST .../refund): swept, then sent back to refundAddress by the withdrawal withdrawalId; refunded once that withdrawal completed, held again if it failed.
+             * @description frozen: a payment held for review that the operator kept (never credited). held: neither counted towards the invoice nor credited (on the deposit address; after a failed send-back, in the balance: see refundFailureReason). credited (POST .../credit): another network's payment counts towards the invoice; another token's is credited to that token's balance once swept. refunding → refunded (POST .../refund): swept, then sent back to refundAddress by the withdrawal withdrawalId; refunded once that withdrawal completed, held again if it failed.
              * @enum {string}
              */
-            status: "held" | "credited" | "refunding" | "refunded";
+            status: "held" | "credited" | "refunding" | "refunded" | "frozen";
             /** @description Decimal string, e.g. "100.50". */
             amount: string;
             txHash: string;
@@ -2622,6 +2642,17 @@ export interface components {
             disabledAt: string | null;
             /** Format: date-time */
             createdAt: string;
+        };
+        PaymentScreeningHoldEvent: {
+            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "payment.screening_hold";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["HeldPaymentEventData"];
         };
         PostbackSecret: {
             exists: boolean;
@@ -5033,7 +5064,7 @@ export interface operations {
                     "application/json": components["schemas"]["Withdrawal"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, unknown_api_version, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, destination_screened, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
@@ -7875,7 +7906,7 @@ export interface operations {
                     "application/json": components["schemas"]["RefundRequest"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, unknown_api_version, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, destination_screened, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
@@ -8799,7 +8830,7 @@ export interface operations {
                     /** @default true */
                     enabled?: boolean;
                     /** @description Event types to receive, or ["*"] for all. The old names mismatched_payment.* are accepted and stored as held_payment.* (deprecated). */
-                    eventsSubscribed: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "held_payment.detected" | "held_payment.credited" | "held_payment.refunded" | "held_payment.refund_failed" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded" | "mismatched_payment.refund_failed")[];
+                    eventsSubscribed: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "held_payment.detected" | "held_payment.credited" | "held_payment.refunded" | "held_payment.refund_failed" | "payment.screening_hold" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded" | "mismatched_payment.refund_failed")[];
                     description?: string;
                     /**
                      * @description The dated API version its events are rendered in (type names and data); null: the account's version, which moves when the owner upgrades it. On creation it defaults to the version the request named (Gateway-Version header or the key's own), else null. See docs/webhooks.md#versions.
@@ -9192,7 +9223,7 @@ export interface operations {
                     url?: string;
                     enabled?: boolean;
                     /** @description Event types to receive, or ["*"] for all. The old names mismatched_payment.* are accepted and stored as held_payment.* (deprecated). */
-                    eventsSubscribed?: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "held_payment.detected" | "held_payment.credited" | "held_payment.refunded" | "held_payment.refund_failed" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded" | "mismatched_payment.refund_failed")[];
+                    eventsSubscribed?: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "held_payment.detected" | "held_payment.credited" | "held_payment.refunded" | "held_payment.refund_failed" | "payment.screening_hold" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded" | "mismatched_payment.refund_failed")[];
                     description?: string | null;
                     /**
                      * @description The dated API version its events are rendered in (type names and data); null: the account's version, which moves when the owner upgrades it. On creation it defaults to the version the request named (Gateway-Version header or the key's own), else null. See docs/webhooks.md#versions.
@@ -10520,7 +10551,7 @@ export interface operations {
                     "application/json": components["schemas"]["Withdrawal"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, unknown_api_version, insufficient_balance, amount_below_minimum, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, invalid_amount, invalid_url, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, insufficient_balance, amount_below_minimum, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, destination_screened, invalid_amount, invalid_url, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
@@ -11773,7 +11804,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExchangeWithdrawalResult"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, unknown_api_version, exchange_rejected, unknown_currency, currency_unavailable, amount_out_of_range, insufficient_balance, destination_blacklisted, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, exchange_rejected, unknown_currency, currency_unavailable, amount_out_of_range, insufficient_balance, destination_blacklisted, destination_screened, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
@@ -12888,6 +12919,44 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["HeldPaymentRefundFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; answer at once and process asynchronously. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) is retried, up to 8 attempts, then dead-lettered. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentScreeningHold: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event id, equal to the body's id: deduplicate on it. */
+                "X-Webhook-Id": string;
+                /** @description Milliseconds since the epoch. Reject deliveries more than 5 minutes away from now. */
+                "X-Webhook-Timestamp": string;
+                /** @description `v1=` + hex HMAC-SHA256 keyed with the endpoint secret (whsec_...) over `<X-Webhook-Timestamp>.<raw body>`. During a secret rotation several signatures, comma-separated (`v1=<new>,v1=<old>`): accept if one matches, compared in constant time. */
+                "X-Webhook-Signature": string;
+                /** @description Your tenant id. */
+                "X-Tenant-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentScreeningHoldEvent"];
             };
         };
         responses: {

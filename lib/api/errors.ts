@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   destination_token_contract: 400,
   destination_deposit_address: 400,
   destination_blacklisted: 400,
+  destination_screened: 400,
   invalid_url: 400,
   limit_exceeded: 400,
   insufficient_balance: 400,

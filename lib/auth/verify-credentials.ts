@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { isStaffRole } from '@/lib/users/roles';
 import { users } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { verifyPassword } from '@/lib/users/password';
@@ -35,7 +36,7 @@ export async function verifyCredentials(db: Db, raw: unknown, meta: { ip: string
   const passwordOk = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH, { priority: gate.known });
   if (!user || !passwordOk) return { ok: false, reason: 'invalid' };
   // Support staff belong to no tenant: they sign in to the console.
-  if (!user.tenantId && user.role !== 'support') return { ok: false, reason: 'no_tenant' };
+  if (!user.tenantId && !isStaffRole(user.role)) return { ok: false, reason: 'no_tenant' };
 
   let usedRecoveryCode = false;
   if (user.totpSecret) {

@@ -1,4 +1,5 @@
 import { cookies } from 'next/headers';
+import { isStaffRole } from '@/lib/users/roles';
 import { notFound, redirect } from 'next/navigation';
 import { cache } from 'react';
 import { ApiError } from '@/lib/api/errors';
@@ -34,7 +35,7 @@ export const getDashboardContext = cache(async (): Promise<DashboardContext | nu
 export async function requireContext(permission?: Permission): Promise<DashboardContext> {
   const ctx = await getDashboardContext();
   // Support staff have no tenant: their home is the console.
-  if (!ctx) redirect((await getSignedInStaff())?.user.role === 'support' ? '/console' : '/sign-in');
+  if (!ctx) redirect(isStaffRole((await getSignedInStaff())?.user.role ?? '') ? '/console' : '/sign-in');
   if (permission && !can(ctx.user.role, permission)) notFound();
   return ctx;
 }

@@ -3,8 +3,8 @@ import { getAddress, isAddress, zeroAddress, type Address } from 'viem';
 import { depositAddressPool, invoices } from '@/db/schema';
 import { ApiError, type ErrorCode } from '@/lib/api/errors';
 import { getNetworks, type Network } from '@/lib/chain/network';
-import { CHAIN_SPECS } from '@/lib/config/rails';
-import { addressProblem } from '@/lib/chain/address-rules';
+import { CHAIN_SPECS, familyOf } from '@/lib/config/rails';
+import { addressFamilyOf, addressProblem } from '@/lib/chain/address-rules';
 import { accountBytes, ADDRESS_CODECS, storedForms } from '@/lib/chain/address-codecs';
 import { EVM_ADDRESS_RULE } from '@/lib/chain/evm/address-rule';
 import { parseTronAddress, toBase58, toEvm, TronAddressError } from '@/lib/chain/tron/address';
@@ -12,6 +12,7 @@ import { rowsOf, type Db } from '@/lib/db';
 import type { Mode } from '@/lib/mode';
 import { ourAddresses } from './our-addresses';
 import { refuseBlacklisted } from './refuse-blacklisted';
+import { refuseScreened } from './refuse-screened';
 
 /**
  * Where money may be sent: the one module for withdrawals, refunds (merchant, payer proposals,
@@ -22,7 +23,8 @@ import { refuseBlacklisted } from './refuse-blacklisted';
  * - `destination_token_contract`: a token contract of that network: tokens sent to a contract are lost;
  * - `destination_deposit_address`: any deposit address of this gateway, issued to an invoice on any network
  *   or waiting in the pool (an address is the same on every EVM chain): it would come back as a payment;
- * - `destination_blacklisted` (TRON): on the USDT contract's blacklist, read from the chain (refuse-blacklisted.ts).
+ * - `destination_blacklisted`: on the token contract's freeze list, read from the chain (refuse-blacklisted.ts);
+ * - `destination_screened`: on the OFAC SDN snapshot (refuse-screened.ts, lib/screening).
  */
 export function refused(code: ErrorCode, path: string, message: string) {
   return new ApiError(code, `${path}: ${message}`, [{ path, message }]);
@@ -79,10 +81,15 @@ function refuseOurs(net: Network, wire: string, path: string): void {
   }
 }
 
-/** The checks that need no database, on the network the money would move on. Returns the wire form (EIP-55 or `T…`). */
-export function parseDestination(net: Network, raw: string, path = 'destinationAddress'): string {
+/**
+ * The checks that need no database, on the network the money would move on, the SDN screening included (`screen`
+ * false only for a send-back created inside its sweep's credit transaction: the lane screens it before signing).
+ * Returns the wire form (EIP-55 or `T…`).
+ */
+export function parseDestination(net: Network, raw: string, path = 'destinationAddress', screen = true): string {
   const address = parseAddressOn(net, raw, path);
   refuseOurs(net, address, path);
+  if (screen) refuseScreened(familyOf(net.chain), address, path);
   return address;
 }
 
@@ -138,6 +145,7 @@ export async function checkDestinationOnAnyNetwork(db: Db, mode: Mode, raw: stri
   const tron = raw.trim().startsWith('T');
   const address = parseAnyAddress(raw, path);
   for (const net of getNetworks(mode)) if ((CHAIN_SPECS[net.chain].family === 'tron') === tron) refuseOurs(net, address, path);
+  refuseScreened(addressFamilyOf(address)!, address, path);
   await refuseDepositAddress(db, address, path);
   return address;
 }

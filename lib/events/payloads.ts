@@ -92,11 +92,15 @@ export const HeldPaymentEventData = z
     token: z.enum(ASSETS).describe('The token that was sent.'),
     invoiceChain: z.enum(CHAINS).describe("The invoice's network."),
     invoiceToken: z.enum(ASSETS).describe("The invoice's token."),
-    mismatch: z.enum(['network', 'token']).describe('network: the right token on another network; token: another token.'),
-    status: z
-      .enum(['held', 'credited', 'refunding', 'refunded'])
+    mismatch: z
+      .enum(['network', 'token', 'screening'])
       .describe(
-        "held: neither counted towards the invoice nor credited (on the deposit address; after a failed send-back, in the balance: see refundFailureReason). credited (POST .../credit): another network's payment counts towards the invoice; another token's is credited to that token's balance once swept. refunding → refunded (POST .../refund): swept, then sent back to refundAddress by the withdrawal withdrawalId; refunded once that withdrawal completed, held again if it failed.",
+        'network: the right token on another network; token: another token; screening: held for review by the operator (payment.screening_hold).',
+      ),
+    status: z
+      .enum(['held', 'credited', 'refunding', 'refunded', 'frozen'])
+      .describe(
+        "frozen: a payment held for review that the operator kept (never credited). held: neither counted towards the invoice nor credited (on the deposit address; after a failed send-back, in the balance: see refundFailureReason). credited (POST .../credit): another network's payment counts towards the invoice; another token's is credited to that token's balance once swept. refunding → refunded (POST .../refund): swept, then sent back to refundAddress by the withdrawal withdrawalId; refunded once that withdrawal completed, held again if it failed.",
       ),
     amount: Amount,
     txHash: z.string(),
@@ -136,7 +140,7 @@ export function eventDataSchema(type: AnyEventType): z.ZodType {
   if (type.startsWith('withdrawal.')) return WithdrawalEventData;
   if (type.startsWith('refund_request.')) return RefundRequestEventData;
   // Events stored before the rename keep their old type (events is history): mismatched_payment.* (lib/events/types.ts).
-  if (type.startsWith('held_payment.') || type.startsWith('mismatched_payment.')) return HeldPaymentEventData;
+  if (type.startsWith('held_payment.') || type.startsWith('mismatched_payment.') || type === 'payment.screening_hold') return HeldPaymentEventData;
   return OrderEventData;
 }
 

@@ -29,6 +29,7 @@ export const EVENT_TYPES = [
   'held_payment.credited',
   'held_payment.refunded',
   'held_payment.refund_failed',
+  'payment.screening_hold',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

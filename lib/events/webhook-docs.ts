@@ -35,6 +35,8 @@ const WHEN: Record<AnyEventType, string> = {
     'Extension: a held payment you chose to send back reached its sender: its withdrawal (data.withdrawalId) to data.refundAddress completed.',
   'held_payment.refund_failed':
     'Extension: sending a held payment back failed (data.refundFailureReason; its withdrawal.failed came first). The payment is held again, its money in your balance of that token: send it back again, or credit it.',
+  'payment.screening_hold':
+    'Extension: a payment reached an invoice and is held for review by the operator (data.mismatch "screening"): not counted towards the invoice, not credited, not swept onward, never sent back automatically. The operator releases it (then it counts as usual: invoice.* events follow) or keeps it frozen (data.status "frozen").',
   [TEST_EVENT_TYPE]: 'Sent only by POST /v1/webhooks/endpoints/{id}/test.',
 };
 

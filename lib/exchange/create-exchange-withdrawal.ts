@@ -8,7 +8,8 @@ import { merchantAuditEntry } from '@/lib/audit/audit-merchant-action';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import { requireRail } from '@/lib/chain/network';
 import { refuseBlacklisted } from '@/lib/destinations/refuse-blacklisted';
-import { requestedRail, type Asset } from '@/lib/config/rails';
+import { refuseScreened } from '@/lib/destinations/refuse-screened';
+import { familyOf, requestedRail, type Asset } from '@/lib/config/rails';
 import { env } from '@/lib/env';
 import { newId } from '@/lib/ids';
 import { postLedgerEntries } from '@/lib/ledger/post-entry';
@@ -82,6 +83,7 @@ export async function createExchangeWithdrawal(
     assertEvmDeposit(order);
     // The hot wallet pays the exchange's deposit address on chain: never one the token's issuer froze (400, or 503 unread).
     await refuseBlacklisted(net, getAddress(order.from.address), 'depositAddress');
+    refuseScreened(familyOf(net.chain), order.from.address, 'depositAddress');
     // A 6-decimal token cannot carry more: sending a rounded amount would leave the order short.
     if (debit.decimalPlaces() > net.decimals) {
       throw new ApiError(

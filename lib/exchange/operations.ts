@@ -109,6 +109,7 @@ export const exchangeWithdrawalOp = defineOperation({
     'service_unavailable',
     'destination_not_allowed',
     'destination_blacklisted',
+    'destination_screened',
     'withdrawal_limit_exceeded',
     'approval_required',
   ],

@@ -11,6 +11,7 @@ interface ProcessMetrics {
   httpDuration: Histogram<'route' | 'method' | 'status'>;
   jobRuns: Histogram<'job' | 'outcome'>;
   webhookDeliveries: Counter<'outcome'>;
+  screenings: Counter<'outcome'>;
 }
 
 const key = Symbol.for('gateway.metrics');
@@ -45,6 +46,12 @@ export function processMetrics(): ProcessMetrics {
     webhookDeliveries: new Counter({
       name: 'gateway_webhook_deliveries_total',
       help: 'Webhook delivery attempts recorded by this process, by outcome (succeeded, retry, dead_letter, closed).',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    screenings: new Counter({
+      name: 'gateway_screenings_total',
+      help: 'Addresses screened against the SDN snapshot by this process, by outcome (listed, clean, invalid).',
       labelNames: ['outcome'],
       registers: [registry],
     }),

@@ -1,4 +1,6 @@
 import { Counter, Gauge, Registry } from 'prom-client';
+import { currentList } from '@/lib/screening/screening-list';
+import { SCREENED_FAMILIES } from '@/lib/screening/snapshot';
 import { env } from '@/lib/env';
 import type { Db } from '@/lib/db';
 import { getNetworks } from '@/lib/chain/network';
@@ -53,6 +55,14 @@ export async function collectMetrics(db: Db): Promise<string> {
       age.set({ mode: net.mode, chain: net.chain }, r?.oldest ?? 0);
     }
   }
+
+  // The SDN screening list (lib/screening): how old the list is, and how many entries each family screens against.
+  const list = currentList();
+  gauge('gateway_screening_list_age_seconds', 'Seconds since the SDN screening list in use was published (its listDate).').set(
+    Math.max(0, Math.floor((Date.now() - Date.parse(`${list.listDate}T00:00:00Z`)) / 1000)),
+  );
+  const entries = gauge('gateway_screening_list_entries', 'Entries of the SDN screening list per family.', ['family']);
+  for (const f of SCREENED_FAMILIES) entries.set({ family: f }, list.sets[f].size);
 
   gauge('gateway_webhook_queue_depth', 'Deliveries waiting in the webhook queue (due or scheduled for a retry).').set(q.webhookQueue);
   gauge('gateway_webhook_due', 'Deliveries in the queue that are due now.').set(q.webhookDue);

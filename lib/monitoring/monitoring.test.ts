@@ -46,6 +46,9 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** Every family docs/operations.md lists: HTTP, chain, lanes, webhooks, exchange, gas, solvency, jobs. */
 const FAMILIES = [
+  'gateway_screening_list_age_seconds',
+  'gateway_screening_list_entries',
+  'gateway_screenings_total',
   'gateway_http_requests_total',
   'gateway_http_request_duration_seconds',
   'gateway_chain_head_block',

@@ -5,6 +5,7 @@ import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/mode';
+import { SCREENING_HOLD_MESSAGE } from './review-screening-hold';
 import { applyTransfers } from './apply-transfers';
 import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
 import { heldPaymentEventData } from '@/lib/invoices/held-payment-view';
@@ -35,6 +36,7 @@ export async function creditHeldPayment(
       .for('update');
     if (!held) throw notFound('Held payment');
     if (held.status !== 'held') throw new ApiError('invalid_state', `This payment is already ${held.status}.`);
+    if (held.mismatch === 'screening') throw new ApiError('invalid_state', SCREENING_HOLD_MESSAGE);
     if (held.settlementId) {
       // A failed send-back left it held with its money already swept and in the balance (the withdrawal's
       // failure returned it): crediting only records the decision; counting it or sweeping again would credit twice.

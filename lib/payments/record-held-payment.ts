@@ -4,14 +4,17 @@ import { heldPayments, type HeldPayment } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { textArray } from '@/lib/db/text-array';
 import type { Network, TokenContract } from '@/lib/chain/network';
-import { isAsset, isChainKey, type Asset, type ChainKey } from '@/lib/config/rails';
+import { familyOf, isAsset, isChainKey, type Asset, type ChainKey } from '@/lib/config/rails';
+import { recordDecision } from '@/lib/screening/record-decision';
+import { screenAddress } from '@/lib/screening/screen-address';
 import type { TokenTransfer } from '@/lib/chain/transfer-logs';
 import { outbox } from '@/lib/events/outbox';
 import { heldPaymentEventData } from '@/lib/invoices/held-payment-view';
 import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/mode';
 
-export type HeldTransfer = TokenTransfer & { token: TokenContract; invoiceId: string; blockTime: Date };
+/** screened: the sender is on the SDN snapshot (held for a compliance review, mismatch `screening`). */
+export type HeldTransfer = TokenTransfer & { token: TokenContract; invoiceId: string; blockTime: Date; screened?: boolean };
 
 /**
  * Records supported-token payments to an invoice's deposit address that are not
@@ -59,7 +62,7 @@ export async function recordHeldPayment(tx: Db, net: Network, transfers: HeldTra
           amount: formatUnits(t.value, t.token.decimals),
           invoiceId: t.invoiceId,
           tenantId: inv.tenantId,
-          mismatch: inv.token !== t.token.asset ? ('token' as const) : ('network' as const),
+          mismatch: t.screened ? ('screening' as const) : inv.token !== t.token.asset ? ('token' as const) : ('network' as const),
         };
       }),
     )
@@ -88,12 +91,17 @@ export async function recordHeldPayment(tx: Db, net: Network, transfers: HeldTra
       rows.map((r) => ({
         tenantId: r.tenantId,
         mode: r.mode,
-        type: 'held_payment.detected' as const,
+        // A screening hold tells the merchant it is held for review, nothing about the list.
+        type: r.mismatch === 'screening' ? ('payment.screening_hold' as const) : ('held_payment.detected' as const),
         subjectId: r.invoiceId,
         data: heldPaymentEventData(r, invoices.get(r.invoiceId)!),
       })),
     ),
   );
+  for (const r of rows.filter((r) => r.mismatch === 'screening')) {
+    const s = screenAddress(familyOf(r.chain), r.fromAddress);
+    await recordDecision(tx, s, { tenantId: r.tenantId, mode: r.mode, subject: 'payer', path: 'payment', outcome: 'held', targetId: r.id });
+  }
   return rows.length;
 }
 

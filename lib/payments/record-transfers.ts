@@ -11,6 +11,8 @@ import type { ScannedRange } from '@/lib/chain/scan-chain';
 import type { TokenTransfer } from '@/lib/chain/transfer-logs';
 import { applyTransfers } from './apply-transfers';
 import { recordHeldPayment } from './record-held-payment';
+import { familyOf } from '@/lib/config/rails';
+import { screenAddress } from '@/lib/screening/screen-address';
 
 /**
  * The invoices pipeline's record step for one scanned block range (transfers decoded by the chain
@@ -57,9 +59,12 @@ export async function recordTransfers(db: Db, net: Network, range: ScannedRange)
   const ordered = transfers.filter((t) => owners.has(t.to)).sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
   // The invoice's token counts towards it: on its network, and on another one under the tenant's `credit` policy
   // (then settled on the network it came on). Another token never does (its price differs): held.
+  // A sender on the SDN snapshot (lib/screening): held for review whatever the rail, never counted (in memory, no I/O).
+  const family = familyOf(net.chain);
+  const screened = new Set(ordered.filter((t) => screenAddress(family, t.from).outcome === 'listed'));
   const isOwn = (t: (typeof ordered)[number]) => {
     const o = owners.get(t.to)!;
-    return o.token === t.token.asset && (o.chainId === net.chainId || o.creditOtherNetwork);
+    return !screened.has(t) && o.token === t.token.asset && (o.chainId === net.chainId || o.creditOtherNetwork);
   };
   const matched = ordered.filter(isOwn);
   const held = ordered.filter((t) => !isOwn(t));
@@ -112,7 +117,12 @@ export async function recordTransfers(db: Db, net: Network, range: ScannedRange)
       inserted += await recordHeldPayment(
         tx,
         net,
-        held.map((t) => ({ ...t, invoiceId: owners.get(t.to)!.id, blockTime: new Date(times.get(t.blockNumber)! * 1000) })),
+        held.map((t) => ({
+          ...t,
+          invoiceId: owners.get(t.to)!.id,
+          blockTime: new Date(times.get(t.blockNumber)! * 1000),
+          screened: screened.has(t),
+        })),
       );
     }
     await saveCursor(tx, net, range.to);

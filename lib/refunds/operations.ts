@@ -30,6 +30,7 @@ export const createRefundOp = defineOperation({
     'destination_token_contract',
     'destination_deposit_address',
     'destination_blacklisted',
+    'destination_screened',
     'service_unavailable',
     'destination_not_allowed',
     'withdrawal_limit_exceeded',

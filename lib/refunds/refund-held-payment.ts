@@ -7,6 +7,7 @@ import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import { requireRail } from '@/lib/chain/network';
 import { parseDestination, refuseDepositAddress } from '@/lib/destinations/check-destination';
 import { checkSendBackSender } from '@/lib/destinations/check-sender';
+import { SCREENING_HOLD_MESSAGE } from '@/lib/payments/review-screening-hold';
 import { refuseBlacklisted } from '@/lib/destinations/refuse-blacklisted';
 import type { Db } from '@/lib/db';
 import { Decimal, formatAmount } from '@/lib/money';
@@ -139,5 +140,7 @@ async function heldPaymentOrThrow(db: Db, owner: { tenantId: string; mode: Mode 
     .where(and(eq(heldPayments.id, where.paymentId), eq(heldPayments.invoiceId, invoice.id)));
   if (!held) throw notFound('Held payment');
   if (held.status !== 'held') throw new ApiError('invalid_state', `This payment is already ${held.status}.`);
+  // Never sent back to a screened sender: only the operator's review decides (docs/screening.md).
+  if (held.mismatch === 'screening') throw new ApiError('invalid_state', SCREENING_HOLD_MESSAGE);
   return held;
 }

@@ -3,17 +3,18 @@ import { users } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import { getTenantOrThrow } from '@/lib/tenants/get-tenant-or-throw';
+import { isStaffRole } from '@/lib/users/roles';
 import { hashPassword } from './password';
 
 export const CreateUserInput = z
   .object({
     email: z.email().transform((e) => e.toLowerCase()),
     password: z.string().min(10, 'must be at least 10 characters').max(200),
-    role: z.enum(['owner', 'member', 'support']),
+    role: z.enum(['owner', 'member', 'support', 'compliance']),
     tenantId: z.string().optional(),
   })
-  .refine((u) => (u.role === 'support') === !u.tenantId, {
-    message: 'owners and members need a tenant; support users have none',
+  .refine((u) => isStaffRole(u.role) === !u.tenantId, {
+    message: 'owners and members need a tenant; support and compliance users have none',
     path: ['tenantId'],
   });
 

@@ -4,7 +4,9 @@ import { ApiError } from '@/lib/api/errors';
 import { requireStepUp } from '@/lib/auth/require-step-up';
 import { recordAudit } from '@/lib/audit/record-audit';
 import { newId } from '@/lib/ids';
+import { addressFamilyOf } from '@/lib/chain/address-rules';
 import { checkDestinationOnAnyNetwork } from '@/lib/destinations/check-destination';
+import { refuseScreened } from '@/lib/destinations/refuse-screened';
 import { getWithdrawalControls } from './get-withdrawal-controls';
 import { AddAddressInput, normalizeAddress } from './schemas';
 import type { OwnerSession } from './update-withdrawal-controls';
@@ -20,6 +22,9 @@ export async function addAllowlistAddress(db: Db, s: OwnerSession, input: unknow
   // An EVM address is checked like any destination, on every network (a listed address serves any rail);
   // another coin's payout address (exchange withdrawals) is listed as given.
   if (/^0x[0-9a-fA-F]{40}$/.test(v.address)) await checkDestinationOnAnyNetwork(db, s.owner.mode, v.address, 'address');
+  // A TRON address too is screened against the SDN snapshot (the EVM check above screens its own).
+  const family = addressFamilyOf(v.address);
+  if (family) refuseScreened(family, v.address.trim(), 'address');
   return db.transaction(async (tx) => {
     const { coolingOffHours } = await getWithdrawalControls(tx, s.owner);
     const activeAt = new Date(now.getTime() + coolingOffHours * 3600_000);

@@ -83,7 +83,7 @@ export async function createWithdrawal(
   const network = requireRail(owner.mode, requestedRail(input), []);
   const terms = networkTerms(network);
   assertNetworkMinimum(amount, terms, opts.ofInvoiceId ? 'refund' : 'withdrawal');
-  const destination = parseDestination(network, input.destinationAddress);
+  const destination = parseDestination(network, input.destinationAddress, 'destinationAddress', !opts.freezeListAtSend);
   // The token's freeze list (USDT, USDC: lib/config/rails.ts), read before anything is written (a failed read is a 503).
   if (!opts.freezeListAtSend) await refuseBlacklisted(network, destination);
   // postBackUrl follows the spec: HTTPS only, never a private or local host.

@@ -60,6 +60,7 @@ export const createWithdrawalOp = defineOperation({
     'destination_token_contract',
     'destination_deposit_address',
     'destination_blacklisted',
+    'destination_screened',
     'service_unavailable',
     'invalid_amount',
     'invalid_url',

@@ -4,6 +4,7 @@ import { withdrawals, type Withdrawal } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { railOf } from '@/lib/chain/network';
 import { failWithdrawal } from './finish-withdrawal';
+import { stopScreened } from './stop-screened';
 import type { LaneNetwork } from './lane-helpers';
 import { dueWithdrawals } from './due-withdrawals';
 
@@ -64,6 +65,8 @@ export async function runSendLane<S>(db: Db, lane: LaneNetwork, family: SendFami
       continue;
     }
     const amount = parseUnits(w.netAmount, net.decimals);
+    // The SDN snapshot again, right before signing: an address listed since the withdrawal was queued is never paid.
+    if (await stopScreened(db, w, lane.chain)) continue;
     let signing: S;
     try {
       const decision = await family.prepare(w, net, amount);

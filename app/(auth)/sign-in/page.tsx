@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { isStaffRole } from '@/lib/users/roles';
 import { redirect } from 'next/navigation';
 import { getSignedInStaff } from '@/lib/console/context';
 import { getDashboardContext } from '@/lib/dashboard/context';
@@ -12,7 +13,7 @@ export const metadata = { title: 'Sign in' };
 export default async function SignInPage() {
   if (await getDashboardContext()) redirect('/dashboard');
   // Support staff have no dashboard: a signed-in one goes back to the console.
-  if ((await getSignedInStaff())?.user.role === 'support') redirect('/console');
+  if (isStaffRole((await getSignedInStaff())?.user.role ?? '')) redirect('/console');
   return (
     <>
       <h1 className="text-xl font-semibold text-slate-900">Sign in to your account</h1>

@@ -53,6 +53,7 @@ export const approveRefundRequestOp = defineOperation({
     'destination_token_contract',
     'destination_deposit_address',
     'destination_blacklisted',
+    'destination_screened',
     'service_unavailable',
     'destination_not_allowed',
     'withdrawal_limit_exceeded',

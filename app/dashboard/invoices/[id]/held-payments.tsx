@@ -9,6 +9,7 @@ const STATUS_LABEL: Record<HeldPaymentEventDataView['status'], string> = {
   credited: 'credited',
   refunding: 'being sent back',
   refunded: 'sent back',
+  frozen: 'kept by the operator after review',
 };
 
 /** Payments held apart: another token, or another network under the hold policy. The money stays on the deposit address. */
@@ -55,7 +56,11 @@ export function HeldPayments({
                     <Money value={p.amount} currency={p.token} />
                   </td>
                   <td className={tdClass}>
-                    {p.mismatch === 'token' ? `another token (invoice: ${p.invoiceToken})` : `another network (invoice: ${p.invoiceChain})`}
+                    {p.mismatch === 'screening'
+                      ? 'held for review'
+                      : p.mismatch === 'token'
+                        ? `another token (invoice: ${p.invoiceToken})`
+                        : `another network (invoice: ${p.invoiceChain})`}
                   </td>
                   <td className={tdClass}>
                     {p.status === 'held' && p.refundFailureReason ? (
@@ -63,11 +68,15 @@ export function HeldPayments({
                         {p.refundFailureReason} The money is in your {p.token} balance: send it back again, or credit it.
                       </p>
                     ) : null}
-                    {p.status === 'held' ? (
+                    {p.status === 'held' && p.mismatch === 'screening' ? (
+                      <span className="text-xs text-amber-700" data-testid="held-for-review">
+                        held for review by the operator: not credited yet
+                      </span>
+                    ) : p.status === 'held' ? (
                       <ResolveHeldButtons
                         invoiceId={invoiceId}
                         paymentId={p.id}
-                        mismatch={p.mismatch}
+                        mismatch={p.mismatch === 'token' ? 'token' : 'network'}
                         token={p.token}
                         canCredit={canCredit}
                         canRefund={canRefund}
