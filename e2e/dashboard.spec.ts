@@ -174,7 +174,7 @@ test('merchant flow: sign up, key, invoice paid out, withdrawal with Max, webhoo
     await page.setViewportSize({ width: 360, height: 800 });
     await shot(page, 'replay-again-360');
     await page.setViewportSize({ width: 1280, height: 800 });
-    await again.getByRole('button', { name: 'Cancel' }).click();
+    await again.getByRole('button', { name: 'Back' }).click();
     await expect(async () => {
       await page.goto('/dashboard/webhooks/deliveries?eventType=invoice.created&status=SUCCEEDED');
       await expect(page.locator('[data-event-type="invoice.created"] [data-status="SUCCEEDED"]').first()).toBeVisible({ timeout: 1_000 });
