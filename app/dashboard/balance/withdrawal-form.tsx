@@ -148,7 +148,7 @@ export function WithdrawalForm({
           <select id="wd-rail" value={railKey} onChange={(e) => pickRail(e.target.value)} className={inputClass}>
             {rails.map((r) => (
               <option key={railId(r)} value={railId(r)}>
-                {r.token} balance, sent on {r.chain}
+                {r.token} balance, sent on {networkLabel(r.chain)}
               </option>
             ))}
           </select>
