@@ -25,6 +25,7 @@ import { givebackTerms } from '@/lib/refunds/giveback-terms';
 import { refundList } from '@/lib/refunds/refund-list';
 import { refundFacts } from '@/lib/refunds/refund-pricing';
 import { invoiceWatch } from '@/lib/dashboard/invoice-watch';
+import { CHAIN_GONE_TEXT, chainGone } from '@/lib/invoices/chain-gone';
 import { InvoiceWatcher, SimulatePayment } from './live';
 import { HeldPayments } from './held-payments';
 import { RefundForm } from './refund-form';
@@ -49,6 +50,8 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
   const network = getRail(ctx.mode, invoice.chain, invoice.token) ?? getNetwork(ctx.mode, invoice.chain);
   const chainIdOf = (c: string) => getNetworks(ctx.mode).find((n) => n.chain === c)?.chainId ?? network.chainId;
   const row = await getInvoiceOrThrow(ctx.db, { id, ...ctx.owner });
+  // Made on a local chain of an earlier `npm run dev`: nothing watches it, nothing can pay it.
+  const gone = chainGone(row);
   const [refunds, terms, requests, senders, claims] = await Promise.all([
     refundList(ctx.db, row),
     givebackTerms(ctx.db, row),
@@ -115,7 +118,13 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
             <StatusBadge status={invoice.status} />
           </span>
           <OverpaidBadge status={invoice.status} expected={invoice.amountExpected} received={invoice.amountReceived} token={invoice.token} />
-          <InvoiceWatcher id={invoice.id} status={invoice.status} watchKey={watch.key} refundsMoving={watch.refundsMoving} />
+          {gone ? (
+            <span className="text-xs text-amber-800" data-testid="chain-gone">
+              {CHAIN_GONE_TEXT}
+            </span>
+          ) : (
+            <InvoiceWatcher id={invoice.id} status={invoice.status} watchKey={watch.key} refundsMoving={watch.refundsMoving} />
+          )}
         </div>
         <p className="mt-1 font-mono text-xs text-slate-500">{invoice.id}</p>
       </div>
@@ -150,7 +159,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           <p className="mt-2 text-center text-xs text-slate-500" data-testid="deposit-rail">
             {railLabel(invoice.chain, invoice.token)} only.
           </p>
-          {ctx.mode === 'test' && can(ctx.user.role, 'invoices:create') && invoice.status === 'PENDING' && (
+          {ctx.mode === 'test' && can(ctx.user.role, 'invoices:create') && invoice.status === 'PENDING' && !gone && (
             <SimulatePayment id={invoice.id} amount={invoice.amountExpected} />
           )}
         </Card>
