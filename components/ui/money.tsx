@@ -18,7 +18,9 @@ export function Money({ value, currency, className = '', dp }: { value: string; 
   const cut = dp !== undefined && new Decimal(value).decimalPlaces() > dp;
   return (
     <span className={`tabular-nums ${className}`} title={cut ? formatMoney(value) : undefined}>
-      {cut && new Decimal(value).abs().lt(new Decimal(10).pow(-dp)) ? `${new Decimal(value).isNeg() ? '−' : ''}< ${new Decimal(10).pow(-dp).toFixed(dp)}` : formatMoney(value, { dp })}
+      {cut && new Decimal(value).abs().lt(new Decimal(10).pow(-dp))
+        ? `${new Decimal(value).isNeg() ? '−' : ''}< ${new Decimal(10).pow(-dp).toFixed(dp)}`
+        : formatMoney(value, { dp })}
       {currency && <span className="ml-1 text-slate-500">{currency}</span>}
     </span>
   );

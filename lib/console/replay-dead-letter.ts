@@ -19,7 +19,13 @@ export async function replayDeadLetter(db: Db, actor: AuditActor, deliveryId: st
     if (dl.supersededBy) throw new ApiError('invalid_state', `Delivery ${dl.id} was already replayed as ${dl.supersededBy}.`);
     const owner = { tenantId: dl.tenantId, mode: dl.mode };
     // replayEvent marks the dead letter replaced by the new delivery (as it does for a replay from the dashboard).
-    const { deliveryIds } = await replayEvent(tx, owner, dl.eventId, { ...(dl.endpointId ? { endpointId: dl.endpointId } : {}), replayOf: dl.id }, now);
+    const { deliveryIds } = await replayEvent(
+      tx,
+      owner,
+      dl.eventId,
+      { ...(dl.endpointId ? { endpointId: dl.endpointId } : {}), replayOf: dl.id },
+      now,
+    );
     const newId = deliveryIds[0]!;
     await recordAudit(
       tx,

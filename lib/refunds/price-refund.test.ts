@@ -33,7 +33,8 @@ describe("the refund form's figures are the server's", () => {
   it('refuses before the dialog exactly what the API refuses, with its words, and prices what it accepts as the API charges it', async () => {
     // Overpaid by 3.00: too small to send back (the minimum refund is 5.00; the payer's 4.00 fee would leave -1.00).
     const t = await settledInvoice('10.00', '13.00', { extra: '50.00' });
-    const facts = async () => refundFacts(t.db, t.owner, await getInvoiceOrThrow(t.db, { id: t.invoice.id, ...t.owner }), await givebackTerms(t.db, t.invoice));
+    const facts = async () =>
+      refundFacts(t.db, t.owner, await getInvoiceOrThrow(t.db, { id: t.invoice.id, ...t.owner }), await givebackTerms(t.db, t.invoice));
     const f = await facts();
     expect(f).toMatchObject({ refundable: '13', giveback: '3', networkFee: '4', minRefund: '5', givebackFeePaidBy: 'payer' });
     const verdict = (amount: string) => {
@@ -58,7 +59,10 @@ describe("the refund form's figures are the server's", () => {
 
     // 5.00 reaches into the price: the merchant pays the network fee, the payer receives all of it.
     expect(verdict('5.00')).toEqual({ ok: true, payerReceives: '5.00', paidBy: 'merchant' });
-    const ok = await call('POST', `/v1/invoices/${t.invoice.id}/refunds`, { key: t.test, body: { amount: '5.00', destinationAddress: freshAddress() } });
+    const ok = await call('POST', `/v1/invoices/${t.invoice.id}/refunds`, {
+      key: t.test,
+      body: { amount: '5.00', destinationAddress: freshAddress() },
+    });
     expect(ok.status, ok.text).toBe(201);
     expect(ok.body).toMatchObject({ amount: '5.00', netAmount: '5.00', feeAmount: '4.00' });
     // The next figures know of it: at most 8.00 is left.

@@ -57,7 +57,9 @@ describe('a replay is one action whichever screen starts it', () => {
       (await listDeadLetters(db, { tenantId: d.owner.tenantId, state } as never)).map((r: { id: string }) => r.id);
     expect(await ids('open')).not.toContain(d.deliveryId);
     expect(await ids('replayed')).toContain(d.deliveryId);
-    await expect(replayDeadLetter(db, { kind: 'support', id: 'usr_x', label: 'support@example.com' }, d.deliveryId)).rejects.toThrow(/already replayed/);
+    await expect(replayDeadLetter(db, { kind: 'support', id: 'usr_x', label: 'support@example.com' }, d.deliveryId)).rejects.toThrow(
+      /already replayed/,
+    );
     // The dashboard asks "already replayed at …, replay again?" with the replay's time.
     const replays = await deliveryReplays(db, d.owner, [d.deliveryId]);
     expect(replays[d.deliveryId]).toBe(replay!.createdAt.toISOString());

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { invoices, refundClaims, refundRequests, tenants, withdrawals } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import { maskAddress } from '@/lib/checkout/present-checkout';
+import { formatAddress } from '@/lib/chain/deposit-keys';
 import { formatAmount } from '@/lib/money';
 import { hashClaimToken, isClaimToken } from './claim-token';
 
@@ -40,8 +40,14 @@ export async function usedClaimPage(db: Db, token: string) {
     tenantName: row.tenantName,
     token: row.token,
     amount: formatAmount(r.amount),
-    address: maskAddress(r.destinationAddress),
+    address: mask(r.destinationAddress),
     requestedAt: r.createdAt.toISOString(),
     status,
   };
+}
+
+/** As the checkout masks an address: its checksummed form's first 6 and last 4 characters. */
+function mask(a: string) {
+  const c = formatAddress(a);
+  return `${c.slice(0, 6)}…${c.slice(-4)}`;
 }

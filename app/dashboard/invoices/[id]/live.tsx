@@ -16,7 +16,17 @@ const FINAL = ['PAID_OUT', 'EXPIRED', 'FAILED'];
  * Polls the status while the invoice or one of its refunds can still change (lib/dashboard/invoice-watch.ts) and
  * re-renders the server page when either does.
  */
-export function InvoiceWatcher({ id, status, watchKey, refundsMoving = false }: { id: string; status: string; watchKey: string; refundsMoving?: boolean }) {
+export function InvoiceWatcher({
+  id,
+  status,
+  watchKey,
+  refundsMoving = false,
+}: {
+  id: string;
+  status: string;
+  watchKey: string;
+  refundsMoving?: boolean;
+}) {
   const router = useRouter();
   const live = !FINAL.includes(status) || refundsMoving;
   const { data } = useQuery({

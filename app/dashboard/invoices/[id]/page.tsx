@@ -13,7 +13,7 @@ import { getNetwork, getNetworks, getRail } from '@/lib/chain/network';
 import { requireContext } from '@/lib/dashboard/context';
 import { listEventDeliveries } from '@/lib/dashboard/event-deliveries';
 import { paymentQrSvg } from '@/lib/dashboard/payment-qr';
-import { Decimal, formatAmount } from '@/lib/money';
+import { Decimal } from '@/lib/money';
 import { can } from '@/lib/dashboard/permissions';
 import { getInvoice } from '@/lib/invoices/get-invoice';
 import { isId } from '@/lib/ids';

@@ -28,7 +28,11 @@ export function refundVerdict(facts: RefundFacts, amount: string): { ok: true; p
 /** Who pays the network fee, said plainly (the quote line and the dialog). */
 export function feeWords(p: RefundPrice, token: string) {
   const fee = `${formatMoney(p.networkFee.toFixed(2))} ${token}`;
-  return p.networkFee.isZero() ? 'none' : p.networkFeePaidBy === 'payer' ? `${fee}, paid by the payer (taken from the refund)` : `${fee}, paid by you (from your balance)`;
+  return p.networkFee.isZero()
+    ? 'none'
+    : p.networkFeePaidBy === 'payer'
+      ? `${fee}, paid by the payer (taken from the refund)`
+      : `${fee}, paid by you (from your balance)`;
 }
 
 /**
@@ -42,7 +46,9 @@ function tooSmall(facts: RefundFacts, suggested: string) {
   const instead = candidates.find((a) => refundVerdict(facts, a).ok);
   return (
     `The overpayment of ${suggested} ${facts.token} is too small to send back on ${facts.network} (${v.message}). ` +
-    (instead ? `You can refund at least ${instead} ${facts.token} instead (the part beyond the overpayment comes from the price, and you pay the network fee), ` : 'You can ') +
+    (instead
+      ? `You can refund at least ${instead} ${facts.token} instead (the part beyond the overpayment comes from the price, and you pay the network fee), `
+      : 'You can ') +
     'or keep it and settle with the payer another way: it stays in your balance.'
   );
 }
@@ -77,7 +83,9 @@ export function RefundForm({
   const [review, setReview] = useState<{ destinationAddress: string; amount: string; price: RefundPrice } | null>(null);
   async function confirm() {
     if (!review) return;
-    const res = await run(() => createRefundAction(invoiceId, { destinationAddress: review.destinationAddress, amount: review.amount }, { totpCode }));
+    const res = await run(() =>
+      createRefundAction(invoiceId, { destinationAddress: review.destinationAddress, amount: review.amount }, { totpCode }),
+    );
     if (!res.ok) return;
     setReview(null);
     setTotpCode('');
