@@ -155,8 +155,26 @@ test('merchant flow: sign up, key, invoice paid out, withdrawal with Max, webhoo
 
     // Replay from the UI once the receiver is healthy: the new delivery succeeds.
     receiver.state.fail = false;
-    await deadRow.first().getByRole('button', { name: 'Replay' }).click();
+    // Issue 45: the dashboard's Replay asks first, as the console's does.
+    const deadId = await deadRow.first().getAttribute('data-delivery-id');
+    await deadRow.first().getByRole('button', { name: 'Replay', exact: true }).click();
+    const confirmReplay = page.getByRole('dialog', { name: 'Confirm replay' });
+    await expect(confirmReplay.getByTestId('confirm-details')).toContainText('invoice.created');
+    await shot(page, 'replay-confirm-1280');
+    await confirmReplay.getByRole('button', { name: 'Replay', exact: true }).click();
     await expect(page.locator('[data-toast]').filter({ hasText: 'Replay queued' })).toBeVisible();
+    // Replayed once, shown as replayed; a second replay asks with the time of the first.
+    await page.goto('/dashboard/webhooks/deliveries?status=DEAD_LETTER');
+    const replayed = page.locator(`[data-delivery-id="${deadId}"]`);
+    await expect(replayed.getByTestId('replayed')).toBeVisible();
+    await replayed.locator('summary').click();
+    await replayed.getByRole('button', { name: 'Replay again' }).click();
+    const again = page.getByRole('dialog', { name: 'Already replayed: replay again?' });
+    await expect(again.getByTestId('confirm-details')).toContainText('Already replayed');
+    await page.setViewportSize({ width: 360, height: 800 });
+    await shot(page, 'replay-again-360');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await again.getByRole('button', { name: 'Back' }).click();
     await expect(async () => {
       await page.goto('/dashboard/webhooks/deliveries?eventType=invoice.created&status=SUCCEEDED');
       await expect(page.locator('[data-event-type="invoice.created"] [data-status="SUCCEEDED"]').first()).toBeVisible({ timeout: 1_000 });

@@ -61,9 +61,12 @@ test('a refund claim link: the merchant makes it in the dashboard, the payer giv
   await form.getByRole('button', { name: 'Request refund' }).click();
   await expect(payerPage.getByTestId('claim-done')).toContainText('4.00 USDT');
   await shot(payerPage, 'refund-claim-done-360');
-  // One time only: the link now says only that it is no longer valid, like any unknown link.
+  // One time only: reloaded, the link shows the request it made and its status (issue 45), never the form again.
   await payerPage.goto(url);
-  await expect(payerPage.getByTestId('claim-invalid')).toHaveText(/This refund link is no longer valid/);
+  await expect(payerPage.getByTestId('claim-used')).toContainText(/You asked for 4\.00 USDT to be sent to 0x6c6c…6c6c/i);
+  await expect(payerPage.getByTestId('claim-request-status')).toHaveText('Waiting for Claim Links to approve it.');
+  await expect(payerPage.getByRole('form', { name: 'Refund address' })).toHaveCount(0);
+  await shot(payerPage, 'refund-claim-reloaded-360');
   await payerPage.goto(`${BASE}/refund-claim/${'x'.repeat(43)}`);
   await expect(payerPage.getByTestId('claim-invalid')).toHaveText(/This refund link is no longer valid/);
 

@@ -39,6 +39,17 @@ test('an overpaid invoice is refunded from the dashboard: the payer gets exactly
   await expect(page.getByTestId('refundable')).toContainText('refundable 12.50');
   const form = page.getByRole('form', { name: 'Refund', exact: true });
   await expect(form.getByLabel('Amount (USDT)')).toHaveValue('2.50');
+  // Issue 45: the quote follows the typed amount, and what the server would refuse is refused before the dialog, in its words.
+  await expect(form.getByTestId('refund-quote')).toContainText('For 2.50: network fee none; the payer receives 2.50');
+  await form.getByLabel('Amount (USDT)').fill('3.00');
+  await expect(form.getByTestId('refund-quote')).toContainText('For 3.00: network fee none; the payer receives 3.00');
+  await form.getByLabel('Amount (USDT)').fill('13.00');
+  await expect(form.getByTestId('refund-quote')).toContainText('At most 12.50 USDT of this invoice can be refunded.');
+  await form.getByLabel("Payer's address").fill(`0x${'7e'.repeat(20)}`);
+  await form.getByRole('button', { name: 'Refund', exact: true }).click();
+  await expect(form.getByRole('alert')).toContainText('At most 12.50 USDT of this invoice can be refunded.');
+  await expect(page.getByRole('dialog', { name: 'Confirm refund' })).toHaveCount(0);
+  await form.getByLabel('Amount (USDT)').fill('2.50');
   await form.getByLabel("Payer's address").fill('0x1234');
   await form.getByRole('button', { name: 'Refund', exact: true }).click();
   await expect(form.getByRole('alert')).toBeVisible();
@@ -51,6 +62,7 @@ test('an overpaid invoice is refunded from the dashboard: the payer gets exactly
   await expect(details).toContainText('Amount2.50 USDT');
   await expect(details).toContainText('Fee');
   await expect(details).toContainText('no withdrawal fee');
+  await expect(details).toContainText('Payer receives2.50 USDT');
   await expect(details).toContainText('AssetUSDT');
   await expect(details).toContainText('NetworkBNB Smart Chain (BEP-20)');
   await expect(details).toContainText(`Destination${payer}`);
@@ -73,6 +85,9 @@ test('an overpaid invoice is refunded from the dashboard: the payer gets exactly
   await expect.poll(async () => (await json(`/v1/withdrawals/${refund.id}`)).status, { timeout: 120_000 }).toBe('COMPLETED');
   const chain = createPublicClient({ transport: http(`http://127.0.0.1:${ANVIL_PORT}`) });
   expect(formatUnits(await chain.readContract({ address: TOKEN_ADDRESS, abi: erc20Abi, functionName: 'balanceOf', args: [payer] }), 18)).toBe('2.5');
-  await page.reload();
-  await expect(page.locator(`[data-refund-id="${refund.id}"] [data-status]`)).toHaveAttribute('data-status', 'COMPLETED');
+  // Issue 45: the refund's status follows the live updates, as the payment's does (no reload).
+  await expect(page.locator(`[data-refund-id="${refund.id}"] [data-status]`)).toHaveAttribute('data-status', 'COMPLETED', { timeout: 15_000 });
+  await shot(page, 'invoice-refund-completed-1280');
+  await page.setViewportSize({ width: 360, height: 800 });
+  await shot(page, 'invoice-refund-completed-360');
 });

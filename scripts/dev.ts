@@ -202,6 +202,8 @@ Object.assign(env, await localExchange('test'), await localExchange('live'));
 
 const port = process.env.PORT ?? '3000';
 const external = Boolean(process.env.DATABASE_URL);
+// The stack knows its origin: the links it hands out (checkoutUrl, claim links, invitations) are absolute (issue 45).
+Object.assign(env, { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}` });
 start('next', 'node_modules/.bin/next', ['dev', '-p', port], { WORKER_INLINE: external ? 'false' : 'true' });
 if (external) start('worker', process.execPath, ['--import', 'tsx', 'scripts/worker.ts']);
 console.log(

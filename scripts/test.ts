@@ -4,7 +4,7 @@
  *  2. vitest: unit and integration tests (real PostgreSQL, anvil where needed)
  *  3. next build, then Playwright (e2e/) against `next start` processes
  *  4. drops the database
- * SKIP_E2E=1 stops after vitest; E2E_ONLY=1 (npm run e2e) skips it; extra arguments go to vitest.
+ * SKIP_E2E=1 stops after vitest; E2E_ONLY=1 (npm run e2e) skips it; extra arguments go to vitest, or with E2E_ONLY to Playwright.
  */
 import { spawnSync } from 'node:child_process';
 import postgres from 'postgres';
@@ -39,7 +39,9 @@ if (status === 0 && process.env.SKIP_E2E !== '1') {
   status = run('npx', ['next', 'build']);
   if (status === 0) {
     await admin.unsafe(`create database ${e2eName}`);
-    status = run('npx', ['playwright', 'test'], { DATABASE_URL: e2eUrl.toString() });
+    // `npm run e2e -- e2e/x.spec.ts` runs those specs only (the arguments are Playwright's when vitest is skipped).
+    const specs = process.env.E2E_ONLY === '1' ? process.argv.slice(2) : [];
+    status = run('npx', ['playwright', 'test', ...specs], { DATABASE_URL: e2eUrl.toString() });
   }
 }
 

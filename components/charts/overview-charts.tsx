@@ -1,5 +1,6 @@
 'use client';
 
+import { statusLabel } from '@/components/ui/badge';
 import { Bar, BarChart, CartesianGrid, Cell, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatMoney } from '@/components/ui/money';
 import { Decimal } from '@/lib/money';
@@ -54,7 +55,7 @@ export function StatusChart({ data }: { data: { status: string; count: number }[
     <ResponsiveContainer width="100%" height="100%">
       <BarChart data={data} layout="vertical" margin={{ top: 4, right: 16, left: 8, bottom: 0 }}>
         <XAxis type="number" allowDecimals={false} tick={{ fontSize: 11, fill: '#64748b' }} />
-        <YAxis type="category" dataKey="status" width={120} tick={{ fontSize: 11, fill: '#334155' }} />
+        <YAxis type="category" dataKey="status" width={120} tickFormatter={statusLabel} tick={{ fontSize: 11, fill: '#334155' }} />
         <Tooltip cursor={{ fill: '#f1f5f9' }} />
         <Bar dataKey="count" name="Invoices" radius={[0, 3, 3, 0]} isAnimationActive={false}>
           {data.map((d) => (

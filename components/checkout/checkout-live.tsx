@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
+import { CHAIN_GONE_TEXT } from '@/lib/invoices/chain-gone-text';
 import type { PublicCheckout as CheckoutState } from '@/lib/checkout/present-checkout';
 import { CopyField } from './copy-field';
 import { RefundSection } from './refund-section';
@@ -73,7 +74,7 @@ export function CheckoutLive({ initial, claim }: { initial: CheckoutState; claim
   const countdown = useCountdown(state.expiresAt, initial.renderedAt);
   const moving = refundMoving(state);
   useEffect(() => {
-    if (FINAL.has(state.status) && !moving) return;
+    if ((FINAL.has(state.status) && !moving) || state.notWatched) return;
     const t = setInterval(async () => {
       try {
         const res = await fetch(`/api/pay/${state.id}/status`, { cache: 'no-store', headers: claim ? { 'x-claim-token': claim } : {} });
@@ -83,10 +84,11 @@ export function CheckoutLive({ initial, claim }: { initial: CheckoutState; claim
       }
     }, 2000);
     return () => clearInterval(t);
-  }, [state.id, state.status, moving, claim]);
+  }, [state.id, state.status, state.notWatched, moving, claim]);
 
   const h = headline(state);
-  const awaiting = state.status === 'PENDING' || state.status === 'PARTIALLY_PAID';
+  // An invoice of an earlier dev run's chain: nothing would see a payment, so no address to pay and no countdown.
+  const awaiting = (state.status === 'PENDING' || state.status === 'PARTIALLY_PAID') && !state.notWatched;
   const partial = state.status === 'PARTIALLY_PAID';
   // Any non-zero digit: a shortfall was accepted (a string test, money never goes through a float).
   const short = /[1-9]/.test(state.amountShortfall) && !awaiting;
@@ -151,6 +153,12 @@ export function CheckoutLive({ initial, claim }: { initial: CheckoutState; claim
         <p className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900" data-testid="shortfall">
           Accepted {state.amountShortfall} {state.token} short of the amount, within {state.tenantName}&apos;s underpayment tolerance. Nothing more to
           pay.
+        </p>
+      ) : null}
+
+      {state.notWatched ? (
+        <p className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="chain-gone">
+          {CHAIN_GONE_TEXT}. This payment request was made on a local test chain that has since been restarted: do not pay it.
         </p>
       ) : null}
 

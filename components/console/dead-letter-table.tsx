@@ -127,7 +127,9 @@ export function DeadLetterTable({ rows }: { rows: DeadLetterRow[] }) {
                     </td>
                     <td className={`${tdClass} font-mono text-xs`}>
                       <div className={ID}>{r.id}</div>
-                      <div className="text-slate-400">{r.attemptCount} attempts</div>
+                      <div className="text-slate-400">
+                        {r.attemptCount} attempt{r.attemptCount === 1 ? '' : 's'}
+                      </div>
                     </td>
                     <td className={tdClass}>
                       <div className={`${WRAP} w-32`}>{r.tenantName}</div>

@@ -38,8 +38,13 @@ export function Badge({ tone = 'gray', children }: { tone?: keyof typeof TONES; 
 }
 
 /** A status in its colour; underscores become spaces so PAID_OUT reads "Paid out". */
+/** An enum name as a word ("PAID_OUT" → "Paid out"): badges, chart axes. */
+export function statusLabel(status: string) {
+  return status.charAt(0) + status.slice(1).toLowerCase().replace(/_/g, ' ');
+}
+
 export function StatusBadge({ status }: { status: string }) {
-  const label = status.charAt(0) + status.slice(1).toLowerCase().replace(/_/g, ' ');
+  const label = statusLabel(status);
   return (
     <span data-status={status}>
       <Badge tone={STATUS_TONE[status] ?? 'gray'}>{label}</Badge>

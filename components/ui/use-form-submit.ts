@@ -7,7 +7,11 @@ import { fieldErrors } from '@/lib/dashboard/form-errors';
 type ActionError = Extract<ActionResult<unknown>, { ok: false }>['error'];
 
 /** For a form with no field to show the server's details by: the first detail joins the message. */
-export const withFirstDetail = (e: ActionError) => (e.details?.[0]?.message ? `${e.message} (${e.details[0].message})` : e.message);
+export const withFirstDetail = (e: ActionError) => {
+  const detail = e.details?.[0]?.message;
+  // Many messages already say their detail ("amount: must have at most 2 decimals"): never the same words twice.
+  return detail && !e.message.includes(detail) ? `${e.message} (${detail})` : e.message;
+};
 
 /**
  * The state every dashboard form or action button keeps around a server action:

@@ -3977,7 +3977,7 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     /**
-                     * @description Network the customer pays on: BSC (default), ETHEREUM, POLYGON, ARBITRUM or BASE, among the rails this gateway enables (docs/invoices.md "Rails").
+                     * @description Network the customer pays on: BSC (default), ETHEREUM, POLYGON, ARBITRUM, BASE or TRON, among the rails this gateway enables (docs/invoices.md "Rails").
                      * @default BSC
                      * @enum {string}
                      */

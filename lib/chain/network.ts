@@ -119,7 +119,7 @@ const BUILT = new WeakMap<object, Partial<Record<string, Network | null>>>();
  * A network of a mode (BSC unless named): an override if set, else the environment's (read lazily), less the
  * rails the rail check stopped; undefined when no enabled rail uses it (or the check stopped them all).
  */
-function findNetwork(mode: Mode, chain: ChainKey): Network | undefined {
+export function findNetwork(mode: Mode, chain: ChainKey): Network | undefined {
   const net = configuredNetwork(mode, chain);
   return net && withoutStoppedRails(net);
 }

@@ -27,6 +27,8 @@ describe('hosted checkout status', () => {
     });
     const res = await call('GET', `/api/pay/${inv.body.id}/status`);
     expect(res.status).toBe(200);
+    // Issue 45: false on this run's chain; true only for an invoice of an earlier run's local chain (e2e/screens.spec.ts).
+    expect(res.body.notWatched).toBe(false);
     expect(Object.keys(res.body).sort()).toEqual(
       [
         'amountExpected',
@@ -42,6 +44,7 @@ describe('hosted checkout status', () => {
         'id',
         'mode',
         'network',
+        'notWatched',
         'payUri',
         'payin',
         'payments',

@@ -1,3 +1,4 @@
+import { chainGone } from '@/lib/invoices/chain-gone';
 import { asc, eq } from 'drizzle-orm';
 import { parseUnits } from 'viem';
 import { chainCursors, chainTransfers, invoices, heldPayments, orders, tenants } from '@/db/schema';
@@ -83,6 +84,8 @@ export async function getCheckout(db: Db, invoiceId: string) {
     id: inv.id,
     mode: inv.mode,
     status: inv.status,
+    /** Made on a local chain of an earlier dev run: nothing watches its address (chain-gone.ts). */
+    notWatched: chainGone(inv),
     tenantName: row.tenantName,
     amountExpected: formatAmount(inv.amountExpected),
     amountReceived: formatAmount(received),

@@ -3,7 +3,6 @@ import { webhookDeliveries } from '@/db/schema';
 import { ApiError, notFound } from '@/lib/api/errors';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import type { Db } from '@/lib/db';
-import { linkReplay } from '@/lib/webhooks/link-replay';
 import { replayEvent } from '@/lib/webhooks/replay-event';
 
 /**
@@ -19,9 +18,15 @@ export async function replayDeadLetter(db: Db, actor: AuditActor, deliveryId: st
     if (dl.status !== 'DEAD_LETTER') throw new ApiError('invalid_state', `Delivery ${dl.id} is ${dl.status}, not dead-lettered.`);
     if (dl.supersededBy) throw new ApiError('invalid_state', `Delivery ${dl.id} was already replayed as ${dl.supersededBy}.`);
     const owner = { tenantId: dl.tenantId, mode: dl.mode };
-    const { deliveryIds } = await replayEvent(tx, owner, dl.eventId, dl.endpointId ? { endpointId: dl.endpointId } : {}, now);
+    // replayEvent marks the dead letter replaced by the new delivery (as it does for a replay from the dashboard).
+    const { deliveryIds } = await replayEvent(
+      tx,
+      owner,
+      dl.eventId,
+      { ...(dl.endpointId ? { endpointId: dl.endpointId } : {}), replayOf: dl.id },
+      now,
+    );
     const newId = deliveryIds[0]!;
-    await linkReplay(tx, dl.id, newId, now);
     await recordAudit(
       tx,
       actor,

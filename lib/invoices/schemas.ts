@@ -50,7 +50,10 @@ export const CreateInvoiceBody = z.strictObject({
     .enum(CHAINS, { error: () => `must be one of: ${CHAINS.join(', ')}` })
     .default(DEFAULT_RAIL.chain)
     .describe(
-      'Network the customer pays on: BSC (default), ETHEREUM, POLYGON, ARBITRUM or BASE, among the rails this gateway enables (docs/invoices.md "Rails").',
+      // From the list itself, so a network added (TRON, issue 45) is never missing from the reference.
+      `Network the customer pays on: ${DEFAULT_RAIL.chain} (default), ${CHAINS.filter((c) => c !== DEFAULT_RAIL.chain)
+        .join(', ')
+        .replace(/, ([^,]+)$/, ' or $1')}, among the rails this gateway enables (docs/invoices.md "Rails").`,
     ),
   token: z
     .enum(ASSETS, { error: () => `must be one of: ${ASSETS.join(', ')}` })

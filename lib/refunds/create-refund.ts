@@ -52,12 +52,9 @@ export async function createRefund(
         throw new ApiError('nothing_to_refund', 'This invoice was paid without an overpayment: give `amount` to refund part or all of it.');
       }
       amount = terms.byDefault.toFixed(2);
-    } else if (new Decimal(amount).gt(terms.refundable)) {
-      throw new ApiError('refund_exceeds_received', `At most ${formatAmount(terms.refundable)} ${invoice.token} of this invoice can be refunded.`, [
-        { path: 'amount', message: `more than the refundable ${formatAmount(terms.refundable)}` },
-      ]);
     }
-    // What the merchant never kept costs it nothing (refund-pricing.ts).
+    // What the merchant never kept costs it nothing; more than refundable, below the network's minimum or not
+    // covering its fee is refused here, with the words the dashboard's form shows before (price-refund.ts).
     const pricing = await refundPricing(tx, owner, invoice, new Decimal(amount), terms);
     return createWithdrawal(tx, owner, { amount, destinationAddress: input.destinationAddress, ...rail }, actor, prepareControls, pricing.options);
   });

@@ -7,7 +7,10 @@ import type { Mode } from '@/lib/mode';
 import type { WithdrawalOptions } from '@/lib/withdrawals/create-withdrawal';
 import { refundNetworkFeePayer } from '@/lib/withdrawals/giveback-options';
 import { networkTerms } from '@/lib/withdrawals/network-terms';
+import { CHAIN_SPECS } from '@/lib/config/rails';
+import { MIN_WITHDRAWAL } from '@/lib/withdrawals/schemas';
 import type { GivebackTerms } from './giveback-terms';
+import { priceRefund, refundCosts, type RefundFacts } from './price-refund';
 
 /**
  * How a refund of `amount` of an invoice is priced (issue 30 §2; docs/invoices.md, Refunds):
@@ -22,8 +25,22 @@ import type { GivebackTerms } from './giveback-terms';
  * - No percentage withdrawal fee on either.
  */
 export async function refundPricing(db: Db, owner: { tenantId: string; mode: Mode }, invoice: Invoice, amount: Decimal, terms: GivebackTerms) {
-  const giveback = Decimal.min(amount, terms.giveback);
-  const price = amount.minus(giveback);
+  const p = priceRefund(await refundFacts(db, owner, invoice, terms), amount.toFixed(2));
+  const options: WithdrawalOptions = {
+    ofInvoiceId: invoice.id,
+    percentFee: false,
+    networkFeeFrom: p.networkFeePaidBy === 'payer' ? 'amount' : 'balance',
+    ...(p.invoiceFeeReturned.gt(0) ? { invoiceFeeRefund: p.invoiceFeeReturned } : {}),
+  };
+  return { ...p, feeBack: p.invoiceFeeReturned, options };
+}
+
+/**
+ * The figures priceRefund prices a refund of this invoice with (price-refund.ts): what may be refunded and
+ * given back, the invoice fee held for the giveback and not yet returned, the rail's minimum and network fee, and
+ * who pays the network fee of a giveback. The dashboard's forms get the same figures.
+ */
+export async function refundFacts(db: Db, owner: { tenantId: string; mode: Mode }, invoice: Invoice, terms: GivebackTerms): Promise<RefundFacts> {
   // The invoice fee held for what may be given back, less what refunds not FAILED already returned.
   const [held] = rowsOf<{ held: string; returned: string }>(
     await db.execute(sql`
@@ -31,22 +48,18 @@ export async function refundPricing(db: Db, owner: { tenantId: string; mode: Mod
              coalesce((select sum(l.amount) from ledger_entries l join withdrawals w on w.id = l.reference_id
                         where l.kind = 'invoice_fee_refund' and w.refund_of_invoice_id = ${invoice.id} and w.status <> 'FAILED'), 0)::text as returned`),
   );
-  const heldLeft = Decimal.max(0, new Decimal(held!.held).minus(held!.returned));
-  // Its share of what is left: all of it when this refund gives back all that may be given back.
-  const feeBack =
-    giveback.isZero() || terms.giveback.isZero()
-      ? new Decimal(0)
-      : giveback.gte(terms.giveback)
-        ? heldLeft
-        : heldLeft.times(giveback).div(terms.giveback).toDecimalPlaces(18, Decimal.ROUND_DOWN);
-  const payer = price.gt(0) ? 'merchant' : await refundNetworkFeePayer(db, owner.tenantId);
-  const options: WithdrawalOptions = {
-    ofInvoiceId: invoice.id,
-    percentFee: false,
-    networkFeeFrom: payer === 'payer' ? 'amount' : 'balance',
-    ...(feeBack.gt(0) ? { invoiceFeeRefund: feeBack } : {}),
+  const rail = getRail(owner.mode, invoice.chain, invoice.token);
+  const net = rail ? networkTerms(rail) : null;
+  return {
+    token: invoice.token,
+    network: CHAIN_SPECS[invoice.chain].name,
+    refundable: terms.refundable.toFixed(),
+    giveback: terms.giveback.toFixed(),
+    heldFeeLeft: Decimal.max(0, new Decimal(held!.held).minus(held!.returned)).toFixed(),
+    networkFee: (net?.networkFee ?? new Decimal(0)).toFixed(),
+    minRefund: (net?.minWithdrawal ?? new Decimal(MIN_WITHDRAWAL)).toFixed(),
+    givebackFeePaidBy: await refundNetworkFeePayer(db, owner.tenantId),
   };
-  return { giveback, price, feeBack, networkFeePaidBy: payer, options };
 }
 
 /**
@@ -66,16 +79,5 @@ export async function givebackNetworkFee(db: Db, invoice: Invoice) {
  * refund form, the payer's checkout): the network fee, who pays it, and what reaches the payer.
  */
 export async function quoteRefund(db: Db, owner: { tenantId: string; mode: Mode }, invoice: Invoice, amount: Decimal, terms: GivebackTerms) {
-  const rail = getRail(owner.mode, invoice.chain, invoice.token);
-  const networkFee = rail ? networkTerms(rail).networkFee : new Decimal(0);
-  const p = await refundPricing(db, owner, invoice, amount, terms);
-  const payerPays = p.networkFeePaidBy === 'payer';
-  return {
-    amount,
-    networkFee,
-    networkFeePaidBy: p.networkFeePaidBy,
-    payerReceives: payerPays ? amount.minus(networkFee) : amount,
-    invoiceFeeReturned: p.feeBack,
-    balanceDebit: amount.plus(payerPays ? 0 : networkFee).minus(p.feeBack),
-  };
+  return refundCosts(await refundFacts(db, owner, invoice, terms), amount);
 }

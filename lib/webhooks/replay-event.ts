@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, ne } from 'drizzle-orm';
 import { events, webhookDeliveries, webhookEndpoints } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { ApiError, notFound } from '@/lib/api/errors';
@@ -12,13 +12,15 @@ import { subscribes } from './subscribes';
  * Re-delivers an event (whatever became of its earlier deliveries, dead
  * letters included) as new deliveries with a fresh schedule: to the endpoints
  * enabled and subscribed now, to `endpointId` only when given, or to the
- * event's postBackUrl for withdrawals created with one.
+ * event's postBackUrl for withdrawals created with one. Whichever screen asks (the dashboard, the console, the
+ * API), the replay is recorded on what it replaces (issue 45): every dead letter of the event to the same target is
+ * marked replaced by it, so the console no longer offers it, and the new delivery says what it replays.
  */
 export async function replayEvent(
   db: Db,
   owner: { tenantId: string; mode: Mode },
   eventId: string,
-  opts: { endpointId?: string } = {},
+  opts: { endpointId?: string; replayOf?: string } = {},
   now = new Date(),
 ) {
   return db.transaction(async (tx) => {
@@ -65,6 +67,7 @@ export async function replayEvent(
     }
     if (rows.length) {
       await tx.insert(webhookDeliveries).values(rows);
+      for (const r of rows) await linkReplays(tx, ev.id, r, opts.replayOf, now);
       await enqueueDeliveries(
         tx,
         rows.map((r) => r.id),
@@ -72,4 +75,19 @@ export async function replayEvent(
     }
     return { eventId: ev.id, deliveryIds: rows.map((r) => r.id) };
   });
+}
+
+/** Links a new delivery and the earlier deliveries of its event to the same target (`replayOf`: the one replayed, when known). */
+async function linkReplays(tx: Db, eventId: string, r: typeof webhookDeliveries.$inferInsert, replayOf: string | undefined, now: Date) {
+  const d = webhookDeliveries;
+  const same = and(eq(d.eventId, eventId), r.endpointId ? eq(d.endpointId, r.endpointId) : eq(d.postBackUrl, r.postBackUrl!), ne(d.id, r.id!));
+  const replaced = await tx
+    .update(d)
+    .set({ supersededBy: r.id!, updatedAt: now })
+    .where(and(same, eq(d.status, 'DEAD_LETTER'), isNull(d.supersededBy)))
+    .returning({ id: d.id, createdAt: d.createdAt });
+  replaced.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id));
+  const [latest] = replaced.length ? replaced : await tx.select({ id: d.id }).from(d).where(same).orderBy(desc(d.createdAt), desc(d.id)).limit(1);
+  const of = replayOf ?? latest?.id;
+  if (of) await tx.update(d).set({ replayOf: of }).where(eq(d.id, r.id!));
 }

@@ -66,13 +66,13 @@ export default async function SolvencyPage({ searchParams }: { searchParams: Pro
                     <td className={tdClass}>{l.chain}</td>
                     <td className={tdClass}>{l.kind === 'gas' ? `${l.asset} (gas wallet)` : l.asset}</td>
                     <td className={`${tdClass} font-mono text-xs`}>{l.blockNumber ?? '—'}</td>
-                    <td className={tdClass}>{l.held === null ? 'unreadable' : <Money value={l.held} currency={null} />}</td>
+                    <td className={tdClass}>{l.held === null ? 'unreadable' : <Money value={l.held} currency={null} dp={2} />}</td>
                     <td className={tdClass} title={l.kind === 'gas' ? 'floor' : undefined}>
-                      <Money value={l.owed} currency={null} />
+                      <Money value={l.owed} currency={null} dp={2} />
                       {l.kind === 'gas' && <span className="ml-1 text-xs text-slate-400">floor</span>}
                     </td>
                     <td className={`${tdClass} ${l.status === 'shortfall' ? 'font-semibold text-red-700' : ''}`} data-testid="difference">
-                      {l.difference === null ? '—' : <Money value={l.difference} currency={null} />}
+                      {l.difference === null ? '—' : <Money value={l.difference} currency={null} dp={2} />}
                     </td>
                     <td className={tdClass}>
                       <Badge tone={TONE[l.status]}>{LABEL[l.status]}</Badge>

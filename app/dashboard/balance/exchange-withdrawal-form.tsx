@@ -1,5 +1,6 @@
 'use client';
 
+import { networkLabel } from '@/lib/checkout/network-label';
 import { useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
@@ -90,7 +91,7 @@ export function ExchangeWithdrawalForm({
             <select id="x-source" value={source.code} onChange={(e) => setSourceCode(e.target.value)} className={inputClass}>
               {sources.map((s) => (
                 <option key={s.code} value={s.code}>
-                  {s.token} balance, sent on {s.chain}
+                  {s.token} balance, sent on {networkLabel(s.chain)}
                 </option>
               ))}
             </select>

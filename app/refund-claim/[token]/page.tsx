@@ -1,17 +1,22 @@
 import { getDb } from '@/lib/db';
 import { claimPage } from '@/lib/refunds/claims/claim-page';
+import { Time } from '@/components/ui/time';
+import { usedClaimPage } from '@/lib/refunds/claims/used-claim-page';
 import { ClaimForm } from './claim-form';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Refund', robots: { index: false } };
 
 /**
- * A merchant's one-time refund claim link (issue 30 §1). Anything but an open link (unknown, used,
- * canceled, expired) shows the same sentence, so the page tells a guesser nothing.
+ * A merchant's one-time refund claim link (issue 30 §1). A used link shows the request it made and its status
+ * (issue 45, used-claim-page.ts); anything else (unknown, canceled, expired) shows the same sentence.
  */
 export default async function RefundClaimPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const claim = await claimPage(await getDb(), token);
+  const db = await getDb();
+  const claim = await claimPage(db, token);
+  // A used link shows the request it made (the payer reloading after submitting); anything else, the one sentence.
+  const used = claim ? null : await usedClaimPage(db, token);
   return (
     <main className="mx-auto min-h-screen w-full max-w-md px-4 py-6 sm:py-12">
       <section className="space-y-3 rounded-xl border border-slate-200 bg-white p-4 text-sm text-slate-700 shadow-sm" data-testid="refund-claim">
@@ -39,6 +44,20 @@ export default async function RefundClaimPage({ params }: { params: Promise<{ to
               )}
             </p>
             <ClaimForm token={token} claim={claim} />
+          </>
+        ) : used ? (
+          <>
+            <h1 className="text-base font-semibold text-slate-900">Refund from {used.tenantName}</h1>
+            <p data-testid="claim-used">
+              You asked for{' '}
+              <strong className="tabular-nums">
+                {used.amount} {used.token}
+              </strong>{' '}
+              to be sent to <span className="font-mono">{used.address}</span> on <Time iso={used.requestedAt} />.
+            </p>
+            <p className="font-medium text-slate-900" data-testid="claim-request-status">
+              {used.status}
+            </p>
           </>
         ) : (
           <>

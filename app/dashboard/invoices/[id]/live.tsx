@@ -12,23 +12,36 @@ import { payTestInvoiceAction } from '../actions';
 
 const FINAL = ['PAID_OUT', 'EXPIRED', 'FAILED'];
 
-/** Polls the status while the invoice can still change and re-renders the server page when it does. */
-export function InvoiceWatcher({ id, status }: { id: string; status: string }) {
+/**
+ * Polls the status while the invoice or one of its refunds can still change (lib/dashboard/invoice-watch.ts) and
+ * re-renders the server page when either does.
+ */
+export function InvoiceWatcher({
+  id,
+  status,
+  watchKey,
+  refundsMoving = false,
+}: {
+  id: string;
+  status: string;
+  watchKey: string;
+  refundsMoving?: boolean;
+}) {
   const router = useRouter();
-  const live = !FINAL.includes(status);
+  const live = !FINAL.includes(status) || refundsMoving;
   const { data } = useQuery({
     queryKey: ['invoice-status', id],
     queryFn: async () => {
       const res = await fetch(`/api/dashboard/invoices/${id}`, { cache: 'no-store' });
       if (!res.ok) throw new Error('status poll failed');
-      return (await res.json()) as { status: string; updatedAt: string };
+      return (await res.json()) as { status: string; key: string };
     },
     refetchInterval: live ? 2000 : false,
     enabled: live,
   });
   useEffect(() => {
-    if (data && data.status !== status) router.refresh();
-  }, [data, status, router]);
+    if (data && data.key !== watchKey) router.refresh();
+  }, [data, watchKey, router]);
   return (
     <span className="inline-flex w-28 items-center gap-1.5 text-xs text-slate-500" aria-live="polite">
       {live && (

@@ -13,7 +13,7 @@ import { getNetwork, getNetworks, getRail } from '@/lib/chain/network';
 import { requireContext } from '@/lib/dashboard/context';
 import { listEventDeliveries } from '@/lib/dashboard/event-deliveries';
 import { paymentQrSvg } from '@/lib/dashboard/payment-qr';
-import { Decimal, formatAmount } from '@/lib/money';
+import { Decimal } from '@/lib/money';
 import { can } from '@/lib/dashboard/permissions';
 import { getInvoice } from '@/lib/invoices/get-invoice';
 import { isId } from '@/lib/ids';
@@ -23,7 +23,9 @@ import { listRefundRequests } from '@/lib/refunds/requests/list-refund-requests'
 import { paymentSenders } from '@/lib/refunds/requests/payment-senders';
 import { givebackTerms } from '@/lib/refunds/giveback-terms';
 import { refundList } from '@/lib/refunds/refund-list';
-import { quoteRefund } from '@/lib/refunds/refund-pricing';
+import { refundFacts } from '@/lib/refunds/refund-pricing';
+import { invoiceWatch } from '@/lib/dashboard/invoice-watch';
+import { CHAIN_GONE_TEXT, chainGone } from '@/lib/invoices/chain-gone';
 import { InvoiceWatcher, SimulatePayment } from './live';
 import { HeldPayments } from './held-payments';
 import { RefundForm } from './refund-form';
@@ -48,6 +50,8 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
   const network = getRail(ctx.mode, invoice.chain, invoice.token) ?? getNetwork(ctx.mode, invoice.chain);
   const chainIdOf = (c: string) => getNetworks(ctx.mode).find((n) => n.chain === c)?.chainId ?? network.chainId;
   const row = await getInvoiceOrThrow(ctx.db, { id, ...ctx.owner });
+  // Made on a local chain of an earlier `npm run dev`: nothing watches it, nothing can pay it.
+  const gone = chainGone(row);
   const [refunds, terms, requests, senders, claims] = await Promise.all([
     refundList(ctx.db, row),
     givebackTerms(ctx.db, row),
@@ -58,8 +62,8 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
   // A request made with a claim link is approved for the link's amount by default.
   const claimAmounts = Object.fromEntries(claims.data.flatMap((c) => (c.refundRequestId ? [[c.refundRequestId, c.amount]] : [])));
   const suggested = terms.byDefault.toFixed(2);
-  // What the suggested refund costs and who pays the network fee, shown before the owner confirms.
-  const quote = terms.byDefault.gt(0) ? await quoteRefund(ctx.db, ctx.owner, row, terms.byDefault, terms) : null;
+  // The figures the server prices refunds with: the forms price and refuse as it does, before the owner confirms.
+  const [facts, watch] = await Promise.all([refundFacts(ctx.db, ctx.owner, row, terms), invoiceWatch(ctx.db, row)]);
   const [qr, deliveries] = await Promise.all([
     // A partially paid invoice's QR asks for what is left, as the checkout's does.
     paymentQrSvg(
@@ -114,7 +118,13 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
             <StatusBadge status={invoice.status} />
           </span>
           <OverpaidBadge status={invoice.status} expected={invoice.amountExpected} received={invoice.amountReceived} token={invoice.token} />
-          <InvoiceWatcher id={invoice.id} status={invoice.status} />
+          {gone ? (
+            <span className="text-xs text-amber-800" data-testid="chain-gone">
+              {CHAIN_GONE_TEXT}
+            </span>
+          ) : (
+            <InvoiceWatcher id={invoice.id} status={invoice.status} watchKey={watch.key} refundsMoving={watch.refundsMoving} />
+          )}
         </div>
         <p className="mt-1 font-mono text-xs text-slate-500">{invoice.id}</p>
       </div>
@@ -149,7 +159,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           <p className="mt-2 text-center text-xs text-slate-500" data-testid="deposit-rail">
             {railLabel(invoice.chain, invoice.token)} only.
           </p>
-          {ctx.mode === 'test' && can(ctx.user.role, 'invoices:create') && invoice.status === 'PENDING' && (
+          {ctx.mode === 'test' && can(ctx.user.role, 'invoices:create') && invoice.status === 'PENDING' && !gone && (
             <SimulatePayment id={invoice.id} amount={invoice.amountExpected} />
           )}
         </Card>
@@ -219,7 +229,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
       {(refunds.settled !== '0.00' || refunds.data.length > 0 || requests.data.length > 0 || claims.data.length > 0) && (
         <Card title="Refunds" className="mt-4">
           <p className="text-sm text-slate-600" data-testid="refundable">
-            Settled {refunds.settled} USDT · refunded {refunds.refunded} · refundable <strong>{refunds.refundable}</strong>
+            Settled {refunds.settled} {invoice.token} · refunded {refunds.refunded} · refundable <strong>{refunds.refundable}</strong>
           </p>
           {refunds.data.length > 0 && (
             <div className="-mx-5 mt-3 overflow-x-auto">
@@ -262,7 +272,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
               claimAmounts={claimAmounts}
               token={invoice.token}
               chain={invoice.chain}
-              networkFee={quote?.networkFee.toFixed(2)}
+              facts={facts}
               canDecide={can(ctx.user.role, 'withdrawals:create')}
               totpEnabled={ctx.user.totpEnabled}
             />
@@ -286,15 +296,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
               totpEnabled={ctx.user.totpEnabled}
               chain={invoice.chain}
               token={invoice.token}
-              quote={
-                quote && {
-                  networkFee: quote.networkFee.toFixed(2),
-                  paidBy: quote.networkFeePaidBy,
-                  payerReceives: quote.payerReceives.toFixed(2),
-                  invoiceFeeReturned: formatAmount(quote.invoiceFeeReturned),
-                  balanceDebit: formatAmount(quote.balanceDebit),
-                }
-              }
+              facts={facts}
             />
           )}
         </Card>

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { StatusBadge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { FormError, inputClass } from '@/components/ui/field';
-import { Money } from '@/components/ui/money';
+import { Money, formatMoney } from '@/components/ui/money';
 import { ConfirmStep } from '@/components/ui/confirm-step';
 import { Time } from '@/components/ui/time';
 import { useFormSubmit, withFirstDetail } from '@/components/ui/use-form-submit';
@@ -13,7 +13,10 @@ import { useToast } from '@/components/ui/toast';
 import type { RefundRequestView } from '@/lib/refunds/requests/schemas';
 import { networkLabel } from '@/lib/checkout/network-label';
 import type { ChainKey } from '@/lib/config/rails';
+import { Decimal } from '@/lib/money';
+import type { RefundFacts } from '@/lib/refunds/price-refund';
 import { approveRefundRequestAction, declineRefundRequestAction } from './refund-actions';
+import { feeWords, refundVerdict } from './refund-form';
 
 const REASONS: Record<string, string> = {
   awaiting_settlement: 'auto-refund waits until the payment is confirmed and credited',
@@ -33,7 +36,7 @@ function Decide({
   totpEnabled,
   chain,
   token,
-  networkFee,
+  facts,
 }: {
   invoiceId: string;
   r: RefundRequestView;
@@ -41,7 +44,8 @@ function Decide({
   totpEnabled: boolean;
   chain: ChainKey;
   token: string;
-  networkFee?: string;
+  /** The figures the server prices refunds with (refund-pricing.ts, refundFacts). */
+  facts: RefundFacts;
 }) {
   const router = useRouter();
   const toast = useToast();
@@ -50,6 +54,10 @@ function Decide({
   const [amount, setAmount] = useState(suggested === '0.00' ? '' : suggested);
   const [reason, setReason] = useState('');
   const [reviewing, setReviewing] = useState(false);
+  // Nothing settled yet (a payment still confirming or paying out): nothing to approve, said so on the button.
+  const unsettled = new Decimal(facts.refundable).lt('0.01');
+  const verdict = refundVerdict(facts, amount || suggested);
+  const p = verdict.ok ? verdict.price : null;
   const finish = (res: { ok: boolean }, done: string) => {
     if (!res.ok) return;
     toast(done);
@@ -65,14 +73,22 @@ function Decide({
         </label>
         <Button
           size="sm"
-          disabled={busy}
+          disabled={busy || unsettled}
+          aria-describedby={unsettled ? `rq-unsettled-${r.id}` : undefined}
           onClick={() => {
+            // What the server would refuse is refused before the review, in its words.
+            if (!verdict.ok) return setError(verdict.message);
             setError(null);
             setReviewing(true);
           }}
         >
           Approve refund
         </Button>
+        {unsettled ? (
+          <span id={`rq-unsettled-${r.id}`} className="text-xs text-slate-600" data-testid="approve-unsettled">
+            available once settled
+          </span>
+        ) : null}
       </div>
       <ConfirmStep
         open={reviewing}
@@ -89,7 +105,12 @@ function Decide({
         }}
         rows={[
           { label: 'Amount', value: `${amount || suggested} ${token}` },
-          { label: 'Fee', value: networkFee ? `network fee ${networkFee} ${token}; no withdrawal fee` : 'no withdrawal fee' },
+          ...(p
+            ? [
+                { label: 'Fee', value: `network fee ${feeWords(p, token)}; no withdrawal fee` },
+                { label: 'Payer receives', value: `${formatMoney(p.payerReceives.toFixed(2))} ${token}` },
+              ]
+            : []),
           { label: 'Asset', value: token },
           { label: 'Network', value: networkLabel(chain) },
           { label: 'Destination', value: r.destinationAddress, mono: true },
@@ -139,7 +160,7 @@ export function RefundRequests({
   claimAmounts = {},
   token,
   chain = 'BSC',
-  networkFee,
+  facts,
   canDecide,
   totpEnabled,
 }: {
@@ -153,8 +174,8 @@ export function RefundRequests({
   /** The invoice's token: every amount here is in it. */
   token: string;
   chain?: ChainKey;
-  /** The invoice rail's network fee on a refund, stated in the review. */
-  networkFee?: string;
+  /** The figures the server prices refunds with: the review states the fee, who pays it and what the payer receives. */
+  facts: RefundFacts;
   canDecide: boolean;
   totpEnabled: boolean;
 }) {
@@ -179,9 +200,9 @@ export function RefundRequests({
             <p className="mt-1 text-xs text-slate-500" data-testid="payment-sender">
               Paid from {senders.length === 0 ? 'no recorded sender' : <span className="font-mono">{senders.join(', ')}</span>}
               {senders.includes(r.destinationAddress) ? (
-                <span className="ml-1 text-emerald-700">· same address</span>
+                <span className="text-emerald-700"> · same address</span>
               ) : senders.length > 0 ? (
-                <span className="ml-1 text-amber-700">· a different address</span>
+                <span className="text-amber-700"> · a different address</span>
               ) : null}
             </p>
             {r.status === 'PENDING' && r.autoRefundAfter ? (
@@ -202,7 +223,7 @@ export function RefundRequests({
                 totpEnabled={totpEnabled}
                 chain={chain}
                 token={token}
-                networkFee={networkFee}
+                facts={facts}
               />
             ) : null}
           </li>

@@ -14,6 +14,7 @@ import { listWebhookDeliveries } from '@/lib/webhooks/list-webhook-deliveries';
 import { listWebhookEndpoints } from '@/lib/webhooks/list-webhook-endpoints';
 import { getTenantOrThrow } from '@/lib/tenants/get-tenant-or-throw';
 import { ListDeliveriesQuery } from '@/lib/webhooks/schemas';
+import { deliveryReplays } from '@/lib/dashboard/delivery-replays';
 import { ReplayButton } from './replay-button';
 
 export const metadata = { title: 'Webhook deliveries' };
@@ -52,7 +53,14 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
       ? d.attempts[d.attempts.length - 1]!.apiVersion
       : ((d.endpointId && versionOf.get(d.endpointId)) ?? tenant.apiVersion),
   });
-  const bodies = await deliveryRequestBodies(ctx.db, ctx.owner, data.map(requestOf));
+  const [bodies, replays] = await Promise.all([
+    deliveryRequestBodies(ctx.db, ctx.owner, data.map(requestOf)),
+    deliveryReplays(
+      ctx.db,
+      ctx.owner,
+      data.map((d) => d.id),
+    ),
+  ]);
   const urlOf = new Map(endpoints.data.map((e) => [e.id, e.url]));
   const canReplay = can(ctx.user.role, 'webhooks:manage');
   const params = { endpointId: q.endpointId, eventType: q.eventType, status: q.status, eventId: q.eventId };
@@ -147,6 +155,11 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
                       </span>
                       <span className="w-24 text-xs text-slate-500">
                         {d.attemptCount} attempt{d.attemptCount === 1 ? '' : 's'}
+                        {replays[d.id] ? (
+                          <span className="block text-indigo-700" data-testid="replayed">
+                            replayed
+                          </span>
+                        ) : null}
                       </span>
                       <span className="w-40 text-xs text-slate-500">
                         <Time iso={d.createdAt} withSeconds />
@@ -169,7 +182,15 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
                             </>
                           ) : null}
                         </span>
-                        {canReplay && d.eventType !== TEST_EVENT_TYPE && <ReplayButton eventId={d.eventId} endpointId={d.endpointId} />}
+                        {canReplay && d.eventType !== TEST_EVENT_TYPE && (
+                          <ReplayButton
+                            eventId={d.eventId}
+                            eventType={d.eventType}
+                            endpointId={d.endpointId}
+                            target={d.endpointId ? (urlOf.get(d.endpointId) ?? d.endpointId) : (d.postBackUrl ?? '')}
+                            replayedAt={replays[d.id]}
+                          />
+                        )}
                       </div>
                       <div>
                         <p className="mb-1 text-xs font-semibold uppercase text-slate-500">Request body</p>

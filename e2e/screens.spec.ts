@@ -1,0 +1,64 @@
+import { expect, test } from '@playwright/test';
+import { eq, sql } from 'drizzle-orm';
+import { invoices } from '@/db/schema';
+import { closeDb, getDb } from '@/lib/db';
+import { shot } from './support/dashboard';
+import { signedUpMerchant } from './support/merchant';
+
+/*
+ * Issue 45, the screens walked: an invoice of an earlier run's local chain is marked and offers nothing that cannot
+ * work (dashboard and checkout), and the overview's status chart names statuses as words.
+ */
+const PASSWORD = 'correct-horse-battery';
+
+test.afterAll(async () => {
+  await closeDb();
+});
+
+test("an invoice whose local chain is gone says so on the dashboard and the checkout, with no Pay and no countdown; the chart's statuses are words", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const m = await signedUpMerchant(page, request, 'Restarted Stall', PASSWORD);
+  const live = await m.post('/v1/invoices', { amount: '10.00' });
+  const old = await m.post('/v1/invoices', { amount: '12.00' });
+  // As after a restart of `npm run dev`: the invoice's chain id is no longer the network's.
+  const db = await getDb();
+  await db
+    .update(invoices)
+    .set({ chainId: sql`${invoices.chainId} + 1` })
+    .where(eq(invoices.id, old.id as string));
+
+  await page.goto(`/dashboard/invoices/${live.id}`);
+  await expect(page.getByText('Live updates')).toBeVisible();
+  await expect(page.getByTestId('chain-gone')).toHaveCount(0);
+  await expect(page.getByLabel('Simulate a customer payment (test USDT)')).toBeVisible();
+
+  await page.goto(`/dashboard/invoices/${old.id}`);
+  await expect(page.getByTestId('chain-gone')).toHaveText('From an earlier run of the local chains: not watched');
+  await expect(page.getByText('Live updates')).toHaveCount(0);
+  await expect(page.getByLabel('Simulate a customer payment (test USDT)')).toHaveCount(0);
+  await shot(page, 'invoice-chain-gone-1280');
+  await page.setViewportSize({ width: 360, height: 800 });
+  await shot(page, 'invoice-chain-gone-360');
+
+  const checkout = new URL(String(old.checkoutUrl), 'http://x');
+  await page.goto(checkout.pathname + checkout.search);
+  await expect(page.getByTestId('chain-gone')).toContainText('From an earlier run of the local chains: not watched');
+  await expect(page.getByTestId('countdown')).toHaveCount(0);
+  await expect(page.getByTestId('qr')).toHaveCount(0);
+  await shot(page, 'checkout-chain-gone-360');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await shot(page, 'checkout-chain-gone-1280');
+  await page.goto(`/pay/${live.id}`);
+  await expect(page.getByTestId('countdown')).toBeVisible();
+
+  await page.goto('/dashboard');
+  const axis = page.locator('.recharts-yAxis').first();
+  await expect(axis).toContainText('Pending', { timeout: 15_000 });
+  await expect(axis).not.toContainText('PENDING');
+  await shot(page, 'overview-1280');
+  await page.setViewportSize({ width: 360, height: 800 });
+  await shot(page, 'overview-360');
+});
