@@ -168,7 +168,7 @@ export const settlementTxs = pgTable(
     replacedTxHashes: text().array(),
     /** Wei (sun on TRON) for gas_topup, stake, delegate and undelegate; token base units for fee and custody. */
     value: text().notNull(),
-    status: text({ enum: ['signed', 'confirmed'] })
+    status: text({ enum: ['signed', 'confirmed', 'skipped'] })
       .notNull()
       .default('signed'),
     createdAt: createdAt(),

@@ -10,6 +10,7 @@ import { confirmRecordedTx, findRecordedTx, sendRecordedTx } from '@/lib/chain/s
 import { familyOf } from '@/lib/config/rails';
 import { finishSettlement } from './finish-settlement';
 import { settleTronInvoice } from './settle-tron-invoice';
+import { reclaimTronEnergy } from './tron/reclaim-energy';
 import { planSweep, type Carried } from './plan-sweep';
 
 /** What a sweep needs of its network: the node, the token, the deposit keys and the three wallets. */
@@ -29,6 +30,21 @@ export interface SettleHooks {
 }
 
 type GasPlan = EvmSweepPlan;
+
+/**
+ * Sweeps of the network run side by side: TRON's wait a block per preparatory step and ~19 for the transfer,
+ * with no shared nonce, each on its own reservation of the energy wallet's stake (issue 44); EVM's one at a time
+ * (the gas wallet's nonces and top-ups were built for that).
+ */
+export const settleConcurrency = (net: Pick<SettleNetwork, 'chain'>) => (familyOf(net.chain) === 'tron' ? 16 : 1);
+
+/**
+ * What is left to do after settlements finished (the janitor's pass): on TRON the energy delegated to deposit
+ * addresses comes back (tron/reclaim-energy.ts); EVM leaves nothing behind. Returns how many it looked at.
+ */
+export async function reclaimSweepResources(db: Db, net: SettleNetwork, hooks: SettleHooks = {}): Promise<number> {
+  return familyOf(net.chain) === 'tron' ? reclaimTronEnergy(db, net, hooks) : 0;
+}
 
 // Estimates plus 10 percent: the top-up covers these limits and no more.
 const withMargin = (gas: bigint) => (gas * 11n) / 10n + 1n;
