@@ -8,7 +8,7 @@ import { settlementDueSql } from './due-settlements';
 import { settleInvoice, type SettleHooks, type SettleNetwork } from './settle-invoice';
 import type { RawRow } from '@/lib/db/raw-row';
 import { settlements } from '@/db/schema';
-import { SettlementWaiting } from './settlement-waiting';
+import { SettlementWaiting } from './tron/settlement-waiting';
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, backoffMs: 10_000 };
 const LEASE = '5 minutes';

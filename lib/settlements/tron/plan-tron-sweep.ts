@@ -3,7 +3,7 @@ import { settlements, type CarriedSettlements, type Settlement, type TronSweepPl
 import { rowsOf, type Db } from '@/lib/db';
 import type { TronNodeClient } from '@/lib/chain/tron/node-client';
 import { estimateTrc20Transfer, readTronAccount } from '@/lib/chain/tron/resources';
-import { SettlementWaiting } from '../settlement-waiting';
+import { SettlementWaiting } from './settlement-waiting';
 import { ENERGY_WALLET_RESERVE_SUN, readTronFees, readTronStake } from '@/lib/chain/tron/stake';
 
 export const SUN = 1_000_000n;
