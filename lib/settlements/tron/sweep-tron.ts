@@ -2,9 +2,9 @@ import { eq } from 'drizzle-orm';
 import { settlements, type Settlement, type TronSweepPlan } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { estimateTrc20Transfer, readTronAccount } from '@/lib/chain/tron/resources';
-import { readTronStake } from '@/lib/chain/tron/stake';
+import { ENERGY_WALLET_RESERVE_SUN, readTronFees, readTronStake } from '@/lib/chain/tron/stake';
 import { buildCreateAccount, buildDelegate, buildStake, buildTrc20Transfer, buildTrxTransfer } from '@/lib/chain/tron/transactions';
-import { SUN, withMargin, type TronSweepParties } from './plan-tron-sweep';
+import { SUN, TRANSFER_BYTES, withMargin, type TronSweepParties } from './plan-tron-sweep';
 import { runTronStep, sendTronStepAgain, type TronStep, type TronStepContext, type TronSweepHooks } from './send-tron-step';
 
 export interface TronSweepKeys {
@@ -49,15 +49,7 @@ function tronPrepSteps(p: TronSweepParties & TronSweepKeys, plan: TronSweepPlan)
       value: async () => ((await readTronAccount(p.client, p.deposit)).activated ? null : '0'),
       build: (_, ref, lifetimeMs) => buildCreateAccount({ from: p.energyWallet, account: p.deposit, ref, lifetimeMs }),
     });
-    if (BigInt(plan.stakeSun) > 0n) {
-      steps.push({
-        step: 'stake',
-        ...fromEnergy,
-        to: p.energyWallet,
-        value: async () => plan.stakeSun,
-        build: (sun, ref, lifetimeMs) => buildStake({ from: p.energyWallet, sun, resource: 'ENERGY', ref, lifetimeMs }),
-      });
-    }
+    if (BigInt(plan.stakeSun) > 0n) steps.push(stakeStep(p, plan.stakeSun));
     steps.push({
       step: 'delegate',
       ...fromEnergy,
@@ -68,20 +60,36 @@ function tronPrepSteps(p: TronSweepParties & TronSweepKeys, plan: TronSweepPlan)
   }
 
   // TRX the deposit burns: all its energy in burn mode, else only bandwidth past its free allowance (when allowed).
-  if (BigInt(plan.depositNeedsSun) > 0n) {
-    steps.push({
-      step: 'gas_topup',
-      ...fromEnergy,
-      to: p.deposit,
-      // Only what its balance lacks; once recorded, the recorded amount is resumed whatever the balance shows.
-      value: async () => {
-        const sun = BigInt(plan.depositNeedsSun) - (await readTronAccount(p.client, p.deposit)).balanceSun;
-        return sun > 0n ? sun.toString() : null;
-      },
-      build: (sun, ref, lifetimeMs) => buildTrxTransfer({ from: p.energyWallet, to: p.deposit, sun, ref, lifetimeMs }),
-    });
-  }
+  if (BigInt(plan.depositNeedsSun) > 0n) steps.push(topUpStep(p, plan));
   return steps;
+}
+
+function topUpStep(p: TronSweepParties & TronSweepKeys, plan: TronSweepPlan): TronStep {
+  return {
+    step: 'gas_topup',
+    key: p.energyKey,
+    from: p.energyWallet,
+    final: included,
+    to: p.deposit,
+    // Only what its balance lacks; once recorded, the recorded amount is resumed whatever the balance shows.
+    value: async () => {
+      const sun = BigInt(plan.depositNeedsSun) - (await readTronAccount(p.client, p.deposit)).balanceSun;
+      return sun > 0n ? sun.toString() : null;
+    },
+    build: (sun, ref, lifetimeMs) => buildTrxTransfer({ from: p.energyWallet, to: p.deposit, sun, ref, lifetimeMs }),
+  };
+}
+
+function stakeStep(p: TronSweepParties & TronSweepKeys, sun: string): TronStep {
+  return {
+    step: 'stake',
+    key: p.energyKey,
+    from: p.energyWallet,
+    final: included,
+    to: p.energyWallet,
+    value: async () => sun,
+    build: (value, ref, lifetimeMs) => buildStake({ from: p.energyWallet, sun: value, resource: 'ENERGY', ref, lifetimeMs }),
+  };
 }
 
 /** The one step the deposit signs (token units, not sun), final once solidified; a final failure is planned again. */
@@ -119,7 +127,7 @@ function custodyStep(ctx: TronStepContext, p: TronSweepParties & TronSweepKeys, 
  * deposit lacks now is delegated (or, in burn mode, its TRX sent) in one more transaction of the same step (the
  * earlier txID kept in replaced_tx_hashes), and the plan (energy, fee_limit, delegated stake) stored again.
  */
-async function replanTransfer(ctx: TronStepContext, p: TronSweepParties, plan: TronSweepPlan, prep: TronStep[], failed: string) {
+async function replanTransfer(ctx: TronStepContext, p: TronSweepParties & TronSweepKeys, plan: TronSweepPlan, prep: TronStep[], failed: string) {
   const estimate = await estimateTrc20Transfer(p.client, { token: p.token, from: p.deposit, to: p.hot, amount: BigInt(plan.units) });
   if (estimate.reverted)
     throw new Error(`${failed}; planned again, the transfer would still revert (blacklisted address, or less USDT than planned)`);
@@ -131,20 +139,29 @@ async function replanTransfer(ctx: TronStepContext, p: TronSweepParties, plan: T
     const stake = await readTronStake(p.client, p.energyWallet);
     if (!(stake.energyPerTrx > 0)) throw new Error('the node reports no energy per staked TRX');
     const extra = (BigInt(Math.ceil(lacking / stake.energyPerTrx)) + 1n) * SUN;
-    if (extra > stake.delegatableEnergySun) throw new Error(`${failed}; planned again, the energy wallet cannot delegate ${extra} sun more now`);
+    const short = extra - stake.delegatableEnergySun;
+    if (short > 0n && stake.balanceSun - ENERGY_WALLET_RESERVE_SUN < short)
+      throw new Error(`${failed}; planned again, the energy wallet cannot delegate ${extra} sun more now`);
     plan.delegateSun = (BigInt(plan.delegateSun) + extra).toString();
     await savePlan(ctx, plan);
+    if (short > 0n) await sendTronStepAgain(ctx, stakeStep(p, short.toString()), short.toString());
     await sendTronStepAgain(
       ctx,
       prep.find((s) => s.step === 'delegate')!,
       extra.toString(),
     );
-  } else if (lacking > 0) {
-    plan.depositNeedsSun = (BigInt(lacking) * BigInt(plan.energySun)).toString();
+  }
+  // The failed transfer used the deposit's free bandwidth of the day: the next one pays for its bytes (0.4 TRX),
+  // whatever ALLOW_TRX_BURN says, or the sweep would wait a day for a failure it did not choose. Burn mode: its energy too.
+  const freeBytes = BigInt(Math.max(0, deposit.freeNetLimit - deposit.freeNetUsed + deposit.netLimit - deposit.netUsed));
+  const bandwidthSun = freeBytes >= TRANSFER_BYTES ? 0n : TRANSFER_BYTES * (await readTronFees(p.client)).byteSun;
+  const burnSun = plan.feeMode === 'burn' && lacking > 0 ? BigInt(lacking) * BigInt(plan.energySun) : 0n;
+  if (bandwidthSun + burnSun > 0n) {
+    plan.depositNeedsSun = (bandwidthSun + burnSun + deposit.balanceSun).toString();
     await savePlan(ctx, plan);
-    const topUp = prep.find((s) => s.step === 'gas_topup');
-    const sun = topUp && (await topUp.value());
-    if (topUp && sun) await sendTronStepAgain(ctx, topUp, sun);
+    const topUp = topUpStep(p, plan);
+    const sun = await topUp.value();
+    if (sun) await sendTronStepAgain(ctx, topUp, sun);
   }
   await savePlan(ctx, plan);
 }
