@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { sleep } from '@/lib/async/sleep';
 import { rowsOf, type Db } from '@/lib/db';
 import { tokensOf, type Network } from '@/lib/chain/network';
 import { checkedNetwork } from '@/lib/chain/rail-gate';
@@ -14,6 +15,7 @@ export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, backoffMs: 10_000 };
 const LEASE = '5 minutes';
 /** A waiting settlement (SettlementWaiting) is claimed again after this. */
 const WAIT_MS = 2_000;
+const POLL_MS = 500;
 
 /**
  * Claims a due settlement of the network (or the given one): one worker at a
@@ -55,30 +57,39 @@ export async function runSettlements(
   if (!checked) return result;
   net = checked;
   const max = opts.only ? 1 : (opts.max ?? 20);
-  let started = 0;
-  let drained = false;
-  const worker = async () => {
-    while (!drained && started < max && !opts.signal?.aborted) {
-      started++;
-      const id = await claimSettlement(db, net, opts.only);
-      if (!id) {
-        drained = true;
-        return;
-      }
-      try {
-        await settleInvoice(db, net, id, opts.hooks);
-        result.completed++;
-      } catch (err) {
-        if (err instanceof SettlementWaiting) {
-          await putBack(db, id, err.message);
-          continue;
-        }
+  const concurrency = Math.max(1, opts.concurrency ?? 1);
+  const settleOne = async (id: string) => {
+    try {
+      await settleInvoice(db, net, id, opts.hooks);
+      result.completed++;
+    } catch (err) {
+      if (err instanceof SettlementWaiting) await putBack(db, id, err.message);
+      else {
         result.failed++;
         await recordFailureRetrying(db, id, err, opts.retry ?? DEFAULT_RETRY);
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 1) }, worker));
+  const running = new Set<Promise<void>>();
+  let started = 0;
+  while (started < max && !opts.signal?.aborted) {
+    if (running.size >= concurrency) {
+      await Promise.race(running);
+      continue;
+    }
+    const id = await claimSettlement(db, net, opts.only);
+    if (!id) {
+      // Nothing due now: while sweeps run, look again soon (one falling due starts without waiting for the
+      // slowest sweep in flight); with none running, the pass is over.
+      if (running.size === 0 || opts.only) break;
+      await Promise.race([...running, sleep(POLL_MS)]);
+      continue;
+    }
+    started++;
+    const run: Promise<void> = settleOne(id).finally(() => running.delete(run));
+    running.add(run);
+  }
+  await Promise.all(running);
   return result;
 }
 

@@ -13,6 +13,7 @@ import { readTronHeads } from '@/lib/chain/tron/read-chain';
 import { signTronTx, type SignedTronTx, type UnsignedTronTx } from '@/lib/chain/tron/transactions';
 import { sleep } from '@/lib/async/sleep';
 import { log } from '@/lib/log';
+import { SettlementWaiting } from './settlement-waiting';
 
 /** Minutes, not TronWeb's 60 s: a resumed sweep rebroadcasts the same bytes for this long before it may re-sign. */
 export const TRON_TX_LIFETIME_MS = 5 * 60_000;
@@ -63,6 +64,11 @@ export interface TronStep {
    * already there (the row is marked `skipped`). Absent: `value` is asked again. Throws when it cannot be done.
    */
   replan?: (failed: string | null) => Promise<string | null>;
+  /**
+   * A refusal that passes by itself (the energy wallet's stake busy with other sweeps' energy): the settlement
+   * waits in the queue (SettlementWaiting) and the same bytes are broadcast again on its next turn.
+   */
+  waitsOn?: RegExp;
 }
 
 const signedOf = (row: Row): SignedTronTx => ({
@@ -128,7 +134,7 @@ async function recordAndBroadcast(ctx: TronStepContext, step: TronStep): Promise
     })
     .returning();
   await ctx.hooks.beforeBroadcast?.(step.step);
-  await broadcastTronTx(ctx.client, signed);
+  await broadcastTronTx(ctx.client, signed).catch((err) => waitOrThrow(step, err));
   return row!;
 }
 
@@ -174,7 +180,7 @@ async function awaitTronStep(ctx: TronStepContext, row: Row, step: TronStep): Pr
         // Refused for good by the node's checks (e.g. `Account has existed`: someone else activated the address):
         // it was never pooled, so if the chain shows the step's effect already there, the step is done.
         if (refused && (await step.value()) === null) return markSkipped(ctx, row, refused);
-        if (refused) throw new Error(`${row.step} transaction ${row.txHash} refused: ${refused}`);
+        if (refused) waitOrThrow(step, new Error(`${row.step} transaction ${row.txHash} refused: ${refused}`));
       }
     }
     // Mined above the solidified block (or just broadcast): wait for it to become irreversible.
@@ -196,6 +202,11 @@ async function rebroadcast(client: TronNodeClient, signed: SignedTronTx): Promis
     if (err instanceof TronBroadcastError && err.code === 'CONTRACT_VALIDATE_ERROR') return err.message;
     throw err;
   }
+}
+
+function waitOrThrow(step: TronStep, err: unknown): never {
+  if (step.waitsOn && err instanceof Error && step.waitsOn.test(err.message)) throw new SettlementWaiting(err.message);
+  throw err;
 }
 
 /**

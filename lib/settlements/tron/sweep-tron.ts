@@ -55,6 +55,9 @@ function tronPrepSteps(p: TronSweepParties & TronSweepKeys, plan: TronSweepPlan)
       ...fromEnergy,
       to: p.deposit,
       value: async () => plan.delegateSun,
+      // Stake counted free when planned can still be busy when sent (energy in use locks its share; on mainnet an
+      // undelegation hands the receiver's used energy back to the owner): wait for it rather than fail.
+      waitsOn: /available FreezeEnergyV2 balance/,
       build: (sun, ref, lifetimeMs) => buildDelegate({ from: p.energyWallet, to: p.deposit, sun, resource: 'ENERGY', ref, lifetimeMs }),
     });
   }
