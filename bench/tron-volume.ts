@@ -15,7 +15,7 @@ const TENANTS = 4;
 
 await withBenchDatabase(async () => {
   const { getDb } = await import('@/lib/db');
-  const { gasSpend, settlements } = await import('@/db/schema');
+  const { gasSpend, settlements, settlementTxs } = await import('@/db/schema');
   const { startTronRail } = await import('@/lib/testing/tron-rail');
   const { createTestTenant } = await import('@/lib/testing/fixtures');
   const { call } = await import('@/lib/testing/app');
@@ -27,6 +27,7 @@ await withBenchDatabase(async () => {
   const rail = await startTronRail({ node: { blockTimeMs: 3000 } });
   const net = rail.net;
   let stop = false;
+  let loops: Promise<void>[] = [];
   const loop = async (what: string, everyMs: number, fn: () => Promise<unknown>) => {
     while (!stop) {
       await fn().catch((e) => console.error(`[${what}]`, String(e).slice(0, 200)));
@@ -43,7 +44,7 @@ await withBenchDatabase(async () => {
       invoices.push({ id: res.body.id as string, address: res.body.depositAddress as string });
     }
     await watchTron(db, net, { baseBackoffMs: 1, maxRetries: 1 });
-    const loops = [
+    loops = [
       loop('watch', 1000, () => watchTron(db, net, { baseBackoffMs: 100, maxRetries: 3 })),
       loop('fan-out', 500, () => createSettlements(db, net)),
       loop('settle', 500, () => runSettlements(db, net, { concurrency: settleConcurrency(net), max: 10_000 })),
@@ -75,13 +76,14 @@ await withBenchDatabase(async () => {
     // The janitor's undelegations, then what every sweep burned.
     const sids = (await db.select({ id: settlements.id }).from(settlements).where(inArray(settlements.invoiceId, ids))).map((r) => r.id);
     const undelegated = async () =>
-      Number(
-        (
-          (await db.execute(
-            sql`select count(*)::int as n from settlement_txs where step = 'undelegate' and status in ('confirmed', 'skipped') and settlement_id in (select id from settlements where invoice_id = any(${sql.raw(`array[${ids.map((i) => `'${i}'`).join(',')}]`)}))`,
-          )) as unknown as { rows?: { n: number }[] } & { n?: number }[]
-        ).rows?.[0]?.n ?? 0,
-      );
+      (
+        await db
+          .select({ id: settlementTxs.id })
+          .from(settlementTxs)
+          .where(
+            sql`${inArray(settlementTxs.settlementId, sids)} and ${settlementTxs.step} = 'undelegate' and ${settlementTxs.status} in ('confirmed', 'skipped')`,
+          )
+      ).length;
     const until = Date.now() + 3 * 60_000;
     while ((await undelegated()) < done.length && Date.now() < until) await new Promise((r) => setTimeout(r, 2000));
     const spends = await db.select().from(gasSpend).where(inArray(gasSpend.referenceId, sids));
@@ -101,7 +103,7 @@ await withBenchDatabase(async () => {
     );
   } finally {
     stop = true;
-    await new Promise((r) => setTimeout(r, 1500));
+    await Promise.race([Promise.all(loops), new Promise((r) => setTimeout(r, 5000))]);
     await rail.stop();
   }
 });
