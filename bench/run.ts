@@ -15,6 +15,7 @@ const BENCHES = [
   'detection',
   'tron',
   'tron-sweep',
+  'tron-volume',
   'queues',
   'webhooks',
   'exchange',

@@ -32,6 +32,13 @@ export const depositAddressPoolTask = schedules.task({
   run: () => runScheduledJob('deposit-address-pool'),
 });
 
+/** Reclaims what finished or failed sweeps left behind (TRON: energy delegated to deposit addresses). */
+export const sweepJanitorTask = schedules.task({
+  id: 'sweep-janitor',
+  cron: '* * * * *',
+  run: () => runScheduledJob('sweep-janitor'),
+});
+
 /** One run per settlement; the idempotency key (the settlement id) stops a second run being queued for it. */
 export const settleInvoiceTask = schemaTask({
   id: 'settle-invoice',

@@ -164,11 +164,15 @@ export const settlementTxs = pgTable(
     expiresAt: tstz(),
     /** TRON: the block its TaPoS references (only later blocks can hold it). */
     refBlockNumber: bigint({ mode: 'number' }),
-    /** TRON: earlier txIDs of this step, each proven expired unmined before it was re-signed. */
+    /**
+     * TRON: earlier txIDs of this step: proven expired unmined, or final and failed, before it was signed again; for
+     * stake and delegate also one that landed and was followed by more (a failed transfer planned again).
+     */
     replacedTxHashes: text().array(),
     /** Wei (sun on TRON) for gas_topup, stake, delegate and undelegate; token base units for fee and custody. */
     value: text().notNull(),
-    status: text({ enum: ['signed', 'confirmed'] })
+    /** `skipped`: recorded, then judged not needed (its effect was on chain already, e.g. the account activated by someone else). */
+    status: text({ enum: ['signed', 'confirmed', 'skipped'] })
       .notNull()
       .default('signed'),
     createdAt: createdAt(),

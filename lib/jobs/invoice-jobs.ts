@@ -7,7 +7,7 @@ import { familyOps } from '@/lib/chain/families';
 import { createSettlements } from '@/lib/settlements/create-settlements';
 import { expireInvoices } from '@/lib/invoices/expire-invoices';
 import { runSettlements } from '@/lib/settlements/run-settlements';
-import type { SettleNetwork } from '@/lib/settlements/settle-invoice';
+import { reclaimSweepResources, settleConcurrency, type SettleNetwork } from '@/lib/settlements/settle-invoice';
 import { perNetwork } from '@/lib/chain/per-network';
 
 /** The chain watch job of a mode: one per mode for the local worker; Trigger.dev runs every mode's in one task. */
@@ -67,10 +67,24 @@ export const INVOICE_JOBS: ScheduledJob[] = [
     leaseMs: 10 * 60_000,
     // Each network's settlements in a loop of its own, side by side: a hung node holds up only its own payouts.
     run: (db, signal, opts) =>
-      perNetwork('settlement', ready().filter(canSettle), (net) => runSettlements(db, net, { signal }), {
-        signal,
-        runForMs: opts?.runForMs ?? 25_000,
-        pollMs: 500,
-      }),
+      perNetwork(
+        'settlement',
+        ready().filter(canSettle),
+        (net) => runSettlements(db, net, { signal, concurrency: settleConcurrency(net), max: 200 }),
+        {
+          signal,
+          runForMs: opts?.runForMs ?? 25_000,
+          pollMs: 500,
+        },
+      ),
+  },
+  {
+    // Off the payment's path: what a finished or failed sweep leaves behind (TRON: delegated energy) is reclaimed.
+    name: 'sweep-janitor',
+    everyMs: 2_000,
+    leaseMs: 5 * 60_000,
+    run: async (db) => {
+      for (const net of ready().filter(canSettle)) await reclaimSweepResources(db, net);
+    },
   },
 ];

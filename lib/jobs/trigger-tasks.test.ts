@@ -102,6 +102,7 @@ const SCHEDULED_TASKS: Record<string, string[]> = {
   'expire-invoices': ['expire-invoices'],
   'deposit-address-pool': ['deposit-address-pool'],
   'settlement-fanout': ['settlement-fanout'],
+  'sweep-janitor': ['sweep-janitor'],
   'process-withdrawals': ['process-withdrawals'],
   'track-exchange-orders': ['track-exchange-orders'],
   'auto-refunds': ['auto-refunds'],

@@ -6,6 +6,7 @@ import { familyOf, type ChainFamily } from '@/lib/config/rails';
 import type { finishSettlement } from './finish-settlement';
 import { settleEvmInvoice } from './settle-evm-invoice';
 import { settleTronInvoice } from './settle-tron-invoice';
+import { reclaimTronEnergy } from './tron/reclaim-energy';
 
 /** What a sweep needs of its network: the node, the token, the deposit keys and the three wallets. */
 export const SETTLE_FIELDS = ['rpcUrl', 'tokenAddress', 'depositMnemonic', 'gasWalletKey', 'feeWallet', 'hotWalletKey'] as const;
@@ -30,6 +31,24 @@ const SETTLE: Record<ChainFamily, Settle> = {
   evm: (...a) => settleEvmInvoice(...a),
   tron: (...a) => settleTronInvoice(...a),
 };
+
+/**
+ * Sweeps of a network run side by side: TRON's wait a block per preparatory step and ~19 for the transfer, with
+ * no shared nonce, each on its own reservation of the energy wallet's stake (issue 44); EVM's one at a time (the
+ * gas wallet's nonces and top-ups were built for that).
+ */
+const CONCURRENCY: Record<ChainFamily, number> = { evm: 1, tron: 16 };
+export const settleConcurrency = (net: Pick<SettleNetwork, 'chain'>) => CONCURRENCY[familyOf(net.chain)];
+
+/**
+ * What is left to do after settlements finished (the janitor's pass): on TRON the energy delegated to deposit
+ * addresses comes back (tron/reclaim-energy.ts); EVM leaves nothing behind. Returns how many it looked at.
+ */
+const RECLAIM: Record<ChainFamily, (db: Db, net: SettleNetwork, hooks: SettleHooks) => Promise<number>> = {
+  evm: async () => 0,
+  tron: (...a) => reclaimTronEnergy(...a),
+};
+export const reclaimSweepResources = (db: Db, net: SettleNetwork, hooks: SettleHooks = {}) => RECLAIM[familyOf(net.chain)](db, net, hooks);
 
 /**
  * Runs one settlement to completion, resumable at any point, by the rail's family (SETTLE): EVM

@@ -14,13 +14,18 @@ export interface TronStake extends TronAccountState {
    * refuses to delegate that; `getcandelegatedmaxsize`, computed here because the stand-in does not serve it).
    */
   delegatableEnergySun: bigint;
+  /** Sun of others' stake delegated to this account for energy (a deposit address: what the energy wallet lent it). */
+  acquiredEnergySun: bigint;
 }
 
 const frozen = z.object({
   frozenV2: z.array(z.object({ type: z.string().optional(), amount: z.number().int().nonnegative().optional() })).default([]),
   account_resource: z
-    .object({ delegated_frozenV2_balance_for_energy: z.number().int().nonnegative().default(0) })
-    .default({ delegated_frozenV2_balance_for_energy: 0 }),
+    .object({
+      delegated_frozenV2_balance_for_energy: z.number().int().nonnegative().default(0),
+      acquired_delegated_frozenV2_balance_for_energy: z.number().int().nonnegative().default(0),
+    })
+    .default({ delegated_frozenV2_balance_for_energy: 0, acquired_delegated_frozenV2_balance_for_energy: 0 }),
 });
 
 const SUN = 1_000_000n;
@@ -31,14 +36,21 @@ export const ENERGY_WALLET_RESERVE_SUN = 100n * SUN;
 export async function readTronStake(client: TronNodeClient, addr: string): Promise<TronStake> {
   const address = toHex41(addr);
   const [state, raw] = await Promise.all([readTronAccount(client, address), client.wallet('getaccount', { address })]);
-  if (!state.activated || isEmptyAnswer(raw)) return { ...state, stakedEnergySun: 0n, delegatedEnergySun: 0n, delegatableEnergySun: 0n };
+  if (!state.activated || isEmptyAnswer(raw))
+    return { ...state, stakedEnergySun: 0n, delegatedEnergySun: 0n, delegatableEnergySun: 0n, acquiredEnergySun: 0n };
   const a = frozen.parse(raw);
   const stakedEnergySun = BigInt(a.frozenV2.find((f) => f.type === 'ENERGY')?.amount ?? 0);
   const delegatedEnergySun = BigInt(a.account_resource.delegated_frozenV2_balance_for_energy);
   // Energy in use locks its share of the stake until it recovers (up to 24 h).
   const usedSun = state.energyPerTrx > 0 ? BigInt(Math.ceil(state.energyUsed / state.energyPerTrx)) * SUN : 0n;
   const free = stakedEnergySun - delegatedEnergySun - usedSun;
-  return { ...state, stakedEnergySun, delegatedEnergySun, delegatableEnergySun: free > 0n ? free : 0n };
+  return {
+    ...state,
+    stakedEnergySun,
+    delegatedEnergySun,
+    delegatableEnergySun: free > 0n ? free : 0n,
+    acquiredEnergySun: BigInt(a.account_resource.acquired_delegated_frozenV2_balance_for_energy),
+  };
 }
 
 const params = z.object({ chainParameter: z.array(z.object({ key: z.string(), value: z.number().optional() })) });

@@ -3,6 +3,7 @@ import { settlements, type CarriedSettlements, type Settlement, type TronSweepPl
 import { rowsOf, type Db } from '@/lib/db';
 import type { TronNodeClient } from '@/lib/chain/tron/node-client';
 import { estimateTrc20Transfer, readTronAccount } from '@/lib/chain/tron/resources';
+import { SettlementWaiting } from './settlement-waiting';
 import { ENERGY_WALLET_RESERVE_SUN, readTronFees, readTronStake } from '@/lib/chain/tron/stake';
 
 export const SUN = 1_000_000n;
@@ -15,7 +16,7 @@ const NEW_ACCOUNT_FREE_BYTES = 600n;
  * dynamic energy factor of USDT can move in between (each 6 h maintenance period). Too little delegated energy
  * is OUT_OF_ENERGY: the deposit has no TRX to burn for the rest.
  */
-const withMargin = (energy: number) => Math.ceil(energy * 1.1);
+export const withMargin = (energy: number) => Math.ceil(energy * 1.1);
 
 /** A sweep the energy wallet cannot pay for and may not burn TRX for: the settlement's failure reason. */
 export class TronSweepRefused extends Error {
@@ -50,7 +51,7 @@ async function reservedSun(db: Db, chainId: number, settlementId: string): Promi
       select sum((s.gas_plan->>'delegateSun')::numeric)::text as sun from settlements s
        where s.chain_id = ${chainId} and s.id <> ${settlementId} and s.status in ('pending', 'processing')
          and s.gas_plan->>'kind' = 'tron' and s.gas_plan->>'feeMode' = 'delegate'
-         and not exists (select 1 from settlement_txs t where t.settlement_id = s.id and t.step = 'delegate' and t.status = 'confirmed')`),
+         and not exists (select 1 from settlement_txs t where t.settlement_id = s.id and t.step = 'delegate' and t.status in ('confirmed', 'skipped'))`),
   );
   return BigInt(row?.sun ?? '0');
 }
@@ -115,6 +116,12 @@ export async function planTronSweep(db: Db, p: TronSweepParties, s: Settlement, 
         stakeSun: '0',
         depositNeedsSun: (BigInt(energy) * fees.energySun + bandwidthSun).toString(),
       };
+    } else if (stake.stakedEnergySun + (stakeable > 0n ? stakeable : 0n) >= delegateSun) {
+      // Short only while other sweeps hold the stake: it comes back as they are undelegated. Wait in the queue
+      // (claims are fair across tenants, claimSettlement) rather than fail.
+      throw new SettlementWaiting(
+        `waiting for the energy wallet's stake: this sweep needs ${trx(delegateSun)}, ${trx(available > 0n ? available : 0n)} is free while other sweeps hold the rest`,
+      );
     } else {
       throw new TronSweepRefused(
         `the energy wallet cannot pay this sweep's ${energy} energy: it needs ${trx(delegateSun)} of delegatable stake, has ${trx(available > 0n ? available : 0n)} and ${trx(stakeable > 0n ? stakeable : 0n)} to stake beyond its ${trx(ENERGY_WALLET_RESERVE_SUN)} reserve; stake more TRX, or set ${p.burnVariable}=true to burn ~${trx(BigInt(energy) * fees.energySun)} per sweep`,

@@ -12,6 +12,8 @@ import type { TronBlockRef } from '@/lib/chain/tron/parse';
 import { readTronHeads } from '@/lib/chain/tron/read-chain';
 import { signTronTx, type SignedTronTx, type UnsignedTronTx } from '@/lib/chain/tron/transactions';
 import { sleep } from '@/lib/async/sleep';
+import { log } from '@/lib/log';
+import { SettlementWaiting } from './settlement-waiting';
 
 /** Minutes, not TronWeb's 60 s: a resumed sweep rebroadcasts the same bytes for this long before it may re-sign. */
 export const TRON_TX_LIFETIME_MS = 5 * 60_000;
@@ -50,6 +52,23 @@ export interface TronStep {
   value: () => Promise<string | null>;
   /** Builds the transaction moving `value` against a reference block (called again only to re-sign an expired one, with the recorded value). */
   build: (value: bigint, ref: TronBlockRef, lifetimeMs: number) => Promise<UnsignedTronTx>;
+  /**
+   * When the step counts as done: `included` (in a block, one block's wait) for the preparatory steps, whose
+   * loss in a fork only makes a later step fail and be planned again; `solidified` for the custody transfer,
+   * which gates crediting. Default `solidified`.
+   */
+  final?: 'included' | 'solidified';
+  /**
+   * Re-judges a recorded step whose transaction can no longer land as recorded (proven expired, refused by the
+   * node, or final but failed): the value to sign it again with, or null when the chain shows its effect is
+   * already there (the row is marked `skipped`). Absent: `value` is asked again. Throws when it cannot be done.
+   */
+  replan?: (failed: string | null) => Promise<string | null>;
+  /**
+   * A refusal that passes by itself (the energy wallet's stake busy with other sweeps' energy): the settlement
+   * waits in the queue (SettlementWaiting) and the same bytes are broadcast again on its next turn.
+   */
+  waitsOn?: RegExp;
 }
 
 const signedOf = (row: Row): SignedTronTx => ({
@@ -78,6 +97,20 @@ export async function runTronStep(ctx: TronStepContext, step: TronStep): Promise
   await ctx.hooks.afterStep?.(step.step);
 }
 
+/**
+ * Sends a step that already ran once more, with a new value (a failed custody transfer planned again needs more
+ * delegated energy): the recorded row gets the new transaction (the old txID in replaced_tx_hashes), recorded
+ * before broadcast, and is followed like any step.
+ */
+export async function sendTronStepAgain(ctx: TronStepContext, step: TronStep, value: string): Promise<void> {
+  const row = await findRecordedTx(ctx.db, ctx.settlementId, step.step);
+  if (!row) return runTronStep(ctx, step);
+  const next = await resign(ctx, row, step, value);
+  await ctx.hooks.beforeBroadcast?.(step.step);
+  await broadcastTronTx(ctx.client, signedOf(next));
+  await awaitTronStep(ctx, next, step);
+}
+
 /** A step not recorded yet: signed, recorded, then broadcast; null (nothing recorded) when it is not needed. */
 async function recordAndBroadcast(ctx: TronStepContext, step: TronStep): Promise<Row | null> {
   const value = await step.value();
@@ -101,16 +134,16 @@ async function recordAndBroadcast(ctx: TronStepContext, step: TronStep): Promise
     })
     .returning();
   await ctx.hooks.beforeBroadcast?.(step.step);
-  await broadcastTronTx(ctx.client, signed);
+  await broadcastTronTx(ctx.client, signed).catch((err) => waitOrThrow(step, err));
   return row!;
 }
 
-async function awaitTronStep(ctx: TronStepContext, row: Row, step: TronStep): Promise<Row> {
+async function awaitTronStep(ctx: TronStepContext, row: Row, step: TronStep): Promise<Row | null> {
   const deadline = Date.now() + FINAL_WITHIN_MS;
   for (;;) {
-    if (row.status === 'confirmed') return row;
+    if (row.status === 'confirmed' || row.status === 'skipped') return row;
     const found = await lookupTronTx(ctx.client, row.txHash);
-    if (found.state === 'solidified') {
+    if (found.state === 'solidified' || (found.state === 'mined' && step.final === 'included')) {
       // Fees are burned whether or not the contract succeeded: who paid them is on record either way.
       await recordGasSpend(ctx.db, {
         mode: { ofSettlement: ctx.settlementId },
@@ -122,9 +155,13 @@ async function awaitTronStep(ctx: TronStepContext, row: Row, step: TronStep): Pr
         cost: found.info.fee,
       });
       if (!found.info.ok) {
-        throw new Error(
-          `${row.step} transaction ${row.txHash} failed: ${found.info.contractRet}${found.info.message ? ` (${found.info.message})` : ''}`,
-        );
+        // Final and failed (OUT_OF_ENERGY, REVERT): it moved nothing and its txID can never land again, so the
+        // step is judged again and signed anew rather than thrown on every resume (issue 42: the sweep wedge).
+        const why = `${row.step} transaction ${row.txHash} failed: ${found.info.contractRet}${found.info.message ? ` (${found.info.message})` : ''}`;
+        const next = await rejudge(ctx, row, step, why);
+        if (!next) return null;
+        row = next;
+        continue;
       }
       const [done] = await ctx.db
         .update(settlementTxs)
@@ -135,11 +172,15 @@ async function awaitTronStep(ctx: TronStepContext, row: Row, step: TronStep): Pr
     }
     if (found.state === 'unknown') {
       if (await isSafelyExpired(signedOf(row), ctx.client)) {
-        row = await resign(ctx, row, step);
-        await ctx.hooks.beforeBroadcast?.(step.step);
-        await broadcastTronTx(ctx.client, signedOf(row));
+        const next = await rejudge(ctx, row, step, null);
+        if (!next) return null;
+        row = next;
       } else {
-        await rebroadcast(ctx.client, signedOf(row));
+        const refused = await rebroadcast(ctx.client, signedOf(row));
+        // Refused for good by the node's checks (e.g. `Account has existed`: someone else activated the address):
+        // it was never pooled, so if the chain shows the step's effect already there, the step is done.
+        if (refused && (await step.value()) === null) return markSkipped(ctx, row, refused);
+        if (refused) waitOrThrow(step, new Error(`${row.step} transaction ${row.txHash} refused: ${refused}`));
       }
     }
     // Mined above the solidified block (or just broadcast): wait for it to become irreversible.
@@ -148,18 +189,52 @@ async function awaitTronStep(ctx: TronStepContext, row: Row, step: TronStep): Pr
   }
 }
 
-/** The same bytes again; refused as expired at the head is no answer yet (only the solidified chain proves it never landed). */
-async function rebroadcast(client: TronNodeClient, signed: SignedTronTx) {
+/**
+ * The same bytes again; refused as expired at the head is no answer yet (only the solidified chain proves it
+ * never landed). A contract validation refusal is returned (the caller judges the step again), others throw.
+ */
+async function rebroadcast(client: TronNodeClient, signed: SignedTronTx): Promise<string | null> {
   try {
     await broadcastTronTx(client, signed);
+    return null;
   } catch (err) {
-    if (err instanceof TronBroadcastError && err.code === 'TRANSACTION_EXPIRATION_ERROR') return;
+    if (err instanceof TronBroadcastError && err.code === 'TRANSACTION_EXPIRATION_ERROR') return null;
+    if (err instanceof TronBroadcastError && err.code === 'CONTRACT_VALIDATE_ERROR') return err.message;
     throw err;
   }
 }
 
-async function resign(ctx: TronStepContext, row: Row, step: TronStep): Promise<Row> {
-  const signed = await signAgainstHead(ctx.client, step, row.value);
+function waitOrThrow(step: TronStep, err: unknown): never {
+  if (step.waitsOn && err instanceof Error && step.waitsOn.test(err.message)) throw new SettlementWaiting(err.message);
+  throw err;
+}
+
+/**
+ * A recorded transaction that can never land as it is (proven expired unmined, or final and failed): the step is
+ * judged against the chain again before anything is signed. Its effect already there: skipped (null). Otherwise
+ * signed anew with the value judged now (the old txID kept in replaced_tx_hashes) and broadcast.
+ */
+async function rejudge(ctx: TronStepContext, row: Row, step: TronStep, failed: string | null): Promise<Row | null> {
+  const value = await judge(step, failed);
+  if (value === null) return markSkipped(ctx, row, failed ?? 'expired unmined');
+  // A failed step with no way to plan it again is not signed again with the same value: that would fail the same way.
+  if (failed && !step.replan) throw new Error(failed);
+  const next = await resign(ctx, row, step, value);
+  await ctx.hooks.beforeBroadcast?.(step.step);
+  await broadcastTronTx(ctx.client, signedOf(next));
+  return next;
+}
+
+const judge = (step: TronStep, failed: string | null) => (step.replan ? step.replan(failed) : step.value());
+
+async function markSkipped(ctx: TronStepContext, row: Row, why: string): Promise<null> {
+  log.info('TRON step not needed any more: the chain shows its effect', { settlementId: ctx.settlementId, step: row.step, txId: row.txHash, why });
+  await ctx.db.update(settlementTxs).set({ status: 'skipped', confirmedAt: new Date() }).where(eq(settlementTxs.id, row.id));
+  return null;
+}
+
+async function resign(ctx: TronStepContext, row: Row, step: TronStep, value: string): Promise<Row> {
+  const signed = await signAgainstHead(ctx.client, step, value);
   const [updated] = await ctx.db
     .update(settlementTxs)
     .set({
@@ -167,6 +242,8 @@ async function resign(ctx: TronStepContext, row: Row, step: TronStep): Promise<R
       rawTx: JSON.stringify(signed.tx),
       expiresAt: new Date(signed.expiration),
       refBlockNumber: signed.refBlockNumber,
+      value,
+      status: 'signed',
       replacedTxHashes: sql`array_append(coalesce(${settlementTxs.replacedTxHashes}, '{}'), ${row.txHash})`,
     })
     .where(eq(settlementTxs.id, row.id))

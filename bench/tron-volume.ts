@@ -1,0 +1,109 @@
+/**
+ * TRON sweeps at volume (issue 44), on the TRON stand-in with 3 s blocks and 19 blocks to solidify (as mainnet):
+ * N payments of USDT (default 100) sent within one minute to N invoices of 4 tenants, found by the watcher,
+ * confirmed once solidified, fanned out and swept in parallel by runSettlements (settleConcurrency), the energy
+ * taken back by the janitor. Prints p50 / p95 / max from the payment's broadcast to paid_out (the settlement's
+ * completion, the transaction that writes invoice.paid_out) and the TRX burned per sweep (gas_spend).
+ *   npx tsx bench/tron-volume.ts [payments=100] [seconds to send them in=60]
+ */
+import { inArray, sql } from 'drizzle-orm';
+import { printTable, withBenchDatabase, type Row } from './lib/harness';
+
+const PAYMENTS = Number(process.argv[2] ?? 100);
+const SPREAD_S = Number(process.argv[3] ?? 60);
+const TENANTS = 4;
+
+await withBenchDatabase(async () => {
+  const { getDb } = await import('@/lib/db');
+  const { gasSpend, settlements, settlementTxs } = await import('@/db/schema');
+  const { startTronRail } = await import('@/lib/testing/tron-rail');
+  const { createTestTenant } = await import('@/lib/testing/fixtures');
+  const { call } = await import('@/lib/testing/app');
+  const { watchTron } = await import('@/lib/payments/watch-tron');
+  const { createSettlements } = await import('@/lib/settlements/create-settlements');
+  const { runSettlements } = await import('@/lib/settlements/run-settlements');
+  const { reclaimSweepResources, settleConcurrency } = await import('@/lib/settlements/settle-invoice');
+  const db = await getDb();
+  const rail = await startTronRail({ node: { blockTimeMs: 3000 } });
+  const net = rail.net;
+  let stop = false;
+  let loops: Promise<void>[] = [];
+  const loop = async (what: string, everyMs: number, fn: () => Promise<unknown>) => {
+    while (!stop) {
+      await fn().catch((e) => console.error(`[${what}]`, String(e).slice(0, 200)));
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  };
+  try {
+    const tenants = await Promise.all(Array.from({ length: TENANTS }, () => createTestTenant({ invoiceFeeRate: '0.01' })));
+    const invoices: { id: string; address: string }[] = [];
+    for (let i = 0; i < PAYMENTS; i++) {
+      const t = tenants[i % TENANTS]!;
+      const res = await call('POST', '/v1/invoices', { key: t.test, body: { amount: '25.00', chain: 'TRON', token: 'USDT' } });
+      if (res.status !== 201) throw new Error(`invoice: ${res.text}`);
+      invoices.push({ id: res.body.id as string, address: res.body.depositAddress as string });
+    }
+    await watchTron(db, net, { baseBackoffMs: 1, maxRetries: 1 });
+    loops = [
+      loop('watch', 1000, () => watchTron(db, net, { baseBackoffMs: 100, maxRetries: 3 })),
+      loop('fan-out', 500, () => createSettlements(db, net)),
+      loop('settle', 500, () => runSettlements(db, net, { concurrency: settleConcurrency(net), max: 10_000 })),
+      loop('janitor', 2000, () => reclaimSweepResources(db, net)),
+    ];
+    const started = Date.now();
+    const paidAt = new Map<string, number>();
+    for (const [i, inv] of invoices.entries()) {
+      // Spread evenly over the window: payment i leaves at i × SPREAD / N.
+      const at = started + (i * SPREAD_S * 1000) / PAYMENTS;
+      if (at > Date.now()) await new Promise((r) => setTimeout(r, at - Date.now()));
+      await rail.node.mintUsdt(inv.address, 25_000_000n);
+      paidAt.set(inv.id, Date.now());
+    }
+    console.log(`${PAYMENTS} payments sent in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const ids = invoices.map((i) => i.id);
+    const deadline = Date.now() + 30 * 60_000;
+    let done: { invoiceId: string; completedAt: Date | null }[] = [];
+    for (;;) {
+      done = await db
+        .select({ invoiceId: settlements.invoiceId, completedAt: settlements.completedAt })
+        .from(settlements)
+        .where(sql`${inArray(settlements.invoiceId, ids)} and ${settlements.status} = 'completed' and ${settlements.kind} = 'invoice'`);
+      if (done.length === PAYMENTS || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    const lat = done.map((d) => (d.completedAt!.getTime() - paidAt.get(d.invoiceId)!) / 1000).sort((a, b) => a - b);
+    const pct = (p: number) => lat[Math.min(lat.length - 1, Math.ceil((p / 100) * lat.length) - 1)] ?? NaN;
+    // The janitor's undelegations, then what every sweep burned.
+    const sids = (await db.select({ id: settlements.id }).from(settlements).where(inArray(settlements.invoiceId, ids))).map((r) => r.id);
+    const undelegated = async () =>
+      (
+        await db
+          .select({ id: settlementTxs.id })
+          .from(settlementTxs)
+          .where(
+            sql`${inArray(settlementTxs.settlementId, sids)} and ${settlementTxs.step} = 'undelegate' and ${settlementTxs.status} in ('confirmed', 'skipped')`,
+          )
+      ).length;
+    const until = Date.now() + 3 * 60_000;
+    while ((await undelegated()) < done.length && Date.now() < until) await new Promise((r) => setTimeout(r, 2000));
+    const spends = await db.select().from(gasSpend).where(inArray(gasSpend.referenceId, sids));
+    const burned = spends.reduce((a, s) => a + BigInt(s.costWei), 0n);
+    const perSweep = Number(burned) / 1e6 / Math.max(1, done.length);
+    const rows: Row[] = [
+      { name: 'payments paid out', value: `${done.length} / ${PAYMENTS}`, target: `${PAYMENTS}`, ok: done.length === PAYMENTS },
+      { name: 'payment → paid_out, p50', value: `${pct(50).toFixed(1)} s`, target: '≤ 90 s', ok: pct(50) <= 90 },
+      { name: 'payment → paid_out, p95', value: `${pct(95).toFixed(1)} s`, target: '≤ 300 s', ok: pct(95) <= 300 },
+      { name: 'payment → paid_out, min / max', value: `${lat[0]?.toFixed(1)} / ${lat.at(-1)?.toFixed(1)} s`, target: '', ok: null },
+      { name: 'energy reclaimed (undelegated)', value: `${await undelegated()} / ${done.length}`, target: `${done.length}`, ok: null },
+      { name: 'TRX burned per sweep', value: `${perSweep.toFixed(3)} TRX`, target: '≤ 1.60 TRX', ok: perSweep <= 1.6 },
+    ];
+    printTable(
+      `TRON sweeps at volume: ${PAYMENTS} payments of 25 USDT within ${SPREAD_S} s, ${TENANTS} tenants, stand-in at 3 s blocks, 19 to solidify`,
+      rows,
+    );
+  } finally {
+    stop = true;
+    await Promise.race([Promise.all(loops), new Promise((r) => setTimeout(r, 5000))]);
+    await rail.stop();
+  }
+});
