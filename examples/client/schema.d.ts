@@ -130,7 +130,7 @@ export interface paths {
         put?: never;
         /**
          * Create an invoice
-         * @description Returns a fresh deposit address (USDT BEP-20 on BSC). Only `amount` is required. The invoice is PENDING until a payment is seen; see docs/invoices.md for the lifecycle. With `currency` (USD, EUR, GBP, CHF, JPY, CAD, AUD) the amount is a fiat price converted to USDT at a rate locked on the invoice; 503 rate_unavailable when no rate is fresh enough.
+         * @description Returns a fresh deposit address on the invoice rail (`chain` and `token`; USDT on BSC when omitted). Only `amount` is required. The invoice is PENDING until a payment is seen; see docs/invoices.md for the lifecycle. With `currency` (USD, EUR, GBP, CHF, JPY, CAD, AUD) the amount is a fiat price converted to the token at a rate locked on the invoice; 503 rate_unavailable when no rate is fresh enough.
          *
          *     Scope: `invoices:write` (or `admin`).
          */
@@ -959,7 +959,7 @@ export interface paths {
         get: operations["listWithdrawals"];
         put?: never;
         /**
-         * Withdraw USDT (BEP-20) to an external address
+         * Withdraw a token balance to an external address on one of its rails
          * @description The fee (amount × the tenant withdrawal fee rate, plus the network's flat fee: 0 on BSC by default) is charged on top. An amount below the network's minimum is `400 amount_below_minimum` naming it. Amount + fee are debited at once; the transfer is sent from the hot wallet by a background job. A failed transfer returns amount + fee to the balance.
          *
          *     Scope: `withdrawals:write` (or `admin`).

@@ -154,7 +154,7 @@ export const EXTRA_CHAINS = ['ETHEREUM', 'POLYGON', 'ARBITRUM', 'BASE', 'TRON'] 
 
 /**
  * Rails besides BSC USDT (always on): RAILS=BSC:USDC,ETHEREUM:USDT lists the
- * enabled ones (lib/chain/rails.ts). Each extra network needs its RPC URL; its
+ * enabled ones (lib/config/rails.ts). Each extra network needs its RPC URL; its
  * token contracts default to mainnet's in live mode (production) and must be
  * given otherwise; its wallets default to the mode's BSC wallets (the same key
  * is the same address on every EVM chain).

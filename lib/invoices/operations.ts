@@ -72,7 +72,7 @@ export const createInvoiceOp = defineOperation({
   tag,
   summary: 'Create an invoice',
   description:
-    'Returns a fresh deposit address (USDT BEP-20 on BSC). Only `amount` is required. The invoice is PENDING until a payment is seen; see docs/invoices.md for the lifecycle. With `currency` (USD, EUR, GBP, CHF, JPY, CAD, AUD) the amount is a fiat price converted to USDT at a rate locked on the invoice; 503 rate_unavailable when no rate is fresh enough.',
+    'Returns a fresh deposit address on the invoice rail (`chain` and `token`; USDT on BSC when omitted). Only `amount` is required. The invoice is PENDING until a payment is seen; see docs/invoices.md for the lifecycle. With `currency` (USD, EUR, GBP, CHF, JPY, CAD, AUD) the amount is a fiat price converted to the token at a rate locked on the invoice; 503 rate_unavailable when no rate is fresh enough.',
   body: CreateInvoiceBody,
   example: { amount: '100.50', externalId: 'order-1042', description: 'Order #1042', metadata: { customerId: 'c_77' } },
   response: CreatedInvoiceSchema,

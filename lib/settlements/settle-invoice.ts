@@ -70,7 +70,7 @@ interface Move {
 
 /**
  * Runs one settlement to completion, resumable at any point (a TRON network's: settleTronInvoice): top up the
- * deposit address with just the BNB its remaining transfers need, send the
+ * deposit address with just the gas coin (BNB, ETH, POL…) its remaining transfers need, send the
  * fee to the fee wallet and the rest to the custody wallet (each step recorded
  * before broadcast, see sendRecordedTx), then credit the ledger, move the
  * invoice and write invoice.paid_out in one transaction.

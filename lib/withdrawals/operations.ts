@@ -45,7 +45,7 @@ export const createWithdrawalOp = defineOperation({
   path: '/v1/withdrawals',
   scope: 'withdrawals:write',
   tag,
-  summary: 'Withdraw USDT (BEP-20) to an external address',
+  summary: 'Withdraw a token balance to an external address on one of its rails',
   description:
     "The fee (amount × the tenant withdrawal fee rate, plus the network's flat fee: 0 on BSC by default) is charged on top. An amount below the network's minimum is `400 amount_below_minimum` naming it. Amount + fee are debited at once; the transfer is sent from the hot wallet by a background job. A failed transfer returns amount + fee to the balance.",
   body: CreateWithdrawalBody,

@@ -41,7 +41,7 @@ export async function processWithdrawals(
 
 /**
  * The scheduled job: every configured network's lane (one hot wallet each), every mode, side by side, so one
- * network's hung or failing node holds up only its own lane (lib/jobs/per-network.ts).
+ * network's hung or failing node holds up only its own lane (lib/chain/per-network.ts).
  */
 export async function processAllWithdrawals(db: Db, opts: PerNetworkOptions = {}) {
   const lanes = MODES.flatMap((m) => getNetworks(m)).filter(isLaneReady);
