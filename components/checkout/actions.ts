@@ -7,8 +7,9 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { ApiError } from '@/lib/api/errors';
 import { getDb } from '@/lib/db';
+import { isProduction } from '@/lib/env';
 import { clientIp } from '@/lib/http/client-ip';
-import { CLAIM_COOKIE } from '@/lib/http/secret-url-cookie';
+import { CLAIM_COOKIE, claimCookies } from '@/lib/http/secret-url-cookie';
 import { log } from '@/lib/log';
 import { autoRefund } from '@/lib/refunds/requests/auto-refund';
 import { proposeRefundAddress } from '@/lib/refunds/requests/propose-refund-address';
@@ -51,8 +52,10 @@ export async function proposeRefundAddressAction(_prev: RefundAddressState, form
     if (err instanceof ApiError) return { error: err.details?.[0]?.message ? `The address ${err.details[0].message}.` : err.message };
     throw err;
   }
-  // Back to the payer's own page: the bare URL when the claim cookie makes it theirs; else (a page opened before the
-  // cookie existed) through `?claim=`, which the proxy turns into the cookie and the bare URL again.
-  const cookie = (await cookies()).get(CLAIM_COOKIE)?.value;
-  redirect(cookie === claim ? `/pay/${form.data.invoiceId}` : `/pay/${form.data.invoiceId}?claim=${encodeURIComponent(claim ?? '')}`);
+  // Back to the payer's own page, the bare URL: the token was valid (else the proposal was refused), so its cookies are
+  // (re)set here, for a page opened before they existed; never `?claim=` (an action's redirect is rendered by a
+  // server-side fetch that would follow the proxy's 303 and drop its cookies).
+  const jar = await cookies();
+  for (const c of claimCookies(form.data.invoiceId, claim ?? '', isProduction())) jar.set(c);
+  redirect(`/pay/${form.data.invoiceId}`);
 }

@@ -61,7 +61,7 @@ describe('security headers', () => {
     const cookies = pay.headers.getSetCookie();
     expect(cookies).toEqual([
       `gw_claim=${token}; Path=/pay/inv_01ABC; Max-Age=2592000; HttpOnly; SameSite=Lax`,
-      `gw_claim=${token}; Path=/api/pay/inv_01ABC; Max-Age=2592000; HttpOnly; SameSite=Lax`,
+      `gw_claim_poll=${token}; Path=/api/pay/inv_01ABC; Max-Age=2592000; HttpOnly; SameSite=Lax`,
     ]);
     // Secure in production.
     expect(moveSecretToCookie('GET', new URL(`http://x/pay/inv_01ABC?claim=${token}`), true)!.headers.getSetCookie()[0]).toMatch(/; Secure$/);

@@ -2,7 +2,7 @@ import { pollCheckout } from '@/lib/checkout/poll-checkout';
 import { presentCheckout } from '@/lib/checkout/present-checkout';
 import { getDb } from '@/lib/db';
 import { clientIp } from '@/lib/http/client-ip';
-import { CLAIM_COOKIE, cookieValue } from '@/lib/http/secret-url-cookie';
+import { CLAIM_POLL_COOKIE, cookieValue } from '@/lib/http/secret-url-cookie';
 
 export const dynamic = 'force-dynamic';
 
@@ -23,7 +23,7 @@ export async function GET(req: Request, ctx: { params: Promise<{ invoiceId: stri
       { status: 429, headers: headers({ 'Retry-After': String(out.retryAfter) }) },
     );
   if (!out.view) return Response.json({ code: 'not_found', message: 'Invoice not found.' }, { status: 404, headers: headers() });
-  return Response.json(presentCheckout(out.view, req.headers.get('x-claim-token') ?? cookieValue(req.headers.get('cookie'), CLAIM_COOKIE)), {
+  return Response.json(presentCheckout(out.view, req.headers.get('x-claim-token') ?? cookieValue(req.headers.get('cookie'), CLAIM_POLL_COOKIE)), {
     headers: headers(),
   });
 }
