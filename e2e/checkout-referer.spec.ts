@@ -23,7 +23,7 @@ test("the payer's claim token leaves the URL at the first request: no later requ
   const res = await request.post(`${BASE}/v1/invoices`, { headers: { authorization: `Bearer ${t.test}` }, data: { amount: '5.00' } });
   expect(res.status(), await res.text()).toBe(201);
   const inv = (await res.json()) as { id: string; checkoutUrl: string };
-  const token = new URL(inv.checkoutUrl).searchParams.get('claim')!;
+  const token = new URL(inv.checkoutUrl, 'http://x').searchParams.get('claim')!;
   expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
   const ctx = await browser.newContext({ baseURL: BASE });

@@ -70,7 +70,7 @@ test('the spans `next start` exports hold no claim token, refund link secret, in
   const res = await request.post(`${base}/v1/invoices`, { headers: auth, data: { amount: '5.00' } });
   expect(res.status(), await res.text()).toBe(201);
   const inv = (await res.json()) as { id: string; checkoutUrl: string };
-  const token = new URL(inv.checkoutUrl).searchParams.get('claim')!;
+  const token = new URL(inv.checkoutUrl, 'http://x').searchParams.get('claim')!;
   const secret = 'S'.repeat(43);
   const invite = 'I'.repeat(43);
   // Straight requests (the Next server span sees the raw target), and a browser on the checkout (its poll and chunks).
