@@ -1,5 +1,6 @@
 import { checkRailsAtStart } from '@/lib/chain/check-rails-at-start';
 import { dbKind, getDb, migrate } from '@/lib/db';
+import { knownExchangeWallets } from '@/lib/destinations/known-exchange-wallets';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { installPaymentHooks } from '@/lib/payment-hooks';
@@ -17,6 +18,8 @@ export function boot(): Promise<void> {
   g[bootKey] ??= (async () => {
     installPaymentHooks();
     const e = env();
+    // Each entry's checksum (the env schema checks shapes only: it is read below lib/chain).
+    knownExchangeWallets(e);
     const kind = await dbKind();
     if (e.APP_ENV === 'production' && kind === 'pglite') {
       throw new Error('DATABASE_URL: production needs PostgreSQL; the embedded database is for development only');

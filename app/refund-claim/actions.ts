@@ -9,6 +9,7 @@ import { log } from '@/lib/log';
 import { redeemRefundClaim } from '@/lib/refunds/claims/redeem-refund-claim';
 import { autoRefund } from '@/lib/refunds/requests/auto-refund';
 import { formatAmount } from '@/lib/money';
+import { formatAddress } from '@/lib/chain/deposit-keys';
 
 export interface ClaimFormState {
   error?: string;
@@ -34,7 +35,7 @@ export async function redeemRefundClaimAction(_prev: ClaimFormState, formData: F
         log.warn('auto refund at claim failed', { refundRequestId: made.request.id, error: err instanceof Error ? err.message : String(err) }),
       );
     }
-    return { done: { address: made.request.destinationAddress, amount: formatAmount(made.request.amount) } };
+    return { done: { address: formatAddress(made.request.destinationAddress), amount: formatAmount(made.request.amount) } };
   } catch (err) {
     if (err instanceof ApiError) return { error: err.details?.[0]?.message ? `The address ${err.details[0].message}.` : err.message };
     throw err;

@@ -2,6 +2,8 @@ import { pbkdf2Sync } from 'node:crypto';
 import { getContractAddress, type Hex } from 'viem';
 import { HDKey, mnemonicToAccount, privateKeyToAddress } from 'viem/accounts';
 import { DEV_MNEMONIC } from '../../lib/config/network-env';
+import { CHAIN_SPECS, UNPREFIXED_RAIL, familyOf, splitRailId, type Asset, type ChainKey } from '../../lib/config/rails';
+import { DEV_RAILS } from '../../lib/dev/dev-rails';
 
 /**
  * The e2e chain and worker, known before anything starts so the config can
@@ -46,6 +48,53 @@ export const TRON_KEYS = { issuer: tronKey(0), gas: tronKey(1), hot: tronKey(2),
 /** The stand-in's USDT in its 0x form (the setting takes T… or 0x). */
 export const TRON_USDT_ADDRESS = getContractAddress({ from: privateKeyToAddress(TRON_KEYS.issuer), nonce: 0n });
 
+/**
+ * Every EVM network of the dev rails (lib/dev/dev-rails.ts) gets an anvil of its own, its tokens deployed by the faucet in
+ * the rails' order at the rails table's decimals (so token i is the faucet's contract at nonce i): the e2e stack enables
+ * the rails `npm run dev` does, and e2e/rail-matrix.spec.ts loops over them. The default rail's network is the anvil above.
+ */
+const railsOn = (chain: ChainKey): Asset[] =>
+  DEV_RAILS.map(splitRailId)
+    .filter((r) => r.chain === chain)
+    .map((r) => r.token);
+const evmNetworks = [...new Set(DEV_RAILS.map((r) => splitRailId(r).chain))].filter((c) => familyOf(c) === 'evm');
+export const E2E_EVM_CHAINS = evmNetworks.map((chain, i) => {
+  const assets =
+    chain === UNPREFIXED_RAIL.chain ? [UNPREFIXED_RAIL.token, ...railsOn(chain).filter((a) => a !== UNPREFIXED_RAIL.token)] : railsOn(chain);
+  const key = `E2E_${chain}_CHAIN_ID`;
+  process.env[key] ??= chain === UNPREFIXED_RAIL.chain ? String(CHAIN_ID) : String(2_000_000 + i * 1_000_000 + Math.floor(Math.random() * 900_000));
+  return {
+    chain,
+    port: chain === UNPREFIXED_RAIL.chain ? ANVIL_PORT : ANVIL_PORT + 10 + i,
+    chainId: Number(process.env[key]),
+    tokens: assets.map((asset, nonce) => ({
+      asset,
+      decimals: CHAIN_SPECS[chain].tokens[asset]!.decimals,
+      address: getContractAddress({ from: privateKeyToAddress(STACK_KEYS.faucet), nonce: BigInt(nonce) }),
+    })),
+  };
+});
+
+/** The variables of the EVM networks besides the default rail's (names as lib/dev/local-chain-env.ts writes them). */
+function otherEvmEnv(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const c of E2E_EVM_CHAINS) {
+    if (c.chain === UNPREFIXED_RAIL.chain) {
+      for (const t of c.tokens.slice(1)) out[`TEST_${c.chain}_${t.asset}_ADDRESS`] = t.address;
+      continue;
+    }
+    Object.assign(out, {
+      [`TEST_${c.chain}_RPC_URL`]: `http://127.0.0.1:${c.port}`,
+      [`TEST_${c.chain}_CHAIN_ID`]: String(c.chainId),
+      [`TEST_${c.chain}_START_BLOCK`]: '0',
+      // Seconds, not Polygon's 32 blocks: the screens need a paid invoice per rail.
+      [`TEST_${c.chain}_CONFIRMATIONS`]: '2',
+    });
+    for (const t of c.tokens) out[`TEST_${c.chain}_${t.asset}_ADDRESS`] = t.address;
+  }
+  return out;
+}
+
 export function stackEnv(): Record<string, string> {
   return {
     TEST_RPC_URL: `http://127.0.0.1:${ANVIL_PORT}`,
@@ -58,8 +107,9 @@ export function stackEnv(): Record<string, string> {
     TEST_FEE_WALLET_ADDRESS: privateKeyToAddress(STACK_KEYS.fee),
     TEST_HOT_WALLET_PRIVATE_KEY: STACK_KEYS.hot,
     TEST_FAUCET_PRIVATE_KEY: STACK_KEYS.faucet,
-    // BSC USDT and USDT on TRON (the stand-in).
-    RAILS: 'TRON:USDT',
+    // The dev stack's rails (lib/dev/dev-rails.ts): BSC, Ethereum and Polygon on anvils, USDT on TRON (the stand-in).
+    RAILS: DEV_RAILS.join(','),
+    ...otherEvmEnv(),
     TEST_TRON_RPC_URL: `http://127.0.0.1:${TRON_PORT}`,
     TEST_TRON_CHAIN_ID: String(TRON_CHAIN_ID),
     TEST_TRON_START_BLOCK: '0',

@@ -1,5 +1,5 @@
 /**
- * Playwright's first webServer: anvil (0.5 s blocks, test USDT), the TRON stand-in and the job
+ * Playwright's first webServer: an anvil per EVM network of the dev rails (0.5 s blocks, their test tokens), the TRON stand-in and the job
  * worker, with a /health endpoint that answers once both run. Started before
  * the app servers, which get the same environment (e2e/support/stack-env.ts).
  */
@@ -8,12 +8,11 @@ import { createServer } from 'node:http';
 import { closeDb, migrate } from '@/lib/db';
 import { privateKeyToAddress } from 'viem/accounts';
 import { startExchangeSim } from '@/lib/exchange-sim/server';
-import { startAnvil } from '@/lib/testing/anvil';
+import { startAnvil, type AnvilChain } from '@/lib/testing/anvil';
 import { toEvm } from '@/lib/chain/tron/address';
 import { startTronNode } from '@/lib/testing/tron/tron-node';
 import {
-  ANVIL_PORT,
-  CHAIN_ID,
+  E2E_EVM_CHAINS,
   EXCHANGE_KEY,
   EXCHANGE_PORT,
   EXCHANGE_SECRET,
@@ -25,7 +24,18 @@ import {
   TRON_USDT_ADDRESS,
 } from './stack-env';
 
-const chain = await startAnvil({ port: ANVIL_PORT, chainId: CHAIN_ID, blockTime: 0.5 });
+// One anvil per EVM network of the dev rails (the default rail's first), each token where the env says it is.
+const anvils: AnvilChain[] = [];
+for (const c of E2E_EVM_CHAINS) {
+  const a = await startAnvil({ port: c.port, chainId: c.chainId, blockTime: 0.5, chain: c.chain, tokens: c.tokens });
+  for (const t of c.tokens)
+    if (a.tokenOf(t.asset).toLowerCase() !== t.address.toLowerCase()) {
+      console.error(`[e2e stack] ${c.chain} ${t.asset} deployed at ${a.tokenOf(t.asset)}, expected ${t.address}`);
+      process.exit(1);
+    }
+  anvils.push(a);
+}
+const chain = anvils[0]!;
 if (chain.token.toLowerCase() !== TOKEN_ADDRESS.toLowerCase()) {
   console.error(`[e2e stack] token deployed at ${chain.token}, expected ${TOKEN_ADDRESS}`);
   process.exit(1);
@@ -64,7 +74,7 @@ async function stop() {
   worker.removeAllListeners('exit');
   worker.kill('SIGTERM');
   await sim.stop();
-  await chain.stop();
+  for (const a of anvils) await a.stop();
   await tron.stop();
   process.exit(0);
 }

@@ -26,7 +26,8 @@ export function addressProblem(chain: ChainKey, raw: string): string | null {
   const s = raw.trim();
   if (rule.pattern.test(s)) return null;
   const other = addressFamilyOf(s);
-  if (other) return `is ${article(ADDRESS_RULES[other].name)} ${ADDRESS_RULES[other].name} address; ${CHAIN_SPECS[chain].name} takes ${rule.name} addresses`;
+  if (other)
+    return `is ${article(ADDRESS_RULES[other].name)} ${ADDRESS_RULES[other].name} address; ${CHAIN_SPECS[chain].name} takes ${rule.name} addresses`;
   return `must be ${rule.shape}`;
 }
 

@@ -1,7 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
-import { CHAIN_SPECS, type ChainKey } from '@/lib/config/rails';
-import { formatAddress, storedDepositAddress } from './deposit-keys';
+import type { ChainKey } from '@/lib/config/rails';
+import { formatAddress } from './deposit-keys';
+import { familyOps } from './families';
 import { depositKeyId } from './deposit-key-id';
 import type { RawRow } from '@/lib/db/raw-row';
 import { depositAddressPool } from '@/db/schema';
@@ -11,11 +12,11 @@ export type PooledAddress = RawRow<typeof depositAddressPool, { addressIndex: st
 
 /**
  * SQL for a CTE that claims one pre-derived address of the mnemonic from the pool (deleting it, so no one else
- * gets it); yields no row when the pool is empty or the network has none (TRON addresses are derived inline:
- * the pool holds the EVM branch). Columns: address_index, address (stored form), wire (EIP-55).
+ * gets it); yields no row when the pool is empty or the network's family has no pool (`pooledAddresses`: the
+ * pool holds the EVM branch; TRON addresses are derived inline). Columns: address_index, address (stored form), wire (EIP-55).
  */
 export function claimPooledAddressSql(chain: ChainKey, mnemonic: string): SQL {
-  if (CHAIN_SPECS[chain].family !== 'evm') return sql`select null::bigint as address_index, null::text as address, null::text as wire where false`;
+  if (!familyOps(chain).pooledAddresses) return sql`select null::bigint as address_index, null::text as address, null::text as wire where false`;
   const keyId = depositKeyId(mnemonic);
   return sql`delete from deposit_address_pool
      where key_id = ${keyId}
@@ -35,7 +36,7 @@ export async function claimDepositAddress(db: Db, chain: ChainKey, mnemonic: str
   const [{ index }] = rowsOf<{ index: string }>(await db.execute(sql`select nextval('deposit_address_index_seq')::text as index`)) as [
     { index: string },
   ];
-  return { index: Number(index), address: storedDepositAddress(chain, mnemonic, Number(index)) };
+  return { index: Number(index), address: familyOps(chain).depositAddress(mnemonic, Number(index)) };
 }
 
 /** The claimed address as the `addr` CTE of an insert (address_index, address, wire). */

@@ -1,20 +1,6 @@
 import { getAddress } from 'viem';
-import { CHAIN_SPECS, type ChainKey } from '@/lib/config/rails';
-import { depositAddress } from './deposit-account';
-import { toBase58 } from './tron/address';
+import { toBase58, toHex41 } from './tron/address';
 import { TRON_ADDRESS_RULE } from './tron/address-rule';
-import { tronDepositKey } from './tron/deposit-key';
-
-/**
- * Deposit addresses by chain family. EVM networks share one branch (m/44'/60'/0'/0: index i is the same address on
- * each, which is what lets a payment on the wrong EVM network be held, not lost); TRON has its own (m/44'/195'/0'/0,
- * what TronLink and Ledger restore). Both draw indexes from one sequence, so an index is used on one branch only.
- */
-
-/** The stored form of the deposit address at `index`: lower-case `0x…` (EVM) or `41…` hex (TRON). */
-export function storedDepositAddress(chain: ChainKey, mnemonic: string, index: number): string {
-  return CHAIN_SPECS[chain].family === 'tron' ? tronDepositKey(mnemonic, index).hex : depositAddress(mnemonic, index).toLowerCase();
-}
 
 /**
  * An address as the wire shows it: EIP-55 `0x…` for EVM, Base58Check `T…` for TRON. Takes the stored forms
@@ -23,6 +9,14 @@ export function storedDepositAddress(chain: ChainKey, mnemonic: string, index: n
  */
 export function formatAddress(address: string): string {
   return isStoredTronAddress(address) || TRON_ADDRESS_RULE.pattern.test(address) ? toBase58(address) : getAddress(address);
+}
+
+/**
+ * The stored form of a wire address (what invoices, refund requests and payments hold): lower-case `0x…`, or `41…`
+ * for a TRON `T…`; the inverse of formatAddress, for looking a pasted address up.
+ */
+export function storedAddress(wire: string): string {
+  return TRON_ADDRESS_RULE.pattern.test(wire) ? toHex41(wire) : wire.toLowerCase();
 }
 
 /** True for the stored TRON form (`41` + 40 hex digits, no 0x). */

@@ -1,9 +1,8 @@
 import { decodeFunctionResult, encodeFunctionData, type Hex } from 'viem';
-import { familyOf, freezeListOf, type FreezeListFunction } from '@/lib/config/rails';
+import { freezeListOf, type FreezeListFunction } from '@/lib/config/rails';
+import { familyOps } from './families';
 import type { Network } from './network';
 import { rpcBatch, RpcReadError, type RpcCall, type RpcOutcome } from './rpc-batch';
-import { readFreezeList } from './tron/resources';
-import { tronClientOf } from './tron-network-client';
 
 const abiOf = (fn: FreezeListFunction) =>
   [
@@ -42,7 +41,11 @@ export function frozenFrom(net: Pick<Network, 'chain' | 'token'>, outcome: RpcOu
 export async function isFrozen(net: Network, address: string): Promise<boolean | null> {
   const fn = freezeListOf(net.chain, net.token);
   if (!fn || !net.tokenAddress || !net.rpcUrl) return null;
-  if (familyOf(net.chain) === 'tron') return readFreezeList(tronClientOf(net), net.tokenAddress, fn, address);
+  return familyOps(net.chain).readFreezeList({ ...net, rpcUrl: net.rpcUrl, tokenAddress: net.tokenAddress }, fn, address);
+}
+
+/** readFreezeList on an EVM network: one eth_call (evm-family.ts). */
+export async function readEvmFreezeList(net: Network & { rpcUrl: string }, address: string): Promise<boolean> {
   const [outcome] = await rpcBatch(net.rpcUrl, [freezeListCall(net, address as Hex)!], { timeoutMs: 10_000 });
   return frozenFrom(net, outcome!);
 }

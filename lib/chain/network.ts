@@ -337,12 +337,6 @@ export function requireRail<F extends Field>(mode: Mode, rail: { chain: ChainKey
   return net as ReadyNetwork<F>;
 }
 
-/**
- * True for a network read and signed for through viem (every family but TRON, whose watcher, sweeps and lane are
- * their own: docs/tron.md). EVM-only code takes its networks through this filter.
- */
-export const isEvmNetwork = (net: Pick<Network, 'chain'>): boolean => CHAIN_SPECS[net.chain].family === 'evm';
-
 /** True when the network can be watched and settled (used to skip jobs of unconfigured modes). */
 export function isNetworkReady(net: Network): net is ReadyNetwork<'rpcUrl' | 'tokenAddress'> {
   return net.rpcUrl !== undefined && net.tokenAddress !== undefined;

@@ -3,7 +3,7 @@ import { parseUnits } from 'viem';
 import { chainCursors, chainTransfers, invoices, heldPayments, orders, tenants } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { getRail } from '@/lib/chain/network';
-import { formatAddress } from '@/lib/chain/deposit-keys';
+import { familyOps } from '@/lib/chain/families';
 import { familyOf } from '@/lib/config/rails';
 import { isId } from '@/lib/ids';
 import { Decimal, formatAmount } from '@/lib/money';
@@ -64,14 +64,21 @@ export async function getCheckout(db: Db, invoiceId: string) {
   const head = last && cursor.find((c) => c.chainId === last.chainId)?.lastBlock;
   const confirmations = head === undefined || !last ? 0 : Math.max(0, head - last.blockNumber);
   const net = getRail(inv.mode, inv.chain, inv.token);
-  const tron = familyOf(inv.chain) === 'tron';
-  // TRON has no payment URI that wallets agree on (docs/tron.md §1, "Checkout"): TronLink and Trust Wallet scan a
-  // plain T… address, so the QR holds only that and the page states the amount. EVM: EIP-681 with the amount.
-  const depositAddress = tron ? formatAddress(inv.depositAddress) : inv.depositAddress;
-  const qrHasAmount = !tron && Boolean(net?.tokenAddress) && remaining.gt(0);
-  const payUri = qrHasAmount
-    ? `ethereum:${net!.tokenAddress}@${inv.chainId}/transfer?address=${inv.depositAddress}&uint256=${parseUnits(remaining.toFixed(), net!.decimals)}`
-    : depositAddress;
+  const family = familyOps(inv.chain);
+  // The family's payment URI with the amount (EVM: EIP-681). TRON has none that wallets agree on (docs/tron.md §1,
+  // "Checkout"): TronLink and Trust Wallet scan a plain T… address, so the QR holds only that and the page states the amount.
+  const depositAddress = family.payerAddress(inv.depositAddress);
+  const tokenUri =
+    net?.tokenAddress && remaining.gt(0)
+      ? family.paymentUri({
+          token: net.tokenAddress,
+          chainId: inv.chainId,
+          to: inv.depositAddress,
+          units: parseUnits(remaining.toFixed(), net.decimals),
+        })
+      : null;
+  const qrHasAmount = tokenUri !== null;
+  const payUri = tokenUri ?? depositAddress;
   return {
     id: inv.id,
     mode: inv.mode,

@@ -1,11 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+/**
+ * One entry's characters (an address of any family is 34 to 42 letters and digits): the environment is read below
+ * lib/chain, so whether an entry is an address of a family, its checksum and its 20 bytes are the family codecs' to
+ * say (lib/destinations/known-exchange-wallets.ts, run at boot, so a bad entry still stops start-up).
+ */
+const ADDRESS = /^[0-9A-Za-z]{34,42}$/;
 
 /**
- * Reads an exchange wallet list: addresses separated by commas, spaces or new lines; `#` starts a
- * comment (a label) to the end of its line. Throws naming the first entry that is not an address.
+ * Reads an exchange wallet list: addresses (`0x…`, `T…`) separated by commas, spaces or new lines; `#` starts a
+ * comment (a label) to the end of its line. Throws naming the first entry that has no address's shape. Returns
+ * the entries as written.
  */
 export function parseExchangeWallets(text: string): string[] {
   const out: string[] = [];
@@ -14,8 +20,8 @@ export function parseExchangeWallets(text: string): string[] {
       .replace(/#.*/, '')
       .split(/[\s,]+/)
       .filter(Boolean)) {
-      if (!ADDRESS.test(entry)) throw new Error(`"${entry.slice(0, 60)}" is not a 0x address`);
-      out.push(entry.toLowerCase());
+      if (!ADDRESS.test(entry)) throw new Error(`"${entry.slice(0, 60)}" is not an address (0x… or T…)`);
+      out.push(entry);
     }
   }
   return out;
@@ -31,7 +37,7 @@ function readList(path: string): string[] {
  * merchant sends the payer a claim link instead. Read at start; a change needs a restart.
  */
 export const EXCHANGE_WALLET_ENV = {
-  /** Addresses, comma- or space-separated (the same address on every EVM network). */
+  /** Addresses (`0x…`, `T…`), comma- or space-separated (an `0x` one is the same on every EVM network). */
   KNOWN_EXCHANGE_WALLETS: z
     .string()
     .default('')
@@ -56,17 +62,7 @@ export const EXCHANGE_WALLET_ENV = {
     }),
 };
 
-const CACHE = new WeakMap<object, Set<string>>();
-
-/** Both lists together, lowercase; built once per parsed environment. */
-export function knownExchangeWallets(e: { KNOWN_EXCHANGE_WALLETS: string; KNOWN_EXCHANGE_WALLETS_FILE?: string }): Set<string> {
-  let set = CACHE.get(e);
-  if (!set) {
-    set = new Set([
-      ...parseExchangeWallets(e.KNOWN_EXCHANGE_WALLETS),
-      ...(e.KNOWN_EXCHANGE_WALLETS_FILE ? readList(e.KNOWN_EXCHANGE_WALLETS_FILE) : []),
-    ]);
-    CACHE.set(e, set);
-  }
-  return set;
+/** Both lists' entries together, as written (lib/destinations/known-exchange-wallets.ts compares them). */
+export function exchangeWalletEntries(e: { KNOWN_EXCHANGE_WALLETS: string; KNOWN_EXCHANGE_WALLETS_FILE?: string }): string[] {
+  return [...parseExchangeWallets(e.KNOWN_EXCHANGE_WALLETS), ...(e.KNOWN_EXCHANGE_WALLETS_FILE ? readList(e.KNOWN_EXCHANGE_WALLETS_FILE) : [])];
 }

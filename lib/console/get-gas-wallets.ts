@@ -1,10 +1,17 @@
-import { getNetworks, isEvmNetwork, type Network } from '@/lib/chain/network';
+import { getNetworks, type Network } from '@/lib/chain/network';
+import { familyOf, type ChainFamily } from '@/lib/config/rails';
 import { log } from '@/lib/log';
 import { MODES, type Mode } from '@/lib/mode';
 import { factsOf, readError, readNetworkWallets, READ_TIMEOUT_MS, type NetworkWallets } from './read-network-wallets';
 import { readTronWallets } from './read-tron-wallets';
 
 export type { GasWallet, HotWallet, NetworkWallets, TokenBalance } from './read-network-wallets';
+
+/** Each family's wallet read (TRON's energy wallet, stake and sweeps it can pay: read-tron-wallets.ts). */
+const READ_WALLETS: Record<ChainFamily, (net: Network, timeoutMs: number) => Promise<NetworkWallets>> = {
+  evm: (...a) => readNetworkWallets(...a),
+  tron: (...a) => readTronWallets(...a),
+};
 
 /**
  * The gas and hot wallets of every enabled network of each mode (BSC first
@@ -16,7 +23,7 @@ export type { GasWallet, HotWallet, NetworkWallets, TokenBalance } from './read-
  */
 export async function getGasWallets(modes: readonly Mode[] = MODES, timeoutMs = READ_TIMEOUT_MS): Promise<NetworkWallets[]> {
   const networks = modes.flatMap((mode) => getNetworks(mode));
-  const read = (net: Network) => (isEvmNetwork(net) ? readNetworkWallets(net, timeoutMs) : readTronWallets(net, timeoutMs));
+  const read = (net: Network) => READ_WALLETS[familyOf(net.chain)](net, timeoutMs);
   return Promise.all(networks.map((net) => read(net).catch((err: unknown) => unreadable(net, err))));
 }
 

@@ -1,5 +1,7 @@
 import { eq, ilike, or, sql } from 'drizzle-orm';
 import { chainTransfers, events, invoices, orders, settlements, settlementTxs, tenants, webhookDeliveries, withdrawals } from '@/db/schema';
+import { addressFamilyOf } from '@/lib/chain/address-rules';
+import { storedAddress } from '@/lib/chain/deposit-keys';
 import type { Db } from '@/lib/db';
 import { formatAmount } from '@/lib/money';
 
@@ -12,11 +14,20 @@ export interface SearchHit {
   summary: string;
 }
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+// A transaction id: `0x` + 32 bytes on EVM networks, the same 32 bytes without `0x` on TRON.
+const TX_HASH = /^(0x)?[0-9a-fA-F]{64}$/;
 const LIMIT = 25;
 /** The columns hold 18 decimals; a summary shows the amount as the API does, in its own token. */
 const units = (amount: string, token: string) => `${formatAmount(amount)} ${token}`;
+
+/** The stored form of a pasted address, or null when it is not one (a T… with a bad checksum). */
+function storedOrNull(q: string): string | null {
+  try {
+    return storedAddress(q).toLowerCase();
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Console search across every tenant. Ids are recognised by prefix and looked
@@ -59,11 +70,12 @@ export async function searchConsole(db: Db, raw: string): Promise<SearchHit[]> {
   } else if (q.startsWith('ord_')) {
     for (const o of await db.select().from(orders).where(eq(orders.id, q)))
       hits.push({ kind: 'order', id: o.id, tenantId: o.tenantId, mode: o.mode, summary: `${o.status} · invoice ${o.invoiceId}` });
-  } else if (ADDRESS.test(q)) {
+  } else if (addressFamilyOf(q)) {
+    // Any family's wire form (EVM `0x…` in any case, TRON `T…`): invoices store the stored form, withdrawals the wire form.
     for (const r of await db
       .select()
       .from(invoices)
-      .where(sql`lower(${invoices.depositAddress}) = ${q.toLowerCase()}`)
+      .where(sql`lower(${invoices.depositAddress}) = ${storedOrNull(q)}`)
       .limit(LIMIT))
       inv(r, 'deposit address');
     for (const w of await db

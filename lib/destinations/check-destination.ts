@@ -5,6 +5,7 @@ import { ApiError, type ErrorCode } from '@/lib/api/errors';
 import { getNetworks, type Network } from '@/lib/chain/network';
 import { CHAIN_SPECS } from '@/lib/config/rails';
 import { addressProblem } from '@/lib/chain/address-rules';
+import { accountBytes, ADDRESS_CODECS, storedForms } from '@/lib/chain/address-codecs';
 import { EVM_ADDRESS_RULE } from '@/lib/chain/evm/address-rule';
 import { parseTronAddress, toBase58, toEvm, TronAddressError } from '@/lib/chain/tron/address';
 import { rowsOf, type Db } from '@/lib/db';
@@ -87,19 +88,25 @@ export function parseDestination(net: Network, raw: string, path = 'destinationA
 
 /**
  * SQL that is true when the address is none of our deposit addresses (the single-statement withdrawal's guard).
- * Takes the wire form (parseDestination's answer): invoices store addresses lower-case (`41…` on TRON), the pool EIP-55.
+ * Takes a wire address of any family and compares its 20 bytes (the family codecs), not its spelling: invoices
+ * store an EVM address lower-case and a TRON one as `41…`, the pool EIP-55, and the same key holds both accounts, so
+ * the `0x` form of a TRON deposit address (or the `T…` form of an EVM one) is a deposit address too (issue 42 §2).
  */
 export function notDepositAddressSql(address: string): SQL {
-  return sql`not exists (select 1 from ${invoices} where ${invoices.depositAddress} = ${storedForm(address)})
-    and not exists (select 1 from ${depositAddressPool} where ${depositAddressPool.address} = ${address})`;
+  const bytes = accountBytes(address);
+  const stored = sql.join(
+    storedForms(bytes).map((f) => sql`${f}`),
+    sql`, `,
+  );
+  // The pool holds the derivation's EIP-55 form (db/schema/invoices.ts), whatever network later claims it.
+  return sql`not exists (select 1 from ${invoices} where ${invoices.depositAddress} in (${stored}))
+    and not exists (select 1 from ${depositAddressPool} where ${depositAddressPool.address} = ${ADDRESS_CODECS.evm.wireForm(bytes)})`;
 }
 
-/** Refuses one of our deposit addresses (issued or pooled, any network). */
+/** Refuses one of our deposit addresses (issued or pooled, any network, in any family's form). */
 export async function refuseDepositAddress(db: Db, address: string, path = 'destinationAddress'): Promise<void> {
   // Plain SQL: this runs on every withdrawal, and a builder query costs more CPU to assemble than to run.
-  const [row] = rowsOf<{ ok: boolean }>(
-    await db.execute(sql`select (${notDepositAddressSql(address.startsWith('T') ? address : getAddress(address))}) as ok`),
-  );
+  const [row] = rowsOf<{ ok: boolean }>(await db.execute(sql`select (${notDepositAddressSql(address)}) as ok`));
   if (!row!.ok)
     throw refused('destination_deposit_address', path, 'is a deposit address of this gateway: money sent there would come back as a payment');
 }

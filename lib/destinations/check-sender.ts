@@ -3,10 +3,11 @@ import { ApiError } from '@/lib/api/errors';
 import type { Network } from '@/lib/chain/network';
 import { readCode } from '@/lib/chain/read-code';
 import { RpcReadError } from '@/lib/chain/rpc-batch';
-import { knownExchangeWallets } from '@/lib/config/exchange-wallets';
+import { knownExchangeWallets } from './known-exchange-wallets';
 import { CHAIN_SPECS } from '@/lib/config/rails';
 import { env } from '@/lib/env';
-import { toBase58, toEvm, toHex41 } from '@/lib/chain/tron/address';
+import { toBase58, toHex41 } from '@/lib/chain/tron/address';
+import { accountBytes } from '@/lib/chain/address-codecs';
 import { TronNodeError } from '@/lib/chain/tron/node-client';
 import { tronClientOf } from '@/lib/chain/tron-network-client';
 
@@ -36,10 +37,10 @@ const CLAIM_LINK = 'Send the payer a refund claim link instead, so they give an 
  */
 export async function checkSendBackSender(net: Network, sender: string): Promise<void> {
   const tron = CHAIN_SPECS[net.chain].family === 'tron';
-  // The wire form (T… or EIP-55) for messages; the 20 bytes (lower-case 0x…) for the operator's list.
+  // The wire form (T… or EIP-55) for messages; the operator's list holds 20 bytes (the family codec's).
   const address = tron ? toBase58(toHex41(sender)) : getAddress(sender);
   const name = CHAIN_SPECS[net.chain].name;
-  if (knownExchangeWallets(env()).has(tron ? toEvm(address) : address.toLowerCase())) {
+  if (knownExchangeWallets(env()).has(accountBytes(address))) {
     throw new ApiError(
       'sender_not_refundable',
       `Cannot send this payment back: the sender ${address} is a known exchange hot wallet, so the money would reach the exchange, not the payer. ${CLAIM_LINK}`,

@@ -1,21 +1,23 @@
-import { erc20Abi, getAddress, parseUnits } from 'viem';
 import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { requireRail } from '@/lib/chain/network';
-import { familyOf } from '@/lib/config/rails';
-import { walletClient } from '@/lib/chain/wallet-client';
+import { familyOf, type ChainFamily } from '@/lib/config/rails';
 import { getInvoiceOrThrow } from './get-invoice-or-throw';
 import { formatAmount } from './amount';
+import { payEvmTestInvoice } from './pay-evm-test-invoice';
 import { payTronTestInvoice } from './pay-tron-test-invoice';
 
-// The faucet sends one transaction at a time per process so concurrent calls never pick the same nonce.
-let queue: Promise<unknown> = Promise.resolve();
+/** Each family's faucet payment (lazy bodies, like every family table). */
+const PAY: Record<ChainFamily, typeof payEvmTestInvoice> = {
+  evm: (...a) => payEvmTestInvoice(...a),
+  tron: (...a) => payTronTestInvoice(...a),
+};
 
 /**
  * POST /v1/test-helpers/invoices/:id/pay: a real test-USDT transfer from the
  * faucet to the invoice's deposit address on the test chain; the watcher finds
- * it like any customer payment. Answers once the transaction is broadcast. On TRON a TronWeb-signed
- * TRC-20 transfer (pay-tron-test-invoice.ts).
+ * it like any customer payment. Answers once the transaction is broadcast. Sent by the rail's family:
+ * an ERC-20 transfer (pay-evm-test-invoice.ts) or a TronWeb-signed TRC-20 one (pay-tron-test-invoice.ts).
  */
 export async function payTestInvoice(db: Db, where: { id: string; tenantId: string }, amount: string) {
   const invoice = await getInvoiceOrThrow(db, { ...where, mode: 'test' });
@@ -28,16 +30,6 @@ export async function payTestInvoice(db: Db, where: { id: string; tenantId: stri
       `This invoice belongs to chain ${invoice.chainId}; the test ${net.chain} network is now chain ${net.chainId}.`,
     );
   }
-  if (familyOf(net.chain) === 'tron') {
-    const paid = await payTronTestInvoice(net, invoice.depositAddress, amount);
-    return { invoiceId: invoice.id, ...paid, amount: formatAmount(amount) };
-  }
-  const faucet = walletClient(net.rpcUrl, net.chainId, net.faucetKey);
-  const to = getAddress(invoice.depositAddress);
-  const send = () =>
-    faucet.writeContract({ address: net.tokenAddress, abi: erc20Abi, functionName: 'transfer', args: [to, parseUnits(amount, net.decimals)] });
-  const result = queue.then(send, send);
-  queue = result.catch(() => {});
-  const txHash = await result;
-  return { invoiceId: invoice.id, txHash, from: faucet.account.address, to, amount: formatAmount(amount) };
+  const paid = await PAY[familyOf(net.chain)](net, invoice.depositAddress, amount);
+  return { invoiceId: invoice.id, ...paid, amount: formatAmount(amount) };
 }

@@ -3,7 +3,7 @@ import { getNetworks, isNetworkReady, type Network } from '@/lib/chain/network';
 import { watchChainLoop } from '@/lib/payments/watch-loop';
 import { refillAddressPool } from '@/lib/chain/refill-address-pool';
 import { MODES, type Mode } from '@/lib/mode';
-import { familyOf } from '@/lib/config/rails';
+import { familyOps } from '@/lib/chain/families';
 import { createSettlements } from '@/lib/settlements/create-settlements';
 import { expireInvoices } from '@/lib/invoices/expire-invoices';
 import { runSettlements } from '@/lib/settlements/run-settlements';
@@ -38,7 +38,7 @@ export const INVOICE_JOBS: ScheduledJob[] = [
       const mnemonics = new Set(
         MODES.flatMap((m) =>
           getNetworks(m)
-            .filter((n) => familyOf(n.chain) === 'evm')
+            .filter((n) => familyOps(n.chain).pooledAddresses)
             .map((n) => n.depositMnemonic),
         ).filter((m): m is string => Boolean(m)),
       );

@@ -1,8 +1,7 @@
 import type { Db } from '@/lib/db';
 import type { Network } from '@/lib/chain/network';
-import { familyOf } from '@/lib/config/rails';
-import { watchChain, type WatchOptions } from '@/lib/payments/watch-chain';
-import { watchTron } from '@/lib/payments/watch-tron';
+import type { WatchOptions } from '@/lib/payments/watch-chain';
+import { watchNetwork } from '@/lib/payments/watch-families';
 import { createSettlements } from '@/lib/settlements/create-settlements';
 import { expireInvoices } from '@/lib/invoices/expire-invoices';
 import type { RetryPolicy } from '@/lib/settlements/record-settlement-failure';
@@ -14,10 +13,8 @@ import type { SettleHooks, SettleNetwork } from '@/lib/settlements/settle-invoic
  * fan out, settle): for tests, benches and scripts that want a deterministic step.
  */
 export async function runInvoiceJobs(db: Db, net: Network, opts: { watch?: WatchOptions; retry?: RetryPolicy; hooks?: SettleHooks } = {}) {
-  // Each family's watcher (a viem client given for EVM tests does not apply to TRON).
-  const { client: _viem, ...scan } = opts.watch ?? {};
-  const watched =
-    familyOf(net.chain) === 'tron' ? await watchTron(db, net as SettleNetwork, scan) : await watchChain(db, net as SettleNetwork, opts.watch);
+  // Each family's watcher (lib/payments/watch-families.ts).
+  const watched = await watchNetwork(db, net as SettleNetwork, opts.watch);
   const expired = await expireInvoices(db, net);
   const settlementsCreated = await createSettlements(db, net);
   const settled = await runSettlements(db, net as SettleNetwork, { retry: opts.retry, hooks: opts.hooks });

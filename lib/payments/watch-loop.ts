@@ -4,52 +4,14 @@ import type { Mode } from '@/lib/mode';
 import { getNetworks, isNetworkReady, type ReadyNetwork } from '@/lib/chain/network';
 import { sleep } from '@/lib/async/sleep';
 import { checkedNetwork } from '@/lib/chain/rail-gate';
-import { publicClient } from '@/lib/chain/clients';
-import { readTronHeads } from '@/lib/chain/tron/read-chain';
-import { familyOf, type ChainFamily } from '@/lib/config/rails';
-import { watchChain } from './watch-chain';
-import { tronClientOf } from '@/lib/chain/tron-network-client';
-import { TRON_READ_TIMEOUT_MS, watchTron } from './watch-tron';
+import { familyOf } from '@/lib/config/rails';
+import { WATCH_FAMILIES, type Watcher } from './watch-families';
 
 /** The longest a watcher goes without a full pass while the head stands still. */
 const FULL_PASS_EVERY_MS = 2_000;
 
 type WatchNetwork = ReadyNetwork<'rpcUrl' | 'tokenAddress'>;
 type LoopOptions = { signal?: AbortSignal; runForMs?: number; pollMs?: number };
-
-/**
- * How each family is watched: its head (a poll that finds the same one skips the pass), one pass, and
- * the default poll. BSC makes a block every 0.45 s, so one run covers many and detection stays well
- * under a second; TRON makes one every 3 s, so ~1 s keeps detection within a block for a third of the reads.
- */
-const FAMILIES: Record<ChainFamily, { pollMs: number; loop: (db: Db, net: WatchNetwork) => Watcher }> = {
-  evm: {
-    pollMs: 150,
-    loop: (db, net) => {
-      const client = publicClient(net.rpcUrl);
-      return { head: async () => String(await client.getBlockNumber()), pass: (n, signal) => watchChain(db, n, { signal }) };
-    },
-  },
-  tron: {
-    pollMs: 1_000,
-    loop: (db, net) => {
-      const client = tronClientOf(net, TRON_READ_TIMEOUT_MS);
-      let heads: Awaited<ReturnType<typeof readTronHeads>> | undefined;
-      return {
-        head: async () => {
-          heads = await readTronHeads(client, net.confirmations);
-          return `${heads.head.id}:${heads.solid.id}`;
-        },
-        pass: (n, signal) => watchTron(db, n, { signal, client, heads }),
-      };
-    },
-  },
-};
-
-interface Watcher {
-  head(): Promise<string>;
-  pass(net: WatchNetwork, signal?: AbortSignal): Promise<unknown>;
-}
 
 /**
  * The chain watcher as a job: polls each of the mode's networks for `runForMs`, each in a loop of its own
@@ -67,7 +29,8 @@ export async function watchChainLoop(db: Db, mode: Mode, opts: LoopOptions = {})
 
 async function watchNetworkLoop(db: Db, net: WatchNetwork, opts: LoopOptions) {
   const mode = net.mode;
-  const family = FAMILIES[familyOf(net.chain)];
+  // Each family's watcher and default poll (watch-families.ts).
+  const family = WATCH_FAMILIES[familyOf(net.chain)];
   const until = Date.now() + (opts.runForMs ?? 55_000);
   // The head of the last full pass, and when it ended: a poll that finds the same head skips the pass (its
   // cursor, reorg and confirmation reads would all find the same), so an idle stack does not query the

@@ -1,16 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { encodeFunctionData, erc20Abi, parseUnits, type Address, type PublicClient } from 'viem';
-import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { invoices, settlements, type EvmSweepPlan, type SettlementStep } from '@/db/schema';
+import { invoices, settlements, type Invoice, type Settlement, type SettlementStep } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import { publicClient } from '@/lib/chain/clients';
-import { depositAccount } from '@/lib/chain/deposit-account';
 import { railOf, type ReadyNetwork } from '@/lib/chain/network';
-import { confirmRecordedTx, findRecordedTx, sendRecordedTx } from '@/lib/chain/send-recorded-tx';
-import { familyOf } from '@/lib/config/rails';
-import { finishSettlement } from './finish-settlement';
+import { familyOf, type ChainFamily } from '@/lib/config/rails';
+import type { finishSettlement } from './finish-settlement';
+import { settleEvmInvoice } from './settle-evm-invoice';
 import { settleTronInvoice } from './settle-tron-invoice';
-import { planSweep, type Carried } from './plan-sweep';
 
 /** What a sweep needs of its network: the node, the token, the deposit keys and the three wallets. */
 export const SETTLE_FIELDS = ['rpcUrl', 'tokenAddress', 'depositMnemonic', 'gasWalletKey', 'feeWallet', 'hotWalletKey'] as const;
@@ -28,52 +23,19 @@ export interface SettleHooks {
   onWait?: () => void | Promise<void>;
 }
 
-type GasPlan = EvmSweepPlan;
+type Settle = (db: Db, net: SettleNetwork, s: Settlement, invoice: Invoice, hooks: SettleHooks) => ReturnType<typeof finishSettlement>;
 
-// Estimates plus 10 percent: the top-up covers these limits and no more.
-const withMargin = (gas: bigint) => (gas * 11n) / 10n + 1n;
-
-async function gasPlan(
-  db: Db,
-  client: PublicClient,
-  s: typeof settlements.$inferSelect,
-  token: Address,
-  deposit: Address,
-  moves: Move[],
-  carried: Carried,
-): Promise<GasPlan> {
-  if (s.gasPlan) {
-    if (s.gasPlan.kind === 'tron') throw new Error(`settlement ${s.id} has a TRON plan on an EVM network`);
-    return s.gasPlan;
-  }
-  const estimate = async (m: Move | undefined) =>
-    m
-      ? withMargin(
-          await client.estimateContractGas({ address: token, abi: erc20Abi, functionName: 'transfer', args: [m.to, m.units], account: deposit }),
-        )
-      : 0n;
-  const plan = {
-    gasPrice: (await client.getGasPrice()).toString(),
-    feeGas: (await estimate(moves.find((m) => m.step === 'fee'))).toString(),
-    custodyGas: (await estimate(moves.find((m) => m.step === 'custody'))).toString(),
-    carried,
-  };
-  await db.update(settlements).set({ gasPlan: plan }).where(eq(settlements.id, s.id));
-  return plan;
-}
-
-interface Move {
-  step: 'fee' | 'custody';
-  to: Address;
-  units: bigint;
-}
+/** Each family's sweep (lazy bodies: settle-evm-invoice.ts imports this module's types and a cycle must not meet an unset binding). */
+const SETTLE: Record<ChainFamily, Settle> = {
+  evm: (...a) => settleEvmInvoice(...a),
+  tron: (...a) => settleTronInvoice(...a),
+};
 
 /**
- * Runs one settlement to completion, resumable at any point (a TRON network's: settleTronInvoice): top up the
- * deposit address with just the gas coin (BNB, ETH, POL…) its remaining transfers need, send the
- * fee to the fee wallet and the rest to the custody wallet (each step recorded
- * before broadcast, see sendRecordedTx), then credit the ledger, move the
- * invoice and write invoice.paid_out in one transaction.
+ * Runs one settlement to completion, resumable at any point, by the rail's family (SETTLE): EVM
+ * tops the deposit address up with gas and sends fee and net (settle-evm-invoice.ts); TRON delegates energy
+ * from a staked wallet and has no nonces (settle-tron-invoice.ts, docs/tron.md §4). Either way the ledger is
+ * credited, the invoice moved and invoice.paid_out written in one transaction (finishSettlement).
  */
 export async function settleInvoice(db: Db, network: SettleNetwork, settlementId: string, hooks: SettleHooks = {}) {
   const [s] = await db.select().from(settlements).where(eq(settlements.id, settlementId));
@@ -83,73 +45,5 @@ export async function settleInvoice(db: Db, network: SettleNetwork, settlementId
   const net = railOf(network, s.token);
   if (!net) throw new Error(`settlement ${s.id}: token ${s.token} is not enabled on ${network.chain}`);
   const [invoice] = await db.select().from(invoices).where(eq(invoices.id, s.invoiceId));
-  // TRON: energy delegated from a staked wallet instead of a gas top-up, no nonces (docs/tron.md §4).
-  if (familyOf(net.chain) === 'tron') return settleTronInvoice(db, net, s, invoice!, hooks);
-  const client = publicClient(net.rpcUrl);
-  const deposit: PrivateKeyAccount = depositAccount(net.depositMnemonic, invoice!.addressIndex);
-  // Too little to be worth its sweep: left in place, not credited until a later sweep carries it (plan-sweep.ts).
-  const carried = await planSweep(db, net, s, () =>
-    client.readContract({ address: net.tokenAddress, abi: erc20Abi, functionName: 'balanceOf', args: [deposit.address] }),
-  );
-  if (!carried) return finishSettlement(db, s.id, { sweepDeferred: true });
-  // The fee on what the merchant may give back (heldFee) goes to the hot wallet with the net: a refund returns it from there.
-  // A charged sweep (below the minimum) moves everything there in one transfer: a second one would cost what the fee covers.
-  const units = (v: string | undefined) => parseUnits(v ?? '0', net.decimals);
-  const all = units(s.feeAmount) + units(s.netAmount) + units(carried.fee) + units(carried.net);
-  const held = carried.charged ? all - units(s.netAmount) - units(carried.net) : units(s.heldFee) + units(carried.heldFee);
-  const moves: Move[] = (
-    [
-      { step: 'fee', to: net.feeWallet, units: units(s.feeAmount) + units(carried.fee) - held },
-      { step: 'custody', to: privateKeyToAccount(net.hotWalletKey).address, units: units(s.netAmount) + units(carried.net) + held },
-    ] as Move[]
-  ).filter((m) => m.units > 0n);
-  const plan = await gasPlan(db, client, s, net.tokenAddress, deposit.address, moves, carried);
-  const gasPrice = BigInt(plan.gasPrice);
-  const gasOf = (m: Move) => BigInt(m.step === 'fee' ? plan.feeGas : plan.custodyGas);
-
-  const topUp = await findRecordedTx(db, s.id, 'gas_topup');
-  if (topUp) {
-    await confirmRecordedTx(db, client, topUp);
-  } else {
-    // Only the transfers not yet recorded still need gas (a resumed run has paid for the others).
-    const pending: Move[] = [];
-    for (const m of moves) if (!(await findRecordedTx(db, s.id, m.step))) pending.push(m);
-    const needed = pending.reduce((sum, m) => sum + gasOf(m) * gasPrice, 0n);
-    const balance = await client.getBalance({ address: deposit.address });
-    if (balance < needed) {
-      await sendRecordedTx(db, client, {
-        settlementId: s.id,
-        step: 'gas_topup',
-        chainId: net.chainId,
-        account: privateKeyToAccount(net.gasWalletKey),
-        to: deposit.address,
-        value: needed - balance,
-        gas: 21_000n,
-        gasPrice,
-        recordValue: (needed - balance).toString(),
-        sharedSender: true,
-        beforeBroadcast: () => hooks.beforeBroadcast?.('gas_topup'),
-      });
-    }
-  }
-  await hooks.afterStep?.('gas_topup');
-
-  for (const m of moves) {
-    await sendRecordedTx(db, client, {
-      settlementId: s.id,
-      step: m.step,
-      chainId: net.chainId,
-      account: deposit,
-      to: net.tokenAddress,
-      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [m.to, m.units] }),
-      value: 0n,
-      gas: gasOf(m),
-      gasPrice,
-      recordValue: m.units.toString(),
-      sharedSender: false,
-      beforeBroadcast: () => hooks.beforeBroadcast?.(m.step),
-    });
-    await hooks.afterStep?.(m.step);
-  }
-  return finishSettlement(db, s.id);
+  return SETTLE[familyOf(net.chain)](db, net, s, invoice!, hooks);
 }

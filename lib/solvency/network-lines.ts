@@ -1,9 +1,10 @@
 import type { SolvencyHolding, SolvencyOwed } from '@/db/schema';
-import { DEFAULT_ENERGY_LOW_SWEEPS, isEvmNetwork, tokensOf, type Network } from '@/lib/chain/network';
-import { CHAIN_SPECS, type ChainKey } from '@/lib/config/rails';
+import { DEFAULT_ENERGY_LOW_SWEEPS, tokensOf, type Network } from '@/lib/chain/network';
+import { CHAIN_SPECS, familyOf, type ChainKey } from '@/lib/config/rails';
 import { Decimal } from '@/lib/money';
 import { lineKey, type OwedSnapshot } from './owed-snapshot';
 import type { ChainHoldings } from './read-chain';
+import { SOLVENCY_FAMILIES } from './solvency-families';
 
 /** One line as the job stores it (db/schema/solvency.ts). */
 export interface LineFigures {
@@ -122,6 +123,18 @@ const energyFloor = (net: Network) => net.energyLowSweeps ?? DEFAULT_ENERGY_LOW_
 
 export const nativeCoin = (net: Network) => net.nativeCoin ?? CHAIN_SPECS[net.chain].nativeCoin;
 
+/** What a network's gas wallet is measured in on the solvency page, and its floor (the low-funds alert). */
+export interface GasFloor {
+  asset: string;
+  floor: string;
+}
+
+/** The gas line of an EVM network: the gas wallet's coin against GAS_WALLET_LOW (solvency-families.ts). */
+export const coinGasFloor = (net: Network): GasFloor => ({ asset: nativeCoin(net), floor: new Decimal(net.gasWalletLowBnb ?? '0.05').toFixed() });
+
+/** The gas line of a TRON network: sweeps the energy wallet can pay against ENERGY_LOW_SWEEPS (solvency-families.ts). */
+export const energyGasFloor = (net: Network): GasFloor => ({ asset: ENERGY_ASSET, floor: String(energyFloor(net)) });
+
 /** The lines of a network whose read failed: no held figure, no difference (a failed read is never a zero). */
 export function errorLines(net: Network, snap: OwedSnapshot | null, error: string): LineFigures[] {
   const line = (kind: 'token' | 'gas', asset: string, owed: string): LineFigures => ({
@@ -140,7 +153,9 @@ export function errorLines(net: Network, snap: OwedSnapshot | null, error: strin
     error,
   });
   const lines = tokensOf(net).map((t) => line('token', t.asset, new Decimal(snap?.balances.get(lineKey(net.chainId, t.asset)) ?? 0).toFixed()));
-  if (net.gasWalletKey && isEvmNetwork(net)) lines.push(line('gas', nativeCoin(net), new Decimal(net.gasWalletLowBnb ?? '0.05').toFixed()));
-  else if (net.gasWalletKey) lines.push(line('gas', ENERGY_ASSET, String(energyFloor(net))));
+  if (net.gasWalletKey) {
+    const gas = SOLVENCY_FAMILIES[familyOf(net.chain)].gasFloor(net);
+    lines.push(line('gas', gas.asset, gas.floor));
+  }
   return lines;
 }

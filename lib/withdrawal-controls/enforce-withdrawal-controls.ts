@@ -15,8 +15,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The controls bind API keys only: the owner's dashboard session (with step-up) is what sets them. */
 export const controlled = (actor?: AuditActor) => actor?.kind !== 'user';
 
-/** Refuses a destination that is not an active (past cooling-off) allow-list entry. */
-export async function assertDestinationAllowed(db: Db, owner: Owner, address: string, now = new Date()) {
+/** Whether the address is an active (past cooling-off) allow-list entry of the tenant and mode. */
+export async function isListedDestination(db: Db, owner: Owner, address: string, now = new Date()) {
   const [hit] = await db
     .select({ id: withdrawalAllowlist.id })
     .from(withdrawalAllowlist)
@@ -29,7 +29,12 @@ export async function assertDestinationAllowed(db: Db, owner: Owner, address: st
       ),
     )
     .limit(1);
-  if (!hit) {
+  return hit !== undefined;
+}
+
+/** Refuses a destination that is not an active (past cooling-off) allow-list entry. */
+export async function assertDestinationAllowed(db: Db, owner: Owner, address: string, now = new Date()) {
+  if (!(await isListedDestination(db, owner, address, now))) {
     throw new ApiError(
       'destination_not_allowed',
       'The destination is not on this account’s withdrawal allow-list (or is still in its cooling-off period). The owner adds addresses in the dashboard.',

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { tenants } from '@/db/schema';
 import { ApiError } from '@/lib/api/errors';
 import { validate } from '@/lib/api/request';
@@ -35,7 +35,9 @@ const weakens = (was: AutoRefundSettings, next: AutoRefundSettings) =>
  * overpayments without the merchant, so a change that weakens it (switching on, a shorter delay, a higher bound)
  * needs step-up (a TOTP code when 2FA is on), like the withdrawal controls; making it stricter or switching it
  * off does not. Switching on (off → on) sets autoRefundEnabledAt to now: payments seen before are never
- * automatic; off clears it. Applies to undecided proposals too (the job checks every rule again).
+ * automatic; off clears it. Applies to undecided proposals too (the job checks every rule again), the delay included:
+ * a changed delay moves every waiting proposal's `autoRefundAfter` to its creation + the new delay, in this
+ * transaction (issue 42 §2: a lengthened delay used to leave proposals due at the old time).
  */
 export async function updateAutoRefundPolicy(db: Db, owner: { tenantId: string; mode: Mode }, actor: AuditActor, input: unknown) {
   const v = validate(AutoRefundPolicyInput, input, 'body');
@@ -56,6 +58,15 @@ export async function updateAutoRefundPolicy(db: Db, owner: { tenantId: string; 
       .update(tenants)
       .set({ ...next, autoRefundEnabledAt: enabledAt, updatedAt: now })
       .where(eq(tenants.id, owner.tenantId));
+    if (next.autoRefundDelaySeconds !== was.autoRefundDelaySeconds) {
+      // Rows an auto-refund pass holds right now are skipped, not waited for (that pass locks the request, then the
+      // tenant: waiting here would deadlock); the pass re-reads the delay under the tenant lock (auto-refund.ts).
+      await tx.execute(sql`
+        update refund_requests set auto_refund_after = created_at + ${next.autoRefundDelaySeconds} * interval '1 second'
+         where id in (select id from refund_requests
+                       where tenant_id = ${owner.tenantId} and status = 'PENDING' and auto_refund_after is not null
+                         for update skip locked)`);
+    }
     await recordAudit(tx, actor, merchantAuditEntry(owner, { action: 'tenant.auto_refund_policy_changed', before: was, after: next }));
     return { ...next, autoRefundEnabledAt: enabledAt?.toISOString() ?? null };
   });

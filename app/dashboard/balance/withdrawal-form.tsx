@@ -85,7 +85,8 @@ export function WithdrawalForm({
     setErrors(({ destinationAddress: _, ...rest }) => rest);
     if (!value) return;
     const problem = addressProblem(on.chain, value);
-    if (problem) return setErrors((e) => ({ ...e, destinationAddress: problem }));
+    // A sentence of its own under the field, as the refund form's: "The address is an EVM (0x…) address; TRON takes …".
+    if (problem) return setErrors((e) => ({ ...e, destinationAddress: `The address ${problem}.` }));
     const res = await validateAddressAction(value, on.chain);
     if (res.ok) {
       setErrors(({ destinationAddress: _, ...rest }) => rest);
@@ -119,7 +120,7 @@ export function WithdrawalForm({
     const a = amountProblem(input.amount);
     if (a) problems.amount = a;
     const addressErr = addressProblem(rail.chain, input.destinationAddress);
-    if (addressErr) problems.destinationAddress = addressErr;
+    if (addressErr) problems.destinationAddress = `The address ${addressErr}.`;
     if (Object.keys(problems).length) return setErrors(problems);
     setFormError(null);
     setReview(input);
@@ -148,7 +149,7 @@ export function WithdrawalForm({
           <select id="wd-rail" value={railKey} onChange={(e) => pickRail(e.target.value)} className={inputClass}>
             {rails.map((r) => (
               <option key={railId(r)} value={railId(r)}>
-                {r.token} balance, sent on {r.chain}
+                {r.token} balance, sent on {networkLabel(r.chain)}
               </option>
             ))}
           </select>
@@ -158,7 +159,7 @@ export function WithdrawalForm({
         id="wd-amount"
         label={`Amount (${unit})`}
         error={errors.amount ?? amountErr ?? belowMin ?? undefined}
-        hint={`Up to ${formatMoney(max.maxAmount)} ${unit} after the fee; at least ${formatMoney(max.minWithdrawal)} ${unit} on ${rail.chain}.`}
+        hint={`Up to ${formatMoney(max.maxAmount)} ${unit} after the fee; at least ${formatMoney(max.minWithdrawal)} ${unit} on ${networkLabel(rail.chain)}.`}
       >
         <div className="flex gap-2">
           <input

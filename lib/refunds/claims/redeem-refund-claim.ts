@@ -86,7 +86,11 @@ export async function redeemRefundClaim(
     // Shared: a policy change commits before or after this reads it, never during. Automatic only after the
     // tenant's delay, within its bound, for payments seen after the policy was switched on (auto-refund-rules.ts).
     const [tenant] = await tx.select().from(tenants).where(eq(tenants.id, c.tenantId)).for('share');
-    const auto = await autoRefundAfterFor(tx, tenant!, invoice!, 'claim_link', now, new Decimal(c.amount));
+    const auto = await autoRefundAfterFor(tx, tenant!, invoice!, 'claim_link', now, new Decimal(c.amount), {
+      createdBy: c.createdBy,
+      destination: address,
+      owner: { tenantId: c.tenantId, mode: c.mode },
+    });
     if (pending) await tx.update(refundRequests).set({ status: 'SUPERSEDED', decidedAt: now }).where(eq(refundRequests.id, pending.id));
     await tx.update(refundClaims).set({ status: 'USED', usedAt: now }).where(eq(refundClaims.id, c.id));
     const [row] = await tx

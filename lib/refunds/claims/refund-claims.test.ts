@@ -18,6 +18,7 @@ import { freshAddress, settledInvoices } from '@/lib/testing/settled-invoice';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { createUser } from '@/lib/users/create-user';
 import { claimPage } from './claim-page';
+import { createRefundClaim } from './create-refund-claim';
 import { redeemRefundClaim, type ClaimUseLimits } from './redeem-refund-claim';
 
 // The dashboard action reads the session next-auth would read from the cookie (test mode): the test sets whose it is.
@@ -258,7 +259,8 @@ describe('merchant refund claim links', () => {
       extra: '5',
       setup: (x) => updateAutoRefundPolicy(x.db, x.owner, owner, { autoRefundOverpayments: true, autoRefundDelaySeconds: 3600 }),
     });
-    const c = (await call('POST', '/v1/refund-claims', { key: t.test, body: { invoiceId: t.invoice.id, amount: '3.00' } })).body;
+    // Made by the owner (a key's links are never automatic: claim-link-attack.test.ts).
+    const c = await createRefundClaim(t.db, t.owner, { invoiceId: t.invoice.id, amount: '3.00' }, owner);
     const used = await claim(t.db, c.url, freshAddress());
     expect(used.autoRefund).toBe(false);
     const after = used.request.autoRefundAfter!.getTime() - used.request.createdAt.getTime();

@@ -201,6 +201,37 @@ describe('auto-refund only for safe claims, after the delay', () => {
 });
 
 describe('changing the policy', () => {
+  it('a delay lengthened after a proposal is waiting applies to it, and so does one shortened (issue 42 §2)', async () => {
+    const t = await settledInvoice('20.00', '23.00', {
+      setup: (x) => policy(x.db, x.owner, { autoRefundOverpayments: true, autoRefundDelaySeconds: 60 }),
+    });
+    const made = await propose(t.db, t.invoice.id, 'payer_token');
+    const asked = await requestOf(t.db, made.request.id);
+    expect(asked.autoRefundAfter.getTime() - asked.createdAt.getTime()).toBe(60_000);
+    // The owner lengthens the delay to a day while the proposal waits: the policy says a decline is possible for a day.
+    await policy(t.db, t.owner, { autoRefundOverpayments: true, autoRefundDelaySeconds: 86_400 });
+    const at = (s: number) => new Date(asked.createdAt.getTime() + s * 1000);
+    expect((await requestOf(t.db, made.request.id)).autoRefundAfter).toEqual(at(86_400));
+    await runAutoRefunds(t.db, { now: at(120) });
+    expect(await autoRefund(t.db, made.request.id, at(120))).toBe('skipped');
+    expect(await requestOf(t.db, made.request.id)).toMatchObject({ status: 'PENDING' });
+    expect(await refundsOf(t.test, t.invoice.id)).toEqual([]);
+    // A row written before the change (or by a pass racing it) is judged by the delay in force at refund time.
+    await t.db
+      .update(refundRequests)
+      .set({ autoRefundAfter: at(60) })
+      .where(eq(refundRequests.id, made.request.id));
+    await runAutoRefunds(t.db, { now: at(120) });
+    expect(await requestOf(t.db, made.request.id)).toMatchObject({ status: 'PENDING', autoRefundAfter: at(86_400) });
+    expect(await refundsOf(t.test, t.invoice.id)).toEqual([]);
+    // Shortened again (the owner's step-up; no 2FA here): due by the new delay, refunded once it has passed.
+    await policy(t.db, t.owner, { autoRefundOverpayments: true, autoRefundDelaySeconds: 30 });
+    expect((await requestOf(t.db, made.request.id)).autoRefundAfter).toEqual(at(30));
+    await runAutoRefunds(t.db, { now: at(31) });
+    expect(await requestOf(t.db, made.request.id)).toMatchObject({ status: 'APPROVED', decidedBy: 'policy' });
+    expect(await refundsOf(t.test, t.invoice.id)).toHaveLength(1);
+  });
+
   it('turning it on, lowering the delay or raising the bound needs step-up when 2FA is on and is audited; turning it off does not', async () => {
     const t = await createTestTenant();
     const owner = { tenantId: t.tenant.id, mode: 'test' as const };

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { formatAddress } from '@/lib/chain/deposit-keys';
-import { refundRequests, tenants } from '@/db/schema';
+import { refundClaims, refundRequests, tenants, type RefundRequest } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { getInvoiceOrThrow } from '@/lib/invoices/get-invoice-or-throw';
@@ -9,13 +9,20 @@ import { Decimal } from '@/lib/money';
 import { createRefund } from '@/lib/refunds/create-refund';
 import { givebackTerms } from '@/lib/refunds/giveback-terms';
 import { prepareAutoRefundControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
-import { autoRefundRefusal } from './auto-refund-rules';
+import { autoRefundRefusal, type LinkContext } from './auto-refund-rules';
 import { POLICY_ACTOR } from './decided-by';
 import { getRefundRequestOrThrow } from './get-refund-request-or-throw';
 import { markDecided } from './mark-decided';
 
 /** pendingReason while the overpayment is not confirmed and credited yet (only settled money is refunded). */
 export const AWAITING_SETTLEMENT = 'awaiting_settlement';
+
+/** A claim link's request: who made its link and where it pays (auto-refund-rules.ts judges them). */
+async function linkOf(tx: Db, r: RefundRequest): Promise<LinkContext | undefined> {
+  if (r.source !== 'claim_link') return undefined;
+  const [c] = r.claimId ? await tx.select({ createdBy: refundClaims.createdBy }).from(refundClaims).where(eq(refundClaims.id, r.claimId)) : [];
+  return { createdBy: c?.createdBy ?? null, destination: r.destinationAddress, owner: { tenantId: r.tenantId, mode: r.mode } };
+}
 
 export type AutoRefundOutcome = 'refunded' | 'waiting' | 'held' | 'skipped';
 
@@ -48,10 +55,18 @@ export async function autoRefund(db: Db, requestId: string, now = new Date()): P
     // A claim link's request refunds what the merchant's link promised; any other, the overpayment.
     const amount = r.source === 'claim_link' ? new Decimal(r.amount) : terms.byDefault;
     // What would be refunded now is what the bound is checked against.
-    const refusal = await autoRefundRefusal(tx, tenant, invoice, r.source, amount);
+    const refusal = await autoRefundRefusal(tx, tenant, invoice, r.source, amount, await linkOf(tx, r));
     // Switched off since: left as is (the job does not pick it; switching on again makes it older than the policy).
     if (refusal === 'off') return 'skipped';
     if (refusal) return set(refusal, true);
+    // A rule that holds for good is told first. Then the delay in force now, not the one when the proposal was made
+    // (a lengthened delay applies to waiting proposals, issue 42 §2); the policy change moves autoRefundAfter too,
+    // except on a row a pass held at that moment.
+    const due = new Date(r.createdAt.getTime() + tenant.autoRefundDelaySeconds * 1000);
+    if (due > now) {
+      await tx.update(refundRequests).set({ autoRefundAfter: due }).where(eq(refundRequests.id, r.id));
+      return 'skipped';
+    }
     if (amount.lt('0.01') || terms.refundable.lt(amount)) return set(AWAITING_SETTLEMENT, false);
     let refundId: string;
     try {

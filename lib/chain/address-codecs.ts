@@ -1,0 +1,23 @@
+import type { ChainFamily } from '@/lib/config/rails';
+import { addressFamilyOf } from './address-rules';
+import type { AddressCodec } from './common/address-codec';
+import { EVM_ADDRESS_CODEC } from './evm/address-codec';
+import { TRON_ADDRESS_CODEC } from './tron/address-codec';
+
+/**
+ * Each family's address codec (server only: it needs the families' encoders, unlike address-rules.ts, which client
+ * forms import). One account has one spelling per family; lists and refusals compare the 20 bytes (issue 42 §2:
+ * a `T…` exchange wallet was refused by the list's parser, and the `0x` form of a TRON deposit address passed the
+ * deposit-address refusal, which compared stored strings).
+ */
+export const ADDRESS_CODECS: Record<ChainFamily, AddressCodec> = { evm: EVM_ADDRESS_CODEC, tron: TRON_ADDRESS_CODEC };
+
+/** The 20 bytes (lower-case `0x…`) of a wire address of any family; throws when `raw` is no family's address. */
+export function accountBytes(raw: string): `0x${string}` {
+  const family = addressFamilyOf(raw);
+  if (!family) throw new Error(`"${raw.slice(0, 60)}" is not an address of any chain family`);
+  return ADDRESS_CODECS[family].accountBytes(raw.trim());
+}
+
+/** Every family's stored form of one account: what a row of any family holds for it. */
+export const storedForms = (bytes: `0x${string}`): string[] => Object.values(ADDRESS_CODECS).map((c) => c.storedForm(bytes));

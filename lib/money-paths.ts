@@ -1,0 +1,240 @@
+import type { Scope } from '@/lib/api/scopes';
+
+/**
+ * Who may move money, on every path (issue 42 §1): declared once, next to the operations list (lib/operations.ts).
+ * docs/withdrawals.md's "Who may move money" is rendered from it (lib/money-paths-doc.ts; a test compares), and
+ * lib/money-paths.test.ts tries every actor on every path. A path or an actor added without its row fails that test
+ * (and the type below), as a /v1 route added without its scope fails lib/api/auth-matrix.test.ts.
+ */
+
+/** Who can start something: the dashboard's roles, each API key scope, the payer, a stranger, the jobs. */
+export const ACTORS = [
+  'owner_2fa',
+  'owner_no_2fa',
+  'member',
+  'support',
+  ...(['invoices:read', 'invoices:write', 'withdrawals:read', 'withdrawals:write', 'webhooks:manage', 'orders:manage', 'admin'] as const).map(
+    (s) => `api_key:${s}` as const,
+  ),
+  'payer_with_claim_token',
+  'claim_link_holder',
+  'stranger_with_invoice_id',
+  'policy_job',
+] as const;
+export type Actor = (typeof ACTORS)[number];
+
+/** The controls a path may apply to an actor who is allowed to start it. */
+export const CONTROLS = {
+  allowlist: 'the destination must be an active allow-list entry (when the owner switched the allow-list on)',
+  daily_limit: 'the rolling 24 h limit, one limit in USD over every asset',
+  approval_threshold: 'above the threshold the withdrawal waits for the owner (exchange: refused)',
+  step_up: "the owner's authenticator code (when 2FA is on)",
+  screening: "destination checks (ours, token contracts, deposit addresses in any family's form) and the token's freeze list",
+  minimum: "the network's minimum withdrawal or refund",
+  delay: "the auto-refund policy's delay (the one in force), during which the merchant can decline",
+  sender_only: 'pays only the on-chain sender of the payment (nobody chooses the address)',
+} as const;
+export type Control = keyof typeof CONTROLS;
+
+/** Allowed, with these controls applied; or refused (with why, for the documentation). */
+export type Grant = { controls: Control[]; note?: string } | { refused: string };
+
+export interface MoneyPath {
+  title: string;
+  /** The /v1 operations (ids in lib/operations.ts) that start it; every withdrawals:write operation is in one path or in NOT_MONEY. */
+  operations: string[];
+  /** Where else it starts: dashboard actions, pages, jobs. */
+  entry: string;
+  actors: Record<Actor, Grant>;
+}
+
+const no = (why: string): Grant => ({ refused: why });
+const NOT_OWNER = no('owner only (dashboard permission withdrawals:create)');
+const NO_SCOPE = no('key without withdrawals:write (403 insufficient_scope)');
+const NO_TENANT = no('support users have no tenant session; the console moves no money');
+const NOT_PAYER = no('not a credential for this path');
+const NOT_JOB = no('no job starts it');
+const API_KEY_MONEY: Control[] = ['allowlist', 'daily_limit', 'approval_threshold', 'screening', 'minimum'];
+const OWNER_MONEY: Control[] = ['step_up', 'screening', 'minimum'];
+const OWNER_NO_2FA: Control[] = ['screening', 'minimum'];
+
+/** The keys' rows of a path only withdrawals:write (and admin) may start, with the given controls. */
+const keys = (controls: Control[] | Grant): Record<`api_key:${Scope}`, Grant> => {
+  const yes: Grant = Array.isArray(controls) ? { controls } : controls;
+  return {
+    'api_key:invoices:read': NO_SCOPE,
+    'api_key:invoices:write': NO_SCOPE,
+    'api_key:withdrawals:read': NO_SCOPE,
+    'api_key:withdrawals:write': yes,
+    'api_key:webhooks:manage': NO_SCOPE,
+    'api_key:orders:manage': NO_SCOPE,
+    'api_key:admin': yes,
+  };
+};
+const outsiders = {
+  payer_with_claim_token: NOT_PAYER,
+  claim_link_holder: NOT_PAYER,
+  stranger_with_invoice_id: NOT_PAYER,
+} as const;
+
+export const MONEY_PATHS = {
+  withdrawal: {
+    title: 'Withdrawal',
+    operations: ['createWithdrawal'],
+    entry: 'dashboard Balance → Withdraw',
+    actors: {
+      owner_2fa: { controls: OWNER_MONEY },
+      owner_no_2fa: { controls: OWNER_NO_2FA },
+      member: NOT_OWNER,
+      support: NO_TENANT,
+      ...keys(API_KEY_MONEY),
+      ...outsiders,
+      policy_job: NOT_JOB,
+    },
+  },
+  exchange_withdrawal: {
+    title: 'Exchange withdrawal (another coin)',
+    operations: ['createExchangeWithdrawal'],
+    entry: 'dashboard Balance → Exchange',
+    actors: {
+      owner_2fa: { controls: ['step_up', 'minimum'] },
+      owner_no_2fa: { controls: ['minimum'] },
+      member: NOT_OWNER,
+      support: NO_TENANT,
+      ...keys({ controls: ['allowlist', 'daily_limit', 'approval_threshold', 'minimum'], note: 'above the threshold refused (approval_required)' }),
+      ...outsiders,
+      policy_job: NOT_JOB,
+    },
+  },
+  merchant_refund: {
+    title: 'Merchant refund of an invoice',
+    operations: ['createRefund'],
+    entry: 'dashboard invoice page → Refund',
+    actors: {
+      owner_2fa: { controls: OWNER_MONEY },
+      owner_no_2fa: { controls: OWNER_NO_2FA },
+      member: NOT_OWNER,
+      support: NO_TENANT,
+      ...keys(API_KEY_MONEY),
+      ...outsiders,
+      policy_job: NOT_JOB,
+    },
+  },
+  payer_proposal: {
+    title: "Payer's refund address proposal (moves nothing until approved)",
+    operations: [],
+    entry: 'checkout /pay/<id>?claim=<token>',
+    actors: {
+      owner_2fa: NOT_PAYER,
+      owner_no_2fa: NOT_PAYER,
+      member: NOT_PAYER,
+      support: NOT_PAYER,
+      ...keys(NO_SCOPE),
+      'api_key:withdrawals:write': NOT_PAYER,
+      'api_key:admin': NOT_PAYER,
+      payer_with_claim_token: { controls: ['screening'], note: 'rate-limited per client address and per invoice' },
+      claim_link_holder: NOT_PAYER,
+      stranger_with_invoice_id: no('an invoice id is never a credential (claim_token_required)'),
+      policy_job: NOT_JOB,
+    },
+  },
+  refund_request_approval: {
+    title: 'Approval of a refund request (payer proposal or claim link)',
+    operations: ['approveRefundRequest'],
+    entry: 'dashboard invoice page → Approve',
+    actors: {
+      owner_2fa: { controls: OWNER_MONEY },
+      owner_no_2fa: { controls: OWNER_NO_2FA },
+      member: NOT_OWNER,
+      support: NO_TENANT,
+      ...keys(API_KEY_MONEY),
+      ...outsiders,
+      policy_job: no('the policy acts through auto-refund, below'),
+    },
+  },
+  claim_link_create: {
+    title: 'Refund claim link: creation (says who may choose an address)',
+    operations: ['createRefundClaim'],
+    entry: 'dashboard invoice page → Refund claim links',
+    actors: {
+      owner_2fa: { controls: ['step_up', 'minimum'] },
+      owner_no_2fa: { controls: ['minimum'] },
+      member: NOT_OWNER,
+      support: NO_TENANT,
+      ...keys({ controls: ['minimum'], note: 'skips step-up: its links are never auto-refunded' }),
+      ...outsiders,
+      policy_job: NOT_JOB,
+    },
+  },
+  claim_link_redeem: {
+    title: 'Refund claim link: redemption (moves nothing until approved)',
+    operations: [],
+    entry: '/refund-claim/<secret>',
+    actors: {
+      owner_2fa: NOT_PAYER,
+      owner_no_2fa: NOT_PAYER,
+      member: NOT_PAYER,
+      support: NOT_PAYER,
+      ...keys(NOT_PAYER),
+      'api_key:withdrawals:write': NOT_PAYER,
+      'api_key:admin': NOT_PAYER,
+      payer_with_claim_token: NOT_PAYER,
+      claim_link_holder: { controls: ['screening'], note: 'whoever holds the link; rate-limited per client address' },
+      stranger_with_invoice_id: NOT_PAYER,
+      policy_job: NOT_JOB,
+    },
+  },
+  auto_refund: {
+    title: 'Auto-refund (the policy pays a request by itself)',
+    operations: [],
+    entry: 'job auto-refunds (every 3 s)',
+    actors: {
+      owner_2fa: no('switching the policy on is the owner’s (step-up); the refund itself is the job’s'),
+      owner_no_2fa: no('as above'),
+      member: NOT_OWNER,
+      support: NO_TENANT,
+      ...keys(no('never: a key cannot change the policy, and its claim links never qualify')),
+      ...outsiders,
+      policy_job: {
+        controls: ['delay', 'daily_limit', 'approval_threshold', 'screening', 'minimum', 'allowlist'],
+        note: 'payer-token and owner-made claim-link requests only; allow-list on claim links (a listed address or the sender)',
+      },
+    },
+  },
+  held_payment_send_back: {
+    title: 'Held payment sent back to its sender',
+    operations: ['refundHeldPayment', 'refundMismatchedPayment'],
+    entry: 'dashboard invoice page → Send back',
+    actors: {
+      owner_2fa: { controls: ['sender_only', 'screening', 'minimum'], note: 'no step-up: nobody chooses the address' },
+      owner_no_2fa: { controls: ['sender_only', 'screening', 'minimum'] },
+      member: NOT_OWNER,
+      support: NO_TENANT,
+      ...keys(['sender_only', 'screening', 'minimum']),
+      ...outsiders,
+      policy_job: NOT_JOB,
+    },
+  },
+  held_withdrawal_approval: {
+    title: 'Approval of a withdrawal held above the threshold',
+    operations: [],
+    entry: 'dashboard Settings → Awaiting your approval',
+    actors: {
+      owner_2fa: { controls: ['step_up'] },
+      owner_no_2fa: { controls: [] },
+      member: no('owner only (dashboard permission settings:manage)'),
+      support: NO_TENANT,
+      ...keys(no('no API: only the owner approves')),
+      ...outsiders,
+      policy_job: NOT_JOB,
+    },
+  },
+} satisfies Record<string, MoneyPath>;
+export type MoneyPathId = keyof typeof MONEY_PATHS;
+
+/** withdrawals:write operations that move no money, each with why (a new one must be placed in a path or here). */
+export const NOT_MONEY: Record<string, string> = {
+  declineRefundRequest: 'declines: nothing leaves',
+  cancelRefundClaim: 'cancels a link: nothing leaves',
+  createExchangeOrder: 'creates an order only; the balance is not touched',
+};

@@ -1,0 +1,64 @@
+import type { Db } from '@/lib/db';
+import { publicClient } from '@/lib/chain/clients';
+import type { ReadyNetwork } from '@/lib/chain/network';
+import { readTronHeads } from '@/lib/chain/tron/read-chain';
+import { tronClientOf } from '@/lib/chain/tron-network-client';
+import { familyOf, type ChainFamily } from '@/lib/config/rails';
+import { watchChain, type WatchOptions } from './watch-chain';
+import { TRON_READ_TIMEOUT_MS, watchTron } from './watch-tron';
+
+export type WatchNetwork = ReadyNetwork<'rpcUrl' | 'tokenAddress'>;
+
+/** The watch loop's view of one network: its head (a poll that finds the same one skips the pass) and one pass. */
+export interface Watcher {
+  head(): Promise<string>;
+  pass(net: WatchNetwork, signal?: AbortSignal): Promise<unknown>;
+}
+
+/** What one watcher run reports (TRON adds its solidified block). */
+export type WatchResult = Awaited<ReturnType<typeof watchChain>> & { solidified?: number };
+
+interface WatchFamily {
+  /** The loop's default poll. */
+  pollMs: number;
+  /** The loop's watcher of a network (watch-loop.ts). */
+  loop(db: Db, net: WatchNetwork): Watcher;
+  /** One watcher run (lib/jobs/run-invoice-jobs.ts). */
+  once(db: Db, net: WatchNetwork, opts: WatchOptions): Promise<WatchResult>;
+}
+
+/**
+ * How each family is watched: its head, one pass, and the default poll. BSC makes a block every 0.45 s, so one
+ * run covers many and detection stays well under a second; TRON makes one every 3 s, so ~1 s keeps detection
+ * within a block for a third of the reads.
+ */
+export const WATCH_FAMILIES: Record<ChainFamily, WatchFamily> = {
+  evm: {
+    pollMs: 150,
+    loop: (db, net) => {
+      const client = publicClient(net.rpcUrl);
+      return { head: async () => String(await client.getBlockNumber()), pass: (n, signal) => watchChain(db, n, { signal }) };
+    },
+    once: (db, net, opts) => watchChain(db, net, opts),
+  },
+  tron: {
+    pollMs: 1_000,
+    loop: (db, net) => {
+      const client = tronClientOf(net, TRON_READ_TIMEOUT_MS);
+      let heads: Awaited<ReturnType<typeof readTronHeads>> | undefined;
+      return {
+        head: async () => {
+          heads = await readTronHeads(client, net.confirmations);
+          return `${heads.head.id}:${heads.solid.id}`;
+        },
+        pass: (n, signal) => watchTron(db, n, { signal, client, heads }),
+      };
+    },
+    // A viem client given for EVM tests does not apply to TRON.
+    once: (db, net, { client: _viem, ...scan }) => watchTron(db, net, scan),
+  },
+};
+
+/** One watcher run over a network by its family's watcher. */
+export const watchNetwork = (db: Db, net: WatchNetwork, opts: WatchOptions = {}): Promise<WatchResult> =>
+  WATCH_FAMILIES[familyOf(net.chain)].once(db, net, opts);
