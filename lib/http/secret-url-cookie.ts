@@ -68,16 +68,20 @@ function redirect(location: string, cookies: SecretCookie[]): Response {
  * /pay/<id> and /api/pay/<id>; `/refund-claim/<secret>` → `/refund-claim`, a cookie for /refund-claim. So the page's
  * own requests (scripts, the status poll, the form's post) and their Referer carry no secret, and only this first
  * request holds it in an access log. Reloads and bookmarks of the bare URL keep working through the cookie. The
- * Location is relative: behind a TLS-terminating balancer the scheme and host stay the browser's. Null: not such a URL.
+ * Location is absolute on the request's own URL (Next's proxy refuses a relative one). Null: not such a URL.
  */
 export function moveSecretToCookie(method: string, url: URL, secure: boolean): Response | null {
   if (method !== 'GET' && method !== 'HEAD') return null;
   if (/^\/pay\/[^/]+$/.test(url.pathname) && url.searchParams.has('claim')) {
     const { path, cookies } = checkoutWithoutToken(url.pathname + url.search, secure);
-    return redirect(path, cookies);
+    return redirect(new URL(path, url).toString(), cookies);
   }
   const secret = /^\/refund-claim\/([^/]+)$/.exec(url.pathname)?.[1];
-  if (secret) return redirect('/refund-claim', SAFE.test(secret) ? [secretCookie(REFUND_CLAIM_COOKIE, secret, '/refund-claim', secure)] : []);
+  if (secret)
+    return redirect(
+      new URL('/refund-claim', url).toString(),
+      SAFE.test(secret) ? [secretCookie(REFUND_CLAIM_COOKIE, secret, '/refund-claim', secure)] : [],
+    );
   return null;
 }
 
