@@ -115,6 +115,10 @@ const EnvSchema = z.object({
   CHECKOUT_STATUS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   /** How long a checkout status answer is reused for every poll of that invoice, per process (0: off). */
   CHECKOUT_STATUS_CACHE_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
+  /** Anonymous GET /api/ready requests one client address (IPv6: its /64) may make per minute, per process (probes: every few seconds). */
+  READY_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /** How long one round of readiness reads (database, every enabled node) answers every /api/ready caller, per process. */
+  READY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   /** Refund addresses one client address may propose on checkout pages per minute, all invoices together. */
   REFUND_REQUESTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   /** Refund addresses a payer may propose for one invoice in all (each new one supersedes the undecided one). */

@@ -2,12 +2,14 @@
 
 // The checkout's server action (the payer's refund address), called by its refund section: they live beside them because components/ imports nothing from app/ (docs/architecture.md).
 
-import { headers } from 'next/headers';
+import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { ApiError } from '@/lib/api/errors';
 import { getDb } from '@/lib/db';
+import { isProduction } from '@/lib/env';
 import { clientIp } from '@/lib/http/client-ip';
+import { CLAIM_COOKIE, claimCookies } from '@/lib/http/secret-url-cookie';
 import { log } from '@/lib/log';
 import { autoRefund } from '@/lib/refunds/requests/auto-refund';
 import { proposeRefundAddress } from '@/lib/refunds/requests/propose-refund-address';
@@ -25,17 +27,19 @@ const Form = z.object({ invoiceId: z.string().min(1).max(64), address: z.string(
  * decline), by the job; with a delay of 0 a settled overpayment is refunded
  * right away here, so the payer sees it on the next page. Otherwise the job does
  * it once due and settled, or the merchant decides. The form carries the payer's
- * claim token (hidden field, from the page's `?claim=`); proposeRefundAddress checks it.
+ * claim token (hidden field, from the page's claim cookie), else the cookie itself (the post goes to /pay/<id>, in
+ * the cookie's path); proposeRefundAddress checks it.
  */
 export async function proposeRefundAddressAction(_prev: RefundAddressState, formData: FormData): Promise<RefundAddressState> {
   const form = Form.safeParse(Object.fromEntries(formData));
   if (!form.success) return { error: 'Please enter your wallet address.' };
+  const claim = form.data.claim || (await cookies()).get(CLAIM_COOKIE)?.value;
   const db = await getDb();
   try {
     const made = await proposeRefundAddress(
       db,
       form.data.invoiceId,
-      { destinationAddress: form.data.address, claimToken: form.data.claim },
+      { destinationAddress: form.data.address, claimToken: claim },
       { address: clientIp(await headers()) },
     );
     if (made.autoRefund) {
@@ -48,6 +52,10 @@ export async function proposeRefundAddressAction(_prev: RefundAddressState, form
     if (err instanceof ApiError) return { error: err.details?.[0]?.message ? `The address ${err.details[0].message}.` : err.message };
     throw err;
   }
-  // Back to the payer's own page (the token was valid, or the proposal would have been refused).
-  redirect(`/pay/${form.data.invoiceId}?claim=${encodeURIComponent(form.data.claim ?? '')}`);
+  // Back to the payer's own page, the bare URL: the token was valid (else the proposal was refused), so its cookies are
+  // (re)set here, for a page opened before they existed; never `?claim=` (an action's redirect is rendered by a
+  // server-side fetch that would follow the proxy's 303 and drop its cookies).
+  const jar = await cookies();
+  for (const c of claimCookies(form.data.invoiceId, claim ?? '', isProduction())) jar.set(c);
+  redirect(`/pay/${form.data.invoiceId}`);
 }

@@ -1,6 +1,7 @@
 import { NextRequest } from 'next/server';
 import { describe, expect, it } from 'vitest';
 import { proxy, config } from '@/proxy';
+import { moveSecretToCookie } from './secret-url-cookie';
 import { securityHeaders } from './security-headers';
 
 describe('security headers', () => {
@@ -25,6 +26,7 @@ describe('security headers', () => {
       ['/store/bean-shop', 'same-origin'],
       ['/l/AbC123', 'same-origin'],
       ['/refund-claim/AbC123', 'same-origin'],
+      ['/refund-claim', 'same-origin'],
     ]) {
       const h = securityHeaders(path!, 'n', false);
       expect(h['Referrer-Policy']).toBe(referrer);
@@ -48,5 +50,34 @@ describe('security headers', () => {
     for (const p of ['/', '/dashboard', '/pay/inv_1', '/store/x', '/console', '/docs', '/api/auth/session', '/sign-in'])
       expect(re.test(p), p).toBe(true);
     for (const p of ['/v1/tenants/me', '/v1', '/_next/static/chunks/a.js', '/api/health']) expect(re.test(p), p).toBe(false);
+  });
+
+  it('a checkout URL with its claim token, or a refund claim link, is answered 303 to the bare page, the secret in an HttpOnly path-scoped cookie', () => {
+    const token = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde';
+    const pay = proxy(new NextRequest(`http://127.0.0.1/pay/inv_01ABC?claim=${token}&lang=en`));
+    expect(pay.status).toBe(303);
+    expect(pay.headers.get('location')).toBe('http://localhost/pay/inv_01ABC?lang=en');
+    expect(pay.headers.get('location')).not.toContain(token);
+    const cookies = pay.headers.getSetCookie();
+    expect(cookies).toEqual([
+      `gw_claim=${token}; Path=/pay/inv_01ABC; Max-Age=2592000; HttpOnly; SameSite=Lax`,
+      `gw_claim_poll=${token}; Path=/api/pay/inv_01ABC; Max-Age=2592000; HttpOnly; SameSite=Lax`,
+    ]);
+    // Secure in production.
+    expect(moveSecretToCookie('GET', new URL(`http://x/pay/inv_01ABC?claim=${token}`), true)!.headers.getSetCookie()[0]).toMatch(/; Secure$/);
+    const link = proxy(new NextRequest(`http://127.0.0.1/refund-claim/${token}`));
+    expect(link.status).toBe(303);
+    expect(link.headers.get('location')).toBe('http://localhost/refund-claim');
+    expect(link.headers.getSetCookie()).toEqual([`gw_refund_claim=${token}; Path=/refund-claim; Max-Age=2592000; HttpOnly; SameSite=Lax`]);
+    // The bare pages, a form's post and another page are passed on; a value that is not a token gets no cookie.
+    for (const [method, url] of [
+      ['GET', '/pay/inv_01ABC'],
+      ['POST', `/pay/inv_01ABC?claim=${token}`],
+      ['GET', '/refund-claim'],
+      ['GET', `/pay/inv_01ABC/receipt?claim=${token}`],
+    ])
+      expect(proxy(new NextRequest(`http://127.0.0.1${url}`, { method })).status, `${method} ${url}`).toBe(200);
+    const odd = proxy(new NextRequest('http://127.0.0.1/pay/inv_01ABC?claim=%3Cscript%3E'));
+    expect([odd.status, odd.headers.get('location'), odd.headers.getSetCookie()]).toEqual([303, 'http://localhost/pay/inv_01ABC', []]);
   });
 });

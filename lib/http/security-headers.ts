@@ -29,11 +29,11 @@ export function securityHeaders(pathname: string, nonce: string, production = is
   // passed on to the sites customers go to next. Checkout (the refund address form), store and link pages post forms to
   // themselves, so they keep same-origin referrers: under no-referrer a browser sends `Origin: null` with a form post and
   // Next refuses the server action.
-  // A refund claim link's path is its secret: same-origin too (never to another site; the page loads and links nothing
-  // outside this origin), not no-referrer, which would null the Origin of its own address form's post.
+  // A refund claim link's secret leaves the URL at the first request (lib/http/secret-url-cookie.ts): the page is the bare
+  // /refund-claim, same-origin like checkout (no-referrer would null the Origin of its own address form's post).
   const referrer = pathname.startsWith('/api/pay/')
     ? 'no-referrer'
-    : pathname.startsWith('/pay/') || pathname.startsWith('/store/') || pathname.startsWith('/l/') || pathname.startsWith('/refund-claim/')
+    : pathname.startsWith('/pay/') || pathname.startsWith('/store/') || pathname.startsWith('/l/') || pathname.startsWith('/refund-claim')
       ? 'same-origin'
       : 'strict-origin-when-cross-origin';
   return {

@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
 import type { Hex } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setNetworkOverride, type Network } from '@/lib/chain/network';
 import { getDb } from '@/lib/db';
 import { resetEnvCache } from '@/lib/env';
 import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import { runScheduledJob } from '@/lib/jobs/run-job';
 import { tapLog } from '@/lib/log';
+import { resetReadyCache, setReadyOverride } from '@/lib/monitoring/ready-figures';
 import { runSolvency } from '@/lib/solvency/run-solvency';
+import { startRpcFaultProxy } from '@/lib/testing/rpc-fault-proxy';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
@@ -167,12 +169,17 @@ describe('/metrics', () => {
 });
 
 describe('/api/ready and /api/health', () => {
+  // Each case reads afresh: the figures of an earlier case (or of another network override) are not reused.
+  beforeEach(() => resetReadyCache());
+  afterAll(() => setReadyOverride(undefined));
+
   it('ready while the database, migrations and every enabled network answer; 503 naming the network that does not', async () => {
     expect((await call('GET', '/api/health')).status).toBe(200);
     const ok = await call('GET', '/api/ready');
     expect(ok.status, ok.text).toBe(200);
     expect(ok.body).toMatchObject({ ready: true, database: 'ok', migrations: 'current', networks: { 'test:BSC': 'ok' } });
     setNetworkOverride('test', { ...net, rpcUrl: 'http://127.0.0.1:1' });
+    resetReadyCache();
     try {
       const down = await call('GET', '/api/ready');
       expect(down.status).toBe(503);
@@ -181,6 +188,34 @@ describe('/api/ready and /api/health', () => {
     } finally {
       setNetworkOverride('test', net);
     }
+  });
+
+  it('a burst of 50 anonymous requests costs one round of node reads: concurrent callers share one read, later ones its figures', async () => {
+    const proxy = await startRpcFaultProxy(net.rpcUrl!);
+    setNetworkOverride('test', { ...net, rpcUrl: proxy.url });
+    try {
+      const answers = await Promise.all(Array.from({ length: 50 }, () => call('GET', '/api/ready')));
+      expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+      expect(answers.every((a) => a.body.networks['test:BSC'] === 'ok')).toBe(true);
+      // The figures stay fresh for a few seconds: another caller right after reads nothing either.
+      expect((await call('GET', '/api/ready')).status).toBe(200);
+      expect(proxy.state.counts.reduce((a, b) => a + b, 0)).toBe(1);
+    } finally {
+      setNetworkOverride('test', net);
+      await proxy.close();
+    }
+  });
+
+  it('one address past its allowance gets 429 rate_limited with Retry-After; the operator token is not limited', async () => {
+    setReadyOverride({ perAddressPerMinute: 3 });
+    const from = { 'x-forwarded-for': '198.51.100.77' };
+    for (let i = 0; i < 3; i++) expect((await call('GET', '/api/ready', { headers: from })).status).toBe(200);
+    const refused = await call('GET', '/api/ready', { headers: from });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'rate_limited' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await call('GET', '/api/ready', { headers: { ...from, ...bearer(OPERATOR_TOKEN) } })).status).toBe(200);
+    setReadyOverride(undefined);
   });
 });
 

@@ -1,10 +1,12 @@
 'use server';
 
-import { headers } from 'next/headers';
+import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { ApiError } from '@/lib/api/errors';
 import { getDb } from '@/lib/db';
+import { isProduction } from '@/lib/env';
+import { checkoutWithoutToken } from '@/lib/http/secret-url-cookie';
 import { clientIp } from '@/lib/http/client-ip';
 import { createLinkInvoice } from '@/lib/payment-links/create-link-invoice';
 
@@ -25,8 +27,11 @@ export async function payLink(_prev: PayLinkState, formData: FormData): Promise<
   let checkout: string;
   try {
     const invoice = await createLinkInvoice(await getDb(), form.data.slug, { amount: form.data.amount, clientAddress: clientIp(await headers()) });
-    const url = new URL(invoice.checkoutUrl, 'http://local');
-    checkout = url.pathname + url.search;
+    // The token goes into the checkout's cookies, not the URL (lib/http/secret-url-cookie.ts).
+    const bare = checkoutWithoutToken(invoice.checkoutUrl, isProduction());
+    const jar = await cookies();
+    for (const c of bare.cookies) jar.set(c);
+    checkout = bare.path;
   } catch (err) {
     if (err instanceof ApiError) return { error: err.message };
     throw err;

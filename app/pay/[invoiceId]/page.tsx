@@ -1,4 +1,6 @@
+import { cookies } from 'next/headers';
 import { notFound } from 'next/navigation';
+import { CLAIM_COOKIE } from '@/lib/http/secret-url-cookie';
 import { getDb } from '@/lib/db';
 import { getCheckoutView } from '@/lib/checkout/get-checkout-view';
 import { presentCheckout } from '@/lib/checkout/present-checkout';
@@ -9,7 +11,10 @@ export const metadata = { title: 'Pay', robots: { index: false } };
 
 /**
  * The hosted checkout. `?claim=<token>` (the URL the create response gave the payer) makes it the payer's page: the
- * refund address form and full addresses. Without it, or with a wrong token, it shows the payment only.
+ * refund address form and full addresses. Without it, or with a wrong token, it shows the payment only. The proxy
+ * answers `?claim=` with a redirect here and the token in a cookie scoped to this invoice's paths
+ * (lib/http/secret-url-cookie.ts), so the page reads the cookie; the query is read only from a request that did
+ * not pass the proxy's redirect (a form post from a page opened before it).
  */
 export default async function PayPage({
   params,
@@ -22,7 +27,7 @@ export default async function PayPage({
   const { claim } = await searchParams;
   const view = await getCheckoutView(await getDb(), invoiceId);
   if (!view) notFound();
-  const token = typeof claim === 'string' ? claim : undefined;
+  const token = (await cookies()).get(CLAIM_COOKIE)?.value ?? (typeof claim === 'string' ? claim : undefined);
   const state = presentCheckout(view, token);
   return (
     <main className="mx-auto min-h-screen w-full max-w-md px-4 py-6 sm:py-12">

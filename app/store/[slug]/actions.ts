@@ -1,6 +1,6 @@
 'use server';
 
-import { headers } from 'next/headers';
+import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { ApiError } from '@/lib/api/errors';
@@ -8,6 +8,8 @@ import { clientIp } from '@/lib/http/client-ip';
 import { requireNetwork } from '@/lib/chain/network';
 import { DEFAULT_RAIL } from '@/lib/config/rails';
 import { getDb } from '@/lib/db';
+import { isProduction } from '@/lib/env';
+import { checkoutWithoutToken } from '@/lib/http/secret-url-cookie';
 import { createOrder } from '@/lib/storefront/create-order';
 import { getStore } from '@/lib/storefront/get-store';
 import { CreateOrderBody } from '@/lib/storefront/schemas';
@@ -50,9 +52,12 @@ export async function buyProduct(_prev: BuyState, formData: FormData): Promise<B
         clientAddress: clientIp(await headers()),
       },
     );
-    // The customer's own checkout, with the claim token (same host, whatever PUBLIC_BASE_URL says).
-    const url = new URL(order.checkoutUrl, 'http://local');
-    checkout = url.pathname + url.search;
+    // The customer's own checkout (same host, whatever PUBLIC_BASE_URL says), its claim token in the checkout's
+    // cookies, not the URL (lib/http/secret-url-cookie.ts).
+    const bare = checkoutWithoutToken(order.checkoutUrl, isProduction());
+    const jar = await cookies();
+    for (const c of bare.cookies) jar.set(c);
+    checkout = bare.path;
   } catch (err) {
     if (err instanceof ApiError) return { error: err.details?.[0]?.message ? `Sorry: ${err.details[0].message}.` : err.message };
     throw err;

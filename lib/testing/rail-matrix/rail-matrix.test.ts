@@ -26,7 +26,7 @@ import { addressFacts, asTyped, claimOf, expectTokenAmount, expectWireForm, expi
 const seq = vi.hoisted(() => ({ ip: 0 }));
 vi.mock('next/headers', () => ({
   headers: async () => new Headers({ 'x-forwarded-for': `198.51.100.${++seq.ip % 250}` }),
-  cookies: async () => ({ get: () => undefined }),
+  cookies: async () => ({ get: () => undefined, set: () => {} }),
 }));
 vi.mock('next/navigation', () => ({
   redirect: (url: string) => {
@@ -35,7 +35,7 @@ vi.mock('next/navigation', () => ({
 }));
 vi.mock('next/cache', () => ({ revalidatePath: () => {} }));
 const { proposeRefundAddressAction } = await import('@/components/checkout/actions');
-const { redeemRefundClaimAction } = await import('@/app/refund-claim/[token]/actions');
+const { redeemRefundClaimAction } = await import('@/app/refund-claim/actions');
 
 const form = (fields: Record<string, string>) => {
   const f = new FormData();
@@ -163,7 +163,8 @@ const PATHS = {
     expect(wrong).toMatchObject({ returned: { error: expect.stringContaining(refusal) } });
     const to = r.c.freshAddress();
     const ok = await redirectOf(proposeRefundAddressAction({}, form({ invoiceId: id, address: asTyped(to), claim })));
-    expect(ok).toEqual({ redirectTo: `/pay/${id}?claim=${encodeURIComponent(claim)}` });
+    // Back to the bare page: the token travels in a path-scoped cookie, never in the URL again (issue 42 §2, referer).
+    expect(ok).toEqual({ redirectTo: `/pay/${id}` });
     const page = await status(id, claim);
     expect(page.refund.request).toMatchObject({ status: 'PENDING', destinationAddress: to });
     const bare = await status(id);

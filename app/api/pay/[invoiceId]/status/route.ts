@@ -2,6 +2,7 @@ import { pollCheckout } from '@/lib/checkout/poll-checkout';
 import { presentCheckout } from '@/lib/checkout/present-checkout';
 import { getDb } from '@/lib/db';
 import { clientIp } from '@/lib/http/client-ip';
+import { CLAIM_POLL_COOKIE, cookieValue } from '@/lib/http/secret-url-cookie';
 
 export const dynamic = 'force-dynamic';
 
@@ -10,7 +11,8 @@ const headers = (extra: Record<string, string> = {}) => ({ 'Cache-Control': 'no-
 /**
  * Public, polled by the checkout page: the same fields the page shows (with the QR of what is left to pay), nothing more.
  * Limited per client address and served from a short cache (lib/checkout/poll-checkout.ts). The payer's page sends its
- * claim token in `X-Claim-Token` (a header, not the URL, so it stays out of access logs): with it, full addresses and the refund form.
+ * claim token in `X-Claim-Token` (a header, not the URL, so it stays out of access logs), and the browser its claim cookie
+ * (scoped to /api/pay/<id>, lib/http/secret-url-cookie.ts): with either, full addresses and the refund form.
  */
 export async function GET(req: Request, ctx: { params: Promise<{ invoiceId: string }> }) {
   const { invoiceId } = await ctx.params;
@@ -21,5 +23,7 @@ export async function GET(req: Request, ctx: { params: Promise<{ invoiceId: stri
       { status: 429, headers: headers({ 'Retry-After': String(out.retryAfter) }) },
     );
   if (!out.view) return Response.json({ code: 'not_found', message: 'Invoice not found.' }, { status: 404, headers: headers() });
-  return Response.json(presentCheckout(out.view, req.headers.get('x-claim-token')), { headers: headers() });
+  return Response.json(presentCheckout(out.view, req.headers.get('x-claim-token') ?? cookieValue(req.headers.get('cookie'), CLAIM_POLL_COOKIE)), {
+    headers: headers(),
+  });
 }

@@ -1,4 +1,6 @@
+import { cookies } from 'next/headers';
 import { getDb } from '@/lib/db';
+import { REFUND_CLAIM_COOKIE } from '@/lib/http/secret-url-cookie';
 import { claimPage } from '@/lib/refunds/claims/claim-page';
 import { Time } from '@/components/ui/time';
 import { usedClaimPage } from '@/lib/refunds/claims/used-claim-page';
@@ -9,14 +11,17 @@ export const metadata = { title: 'Refund', robots: { index: false } };
 
 /**
  * A merchant's one-time refund claim link (issue 30 §1). A used link shows the request it made and its status
- * (issue 45, used-claim-page.ts); anything else (unknown, canceled, expired) shows the same sentence.
+ * (issue 45, used-claim-page.ts); anything else (unknown, canceled, expired) shows the same sentence, so the page
+ * tells a guesser nothing. The link is `/refund-claim/<secret>`: the proxy answers it with a redirect here and the
+ * secret in a cookie scoped to /refund-claim (lib/http/secret-url-cookie.ts), so this page's own requests and their
+ * Referer never carry it.
  */
-export default async function RefundClaimPage({ params }: { params: Promise<{ token: string }> }) {
-  const { token } = await params;
+export default async function RefundClaimPage() {
+  const token = (await cookies()).get(REFUND_CLAIM_COOKIE)?.value ?? '';
   const db = await getDb();
-  const claim = await claimPage(db, token);
+  const claim = token ? await claimPage(db, token) : null;
   // A used link shows the request it made (the payer reloading after submitting); anything else, the one sentence.
-  const used = claim ? null : await usedClaimPage(db, token);
+  const used = claim || !token ? null : await usedClaimPage(db, token);
   return (
     <main className="mx-auto min-h-screen w-full max-w-md px-4 py-6 sm:py-12">
       <section className="space-y-3 rounded-xl border border-slate-200 bg-white p-4 text-sm text-slate-700 shadow-sm" data-testid="refund-claim">
