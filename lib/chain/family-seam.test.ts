@@ -62,14 +62,10 @@ const LIB_CEILING: Record<string, number> = {
   'lib/config/rails.ts': 1,
   'lib/config/tron-env-address.ts': 2,
   'lib/console/search.ts': 1,
-  'lib/destinations/check-destination.ts': 7,
-  'lib/destinations/check-sender.ts': 1,
   'lib/destinations/refuse-blacklisted.ts': 1,
   'lib/exchange-sim/orders.ts': 2,
   'lib/settlements/settle-evm-invoice.ts': 1,
   'lib/settlements/tron/plan-tron-sweep.ts': 2,
-  'lib/withdrawal-controls/schemas.ts': 1,
-  'lib/withdrawal-controls/add-allowlist-address.ts': 1,
 };
 
 /**

@@ -3,11 +3,11 @@ import { getAddress, isAddress, zeroAddress, type Address } from 'viem';
 import { depositAddressPool, invoices } from '@/db/schema';
 import { ApiError, type ErrorCode } from '@/lib/api/errors';
 import { getNetworks, type Network } from '@/lib/chain/network';
-import { CHAIN_SPECS, familyOf } from '@/lib/config/rails';
+import { CHAIN_SPECS, familyOf, type ChainFamily } from '@/lib/config/rails';
 import { addressFamilyOf, addressProblem } from '@/lib/chain/address-rules';
 import { accountBytes, ADDRESS_CODECS, storedForms } from '@/lib/chain/address-codecs';
 import { EVM_ADDRESS_RULE } from '@/lib/chain/evm/address-rule';
-import { parseTronAddress, toBase58, toEvm, TronAddressError } from '@/lib/chain/tron/address';
+import { parseTronAddress, toBase58, TronAddressError } from '@/lib/chain/tron/address';
 import { rowsOf, type Db } from '@/lib/db';
 import type { Mode } from '@/lib/mode';
 import { ourAddresses } from './our-addresses';
@@ -50,9 +50,12 @@ export function parseTronDestination(raw: string, path: string): string {
   }
 }
 
-/** Format only, before the network is known: a `T…` address as TRON's, anything else as EVM's. Returns the wire form. */
+/** Each family's destination parser: format, checksum, not the zero address; returns the wire form. */
+const PARSE: Record<ChainFamily, (raw: string, path: string) => string> = { evm: parseAddress, tron: parseTronDestination };
+
+/** Format only, before the network is known: by the family whose form it has (EVM's words when none). Returns the wire form. */
 export function parseAnyAddress(raw: string, path: string): string {
-  return raw.trim().startsWith('T') ? parseTronDestination(raw, path) : parseAddress(raw, path);
+  return PARSE[addressFamilyOf(raw) ?? 'evm'](raw, path);
 }
 
 /**
@@ -62,19 +65,17 @@ export function parseAnyAddress(raw: string, path: string): string {
 export function parseAddressOn(net: Pick<Network, 'chain'>, raw: string, path: string): string {
   const problem = addressProblem(net.chain, raw);
   if (problem) throw refused('invalid_address', path, problem);
-  return CHAIN_SPECS[net.chain].family === 'tron' ? parseTronDestination(raw, path) : parseAddress(raw, path);
+  return PARSE[familyOf(net.chain)](raw, path);
 }
 
-/** The 20 bytes every family shares, lower-case `0x…`: our wallets and contracts are compared in it. */
-const bytes20 = (address: string) => (address.startsWith('T') ? toEvm(address) : address.toLowerCase());
-
-/** The stored form of a wire address (invoices.deposit_address): `41…` for `T…`, lower-case `0x…` otherwise. */
-export const storedForm = (address: string) => (address.startsWith('T') ? parseTronAddress(address) : address.toLowerCase());
+/** The stored form of a wire address (invoices.deposit_address) in its own family: `41…` for `T…`, lower-case `0x…`. */
+export const storedForm = (address: string) => ADDRESS_CODECS[addressFamilyOf(address) ?? 'evm'].storedForm(accountBytes(address));
 
 function refuseOurs(net: Network, wire: string, path: string): void {
   const ours = ourAddresses(net);
   const name = CHAIN_SPECS[net.chain].name;
-  const address = bytes20(wire);
+  // The 20 bytes every family shares: our wallets and contracts are compared in them.
+  const address = accountBytes(wire);
   if (ours.wallets.has(address.toLowerCase())) throw refused('destination_own_wallet', path, `is one of this gateway's own wallets on ${name}`);
   if (ours.tokens.has(address.toLowerCase())) {
     throw refused('destination_token_contract', path, `is a token contract on ${name}, not a wallet: tokens sent there are lost`);
@@ -141,11 +142,11 @@ export async function precheckDestination(db: Db, net: Network, raw: string, pat
  * (the allow-list, the dashboard's check as the field loses focus): ours or a token contract on any of them is refused.
  */
 export async function checkDestinationOnAnyNetwork(db: Db, mode: Mode, raw: string, path = 'destinationAddress'): Promise<string> {
-  // A `T…` address can only be paid on TRON, a `0x` one only on an EVM network: checked against those.
-  const tron = raw.trim().startsWith('T');
+  // An address of one family can only be paid on that family's networks: checked against those.
   const address = parseAnyAddress(raw, path);
-  for (const net of getNetworks(mode)) if ((CHAIN_SPECS[net.chain].family === 'tron') === tron) refuseOurs(net, address, path);
-  refuseScreened(addressFamilyOf(address)!, address, path);
+  const family = addressFamilyOf(address)!;
+  for (const net of getNetworks(mode)) if (familyOf(net.chain) === family) refuseOurs(net, address, path);
+  refuseScreened(family, address, path);
   await refuseDepositAddress(db, address, path);
   return address;
 }

@@ -4,7 +4,7 @@ import type { Network } from '@/lib/chain/network';
 import { readCode } from '@/lib/chain/read-code';
 import { RpcReadError } from '@/lib/chain/rpc-batch';
 import { knownExchangeWallets } from './known-exchange-wallets';
-import { CHAIN_SPECS } from '@/lib/config/rails';
+import { CHAIN_SPECS, familyOf, type ChainFamily } from '@/lib/config/rails';
 import { env } from '@/lib/env';
 import { toBase58, toHex41 } from '@/lib/chain/tron/address';
 import { accountBytes } from '@/lib/chain/address-codecs';
@@ -25,6 +25,15 @@ async function readTronCode(net: Network, address: string): Promise<'contract' |
   return 'contract';
 }
 
+/** Each family's part: a stored sender in its wire form, and whether an account holds contract code. */
+const SENDER_FAMILIES: Record<
+  ChainFamily,
+  { wire: (stored: string) => string; readCode: (net: Network, address: string) => Promise<'none' | 'delegated' | 'contract'> }
+> = {
+  evm: { wire: (s) => getAddress(s), readCode: (net, a) => readCode(net, a) },
+  tron: { wire: (s) => toBase58(toHex41(s)), readCode: (net, a) => readTronCode(net, a) },
+};
+
 const CLAIM_LINK = 'Send the payer a refund claim link instead, so they give an address of their own.';
 
 /**
@@ -36,9 +45,9 @@ const CLAIM_LINK = 'Send the payer a refund claim link instead, so they give an 
  * the code is a 503 and nothing changes: no code is never assumed.
  */
 export async function checkSendBackSender(net: Network, sender: string): Promise<void> {
-  const tron = CHAIN_SPECS[net.chain].family === 'tron';
+  const family = SENDER_FAMILIES[familyOf(net.chain)];
   // The wire form (T… or EIP-55) for messages; the operator's list holds 20 bytes (the family codec's).
-  const address = tron ? toBase58(toHex41(sender)) : getAddress(sender);
+  const address = family.wire(sender);
   const name = CHAIN_SPECS[net.chain].name;
   if (knownExchangeWallets(env()).has(accountBytes(address))) {
     throw new ApiError(
@@ -48,7 +57,7 @@ export async function checkSendBackSender(net: Network, sender: string): Promise
   }
   let kind;
   try {
-    kind = tron ? await readTronCode(net, address) : await readCode(net, address);
+    kind = await family.readCode(net, address);
   } catch (err) {
     if (!(err instanceof RpcReadError) && !(err instanceof TronNodeError)) throw err;
     throw new ApiError('service_unavailable', `Could not read whether the sender is a contract on ${name}; nothing was changed, try again.`);

@@ -6,7 +6,6 @@ import { recordAudit } from '@/lib/audit/record-audit';
 import { newId } from '@/lib/ids';
 import { addressFamilyOf } from '@/lib/chain/address-rules';
 import { checkDestinationOnAnyNetwork } from '@/lib/destinations/check-destination';
-import { refuseScreened } from '@/lib/destinations/refuse-screened';
 import { getWithdrawalControls } from './get-withdrawal-controls';
 import { AddAddressInput, normalizeAddress } from './schemas';
 import type { OwnerSession } from './update-withdrawal-controls';
@@ -19,12 +18,10 @@ import type { OwnerSession } from './update-withdrawal-controls';
 export async function addAllowlistAddress(db: Db, s: OwnerSession, input: unknown, now = new Date()) {
   const v = AddAddressInput.parse(input);
   await requireStepUp(db, s.user.id, v.totpCode);
-  // An EVM address is checked like any destination, on every network (a listed address serves any rail);
-  // another coin's payout address (exchange withdrawals) is listed as given.
-  if (/^0x[0-9a-fA-F]{40}$/.test(v.address)) await checkDestinationOnAnyNetwork(db, s.owner.mode, v.address, 'address');
-  // A TRON address too is screened against the SDN snapshot (the EVM check above screens its own).
-  const family = addressFamilyOf(v.address);
-  if (family) refuseScreened(family, v.address.trim(), 'address');
+  // An address of one of our families is checked like any destination (format, ours, deposit addresses, the SDN
+  // snapshot) on every network of that family (a listed address serves any of its rails); another coin's payout
+  // address (exchange withdrawals) is listed as given.
+  if (addressFamilyOf(v.address)) await checkDestinationOnAnyNetwork(db, s.owner.mode, v.address, 'address');
   return db.transaction(async (tx) => {
     const { coolingOffHours } = await getWithdrawalControls(tx, s.owner);
     const activeAt = new Date(now.getTime() + coolingOffHours * 3600_000);

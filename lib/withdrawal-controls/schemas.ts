@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ADDRESS_RULES, addressFamilyOf } from '@/lib/chain/address-rules';
 
 const Amount = z
   .string()
@@ -29,8 +30,9 @@ export const AddAddressInput = z.strictObject({
 
 export const StepUpInput = z.strictObject({ totpCode: z.string().optional() });
 
-/** EVM addresses compare case-insensitively (checksum case is presentation); anything else exactly. */
+/** A family whose letter case is presentation (EVM's checksum) compares case-insensitively; anything else exactly. */
 export function normalizeAddress(address: string) {
   const a = address.trim();
-  return /^0x[0-9a-fA-F]{40}$/.test(a) ? a.toLowerCase() : a;
+  const family = addressFamilyOf(a);
+  return family && ADDRESS_RULES[family].caseInsensitive ? a.toLowerCase() : a;
 }

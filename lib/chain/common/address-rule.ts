@@ -18,4 +18,6 @@ export interface AddressRule {
   name: string;
   /** What every address of the family looks like, after "must be": "0x followed by 40 hex characters". */
   shape: string;
+  /** True when letter case is presentation only (EVM's EIP-55 checksum): two spellings differing in case are one address. */
+  caseInsensitive: boolean;
 }

@@ -8,4 +8,5 @@ export const EVM_ADDRESS_RULE: AddressRule = {
   example: '0x8ba1f109551bD432803012645Ac136ddd64DBA72',
   name: 'EVM (0x…)',
   shape: '0x followed by 40 hex characters',
+  caseInsensitive: true,
 };

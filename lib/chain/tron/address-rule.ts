@@ -9,4 +9,5 @@ export const TRON_ADDRESS_RULE: AddressRule = {
   example: 'TNhWvctD24Ju9C8qpp9T9bQpGPPw5gjA96',
   name: 'TRON (T…)',
   shape: 'a TRON address: T followed by 33 Base58 characters',
+  caseInsensitive: false,
 };
