@@ -3,7 +3,7 @@
  *   tenant:create --name N [--invoice-fee 0.01] [--withdrawal-fee 0.01]
  *   tenant:list
  *   key:create --tenant ID --mode test|live --scopes a,b [--name N] [--rate-limit 120] [--expires-in-days D]
- *   user:create --email E --role owner|member|support [--tenant ID] [--password P]
+ *   user:create --email E --role owner|member|support|compliance [--tenant ID] [--password P]
  *   secrets:reencrypt [--batch-size 500]
  *   screening:import <file> [--date YYYY-MM-DD] [--force]
  */
@@ -54,7 +54,7 @@ const USAGE = `usage: npm run gateway -- <command> [flags]
   tenant:create --name N [--invoice-fee 0.01] [--withdrawal-fee 0.01]
   tenant:list
   key:create --tenant ID --mode test|live --scopes a,b [--name N] [--rate-limit 120] [--expires-in-days D]
-  user:create --email E --role owner|member|support [--tenant ID] [--password P]
+  user:create --email E --role owner|member|support|compliance [--tenant ID] [--password P]
   secrets:reencrypt [--batch-size 500]   seal plaintext secrets and re-seal those under SECRETS_ENCRYPTION_KEY_PREVIOUS
   screening:import <file> [--date YYYY-MM-DD] [--force]   replace the SDN screening list from sdn_advanced.xml, sdn.xml or a CSV (docs/screening.md)`;
 
