@@ -91,7 +91,7 @@ describe('operator CLI', () => {
     [['key:create', '--tenant', 'ten_nope', '--mode', 'test', '--scopes', 'admin'], /not found/],
     [['bogus:cmd'], /unknown command/],
     [['secrets:reencrypt', '--batch-size', '0'], /--batch-size must be/],
-    [['user:create', '--email', 'support@example.com', '--role', 'support', '--tenant', 'ten_x'], /support users have none/],
+    [['user:create', '--email', 'support@example.com', '--role', 'support', '--tenant', 'ten_x'], /support and compliance users have none/],
   ])('fails clearly for %j', async (args, message) => {
     const res = await cli(...(args as string[]));
     expect(res.code).toBe(1);
