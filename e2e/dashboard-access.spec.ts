@@ -2,6 +2,9 @@ import { expect, test } from '@playwright/test';
 import { closeDb } from '@/lib/db';
 import { totpCode } from '@/lib/auth/totp';
 import { createTestTenant } from '@/lib/testing/fixtures';
+import { railLabel } from '@/lib/checkout/network-label';
+import { splitRailId } from '@/lib/config/rails';
+import { DEV_RAILS } from '@/lib/dev/dev-rails';
 import { APP_PORTS } from '../playwright.config';
 import { shot, signUpViaUi, uniqueEmail } from './support/dashboard';
 
@@ -109,11 +112,13 @@ test('the mode switch keeps live and test data apart; invoices are created and e
   await signUpViaUi(page, { business: 'Two Modes Ltd', email: uniqueEmail('modes'), password: PASSWORD });
   await page.goto('/dashboard/invoices');
   await page.getByRole('button', { name: 'Create invoice' }).click();
-  // Issue 35: the form offers the tenant's accepted rails, BSC USDT preselected. The e2e stack enables BSC USDT
-  // and USDT on TRON (e2e/support/stack-env.ts), so those are the choices.
+  // Issue 35: the form offers the tenant's accepted rails, BSC USDT preselected. The e2e stack enables the dev
+  // rails (e2e/support/stack-env.ts, issue 43), so those are the choices, each named by its rail label.
   const rail = page.getByLabel('Paid in');
   await expect(rail).toHaveValue('BSC:USDT');
-  await expect(rail.locator('option')).toHaveText(['USDT (BEP-20) on BNB Smart Chain', 'USDT (TRC-20) on TRON']);
+  await expect(rail.locator('option')).toHaveCount(DEV_RAILS.length);
+  const offered = await rail.locator('option').allTextContents();
+  expect([...offered].sort()).toEqual(DEV_RAILS.map((r) => railLabel(splitRailId(r).chain, splitRailId(r).token)).sort());
   await page.getByLabel('Amount', { exact: true }).fill('12.345');
   await page.getByRole('button', { name: 'Create invoice' }).last().click();
   await expect(page.getByText('must have at most 2 decimals')).toBeVisible();
