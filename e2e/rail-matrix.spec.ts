@@ -94,9 +94,9 @@ for (const rail of DEV_RAILS) {
 
     // The withdrawal form on this rail: the same rule, and Max fills what the API answers.
     await page.goto('/dashboard/balance');
-    await page.getByLabel('Pay from').selectOption(rail);
+    await page.locator('#wd-rail').selectOption(rail);
     // The network as the rails table names it, not its key.
-    await expect(page.getByLabel('Pay from').locator('option:checked')).toHaveText(`${token} balance, sent on ${networkLabel(chain)}`);
+    await expect(page.locator('#wd-rail').locator('option:checked')).toHaveText(`${token} balance, sent on ${networkLabel(chain)}`);
     const address = page.getByLabel(`Destination address on ${networkLabel(chain)}`);
     await expect(address).toHaveAttribute('placeholder', rule.placeholder);
     await address.fill(other.example);
