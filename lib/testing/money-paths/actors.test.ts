@@ -74,7 +74,7 @@ describe.each(PATH_IDS)('%s', (id) => {
       // The job gets a subject of its own, made after earlier rows' requests are declined, whose address is not
       // listed (one the policy may pay is the auto_refund path's): it must leave it alone.
       if (e === 'job') await w.quiet();
-      const s = e === 'job' ? await r.subject(w, { ...v, destination: r.unlisted(w) }) : (shared ??= await r.subject(w, v));
+      const s = e === 'job' ? await r.subject(w, { ...v, ...r.unlisted(w)[0] }) : (shared ??= await r.subject(w, v));
       const before = await snapshot(w, r);
       const t = await r.entries[e]!(w, s, credOf(actor, e, w, s), v);
       expect(t.ok, `${id} · ${actor} on ${e}: ${JSON.stringify(t)}`).toBe(false);

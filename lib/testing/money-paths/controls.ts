@@ -39,7 +39,8 @@ export async function tryAllowed(w: World, id: MoneyPathId, r: PathRunner, actor
 
   if (controls.includes('step_up')) await refused('step-up', { ...base, totpCode: undefined }, 'two_factor_required');
   if (controls.includes('allowlist'))
-    await refused('allow-list', { ...base, destination: r.unlisted(w) }, home === 'job' ? undefined : 'destination_not_allowed');
+    for (const miss of r.unlisted(w))
+      await refused(`allow-list ${JSON.stringify(miss)}`, { ...base, ...miss }, home === 'job' ? undefined : 'destination_not_allowed');
   if (controls.includes('delay')) await refused('delay', { ...base, now: new Date() });
   if (controls.includes('minimum') && r.belowMinimum) await refused('minimum', { ...base, amount: r.belowMinimum });
   if (controls.includes('screening') && r.screened && ['withdrawal', 'merchant_refund', 'payer_proposal', 'claim_link_redeem'].includes(id))

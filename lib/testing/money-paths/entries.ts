@@ -22,6 +22,9 @@ export interface Variant {
   amount: string;
   destination: string;
   totpCode?: string;
+  /** Exchange withdrawals: the coin paid out (default BTC) and its memo / destination tag. */
+  toCcy?: string;
+  tag?: string;
   /** The job's clock (the auto-refund delay is the subject): default two hours on. */
   now?: Date;
 }
@@ -29,10 +32,10 @@ export interface Variant {
 export type Subject = { invoiceId: string; requestId?: string; paymentId?: string; withdrawalId?: string; linkSecret?: string; linkId?: string };
 
 export interface PathRunner {
-  /** The amount and destination of an allowed attempt, and one the allow-list does not hold. */
+  /** The amount and destination of an allowed attempt, and each way of asking for one the allow-list does not hold. */
   amount: string;
   destination: (w: World) => string;
-  unlisted: (w: World) => string;
+  unlisted: (w: World) => Partial<Variant>[];
   subject: (w: World, v: Variant) => Promise<Subject>;
   entries: Partial<Record<Entry, (w: World, s: Subject, c: Cred, v: Variant) => Promise<Try>>>;
   /** An address screening refuses (a token contract), where the actor types the destination. */

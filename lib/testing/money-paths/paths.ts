@@ -9,7 +9,7 @@ import { redeemRefundClaim } from '@/lib/refunds/claims/redeem-refund-claim';
 import { autoRefund, runAutoRefunds } from '@/lib/refunds/requests/auto-refund';
 import { proposeRefundAddress } from '@/lib/refunds/requests/propose-refund-address';
 import { api, asSession, fromLib, type Cred, type PathRunner, type Subject, type Try, type Variant } from './entries';
-import { BTC_LISTED, BTC_UNLISTED, OVER_THRESHOLD, type World } from './world';
+import { BTC_LISTED, BTC_UNLISTED, OVER_THRESHOLD, XRP_LISTED, type World } from './world';
 
 /*
  * How each money path is entered, through the functions its callers call: the dashboard's server actions (as the
@@ -21,7 +21,7 @@ const OWNER_ACTOR = { kind: 'user' as const, id: 'usr_matrix', label: 'owner@exa
 const tokenOf = (url: unknown) => String(url).split('/refund-claim/')[1]!;
 const step = (v: Variant) => ({ totpCode: v.totpCode });
 const invoiceOnly = async (w: World): Promise<Subject> => ({ invoiceId: w.invoiceId });
-const evm = { destination: (w: World) => w.listed, unlisted: (w: World) => w.unlisted(), screened: (w: World) => w.chain.token };
+const evm = { destination: (w: World) => w.listed, unlisted: (w: World) => [{ destination: w.unlisted() }], screened: (w: World) => w.chain.token };
 
 /** An owner's claim link (the fixture: made in the dashboard), optionally redeemed to `v.destination` as the payer would. */
 async function ownerLink(w: World, v: Variant, redeem: boolean): Promise<Subject> {
@@ -52,10 +52,11 @@ let seq = 0;
 const exchangeBody = (v: Variant) => ({
   type: 'fixed',
   fromCcy: 'USDTBSC',
-  toCcy: 'BTC',
+  toCcy: v.toCcy ?? 'BTC',
   direction: 'from',
   amount: Number(v.amount),
   toAddress: v.destination,
+  ...(v.tag ? { tag: v.tag } : {}),
 });
 
 export const RUNNERS: Record<MoneyPathId, PathRunner> = {
@@ -73,7 +74,9 @@ export const RUNNERS: Record<MoneyPathId, PathRunner> = {
   exchange_withdrawal: {
     amount: '10',
     destination: () => BTC_LISTED,
-    unlisted: () => BTC_UNLISTED,
+    // Another address; and a listed address with a memo the owner never listed (a shared exchange deposit address,
+    // where the memo says whose account is credited).
+    unlisted: () => [{ destination: BTC_UNLISTED }, { toCcy: 'XRP', destination: XRP_LISTED, tag: '424242' }],
     belowMinimum: '1',
     subject: invoiceOnly,
     entries: {

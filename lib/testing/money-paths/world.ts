@@ -8,7 +8,7 @@ import { createSession } from '@/lib/auth/sessions';
 import { totpCode } from '@/lib/auth/totp';
 import { confirmTotpEnrollment, startTotpEnrollment } from '@/lib/auth/two-factor';
 import type { Network } from '@/lib/chain/network';
-import { rowsOf, type Db } from '@/lib/db';
+import { rowsOf } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import { createRefundClaim } from '@/lib/refunds/claims/create-refund-claim';
 import { createUser } from '@/lib/users/create-user';
@@ -26,6 +26,8 @@ export const THRESHOLD = '50';
 export const OVER_THRESHOLD = '51.00';
 export const BTC_LISTED = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 export const BTC_UNLISTED = 'bc1q9h7garjuf6r0g8h2xq4m5n6p7r8s9t0u2v3w4x';
+/** An exchange's shared XRP deposit address, listed by the owner (no destination tag listed). */
+export const XRP_LISTED = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
 const PASSWORD = 'a-long-enough-password';
 
 export type World = Awaited<ReturnType<typeof buildWorld>>;
@@ -72,6 +74,7 @@ export async function buildWorld(chain: AnvilChain, net: Network) {
   const dayAgo = new Date(Date.now() - 25 * 3_600_000);
   await addAllowlistAddress(db, session(ownerPlain), { address: listed }, dayAgo);
   await addAllowlistAddress(db, session(ownerPlain), { address: BTC_LISTED }, dayAgo);
+  await addAllowlistAddress(db, session(ownerPlain), { address: XRP_LISTED }, dayAgo);
 
   const { secret } = await startTotpEnrollment(db, owner2fa.id);
   await confirmTotpEnrollment(db, owner2fa.id, { code: totpCode(secret, Date.now() - 30_000) });
