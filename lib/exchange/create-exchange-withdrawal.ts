@@ -75,7 +75,7 @@ export async function createExchangeWithdrawal(
   const quoted = new Decimal(quote.from.amount);
   const before = await availableBalance(db, owner, net.token);
   if (before.lt(quoted)) throw short(quoted, before, net.token); // no create (50 weight) for a withdrawal that cannot be paid
-  const controls = await prepareExchangeControls(db, owner, actor, { amount: quoted, toAddress: input.toAddress });
+  const controls = await prepareExchangeControls(db, owner, actor, { amount: quoted, toAddress: input.toAddress, tag: input.tag });
 
   const { row: exo, order } = await createRecordedOrder(db, client, owner, 'withdrawal', { type, fromCcy, toCcy, direction, amount, toAddress, tag });
   const debit = new Decimal(order.from.amount);

@@ -129,16 +129,33 @@ export const prepareAutoRefundControls = (db: Db, owner: Owner, actor: AuditActo
 
 /**
  * Exchange withdrawals (API): the allow-list holds the payout address of the
- * other coin (`toAddress`); approval cannot hold them (the exchange's quote and
- * deposit address expire), so above the threshold they are refused; the limit
+ * other coin (`toAddress`), never a memo / tag (so a key's withdrawal with one is
+ * refused); approval cannot hold them (the exchange's quote and deposit address
+ * expire), so above the threshold they are refused; the limit
  * is checked now (no order for a withdrawal over it) and again, locked, by
  * `debit` inside the debit's transaction.
  */
-export async function prepareExchangeControls(db: Db, owner: Owner, actor: AuditActor | undefined, req: { amount: Decimal; toAddress: string }) {
+export async function prepareExchangeControls(
+  db: Db,
+  owner: Owner,
+  actor: AuditActor | undefined,
+  req: { amount: Decimal; toAddress: string; tag?: string },
+) {
   const none = { debit: async (_tx: Db, _amount: Decimal) => {} };
   if (!controlled(actor)) return none;
   const c = await getWithdrawalControls(db, owner);
-  if (c.allowlistEnabled) await assertDestinationAllowed(db, owner, req.toAddress);
+  if (c.allowlistEnabled) {
+    await assertDestinationAllowed(db, owner, req.toAddress);
+    // An entry is an address, and a memo / destination tag says whose account at a shared (exchange) address is
+    // credited: a key's listed address with a memo nobody listed would pay anyone's account (issue 42).
+    if (req.tag) {
+      throw new ApiError(
+        'destination_not_allowed',
+        'The allow-list holds addresses without a memo or destination tag, so an API key cannot make an exchange withdrawal with one while the allow-list is on; the owner can make it in the dashboard.',
+        [{ path: 'tag', message: 'not allowed with the allow-list on' }],
+      );
+    }
+  }
   if (c.approvalThreshold !== null && req.amount.gt(c.approvalThreshold)) {
     throw new ApiError(
       'approval_required',
