@@ -101,7 +101,10 @@ export const MONEY_PATHS = {
       owner_no_2fa: { controls: ['minimum'] },
       member: NOT_OWNER,
       support: NO_TENANT,
-      ...keys({ controls: ['allowlist', 'daily_limit', 'approval_threshold', 'minimum'], note: 'above the threshold refused (approval_required)' }),
+      ...keys({
+        controls: ['allowlist', 'daily_limit', 'approval_threshold', 'minimum'],
+        note: 'above the threshold refused (approval_required); with the allow-list on, no memo / tag',
+      }),
       ...outsiders,
       policy_job: NOT_JOB,
     },
