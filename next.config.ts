@@ -29,6 +29,8 @@ const nextConfig: NextConfig = {
     // Turbopack's dev cache in .next/ kept across a restart put every open page in a reload loop (about
     // once a second, "✓ Compiled in 2ms" each time) in scripts/dev-restart.test.ts, whatever the stack
     // wrote; a start without it (rm -rf .next) never looped. Restarts compile from scratch instead.
+    // Off, Next prints a red "⨯ turbopackFileSystemCacheForDev" at each start; on, it spent 16-26 s of CPU writing the
+    // cache after every compile on a loaded 2-core VM (docs/performance.md, First minutes). Off is the lesser evil.
     turbopackFileSystemCacheForDev: false,
   },
 };

@@ -22,6 +22,7 @@ const BENCHES = [
   'auth-abuse',
   'abuse',
   'statement',
+  'first-minutes',
 ].filter((b) => existsSync(`bench/${b}.ts`));
 const only = process.argv.slice(2);
 // Only these serve the production build (next start); the others call lib/ in-process.

@@ -61,9 +61,9 @@ test('merchant flow: sign up, key, invoice paid out, withdrawal with Max, webhoo
     await expect(page.getByRole('link', { name: invoice.id })).toBeVisible();
     await shot(page, 'invoices');
 
-    // Balance: 125.50 less the 1% invoice fee.
+    // Balance: 125.50 less the 1% invoice fee in cents (1.255 → 1.26, issue 45).
     await page.getByRole('link', { name: 'Balance & withdrawals' }).click();
-    await expect(page.getByTestId('balance-available')).toContainText('124.245');
+    await expect(page.getByTestId('balance-available')).toContainText('124.24');
 
     // Exchange withdrawal through the local exchange: searchable picker, live quote, order result.
     await page.getByRole('combobox', { name: 'Currency to receive' }).fill('bitcoin');
@@ -74,16 +74,16 @@ test('merchant flow: sign up, key, invoice paid out, withdrawal with Max, webhoo
     await page.getByLabel('Recipient address').fill('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
     await page.getByRole('button', { name: 'Withdraw via exchange' }).click();
     await expect(page.getByTestId('exchange-result')).toContainText('Order', { timeout: 45_000 });
-    await expect(page.getByTestId('balance-available')).toContainText('74.245');
+    await expect(page.getByTestId('balance-available')).toContainText('74.24');
 
     // Internal withdrawal of everything with Max: the same numbers as GET /v1/withdrawals/max, and the whole
-    // balance goes (74.245 / 1.01 = 73.5099 → 73.51; fee = 74.245 − 73.51, issue 14).
+    // balance goes (74.24 / 1.01 = 73.5049 → 73.50; fee = 74.24 − 73.50, issue 14).
     await page.getByRole('button', { name: 'Max', exact: true }).click();
     const max = (await (await request.get(`${BASE}/v1/withdrawals/max`, { headers: auth })).json()) as { maxAmount: string; feePercent: string };
-    expect(max.maxAmount).toBe('73.51');
+    expect(max.maxAmount).toBe('73.50');
     await expect(page.getByLabel('Amount (USDT)')).toHaveValue(max.maxAmount);
-    await expect(page.getByTestId('wd-fee')).toHaveText('0.735');
-    await expect(page.getByTestId('wd-total')).toHaveText('74.245');
+    await expect(page.getByTestId('wd-fee')).toHaveText('0.74');
+    await expect(page.getByTestId('wd-total')).toHaveText('74.24');
     const destination = privateKeyToAddress(generatePrivateKey());
     await page.getByLabel('Destination address on BNB Smart Chain (BEP-20)').fill(destination);
     await page.getByLabel('Destination address on BNB Smart Chain (BEP-20)').blur();
@@ -92,17 +92,17 @@ test('merchant flow: sign up, key, invoice paid out, withdrawal with Max, webhoo
     await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
     const review = page.getByRole('dialog', { name: 'Confirm withdrawal' });
     const details = review.getByTestId('confirm-details');
-    await expect(details).toContainText('Amount73.51 USDT');
-    await expect(details).toContainText('Fee0.735 USDT');
-    await expect(details).toContainText('Total debited74.245 USDT');
+    await expect(details).toContainText('Amount73.50 USDT');
+    await expect(details).toContainText('Fee0.74 USDT');
+    await expect(details).toContainText('Total debited74.24 USDT');
     await expect(details).toContainText('AssetUSDT');
     await expect(details).toContainText('NetworkBNB Smart Chain (BEP-20)');
     await expect(details).toContainText(`Destination${destination}`);
     await shot(page, 'withdrawal-confirm');
     await expect(page.locator('[data-withdrawal-id]')).toHaveCount(1);
-    await expect(page.getByTestId('balance-available')).toContainText('74.245');
+    await expect(page.getByTestId('balance-available')).toContainText('74.24');
     await review.getByRole('button', { name: 'Confirm withdrawal' }).click();
-    await expect(page.locator('[data-toast]').filter({ hasText: 'Withdrawal of 73.51 USDT on BNB Smart Chain (BEP-20) created' })).toBeVisible();
+    await expect(page.locator('[data-toast]').filter({ hasText: 'Withdrawal of 73.50 USDT on BNB Smart Chain (BEP-20) created' })).toBeVisible();
     await expect(page.locator('[data-withdrawal-id]')).toHaveCount(2);
     await expect(page.getByTestId('balance-available')).toContainText('0.00');
     await shot(page, 'balance');

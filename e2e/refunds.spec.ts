@@ -76,10 +76,10 @@ test('an overpaid invoice is refunded from the dashboard: the payer gets exactly
   expect(refunds).toMatchObject({ refunded: '2.50', refundable: '10.00' });
   const refund = refunds.data[0] as { id: string; amount: string; feeAmount: string; metadata: Record<string, string> };
   expect(refund).toMatchObject({ amount: '2.50', metadata: { refundOfInvoiceId: inv.id } });
-  // Issue 30 §2: no withdrawal fee, and the invoice fee on the 2.50 (0.025) came back with it: the balance is what a payment of
+  // Issue 30 §2: no withdrawal fee, and the invoice fee on the 2.50 (0.025 → 0.03 in cents) came back with it: the balance is what a payment of
   // exactly 10.00 leaves (9.90 more than before the invoice).
   expect(refund.feeAmount).toBe('0.00');
-  expect((await json('/v1/withdrawals/balance')).available).toBe(new Decimal(before).minus('2.475').toFixed(2));
+  expect((await json('/v1/withdrawals/balance')).available).toBe(new Decimal(before).minus('2.47').toFixed(2));
 
   // The sending lane pays it on chain: the payer holds exactly 2.5 USDT.
   await expect.poll(async () => (await json(`/v1/withdrawals/${refund.id}`)).status, { timeout: 120_000 }).toBe('COMPLETED');

@@ -2,12 +2,13 @@ import { expect, test } from '@playwright/test';
 import { eq, sql } from 'drizzle-orm';
 import { invoices } from '@/db/schema';
 import { closeDb, getDb } from '@/lib/db';
-import { shot } from './support/dashboard';
+import { createUser } from '@/lib/users/create-user';
+import { shot, uniqueEmail } from './support/dashboard';
 import { signedUpMerchant } from './support/merchant';
 
 /*
  * Issue 45, the screens walked: an invoice of an earlier run's local chain is marked and offers nothing that cannot
- * work (dashboard and checkout), and the overview's status chart names statuses as words.
+ * work (dashboard, checkout and console), and the overview's status chart names statuses as words.
  */
 const PASSWORD = 'correct-horse-battery';
 
@@ -15,9 +16,10 @@ test.afterAll(async () => {
   await closeDb();
 });
 
-test("an invoice whose local chain is gone says so on the dashboard and the checkout, with no Pay and no countdown; the chart's statuses are words", async ({
+test("an invoice whose local chain is gone says so on the dashboard, the checkout and the console, with no Pay and no countdown; the chart's statuses are words", async ({
   page,
   request,
+  browser,
 }) => {
   test.setTimeout(120_000);
   const m = await signedUpMerchant(page, request, 'Restarted Stall', PASSWORD);
@@ -62,4 +64,23 @@ test("an invoice whose local chain is gone says so on the dashboard and the chec
   await shot(page, 'overview-1280');
   await page.setViewportSize({ width: 360, height: 800 });
   await shot(page, 'overview-360');
+
+  // The console's search marks it too (support sees what the merchant sees); this run's invoice is not marked.
+  const staff = await browser.newPage();
+  const email = uniqueEmail('support');
+  await createUser(db, { email, password: PASSWORD, role: 'support' });
+  await staff.goto('/sign-in');
+  await staff.getByLabel('Email').fill(email);
+  await staff.getByLabel('Password').fill(PASSWORD);
+  await staff.getByRole('button', { name: 'Sign in' }).click();
+  await expect(staff).toHaveURL(/\/console$/, { timeout: 30_000 });
+  await staff.goto(`/console?q=${old.id}`);
+  await expect(staff.locator('[data-hit-kind="invoice"]').getByTestId('chain-gone')).toHaveText(
+    'From an earlier run of the local chains: not watched',
+  );
+  await shot(staff, 'console-search-chain-gone-1280');
+  await staff.goto(`/console?q=${live.id}`);
+  await expect(staff.locator('[data-hit-kind="invoice"]')).toHaveCount(1);
+  await expect(staff.getByTestId('chain-gone')).toHaveCount(0);
+  await staff.close();
 });

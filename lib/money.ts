@@ -15,3 +15,12 @@ export function formatAmount(value: Decimal.Value): string {
   const d = new Decimal(value);
   return d.decimalPlaces() <= 2 ? d.toFixed(2) : d.toFixed();
 }
+
+/**
+ * A fee as charged: rounded half-up to the asset's display minor unit (cents: USDT and USDC show two decimals),
+ * as card processors charge fees in the currency's smallest unit. The ledger, the API and the screens then carry
+ * the same figure, and amount + fee adds up to the cent (issue 45: "4.005" was charged and shown).
+ */
+export function chargedFee(value: Decimal.Value): Decimal {
+  return new Decimal(value).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+}

@@ -194,11 +194,19 @@ async function localExchange(mode: 'test' | 'live'): Promise<Record<string, stri
     EXCHANGE_SIM_TOKEN_ADDRESS: chain.token,
     EXCHANGE_SIM_WALLET_KEY: chain.keys.other,
     EXCHANGE_SIM_RAILS: JSON.stringify(rails),
+    EXCHANGE_SIM_QUIET: '1',
   });
+  exchanges.push({ mode, url: `http://127.0.0.1:${port}`, codes: ['USDTBSC', ...Object.keys(rails)] });
   const p = mode === 'test' ? 'TEST_EXCHANGE' : 'EXCHANGE';
   return { [`${p}_URL`]: `http://127.0.0.1:${port}`, [`${p}_API_KEY`]: key, [`${p}_API_SECRET`]: secret };
 }
+const exchanges: { mode: string; url: string; codes: string[] }[] = [];
 Object.assign(env, await localExchange('test'), await localExchange('live'));
+// One line for both modes' local exchanges (each printed its own banner, which read as one printed twice).
+if (exchanges.length > 0) {
+  const where = exchanges.map((x) => `${x.mode} ${x.url}`).join(', ');
+  console.log(`[dev] local exchange (FixedFloat API v2): ${where}; on-chain: ${exchanges[0]!.codes.join(', ')}`);
+}
 
 const port = process.env.PORT ?? '3000';
 const external = Boolean(process.env.DATABASE_URL);

@@ -46,9 +46,11 @@ const sim = await startExchangeSim({
   rails,
 });
 const onChain = [...sim.rails.values()].map((r) => r.code);
-console.log(
-  `[exchange-sim] FixedFloat API v2 on ${sim.url}/api/v2 (${onChain.length > 0 ? `on-chain: ${onChain.join(', ')}` : 'no chain: deposits only through /control'})`,
-);
+// Under `npm run dev` the stack prints one line for all its local exchanges (issue 45: this banner appeared twice).
+if (e.EXCHANGE_SIM_QUIET !== '1')
+  console.log(
+    `[exchange-sim] FixedFloat API v2 on ${sim.url}/api/v2 (${onChain.length > 0 ? `on-chain: ${onChain.join(', ')}` : 'no chain: deposits only through /control'})`,
+  );
 const stop = () => void sim.stop().then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -4,6 +4,7 @@ import { inputClass } from '@/components/ui/field';
 import { requireSupport } from '@/lib/console/context';
 import { countHeldPayments } from '@/lib/console/list-held-payments';
 import { searchConsole } from '@/lib/console/search';
+import { CHAIN_GONE_TEXT } from '@/lib/invoices/chain-gone-text';
 import { GasWallets } from './gas-wallets';
 import { NetworkCosts } from './network-costs';
 
@@ -76,7 +77,14 @@ export default async function ConsoleSearchPage({ searchParams }: { searchParams
                         )}
                       </td>
                       <td className={tdClass}>{h.mode ?? '—'}</td>
-                      <td className={`${tdClass} whitespace-normal`}>{h.summary}</td>
+                      <td className={`${tdClass} whitespace-normal`}>
+                        {h.summary}
+                        {h.notWatched && (
+                          <div className="mt-1 text-xs text-amber-800" data-testid="chain-gone">
+                            {CHAIN_GONE_TEXT}
+                          </div>
+                        )}
+                      </td>
                     </tr>
                   ))}
                 </tbody>

@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import { exchangeOrders, invoices, settlements, tenants, withdrawals } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { exchangeAdvice, readEmergency } from '@/lib/exchange/exchange-advice';
+import { chainGone } from '@/lib/invoices/chain-gone';
 
 /** A payout or send older than this without progress is shown as stuck. */
 export const STUCK_AFTER_MINUTES = 30;
@@ -26,6 +27,8 @@ export async function listStuckWork(db: Db, now = new Date(), stuckAfterMinutes 
         status: invoices.status,
         amount: invoices.amountExpected,
         token: invoices.token,
+        chain: invoices.chain,
+        chainId: invoices.chainId,
         received: invoices.amountReceived,
         updatedAt: invoices.updatedAt,
         lastError: lastSettlement,
@@ -91,7 +94,8 @@ export async function listStuckWork(db: Db, now = new Date(), stuckAfterMinutes 
       .limit(LIMIT),
   ]);
   return {
-    invoices: inv,
+    // An earlier run's local chain (chainGone): nothing watches it and a retry cannot reach it; marked, not retried.
+    invoices: inv.map((i) => ({ ...i, notWatched: chainGone(i) })),
     withdrawals: wd,
     exchangeOrders: exo.map(({ emergency, ...o }) => ({ ...o, advice: exchangeAdvice({ ...o, ...readEmergency(emergency) }) })),
     stuckAfterMinutes,

@@ -3,6 +3,7 @@ import { chainTransfers, events, invoices, orders, settlements, settlementTxs, t
 import { addressFamilyOf } from '@/lib/chain/address-rules';
 import { storedAddress } from '@/lib/chain/deposit-keys';
 import type { Db } from '@/lib/db';
+import { chainGone } from '@/lib/invoices/chain-gone';
 import { formatAmount } from '@/lib/money';
 
 export interface SearchHit {
@@ -12,6 +13,8 @@ export interface SearchHit {
   mode?: string;
   /** One line for the result list: status, amount, what matched. */
   summary: string;
+  /** An invoice of an earlier run's local chain (chainGone): the console marks it as the dashboard does. */
+  notWatched?: boolean;
 }
 
 // A transaction id: `0x` + 32 bytes on EVM networks, the same 32 bytes without `0x` on TRON.
@@ -45,6 +48,7 @@ export async function searchConsole(db: Db, raw: string): Promise<SearchHit[]> {
       tenantId: r.tenantId,
       mode: r.mode,
       summary: `${r.status} · ${units(r.amountExpected, r.token)} · ${why}`,
+      notWatched: chainGone(r),
     });
 
   if (q.startsWith('ten_')) {

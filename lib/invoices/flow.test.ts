@@ -143,8 +143,8 @@ describe('invoice lifecycle on anvil', () => {
     await chain.mine(5);
     await t.jobs();
     const d = await detail(t.test, inv.id);
-    expect(d).toMatchObject({ status: 'PAID_OUT', amountReceived: '12.50', amountCredited: '12.375', feeAmount: '0.125' });
-    expect(await balance(t)).toBe('12.375');
+    expect(d).toMatchObject({ status: 'PAID_OUT', amountReceived: '12.50', amountCredited: '12.37', feeAmount: '0.13' });
+    expect(await balance(t)).toBe('12.37');
     expect(await types(t.db, inv.id)).toContain('invoice.overpaid');
   });
 

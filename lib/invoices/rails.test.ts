@@ -49,10 +49,10 @@ describe('rails: several networks and tokens', () => {
     await eth.mine(5);
     await t.jobs();
     const d = await detail(t.test, inv.id);
-    expect(d).toMatchObject({ status: 'PAID_OUT', amountCredited: '25.245', feeAmount: '0.255' });
-    // 6-decimal base units on chain: 25.245 USDT is 25,245,000 units at the hot wallet.
-    expect((await eth.tokenBalance(eth.addresses.hot, eth.tokenOf('USDT'))) - hotBefore).toBe(25_245_000n);
-    expect((await balanceOf(t.test)).available).toBe('25.245');
+    expect(d).toMatchObject({ status: 'PAID_OUT', amountCredited: '25.24', feeAmount: '0.26' });
+    // 6-decimal base units on chain: 25.24 USDT is 25,240,000 units at the hot wallet (the fee in cents: 0.255 → 0.26).
+    expect((await eth.tokenBalance(eth.addresses.hot, eth.tokenOf('USDT'))) - hotBefore).toBe(25_240_000n);
+    expect((await balanceOf(t.test)).available).toBe('25.24');
     // Nothing moved on the other chain.
     expect(await bsc.tokenBalance(getAddress(inv.depositAddress) as Address)).toBe(0n);
   });

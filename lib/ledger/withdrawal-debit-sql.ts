@@ -13,7 +13,8 @@ import type { Mode } from '@/lib/mode';
  * - `debit` prices it: with the Max rule, when `amount` is the Max of that balance
  *   (lib/withdrawals/amounts.ts, maxWithdrawal: (balance − networkFee) / (1 + rate) to the nearest
  *   cent, never above the balance), the fee is balance − amount (the spec: Max empties the balance);
- *   otherwise amount × rate + networkFee;
+ *   otherwise `fee`, priced by withdrawalFee (lib/withdrawals/amounts.ts: the percentage in cents, half-up, plus
+ *   networkFee), so the statement never prices a fee of its own;
  * - `moved` updates the row if what it takes fits and `guard` holds, returning the new
  *   balance and the fee (the UPDATE's own WHERE cannot test the balance: it is evaluated
  *   on the statement's snapshot first, which may predate the version `cur` locked). It takes
@@ -32,6 +33,8 @@ export function withdrawalDebitSql(input: {
   amount: Decimal;
   rate: string;
   networkFee: Decimal;
+  /** The fee below Max, as withdrawalFee priced it. */
+  fee: Decimal;
   guard: SQL;
   /** The balance debited: the withdrawal's token. */
   currency: Asset;
@@ -50,7 +53,7 @@ export function withdrawalDebitSql(input: {
   // A wide scale for the division so that rounding to cents matches decimal.js (60 digits) in maxWithdrawal.
   const spendable = sql`(cur.available - ${flat}::numeric)`;
   const max = sql`greatest(0, least(round(${spendable}::numeric(60, 30) / (1 + ${input.rate}::numeric), 2), trunc(${spendable}, 2)))`;
-  const priced = sql`${amount}::numeric * ${input.rate}::numeric + ${flat}::numeric`;
+  const priced = sql`${input.fee.toFixed()}::numeric`;
   const fee = input.maxRule ? sql`case when ${amount}::numeric = ${max} then cur.available - ${amount}::numeric else ${priced} end` : priced;
   // What leaves the balance beside the amount, and what of the amount is fee rather than the recipient's.
   const onTop = (f: SQL) => (input.feeInside ? sql`0` : f);

@@ -69,8 +69,8 @@ describe('underpayment tolerance', () => {
     await chain.mine(5);
     await t.jobs();
     const d = await detail(t.test, inv.id);
-    expect(d).toMatchObject({ status: 'PAID_OUT', amountShortfall: '0.60', amountCredited: '197.406', feeAmount: '1.994' });
-    expect(new Decimal(await getBalance(t.db, { tenantId: t.tenant.id, mode: 'test', currency: 'USDT' })).toFixed()).toBe('197.406');
+    expect(d).toMatchObject({ status: 'PAID_OUT', amountShortfall: '0.60', amountCredited: '197.41', feeAmount: '1.99' });
+    expect(new Decimal(await getBalance(t.db, { tenantId: t.tenant.id, mode: 'test', currency: 'USDT' })).toFixed()).toBe('197.41');
     const seen = await types(t.db, inv.id);
     expect(seen).toEqual(expect.arrayContaining(['invoice.created', 'invoice.detected', 'invoice.confirmed']));
     expect(seen).not.toContain('invoice.partial');

@@ -1,5 +1,5 @@
 import { ApiError } from '@/lib/api/errors';
-import { Decimal, formatAmount } from '@/lib/money';
+import { chargedFee, Decimal, formatAmount } from '@/lib/money';
 import { parseWithdrawalAmount } from '@/lib/withdrawals/amounts';
 import { MIN_WITHDRAWAL } from '@/lib/withdrawals/schemas';
 
@@ -67,7 +67,8 @@ export function refundCosts(f: RefundFacts, amount: Decimal) {
       ? new Decimal(0)
       : giveback.gte(total)
         ? heldLeft
-        : heldLeft.times(giveback).div(total).toDecimalPlaces(18, Decimal.ROUND_DOWN);
+        : // In cents like every fee (chargedFee), never more than is held: the last refund returns the rest.
+          Decimal.min(heldLeft, chargedFee(heldLeft.times(giveback).div(total)));
   const networkFeePaidBy: 'payer' | 'merchant' = price.gt(0) ? 'merchant' : f.givebackFeePaidBy;
   const networkFee = new Decimal(f.networkFee);
   const payerReceives = networkFeePaidBy === 'payer' ? amount.minus(networkFee) : amount;

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { invoices, heldPayments, settlements, tenants } from '@/db/schema';
 import { sweepableHeight } from '@/lib/chain/cursor';
-import { railOf, type Network } from '@/lib/chain/network';
+import type { Network } from '@/lib/chain/network';
 import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import { settlementFee } from '@/lib/invoices/fee';
@@ -49,8 +49,7 @@ export async function createHeldPaymentSettlements(db: Db, net: Network, opts: {
         .where(and(eq(settlements.invoiceId, invoice.id), sql`${settlements.status} in ('pending', 'processing')`));
       if (busy) return null;
       const [tenant] = await tx.select({ rate: tenants.invoiceFeeRate }).from(tenants).where(eq(tenants.id, held.tenantId));
-      const decimals = (railOf(net, held.token) ?? net).decimals;
-      const { fee, net: netAmount } = held.sweep === 'credit' ? settlementFee(held.amount, tenant!.rate, decimals) : { fee: '0', net: held.amount };
+      const { fee, net: netAmount } = held.sweep === 'credit' ? settlementFee(held.amount, tenant!.rate) : { fee: '0', net: held.amount };
       const settlementId = newId('settlement');
       await tx.insert(settlements).values({
         id: settlementId,

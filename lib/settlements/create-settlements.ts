@@ -2,7 +2,7 @@ import { and, eq, isNull, lte, sql } from 'drizzle-orm';
 import { chainTransfers, invoices, settlements, tenants, type Invoice } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { sweepableHeight } from '@/lib/chain/cursor';
-import { railOf, type Network } from '@/lib/chain/network';
+import type { Network } from '@/lib/chain/network';
 import { newId } from '@/lib/ids';
 import { Decimal } from '@/lib/money';
 import { createHeldPaymentSettlements } from './create-held-payment-settlements';
@@ -87,11 +87,9 @@ export async function createSettlements(db: Db, net: Network, opts: { limit?: nu
       const confirmed = transfers;
       const amount = confirmed.reduce((s, t) => s.add(t.amount), new Decimal(0));
       const [tenant] = await tx.select({ rate: tenants.invoiceFeeRate }).from(tenants).where(eq(tenants.id, row.tenantId));
-      // The invoice's token decimals: fees round to what its contract can move.
-      const decimals = (railOf(net, row.token) ?? net).decimals;
-      const { fee, net: netAmount } = settlementFee(amount, tenant!.rate, decimals);
+      const { fee, net: netAmount } = settlementFee(amount, tenant!.rate);
       // The fee on what the merchant may give back waits in the hot wallet, so a refund can return it (heldFee).
-      const heldFee = Decimal.min(fee, settlementFee(givebackPart(row, amount), tenant!.rate, decimals).fee).toFixed();
+      const heldFee = Decimal.min(fee, settlementFee(givebackPart(row, amount), tenant!.rate).fee).toFixed();
       const kind = row.status === 'CONFIRMED' ? 'invoice' : 'extra';
       const sid = newId('settlement');
       await tx.insert(settlements).values({

@@ -59,14 +59,14 @@ describe('dust is credited only once swept', () => {
     await payAndSettle(t, inv.id, '0.50');
     expect(await gasNonce()).toBe(nonce + 1);
     expect(await chain.tokenBalance(deposit)).toBe(0n);
-    // All of 0.30 + 0.40 + 0.50: the net (1.188) and, since each came after the price was paid, the fee on it (0.012),
+    // All of 0.30 + 0.40 + 0.50: the net (1.19) and, since each came after the price was paid, the fee on it (0.01, each in cents),
     // which waits in the hot wallet in case the excess is refunded (issue 30 §2). The fee wallet got nothing of it.
     expect((await chain.tokenBalance(chain.addresses.hot)) - hot).toBe(parseUnits('1.2', 18));
     // Credited now, all of it, with the sweep that moved it.
     d = await h.detail(t.test, inv.id);
-    expect(d).toMatchObject({ amountReceived: '6.20', amountCredited: '6.138' });
+    expect(d).toMatchObject({ amountReceived: '6.20', amountCredited: '6.14' });
     expect(d.amountUncollected).toBeUndefined();
-    expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body.available).toBe('6.138');
+    expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body.available).toBe('6.14');
     const all = await t.db.select().from(settlements).where(eq(settlements.invoiceId, inv.id));
     const sweeper = all.find((s) => !s.sweepDeferred && s.kind === 'extra')!;
     expect(all.filter((s) => s.sweepDeferred).every((s) => s.carriedBy === sweeper.id)).toBe(true);
@@ -90,11 +90,11 @@ describe('dust is credited only once swept', () => {
     const hot = await chain.tokenBalance(chain.addresses.hot);
     const nonce = await gasNonce();
     await settle(a.id, '0.60');
-    // 0.60 < 1.00: swept anyway, in one transfer to the hot wallet (one top-up); 0.25 of it pays the gas, 0.006 is the 1 % fee.
+    // 0.60 < 1.00: swept anyway, in one transfer to the hot wallet (one top-up); 0.25 of it pays the gas, 0.01 is the 1 % fee (0.006 in cents).
     expect(await chain.tokenBalance(a.depositAddress as Address)).toBe(0n);
     expect((await chain.tokenBalance(chain.addresses.hot)) - hot).toBe(parseUnits('0.6', 18));
     expect(await gasNonce()).toBe(nonce + 1);
-    expect(await h.detail(t.test, a.id)).toMatchObject({ status: 'PAID_OUT', amountCredited: '0.344', feeAmount: '0.256' });
+    expect(await h.detail(t.test, a.id)).toMatchObject({ status: 'PAID_OUT', amountCredited: '0.34', feeAmount: '0.26' });
     const [s] = await t.db.select().from(settlements).where(eq(settlements.invoiceId, a.id));
     expect(s).toMatchObject({ sweepFee: '0.250000000000000000', uncollected: false });
 
@@ -103,7 +103,7 @@ describe('dust is credited only once swept', () => {
     await settle(b.id, '0.20');
     expect(await gasNonce()).toBe(nonce + 1);
     expect(await h.detail(t.test, b.id)).toMatchObject({ status: 'PAID_OUT', amountCredited: '0.00', amountUncollected: '0.20' });
-    expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body.available).toBe('0.344');
+    expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body.available).toBe('0.34');
   });
 
   it('a dust-sized first payment to many addresses sends no gas top-up at all', async () => {

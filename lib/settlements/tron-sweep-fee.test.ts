@@ -38,7 +38,7 @@ async function paid(amount: string) {
   expect(res.status, res.text).toBe(201);
   const [inv] = await t.db.select().from(invoices).where(eq(invoices.id, res.body.id));
   await rail.node.mintUsdt(toBase58(inv!.depositAddress), parseUnits(amount, 6));
-  const { fee, net: netAmount } = settlementFee(amount, '0.01', 6);
+  const { fee, net: netAmount } = settlementFee(amount, '0.01');
   const id = newId('settlement');
   await t.db.transaction(async (tx) => {
     await tx.update(invoices).set({ status: 'PROCESSING_PAYOUT', amountReceived: amount }).where(eq(invoices.id, inv!.id));

@@ -37,7 +37,7 @@ async function paidSettlement(amount: string) {
     .where(eq(invoices.id, res.body.id as string));
   const units = parseUnits(amount, 6);
   await rail.node.mintUsdt(toBase58(inv!.depositAddress), units);
-  const { fee, net: netAmount } = settlementFee(amount, '0.01', 6);
+  const { fee, net: netAmount } = settlementFee(amount, '0.01');
   const id = newId('settlement');
   await t.db.transaction(async (tx) => {
     await tx.update(invoices).set({ status: 'PROCESSING_PAYOUT', amountReceived: amount }).where(eq(invoices.id, inv!.id));

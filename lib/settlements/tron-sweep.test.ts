@@ -59,7 +59,7 @@ async function paidSettlement(amount: string, opts: { rate?: string; invoice?: s
   await rail.node.mintUsdt(toBase58(inv!.depositAddress), units);
   if (!deposits.includes(inv!.depositAddress)) deposits.push(inv!.depositAddress);
   paid += units;
-  const { fee, net: netAmount } = settlementFee(amount, opts.rate ?? '0.01', 6);
+  const { fee, net: netAmount } = settlementFee(amount, opts.rate ?? '0.01');
   const id = newId('settlement');
   await t.db.transaction(async (tx) => {
     await tx

@@ -1,5 +1,5 @@
 import { ApiError } from '@/lib/api/errors';
-import { Decimal } from '@/lib/money';
+import { chargedFee, Decimal } from '@/lib/money';
 import { MIN_WITHDRAWAL } from './schemas';
 
 const DECIMAL = /^\d{1,12}(\.\d+)?$/;
@@ -21,11 +21,11 @@ export function parseWithdrawalAmount(raw: string): Decimal {
 }
 
 /**
- * The fee charged on top below Max: amount × rate plus the network's flat fee, exact (2 + 6 decimals fit
- * numeric(38,18); never rounded).
+ * The fee charged below Max: amount × rate in cents, half-up (chargedFee), plus the network's flat fee. The
+ * one place a withdrawal's or refund's fee is priced: withdrawalDebitSql debits what it returns.
  */
 export function withdrawalFee(amount: Decimal, rate: Decimal.Value, networkFee: Decimal.Value): Decimal {
-  return amount.times(rate).plus(networkFee);
+  return chargedFee(amount.times(rate)).plus(networkFee);
 }
 
 /**

@@ -61,7 +61,7 @@ export interface WithdrawalOptions {
 /**
  * Creates an internal USDT withdrawal in one statement (one round trip, no
  * explicit transaction): debit amount + fee from the locked balance row
- * (withdrawalDebitSql: the fee is amount × rate, or balance − amount when the
+ * (withdrawalDebitSql: the fee is withdrawalFee's, or balance − amount when the
  * amount is that balance's Max), and, only if it moved the balance, insert the PENDING
  * withdrawal, its ledger entries, withdrawal.created and the audit row
  * (`from moved`). The update also refuses a destination that is one of our
@@ -150,6 +150,7 @@ export async function createWithdrawal(
     amount,
     rate,
     networkFee: terms.networkFee,
+    fee,
     guard,
     currency: token,
     feeInside,

@@ -67,7 +67,7 @@ describe('balance and max', () => {
     // A balance with more than two decimals (fees on invoices): the rest below a cent is part of the fee.
     ['34.657', '0', '34.65', '0.007'],
     ['0.005', '0', '0.00', '0.005'],
-    // The dashboard e2e flow's balance (e2e/dashboard.spec.ts, Max).
+    // A balance credited before fees were charged in cents (issue 45): the Max rule still empties it.
     ['74.245', '0.01', '73.51', '0.735'],
   ];
   it.each(cases)('balance %s at fee %s: max %s, fee %s; max empties the balance, max + 0.01 fails', async (balance, rate, max, fee) => {
@@ -122,10 +122,10 @@ describe('balance and max', () => {
     expect(quotedWithdrawalFee(new Decimal('73.51'), '74.245', '0.01', '0').toFixed()).toBe('0.735');
     expect(quotedWithdrawalFee(new Decimal('70.00'), '74.245', '0.01', '0').toFixed()).toBe('0.7');
     expect(quotedWithdrawalFee(new Decimal('34.31'), '34.65', '0.01', '0').toFixed()).toBe('0.34');
-    expect(quotedWithdrawalFee(new Decimal('34.30'), '34.65', '0.01', '0').toFixed()).toBe('0.343');
+    expect(quotedWithdrawalFee(new Decimal('34.30'), '34.65', '0.01', '0').toFixed()).toBe('0.34');
   });
 
-  it('issue 14: balance 34.65 at 1 %: Max 34.31, fee 0.34, nothing left behind (was 34.30 + 0.343, 0.007 stranded)', async () => {
+  it('issue 14: balance 34.65 at 1 %: Max 34.31, fee 0.34, nothing left behind (was 34.30 + 0.34, 0.01 stranded)', async () => {
     const t = await createTestTenant({ withdrawalFeeRate: '0.01' });
     await credit(t.db, t.tenant.id, '34.65');
     const max = await call('GET', '/v1/withdrawals/max', { key: t.test });
@@ -133,11 +133,11 @@ describe('balance and max', () => {
     const wd = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '34.31', destinationAddress: DEST } });
     expect(wd.body).toMatchObject({ amount: '34.31', feeAmount: '0.34' });
     expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body.available).toBe('0.00');
-    // Below Max the fee is amount × rate as always.
+    // Below Max the fee is amount × rate in cents as always (0.343 → 0.34).
     await credit(t.db, t.tenant.id, '34.65');
     const less = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '34.30', destinationAddress: DEST } });
-    expect(less.body.feeAmount).toBe('0.343');
-    expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body.available).toBe('0.007');
+    expect(less.body.feeAmount).toBe('0.34');
+    expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body.available).toBe('0.01');
   });
 
   /** Waits until some backend is blocked by the transaction of backend `pid` (the withdrawal waiting for the balance row). */
@@ -154,7 +154,7 @@ describe('balance and max', () => {
 
   it.each([
     // balance read, change committed while the withdrawal waits for the row, amount, fee charged, balance after
-    ['credit 1.00 after Max was read: the normal fee, not the Max rule', '34.65', '1.00', '34.31', '0.3431', '0.9969'],
+    ['credit 1.00 after Max was read: the normal fee, not the Max rule', '34.65', '1.00', '34.31', '0.34', '1.00'],
     ['debit 1.00 turns the amount into the Max: the whole balance goes', '35.65', '-1.00', '34.31', '0.34', '0.00'],
   ])('%s (decided on the locked balance row)', async (_label, start, change, amount, fee, after) => {
     const t = await createTestTenant({ withdrawalFeeRate: '0.01' });
@@ -200,7 +200,7 @@ describe('POST /v1/withdrawals', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       amount: '12.34',
-      feeAmount: '0.1851',
+      feeAmount: '0.19',
       netAmount: '12.34',
       status: 'PENDING',
       destinationAddress: DEST,
@@ -210,19 +210,19 @@ describe('POST /v1/withdrawals', () => {
     });
     expect(res.body.id).toMatch(/^wd_/);
     const bal = await call('GET', '/v1/withdrawals/balance', { key: t.test });
-    expect(bal.body.available).toBe('37.4749');
+    expect(bal.body.available).toBe('37.47');
     const [evt] = await t.db
       .select()
       .from(events)
       .where(and(eq(events.subjectId, res.body.id), eq(events.type, 'withdrawal.created')));
-    expect(evt!.data).toMatchObject({ id: res.body.id, amount: '12.34', feeAmount: '0.1851', status: 'PENDING' });
+    expect(evt!.data).toMatchObject({ id: res.body.id, amount: '12.34', feeAmount: '0.19', status: 'PENDING' });
     // The audit row is part of the same transaction: who (the key), what, how much.
     const [audit] = await t.db
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.targetId, res.body.id), eq(auditLog.action, 'withdrawal.created')));
     expect(audit).toMatchObject({ actorKind: 'api_key', tenantId: t.tenant.id, mode: 'test' });
-    expect(audit!.after).toMatchObject({ kind: 'internal', amount: '12.34', feeAmount: '0.1851', destinationAddress: DEST });
+    expect(audit!.after).toMatchObject({ kind: 'internal', amount: '12.34', feeAmount: '0.19', destinationAddress: DEST });
     const got = await call('GET', `/v1/withdrawals/${res.body.id}`, { key: t.test });
     expect(got.body).toEqual(res.body);
     const list = await call('GET', '/v1/withdrawals?page=1&limit=10', { key: t.test });
@@ -230,7 +230,7 @@ describe('POST /v1/withdrawals', () => {
     expect(list.body.data[0]).toEqual({
       id: res.body.id,
       amount: '12.34',
-      feeAmount: '0.1851',
+      feeAmount: '0.19',
       netAmount: '12.34',
       status: 'PENDING',
       destinationAddress: DEST,

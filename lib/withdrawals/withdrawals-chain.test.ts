@@ -77,7 +77,7 @@ describe('USDT withdrawals on a real chain', () => {
     expect(done.body.txHash).toBe(processing.txHash);
     expect(await chain.tokenBalance(to)).toBe(parseUnits('25.50', 18));
     expect(hotBefore - (await chain.tokenBalance(chain.addresses.hot))).toBe(parseUnits('25.50', 18));
-    expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body).toMatchObject({ available: '74.245', pending: '0.00' });
+    expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body).toMatchObject({ available: '74.24', pending: '0.00' });
     const types = (await t.db.select().from(events).where(eq(events.subjectId, res.body.id))).map((e) => e.type);
     expect(types).toEqual(['withdrawal.created', 'withdrawal.completed']);
   });

@@ -5,6 +5,7 @@ import { Money } from '@/components/ui/money';
 import { Time } from '@/components/ui/time';
 import { requireSupport } from '@/lib/console/context';
 import { listStuckWork } from '@/lib/console/list-stuck-work';
+import { CHAIN_GONE_TEXT } from '@/lib/invoices/chain-gone-text';
 
 export const metadata = { title: 'Stuck work · Support console' };
 
@@ -53,6 +54,11 @@ export default async function StuckWorkPage() {
                       </td>
                       <td className={tdClass}>
                         <StatusBadge status={i.status} />
+                        {i.notWatched && (
+                          <div className="mt-1 text-xs text-amber-800" data-testid="chain-gone">
+                            {CHAIN_GONE_TEXT}
+                          </div>
+                        )}
                       </td>
                       <td className={tdClass}>
                         <Money value={i.amount} currency={i.token} />
@@ -64,7 +70,9 @@ export default async function StuckWorkPage() {
                         <Time iso={i.updatedAt.toISOString()} />
                       </td>
                       <td className={tdClass}>
-                        {i.failedSettlementId ? (
+                        {i.notWatched ? (
+                          <span className="text-xs text-slate-500">its chain is gone: nothing to retry</span>
+                        ) : i.failedSettlementId ? (
                           <RetryButton kind="settlement" id={i.id} />
                         ) : (
                           <span className="text-xs text-slate-500">job retrying</span>
