@@ -94,7 +94,7 @@ test('a compliance user releases a payment held because its sender is on the SDN
   await page.goto('/console/screening');
   await expect(page.getByRole('heading', { name: 'Screening review' })).toBeVisible();
   const row = page.getByTestId('screening-queue').locator('tr', { hasText: invoice.id });
-  await expect(row).toContainText(listed);
+  await expect(row).toContainText(listed.toLowerCase());
   await expect(row).toContainText(t.tenant.name);
   await expect(page.getByTestId('touched-report').locator('tr', { hasText: newlyListed })).toContainText('Allow-list entry');
   await shot(page, 'console-screening');
