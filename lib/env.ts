@@ -5,6 +5,7 @@ import { EXCHANGE_ENV } from '@/lib/config/exchange-env';
 import { NETWORK_COST_ENV } from '@/lib/config/network-costs';
 import { EXCHANGE_WALLET_ENV } from '@/lib/config/exchange-wallets';
 import { OBSERVABILITY_ENV } from '@/lib/config/observability-env';
+import { SCREENING_ENV } from '@/lib/config/screening-env';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -46,6 +47,8 @@ const EnvSchema = z.object({
   ...EXCHANGE_WALLET_ENV,
   /** Metrics, tracing, the operator token and the solvency job: lib/config/observability-env.ts. */
   ...OBSERVABILITY_ENV,
+  /** Optional screening adapters (Chainalysis sanctions API, a scoring URL): off by default (docs/screening.md). */
+  ...SCREENING_ENV,
   /**
    * Webhook SSRF allow-list for development and tests: comma-separated IPs or
    * CIDRs (e.g. `127.0.0.0/8,::1`) that deliveries may reach although private.

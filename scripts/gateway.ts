@@ -56,7 +56,7 @@ const USAGE = `usage: npm run gateway -- <command> [flags]
   key:create --tenant ID --mode test|live --scopes a,b [--name N] [--rate-limit 120] [--expires-in-days D]
   user:create --email E --role owner|member|support|compliance [--tenant ID] [--password P]
   secrets:reencrypt [--batch-size 500]   seal plaintext secrets and re-seal those under SECRETS_ENCRYPTION_KEY_PREVIOUS
-  screening:import <file> [--date YYYY-MM-DD] [--force]   replace the SDN screening list from sdn_advanced.xml, sdn.xml or a CSV (docs/screening.md)`;
+  screening:import <file> [--date YYYY-MM-DD] [--force]   replace the SDN screening list from sdn_advanced.xml, sdn.xml or a CSV; prints the records newly listed addresses touch (docs/screening.md)`;
 
 async function main() {
   const [command, ...rest] = process.argv.slice(2);

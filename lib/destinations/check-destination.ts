@@ -13,6 +13,7 @@ import type { Mode } from '@/lib/mode';
 import { ourAddresses } from './our-addresses';
 import { refuseBlacklisted } from './refuse-blacklisted';
 import { refuseScreened } from './refuse-screened';
+import { refuseScreenedByAdapters } from './refuse-screened-by-adapters';
 
 /**
  * Where money may be sent: the one module for withdrawals, refunds (merchant, payer proposals,
@@ -124,6 +125,7 @@ export async function checkDestination(db: Db, net: Network, raw: string, path =
   const address = parseDestination(net, raw, path);
   await refuseDepositAddress(db, address, path);
   await refuseBlacklisted(net, address, path);
+  await refuseScreenedByAdapters(familyOf(net.chain), address, path);
   return address;
 }
 
@@ -148,5 +150,6 @@ export async function checkDestinationOnAnyNetwork(db: Db, mode: Mode, raw: stri
   for (const net of getNetworks(mode)) if (familyOf(net.chain) === family) refuseOurs(net, address, path);
   refuseScreened(family, address, path);
   await refuseDepositAddress(db, address, path);
+  await refuseScreenedByAdapters(family, address, path);
   return address;
 }

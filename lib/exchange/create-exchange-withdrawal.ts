@@ -9,6 +9,8 @@ import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
 import { requireRail } from '@/lib/chain/network';
 import { refuseBlacklisted } from '@/lib/destinations/refuse-blacklisted';
 import { refuseScreened } from '@/lib/destinations/refuse-screened';
+import { refuseScreenedByAdapters } from '@/lib/destinations/refuse-screened-by-adapters';
+import { addressFamilyOf } from '@/lib/chain/address-rules';
 import { familyOf, requestedRail, type Asset } from '@/lib/config/rails';
 import { env } from '@/lib/env';
 import { newId } from '@/lib/ids';
@@ -71,6 +73,12 @@ export async function createExchangeWithdrawal(
   }
   // Only the exchange's own fields are sent (never the chain/token extension).
   const { type, fromCcy, toCcy, direction, amount, toAddress, tag } = input;
+  // Where the exchange pays out, when it is an address of a family we screen (an EVM or TRON coin): before any order.
+  const payoutFamily = addressFamilyOf(toAddress);
+  if (payoutFamily) {
+    refuseScreened(payoutFamily, toAddress, 'toAddress');
+    await refuseScreenedByAdapters(payoutFamily, toAddress, 'toAddress');
+  }
   const quote = await checkPair(client, owner.mode, { type, fromCcy, toCcy, direction, amount });
   const quoted = new Decimal(quote.from.amount);
   const before = await availableBalance(db, owner, net.token);
@@ -84,6 +92,7 @@ export async function createExchangeWithdrawal(
     // The hot wallet pays the exchange's deposit address on chain: never one the token's issuer froze (400, or 503 unread).
     await refuseBlacklisted(net, getAddress(order.from.address), 'depositAddress');
     refuseScreened(familyOf(net.chain), order.from.address, 'depositAddress');
+    await refuseScreenedByAdapters(familyOf(net.chain), order.from.address, 'depositAddress');
     // A 6-decimal token cannot carry more: sending a rounded amount would leave the order short.
     if (debit.decimalPlaces() > net.decimals) {
       throw new ApiError(

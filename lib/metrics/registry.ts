@@ -12,6 +12,7 @@ interface ProcessMetrics {
   jobRuns: Histogram<'job' | 'outcome'>;
   webhookDeliveries: Counter<'outcome'>;
   screenings: Counter<'outcome'>;
+  screeningAdapterReads: Counter<'adapter' | 'outcome'>;
 }
 
 const key = Symbol.for('gateway.metrics');
@@ -53,6 +54,12 @@ export function processMetrics(): ProcessMetrics {
       name: 'gateway_screenings_total',
       help: 'Addresses screened against the SDN snapshot by this process, by outcome (listed, clean, invalid).',
       labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    screeningAdapterReads: new Counter({
+      name: 'gateway_screening_adapter_reads_total',
+      help: 'Reads of the optional screening adapters (chainalysis, score_url) by this process, by outcome (listed, clean, error).',
+      labelNames: ['adapter', 'outcome'],
       registers: [registry],
     }),
   };

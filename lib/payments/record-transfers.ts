@@ -13,6 +13,8 @@ import { applyTransfers } from './apply-transfers';
 import { recordHeldPayment } from './record-held-payment';
 import { familyOf } from '@/lib/config/rails';
 import { screenAddress } from '@/lib/screening/screen-address';
+import { configuredAdapters } from '@/lib/screening/adapters/adapter-config';
+import { screenWithAdapters } from '@/lib/screening/screen-with-adapters';
 
 /**
  * The invoices pipeline's record step for one scanned block range (transfers decoded by the chain
@@ -62,6 +64,13 @@ export async function recordTransfers(db: Db, net: Network, range: ScannedRange)
   // A sender on the SDN snapshot (lib/screening): held for review whatever the rail, never counted (in memory, no I/O).
   const family = familyOf(net.chain);
   const screened = new Set(ordered.filter((t) => screenAddress(family, t.from).outcome === 'listed'));
+  // The optional adapters (off by default), once per sender: stopped by one, or one that could not answer, holds the
+  // payment for review too (a failed read never passes it). Before the transaction: no HTTP wait holds its locks.
+  if (configuredAdapters().list.length > 0) {
+    const senders = [...new Set(ordered.filter((t) => !screened.has(t)).map((t) => t.from))];
+    const outcomes = new Map(await Promise.all(senders.map(async (s) => [s, (await screenWithAdapters(family, s)).outcome] as const)));
+    for (const t of ordered) if (outcomes.get(t.from) === 'listed' || outcomes.get(t.from) === 'error') screened.add(t);
+  }
   const isOwn = (t: (typeof ordered)[number]) => {
     const o = owners.get(t.to)!;
     return !screened.has(t) && o.token === t.token.asset && (o.chainId === net.chainId || o.creditOtherNetwork);

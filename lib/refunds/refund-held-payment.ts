@@ -9,6 +9,8 @@ import { parseDestination, refuseDepositAddress } from '@/lib/destinations/check
 import { checkSendBackSender } from '@/lib/destinations/check-sender';
 import { SCREENING_HOLD_MESSAGE } from '@/lib/payments/review-screening-hold';
 import { refuseBlacklisted } from '@/lib/destinations/refuse-blacklisted';
+import { refuseScreenedByAdapters } from '@/lib/destinations/refuse-screened-by-adapters';
+import { familyOf } from '@/lib/config/rails';
 import type { Db } from '@/lib/db';
 import { Decimal, formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
@@ -81,6 +83,7 @@ export async function refundHeldPayment(
     parseDestination(rail, sender, 'sender');
     await refuseDepositAddress(db, sender, 'sender');
     await refuseBlacklisted(rail, sender, 'sender');
+    await refuseScreenedByAdapters(familyOf(rail.chain), sender, 'sender');
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     if (e.code === 'service_unavailable') throw e;

@@ -2,6 +2,7 @@ import { renameSync, writeFileSync } from 'node:fs';
 import type { AuditActor } from '@/lib/audit/record-audit';
 import { recordAudit } from '@/lib/audit/record-audit';
 import type { Db } from '@/lib/db';
+import { newlyListedReport, type AddedEntries } from './newly-listed-report';
 import { MalformedSdnError, parseSdn } from './parse-sdn';
 import { listOf, listPath, readListFile, setScreeningList } from './screening-list';
 import { buildSnapshot, SCREENED_FAMILIES } from './snapshot';
@@ -56,6 +57,10 @@ export async function importScreeningList(db: Db, text: string, opts: ImportOpti
       ];
     }),
   ) as Record<string, { before: number; after: number; added: number; removed: number }>;
+  // The identities this import lists for the first time: kept in the audit entry, for the console's report.
+  const added = Object.fromEntries(
+    SCREENED_FAMILIES.map((f) => [f, next.families[f].entries.filter((e) => !current.sets[f].has(e))]),
+  ) as AddedEntries;
   const totalBefore = Object.values(counts).reduce((n, c) => n + c.before, 0);
   const removed = Object.values(counts).reduce((n, c) => n + c.removed, 0);
   if (totalBefore > 0 && removed / totalBefore > MAX_DROP_SHARE && !opts.force) {
@@ -72,7 +77,9 @@ export async function importScreeningList(db: Db, text: string, opts: ImportOpti
     action: 'screening.list_imported',
     target: { type: 'screening_list', id: list.version },
     before: { version: current.version, listDate: current.listDate },
-    after: { version: list.version, listDate, format: parsed.format, forced: Boolean(opts.force), counts },
+    after: { version: list.version, listDate, format: parsed.format, forced: Boolean(opts.force), counts, added },
   });
-  return { version: list.version, listDate, format: parsed.format, counts, target };
+  // What already exists that the newly listed addresses touch (printed by the CLI; the console shows it too).
+  const touched = await newlyListedReport(db, added);
+  return { version: list.version, listDate, format: parsed.format, counts, target, touched };
 }

@@ -9,6 +9,7 @@ import type { AuditActor } from '@/lib/audit/record-audit';
 import { requireRail } from '@/lib/chain/network';
 import { notDepositAddressSql, parseDestination, refuseDepositAddress } from '@/lib/destinations/check-destination';
 import { refuseBlacklisted } from '@/lib/destinations/refuse-blacklisted';
+import { refuseScreenedByAdapters } from '@/lib/destinations/refuse-screened-by-adapters';
 import { insertRowSql } from '@/lib/db/insert-row-sql';
 import { outbox } from '@/lib/events/outbox';
 import { newId } from '@/lib/ids';
@@ -23,7 +24,7 @@ import { AWAITING_APPROVAL } from './pending-reasons';
 import { MIN_WITHDRAWAL, type CreateWithdrawalInput } from './schemas';
 import { withdrawalView } from './view';
 import { withdrawalDebitSql } from '@/lib/ledger/withdrawal-debit-sql';
-import { requestedRail } from '@/lib/config/rails';
+import { familyOf, requestedRail } from '@/lib/config/rails';
 
 /**
  * The owner's withdrawal controls, passed in by the caller
@@ -86,6 +87,8 @@ export async function createWithdrawal(
   const destination = parseDestination(network, input.destinationAddress, 'destinationAddress', !opts.freezeListAtSend);
   // The token's freeze list (USDT, USDC: lib/config/rails.ts), read before anything is written (a failed read is a 503).
   if (!opts.freezeListAtSend) await refuseBlacklisted(network, destination);
+  // The optional screening adapters, likewise (off by default; a failed read is a 503, never a pass).
+  if (!opts.freezeListAtSend) await refuseScreenedByAdapters(familyOf(network.chain), destination);
   // postBackUrl follows the spec: HTTPS only, never a private or local host.
   const postBackUrl = input.postBackUrl === undefined ? null : validateEndpointUrl(input.postBackUrl, 'live', 'postBackUrl');
   const rate = opts.percentFee === false ? '0' : owner.tenant.withdrawalFeeRate;

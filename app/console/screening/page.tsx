@@ -4,8 +4,10 @@ import { Money } from '@/components/ui/money';
 import { formatTime } from '@/components/ui/time';
 import { requireSupport } from '@/lib/console/context';
 import { listScreeningHolds } from '@/lib/console/list-screening-holds';
+import { lastImportReport } from '@/lib/screening/newly-listed-report';
 import { currentList } from '@/lib/screening/screening-list';
 import { reviewHold } from './actions';
+import { TouchedReport } from './touched-report';
 
 export const metadata = { title: 'Screening review · Support console' };
 
@@ -15,6 +17,7 @@ export default async function ScreeningPage({ searchParams }: { searchParams: Pr
   const params = await searchParams;
   const status = params.status === 'frozen' ? 'frozen' : 'held';
   const rows = await listScreeningHolds(ctx.db, status);
+  const report = await lastImportReport(ctx.db);
   const list = currentList();
   const canDecide = ctx.user.role === 'compliance';
   return (
@@ -87,6 +90,7 @@ export default async function ScreeningPage({ searchParams }: { searchParams: Pr
           </table>
         </Card>
       )}
+      <TouchedReport report={report} />
     </>
   );
 }
