@@ -36,6 +36,8 @@ export interface TronSweepParties {
   allowTrxBurn: boolean;
   /** The variable that allows burning, named in the refusal. */
   burnVariable: string;
+  /** Throws when the custody transfer must not be signed again (its payment left the chain: early-sweep.ts). */
+  beforeResign?: () => Promise<void>;
 }
 
 const trx = (sun: bigint) => `${(Number(sun) / 1e6).toLocaleString('en-US', { maximumFractionDigits: 6 })} TRX`;

@@ -20,6 +20,8 @@ export interface TronNodeOptions {
   port?: number;
   /** The chain id (`eth_chainId`) to answer; default the genesis block's own, new each start. */
   chainId?: number;
+  /** Keep each block's state so `reorg` can replace recent blocks (tests of the reorg path). */
+  reorgs?: boolean;
 }
 
 /** A wallet of the stand-in: the dev mnemonic's second TRON account (m/44'/195'/1'/0/i), so a dev chain looks the same each start. */
@@ -46,6 +48,7 @@ export async function startTronNode(opts: TronNodeOptions = {}) {
   const ledger = new Ledger({ ...MAINNET_PARAMS, ...opts.params });
   const chain = new StandInChain(engine.rpc, ledger, opts.solidifyDepth ?? 19);
   await chain.addGenesis(opts.chainId);
+  if (opts.reorgs) chain.history = new Map();
   const keys = { issuer: devKey(0), gas: devKey(1), hot: devKey(2), fee: devKey(3), other: devKey(4) };
   for (const k of Object.values(keys)) ledger.create(k.hex, chain.head.timestamp).balance = 1_000_000_000_000n;
 
@@ -96,6 +99,11 @@ export async function startTronNode(opts: TronNodeOptions = {}) {
     async mine(n = 1) {
       for (let i = 0; i < n; i++) await chain.mine();
     },
+    /**
+     * Replaces the last `depth` blocks (needs `reorgs: true`): their transactions go back to the pool except
+     * `drop`; mine to build the new branch. See StandInChain.reorg.
+     */
+    reorg: (depth: number, opts: { drop?: string[] } = {}) => chain.reorg(depth, opts),
     /** false: blocks keep coming but pending transactions are never packed (they expire unmined). */
     setPacking(on: boolean) {
       chain.packing = on;
