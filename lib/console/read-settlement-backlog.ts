@@ -27,7 +27,16 @@ export interface SettlementBacklogRow {
  * wait, so support sees whether sweeps keep up with payments. Networks without open settlements are left out.
  */
 export async function readSettlementBacklog(db: Db): Promise<SettlementBacklogRow[]> {
-  const rows = rowsOf<{ mode: string; chain_id: string; open: string; running: string; waiting: string; tenants: string; oldest: number; oldest_id: string }>(
+  const rows = rowsOf<{
+    mode: string;
+    chain_id: string;
+    open: string;
+    running: string;
+    waiting: string;
+    tenants: string;
+    oldest: number;
+    oldest_id: string;
+  }>(
     await db.execute(sql`
       select mode, chain_id, count(*) as open,
              count(*) filter (where status = 'processing' and locked_until > now()) as running,

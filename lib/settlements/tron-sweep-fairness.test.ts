@@ -5,6 +5,7 @@ import { newId } from '@/lib/ids';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { startTronRail, type TronRail } from '@/lib/testing/tron-rail';
+import { readSettlementBacklog } from '@/lib/console/read-settlement-backlog';
 import { claimSettlement } from './run-settlements';
 
 /*
@@ -75,7 +76,15 @@ describe('TRON sweeps queue fairly across tenants', () => {
     // tenant's: fairness never idles a slot.
     const next = await claimSettlement(busy.db, rail.net);
     expect(next).toBe(many[3]);
-    const rows = await busy.db.select().from(settlements).where(inArray(settlements.id, [...claimed, next!]));
+    const rows = await busy.db
+      .select()
+      .from(settlements)
+      .where(inArray(settlements.id, [...claimed, next!]));
     expect(rows.every((r) => r.status === 'processing')).toBe(true);
+
+    // The console's backlog (the stuck-work page): 51 open on TRON, 5 running, 2 tenants, the oldest a minute old.
+    const backlog = (await readSettlementBacklog(busy.db)).find((b) => b.chainId === rail.net.chainId);
+    expect(backlog).toMatchObject({ mode: 'test', chain: 'TRON', open: 51, running: 5, tenants: 2, oldestId: many[0] });
+    expect(backlog!.oldestAgeSeconds).toBeGreaterThanOrEqual(0);
   }, 120_000);
 });
