@@ -40,10 +40,15 @@ export interface TronSweepParties {
   beforeResign?: () => Promise<void>;
 }
 
-/** The stake to add: the shortfall, raised to STAKE_CHUNK_SWEEPS sweeps' worth when the wallet's TRX allows. */
+/**
+ * The stake to add: the shortfall, raised to STAKE_CHUNK_SWEEPS sweeps' worth, but never more than half of what the
+ * wallet may stake: the rest stays liquid for what it pays in TRX (1.1 TRX per activation, its bandwidth) and for
+ * later chunks (staking it all at once left the bench's wallet unable to pay activations).
+ */
 function chunk(shortfall: bigint, delegateSun: bigint, stakeable: bigint): bigint {
   const want = delegateSun * STAKE_CHUNK_SWEEPS;
-  const sun = ((want < stakeable ? want : stakeable) / SUN) * SUN;
+  const half = stakeable / 2n;
+  const sun = ((want < half ? want : half) / SUN) * SUN;
   return sun > shortfall ? sun : shortfall;
 }
 
