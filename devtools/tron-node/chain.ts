@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { toEvm } from '@/lib/chain/tron/address';
+import { toEvm } from './address';
 import { runSystem, createsAccount } from './actuators';
 import type { Rpc } from './anvil-process';
 import { BroadcastError, billedBytes, commitNet, planNet, validateError } from './bandwidth';
