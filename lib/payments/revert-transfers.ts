@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray } from 'drizzle-orm';
+import { and, eq, gt, inArray, ne } from 'drizzle-orm';
 import { chainBlocks, chainTransfers, settlements } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { saveCursor, type Cursor } from '@/lib/chain/cursor';
@@ -23,19 +23,20 @@ export async function revertTransfers(db: Db, net: Pick<Network, 'mode' | 'chain
       .where(and(eq(chainTransfers.mode, net.mode), eq(chainTransfers.chainId, net.chainId), gt(chainTransfers.blockNumber, ancestor.lastBlock)))
       .for('update');
     const gone = above.filter((t) => canonical.get(t.blockNumber) !== t.blockHash);
-    // A settlement not finished may be an early sweep (TRON, issue 44): its transfer goes like any other and the
-    // settlement is never credited for it (finishSettlement's gate; early-sweep.ts). A finished one keeps it.
+    // An early sweep not finished (TRON, issue 44): its transfer goes like any other and the settlement is never
+    // credited for it (finishSettlement's gate; early-sweep.ts). Every other settled transfer is kept, as before.
     const linked = [...new Set(gone.flatMap((t) => (t.settlementId ? [t.settlementId] : [])))];
-    const finished = new Set(
+    const early = new Set(
       linked.length
         ? (
             await tx
               .select({ id: settlements.id })
               .from(settlements)
-              .where(and(inArray(settlements.id, linked), eq(settlements.status, 'completed')))
+              .where(and(inArray(settlements.id, linked), eq(settlements.sweptEarly, true), ne(settlements.status, 'completed')))
           ).map((r) => r.id)
         : [],
     );
+    const finished = { has: (id: string) => !early.has(id) };
     const removable = gone.filter((t) => t.settlementId === null || !finished.has(t.settlementId));
     for (const t of gone) {
       // Credited means its sweep was final (buried under the required confirmations): only a deeper reorg gets here.
