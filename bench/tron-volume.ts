@@ -4,7 +4,7 @@
  * confirmed once solidified, fanned out and swept in parallel by runSettlements (settleConcurrency), the energy
  * taken back by the janitor. Prints p50 / p95 / max from the payment's broadcast to paid_out (the settlement's
  * completion, the transaction that writes invoice.paid_out) and the TRX burned per sweep (gas_spend).
- *   npx tsx bench/tron-volume.ts [payments=100] [seconds to send them in=60]
+ *   npx tsx bench/tron-volume.ts [payments=100] [seconds to send them in=60] [sweeps in flight=settleConcurrency]
  */
 import { inArray, sql } from 'drizzle-orm';
 import { printTable, withBenchDatabase, type Row } from './lib/harness';
@@ -12,6 +12,7 @@ import { printTable, withBenchDatabase, type Row } from './lib/harness';
 const PAYMENTS = Number(process.argv[2] ?? 100);
 const SPREAD_S = Number(process.argv[3] ?? 60);
 const TENANTS = 4;
+const CONCURRENCY = process.argv[4] ? Number(process.argv[4]) : undefined;
 
 await withBenchDatabase(async () => {
   const { getDb } = await import('@/lib/db');
@@ -47,7 +48,7 @@ await withBenchDatabase(async () => {
     loops = [
       loop('watch', 1000, () => watchTron(db, net, { baseBackoffMs: 100, maxRetries: 3 })),
       loop('fan-out', 500, () => createSettlements(db, net)),
-      loop('settle', 500, () => runSettlements(db, net, { concurrency: settleConcurrency(net), max: 10_000 })),
+      loop('settle', 500, () => runSettlements(db, net, { concurrency: CONCURRENCY ?? settleConcurrency(net), max: 10_000 })),
       loop('janitor', 2000, () => reclaimSweepResources(db, net)),
     ];
     const started = Date.now();
@@ -98,7 +99,7 @@ await withBenchDatabase(async () => {
       { name: 'TRX burned per sweep', value: `${perSweep.toFixed(3)} TRX`, target: '≤ 1.60 TRX', ok: perSweep <= 1.6 },
     ];
     printTable(
-      `TRON sweeps at volume: ${PAYMENTS} payments of 25 USDT within ${SPREAD_S} s, ${TENANTS} tenants, stand-in at 3 s blocks, 19 to solidify`,
+      `TRON sweeps at volume: ${PAYMENTS} payments of 25 USDT within ${SPREAD_S} s, ${TENANTS} tenants, ${CONCURRENCY ?? settleConcurrency(net)} sweeps in flight, stand-in at 3 s blocks, 19 to solidify`,
       rows,
     );
   } finally {

@@ -110,6 +110,12 @@ export const settlements = pgTable(
     uncollected: boolean().notNull().default(false),
     /** The settlement whose sweep moved this deferred settlement's tokens. */
     carriedBy: text(),
+    /**
+     * Started before the payments it sweeps were irreversible (TRON: in a block, not yet solidified; issue 44).
+     * Credited only once its custody transfer is solidified and its transfers are still recorded at or below the
+     * solidified block (finishSettlement's gate); a reorg that takes a payment away leaves it uncredited.
+     */
+    sweptEarly: boolean().notNull().default(false),
     attempts: integer().notNull().default(0),
     nextAttemptAt: tstz().notNull().defaultNow(),
     /** A worker holds it until then; a crashed worker's claim lapses. */

@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { toEvm } from './address';
 import { runSystem, createsAccount } from './actuators';
 import type { Rpc } from './anvil-process';
 import { BroadcastError, billedBytes, commitNet, planNet, validateError } from './bandwidth';
-import type { Ledger } from './ledger';
+import type { Account, Ledger } from './ledger';
 import { runTrigger, type ContractRet } from './trigger';
 import { decodeTx, ownerOf, recoverSigner, type TronTxJson } from './tx-codec';
 
@@ -60,6 +61,13 @@ export class StandInChain {
   pool: { tx: TronTxJson & { txID: string; raw_data_hex: string }; size: number }[] = [];
   /** false: blocks are made but pending transactions are left out (a node that never packs them). */
   packing = true;
+  /**
+   * Set (startTronNode's `reorgs`): each block's state is kept (an anvil snapshot and a copy of the TRON ledger)
+   * so `reorg` can replace recent blocks. Off by default: the copies cost time per block.
+   */
+  history?: Map<number, { evm: string; ledger: LedgerState }>;
+  /** How many reorgs happened: mixed into later block ids, so a replaced block never has its old id. */
+  private fork = 0;
   private lock: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -191,8 +199,10 @@ export class StandInChain {
         txIds: packed.map((r) => r.tx.txID),
         txTrieRoot: evm.transactionsRoot.slice(2),
       };
+      if (this.fork > 0) block.id = forkedId(block.id, this.fork);
       for (const r of packed) this.txs.set(r.tx.txID, r);
       this.blocks.push(block);
+      if (this.history) this.history.set(number, { evm: await this.rpc<string>('evm_snapshot'), ledger: saveLedger(this.ledger) });
       return block;
     });
   }
@@ -236,6 +246,46 @@ export class StandInChain {
     return record;
   }
 
+  /**
+   * A reorg (needs `history`): the last `depth` blocks are replaced. State goes back to the block below them
+   * (anvil and the TRON ledger), their transactions return to the pool in their order except those in `drop`
+   * (a payer's transaction the new branch never holds: a double spend), and the next blocks mined get new ids.
+   * Refuses to touch a solidified block, as TRON's consensus would. The caller mines the new branch.
+   */
+  reorg(depth: number, opts: { drop?: string[] } = {}): Promise<{ readded: string[]; dropped: string[] }> {
+    return this.serial(async () => {
+      if (!this.history) throw new Error('stand-in: start the node with reorgs: true to replace blocks');
+      const target = this.head.number - depth;
+      if (depth < 1 || target < this.solid.number) throw new Error(`stand-in: cannot replace ${depth} blocks (solidified at ${this.solid.number})`);
+      const saved = this.history.get(target);
+      if (!saved) throw new Error(`stand-in: no state kept for block ${target}`);
+      if (!(await this.rpc<boolean>('evm_revert', [saved.evm]))) throw new Error('stand-in: anvil refused evm_revert');
+      // evm_revert uses the snapshot up: take it again for a later reorg to the same block.
+      saved.evm = await this.rpc<string>('evm_snapshot');
+      restoreLedger(this.ledger, saved.ledger);
+      for (const n of [...this.history.keys()]) if (n > target) this.history.delete(n);
+      const removed = this.blocks.splice(target + 1);
+      const drop = new Set((opts.drop ?? []).map((id) => id.toLowerCase()));
+      const readded: string[] = [];
+      const back: typeof this.pool = [];
+      for (const b of removed) {
+        for (const id of b.txIds) {
+          const r = this.txs.get(id)!;
+          this.txs.delete(id);
+          if (drop.has(id)) {
+            this.dropped.set(id, 'left out of the new branch (reorg)');
+            continue;
+          }
+          back.push({ tx: r.tx, size: decodeTx(r.tx).size });
+          readded.push(id);
+        }
+      }
+      this.pool = [...back, ...this.pool.filter((p) => !drop.has(p.tx.txID))];
+      this.fork++;
+      return { readded, dropped: [...drop] };
+    });
+  }
+
   /** Registers a contract deployed on anvil (the USDT stand-in), so TRON transactions can call it. */
   register(c: DeployedContract) {
     this.contracts.set(c.address, c);
@@ -245,6 +295,22 @@ export class StandInChain {
 /** TRON block id: the 8-byte number, then 24 bytes of the block hash (here anvil's). */
 export function blockId(number: number, evmHash: string): string {
   return number.toString(16).padStart(16, '0') + evmHash.slice(2 + 16);
+}
+
+/** A block id of a later branch: the same number, other bytes (a replaced block must not keep its id). */
+function forkedId(id: string, fork: number): string {
+  return id.slice(0, 16) + createHash('sha256').update(`${id}:${fork}`).digest('hex').slice(0, 48);
+}
+
+type LedgerState = { accounts: Map<string, Account>; delegations: Map<string, bigint> };
+const saveLedger = (l: Ledger): LedgerState => structuredClone({ accounts: l.accounts, delegations: l.delegations });
+
+function restoreLedger(l: Ledger, s: LedgerState) {
+  const copy = structuredClone(s);
+  l.accounts.clear();
+  for (const [k, v] of copy.accounts) l.accounts.set(k, v);
+  l.delegations.clear();
+  for (const [k, v] of copy.delegations) l.delegations.set(k, v);
 }
 
 function normalize(raw: TronTxJson): { tx: TxRecord['tx']; size: number } {

@@ -19,6 +19,8 @@ export interface TronNodeOptions {
   port?: number;
   /** The chain id (`eth_chainId`) to answer; default the genesis block's own, new each start. */
   chainId?: number;
+  /** Keep each block's state so `reorg` can replace recent blocks (tests of the reorg path). */
+  reorgs?: boolean;
 }
 
 export type TronNode = Awaited<ReturnType<typeof startTronNode>>;
@@ -34,6 +36,7 @@ export async function startTronNode(opts: TronNodeOptions = {}) {
   const ledger = new Ledger({ ...MAINNET_PARAMS, ...opts.params });
   const chain = new StandInChain(engine.rpc, ledger, opts.solidifyDepth ?? 19);
   await chain.addGenesis(opts.chainId);
+  if (opts.reorgs) chain.history = new Map();
   const keys = { issuer: devKey(0), gas: devKey(1), hot: devKey(2), fee: devKey(3), other: devKey(4) };
   for (const k of Object.values(keys)) ledger.create(k.hex, chain.head.timestamp).balance = 1_000_000_000_000n;
 
@@ -84,6 +87,11 @@ export async function startTronNode(opts: TronNodeOptions = {}) {
     async mine(n = 1) {
       for (let i = 0; i < n; i++) await chain.mine();
     },
+    /**
+     * Replaces the last `depth` blocks (needs `reorgs: true`): their transactions go back to the pool except
+     * `drop`; mine to build the new branch. See StandInChain.reorg.
+     */
+    reorg: (depth: number, opts: { drop?: string[] } = {}) => chain.reorg(depth, opts),
     /** false: blocks keep coming but pending transactions are never packed (they expire unmined). */
     setPacking(on: boolean) {
       chain.packing = on;

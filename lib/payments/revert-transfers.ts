@@ -1,5 +1,5 @@
-import { and, eq, gt, inArray } from 'drizzle-orm';
-import { chainBlocks, chainTransfers } from '@/db/schema';
+import { and, eq, gt, inArray, ne } from 'drizzle-orm';
+import { chainBlocks, chainTransfers, settlements } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { saveCursor, type Cursor } from '@/lib/chain/cursor';
 import type { Network } from '@/lib/chain/network';
@@ -23,10 +23,24 @@ export async function revertTransfers(db: Db, net: Pick<Network, 'mode' | 'chain
       .where(and(eq(chainTransfers.mode, net.mode), eq(chainTransfers.chainId, net.chainId), gt(chainTransfers.blockNumber, ancestor.lastBlock)))
       .for('update');
     const gone = above.filter((t) => canonical.get(t.blockNumber) !== t.blockHash);
-    const removable = gone.filter((t) => t.settlementId === null);
+    // An early sweep not finished (TRON, issue 44): its transfer goes like any other and the settlement is never
+    // credited for it (finishSettlement's gate; early-sweep.ts). Every other settled transfer is kept, as before.
+    const linked = [...new Set(gone.flatMap((t) => (t.settlementId ? [t.settlementId] : [])))];
+    const early = new Set(
+      linked.length
+        ? (
+            await tx
+              .select({ id: settlements.id })
+              .from(settlements)
+              .where(and(inArray(settlements.id, linked), eq(settlements.sweptEarly, true), ne(settlements.status, 'completed')))
+          ).map((r) => r.id)
+        : [],
+    );
+    const finished = { has: (id: string) => !early.has(id) };
+    const removable = gone.filter((t) => t.settlementId === null || !finished.has(t.settlementId));
     for (const t of gone) {
-      // Settled means buried under the required confirmations: only a reorg deeper than that gets here.
-      if (t.settlementId !== null)
+      // Credited means its sweep was final (buried under the required confirmations): only a deeper reorg gets here.
+      if (t.settlementId !== null && finished.has(t.settlementId))
         log.error('settled transfer left the canonical chain', { transferId: t.id, txHash: t.txHash, settlementId: t.settlementId });
     }
     if (removable.length)

@@ -10,6 +10,15 @@ import { emitInvoiceEvent } from '@/lib/invoices/emit-invoice-event';
 import { settlementFee } from '@/lib/invoices/fee';
 import { updateInvoice } from '@/lib/invoices/transitions';
 import type { RawRow } from '@/lib/db/raw-row';
+import { familyOf, type ChainFamily } from '@/lib/config/rails';
+import { paidThreshold } from '@/lib/invoices/transitions';
+
+/**
+ * Blocks on top of a payment before its sweep may start, ahead of the payment's finality (issue 44); null: only
+ * CONFIRMED invoices are swept. TRON: one block on top, since solidification takes ~19 blocks (~57 s) and only the
+ * custody transfer's solidification gates crediting (finishSettlement's gate, lib/settlements/early-sweep.ts).
+ */
+export const EARLY_SWEEP_DEPTH: Record<ChainFamily, number | null> = { evm: null, tron: 1 };
 
 /**
  * What of a settlement's amount the merchant may give back without it costing them (issue 30 §2): for an
@@ -42,6 +51,15 @@ export async function createSettlements(db: Db, net: Network, opts: { limit?: nu
   const limit = opts.limit ?? 100;
   // A payment on the invoice's own network needs the invoice's confirmations; one credited from another network, this network's.
   const requiredSql = sql`(case when i.chain_id = ${net.chainId} then i.confirmations_required else ${net.confirmations} end)`;
+  const early = EARLY_SWEEP_DEPTH[familyOf(net.chain)];
+  // Paid in full on this network and in a block, not yet irreversible: swept early, credited once it is (the gate).
+  const earlySql =
+    early === null
+      ? sql``
+      : sql`union
+      (select i.id from invoices i where i.chain_id = ${net.chainId} and i.mode = ${net.mode} and i.status in ('DETECTED', 'OVERPAID')
+        and not exists (select 1 from settlements s where s.invoice_id = i.id and s.status in ('pending', 'processing'))
+        order by i.updated_at limit ${limit})`;
   const candidates = rowsOf<RawRow<typeof invoices, { id: string }>>(
     await db.execute(sql`
       (select i.id from invoices i where i.chain_id = ${net.chainId} and i.mode = ${net.mode} and i.status = 'CONFIRMED' limit ${limit})
@@ -57,13 +75,16 @@ export async function createSettlements(db: Db, net: Network, opts: { limit?: nu
           and t.block_number <= ${height.final}
           and i.status in ('PAID_OUT', 'EXPIRED')
           and not exists (select 1 from settlements s where s.invoice_id = i.id and s.status in ('pending', 'processing'))
-        limit ${limit})`),
+        limit ${limit})
+      ${earlySql}`),
   );
   const created: string[] = [];
   for (const { id } of candidates) {
     const settlementId = await db.transaction(async (tx) => {
       const [row] = await tx.select().from(invoices).where(eq(invoices.id, id)).for('update', { skipLocked: true });
-      if (!row || !['CONFIRMED', 'PAID_OUT', 'EXPIRED'].includes(row.status)) return null;
+      if (!row) return null;
+      const sweptEarly = early !== null && row.chainId === net.chainId && (row.status === 'DETECTED' || row.status === 'OVERPAID');
+      if (!sweptEarly && !['CONFIRMED', 'PAID_OUT', 'EXPIRED'].includes(row.status)) return null;
       const [busy] = await tx
         .select({ id: settlements.id })
         .from(settlements)
@@ -78,19 +99,25 @@ export async function createSettlements(db: Db, net: Network, opts: { limit?: nu
             // Only this network's payments: a settlement sweeps one network (another network's fan-out sweeps its own).
             eq(chainTransfers.chainId, net.chainId),
             isNull(chainTransfers.settlementId),
-            lte(chainTransfers.blockNumber, cursor.lastBlock - (row.chainId === net.chainId ? row.confirmationsRequired : net.confirmations)),
-            lte(chainTransfers.blockNumber, height.final),
+            ...(sweptEarly
+              ? [lte(chainTransfers.blockNumber, cursor.lastBlock - (early ?? 0))]
+              : [
+                  lte(chainTransfers.blockNumber, cursor.lastBlock - (row.chainId === net.chainId ? row.confirmationsRequired : net.confirmations)),
+                  lte(chainTransfers.blockNumber, height.final),
+                ]),
           ),
         )
         .for('update');
       if (transfers.length === 0) return null;
+      // Early, only once the payments in a block make the invoice paid: a part in the newest block waits for it.
+      if (sweptEarly && transfers.reduce((a, t) => a.add(t.amount), new Decimal(0)).lt(paidThreshold(row))) return null;
       const confirmed = transfers;
       const amount = confirmed.reduce((s, t) => s.add(t.amount), new Decimal(0));
       const [tenant] = await tx.select({ rate: tenants.invoiceFeeRate }).from(tenants).where(eq(tenants.id, row.tenantId));
       const { fee, net: netAmount } = settlementFee(amount, tenant!.rate);
       // The fee on what the merchant may give back waits in the hot wallet, so a refund can return it (heldFee).
       const heldFee = Decimal.min(fee, settlementFee(givebackPart(row, amount), tenant!.rate).fee).toFixed();
-      const kind = row.status === 'CONFIRMED' ? 'invoice' : 'extra';
+      const kind = row.status === 'CONFIRMED' || sweptEarly ? 'invoice' : 'extra';
       const sid = newId('settlement');
       await tx.insert(settlements).values({
         id: sid,
@@ -105,9 +132,11 @@ export async function createSettlements(db: Db, net: Network, opts: { limit?: nu
         feeAmount: fee,
         netAmount,
         heldFee,
+        sweptEarly,
       });
       for (const t of confirmed) await tx.update(chainTransfers).set({ settlementId: sid }).where(eq(chainTransfers.id, t.id));
-      if (kind === 'invoice') {
+      // An early sweep leaves the invoice as it is: it moves on at its confirmation, or at the credit (finishSettlement).
+      if (kind === 'invoice' && !sweptEarly) {
         const moved = await updateInvoice(tx, id, { status: 'PROCESSING_PAYOUT' });
         await emitInvoiceEvent(tx, moved, 'invoice.processing_payout');
       }

@@ -1,11 +1,12 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { settlements, type Settlement } from '@/db/schema';
+import { settlements, type Invoice, type Settlement } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import { Decimal } from '@/lib/money';
 import { emitInvoiceEvent } from '@/lib/invoices/emit-invoice-event';
 import { finishHeldPaymentSettlement } from './finish-held-payment-settlement';
 import { lockInvoice, updateInvoice } from '@/lib/invoices/transitions';
+import { requireFinalTransfers } from './early-sweep';
 
 const credit = (tx: Db, s: Settlement) =>
   postLedgerEntry(tx, {
@@ -18,6 +19,23 @@ const credit = (tx: Db, s: Settlement) =>
     referenceType: 'settlement',
     referenceId: s.id,
   });
+
+/**
+ * An early sweep's invoice may still be DETECTED/OVERPAID (the watcher confirms on its next pass) or CONFIRMED:
+ * its custody transfer is solidified, so its payments are (they are below it, requireFinalTransfers), and the
+ * invoice takes the steps it skipped, with their events, before PAID_OUT: the payer's statuses keep their order.
+ */
+async function catchUp(tx: Db, invoice: Invoice): Promise<Invoice> {
+  if (invoice.status === 'DETECTED' || invoice.status === 'OVERPAID') {
+    invoice = await updateInvoice(tx, invoice.id, { status: 'CONFIRMED' });
+    await emitInvoiceEvent(tx, invoice, 'invoice.confirmed');
+  }
+  if (invoice.status === 'CONFIRMED') {
+    invoice = await updateInvoice(tx, invoice.id, { status: 'PROCESSING_PAYOUT' });
+    await emitInvoiceEvent(tx, invoice, 'invoice.processing_payout');
+  }
+  return invoice;
+}
 
 /** Counted towards the invoice (its own payments; a held payment's settlement never is). */
 const ofInvoice = (s: Settlement) => s.kind === 'invoice' || s.kind === 'extra';
@@ -42,7 +60,10 @@ export async function finishSettlement(db: Db, settlementId: string, opts: { swe
     const uncollected = opts.sweepDeferred === true;
     // A send-back pays its sender from the hot wallet: it must have been swept (refundHeldPayment refuses it otherwise).
     if (uncollected && s.kind === 'refund') throw new Error(`settlement ${s.id}: a send-back cannot be left on its deposit address`);
-    const invoice = await lockInvoice(tx, s.invoiceId);
+    let invoice = await lockInvoice(tx, s.invoiceId);
+    // Started before its payments were irreversible (TRON): credited only if they still are on the chain.
+    await requireFinalTransfers(tx, s);
+    if (s.sweptEarly && s.kind === 'invoice') invoice = await catchUp(tx, invoice);
     if (!uncollected) await credit(tx, s);
     const [done] = await tx
       .update(settlements)

@@ -38,7 +38,9 @@ export async function recordSettlementFailure(db: Db, settlementId: string, err:
     log.error('settlement failed after retries', { settlementId, attempts: s.attempts, error: message });
     await tx.update(settlements).set({ status: 'failed', lastError: message, lockedUntil: null }).where(eq(settlements.id, s.id));
     const invoice = await lockInvoice(tx, s.invoiceId);
-    const row = s.kind === 'invoice' && invoice.status === 'PROCESSING_PAYOUT' ? await updateInvoice(tx, invoice.id, { status: 'FAILED' }) : invoice;
+    // An early TRON sweep's invoice may still be CONFIRMED (issue 44): it fails as a payout would, so support sees it.
+    const payout = invoice.status === 'PROCESSING_PAYOUT' || (s.sweptEarly && invoice.status === 'CONFIRMED');
+    const row = s.kind === 'invoice' && payout ? await updateInvoice(tx, invoice.id, { status: 'FAILED' }) : invoice;
     await emitInvoiceEvent(tx, row, 'invoice.failed');
     return s;
   });

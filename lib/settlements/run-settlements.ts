@@ -10,6 +10,8 @@ import { settleInvoice, type SettleHooks, type SettleNetwork } from './settle-in
 import type { RawRow } from '@/lib/db/raw-row';
 import { settlements } from '@/db/schema';
 import { SettlementWaiting } from './tron/settlement-waiting';
+import { SettlementAbandoned } from './tron/settlement-abandoned';
+import { abandonSettlement } from './early-sweep';
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, backoffMs: 10_000 };
 const LEASE = '5 minutes';
@@ -64,6 +66,7 @@ export async function runSettlements(
       result.completed++;
     } catch (err) {
       if (err instanceof SettlementWaiting) await putBack(db, id, err.message);
+      else if (err instanceof SettlementAbandoned) await abandonSettlement(db, id, err.message);
       else {
         result.failed++;
         await recordFailureRetrying(db, id, err, opts.retry ?? DEFAULT_RETRY);

@@ -37,7 +37,7 @@ const SETTLE: Record<ChainFamily, Settle> = {
  * no shared nonce, each on its own reservation of the energy wallet's stake (issue 44); EVM's one at a time (the
  * gas wallet's nonces and top-ups were built for that).
  */
-const CONCURRENCY: Record<ChainFamily, number> = { evm: 1, tron: 16 };
+const CONCURRENCY: Record<ChainFamily, number> = { evm: 1, tron: 64 };
 export const settleConcurrency = (net: Pick<SettleNetwork, 'chain'>) => CONCURRENCY[familyOf(net.chain)];
 
 /**

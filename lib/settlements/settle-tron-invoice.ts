@@ -8,6 +8,7 @@ import { tronClientOf } from '@/lib/chain/tron-network-client';
 import { toHex41 } from '@/lib/chain/tron/address';
 import { tronDepositKey } from '@/lib/chain/tron/deposit-key';
 import { readTrc20Balance } from '@/lib/chain/tron/token-balance';
+import { refuseOrphanedSweep } from './early-sweep';
 import { finishSettlement } from './finish-settlement';
 import { planSweep } from './plan-sweep';
 import { planTronSweep, type TronSweepParties } from './tron/plan-tron-sweep';
@@ -31,6 +32,13 @@ export async function settleTronInvoice(db: Db, net: TronSettleNetwork, s: Settl
   if (deposit.hex !== invoice.depositAddress)
     throw new Error(`settlement ${s.id}: index ${invoice.addressIndex} does not derive ${invoice.depositAddress}`);
   s = await afterReclaim(db, s);
+  // An early sweep whose payment a reorg took: nothing is planned or signed for it (a custody transfer already
+  // recorded is followed to its end first: it may still land if the new branch holds the payment again).
+  const custody = await db
+    .select({ id: settlementTxs.id })
+    .from(settlementTxs)
+    .where(and(eq(settlementTxs.settlementId, s.id), eq(settlementTxs.step, 'custody')));
+  if (!custody.length) await refuseOrphanedSweep(db, s);
   const token = toHex41(net.tokenAddress);
   const carried = await planSweep(db, net, s, () => readTrc20Balance(client, token, deposit.hex));
   if (!carried) return finishSettlement(db, s.id, { sweepDeferred: true });
@@ -46,6 +54,8 @@ export async function settleTronInvoice(db: Db, net: TronSettleNetwork, s: Settl
     hot: toHex41(privateKeyToAddress(net.hotWalletKey)),
     allowTrxBurn: net.allowTrxBurn === true,
     burnVariable: `${net.mode === 'live' ? 'LIVE' : 'TEST'}_TRON_ALLOW_TRX_BURN`,
+    // Before a custody transfer that cannot land as recorded is signed again (sweep-tron.ts).
+    beforeResign: () => refuseOrphanedSweep(db, s),
   };
   const plan = await planTronSweep(db, parties, s, total, carried);
   await sweepTron(db, { ...parties, depositKey: deposit.privateKey, energyKey: tronKey(net.gasWalletKey) }, s, plan, hooks);

@@ -6,6 +6,14 @@ import { Time } from '@/components/ui/time';
 import { requireSupport } from '@/lib/console/context';
 import { listStuckWork } from '@/lib/console/list-stuck-work';
 import { CHAIN_GONE_TEXT } from '@/lib/invoices/chain-gone-text';
+import { readSettlementBacklog } from '@/lib/console/read-settlement-backlog';
+
+/** An age in seconds as support reads it: 45 s, 7 min 5 s, 2 h 3 min. */
+function age(s: number): string {
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}
 
 export const metadata = { title: 'Stuck work · Support console' };
 
@@ -20,14 +28,54 @@ const Tenant = ({ name, id, mode }: { name: string; id: string; mode: string }) 
 
 export default async function StuckWorkPage() {
   const ctx = await requireSupport();
-  const w = await listStuckWork(ctx.db);
+  const [w, backlog] = await Promise.all([listStuckWork(ctx.db), readSettlementBacklog(ctx.db)]);
   return (
     <>
       <PageHeader
         title="Stuck work"
-        description={`Failed payouts, waiting or slow withdrawals (no progress for ${w.stuckAfterMinutes} min), exchange orders that need a person.`}
+        description={`The settlement backlog per network, failed payouts, waiting or slow withdrawals (no progress for ${w.stuckAfterMinutes} min), exchange orders that need a person.`}
       />
       <div className="space-y-6">
+        <Card title="Settlement backlog">
+          {backlog.length === 0 ? (
+            <EmptyState title="No open settlements: every paid invoice is swept" />
+          ) : (
+            <div className="-m-5 overflow-x-auto">
+              <table className={tableClass}>
+                <thead>
+                  <tr>
+                    <th className={thClass}>Network</th>
+                    <th className={thClass}>Open</th>
+                    <th className={thClass}>Running</th>
+                    <th className={thClass}>Waiting</th>
+                    <th className={thClass}>Tenants</th>
+                    <th className={thClass}>Oldest</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {backlog.map((b) => (
+                    <tr key={`${b.mode}:${b.chainId}`} data-settlement-backlog={`${b.mode}:${b.chain}`}>
+                      <td className={tdClass}>
+                        {b.chain} <span className="text-xs text-slate-400">{b.mode}</span>
+                      </td>
+                      <td className={tdClass} data-backlog-open>
+                        {b.open}
+                      </td>
+                      <td className={tdClass}>{b.running}</td>
+                      <td className={tdClass} title="Backing off: waiting for stake other sweeps hold, or retrying after a failure">
+                        {b.waiting}
+                      </td>
+                      <td className={tdClass}>{b.tenants}</td>
+                      <td className={tdClass} data-backlog-oldest={b.oldestAgeSeconds}>
+                        {age(b.oldestAgeSeconds)} <span className="font-mono text-xs text-slate-400">{b.oldestId}</span>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </Card>
         <Card title={`Invoices (${w.invoices.length})`}>
           {w.invoices.length === 0 ? (
             <EmptyState title="No failed or stuck payouts" />

@@ -13,7 +13,7 @@ import { runTronStep, type TronStepContext, type TronSweepHooks } from './send-t
 type Net = ReadyNetwork<'rpcUrl' | 'gasWalletKey'>;
 
 /** Undelegations in flight at once: each waits for its block, so a backlog drains a batch per block. */
-const BATCH = 20;
+const BATCH = 64;
 
 /**
  * The energy janitor (issue 44: undelegation is off the payment's path; issue 42: energy is always reclaimed):

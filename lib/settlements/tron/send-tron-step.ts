@@ -71,12 +71,16 @@ export interface TronStep {
   waitsOn?: RegExp;
 }
 
-const signedOf = (row: Row): SignedTronTx => ({
-  txId: row.txHash,
-  tx: JSON.parse(row.rawTx),
-  expiration: row.expiresAt!.getTime(),
-  refBlockNumber: row.refBlockNumber!,
-});
+const signedOf = (row: Row): SignedTronTx & { refBlockHash?: string } => {
+  const tx = JSON.parse(row.rawTx);
+  return {
+    txId: row.txHash,
+    tx,
+    expiration: row.expiresAt!.getTime(),
+    refBlockNumber: row.refBlockNumber!,
+    refBlockHash: tx?.raw_data?.ref_block_hash,
+  };
+};
 
 async function signAgainstHead(client: TronNodeClient, step: TronStep, value: string) {
   const { head } = await readTronHeads(client);
@@ -92,9 +96,22 @@ async function signAgainstHead(client: TronNodeClient, step: TronStep, value: st
  * TRX it burned is recorded in gas_spend. `afterStep` follows, whether the step was sent or not needed.
  */
 export async function runTronStep(ctx: TronStepContext, step: TronStep): Promise<void> {
-  const row = (await findRecordedTx(ctx.db, ctx.settlementId, step.step)) ?? (await recordAndBroadcast(ctx, step));
+  let row = (await findRecordedTx(ctx.db, ctx.settlementId, step.step)) ?? (await recordAndBroadcast(ctx, step));
+  if (row && row.status === 'confirmed' && step.final === 'included') row = await stillIncluded(ctx, row);
   if (row) await awaitTronStep(ctx, row, step);
   await ctx.hooks.afterStep?.(step.step);
+}
+
+/**
+ * A step counted done on inclusion is looked up again on every later attempt: a reorg may have taken its block
+ * (issue 44, early sweeps). Gone from the node: followed again like a step just broadcast (the same bytes, or,
+ * once isSafelyExpired proves they can never land, judged and signed anew).
+ */
+async function stillIncluded(ctx: TronStepContext, row: Row): Promise<Row> {
+  if ((await lookupTronTx(ctx.client, row.txHash)).state !== 'unknown') return row;
+  log.warn('TRON step left the chain (reorg): followed again', { settlementId: ctx.settlementId, step: row.step, txId: row.txHash });
+  const [again] = await ctx.db.update(settlementTxs).set({ status: 'signed', confirmedAt: null }).where(eq(settlementTxs.id, row.id)).returning();
+  return again!;
 }
 
 /**
@@ -198,7 +215,9 @@ async function rebroadcast(client: TronNodeClient, signed: SignedTronTx): Promis
     await broadcastTronTx(client, signed);
     return null;
   } catch (err) {
-    if (err instanceof TronBroadcastError && err.code === 'TRANSACTION_EXPIRATION_ERROR') return null;
+    // Expired at the head, or its reference block replaced by a reorg (TAPOS_ERROR): no answer until the
+    // solidified chain proves it can never land (isSafelyExpired).
+    if (err instanceof TronBroadcastError && (err.code === 'TRANSACTION_EXPIRATION_ERROR' || err.code === 'TAPOS_ERROR')) return null;
     if (err instanceof TronBroadcastError && err.code === 'CONTRACT_VALIDATE_ERROR') return err.message;
     throw err;
   }

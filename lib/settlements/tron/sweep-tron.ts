@@ -116,6 +116,7 @@ function custodyStep(ctx: TronStepContext, p: TronSweepParties & TronSweepKeys, 
         lifetimeMs,
       }),
     replan: async (failed) => {
+      await p.beforeResign?.();
       if (!failed) return plan.units;
       await replanTransfer(ctx, p, plan, prep, failed);
       return plan.units;

@@ -1,0 +1,1 @@
+ALTER TABLE "settlements" ADD COLUMN "swept_early" boolean DEFAULT false NOT NULL;
