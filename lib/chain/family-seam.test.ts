@@ -3,11 +3,11 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /*
- * What differs between chain families lives in lib/chain (issue 43): each family's address rule, codec and
- * reader. A form or page that writes its own address pattern or asks "is this TRON?" drifts from what the
- * family's lane accepts (the dashboard refused every T… address on TRON rails). So app/ and components/ hold
- * no family branch at all, and lib's other folders no more than they had when this check came (a ratchet,
- * to be brought to zero by the ChainFamily seam); lib/testing drives chains and is exempt.
+ * What differs between chain families lives in the family code (issue 43): each family's address rule, codec,
+ * reader, FamilyOps and configuration syntax. A form or page that writes its own address pattern or asks "is this
+ * TRON?" drifts from what the family's lane accepts (the dashboard refused every T… address on TRON rails). So no
+ * file outside the family code holds a family branch: everything else asks familyOps(chain) or its domain's
+ * Record<ChainFamily, …>. lib/testing drives chains and is exempt.
  */
 const root = process.cwd();
 
@@ -20,6 +20,9 @@ const BRANCH = [
   /0x\[0-9a-fA-F\]\{40\}/g,
   /T\[1-9A-HJ/g,
 ];
+
+/** Family branches and written-out address patterns in a source text. */
+const countBranches = (text: string) => BRANCH.reduce((sum, re) => sum + (text.match(re)?.length ?? 0), 0);
 
 function* sources(dir: string): Generator<string> {
   for (const name of readdirSync(dir)) {
@@ -36,8 +39,7 @@ export function familyBranches(folders: string[], skip: (path: string) => boolea
     for (const file of sources(join(root, folder))) {
       const path = relative(root, file);
       if (skip(path)) continue;
-      const text = readFileSync(file, 'utf8');
-      const n = BRANCH.reduce((sum, re) => sum + (text.match(re)?.length ?? 0), 0);
+      const n = countBranches(readFileSync(file, 'utf8'));
       if (n > 0) out[path] = n;
     }
   }
@@ -45,54 +47,33 @@ export function familyBranches(folders: string[], skip: (path: string) => boolea
 }
 
 /**
- * The chain adapter's family code: each family's folder (lib/chain/evm/, lib/chain/tron/), its FamilyOps beside
- * them (lib/chain/evm-family.ts, lib/chain/tron-family.ts: they read through lib/chain's own files, which the
- * folders sit below) and the one table that dispatches to them (lib/chain/families.ts).
+ * The family code: each family's folder in the chain adapter (lib/chain/evm/, lib/chain/tron/), its FamilyOps
+ * beside them (lib/chain/evm-family.ts, lib/chain/tron-family.ts: they read through lib/chain's own files, which
+ * the folders sit below), the one table that dispatches to them (lib/chain/families.ts), and each family's
+ * configuration syntax (lib/config/evm/, lib/config/tron/: lib/config is read before lib/chain and cannot import it).
  */
-const FAMILY_CODE = /^lib\/chain\/(?:evm\/|tron\/|families\.ts$|[\w-]+-family\.ts$)/;
-
-/**
- * lib's family branches outside lib/chain: only ever lowered (issue 43 §2 takes them to 0). The sites behind the
- * seam are gone (watch, settle, withdrawal lane, rail check, heads, freeze list, solvency, console wallets, test
- * payment, deposit pool, payment QR, checkout): they ask familyOps(chain) or their domain's Record<ChainFamily, …>.
- * What is left is in files other work is changing, and two sweep-plan tag checks (`gasPlan.kind`) in the families' sweeps.
- */
-const LIB_CEILING: Record<string, number> = {
-  'lib/config/network-env.ts': 1,
-  'lib/config/rails.ts': 1,
-  'lib/config/tron-env-address.ts': 2,
-  'lib/console/search.ts': 1,
-  'lib/destinations/refuse-blacklisted.ts': 1,
-  'lib/settlements/settle-evm-invoice.ts': 1,
-  'lib/settlements/tron/plan-tron-sweep.ts': 2,
-};
-
-/**
- * lib/chain's own family branches outside FAMILY_CODE: a ratchet too. network.ts builds TRON's extra fields
- * (allowTrxBurn, energyLowSweeps) until Network is a union by family (issue 43 §2).
- */
-const CHAIN_CEILING: Record<string, number> = {
-  'lib/chain/network.ts': 1,
-};
-
-const overCeiling = (found: Record<string, number>, ceiling: Record<string, number>) =>
-  Object.entries(found)
-    .filter(([p, n]) => n > (ceiling[p] ?? 0))
-    .map(([p, n]) => `${p}: ${n} (at most ${ceiling[p] ?? 0})`);
+const FAMILY_CODE = /^lib\/(?:chain\/(?:evm\/|tron\/|families\.ts$|[\w-]+-family\.ts$)|config\/(?:evm|tron)\/)/;
 
 describe('the chain family seam', () => {
-  it('app/ and components/ take every address rule and family fact from lib/chain: no branch of their own', () => {
-    expect(familyBranches(['app', 'components'])).toEqual({});
+  it('app/, components/ and jobs/ take every address rule and family fact from lib: no branch of their own', () => {
+    expect(familyBranches(['app', 'components', 'jobs'])).toEqual({});
   });
 
-  it("lib's other folders gain no family branch (a ratchet: lower LIB_CEILING as branches move behind the family)", () => {
-    const found = familyBranches(['lib'], (p) => p.startsWith('lib/chain/') || p.startsWith('lib/testing/'));
-    expect(overCeiling(found, LIB_CEILING)).toEqual([]);
+  it('lib holds no family branch outside the family code (a new one belongs behind FamilyOps or a Record<ChainFamily, …>)', () => {
+    expect(familyBranches(['lib'], (p) => FAMILY_CODE.test(p) || p.startsWith('lib/testing/'))).toEqual({});
   });
 
-  it('lib/chain branches on the family only in the family folders and the dispatch table (a ratchet: CHAIN_CEILING)', () => {
-    const found = familyBranches(['lib/chain'], (p) => FAMILY_CODE.test(p));
-    expect(overCeiling(found, CHAIN_CEILING)).toEqual([]);
+  it('the check sees each form of family branch and address pattern', () => {
+    const forms = [
+      "if (addr.startsWith('T')) return tron(addr);",
+      "const fee = familyOf(chain) === 'tron' ? energy : gas;",
+      "if ('evm' !== spec.family) return;",
+      'if (isEvmNetwork(net)) watch(net);',
+      'const ok = /^0x[0-9a-fA-F]{40}$/.test(s);',
+      'const ok = /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(s);',
+    ];
+    for (const f of forms) expect(countBranches(f), f).toBe(1);
+    expect(countBranches('const fee = FEES[familyOf(chain)]; if (plan.kind === kind) return plan;')).toBe(0);
   });
 
   it('FAMILY_CODE exempts the family folders, their FamilyOps and the table, and nothing generic', () => {
@@ -102,6 +83,8 @@ describe('the chain family seam', () => {
       'lib/chain/tron-family.ts',
       'lib/chain/tron/address.ts',
       'lib/chain/evm/address-rule.ts',
+      'lib/config/tron/env-address.ts',
+      'lib/config/evm/env-address.ts',
     ])
       expect(FAMILY_CODE.test(p), p).toBe(true);
     for (const p of [
@@ -110,6 +93,8 @@ describe('the chain family seam', () => {
       'lib/chain/evm-x.ts',
       'lib/chain/families.tsx',
       'lib/settlements/tron/plan-tron-sweep.ts',
+      'lib/config/network-env.ts',
+      'lib/config/env-addresses.ts',
     ])
       expect(FAMILY_CODE.test(p), p).toBe(false);
   });

@@ -14,6 +14,7 @@ import {
   parseRails,
   UNPREFIXED_RAIL,
   type Asset,
+  type ChainFamily,
   type ChainKey,
 } from '@/lib/config/rails';
 
@@ -266,17 +267,21 @@ function buildExtraNetwork(e: ReturnType<typeof env>, mode: Mode, chain: ChainKe
     gasWalletLowBnb: (raw[`${p}_${chain}_GAS_WALLET_LOW`] as string | undefined) ?? bsc.gasWalletLowBnb,
     nativeCoin: spec.nativeCoin,
     tokens,
-    ...(spec.family === 'tron'
-      ? {
-          allowTrxBurn: raw[`${p}_TRON_ALLOW_TRX_BURN`] === true,
-          energyLowSweeps: (raw[`${p}_TRON_ENERGY_LOW_SWEEPS`] as number | undefined) ?? DEFAULT_ENERGY_LOW_SWEEPS,
-        }
-      : {}),
+    ...FAMILY_SETTINGS[spec.family](raw, p),
   });
 }
 
 /** Sweeps the TRON energy wallet should always be able to pay (the low-funds floor when unset). */
 export const DEFAULT_ENERGY_LOW_SWEEPS = 20;
+
+/** The settings only one family's networks have (TRON: burning TRX for energy, the energy wallet's floor). */
+const FAMILY_SETTINGS: Record<ChainFamily, (raw: RawEnv, p: 'TEST' | 'LIVE') => Pick<Network, 'allowTrxBurn' | 'energyLowSweeps'>> = {
+  evm: () => ({}),
+  tron: (raw, p) => ({
+    allowTrxBurn: raw[`${p}_TRON_ALLOW_TRX_BURN`] === true,
+    energyLowSweeps: (raw[`${p}_TRON_ENERGY_LOW_SWEEPS`] as number | undefined) ?? DEFAULT_ENERGY_LOW_SWEEPS,
+  }),
+};
 
 const STOPPED = new WeakMap<Network, { generation: number; net: Network | undefined }>();
 

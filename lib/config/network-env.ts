@@ -1,7 +1,7 @@
 import { privateKeyToAddress } from 'viem/accounts';
 import { z } from 'zod';
-import { parseRails } from '@/lib/config/rails';
-import { tronEnvAddress } from './tron-env-address';
+import { CHAIN_SPECS, parseRails } from '@/lib/config/rails';
+import { ENV_ADDRESS } from './env-addresses';
 import { modeSeparationProblems, railEnvProblems } from './rail-env-problems';
 
 /** The well-known development mnemonic (anvil, hardhat): anyone can spend from it, so production refuses it. */
@@ -72,14 +72,9 @@ export const DEV_TRON_ACCOUNT_ADDRESSES: readonly string[] = [
 /** Chain ids the networks take in production when *_CHAIN_ID is unset: BSC mainnet, BSC testnet. */
 export const PRODUCTION_DEFAULT_CHAIN_ID = { live: 56, test: 97 } as const;
 
-/** A TRON contract or account in its Base58 `T…` form (or 20-byte hex): kept as its 20 bytes in `0x` form. */
-const tronAddress = z
-  .string()
-  .trim()
-  .refine((v) => tronEnvAddress(v) !== null, 'must be a TRON address (T…, checksum valid) or 0x-prefixed 20-byte hex')
-  .transform((v) => tronEnvAddress(v)!);
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key');
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
+/** The unprefixed variables' addresses are BSC's; the fee wallet is one account, written in BSC's form, on every network. */
+const address = ENV_ADDRESS[CHAIN_SPECS.BSC.family];
 const mnemonic = z
   .string()
   .trim()
@@ -174,8 +169,8 @@ export const RAIL_ENV: Record<string, z.ZodType> = {
         [`${p}_${c}_CHAIN_ID`, chainId.optional()],
         [`${p}_${c}_CONFIRMATIONS`, confirmations.optional()],
         [`${p}_${c}_START_BLOCK`, block.optional()],
-        [`${p}_${c}_USDT_ADDRESS`, (c === 'TRON' ? tronAddress : address).optional()],
-        [`${p}_${c}_USDC_ADDRESS`, (c === 'TRON' ? tronAddress : address).optional()],
+        [`${p}_${c}_USDT_ADDRESS`, ENV_ADDRESS[CHAIN_SPECS[c].family].optional()],
+        [`${p}_${c}_USDC_ADDRESS`, ENV_ADDRESS[CHAIN_SPECS[c].family].optional()],
         [`${p}_${c}_USDT_SYMBOL`, symbol.optional()],
         [`${p}_${c}_USDC_SYMBOL`, symbol.optional()],
         [`${p}_${c}_GAS_WALLET_PRIVATE_KEY`, privateKey.optional()],

@@ -190,8 +190,11 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
 /** The family of a network (how it is read, signed for and paid for). */
 export const familyOf = (chain: ChainKey): ChainFamily => CHAIN_SPECS[chain].family;
 
+/** The networks of a family, in CHAINS order. */
+export const chainsOf = (family: ChainFamily): readonly ChainKey[] => CHAINS.filter((c) => familyOf(c) === family);
+
 /** The networks read through viem (local anvil chains in tests and dev); TRON runs on its own stand-in. */
-export const EVM_CHAINS: readonly ChainKey[] = CHAINS.filter((c) => CHAIN_SPECS[c].family === 'evm');
+export const EVM_CHAINS: readonly ChainKey[] = chainsOf('evm');
 
 /**
  * The asset fiat rates are quoted in (USDT per unit of fiat): only invoices and links in it take a fiat price;

@@ -8,6 +8,7 @@ import { depositAccount } from '@/lib/chain/deposit-account';
 import { confirmRecordedTx, findRecordedTx, sendRecordedTx } from '@/lib/chain/send-recorded-tx';
 import { finishSettlement } from './finish-settlement';
 import { planSweep, type Carried } from './plan-sweep';
+import { storedSweepPlan } from './common/stored-sweep-plan';
 import type { SettleHooks, SettleNetwork } from './settle-invoice';
 
 type GasPlan = EvmSweepPlan;
@@ -24,10 +25,8 @@ async function gasPlan(
   moves: Move[],
   carried: Carried,
 ): Promise<GasPlan> {
-  if (s.gasPlan) {
-    if (s.gasPlan.kind === 'tron') throw new Error(`settlement ${s.id} has a TRON plan on an EVM network`);
-    return s.gasPlan;
-  }
+  const stored = storedSweepPlan(s, 'evm');
+  if (stored) return stored;
   const estimate = async (m: Move | undefined) =>
     m
       ? withMargin(

@@ -3,6 +3,7 @@ import { settlements, type CarriedSettlements, type Settlement, type TronSweepPl
 import { rowsOf, type Db } from '@/lib/db';
 import type { TronNodeClient } from '@/lib/chain/tron/node-client';
 import { estimateTrc20Transfer, readTronAccount } from '@/lib/chain/tron/resources';
+import { storedSweepPlan } from '../common/stored-sweep-plan';
 import { SettlementWaiting } from './settlement-waiting';
 import { ENERGY_WALLET_RESERVE_SUN, readTronFees, readTronStake } from '@/lib/chain/tron/stake';
 
@@ -91,10 +92,8 @@ export const STAKE_CHUNK_SWEEPS = 100n;
  * cannot promise each other the same stake.
  */
 export async function planTronSweep(db: Db, p: TronSweepParties, s: Settlement, units: bigint, carried: CarriedSettlements): Promise<TronSweepPlan> {
-  if (s.gasPlan) {
-    if (s.gasPlan.kind !== 'tron') throw new Error(`settlement ${s.id} has an EVM plan on TRON`);
-    return s.gasPlan;
-  }
+  const stored = storedSweepPlan(s, 'tron');
+  if (stored) return stored;
   const estimate = await estimateTrc20Transfer(p.client, { token: p.token, from: p.deposit, to: p.hot, amount: units });
   if (estimate.reverted)
     throw new Error(`the deposit's USDT transfer of ${units} units would revert (blacklisted address, or less USDT than planned)`);
@@ -110,7 +109,8 @@ export async function planTronSweep(db: Db, p: TronSweepParties, s: Settlement, 
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`tron-energy:${p.chainId}:${p.energyWallet}`}))`);
     const [fresh] = await tx.select({ gasPlan: settlements.gasPlan }).from(settlements).where(eq(settlements.id, s.id)).for('update');
-    if (fresh?.gasPlan?.kind === 'tron') return fresh.gasPlan;
+    const planned = fresh && storedSweepPlan({ id: s.id, gasPlan: fresh.gasPlan }, 'tron');
+    if (planned) return planned;
     const stake = await readTronStake(p.client, p.energyWallet);
     if (!stake.activated) throw new TronSweepRefused(`the energy wallet ${p.energyWallet} does not exist on chain (fund it with TRX)`);
     if (!(stake.energyPerTrx > 0)) throw new Error('the node reports no energy per staked TRX');

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest();
@@ -20,3 +21,10 @@ export function tronEnvAddress(raw: string): `0x${string}` | null {
   if (!sha256(sha256(body)).subarray(0, 4).equals(bytes.subarray(21))) return null;
   return `0x${body.subarray(1).toString('hex')}`;
 }
+
+/** A TRON contract or account in its Base58 `T…` form (or 20-byte hex): kept as its 20 bytes in `0x` form. */
+export const tronEnvAddressSchema = z
+  .string()
+  .trim()
+  .refine((v) => tronEnvAddress(v) !== null, 'must be a TRON address (T…, checksum valid) or 0x-prefixed 20-byte hex')
+  .transform((v) => tronEnvAddress(v)!);
