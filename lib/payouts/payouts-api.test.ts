@@ -1,4 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { events } from '@/db/schema';
+import { completeWithdrawal, failWithdrawal } from '@/lib/withdrawals/finish-withdrawal';
 import { describe, expect, it } from 'vitest';
 import { rowsOf, type Db } from '@/lib/db';
 import { Decimal, formatAmount } from '@/lib/money';
@@ -160,5 +162,31 @@ describe('POST /v1/payouts', () => {
     const w = await written(t.db, t.tenant.id);
     expect([w.payouts, w.items, w.withdrawals]).toEqual(['1', '2', '2']);
     expect(await ledgerMatchesBalance(t.db, t.tenant.id)).toBe('39.40');
+  });
+
+  it('items follow their withdrawals: item events, the failed item refunded, payout.completed once after the last', async () => {
+    const t = await fundedTenant('100');
+    const res = await call('POST', '/v1/payouts', { key: t.test, body: { items: [item('10.00'), item('20.00')] } });
+    expect(res.status, res.text).toBe(201);
+    const [a, b] = res.body.items as { withdrawalId: string }[];
+    await failWithdrawal(t.db, a!.withdrawalId, 'execution reverted');
+    expect((await call('GET', `/v1/payouts/${res.body.id}`, { key: t.test })).body).toMatchObject({
+      status: 'PROCESSING',
+      counts: { pending: 1, completed: 0, failed: 1 },
+    });
+    await completeWithdrawal(t.db, b!.withdrawalId);
+    expect(await failWithdrawal(t.db, a!.withdrawalId, 'again')).toBeNull();
+    const done = await call('GET', `/v1/payouts/${res.body.id}`, { key: t.test });
+    expect(done.body).toMatchObject({ status: 'COMPLETED', counts: { pending: 0, completed: 1, failed: 1 } });
+    expect(done.body.items[0]).toMatchObject({ status: 'FAILED', failureReason: 'execution reverted' });
+    // The failed item's 10.00 + 0.10 came back: 100 − 20.20.
+    expect(await ledgerMatchesBalance(t.db, t.tenant.id)).toBe('79.80');
+    const rows = await t.db
+      .select({ type: events.type, data: events.data })
+      .from(events)
+      .where(and(eq(events.tenantId, t.tenant.id), eq(events.subjectId, res.body.id)))
+      .orderBy(events.id);
+    expect(rows.map((r) => r.type)).toEqual(['payout.item.failed', 'payout.item.completed', 'payout.completed']);
+    expect(rows[2]!.data).toMatchObject({ id: res.body.id, itemCount: 2, completed: 1, failed: 1 });
   });
 });
