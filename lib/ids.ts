@@ -35,6 +35,8 @@ export const ID_PREFIXES = {
   consoleAlert: 'alr',
   jobRun: 'run',
   screening: 'scr',
+  payout: 'po',
+  payoutItem: 'poi',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

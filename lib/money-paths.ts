@@ -92,6 +92,21 @@ export const MONEY_PATHS = {
       policy_job: NOT_JOB,
     },
   },
+  // Issue 47: every item is a withdrawal through createWithdrawal's own checks and controls (lib/payouts).
+  batch_payout: {
+    title: 'Batch payout (many withdrawals, all or nothing)',
+    operations: ['createPayout'],
+    entry: 'API only (the dashboard screen is not built yet)',
+    actors: {
+      owner_2fa: no('no dashboard screen yet (issue 47)'),
+      owner_no_2fa: no('no dashboard screen yet (issue 47)'),
+      member: NOT_OWNER,
+      support: NO_TENANT,
+      ...keys({ controls: API_KEY_MONEY, note: 'each item as a withdrawal; the 24 h limit counts the items before it' }),
+      ...outsiders,
+      policy_job: NOT_JOB,
+    },
+  },
   exchange_withdrawal: {
     title: 'Exchange withdrawal (another coin)',
     operations: ['createExchangeWithdrawal'],

@@ -13,6 +13,7 @@ import * as exchange from '@/lib/exchange/operations';
 import * as withdrawalControls from '@/lib/withdrawal-controls/operations';
 import { payinCurrenciesOp, payinQuoteOp } from '@/lib/exchange/payin-operations';
 import * as statements from '@/lib/statements/operations';
+import * as payouts from '@/lib/payouts/operations';
 
 /**
  * Every /v1 operation: the OpenAPI document and the generated auth tests iterate this list.
@@ -28,6 +29,7 @@ export const OPERATIONS: Operation[] = [
   ...Object.values(webhooks),
   ...Object.values(withdrawals),
   ...Object.values(statements),
+  ...Object.values(payouts),
   withdrawalControls.getWithdrawalControlsOp,
   ...Object.values(paymentLinks),
   ...Object.values(storefront),

@@ -1,4 +1,5 @@
 import { onInvoiceEvents } from '@/lib/invoices/invoice-event-hooks';
+import { finishPayoutItem } from '@/lib/payouts/finish-payout-item';
 import { finishHeldPaymentRefund } from '@/lib/refunds/finish-held-payment-refund';
 import { applyInvoiceEventsToOrders } from '@/lib/storefront/apply-invoice-events';
 import { onWithdrawalFinal } from '@/lib/withdrawals/withdrawal-final-hooks';
@@ -14,4 +15,6 @@ export function installPaymentHooks(): void {
   onInvoiceEvents('storefront-orders', ['invoice.confirmed', 'invoice.expired'], applyInvoiceEventsToOrders);
   // A held payment sent back is refunded when its withdrawal completes, held again (with the reason) when it fails.
   onWithdrawalFinal('held-payment-send-back', finishHeldPaymentRefund);
+  // A payout's item follows its withdrawal; the last item to end completes the payout (payout.* events).
+  onWithdrawalFinal('payout-items', finishPayoutItem);
 }

@@ -24,3 +24,4 @@ export * from './solvency';
 export * from './operator-events';
 export * from './console-alerts';
 export * from './screening';
+export * from './payouts';

@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   amount_out_of_range: 400,
   exchange_rejected: 400,
   unknown_api_version: 400,
+  payout_items_invalid: 400,
   invalid_api_key: 401,
   insufficient_scope: 403,
   tenant_suspended: 403,
@@ -40,6 +41,7 @@ export const ERROR_STATUS = {
   nothing_to_refund: 409,
   too_many_refund_requests: 409,
   sender_not_refundable: 409,
+  duplicate_reference: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
@@ -76,6 +78,8 @@ const REASON: Record<number, string> = {
 export interface ErrorDetail {
   path: string;
   message: string;
+  /** A batch's per-row refusal (POST /v1/payouts): the code the row alone would have been refused with. */
+  code?: ErrorCode;
 }
 
 export class ApiError extends Error {

@@ -183,6 +183,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Test helpers': 'Test mode only: simulate what the chain would do.',
   Webhooks: 'Endpoints that receive the signed events, their delivery log, replay and the postback secret.',
   Withdrawals: 'Balance and USDT withdrawals to a BEP-20 address.',
+  Payouts: 'Batch payouts: many withdrawals reserved in one transaction, all or nothing (extension, docs/payouts.md).',
   'Payment links': 'Reusable public pages (`/l/<slug>`) where each payer gets an invoice of their own.',
   'Storefront orders': 'Orders of the hosted store; each has an invoice.',
   'Storefront products': 'Products of the hosted store.',

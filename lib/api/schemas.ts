@@ -34,7 +34,15 @@ export const ErrorSchema = z
     error: z.string(),
     message: z.string(),
     code: z.string(),
-    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    details: z
+      .array(
+        z.object({
+          path: z.string(),
+          message: z.string(),
+          code: z.string().optional().describe("A batch's per-row refusal (POST /v1/payouts): the code that row alone would get."),
+        }),
+      )
+      .optional(),
     requestId: z.string(),
   })
   .meta({ id: 'Error' });

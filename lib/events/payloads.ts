@@ -3,6 +3,7 @@ import { INVOICE_STATUSES } from '@/db/schema/invoices';
 import { REFUND_REQUEST_STATUSES } from '@/db/schema/refund-requests';
 import { ORDER_STATUSES } from '@/db/schema/storefront';
 import { WITHDRAWAL_STATUSES } from '@/db/schema/withdrawals';
+import { PAYOUT_ITEM_STATUSES, PAYOUT_STATUSES } from '@/db/schema/payouts';
 import { NullableTimestamp, Timestamp } from '@/lib/api/schemas';
 import { ASSETS, CHAINS } from '@/lib/config/rails';
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from './types';
@@ -121,6 +122,35 @@ export const HeldPaymentEventData = z
   })
   .meta({ id: 'HeldPaymentEventData' });
 
+export const PayoutItemEventData = z
+  .object({
+    payoutId: z.string(),
+    position: z.int().describe("The item's index in the request, from 0."),
+    reference: z.string().describe('Your reference for the item, unique among your payouts.'),
+    status: z.enum(PAYOUT_ITEM_STATUSES),
+    withdrawalId: z.string().describe("The item's withdrawal (its withdrawal.* events come too)."),
+    chain: z.enum(CHAINS),
+    token: z.enum(ASSETS),
+    destinationAddress: z.string(),
+    amount: Amount,
+    feeAmount: Amount,
+    txHash: z.string().nullable(),
+    failureReason: z.string().nullable().describe('Why the transfer failed; its amount and fee went back to the balance.'),
+  })
+  .meta({ id: 'PayoutItemEventData' });
+
+export const PayoutEventData = z
+  .object({
+    id: z.string(),
+    status: z.enum(PAYOUT_STATUSES),
+    itemCount: z.int(),
+    completed: z.int().describe('Items paid.'),
+    failed: z.int().describe('Items that failed (refunded to the balance).'),
+    createdAt: Timestamp,
+    completedAt: NullableTimestamp,
+  })
+  .meta({ id: 'PayoutEventData' });
+
 export const TestEventData = z.object({ endpointId: z.string(), message: z.string() }).meta({ id: 'WebhookTestEventData' });
 
 export type InvoiceEventDataView = z.infer<typeof InvoiceEventData>;
@@ -129,9 +159,11 @@ export type OrderEventDataView = z.infer<typeof OrderEventData>;
 export type RefundRequestEventDataView = z.infer<typeof RefundRequestEventData>;
 export type TestEventDataView = z.infer<typeof TestEventData>;
 export type HeldPaymentEventDataView = z.infer<typeof HeldPaymentEventData>;
+export type PayoutItemEventDataView = z.infer<typeof PayoutItemEventData>;
+export type PayoutEventDataView = z.infer<typeof PayoutEventData>;
 
 export type AnyEventType = EventType | typeof TEST_EVENT_TYPE;
-/** What an endpoint can receive: the spec's 17 types, our refund_request.* extensions and webhook.test. */
+/** What an endpoint can receive: the spec's 17 types, our extensions (refund_request.*, held_payment.*, payout.*) and webhook.test. */
 export const ALL_EVENT_TYPES: readonly AnyEventType[] = [...EVENT_TYPES, TEST_EVENT_TYPE];
 
 export function eventDataSchema(type: AnyEventType): z.ZodType {
@@ -139,6 +171,8 @@ export function eventDataSchema(type: AnyEventType): z.ZodType {
   if (type.startsWith('invoice.')) return InvoiceEventData;
   if (type.startsWith('withdrawal.')) return WithdrawalEventData;
   if (type.startsWith('refund_request.')) return RefundRequestEventData;
+  if (type.startsWith('payout.item.')) return PayoutItemEventData;
+  if (type.startsWith('payout.')) return PayoutEventData;
   // Events stored before the rename keep their old type (events is history): mismatched_payment.* (lib/events/types.ts).
   if (type.startsWith('held_payment.') || type.startsWith('mismatched_payment.') || type === 'payment.screening_hold') return HeldPaymentEventData;
   return OrderEventData;

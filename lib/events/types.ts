@@ -30,6 +30,9 @@ export const EVENT_TYPES = [
   'held_payment.refunded',
   'held_payment.refund_failed',
   'payment.screening_hold',
+  'payout.item.completed',
+  'payout.item.failed',
+  'payout.completed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -37,6 +37,12 @@ const WHEN: Record<AnyEventType, string> = {
     'Extension: sending a held payment back failed (data.refundFailureReason; its withdrawal.failed came first). The payment is held again, its money in your balance of that token: send it back again, or credit it.',
   'payment.screening_hold':
     'Extension: a payment reached an invoice and is held for review by the operator (data.mismatch "screening"): not counted towards the invoice, not credited, not swept onward, never sent back automatically. The operator releases it (then it counts as usual: invoice.* events follow) or keeps it frozen (data.status "frozen").',
+  'payout.item.completed':
+    'Extension: one item of a batch payout (POST /v1/payouts) was paid: its withdrawal completed (data.withdrawalId, data.txHash).',
+  'payout.item.failed':
+    'Extension: one item of a batch payout failed: its withdrawal failed and its amount and fee went back to the balance (data.failureReason). The other items are not affected.',
+  'payout.completed':
+    'Extension: every item of the batch payout reached its final state (data.completed paid, data.failed failed). Written once, after the last item event.',
   [TEST_EVENT_TYPE]: 'Sent only by POST /v1/webhooks/endpoints/{id}/test.',
 };
 

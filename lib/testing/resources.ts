@@ -10,7 +10,7 @@ import { createTestWithdrawal } from './withdrawal-resources';
 import { createTestOrder, createTestProduct } from './storefront-resources';
 import { createPaymentLink } from '@/lib/payment-links/create-payment-link';
 import { CreatePaymentLinkBody } from '@/lib/payment-links/schemas';
-import { heldPayments, refundClaims, refundRequests } from '@/db/schema';
+import { heldPayments, payouts, refundClaims, refundRequests } from '@/db/schema';
 import { newId } from '@/lib/ids';
 
 /**
@@ -34,6 +34,12 @@ export const RESOURCE_FACTORIES: Partial<Record<IdKind, (db: Db, owner: { tenant
   event: async (db, owner) => (await createTestEvent(db, owner)).id,
   invoice: testInvoice,
   withdrawal: async (db, owner) => (await createTestWithdrawal(db, owner)).id,
+  // A payout with no items (GET shows it; nothing is paid): isolation needs only its row.
+  payout: async (db, owner) => {
+    const id = newId('payout');
+    await db.insert(payouts).values({ id, ...owner, itemCount: 0, status: 'COMPLETED', completedAt: new Date() });
+    return id;
+  },
   product: async (db, owner) => (await createTestProduct(db, owner)).id,
   order: async (db, owner) => (await createTestOrder(db, owner)).id,
   // A payer's pending proposal on an invoice (as the checkout writes it once the invoice has something to give back).

@@ -57,7 +57,15 @@ export interface WithdrawalOptions {
    * and a chain read would hold the row locks. A frozen sender then fails the withdrawal and the payment is held again.
    */
   freezeListAtSend?: boolean;
+  /**
+   * false: never the Max rule (the fee is amount × rate + the network fee whatever the balance). A payout's items
+   * (lib/payouts) are priced before their debit, so the batch's need per asset is known before anything moves.
+   */
+  maxRule?: boolean;
 }
+
+/** A withdrawal every check has passed, ready to be debited: its row, what it takes, and its single statement. */
+export type PreparedWithdrawal = Awaited<ReturnType<typeof prepareWithdrawal>>;
 
 /**
  * Creates an internal USDT withdrawal in one statement (one round trip, no
@@ -72,6 +80,43 @@ export interface WithdrawalOptions {
  * second look says why (deposit address or insufficient balance).
  */
 export async function createWithdrawal(
+  db: Db,
+  owner: { tenantId: string; mode: Mode; tenant: Pick<AuthTenant, 'withdrawalFeeRate'> },
+  input: CreateWithdrawalInput,
+  actor: AuditActor | undefined,
+  prepareControls: PrepareWithdrawalControls,
+  opts: WithdrawalOptions = {},
+) {
+  const prepared = await prepareWithdrawal(db, owner, input, actor, prepareControls, opts);
+  const moved = await debitPreparedWithdrawal(db, prepared);
+  if (moved === null) {
+    const { destinationAddress: destination, token } = prepared.row;
+    await refuseDepositAddress(db, destination);
+    const available = await getBalance(db, { tenantId: owner.tenantId, mode: owner.mode, currency: token });
+    throw new ApiError(
+      'insufficient_balance',
+      `Insufficient balance: available ${formatAmount(available)} ${token}, ${prepared.feeInside ? 'amount' : 'amount + fee'} needed ${formatAmount(prepared.total)} ${token}.`,
+      [{ path: 'amount', message: `${formatAmount(prepared.total)} needed exceeds the available ${formatAmount(available)}` }],
+    );
+  }
+  return withdrawalView({ ...prepared.row, feeAmount: moved.fee });
+}
+
+/**
+ * Runs a prepared withdrawal's statement inside its controls (`within`: the 24 h limit, in a transaction, or a
+ * savepoint when `db` is one). Null when it moved nothing (balance short, or a deposit address).
+ */
+export async function debitPreparedWithdrawal(db: Db, prepared: PreparedWithdrawal) {
+  const moved = rowsOf<{ available: string; fee: string }>(await prepared.controls.within(db, (d) => d.execute(prepared.statement)));
+  return moved[0] ?? null;
+}
+
+/**
+ * Every check of a withdrawal, in order, before anything is written: amount, rail, the network's minimum, the
+ * destination (form of its family, ours, screening), the token's freeze list, postBackUrl, the fee, and the owner's
+ * controls (allow-list now; approval and the 24 h limit through `controls`). Returns the row and its single statement.
+ */
+export async function prepareWithdrawal(
   db: Db,
   owner: { tenantId: string; mode: Mode; tenant: Pick<AuthTenant, 'withdrawalFeeRate'> },
   input: CreateWithdrawalInput,
@@ -158,7 +203,7 @@ export async function createWithdrawal(
     currency: token,
     feeInside,
     // Only a plain withdrawal: a refund's fee is what it is, the Max rule would hand it a sub-cent rest of the balance.
-    maxRule: !opts.ofInvoiceId && opts.percentFee !== false && !feeInside && credit.isZero(),
+    maxRule: opts.maxRule !== false && !opts.ofInvoiceId && opts.percentFee !== false && !feeInside && credit.isZero(),
     credit,
   });
   // The fee is settled inside the statement (Max rule): the rows below carry it as an expression.
@@ -185,24 +230,11 @@ export async function createWithdrawal(
   };
   const event = outbox.row(withdrawalEvent(row, 'withdrawal.created'));
   const audit = actor && auditRow(actor, merchantAuditEntry(owner, { action: 'withdrawal.created', withdrawal: withdrawalView(row) }), now);
-  const moved = rowsOf<{ available: string; fee: string }>(
-    await controls.within(db, (db) =>
-      db.execute(sql`
+  const statement = sql`
       with ${debit.ctes},
       w as (${insertRowSql(withdrawals, { id, ...inserted }, { from: 'moved' }).sql}),
       e as (${outbox.insertSql(event, { from: 'moved', data: withFee(event.data) })})
       ${audit ? sql`, a as (${insertRowSql(auditLog, { ...audit, after: withFee(audit.after!) }, { from: 'moved' }).sql})` : sql``}
-      select available::text as available, fee::text as fee from moved`),
-    ),
-  );
-  if (moved.length === 0) {
-    await refuseDepositAddress(db, destination);
-    const available = await getBalance(db, { tenantId, mode, currency: token });
-    throw new ApiError(
-      'insufficient_balance',
-      `Insufficient balance: available ${formatAmount(available)} ${token}, ${feeInside ? 'amount' : 'amount + fee'} needed ${formatAmount(total)} ${token}.`,
-      [{ path: 'amount', message: `${formatAmount(total)} needed exceeds the available ${formatAmount(available)}` }],
-    );
-  }
-  return withdrawalView({ ...row, feeAmount: moved[0]!.fee });
+      select available::text as available, fee::text as fee from moved`;
+  return { row, fee, total, feeInside, controls, statement };
 }
