@@ -1,4 +1,4 @@
-import type { Address, Hex } from 'viem';
+import { isAddress, type Address, type Hex } from 'viem';
 import { ApiError } from '@/lib/api/errors';
 import { env } from '@/lib/env';
 import type { Mode } from '@/lib/mode';
@@ -166,13 +166,13 @@ function buildNetwork(e: ReturnType<typeof env>, mode: Mode): Network {
     // in production the test network is never the live chain (env() refuses equal ids).
     chainId: e[`${p}_CHAIN_ID`] ?? (dev ? (mode === 'live' ? 31338 : 31337) : PRODUCTION_DEFAULT_CHAIN_ID[mode]),
     rpcUrl: e[`${p}_RPC_URL`],
-    tokenAddress: e[`${p}_TOKEN_ADDRESS`] as Address | undefined,
+    tokenAddress: e[`${p}_TOKEN_ADDRESS`],
     decimals: e[`${p}_TOKEN_DECIMALS`],
     confirmations: e[`${p}_CONFIRMATIONS`],
     startBlock: e[`${p}_START_BLOCK`],
     depositMnemonic: e[`${p}_DEPOSIT_MNEMONIC`] ?? (dev ? DEV_MNEMONIC : undefined),
     gasWalletKey: e[`${p}_GAS_WALLET_PRIVATE_KEY`] as Hex | undefined,
-    feeWallet: e[`${p}_FEE_WALLET_ADDRESS`] as Address | undefined,
+    feeWallet: e[`${p}_FEE_WALLET_ADDRESS`],
     hotWalletKey: e[`${p}_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined,
     faucetKey: mode === 'test' ? (e.TEST_FAUCET_PRIVATE_KEY as Hex | undefined) : undefined,
     ...networkCostsFromEnv(e, mode, UNPREFIXED_RAIL.chain),
@@ -180,7 +180,7 @@ function buildNetwork(e: ReturnType<typeof env>, mode: Mode): Network {
     nativeCoin: 'BNB',
     tokens: railTokens(e, mode, UNPREFIXED_RAIL.chain, {
       [UNPREFIXED_RAIL.token]: {
-        address: e[`${p}_TOKEN_ADDRESS`] as Address | undefined,
+        address: e[`${p}_TOKEN_ADDRESS`],
         decimals: e[`${p}_TOKEN_DECIMALS`],
         symbol: e[`${p}_TOKEN_SYMBOL`],
       },
@@ -189,6 +189,9 @@ function buildNetwork(e: ReturnType<typeof env>, mode: Mode): Network {
 }
 
 type RawEnv = Record<string, unknown>;
+
+/** A checked env address read by a computed name (the schema checked its form; this tells the types). */
+const envAddress = (v: unknown): Address | undefined => (typeof v === 'string' && isAddress(v, { strict: false }) ? v : undefined);
 
 /** The enabled tokens of a network with a known contract: its variable, else mainnet's on mainnet. */
 function railTokens(
@@ -208,7 +211,7 @@ function railTokens(
     // <MODE>_<CHAIN>_<TOKEN>_ADDRESS on every network, BSC's USDC included (TEST_BSC_USDC_ADDRESS); BSC USDT is `given`.
     const address =
       given[rail.token]?.address ??
-      (raw[`${p}_${chain}_${rail.token}_ADDRESS`] as Address | undefined) ??
+      envAddress(raw[`${p}_${chain}_${rail.token}_ADDRESS`]) ??
       (chainId === spec.chainId.live ? t.mainnet : undefined);
     const symbol = given[rail.token]?.symbol ?? (raw[`${p}_${chain}_${rail.token}_SYMBOL`] as string | undefined);
     const symbols = symbol ? [symbol] : expectedSymbols(chain, rail.token);

@@ -79,7 +79,8 @@ const tronAddress = z
   .refine((v) => tronEnvAddress(v) !== null, 'must be a TRON address (T…, checksum valid) or 0x-prefixed 20-byte hex')
   .transform((v) => tronEnvAddress(v)!);
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key');
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
+// Typed as viem's Address by its check, so lib/chain/network.ts needs no cast.
+const address = z.custom<`0x${string}`>((v) => typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v), 'must be a 0x-prefixed 20-byte hex address');
 const mnemonic = z
   .string()
   .trim()
