@@ -62,11 +62,9 @@ export interface Network {
   /** USD per unit of the gas coin, to compare gas spent with fees earned (console, gas-drain bench). */
   gasCoinUsd?: string;
   /** The gas wallet's floor in the network's coin: the console warns and the solvency job alerts below it. */
-  gasWalletLowBnb?: string;
+  gasWalletLow?: string;
   /** Every enabled token contract of the network; unset: only this rail's token. */
   tokens?: TokenContract[];
-  /** The native coin paying gas (BNB, ETH, POL, TRX). */
-  nativeCoin?: string;
   /** TRON: a sweep the energy wallet cannot pay with delegated energy may burn TRX instead (`<MODE>_TRON_ALLOW_TRX_BURN`). Unset: refused. */
   allowTrxBurn?: boolean;
   /** TRON: the low-funds floor of the energy wallet, in sweeps it can pay with delegated energy (`<MODE>_TRON_ENERGY_LOW_SWEEPS`, default 20). */
@@ -176,8 +174,7 @@ function buildNetwork(e: ReturnType<typeof env>, mode: Mode): Network {
     hotWalletKey: e[`${p}_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined,
     faucetKey: mode === 'test' ? (e.TEST_FAUCET_PRIVATE_KEY as Hex | undefined) : undefined,
     ...networkCostsFromEnv(e, mode, UNPREFIXED_RAIL.chain),
-    gasWalletLowBnb: e[`${p}_GAS_WALLET_LOW_BNB`],
-    nativeCoin: 'BNB',
+    gasWalletLow: e[`${p}_GAS_WALLET_LOW_BNB`],
     tokens: railTokens(e, mode, UNPREFIXED_RAIL.chain, {
       [UNPREFIXED_RAIL.token]: {
         address: e[`${p}_TOKEN_ADDRESS`],
@@ -266,8 +263,7 @@ function buildExtraNetwork(e: ReturnType<typeof env>, mode: Mode, chain: ChainKe
     faucetKey: mode === 'test' ? ((raw[`TEST_${chain}_FAUCET_PRIVATE_KEY`] as Hex | undefined) ?? bsc.faucetKey) : undefined,
     // Its own costs: Ethereum's gas is not BSC's.
     ...networkCostsFromEnv(e, mode, chain),
-    gasWalletLowBnb: (raw[`${p}_${chain}_GAS_WALLET_LOW`] as string | undefined) ?? bsc.gasWalletLowBnb,
-    nativeCoin: spec.nativeCoin,
+    gasWalletLow: (raw[`${p}_${chain}_GAS_WALLET_LOW`] as string | undefined) ?? bsc.gasWalletLow,
     tokens,
     ...(spec.family === 'tron'
       ? {

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { gasCoinOf } from '@/lib/config/rails';
 import { encodeFunctionData, erc20Abi, formatUnits, keccak256, type Hex, type PublicClient } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { withdrawals } from '@/db/schema';
@@ -90,7 +91,7 @@ export async function sendPendingWithdrawals(db: Db, lane: LaneNetwork, client: 
       const { bnb, gasPrice } = pre;
       let gas = BigInt(pre.estimate.result as string);
       gas = (gas * 12n) / 10n;
-      if (bnb < gas * gasPrice) return { kind: 'wait', reason: `Hot wallet lacks ${net.nativeCoin ?? 'BNB'} for gas; retrying.` };
+      if (bnb < gas * gasPrice) return { kind: 'wait', reason: `Hot wallet lacks ${gasCoinOf(net.chain)} for gas; retrying.` };
       // Outside the batch: its failure is no RpcReadError, so it ends the pass rather than postponing.
       const chainPending = await client.getTransactionCount({ address: account.address, blockTag: 'pending' });
       return { kind: 'send', signing: { net, data, gas, gasPrice, chainPending } };
