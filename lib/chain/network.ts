@@ -207,9 +207,7 @@ function railTokens(
     const t = spec.tokens[rail.token]!;
     // <MODE>_<CHAIN>_<TOKEN>_ADDRESS on every network, BSC's USDC included (TEST_BSC_USDC_ADDRESS); BSC USDT is `given`.
     const address =
-      given[rail.token]?.address ??
-      envAddress(raw[`${p}_${chain}_${rail.token}_ADDRESS`]) ??
-      (chainId === spec.chainId.live ? t.mainnet : undefined);
+      given[rail.token]?.address ?? envAddress(raw[`${p}_${chain}_${rail.token}_ADDRESS`]) ?? (chainId === spec.chainId.live ? t.mainnet : undefined);
     const symbol = given[rail.token]?.symbol ?? (raw[`${p}_${chain}_${rail.token}_SYMBOL`] as string | undefined);
     const symbols = symbol ? [symbol] : expectedSymbols(chain, rail.token);
     if (address) out.push({ asset: rail.token, address, decimals: given[rail.token]?.decimals ?? t.decimals, symbols });

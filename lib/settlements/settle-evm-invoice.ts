@@ -74,7 +74,11 @@ export async function settleEvmInvoice(db: Db, net: SettleNetwork, s: Settlement
   const held = carried.charged ? all - units(s.netAmount) - units(carried.net) : units(s.heldFee) + units(carried.heldFee);
   const planned: Move[] = [
     { step: 'fee', to: EVM_ADDRESS_CODEC.parse(net.feeWallet), units: units(s.feeAmount) + units(carried.fee) - held },
-    { step: 'custody', to: EVM_ADDRESS_CODEC.parse(privateKeyToAccount(net.hotWalletKey).address), units: units(s.netAmount) + units(carried.net) + held },
+    {
+      step: 'custody',
+      to: EVM_ADDRESS_CODEC.parse(privateKeyToAccount(net.hotWalletKey).address),
+      units: units(s.netAmount) + units(carried.net) + held,
+    },
   ];
   const moves = planned.filter((m) => m.units > 0n);
   const plan = await gasPlan(db, client, s, net.tokenAddress, deposit.address, moves, carried);

@@ -95,7 +95,12 @@ describe('a sweep paid with delegated energy', () => {
     const gasTxs = [
       await send((ref) => buildStake({ from: gas.hex, sun: 20_000_000_000n, resource: 'ENERGY', ref, lifetimeMs: LIFETIME }), gas.privateKey),
     ];
-    const { energy } = await estimateTrc20Transfer(client, { token: node.usdt, from: deposit.hex, to: TRON_ADDRESS_CODEC.parseStored(node.keys.hot.hex), amount: 25_000_000n });
+    const { energy } = await estimateTrc20Transfer(client, {
+      token: node.usdt,
+      from: deposit.hex,
+      to: TRON_ADDRESS_CODEC.parseStored(node.keys.hot.hex),
+      amount: 25_000_000n,
+    });
     const perTrx = (await readTronAccount(client, gas.address)).energyPerTrx;
     const delegateSun = BigInt(Math.ceil(energy / perTrx) + 1) * 1_000_000n;
     const activation = await send((ref) => buildCreateAccount({ from: gas.hex, account: deposit.hex, ref, lifetimeMs: LIFETIME }), gas.privateKey);

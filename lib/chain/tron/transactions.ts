@@ -40,7 +40,9 @@ interface Common {
 }
 
 /** TRC-20 `transfer(to, amount)` from `from`; `feeLimitSun` caps the TRX burned for energy. */
-export async function buildTrc20Transfer(q: Common & { token: string; to: TronAddress; amount: bigint; feeLimitSun: number }): Promise<UnsignedTronTx> {
+export async function buildTrc20Transfer(
+  q: Common & { token: string; to: TronAddress; amount: bigint; feeLimitSun: number },
+): Promise<UnsignedTronTx> {
   const params = [
     { type: 'address', value: toBase58(q.to) },
     { type: 'uint256', value: q.amount.toString() },
