@@ -4,7 +4,7 @@ export default defineConfig({
   resolve: { alias: { '@': import.meta.dirname } },
   test: {
     environment: 'node',
-    include: ['lib/**/*.test.ts', 'examples/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts', 'db/**/*.test.ts'],
+    include: ['lib/**/*.test.ts', 'devtools/**/*.test.ts', 'examples/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts', 'db/**/*.test.ts'],
     globalSetup: ['lib/testing/global-setup.ts'],
     setupFiles: ['lib/testing/setup-hooks.ts'],
     testTimeout: 60_000,

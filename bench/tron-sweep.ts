@@ -1,5 +1,5 @@
 /**
- * TRON sweep cost benchmark, on the TRON stand-in (lib/testing/tron, mainnet's fee parameters: 100 sun per
+ * TRON sweep cost benchmark, on the TRON stand-in (devtools/tron-node, mainnet's fee parameters: 100 sun per
  * energy, 1,000 sun per byte, 1 TRX + 0.1 TRX to create an account, 600 free bytes a day): invoices paid in
  * USDT, found by the watcher, fanned out and settled by the real jobs, first with energy delegated from the
  * energy wallet's stake, then by burning TRX (an energy wallet without stake, `allowTrxBurn`). Prints the TRX

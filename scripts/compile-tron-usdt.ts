@@ -1,6 +1,6 @@
-/** Rewrites lib/testing/tron/tether-trc20.json from TetherTRC20.sol (run after changing the contract). */
+/** Rewrites devtools/tron-node/tether-trc20.json from TetherTRC20.sol (run after changing the contract). */
 import { writeFileSync } from 'node:fs';
-import { compileUsdt } from '@/lib/testing/tron/compile-usdt';
+import { compileUsdt } from '@/devtools/tron-node/compile-usdt';
 
-writeFileSync('lib/testing/tron/tether-trc20.json', `${JSON.stringify(compileUsdt(), null, 1)}\n`);
-console.log('wrote lib/testing/tron/tether-trc20.json');
+writeFileSync('devtools/tron-node/tether-trc20.json', `${JSON.stringify(compileUsdt(), null, 1)}\n`);
+console.log('wrote devtools/tron-node/tether-trc20.json');

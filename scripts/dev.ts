@@ -19,7 +19,7 @@ import { ALL_DEV_RAILS, DEV_RAILS } from '@/lib/dev/dev-rails';
 import { localChainEnv } from '@/lib/dev/local-chain-env';
 import { localTronEnv } from '@/lib/dev/local-tron-env';
 import { tronNodeClient } from '@/lib/chain/tron/node-client';
-import { startTronNode, type TronNode } from '@/lib/testing/tron/tron-node';
+import { startTronNode, type TronNode } from '@/devtools/tron-node/tron-node';
 import { CHAIN_SPECS, EVM_CHAINS as CHAINS, parseRails, type ChainKey } from '@/lib/config/rails';
 import { railExchangeCode } from '@/lib/exchange/rail-currencies';
 import { EmbeddedDbBusyError, hostEmbedded, type EmbeddedHost } from '@/lib/db/embedded';
@@ -144,7 +144,7 @@ Object.assign(env, await localChain('test'), await localChain('live'));
 
 const tronNodes: TronNode[] = [];
 /**
- * The TRON stand-in (lib/testing/tron, docs/tron.md §10) per mode when TRON:USDT is enabled and the mode has no
+ * The TRON stand-in (devtools/tron-node, docs/tron.md §10) per mode when TRON:USDT is enabled and the mode has no
  * TRON node set: 3 s blocks like TRON's, its USDT, funded energy and custody wallets, and in test mode a faucet
  * holding USDT for "Simulate payment". A new chain id each start, like the anvils.
  */

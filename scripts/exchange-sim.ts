@@ -1,5 +1,5 @@
 /**
- * npm run exchange:sim: the local FixedFloat-compatible exchange (lib/exchange-sim).
+ * npm run exchange:sim: the local FixedFloat-compatible exchange (devtools/exchange-sim).
  * Env: EXCHANGE_SIM_PORT (default 8787), EXCHANGE_SIM_API_KEY / EXCHANGE_SIM_API_SECRET,
  * EXCHANGE_SIM_RPC_URL + EXCHANGE_SIM_TOKEN_ADDRESS + EXCHANGE_SIM_WALLET_KEY (the local chain:
  * USDTBSC deposits detected on it, USDTBSC payouts sent from that wallet), EXCHANGE_SIM_RAILS (more
@@ -7,8 +7,8 @@
  * EXCHANGE_SIM_ORDER_TTL_SECONDS.
  */
 import type { Address, Hex } from 'viem';
-import type { SimRailOptions } from '@/lib/exchange-sim/rails';
-import { SIM_DEFAULT_KEY, SIM_DEFAULT_SECRET, startExchangeSim } from '@/lib/exchange-sim/server';
+import type { SimRailOptions } from '@/devtools/exchange-sim/rails';
+import { SIM_DEFAULT_KEY, SIM_DEFAULT_SECRET, startExchangeSim } from '@/devtools/exchange-sim/server';
 
 const e = process.env;
 const REQ_CONFIRMATIONS = 3;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 const root = process.cwd();
 
 /** Folders of source that may touch the database (node_modules, build output and migrations are not scanned). */
-const SCANNED = ['app', 'lib', 'jobs', 'scripts', 'bench', 'components', 'db/schema'];
+const SCANNED = ['app', 'lib', 'jobs', 'scripts', 'bench', 'components', 'devtools', 'db/schema'];
 
 /** lib/ledger writes balances and ledger_entries; tests and bench fixtures set up rows directly. */
 const allowed = (path: string) =>

@@ -3,7 +3,7 @@
  * adapter or TronWeb by hand until `npm run dev` starts it beside the EVM chains (issue 34's
  * integration). PORT sets the port (default: a free one). Ctrl-C stops it.
  */
-import { startTronNode } from '@/lib/testing/tron/tron-node';
+import { startTronNode } from '@/devtools/tron-node/tron-node';
 
 const node = await startTronNode({ blockTimeMs: 3000, port: process.env.PORT ? Number(process.env.PORT) : undefined });
 console.log(`[tron] stand-in node at ${node.url} (HTTP API /wallet, /walletsolidity; JSON-RPC ${node.url}/jsonrpc)`);

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import { randomBytes } from 'node:crypto';
 import { privateKeyToAccount } from 'viem/accounts';
-import { startExchangeSim } from '@/lib/exchange-sim/server';
+import { startExchangeSim } from '@/devtools/exchange-sim/server';
 import { freePort, startAnvil, type AnvilChain } from '@/lib/testing/anvil';
 import { startRpcFaultProxy } from '@/lib/testing/rpc-fault-proxy';
 import { startRoundRobinProxy, type RoundRobinProxy } from './rr-proxy';

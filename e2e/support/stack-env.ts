@@ -31,7 +31,7 @@ export const STACK_KEYS = { faucet: devKey(0), gas: devKey(1), hot: devKey(2), f
 export const TOKEN_ADDRESS = getContractAddress({ from: privateKeyToAddress(STACK_KEYS.faucet), nonce: 0n });
 
 /**
- * The TRON stand-in (lib/testing/tron/tron-node.ts) on a fixed port, with its chain id given (a new one per run,
+ * The TRON stand-in (devtools/tron-node/tron-node.ts) on a fixed port, with its chain id given (a new one per run,
  * like the anvil's) and 2 blocks to solidify, so a payment confirms within seconds at TRON's 3 s blocks. Its
  * wallets are the dev mnemonic's m/44'/195'/1'/0/i (issuer 0, gas 1, hot 2, other 4, the faucet), and its USDT is
  * the issuer's first contract on the engine: all known before it starts.

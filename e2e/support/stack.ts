@@ -7,10 +7,10 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { closeDb, migrate } from '@/lib/db';
 import { privateKeyToAddress } from 'viem/accounts';
-import { startExchangeSim } from '@/lib/exchange-sim/server';
+import { startExchangeSim } from '@/devtools/exchange-sim/server';
 import { startAnvil, type AnvilChain } from '@/lib/testing/anvil';
 import { toEvm } from '@/lib/chain/tron/address';
-import { startTronNode } from '@/lib/testing/tron/tron-node';
+import { startTronNode } from '@/devtools/tron-node/tron-node';
 import {
   E2E_EVM_CHAINS,
   EXCHANGE_KEY,

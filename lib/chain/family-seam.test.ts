@@ -63,7 +63,6 @@ const LIB_CEILING: Record<string, number> = {
   'lib/config/tron-env-address.ts': 2,
   'lib/console/search.ts': 1,
   'lib/destinations/refuse-blacklisted.ts': 1,
-  'lib/exchange-sim/orders.ts': 2,
   'lib/settlements/settle-evm-invoice.ts': 1,
   'lib/settlements/tron/plan-tron-sweep.ts': 2,
 };

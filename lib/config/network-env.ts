@@ -38,7 +38,7 @@ export const DEV_ACCOUNT_ADDRESSES: readonly string[] = [
 /**
  * The 20 bytes of the development mnemonic's TRON accounts: m/44'/195'/0'/0/0..19 (the dev and test deposit
  * branch) and m/44'/195'/1'/0/0..4 (the TRON stand-in's issuer, energy, hot, fee and other wallets,
- * lib/testing/tron/tron-node.ts). A key is compared by its 20 bytes, the same on TRON (41…) and EVM, so
+ * devtools/tron-node/dev-keys.ts). A key is compared by its 20 bytes, the same on TRON (41…) and EVM, so
  * production refuses these for every wallet key as it refuses anvil's. network-env.test.ts derives them again.
  */
 export const DEV_TRON_ACCOUNT_ADDRESSES: readonly string[] = [

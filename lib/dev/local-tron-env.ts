@@ -1,10 +1,10 @@
-import type { TronNode } from '@/lib/testing/tron/tron-node';
+import type { TronNode } from '@/devtools/tron-node/tron-node';
 
 /** The stand-in's keys as the gateway's settings take them (0x-prefixed 32-byte hex). */
 const key = (k: { privateKey: string }) => `0x${k.privateKey}`;
 
 /**
- * The variables that point a mode at a local TRON stand-in (lib/testing/tron), named as docs/rails.md documents
+ * The variables that point a mode at a local TRON stand-in (devtools/tron-node), named as docs/rails.md documents
  * them: its HTTP API base URL (JSON-RPC under /jsonrpc), its chain id (`eth_chainId`, the genesis id's last
  * 4 bytes), its USDT, the energy (`gas`) and custody (`hot`) wallets. Test mode also gets the stand-in's `other`
  * account as the TRON faucet of "Simulate payment": the mode's EVM faucet holds no TRX or USDT there, and the

@@ -4,7 +4,7 @@ import { startTestExchange } from '@/lib/testing/exchange-sim';
 import { createExchangeClient, encodeBody } from './client';
 import { ExchangeApiError, ExchangeRateLimitedError } from './errors';
 import { signBody } from './sign';
-import { startExchangeSim } from '@/lib/exchange-sim/server';
+import { startExchangeSim } from '@/devtools/exchange-sim/server';
 
 describe('signing', () => {
   it('matches known answers (hex HMAC-SHA256 of the exact body bytes)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_RAILS, type RailKey } from '@/lib/config/rails';
-import { SIM_CURRENCIES } from '@/lib/exchange-sim/currencies';
+import { SIM_CURRENCIES } from '@/devtools/exchange-sim/currencies';
 import { RAIL_CURRENCIES, railExchangeCode, railOfExchangeCode, resolveRailCurrency } from './rail-currencies';
 import type { FfCurrency } from './types';
 

@@ -1,7 +1,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { exchangeOrders, invoices, type ExchangeOrder } from '@/db/schema';
-import type { SimOrder } from '@/lib/exchange-sim/orders';
+import type { SimOrder } from '@/devtools/exchange-sim/orders';
 import { newId } from '@/lib/ids';
 import { startTestExchange } from '@/lib/testing/exchange-sim';
 import { createTestTenant } from '@/lib/testing/fixtures';

@@ -1,4 +1,4 @@
-import { freePort } from './ports/free-port';
+import { freePort } from '@/devtools/ports/free-port';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createTestClient, createWalletClient, http, parseUnits, publicActions, type Abi, type Address, type Hex } from 'viem';

@@ -5,8 +5,8 @@ import { clearCurrencyCache } from '@/lib/exchange/currencies';
 import { clearQuoteCache } from '@/lib/exchange/quote-cache';
 import { railExchangeCode } from '@/lib/exchange/rail-currencies';
 import { clearFiatRateCache } from '@/lib/fiat-rates/get-fiat-rate';
-import { startExchangeSim, type SimOptions } from '@/lib/exchange-sim/server';
-import type { SimRailOptions } from '@/lib/exchange-sim/rails';
+import { startExchangeSim, type SimOptions } from '@/devtools/exchange-sim/server';
+import type { SimRailOptions } from '@/devtools/exchange-sim/rails';
 import type { AnvilChain } from './anvil';
 
 /**

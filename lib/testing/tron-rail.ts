@@ -4,7 +4,7 @@ import { toEvm } from '@/lib/chain/tron/address';
 import { tronNodeClient, type TronNodeClient } from '@/lib/chain/tron/node-client';
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import type { Mode } from '@/lib/mode';
-import { startTronNode, type TronNode, type TronNodeOptions } from './tron/tron-node';
+import { startTronNode, type TronNode, type TronNodeOptions } from '@/devtools/tron-node/tron-node';
 
 export interface TronRail {
   node: TronNode;

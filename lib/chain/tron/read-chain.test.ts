@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { utils } from 'tronweb';
 import { freePort } from '@/lib/testing/anvil';
-import { startTronNode, type TronNode } from '@/lib/testing/tron/tron-node';
+import { startTronNode, type TronNode } from '@/devtools/tron-node/tron-node';
 import { isRangeLimitError } from '../transfer-logs';
 import { tronNodeClient, TronNodeError } from './node-client';
 import { readTronBlock, readTronHeads, readTrc20Transfers } from './read-chain';

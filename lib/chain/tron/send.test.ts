@@ -2,7 +2,7 @@ import { TRON_ADDRESS_CODEC } from '@/lib/chain/tron/address-codec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { utils } from 'tronweb';
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
-import { startTronNode, type TronNode } from '@/lib/testing/tron/tron-node';
+import { startTronNode, type TronNode } from '@/devtools/tron-node/tron-node';
 import { TronBroadcastError, broadcastTronTx, lookupTronTx } from './broadcast';
 import { tronDepositKey } from './deposit-key';
 import { isSafelyExpired } from './expiry';

@@ -1,4 +1,4 @@
-import { Decimal } from '@/lib/money';
+import { Decimal } from './decimal';
 import { LIMIT_MAX_USD, LIMIT_MIN_USD, SIM_CURRENCY_BY_CODE, type SimCurrency } from './currencies';
 
 export type PriceError =

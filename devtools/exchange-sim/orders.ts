@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Decimal } from '@/lib/money';
+import { Decimal } from './decimal';
 import { SIM_CURRENCY_BY_CODE, type SimCurrency } from './currencies';
 import { quote, type PriceInput } from './pricing';
 

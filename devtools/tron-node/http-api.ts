@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { TronWeb } from 'tronweb';
-import { toBase58, toEvm, toHex41 } from '@/lib/chain/tron/address';
+import { toBase58, toEvm, toHex41 } from './address';
 import { BroadcastError } from './bandwidth';
 import type { StandInChain, TronBlock } from './chain';
 import { handleJsonRpc } from './json-rpc';

@@ -1,4 +1,4 @@
-import { toEvm } from '@/lib/chain/tron/address';
+import { toEvm } from './address';
 import { runSystem, createsAccount } from './actuators';
 import type { Rpc } from './anvil-process';
 import { BroadcastError, billedBytes, commitNet, planNet, validateError } from './bandwidth';

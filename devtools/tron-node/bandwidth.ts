@@ -1,4 +1,4 @@
-import { toBase58 } from '@/lib/chain/tron/address';
+import { toBase58 } from './address';
 import type { Account, Ledger } from './ledger';
 
 /** A refusal as java-tron's broadcast reports it (framework/.../Wallet.java broadcastTransaction). */

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 
-/** A TCP port free on 127.0.0.1 right now (a sub-folder of its own: lib/testing and lib/testing/tron both use it). */
+/** A TCP port free on 127.0.0.1 right now (its own folder: lib/testing and devtools/tron-node both use it). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();

@@ -1,10 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { TronWeb } from 'tronweb';
 import { encodeDeployData, type Abi, type Hex } from 'viem';
-import { DEV_MNEMONIC } from '@/lib/config/network-env';
-import { toBase58, toEvm } from '@/lib/chain/tron/address';
-import { tronDepositKey } from '@/lib/chain/tron/deposit-key';
+import { toBase58, toEvm } from './address';
 import { startAnvilEngine } from './anvil-process';
+import { devKey } from './dev-keys';
 import { StandInChain } from './chain';
 import { tronHttpApi } from './http-api';
 import { Ledger, MAINNET_PARAMS, type TronParams } from './ledger';
@@ -20,17 +19,6 @@ export interface TronNodeOptions {
   port?: number;
   /** The chain id (`eth_chainId`) to answer; default the genesis block's own, new each start. */
   chainId?: number;
-}
-
-/** A wallet of the stand-in: the dev mnemonic's second TRON account (m/44'/195'/1'/0/i), so a dev chain looks the same each start. */
-export interface TronKey {
-  privateKey: string;
-  address: string;
-  hex: string;
-}
-
-function devKey(i: number): TronKey {
-  return tronDepositKey(DEV_MNEMONIC, i, "m/44'/195'/1'/0");
 }
 
 export type TronNode = Awaited<ReturnType<typeof startTronNode>>;
