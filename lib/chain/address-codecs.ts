@@ -1,5 +1,6 @@
 import type { ChainFamily } from '@/lib/config/rails';
 import { addressFamilyOf } from './address-rules';
+import type { StoredAddress, WireAddress } from './common/address-brand';
 import type { AddressCodec } from './common/address-codec';
 import { EVM_ADDRESS_CODEC } from './evm/address-codec';
 import { TRON_ADDRESS_CODEC } from './tron/address-codec';
@@ -10,7 +11,7 @@ import { TRON_ADDRESS_CODEC } from './tron/address-codec';
  * a `T…` exchange wallet was refused by the list's parser, and the `0x` form of a TRON deposit address passed the
  * deposit-address refusal, which compared stored strings).
  */
-export const ADDRESS_CODECS: Record<ChainFamily, AddressCodec> = { evm: EVM_ADDRESS_CODEC, tron: TRON_ADDRESS_CODEC };
+export const ADDRESS_CODECS: { [F in ChainFamily]: AddressCodec<F> } = { evm: EVM_ADDRESS_CODEC, tron: TRON_ADDRESS_CODEC };
 
 /** The 20 bytes (lower-case `0x…`) of a wire address of any family; throws when `raw` is no family's address. */
 export function accountBytes(raw: string): `0x${string}` {
@@ -20,4 +21,11 @@ export function accountBytes(raw: string): `0x${string}` {
 }
 
 /** Every family's stored form of one account: what a row of any family holds for it. */
-export const storedForms = (bytes: `0x${string}`): string[] => Object.values(ADDRESS_CODECS).map((c) => c.storedForm(bytes));
+export const storedForms = (bytes: `0x${string}`): StoredAddress[] => Object.values(ADDRESS_CODECS).map((c) => c.storedForm(bytes));
+
+/** A wire address of whichever family's form it has, parsed by that family's codec; throws when it is none. */
+export function parseWireAddress(raw: string): WireAddress {
+  const family = addressFamilyOf(raw);
+  if (!family) throw new Error(`"${raw.slice(0, 60)}" is not an address of any chain family`);
+  return ADDRESS_CODECS[family].parse(raw.trim());
+}

@@ -9,7 +9,7 @@ export type { FamilyOps };
  * The chain adapter's one dispatch table from family to implementation (issue 43 §2): `familyOps(chain)`.
  * Server only. Adding a family: docs/architecture.md, "Chain families: the seam".
  */
-export const FAMILIES: Record<ChainFamily, FamilyOps> = { evm: EVM_FAMILY, tron: TRON_FAMILY };
+export const FAMILIES: { [F in ChainFamily]: FamilyOps<F> } = { evm: EVM_FAMILY, tron: TRON_FAMILY };
 
 /** The family implementation of a network. */
 export const familyOps = (chain: ChainKey): FamilyOps => FAMILIES[familyOf(chain)];

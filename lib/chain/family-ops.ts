@@ -1,4 +1,5 @@
 import type { ChainFamily, FreezeListFunction } from '@/lib/config/rails';
+import type { StoredAddress, WireAddress } from './common/address-brand';
 import type { Network } from './network';
 import type { RailProblem } from './rail-stops';
 
@@ -9,18 +10,18 @@ import type { RailProblem } from './rail-stops';
  * family's domain parts (its watcher, sweep, withdrawal lane, solvency and console reads) sit in their domain
  * behind a `Record<ChainFamily, …>` of that domain, since lib/chain imports no domain (docs/architecture.md).
  */
-export interface FamilyOps {
-  family: ChainFamily;
+export interface FamilyOps<F extends ChainFamily = ChainFamily> {
+  family: F;
 
   // Deposit addresses
   /** Whether the pool job pre-derives this family's deposit addresses (deposit_address_pool, lib/jobs/invoice-jobs.ts). */
   pooledAddresses: boolean;
   /** The stored form of the deposit address at `index` of the mnemonic's branch for this family. */
-  depositAddress(mnemonic: string, index: number): string;
+  depositAddress(mnemonic: string, index: number): StoredAddress<F>;
 
   // Checkout
   /** The deposit address as the payer copies it, from its stored form. */
-  payerAddress(stored: string): string;
+  payerAddress(stored: string): WireAddress<F>;
   /** A payment URI with token and amount that wallets prefill; null when the family's wallets share none. */
   paymentUri(p: { token: string; chainId: number; to: string; units: bigint | string }): string | null;
 
@@ -30,5 +31,5 @@ export interface FamilyOps {
   /** The head block number. */
   readHead(net: Network & { rpcUrl: string }, timeoutMs: number): Promise<number>;
   /** Whether the token contract's freeze list `fn` holds `address` (a failed read throws). */
-  readFreezeList(net: Network & { rpcUrl: string; tokenAddress: string }, fn: FreezeListFunction, address: string): Promise<boolean>;
+  readFreezeList(net: Network & { rpcUrl: string; tokenAddress: string }, fn: FreezeListFunction, address: WireAddress<F>): Promise<boolean>;
 }

@@ -1,4 +1,4 @@
-import type { Address, Hex } from 'viem';
+import { isAddress, type Address, type Hex } from 'viem';
 import { ApiError } from '@/lib/api/errors';
 import { env } from '@/lib/env';
 import type { Mode } from '@/lib/mode';
@@ -63,11 +63,9 @@ export interface Network {
   /** USD per unit of the gas coin, to compare gas spent with fees earned (console, gas-drain bench). */
   gasCoinUsd?: string;
   /** The gas wallet's floor in the network's coin: the console warns and the solvency job alerts below it. */
-  gasWalletLowBnb?: string;
+  gasWalletLow?: string;
   /** Every enabled token contract of the network; unset: only this rail's token. */
   tokens?: TokenContract[];
-  /** The native coin paying gas (BNB, ETH, POL, TRX). */
-  nativeCoin?: string;
   /** TRON: a sweep the energy wallet cannot pay with delegated energy may burn TRX instead (`<MODE>_TRON_ALLOW_TRX_BURN`). Unset: refused. */
   allowTrxBurn?: boolean;
   /** TRON: the low-funds floor of the energy wallet, in sweeps it can pay with delegated energy (`<MODE>_TRON_ENERGY_LOW_SWEEPS`, default 20). */
@@ -167,21 +165,20 @@ function buildNetwork(e: ReturnType<typeof env>, mode: Mode): Network {
     // in production the test network is never the live chain (env() refuses equal ids).
     chainId: e[`${p}_CHAIN_ID`] ?? (dev ? (mode === 'live' ? 31338 : 31337) : PRODUCTION_DEFAULT_CHAIN_ID[mode]),
     rpcUrl: e[`${p}_RPC_URL`],
-    tokenAddress: e[`${p}_TOKEN_ADDRESS`] as Address | undefined,
+    tokenAddress: e[`${p}_TOKEN_ADDRESS`],
     decimals: e[`${p}_TOKEN_DECIMALS`],
     confirmations: e[`${p}_CONFIRMATIONS`],
     startBlock: e[`${p}_START_BLOCK`],
     depositMnemonic: e[`${p}_DEPOSIT_MNEMONIC`] ?? (dev ? DEV_MNEMONIC : undefined),
     gasWalletKey: e[`${p}_GAS_WALLET_PRIVATE_KEY`] as Hex | undefined,
-    feeWallet: e[`${p}_FEE_WALLET_ADDRESS`] as Address | undefined,
+    feeWallet: e[`${p}_FEE_WALLET_ADDRESS`],
     hotWalletKey: e[`${p}_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined,
     faucetKey: mode === 'test' ? (e.TEST_FAUCET_PRIVATE_KEY as Hex | undefined) : undefined,
     ...networkCostsFromEnv(e, mode, UNPREFIXED_RAIL.chain),
-    gasWalletLowBnb: e[`${p}_GAS_WALLET_LOW_BNB`],
-    nativeCoin: 'BNB',
+    gasWalletLow: e[`${p}_GAS_WALLET_LOW_BNB`],
     tokens: railTokens(e, mode, UNPREFIXED_RAIL.chain, {
       [UNPREFIXED_RAIL.token]: {
-        address: e[`${p}_TOKEN_ADDRESS`] as Address | undefined,
+        address: e[`${p}_TOKEN_ADDRESS`],
         decimals: e[`${p}_TOKEN_DECIMALS`],
         symbol: e[`${p}_TOKEN_SYMBOL`],
       },
@@ -190,6 +187,9 @@ function buildNetwork(e: ReturnType<typeof env>, mode: Mode): Network {
 }
 
 type RawEnv = Record<string, unknown>;
+
+/** A checked env address read by a computed name (the schema checked its form; this tells the types). */
+const envAddress = (v: unknown): Address | undefined => (typeof v === 'string' && isAddress(v, { strict: false }) ? v : undefined);
 
 /** The enabled tokens of a network with a known contract: its variable, else mainnet's on mainnet. */
 function railTokens(
@@ -208,9 +208,7 @@ function railTokens(
     const t = spec.tokens[rail.token]!;
     // <MODE>_<CHAIN>_<TOKEN>_ADDRESS on every network, BSC's USDC included (TEST_BSC_USDC_ADDRESS); BSC USDT is `given`.
     const address =
-      given[rail.token]?.address ??
-      (raw[`${p}_${chain}_${rail.token}_ADDRESS`] as Address | undefined) ??
-      (chainId === spec.chainId.live ? t.mainnet : undefined);
+      given[rail.token]?.address ?? envAddress(raw[`${p}_${chain}_${rail.token}_ADDRESS`]) ?? (chainId === spec.chainId.live ? t.mainnet : undefined);
     const symbol = given[rail.token]?.symbol ?? (raw[`${p}_${chain}_${rail.token}_SYMBOL`] as string | undefined);
     const symbols = symbol ? [symbol] : expectedSymbols(chain, rail.token);
     if (address) out.push({ asset: rail.token, address, decimals: given[rail.token]?.decimals ?? t.decimals, symbols });
@@ -264,8 +262,7 @@ function buildExtraNetwork(e: ReturnType<typeof env>, mode: Mode, chain: ChainKe
     faucetKey: mode === 'test' ? ((raw[`TEST_${chain}_FAUCET_PRIVATE_KEY`] as Hex | undefined) ?? bsc.faucetKey) : undefined,
     // Its own costs: Ethereum's gas is not BSC's.
     ...networkCostsFromEnv(e, mode, chain),
-    gasWalletLowBnb: (raw[`${p}_${chain}_GAS_WALLET_LOW`] as string | undefined) ?? bsc.gasWalletLowBnb,
-    nativeCoin: spec.nativeCoin,
+    gasWalletLow: (raw[`${p}_${chain}_GAS_WALLET_LOW`] as string | undefined) ?? bsc.gasWalletLow,
     tokens,
     ...FAMILY_SETTINGS[spec.family](raw, p),
   });

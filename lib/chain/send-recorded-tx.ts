@@ -5,6 +5,7 @@ import { settlementTxs, type SettlementStep } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import { broadcastRaw } from './broadcast-raw';
+import { EVM_ADDRESS_CODEC } from './evm/address-codec';
 import { recordGasSpend } from './record-gas-spend';
 import { reserveNonce } from './reserve-nonce';
 
@@ -92,7 +93,7 @@ export async function confirmRecordedTx(db: Db, client: PublicClient, row: Row):
  */
 async function fillNonceGap(db: Db, client: PublicClient, row: Row): Promise<void> {
   if (row.nonce === null) return;
-  const mined = await client.getTransactionCount({ address: row.fromAddress as Address, blockTag: 'latest' });
+  const mined = await client.getTransactionCount({ address: EVM_ADDRESS_CODEC.parse(row.fromAddress), blockTag: 'latest' });
   if (mined >= row.nonce) return;
   const below = await db
     .select({ rawTx: settlementTxs.rawTx })

@@ -1,6 +1,6 @@
 import type { FamilyOps } from './family-ops';
+import { TRON_ADDRESS_CODEC } from './tron/address-codec';
 import { checkTronRail } from './check-tron-rail';
-import { formatAddress } from './deposit-keys';
 import { tronClientOf } from './tron-network-client';
 import { tronDepositKey } from './tron/deposit-key';
 import { readTronHeads } from './tron/read-chain';
@@ -10,12 +10,12 @@ import { readFreezeList } from './tron/resources';
  * The TRON family (docs/tron.md): its HTTP API and JSON-RPC through lib/chain/tron. Method bodies call their
  * module lazily (see evm-family.ts).
  */
-export const TRON_FAMILY: FamilyOps = {
+export const TRON_FAMILY: FamilyOps<'tron'> = {
   family: 'tron',
   // Its own branch (m/44'/195'/0'/0, what TronLink and Ledger restore), derived at claim time from the one index sequence.
   pooledAddresses: false,
   depositAddress: (mnemonic, index) => tronDepositKey(mnemonic, index).hex,
-  payerAddress: (stored) => formatAddress(stored),
+  payerAddress: (stored) => TRON_ADDRESS_CODEC.wireForm(TRON_ADDRESS_CODEC.accountBytes(stored)),
   // No payment URI that TRON wallets agree on (docs/tron.md §1, "Checkout"): TronLink and Trust Wallet scan the plain T… address.
   paymentUri: () => null,
   checkRail: (net) => checkTronRail(net),

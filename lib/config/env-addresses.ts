@@ -8,7 +8,7 @@ import { tronEnvAddressSchema } from './tron/env-address';
  * chain adapter and cannot import it, so the families' configuration syntax sits in lib/config/<family>/
  * (lib/chain/family-seam.test.ts counts these folders as family code); the adapter's codecs check users' input.
  */
-export const ENV_ADDRESS: Record<ChainFamily, z.ZodType<string>> = {
+export const ENV_ADDRESS: Record<ChainFamily, z.ZodType<`0x${string}`>> = {
   evm: evmEnvAddress,
   tron: tronEnvAddressSchema,
 };

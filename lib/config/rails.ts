@@ -80,6 +80,8 @@ export interface ChainSpec {
   confirmations: number;
   /** Pays gas: the gas wallet tops deposit addresses up in it. */
   nativeCoin: string;
+  /** Decimals of the gas coin's base unit (wei 18, sun 6): gas_spend records costs in that unit. */
+  nativeDecimals: number;
   tokens: Partial<Record<Asset, TokenSpec>>;
 }
 
@@ -103,6 +105,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
     blockTimeMs: 450,
     confirmations: 5,
     nativeCoin: 'BNB',
+    nativeDecimals: 18,
     // Binance-Peg BEP-20 tokens: no freeze list in the contract.
     tokens: {
       USDT: { mainnet: '0x55d398326f99059fF775485246999027B3197955', decimals: 18, freezeList: null },
@@ -119,6 +122,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
     blockTimeMs: 12_000,
     confirmations: 12,
     nativeCoin: 'ETH',
+    nativeDecimals: 18,
     tokens: {
       USDT: { mainnet: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimals: 6, freezeList: 'isBlackListed' },
       USDC: { mainnet: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6, freezeList: 'isBlacklisted' },
@@ -134,6 +138,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
     blockTimeMs: 2_000,
     confirmations: 32,
     nativeCoin: 'POL',
+    nativeDecimals: 18,
     tokens: {
       USDT: { mainnet: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', decimals: 6, symbols: USDT0, freezeList: 'isBlocked' },
       USDC: { mainnet: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', decimals: 6, freezeList: 'isBlacklisted' },
@@ -149,6 +154,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
     blockTimeMs: 250,
     confirmations: 20,
     nativeCoin: 'ETH',
+    nativeDecimals: 18,
     tokens: {
       USDT: { mainnet: '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9', decimals: 6, symbols: USDT0, freezeList: 'isBlocked' },
       USDC: { mainnet: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', decimals: 6, freezeList: 'isBlacklisted' },
@@ -164,6 +170,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
     blockTimeMs: 2_000,
     confirmations: 10,
     nativeCoin: 'ETH',
+    nativeDecimals: 18,
     tokens: {
       USDC: { mainnet: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', decimals: 6, freezeList: 'isBlacklisted' },
     },
@@ -181,11 +188,15 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
     blockTimeMs: 3_000,
     confirmations: 19,
     nativeCoin: 'TRX',
+    nativeDecimals: 6,
     tokens: {
       USDT: { mainnet: '0xa614f803B6FD780986A42c78Ec9c7f77e6DeD13C', decimals: 6, freezeList: 'isBlackListed' },
     },
   },
 };
+
+/** The coin a network's gas is paid in (BNB, ETH, POL, TRX): the one source of its name. */
+export const gasCoinOf = (chain: ChainKey): string => CHAIN_SPECS[chain].nativeCoin;
 
 /** The family of a network (how it is read, signed for and paid for). */
 export const familyOf = (chain: ChainKey): ChainFamily => CHAIN_SPECS[chain].family;

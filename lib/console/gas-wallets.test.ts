@@ -22,7 +22,7 @@ describe('console gas wallets', () => {
     expect(ok).toMatchObject({ mode: 'test', chain: 'BSC', nativeCoin: 'BNB', state: 'ok', gas: { address: chain.addresses.gas, low: false } });
     expect(ok.state === 'ok' && parseEther(ok.gas!.balance)).toBe(wei);
 
-    setNetworkOverride('test', { ...chain.network('test'), gasWalletLowBnb: '100000000' });
+    setNetworkOverride('test', { ...chain.network('test'), gasWalletLow: '100000000' });
     expect(await bscOf()).toMatchObject({ state: 'ok', lowAt: '100000000', gas: { low: true } });
   });
 

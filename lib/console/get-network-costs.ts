@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { CHAIN_SPECS, gasCoinOf } from '@/lib/config/rails';
 import { formatUnits } from 'viem';
 import { getNetworks, type Network } from '@/lib/chain/network';
 import { rowsOf, type Db } from '@/lib/db';
@@ -56,7 +57,7 @@ export async function getNetworkCosts(db: Db, modes: readonly Mode[] = MODES, no
       mode: net.mode,
       chain: net.chain,
       chainId: net.chainId,
-      nativeCoin: net.nativeCoin ?? 'BNB',
+      nativeCoin: gasCoinOf(net.chain),
       windows,
       heldInvoiceFees: formatAmount(Decimal.max(0, new Decimal(held!.held).minus(held!.returned))),
     });
@@ -81,7 +82,8 @@ async function costWindow(db: Db, net: Network, since: Date): Promise<CostWindow
                         where chain_id = ${net.chainId} and mode = ${net.mode} and kind = 'internal' and status <> 'FAILED'
                           and created_at >= ${since.toISOString()}::timestamptz), 0)::text as withdrawal`),
   );
-  const gas = formatUnits(BigInt(r!.wei), 18);
+  // The gas coin's own base unit: wei on EVM networks, sun on TRON.
+  const gas = formatUnits(BigInt(r!.wei), CHAIN_SPECS[net.chain].nativeDecimals);
   const invoiceFees = new Decimal(r!.invoice).minus(r!.returned);
   return {
     gas,

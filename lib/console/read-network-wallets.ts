@@ -60,8 +60,8 @@ export function factsOf(net: Network): NetworkFacts {
     mode: net.mode,
     chain: net.chain,
     chainId: net.chainId,
-    nativeCoin: net.nativeCoin ?? CHAIN_SPECS[net.chain].nativeCoin,
-    lowAt: net.gasWalletLowBnb ?? DEFAULT_LOW_AT,
+    nativeCoin: CHAIN_SPECS[net.chain].nativeCoin,
+    lowAt: net.gasWalletLow ?? DEFAULT_LOW_AT,
   };
 }
 

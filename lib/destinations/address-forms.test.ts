@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { invoices } from '@/db/schema';
 import type { Network } from '@/lib/chain/network';
 import { toBase58, toHex41 } from '@/lib/chain/tron/address';
+import { parseWireAddress } from '@/lib/chain/address-codecs';
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import { parseExchangeWallets } from '@/lib/config/exchange-wallets';
 import { knownExchangeWallets } from '@/lib/destinations/known-exchange-wallets';
@@ -82,10 +83,10 @@ describe('a deposit address in the other family’s form', () => {
     ];
     if (pooled) forms.push(['T… form of a pooled address', toBase58(toHex41(pooled.address))]);
     for (const [label, address] of forms) {
-      await expect(refuseDepositAddress(t.db, address), label).rejects.toMatchObject({ code: 'destination_deposit_address' });
+      await expect(refuseDepositAddress(t.db, parseWireAddress(address)), label).rejects.toMatchObject({ code: 'destination_deposit_address' });
     }
     // Anyone else's address, in either form, passes.
-    await refuseDepositAddress(t.db, EXCHANGE_EVM);
-    await refuseDepositAddress(t.db, toBase58(toHex41(EXCHANGE_EVM)));
+    await refuseDepositAddress(t.db, parseWireAddress(EXCHANGE_EVM));
+    await refuseDepositAddress(t.db, parseWireAddress(toBase58(toHex41(EXCHANGE_EVM))));
   });
 });

@@ -1,13 +1,16 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { getAddress, isAddress, zeroAddress, type Address } from 'viem';
+import { isAddress, zeroAddress } from 'viem';
 import { depositAddressPool, invoices } from '@/db/schema';
 import { ApiError, type ErrorCode } from '@/lib/api/errors';
 import { getNetworks, type Network } from '@/lib/chain/network';
 import { CHAIN_SPECS, familyOf, type ChainFamily } from '@/lib/config/rails';
 import { addressFamilyOf, addressProblem } from '@/lib/chain/address-rules';
 import { accountBytes, ADDRESS_CODECS, storedForms } from '@/lib/chain/address-codecs';
+import type { EvmAddress, StoredAddress, TronWireAddress, WireAddress } from '@/lib/chain/common/address-brand';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
+import { TRON_ADDRESS_CODEC } from '@/lib/chain/tron/address-codec';
 import { EVM_ADDRESS_RULE } from '@/lib/chain/evm/address-rule';
-import { parseTronAddress, toBase58, TronAddressError } from '@/lib/chain/tron/address';
+import { TronAddressError } from '@/lib/chain/tron/address';
 import { rowsOf, type Db } from '@/lib/db';
 import type { Mode } from '@/lib/mode';
 import { ourAddresses } from './our-addresses';
@@ -32,19 +35,19 @@ export function refused(code: ErrorCode, path: string, message: string) {
 }
 
 /** Format only: 0x + 40 hex, a valid checksum when mixed case, not the zero address. Returns the checksummed address. */
-export function parseAddress(raw: string, path: string): Address {
+export function parseAddress(raw: string, path: string): EvmAddress {
   if (!EVM_ADDRESS_RULE.pattern.test(raw)) throw refused('invalid_address', path, `must be ${EVM_ADDRESS_RULE.shape}`);
   const mixedCase = raw.slice(2) !== raw.slice(2).toLowerCase() && raw.slice(2) !== raw.slice(2).toUpperCase();
   if (mixedCase && !isAddress(raw, { strict: true })) throw refused('invalid_address', path, 'has an invalid checksum (check for a typo)');
-  const address = getAddress(raw.toLowerCase());
-  if (address === zeroAddress) throw refused('invalid_address', path, 'must not be the zero address');
+  const address = EVM_ADDRESS_CODEC.parse(raw.toLowerCase());
+  if (address.toLowerCase() === zeroAddress) throw refused('invalid_address', path, 'must not be the zero address');
   return address;
 }
 
 /** A TRON destination: Base58Check `T…` with a valid checksum, not the zero address. Returns the `T…` form. */
-export function parseTronDestination(raw: string, path: string): string {
+export function parseTronDestination(raw: string, path: string): TronWireAddress {
   try {
-    return toBase58(parseTronAddress(raw));
+    return TRON_ADDRESS_CODEC.parse(raw);
   } catch (err) {
     if (err instanceof TronAddressError) throw refused('invalid_address', path, err.message);
     throw err;
@@ -52,10 +55,10 @@ export function parseTronDestination(raw: string, path: string): string {
 }
 
 /** Each family's destination parser: format, checksum, not the zero address; returns the wire form. */
-const PARSE: Record<ChainFamily, (raw: string, path: string) => string> = { evm: parseAddress, tron: parseTronDestination };
+const PARSE: { [F in ChainFamily]: (raw: string, path: string) => WireAddress<F> } = { evm: parseAddress, tron: parseTronDestination };
 
 /** Format only, before the network is known: by the family whose form it has (EVM's words when none). Returns the wire form. */
-export function parseAnyAddress(raw: string, path: string): string {
+export function parseAnyAddress(raw: string, path: string): WireAddress {
   return PARSE[addressFamilyOf(raw) ?? 'evm'](raw, path);
 }
 
@@ -63,16 +66,16 @@ export function parseAnyAddress(raw: string, path: string): string {
  * The address in the network's wire form (EIP-55 `0x…` or `T…`), format checks only. The shape is the family's
  * address rule, the one the dashboard's forms and the checkout check first, so both refuse with the same words.
  */
-export function parseAddressOn(net: Pick<Network, 'chain'>, raw: string, path: string): string {
+export function parseAddressOn(net: Pick<Network, 'chain'>, raw: string, path: string): WireAddress {
   const problem = addressProblem(net.chain, raw);
   if (problem) throw refused('invalid_address', path, problem);
   return PARSE[familyOf(net.chain)](raw, path);
 }
 
 /** The stored form of a wire address (invoices.deposit_address) in its own family: `41…` for `T…`, lower-case `0x…`. */
-export const storedForm = (address: string) => ADDRESS_CODECS[addressFamilyOf(address) ?? 'evm'].storedForm(accountBytes(address));
+export const storedForm = (address: string): StoredAddress => ADDRESS_CODECS[addressFamilyOf(address) ?? 'evm'].storedForm(accountBytes(address));
 
-function refuseOurs(net: Network, wire: string, path: string): void {
+function refuseOurs(net: Network, wire: WireAddress, path: string): void {
   const ours = ourAddresses(net);
   const name = CHAIN_SPECS[net.chain].name;
   // The 20 bytes every family shares: our wallets and contracts are compared in them.
@@ -88,7 +91,7 @@ function refuseOurs(net: Network, wire: string, path: string): void {
  * false only for a send-back created inside its sweep's credit transaction: the lane screens it before signing).
  * Returns the wire form (EIP-55 or `T…`).
  */
-export function parseDestination(net: Network, raw: string, path = 'destinationAddress', screen = true): string {
+export function parseDestination(net: Network, raw: string, path = 'destinationAddress', screen = true): WireAddress {
   const address = parseAddressOn(net, raw, path);
   refuseOurs(net, address, path);
   if (screen) refuseScreened(familyOf(net.chain), address, path);
@@ -101,7 +104,7 @@ export function parseDestination(net: Network, raw: string, path = 'destinationA
  * store an EVM address lower-case and a TRON one as `41…`, the pool EIP-55, and the same key holds both accounts, so
  * the `0x` form of a TRON deposit address (or the `T…` form of an EVM one) is a deposit address too (issue 42 §2).
  */
-export function notDepositAddressSql(address: string): SQL {
+export function notDepositAddressSql(address: WireAddress): SQL {
   const bytes = accountBytes(address);
   const stored = sql.join(
     storedForms(bytes).map((f) => sql`${f}`),
@@ -113,7 +116,7 @@ export function notDepositAddressSql(address: string): SQL {
 }
 
 /** Refuses one of our deposit addresses (issued or pooled, any network, in any family's form). */
-export async function refuseDepositAddress(db: Db, address: string, path = 'destinationAddress'): Promise<void> {
+export async function refuseDepositAddress(db: Db, address: WireAddress, path = 'destinationAddress'): Promise<void> {
   // Plain SQL: this runs on every withdrawal, and a builder query costs more CPU to assemble than to run.
   const [row] = rowsOf<{ ok: boolean }>(await db.execute(sql`select (${notDepositAddressSql(address)}) as ok`));
   if (!row!.ok)
@@ -121,7 +124,7 @@ export async function refuseDepositAddress(db: Db, address: string, path = 'dest
 }
 
 /** Every check, on the network the money would move on (TRON: the USDT blacklist too). Returns the wire form (EIP-55 or `T…`). */
-export async function checkDestination(db: Db, net: Network, raw: string, path = 'destinationAddress'): Promise<string> {
+export async function checkDestination(db: Db, net: Network, raw: string, path = 'destinationAddress'): Promise<WireAddress> {
   const address = parseDestination(net, raw, path);
   await refuseDepositAddress(db, address, path);
   await refuseBlacklisted(net, address, path);
@@ -133,7 +136,7 @@ export async function checkDestination(db: Db, net: Network, raw: string, path =
  * The dashboard's check as the address field loses focus, on the rail the form has picked: format (that network's
  * family), ours, any deposit address. The TRON blacklist is read when the withdrawal or refund is made.
  */
-export async function precheckDestination(db: Db, net: Network, raw: string, path = 'destinationAddress'): Promise<string> {
+export async function precheckDestination(db: Db, net: Network, raw: string, path = 'destinationAddress'): Promise<WireAddress> {
   const address = parseDestination(net, raw, path);
   await refuseDepositAddress(db, address, path);
   return address;
@@ -143,7 +146,7 @@ export async function precheckDestination(db: Db, net: Network, raw: string, pat
  * Every check against every enabled network of the mode, for an address not tied to one network yet
  * (the allow-list, the dashboard's check as the field loses focus): ours or a token contract on any of them is refused.
  */
-export async function checkDestinationOnAnyNetwork(db: Db, mode: Mode, raw: string, path = 'destinationAddress'): Promise<string> {
+export async function checkDestinationOnAnyNetwork(db: Db, mode: Mode, raw: string, path = 'destinationAddress'): Promise<WireAddress> {
   // An address of one family can only be paid on that family's networks: checked against those.
   const address = parseAnyAddress(raw, path);
   const family = addressFamilyOf(address)!;

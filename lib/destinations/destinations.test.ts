@@ -46,7 +46,6 @@ beforeAll(() => {
       token: 'USDT',
       tokenAddress: POLYGON_USDT,
       decimals: 6,
-      nativeCoin: 'POL',
       tokens: [
         { asset: 'USDT', address: POLYGON_USDT, decimals: 6 },
         { asset: 'USDC', address: POLYGON_USDC, decimals: 6 },

@@ -1,4 +1,5 @@
 import { ApiError } from '@/lib/api/errors';
+import type { WireAddress } from '@/lib/chain/common/address-brand';
 import { isFrozen } from '@/lib/chain/freeze-list';
 import type { Network } from '@/lib/chain/network';
 import { CHAIN_SPECS, freezeListOf } from '@/lib/config/rails';
@@ -13,7 +14,7 @@ import { log } from '@/lib/log';
  * listed destination is 400 `destination_blacklisted`; a failed read is a 503 and nothing changes (never "not
  * listed" by default). A token without a list: nothing to read.
  */
-export async function refuseBlacklisted(net: Network, destination: string, path = 'destinationAddress'): Promise<void> {
+export async function refuseBlacklisted(net: Network, destination: WireAddress, path = 'destinationAddress'): Promise<void> {
   if (!freezeListOf(net.chain, net.token)) return;
   let listed: boolean | null;
   try {

@@ -1,11 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
-import { getAddress } from 'viem';
 import { exchangeOrders } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import type { AuthTenant } from '@/lib/api-keys/authenticate';
 import { merchantAuditEntry } from '@/lib/audit/audit-merchant-action';
 import { recordAudit, type AuditActor } from '@/lib/audit/record-audit';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 import { requireRail } from '@/lib/chain/network';
 import { refuseBlacklisted } from '@/lib/destinations/refuse-blacklisted';
 import { refuseScreened } from '@/lib/destinations/refuse-screened';
@@ -90,7 +90,7 @@ export async function createExchangeWithdrawal(
   try {
     assertEvmDeposit(order);
     // The hot wallet pays the exchange's deposit address on chain: never one the token's issuer froze (400, or 503 unread).
-    await refuseBlacklisted(net, getAddress(order.from.address), 'depositAddress');
+    await refuseBlacklisted(net, EVM_ADDRESS_CODEC.parse(order.from.address), 'depositAddress');
     refuseScreened(familyOf(net.chain), order.from.address, 'depositAddress');
     await refuseScreenedByAdapters(familyOf(net.chain), order.from.address, 'depositAddress');
     // A 6-decimal token cannot carry more: sending a rounded amount would leave the order short.
@@ -133,7 +133,7 @@ export async function createExchangeWithdrawal(
         amount: debit.toFixed(),
         feeAmount: fee.toFixed(),
         netAmount: debit.toFixed(),
-        destinationAddress: getAddress(order.from.address),
+        destinationAddress: EVM_ADDRESS_CODEC.parse(order.from.address),
         chainId: net.chainId,
         chain: net.chain,
         token: net.token,

@@ -1,3 +1,4 @@
+import { TRON_ADDRESS_CODEC } from '@/lib/chain/tron/address-codec';
 import { parseUnits, type Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import type { ReadyNetwork } from '@/lib/chain/network';
@@ -29,7 +30,7 @@ export async function payTronTestInvoice(
   const unsigned = await buildTrc20Transfer({
     token: net.tokenAddress,
     from,
-    to: depositAddress,
+    to: TRON_ADDRESS_CODEC.parseStored(depositAddress),
     amount: parseUnits(amount, net.decimals),
     feeLimitSun: FEE_LIMIT_SUN,
     ref: head,

@@ -43,7 +43,7 @@ export async function preparePayoutItems(
         try {
           const { amount, destinationAddress, chain, token } = item;
           const p = await prepareWithdrawal(db, owner, { amount, destinationAddress, chain, token }, actor, prepareControls, { maxRule: false });
-          await refuseDepositAddress(db, p.row.destinationAddress);
+          await refuseDepositAddress(db, p.destination);
           prepared[i] = p;
         } catch (err) {
           if (!(err instanceof ApiError) || err.status >= 500) throw err;

@@ -80,10 +80,10 @@ export async function refundHeldPayment(
   // The sender in its wire form (T… on TRON, EIP-55 otherwise): what the destination checks and the withdrawal take.
   const sender = formatAddress(seen.fromAddress);
   try {
-    parseDestination(rail, sender, 'sender');
-    await refuseDepositAddress(db, sender, 'sender');
-    await refuseBlacklisted(rail, sender, 'sender');
-    await refuseScreenedByAdapters(familyOf(rail.chain), sender, 'sender');
+    const checked = parseDestination(rail, sender, 'sender');
+    await refuseDepositAddress(db, checked, 'sender');
+    await refuseBlacklisted(rail, checked, 'sender');
+    await refuseScreenedByAdapters(familyOf(rail.chain), checked, 'sender');
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     if (e.code === 'service_unavailable') throw e;

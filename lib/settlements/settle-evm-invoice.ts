@@ -4,7 +4,9 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { settlements, type EvmSweepPlan, type Invoice, type Settlement } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { publicClient } from '@/lib/chain/clients';
+import type { EvmAddress } from '@/lib/chain/common/address-brand';
 import { depositAccount } from '@/lib/chain/deposit-account';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 import { confirmRecordedTx, findRecordedTx, sendRecordedTx } from '@/lib/chain/send-recorded-tx';
 import { finishSettlement } from './finish-settlement';
 import { planSweep, type Carried } from './plan-sweep';
@@ -45,7 +47,8 @@ async function gasPlan(
 
 interface Move {
   step: 'fee' | 'custody';
-  to: Address;
+  /** The sweep's destination: the fee wallet or the hot wallet, an EVM account (the codec made it). */
+  to: EvmAddress;
   units: bigint;
 }
 
@@ -68,12 +71,15 @@ export async function settleEvmInvoice(db: Db, net: SettleNetwork, s: Settlement
   const units = (v: string | undefined) => parseUnits(v ?? '0', net.decimals);
   const all = units(s.feeAmount) + units(s.netAmount) + units(carried.fee) + units(carried.net);
   const held = carried.charged ? all - units(s.netAmount) - units(carried.net) : units(s.heldFee) + units(carried.heldFee);
-  const moves: Move[] = (
-    [
-      { step: 'fee', to: net.feeWallet, units: units(s.feeAmount) + units(carried.fee) - held },
-      { step: 'custody', to: privateKeyToAccount(net.hotWalletKey).address, units: units(s.netAmount) + units(carried.net) + held },
-    ] as Move[]
-  ).filter((m) => m.units > 0n);
+  const planned: Move[] = [
+    { step: 'fee', to: EVM_ADDRESS_CODEC.parse(net.feeWallet), units: units(s.feeAmount) + units(carried.fee) - held },
+    {
+      step: 'custody',
+      to: EVM_ADDRESS_CODEC.parse(privateKeyToAccount(net.hotWalletKey).address),
+      units: units(s.netAmount) + units(carried.net) + held,
+    },
+  ];
+  const moves = planned.filter((m) => m.units > 0n);
   const plan = await gasPlan(db, client, s, net.tokenAddress, deposit.address, moves, carried);
   const gasPrice = BigInt(plan.gasPrice);
   const gasOf = (m: Move) => BigInt(m.step === 'fee' ? plan.feeGas : plan.custodyGas);

@@ -6,6 +6,7 @@ import type { Db } from '@/lib/db';
 import type { ReadyNetwork } from '@/lib/chain/network';
 import { tronClientOf } from '@/lib/chain/tron-network-client';
 import { toHex41 } from '@/lib/chain/tron/address';
+import { TRON_ADDRESS_CODEC } from '@/lib/chain/tron/address-codec';
 import { tronDepositKey } from '@/lib/chain/tron/deposit-key';
 import { readTrc20Balance } from '@/lib/chain/tron/token-balance';
 import { refuseOrphanedSweep } from './early-sweep';
@@ -50,8 +51,8 @@ export async function settleTronInvoice(db: Db, net: TronSettleNetwork, s: Settl
     chainId: net.chainId,
     token,
     deposit: deposit.hex,
-    energyWallet: toHex41(privateKeyToAddress(net.gasWalletKey)),
-    hot: toHex41(privateKeyToAddress(net.hotWalletKey)),
+    energyWallet: TRON_ADDRESS_CODEC.storedForm(privateKeyToAddress(net.gasWalletKey)),
+    hot: TRON_ADDRESS_CODEC.storedForm(privateKeyToAddress(net.hotWalletKey)),
     allowTrxBurn: net.allowTrxBurn === true,
     burnVariable: `${net.mode === 'live' ? 'LIVE' : 'TEST'}_TRON_ALLOW_TRX_BURN`,
     // Before a custody transfer that cannot land as recorded is signed again (sweep-tron.ts).

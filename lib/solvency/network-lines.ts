@@ -1,6 +1,6 @@
 import type { SolvencyHolding, SolvencyOwed } from '@/db/schema';
 import { DEFAULT_ENERGY_LOW_SWEEPS, tokensOf, type Network } from '@/lib/chain/network';
-import { CHAIN_SPECS, familyOf, type ChainKey } from '@/lib/config/rails';
+import { familyOf, gasCoinOf, type ChainKey } from '@/lib/config/rails';
 import { Decimal } from '@/lib/money';
 import { lineKey, type OwedSnapshot } from './owed-snapshot';
 import type { ChainHoldings } from './read-chain';
@@ -77,7 +77,7 @@ export function networkLines(net: Network, snap: OwedSnapshot, hashes: TxHashes,
     };
   });
   if (chain.gas) {
-    const floor = new Decimal(net.gasWalletLowBnb ?? '0.05');
+    const floor = new Decimal(net.gasWalletLow ?? '0.05');
     const difference = new Decimal(chain.gas.balance).minus(floor);
     lines.push({
       kind: 'gas',
@@ -121,7 +121,7 @@ export function networkLines(net: Network, snap: OwedSnapshot, hashes: TxHashes,
 export const ENERGY_ASSET = 'sweeps';
 const energyFloor = (net: Network) => net.energyLowSweeps ?? DEFAULT_ENERGY_LOW_SWEEPS;
 
-export const nativeCoin = (net: Network) => net.nativeCoin ?? CHAIN_SPECS[net.chain].nativeCoin;
+export const nativeCoin = (net: Network) => gasCoinOf(net.chain);
 
 /** What a network's gas wallet is measured in on the solvency page, and its floor (the low-funds alert). */
 export interface GasFloor {
@@ -130,7 +130,7 @@ export interface GasFloor {
 }
 
 /** The gas line of an EVM network: the gas wallet's coin against GAS_WALLET_LOW (solvency-families.ts). */
-export const coinGasFloor = (net: Network): GasFloor => ({ asset: nativeCoin(net), floor: new Decimal(net.gasWalletLowBnb ?? '0.05').toFixed() });
+export const coinGasFloor = (net: Network): GasFloor => ({ asset: nativeCoin(net), floor: new Decimal(net.gasWalletLow ?? '0.05').toFixed() });
 
 /** The gas line of a TRON network: sweeps the energy wallet can pay against ENERGY_LOW_SWEEPS (solvency-families.ts). */
 export const energyGasFloor = (net: Network): GasFloor => ({ asset: ENERGY_ASSET, floor: String(energyFloor(net)) });

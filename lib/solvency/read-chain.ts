@@ -1,5 +1,6 @@
 import { encodeFunctionData, erc20Abi, formatUnits, type Address } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 import { tokensOf, type Network } from '@/lib/chain/network';
 import { resultOf, rpcBatch, RpcReadError, type RpcCall } from '@/lib/chain/rpc-batch';
 
@@ -54,7 +55,7 @@ export async function readChainHoldings(
   const balanceOf = (token: Address, owner: string, decimals: number, put: (v: string) => void): Read => ({
     call: {
       method: 'eth_call',
-      params: [{ to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [owner as Address] }) }, at],
+      params: [{ to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [EVM_ADDRESS_CODEC.parse(owner)] }) }, at],
     },
     apply: (r) => put(formatUnits(hexToBigint(r, 'balanceOf'), decimals)),
   });

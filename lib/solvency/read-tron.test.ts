@@ -1,3 +1,4 @@
+import { TRON_ADDRESS_CODEC } from '@/lib/chain/tron/address-codec';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { formatUnits } from 'viem';
@@ -49,7 +50,7 @@ describe('the TRON solvency read', () => {
     // The withdrawal is broadcast and pooled, not mined yet.
     rail.node.setPacking(false);
     const { head } = await readTronHeads(rail.client);
-    const to = utils.accounts.generateAccount().address.base58;
+    const to = TRON_ADDRESS_CODEC.parse(utils.accounts.generateAccount().address.base58);
     const signed = await signTronTx(
       await buildTrc20Transfer({
         token: rail.node.usdt,
@@ -82,7 +83,7 @@ describe('the TRON solvency read', () => {
   it('counts a withdrawal mined before the read as gone', async () => {
     const hot = rail.node.keys.hot;
     const { head } = await readTronHeads(rail.client);
-    const to = utils.accounts.generateAccount().address.base58;
+    const to = TRON_ADDRESS_CODEC.parse(utils.accounts.generateAccount().address.base58);
     const signed = await signTronTx(
       await buildTrc20Transfer({
         token: rail.node.usdt,

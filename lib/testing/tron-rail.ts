@@ -43,7 +43,6 @@ export async function startTronRail(opts: { mode?: Mode; node?: TronNodeOptions 
     networkFee: '1.00',
     sweepMinimum: '1.00',
     gasCoinUsd: '0.27',
-    nativeCoin: 'TRX',
     tokens: [{ asset: 'USDT' as const, address: toEvm(node.usdtHex) as Address, decimals: 6, symbols: ['USDT'] }],
   });
   setNetworkOverride(mode, net);

@@ -35,7 +35,6 @@ export function withUsdcRails() {
         token: 'USDC',
         tokenAddress: ETH_USDC,
         decimals: 6,
-        nativeCoin: 'ETH',
         tokens: [{ asset: 'USDC', address: ETH_USDC, decimals: 6 }],
       },
       'ETHEREUM',

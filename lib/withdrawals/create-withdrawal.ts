@@ -90,7 +90,7 @@ export async function createWithdrawal(
   const prepared = await prepareWithdrawal(db, owner, input, actor, prepareControls, opts);
   const moved = await debitPreparedWithdrawal(db, prepared);
   if (moved === null) {
-    const { destinationAddress: destination, token } = prepared.row;
+    const { destination, row: { token } } = prepared;
     await refuseDepositAddress(db, destination);
     const available = await getBalance(db, { tenantId: owner.tenantId, mode: owner.mode, currency: token });
     throw new ApiError(
@@ -236,5 +236,5 @@ export async function prepareWithdrawal(
       e as (${outbox.insertSql(event, { from: 'moved', data: withFee(event.data) })})
       ${audit ? sql`, a as (${insertRowSql(auditLog, { ...audit, after: withFee(audit.after!) }, { from: 'moved' }).sql})` : sql``}
       select available::text as available, fee::text as fee from moved`;
-  return { row, fee, total, feeInside, controls, statement };
+  return { row, destination, fee, total, feeInside, controls, statement };
 }

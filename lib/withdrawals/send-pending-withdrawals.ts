@@ -1,9 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { encodeFunctionData, erc20Abi, formatUnits, keccak256, type Address, type Hex, type PublicClient } from 'viem';
+import { gasCoinOf } from '@/lib/config/rails';
+import { encodeFunctionData, erc20Abi, formatUnits, keccak256, type Hex, type PublicClient } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { withdrawals } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { broadcastRaw } from '@/lib/chain/broadcast-raw';
+import type { EvmAddress } from '@/lib/chain/common/address-brand';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 import { reserveNonce } from '@/lib/chain/reserve-nonce';
 import { freezeListCall, frozenFrom } from '@/lib/chain/freeze-list';
 import { resultOf, rpcBatch, RpcReadError } from '@/lib/chain/rpc-batch';
@@ -18,7 +21,7 @@ const REVERT = /revert|execution reverted|paused/i;
  * node's own token balance, so a node behind the others cannot fail a
  * withdrawal the wallet can pay. A failed read throws (the pass ends, nothing changes).
  */
-async function preflight(net: LaneNetwork, from: Address, to: Address, data: Hex) {
+async function preflight(net: LaneNetwork, from: EvmAddress, to: EvmAddress, data: Hex) {
   const frozenCall = freezeListCall(net, to);
   const [token, bnb, price, estimate, frozen] = await rpcBatch(net.rpcUrl, [
     {
@@ -58,10 +61,13 @@ interface EvmSigning {
  * ever signed twice for one withdrawal.
  */
 export async function sendPendingWithdrawals(db: Db, lane: LaneNetwork, client: PublicClient, account: PrivateKeyAccount, opts: SendOptions = {}) {
+  const from = EVM_ADDRESS_CODEC.parse(account.address);
   const evm: SendFamily<EvmSigning> = {
     async prepare(w, net, amount) {
-      const data = transferData(w.destinationAddress as `0x${string}`, amount);
-      const pre = await preflight(net, account.address, w.destinationAddress as Address, data);
+      // The row holds the EIP-55 form createWithdrawal checked; the codec brands it (a TRON row here fails loudly).
+      const to = EVM_ADDRESS_CODEC.parse(w.destinationAddress);
+      const data = transferData(to, amount);
+      const pre = await preflight(net, from, to, data);
       if (pre.frozen) {
         return {
           kind: 'fail',
@@ -85,7 +91,7 @@ export async function sendPendingWithdrawals(db: Db, lane: LaneNetwork, client: 
       const { bnb, gasPrice } = pre;
       let gas = BigInt(pre.estimate.result as string);
       gas = (gas * 12n) / 10n;
-      if (bnb < gas * gasPrice) return { kind: 'wait', reason: `Hot wallet lacks ${net.nativeCoin ?? 'BNB'} for gas; retrying.` };
+      if (bnb < gas * gasPrice) return { kind: 'wait', reason: `Hot wallet lacks ${gasCoinOf(net.chain)} for gas; retrying.` };
       // Outside the batch: its failure is no RpcReadError, so it ends the pass rather than postponing.
       const chainPending = await client.getTransactionCount({ address: account.address, blockTag: 'pending' });
       return { kind: 'send', signing: { net, data, gas, gasPrice, chainPending } };

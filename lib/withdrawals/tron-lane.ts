@@ -2,6 +2,7 @@ import { privateKeyToAddress } from 'viem/accounts';
 import type { Db } from '@/lib/db';
 import { checkedNetwork } from '@/lib/chain/rail-gate';
 import { tronClientOf } from '@/lib/chain/tron-network-client';
+import { TRON_ADDRESS_CODEC } from '@/lib/chain/tron/address-codec';
 import type { TronNodeClient } from '@/lib/chain/tron/node-client';
 import type { LaneNetwork } from './lane-helpers';
 import type { SendOptions } from './run-send-lane';
@@ -19,7 +20,7 @@ export async function processTronWithdrawals(db: Db, lane: LaneNetwork, opts: Se
   if (!net) return { completed: 0, failed: 0, sent: 0 };
   const client = opts.tronClient ?? tronClientOf(net);
   // The hot wallet's TRON account is its key's 20 bytes behind 0x41.
-  const hot = { privateKey: net.hotWalletKey.slice(2), address: `41${privateKeyToAddress(net.hotWalletKey).slice(2).toLowerCase()}` };
+  const hot = { privateKey: net.hotWalletKey.slice(2), address: TRON_ADDRESS_CODEC.storedForm(privateKeyToAddress(net.hotWalletKey)) };
   const tracked = await trackTronWithdrawals(db, net, client, opts);
   const sent = await sendPendingTronWithdrawals(db, net, client, hot, opts);
   return { ...tracked, sent };

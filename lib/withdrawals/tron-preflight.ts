@@ -1,4 +1,5 @@
 import { formatUnits } from 'viem';
+import type { TronStoredAddress, TronWireAddress } from '@/lib/chain/common/address-brand';
 import { toHex41 } from '@/lib/chain/tron/address';
 import { TronNodeError, type TronNodeClient } from '@/lib/chain/tron/node-client';
 import { estimateTrc20Transfer, isBlackListed, readTronAccount } from '@/lib/chain/tron/resources';
@@ -45,7 +46,7 @@ async function tokenBalance(client: TronNodeClient, token: string, owner: string
  */
 export async function tronPreflight(
   client: TronNodeClient,
-  q: { token: string; symbol: string; decimals: number; from: string; to: string; amount: bigint },
+  q: { token: string; symbol: string; decimals: number; from: TronStoredAddress; to: TronWireAddress; amount: bigint },
 ): Promise<TronPreflight> {
   if (await isBlackListed(client, q.token, q.to)) {
     return { kind: 'fail', reason: `The destination ${q.to} is on the ${q.symbol} contract's blacklist: tokens sent there would be frozen.` };

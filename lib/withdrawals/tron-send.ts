@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm';
 import { withdrawals, type Withdrawal } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
+import type { TronStoredAddress } from '@/lib/chain/common/address-brand';
+import { TRON_ADDRESS_CODEC } from '@/lib/chain/tron/address-codec';
 import { broadcastTronTx } from '@/lib/chain/tron/broadcast';
 import type { TronNodeClient } from '@/lib/chain/tron/node-client';
 import { readTronHeads } from '@/lib/chain/tron/read-chain';
@@ -17,7 +19,7 @@ export interface TronHotWallet {
   /** Hex private key without 0x (TronWeb's form); never logged. */
   privateKey: string;
   /** Stored `41…` form. */
-  address: string;
+  address: TronStoredAddress;
 }
 
 /** The recorded signed transaction back in the form broadcastTronTx and isSafelyExpired take. */
@@ -36,13 +38,15 @@ export function recordedTronTx(w: Withdrawal): SignedTronTx {
 export async function sendPendingTronWithdrawals(db: Db, lane: LaneNetwork, client: TronNodeClient, hot: TronHotWallet, opts: SendOptions = {}) {
   const tron: SendFamily<SignedTronTx> = {
     async prepare(w, net, amount) {
+      // The row holds the `T…` form createWithdrawal checked; the codec brands it (an EVM row here fails loudly).
+      const to = TRON_ADDRESS_CODEC.parse(w.destinationAddress);
       // Read right before signing: the blacklist may have changed since the withdrawal was accepted.
       const pre = await tronPreflight(client, {
         token: net.tokenAddress,
         symbol: net.token,
         decimals: net.decimals,
         from: hot.address,
-        to: w.destinationAddress,
+        to,
         amount,
       });
       if (pre.kind !== 'send') return pre;
@@ -50,7 +54,7 @@ export async function sendPendingTronWithdrawals(db: Db, lane: LaneNetwork, clie
       const unsigned = await buildTrc20Transfer({
         token: net.tokenAddress,
         from: hot.address,
-        to: w.destinationAddress,
+        to,
         amount,
         feeLimitSun: pre.feeLimitSun,
         ref: head,

@@ -12,9 +12,6 @@ import { chainWaitReasons, tronWaitReasons } from './pending-reasons';
 import { recordedTronTx } from './tron-send';
 import type { TrackOptions } from './track-sent-withdrawals';
 
-/** Sun in the gas ledger's 18-decimal unit (cost_wei): TRX has 6 decimals. */
-const SUN_TO_WEI18 = 1_000_000_000_000n;
-
 async function setReason(db: Db, w: Withdrawal, pendingReason: string | null, now: Date) {
   if (w.pendingReason === pendingReason) return;
   await db
@@ -75,14 +72,15 @@ async function trackOne(db: Db, net: LaneNetwork, client: TronNodeClient, w: Wit
         .where(and(eq(withdrawals.id, w.id), eq(withdrawals.txHash, w.txHash!)));
     }
     // Burned TRX (energy and bandwidth) is spent whether or not the call succeeded: the console sets it against fees.
+    // In sun, TRX's own base unit, as the sweeps record it (gas_spend.cost_wei is the gas coin's base unit).
     await recordGasSpend(db, {
       mode: net.mode,
       chainId: net.chainId,
       kind: 'withdrawal',
       referenceId: w.id,
       txHash: hash,
-      gasUsed: state.info.fee,
-      gasPrice: SUN_TO_WEI18,
+      gasUsed: BigInt(state.info.energyTotal),
+      cost: state.info.fee,
     });
     if (!state.info.ok) return (await failWithdrawal(db, w.id, `Transaction ${hash} failed on chain (${state.info.contractRet}).`)) ? 'failed' : null;
     return (await completeWithdrawal(db, w.id)) ? 'completed' : null;

@@ -9,6 +9,7 @@ import { freshTronAddress, ledgerOf, usdtOf } from '@/lib/testing/tron-lane-help
 import { fundedTenant } from '@/lib/testing/withdrawal-resources';
 import { getBalance } from '@/lib/ledger/get-balance';
 import { setNetworkOverride } from '@/lib/chain/network';
+import { lookupTronTx } from '@/lib/chain/tron/broadcast';
 import { Decimal } from '@/lib/money';
 import type { LaneNetwork } from './lane-helpers';
 import { processWithdrawals } from './process-withdrawals';
@@ -57,12 +58,16 @@ describe('USDT withdrawals on TRON', () => {
       network_fee: '-1.000000000000000000',
     });
     expect(new Decimal(await getBalance(t.db, { tenantId: t.tenant.id, mode: 'test', currency: 'USDT' })).toFixed(2)).toBe('88.90');
-    // The TRX the hot wallet burned (no staked energy here): recorded once, in 18-decimal units.
-    const [spend] = rowsOf<{ gas_used: string; cost_wei: string }>(
-      await t.db.execute(sql`select gas_used::text, cost_wei::text from gas_spend where reference_id = ${res.body.id}`),
+    // The TRX the hot wallet burned (no staked energy here): recorded once, in sun (TRX's own 6 decimals), as the
+    // transaction's info reports it, not converted to wei (issue 43 §2).
+    const [spend] = rowsOf<{ gas_used: string; cost_wei: string; tx_hash: string }>(
+      await t.db.execute(sql`select gas_used::text, cost_wei::text, tx_hash from gas_spend where reference_id = ${res.body.id}`),
     );
-    expect(BigInt(spend!.cost_wei)).toBe(BigInt(spend!.gas_used) * 1_000_000_000_000n);
-    console.log(`[tron withdrawal] to a new holder: ${Number(spend!.gas_used) / 1e6} TRX burned (energy + bandwidth)`);
+    const found = await lookupTronTx(rail.client, sent.txHash!);
+    if (found.state === 'unknown') throw new Error('the withdrawal transaction is unknown');
+    expect(BigInt(spend!.cost_wei)).toBe(found.info.fee);
+    expect(Number(spend!.gas_used)).toBe(found.info.energyTotal);
+    console.log(`[tron withdrawal] to a new holder: ${Number(spend!.cost_wei) / 1e6} TRX burned (energy + bandwidth)`);
     const types = (
       await t.db
         .select()

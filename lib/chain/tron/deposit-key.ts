@@ -1,7 +1,8 @@
 import { pbkdf2Sync } from 'node:crypto';
 import { HDKey, privateKeyToAccount } from 'viem/accounts';
 import { toHex } from 'viem';
-import { toBase58 } from './address';
+import type { TronStoredAddress, TronWireAddress } from '../common/address-brand';
+import { TRON_ADDRESS_CODEC } from './address-codec';
 
 /** BIP-44 TRON branch (coin type 195), what TronLink and Ledger use: deposit index i is m/44'/195'/0'/0/i. */
 export const TRON_BRANCH = "m/44'/195'/0'/0";
@@ -22,9 +23,9 @@ export function tronBranch(mnemonic: string, branch = TRON_BRANCH): HDKey {
 
 export interface TronAccountKey {
   /** Base58Check `T…`. */
-  address: string;
+  address: TronWireAddress;
   /** Stored form: lower-case `41…` hex. */
-  hex: string;
+  hex: TronStoredAddress;
   /** 32-byte key as hex without 0x (TronWeb's form). Never log it. */
   privateKey: string;
 }
@@ -36,6 +37,6 @@ export function tronDepositKey(mnemonic: string, index: number, branch = TRON_BR
   if (!key) throw new Error(`deposit index ${index} derives no key`);
   // Same secp256k1 key and keccak address bytes as EVM; TRON prefixes 0x41 and encodes Base58Check.
   const evm = privateKeyToAccount(toHex(key)).address;
-  const hex = `41${evm.slice(2).toLowerCase()}`;
-  return { address: toBase58(hex), hex, privateKey: Buffer.from(key).toString('hex') };
+  const hex = TRON_ADDRESS_CODEC.storedForm(evm);
+  return { address: TRON_ADDRESS_CODEC.wireForm(evm), hex, privateKey: Buffer.from(key).toString('hex') };
 }

@@ -1,5 +1,6 @@
 import { decodeAbiParameters } from 'viem';
 import { z } from 'zod';
+import type { TronAddress } from '../common/address-brand';
 import { toEvm, toHex41 } from './address';
 import { TronNodeError, type TronNodeClient } from './node-client';
 import { isEmptyAnswer } from './parse';
@@ -101,7 +102,7 @@ export const isBlackListed = (client: TronNodeClient, token: string, addr: strin
  * Energy a TRC-20 transfer would burn now (`energy_used` of a constant call, including the
  * contract's dynamic-energy penalty). A revert is an answer (`reverted: true`), not an estimate.
  */
-export async function estimateTrc20Transfer(client: TronNodeClient, q: { token: string; from: string; to: string; amount: bigint }) {
+export async function estimateTrc20Transfer(client: TronNodeClient, q: { token: string; from: string; to: TronAddress; amount: bigint }) {
   const parameter = word(q.to) + q.amount.toString(16).padStart(64, '0');
   const { out, failed } = await constantCall(client, { token: q.token, owner: q.from, selector: 'transfer(address,uint256)', parameter });
   if (out.energy_used === undefined) throw new TronNodeError('/wallet/triggerconstantcontract', 'no energy_used in the answer');

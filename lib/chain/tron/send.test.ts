@@ -1,3 +1,4 @@
+import { TRON_ADDRESS_CODEC } from '@/lib/chain/tron/address-codec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { utils } from 'tronweb';
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
@@ -44,7 +45,7 @@ describe('sending TRC-20 and TRX with TronWeb-signed transactions', () => {
   it('sends USDT from the hot wallet, finds it mined, then solidified, and treats a rebroadcast as already known', async () => {
     const hot = node.keys.hot;
     await node.mintUsdt(hot.address, 10_000_000n);
-    const to = utils.accounts.generateAccount().address.base58;
+    const to = TRON_ADDRESS_CODEC.parse(utils.accounts.generateAccount().address.base58);
     const { energy } = await estimateTrc20Transfer(client, { token: node.usdt, from: hot.address, to, amount: 2_500_000n });
     const signed = await send(
       (ref) => buildTrc20Transfer({ token: node.usdt, from: hot.hex, to, amount: 2_500_000n, feeLimitSun: 30_000_000, ref, lifetimeMs: LIFETIME }),
@@ -61,7 +62,7 @@ describe('sending TRC-20 and TRX with TronWeb-signed transactions', () => {
   });
 
   it('sends TRX and reports a refused broadcast with its code', async () => {
-    const to = utils.accounts.generateAccount().address.base58;
+    const to = TRON_ADDRESS_CODEC.parse(utils.accounts.generateAccount().address.base58);
     await send((ref) => buildTrxTransfer({ from: node.keys.hot.hex, to, sun: 3_000_000n, ref, lifetimeMs: LIFETIME }), node.keys.hot.privateKey);
     expect((await readTronAccount(client, to)).balanceSun).toBe(3_000_000n);
     const poor = utils.accounts.generateAccount();
@@ -94,7 +95,12 @@ describe('a sweep paid with delegated energy', () => {
     const gasTxs = [
       await send((ref) => buildStake({ from: gas.hex, sun: 20_000_000_000n, resource: 'ENERGY', ref, lifetimeMs: LIFETIME }), gas.privateKey),
     ];
-    const { energy } = await estimateTrc20Transfer(client, { token: node.usdt, from: deposit.hex, to: node.keys.hot.hex, amount: 25_000_000n });
+    const { energy } = await estimateTrc20Transfer(client, {
+      token: node.usdt,
+      from: deposit.hex,
+      to: TRON_ADDRESS_CODEC.parseStored(node.keys.hot.hex),
+      amount: 25_000_000n,
+    });
     const perTrx = (await readTronAccount(client, gas.address)).energyPerTrx;
     const delegateSun = BigInt(Math.ceil(energy / perTrx) + 1) * 1_000_000n;
     const activation = await send((ref) => buildCreateAccount({ from: gas.hex, account: deposit.hex, ref, lifetimeMs: LIFETIME }), gas.privateKey);
@@ -114,7 +120,7 @@ describe('a sweep paid with delegated energy', () => {
         buildTrc20Transfer({
           token: node.usdt,
           from: deposit.hex,
-          to: node.keys.hot.hex,
+          to: TRON_ADDRESS_CODEC.parseStored(node.keys.hot.hex),
           amount: 25_000_000n,
           feeLimitSun: energy * 100,
           ref,
@@ -150,7 +156,7 @@ describe('a sweep paid with delegated energy', () => {
 describe('re-signing only what can never be mined', () => {
   it('is safely expired only once the solidified chain is past the expiration without it', async () => {
     const hot = node.keys.hot;
-    const to = utils.accounts.generateAccount().address.base58;
+    const to = TRON_ADDRESS_CODEC.parse(utils.accounts.generateAccount().address.base58);
     node.setPacking(false);
     let signed;
     try {

@@ -1,4 +1,5 @@
 import { TronWeb, type Types } from 'tronweb';
+import type { TronAddress } from '../common/address-brand';
 import { toBase58 } from './address';
 import type { TronBlockRef } from './parse';
 
@@ -39,7 +40,9 @@ interface Common {
 }
 
 /** TRC-20 `transfer(to, amount)` from `from`; `feeLimitSun` caps the TRX burned for energy. */
-export async function buildTrc20Transfer(q: Common & { token: string; to: string; amount: bigint; feeLimitSun: number }): Promise<UnsignedTronTx> {
+export async function buildTrc20Transfer(
+  q: Common & { token: string; to: TronAddress; amount: bigint; feeLimitSun: number },
+): Promise<UnsignedTronTx> {
   const params = [
     { type: 'address', value: toBase58(q.to) },
     { type: 'uint256', value: q.amount.toString() },
@@ -56,12 +59,12 @@ export async function buildTrc20Transfer(q: Common & { token: string; to: string
 }
 
 /** TRX transfer (sun); creates and activates `to` if it does not exist (1 TRX + 0.1 TRX or staked bandwidth). */
-export function buildTrxTransfer(q: Common & { to: string; sun: bigint }): Promise<UnsignedTronTx> {
+export function buildTrxTransfer(q: Common & { to: TronAddress; sun: bigint }): Promise<UnsignedTronTx> {
   return tronWeb.transactionBuilder.sendTrx(toBase58(q.to), safe(q.sun), toBase58(q.from), { blockHeader: blockHeader(q.ref, q.lifetimeMs) });
 }
 
 /** Activates `account` without giving it TRX (AccountCreateContract; the sender pays 1 TRX). */
-export function buildCreateAccount(q: Common & { account: string }): Promise<UnsignedTronTx> {
+export function buildCreateAccount(q: Common & { account: TronAddress }): Promise<UnsignedTronTx> {
   return tronWeb.transactionBuilder.createAccount(toBase58(q.account), toBase58(q.from), { blockHeader: blockHeader(q.ref, q.lifetimeMs) });
 }
 
@@ -71,14 +74,14 @@ export function buildStake(q: Common & { sun: bigint; resource: 'ENERGY' | 'BAND
 }
 
 /** Delegates the resource of `sun` staked TRX to `to` (unlocked: it can be taken back at once). */
-export function buildDelegate(q: Common & { to: string; sun: bigint; resource: 'ENERGY' | 'BANDWIDTH' }): Promise<UnsignedTronTx> {
+export function buildDelegate(q: Common & { to: TronAddress; sun: bigint; resource: 'ENERGY' | 'BANDWIDTH' }): Promise<UnsignedTronTx> {
   return tronWeb.transactionBuilder.delegateResource(safe(q.sun), toBase58(q.to), q.resource, toBase58(q.from), false, undefined, {
     blockHeader: blockHeader(q.ref, q.lifetimeMs),
   });
 }
 
 /** Takes back a delegation made with `buildDelegate`. */
-export function buildUndelegate(q: Common & { to: string; sun: bigint; resource: 'ENERGY' | 'BANDWIDTH' }): Promise<UnsignedTronTx> {
+export function buildUndelegate(q: Common & { to: TronAddress; sun: bigint; resource: 'ENERGY' | 'BANDWIDTH' }): Promise<UnsignedTronTx> {
   return tronWeb.transactionBuilder.undelegateResource(safe(q.sun), toBase58(q.to), q.resource, toBase58(q.from), {
     blockHeader: blockHeader(q.ref, q.lifetimeMs),
   });

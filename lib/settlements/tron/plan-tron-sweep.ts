@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { settlements, type CarriedSettlements, type Settlement, type TronSweepPlan } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
+import type { TronStoredAddress } from '@/lib/chain/common/address-brand';
 import type { TronNodeClient } from '@/lib/chain/tron/node-client';
 import { estimateTrc20Transfer, readTronAccount } from '@/lib/chain/tron/resources';
 import { storedSweepPlan } from '../common/stored-sweep-plan';
@@ -31,9 +32,10 @@ export interface TronSweepParties {
   client: TronNodeClient;
   chainId: number;
   token: string;
-  deposit: string;
-  energyWallet: string;
-  hot: string;
+  deposit: TronStoredAddress;
+  energyWallet: TronStoredAddress;
+  /** The sweep's destination: the hot wallet. */
+  hot: TronStoredAddress;
   allowTrxBurn: boolean;
   /** The variable that allows burning, named in the refusal. */
   burnVariable: string;

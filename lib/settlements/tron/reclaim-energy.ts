@@ -1,3 +1,4 @@
+import { TRON_ADDRESS_CODEC } from '@/lib/chain/tron/address-codec';
 import { sql } from 'drizzle-orm';
 import { privateKeyToAddress } from 'viem/accounts';
 import type { TronSweepPlan } from '@/db/schema';
@@ -50,7 +51,8 @@ export async function reclaimTronEnergy(db: Db, net: Net, hooks: TronSweepHooks 
         const sun = held < planned ? held : planned;
         return sun > 0n ? sun.toString() : null;
       },
-      build: (sun, ref, lifetimeMs) => buildUndelegate({ from: energyWallet, to: r.deposit, sun, resource: 'ENERGY', ref, lifetimeMs }),
+      build: (sun, ref, lifetimeMs) =>
+        buildUndelegate({ from: energyWallet, to: TRON_ADDRESS_CODEC.parseStored(r.deposit), sun, resource: 'ENERGY', ref, lifetimeMs }),
     });
   };
   let first: unknown = null;

@@ -8,7 +8,8 @@ import { createRefundClaim } from '@/lib/refunds/claims/create-refund-claim';
 import { redeemRefundClaim } from '@/lib/refunds/claims/redeem-refund-claim';
 import { autoRefund, runAutoRefunds } from '@/lib/refunds/requests/auto-refund';
 import { proposeRefundAddress } from '@/lib/refunds/requests/propose-refund-address';
-import { api, asSession, fromLib, type Cred, type PathRunner, type Subject, type Try, type Variant } from './entries';
+import { call } from '../app';
+import { api, asSession, fromApi, fromLib, type Cred, type PathRunner, type Subject, type Try, type Variant } from './entries';
 import { BTC_LISTED, BTC_UNLISTED, OVER_THRESHOLD, XRP_LISTED, type World } from './world';
 
 /*
@@ -68,6 +69,32 @@ export const RUNNERS: Record<MoneyPathId, PathRunner> = {
     entries: {
       action: (_w, _s, c, v) => asSession(c.sid, () => createWithdrawalAction({ amount: v.amount, destinationAddress: v.destination }, step(v))),
       api: (_w, _s, c, v) => api('POST', '/v1/withdrawals', c, { amount: v.amount, destinationAddress: v.destination }),
+      job,
+    },
+  },
+  batch_payout: {
+    amount: '1.00',
+    ...evm,
+    belowMinimum: '0.001',
+    subject: invoiceOnly,
+    entries: {
+      // A batch of one item: its refusal is the item's own (a batch answers 400 payout_items_invalid with one detail per item).
+      api: async (w, _s, c, v) => {
+        const item = {
+          reference: `mp-${process.pid}-${++seq}`,
+          destinationAddress: v.destination,
+          amount: v.amount,
+          chain: w.net.chain,
+          token: w.net.token,
+        };
+        const r = await call('POST', '/v1/payouts', {
+          key: c.key,
+          body: { items: [item] },
+          headers: { 'idempotency-key': `mp-${process.pid}-${++seq}` },
+        });
+        const itemCode = r.body?.code === 'payout_items_invalid' ? r.body.details?.[0]?.code : undefined;
+        return itemCode ? { ok: false, code: String(itemCode) } : fromApi(r);
+      },
       job,
     },
   },

@@ -11,7 +11,7 @@ export const startEvmMatrixChain: MatrixChainStarter = async (chain, assets) => 
   const tokens = assets.map((asset) => ({ asset, decimals: CHAIN_SPECS[chain].tokens[asset]!.decimals }));
   const anvil = await startAnvil({ chain, tokens });
   const { minWithdrawal, networkFee, sweepMinimum, sweepFee } = NETWORK_COST_DEFAULTS[chain];
-  const net = matrixNetwork(anvil.network('test', { minWithdrawal, networkFee, sweepMinimum, sweepFee, nativeCoin: CHAIN_SPECS[chain].nativeCoin }));
+  const net = matrixNetwork(anvil.network('test', { minWithdrawal, networkFee, sweepMinimum, sweepFee }));
   setNetworkOverride('test', net, chain);
   const token = (asset: string) => anvil.tokens.find((t) => t.asset === asset)!;
   // The hot wallet pays refunds and withdrawals whatever was swept to it yet.
