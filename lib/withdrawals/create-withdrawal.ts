@@ -90,7 +90,10 @@ export async function createWithdrawal(
   const prepared = await prepareWithdrawal(db, owner, input, actor, prepareControls, opts);
   const moved = await debitPreparedWithdrawal(db, prepared);
   if (moved === null) {
-    const { destination, row: { token } } = prepared;
+    const {
+      destination,
+      row: { token },
+    } = prepared;
     await refuseDepositAddress(db, destination);
     const available = await getBalance(db, { tenantId: owner.tenantId, mode: owner.mode, currency: token });
     throw new ApiError(

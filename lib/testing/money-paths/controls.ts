@@ -43,7 +43,11 @@ export async function tryAllowed(w: World, id: MoneyPathId, r: PathRunner, actor
       await refused(`allow-list ${JSON.stringify(miss)}`, { ...base, ...miss }, home === 'job' ? undefined : 'destination_not_allowed');
   if (controls.includes('delay')) await refused('delay', { ...base, now: new Date() });
   if (controls.includes('minimum') && r.belowMinimum) await refused('minimum', { ...base, amount: r.belowMinimum });
-  if (controls.includes('screening') && r.screened && ['withdrawal', 'batch_payout', 'merchant_refund', 'payer_proposal', 'claim_link_redeem'].includes(id))
+  if (
+    controls.includes('screening') &&
+    r.screened &&
+    ['withdrawal', 'batch_payout', 'merchant_refund', 'payer_proposal', 'claim_link_redeem'].includes(id)
+  )
     await refused('screening', { ...base, destination: r.screened(w) });
   if (controls.includes('approval_threshold')) {
     if (id === 'exchange_withdrawal') await refused('threshold', { ...base, amount: OVER_THRESHOLD }, 'approval_required');
