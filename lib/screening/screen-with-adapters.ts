@@ -1,5 +1,4 @@
-import { getAddress } from 'viem';
-import { toBase58 } from '@/lib/chain/tron/address';
+import { formatAddress } from '@/lib/chain/deposit-keys';
 import type { ChainFamily } from '@/lib/config/rails';
 import { log } from '@/lib/log';
 import { processMetrics } from '@/lib/metrics/registry';
@@ -24,7 +23,8 @@ export async function screenWithAdapters(family: ChainFamily, address: string): 
   if (local.outcome !== 'clean') return { ...local, by: local.outcome === 'listed' ? 'list' : null };
   const { list, timeoutMs } = configuredAdapters();
   if (list.length === 0) return { ...local, by: null };
-  const wire = family === 'evm' ? getAddress(local.identity) : toBase58(local.identity);
+  // The identity (lower-case 0x…, 41…) in its wire form (EIP-55, T…): what the services are asked about.
+  const wire = formatAddress(local.identity);
   const signal = AbortSignal.timeout(timeoutMs);
   const reads = await Promise.all(
     list.map(async (a) => {
