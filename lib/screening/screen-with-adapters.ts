@@ -22,7 +22,9 @@ export interface FullScreening extends Omit<Screening, 'outcome'> {
 export async function screenWithAdapters(family: ChainFamily, address: string): Promise<FullScreening> {
   const local = screenAddress(family, address);
   if (local.outcome !== 'clean') return { ...local, by: local.outcome === 'listed' ? 'list' : null };
-  const { list, timeoutMs } = configuredAdapters();
+  const { list: all, timeoutMs } = configuredAdapters();
+  // An adapter for another family (the oracle: EVM only) is not asked; none left is the list's answer alone.
+  const list = all.filter((a) => !a.families || a.families.includes(family));
   if (list.length === 0) return { ...local, by: null };
   const wire = family === 'evm' ? getAddress(local.identity) : toBase58(local.identity);
   const signal = AbortSignal.timeout(timeoutMs);
