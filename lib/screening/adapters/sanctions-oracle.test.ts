@@ -70,6 +70,10 @@ describe('the sanctions oracle adapter', () => {
     expect(await screenWithAdapters('evm', a)).toMatchObject({ outcome: 'clean', by: null });
     await eth.oracle.list(a);
     expect(await screenWithAdapters('evm', a)).toMatchObject({ outcome: 'listed', by: 'sanctions_oracle' });
+    // No networks named: every live EVM network with an RPC (here the ETHEREUM one).
+    delete process.env.SCREENING_ORACLE_CHAINS;
+    resetEnvCache();
+    expect(await screenWithAdapters('evm', a)).toMatchObject({ outcome: 'listed', by: 'sanctions_oracle' });
     await eth.oracle.unlist(a);
     expect((await screenWithAdapters('evm', a)).outcome).toBe('clean');
     // EVM addresses only: a TRON address is not asked (here it would fail, the RPC being down).
