@@ -53,10 +53,20 @@ export async function benchScreening(): Promise<Row[]> {
   };
   const evm = Array.from({ length: REQUESTS }, evmAddress);
   const e = await timed(REQUESTS, (i) => screenDestination('evm', evm[i]!));
-  rows.push({ name: 'POST /v1/withdrawals screening, EVM, p50 / p99', value: `${fmt(e.p50)} / ${fmt(e.p99)}`, target: '<= 1 ms p99', ok: ok1ms(e.p99) });
+  rows.push({
+    name: 'POST /v1/withdrawals screening, EVM, p50 / p99',
+    value: `${fmt(e.p50)} / ${fmt(e.p99)}`,
+    target: '<= 1 ms p99',
+    ok: ok1ms(e.p99),
+  });
   const tron = Array.from({ length: REQUESTS }, () => toBase58(`41${randomBytes(20).toString('hex')}`));
   const t = await timed(REQUESTS, (i) => screenDestination('tron', tron[i]!));
-  rows.push({ name: 'POST /v1/withdrawals screening, TRON, p50 / p99', value: `${fmt(t.p50)} / ${fmt(t.p99)}`, target: '<= 1 ms p99', ok: ok1ms(t.p99) });
+  rows.push({
+    name: 'POST /v1/withdrawals screening, TRON, p50 / p99',
+    value: `${fmt(t.p50)} / ${fmt(t.p99)}`,
+    target: '<= 1 ms p99',
+    ok: ok1ms(t.p99),
+  });
 
   // A watcher pass: 1,000 payments, 10 of them from listed senders (lib/payments/record-transfers.ts's step).
   const listed = [...currentList().sets.evm].slice(0, 10);
@@ -93,7 +103,14 @@ async function benchOracle(): Promise<Row[]> {
     const addrs = Array.from({ length: ORACLE_READS }, evmAddress);
     await oracle.list(addrs[0]!);
     const r = await timed(ORACLE_READS, (i) => screenWithAdapters('evm', addrs[i]!));
-    return [{ name: 'sanctions oracle read (anvil, local RPC) p50 / p99', value: `${fmt(r.p50)} / ${fmt(r.p99)}`, target: 'opt-in, informational', ok: null }];
+    return [
+      {
+        name: 'sanctions oracle read (anvil, local RPC) p50 / p99',
+        value: `${fmt(r.p50)} / ${fmt(r.p99)}`,
+        target: 'opt-in, informational',
+        ok: null,
+      },
+    ];
   } finally {
     delete process.env.SCREENING_ORACLE_ADDRESS;
     resetEnvCache();

@@ -30,7 +30,9 @@ export async function rpcBatch(rpcUrl: string, calls: RpcCall[], opts: { timeout
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
       // The caller's signal too (a screening adapter's shared deadline), whichever ends first.
-      signal: opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs ?? 15_000)]) : AbortSignal.timeout(opts.timeoutMs ?? 15_000),
+      signal: opts.signal
+        ? AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs ?? 15_000)])
+        : AbortSignal.timeout(opts.timeoutMs ?? 15_000),
     });
     if (!res.ok) throw new RpcReadError(`RPC answered HTTP ${res.status}`);
     json = await res.json();

@@ -16,8 +16,14 @@ export const AdapterConfig = z
     scoreUrl: z.object({ url: z.string().url(), apiKey: z.string().min(1).optional(), threshold: z.number().min(0).max(100) }).optional(),
     oracle: z
       .object({
-        address: z.string().refine((a) => isAddress(a, { strict: false }), 'must be an EVM contract address (0x + 40 hex)'),
-        chains: z.array(z.enum(chainsOf('evm') as [string, ...string[]], { message: `must be EVM networks: ${chainsOf('evm').join(', ')}` })).optional(),
+        address: z.string().refine((a) => isAddress(a, { strict: false }), 'SCREENING_ORACLE_ADDRESS must be an EVM contract address (0x + 40 hex)'),
+        chains: z
+          .array(
+            z.enum(chainsOf('evm') as [string, ...string[]], {
+              message: `SCREENING_ORACLE_CHAINS must name EVM networks: ${chainsOf('evm').join(', ')}`,
+            }),
+          )
+          .optional(),
       })
       .optional(),
   })

@@ -96,6 +96,15 @@ describe('the sanctions oracle adapter', () => {
     setNetworkOverride('live', eth.live, 'ETHEREUM');
     expect((await screenWithAdapters('evm', a)).outcome).toBe('error');
   });
+
+  it('configuration is zod-checked: an EVM address, EVM network names', () => {
+    configure('0x1234');
+    expect(() => configuredAdapters()).toThrow(/SCREENING_ORACLE_ADDRESS must be an EVM contract address/);
+    configure();
+    process.env.SCREENING_ORACLE_CHAINS = 'ETHEREUM,TRON';
+    resetEnvCache();
+    expect(() => configuredAdapters()).toThrow(/SCREENING_ORACLE_CHAINS must name EVM networks/);
+  });
 });
 
 describe('destinations (POST /v1/withdrawals, anvil)', () => {
