@@ -22,6 +22,7 @@ const BENCHES = [
   'auth-abuse',
   'abuse',
   'statement',
+  'screening',
   'first-minutes',
 ].filter((b) => existsSync(`bench/${b}.ts`));
 const only = process.argv.slice(2);

@@ -21,7 +21,7 @@ export type RpcOutcome = { ok: true; result: unknown } | { ok: false; code?: num
  * malformed answer throws RpcReadError; per-call errors come back as outcomes
  * for the caller to judge (a revert is an answer, "header not found" is not).
  */
-export async function rpcBatch(rpcUrl: string, calls: RpcCall[], opts: { timeoutMs?: number } = {}): Promise<RpcOutcome[]> {
+export async function rpcBatch(rpcUrl: string, calls: RpcCall[], opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<RpcOutcome[]> {
   const body = calls.map((c, i) => ({ jsonrpc: '2.0', id: i + 1, method: c.method, params: c.params }));
   let json: unknown;
   try {
@@ -29,7 +29,10 @@ export async function rpcBatch(rpcUrl: string, calls: RpcCall[], opts: { timeout
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
+      // The caller's signal too (a screening adapter's shared deadline), whichever ends first.
+      signal: opts.signal
+        ? AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs ?? 15_000)])
+        : AbortSignal.timeout(opts.timeoutMs ?? 15_000),
     });
     if (!res.ok) throw new RpcReadError(`RPC answered HTTP ${res.status}`);
     json = await res.json();

@@ -26,6 +26,13 @@ export const SCREENING_ENV = {
   SCREENING_SCORE_API_KEY: optional,
   /** A score at or above this stops the address like a listed one. */
   SCREENING_SCORE_THRESHOLD: z.coerce.number().min(0).max(100).default(75),
+  /**
+   * Chainalysis's sanctions oracle contract (`isSanctioned(address)`, one address on Ethereum, BSC, Polygon, Arbitrum,
+   * Base and others): set, every EVM address is also read there, through the live networks' RPC.
+   */
+  SCREENING_ORACLE_ADDRESS: optional,
+  /** Which EVM networks to read the oracle on, comma-separated (e.g. `ETHEREUM,BSC`); unset: every live EVM network with an RPC. */
+  SCREENING_ORACLE_CHAINS: optional,
   /** How long one adapter read may take; past it the read failed (never "clean"). */
   SCREENING_ADAPTER_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(3000),
 };

@@ -58,7 +58,7 @@ export function processMetrics(): ProcessMetrics {
     }),
     screeningAdapterReads: new Counter({
       name: 'gateway_screening_adapter_reads_total',
-      help: 'Reads of the optional screening adapters (chainalysis, score_url) by this process, by outcome (listed, clean, error).',
+      help: 'Reads of the optional screening adapters (chainalysis, score_url, sanctions_oracle) by this process, by outcome (listed, clean, error).',
       labelNames: ['adapter', 'outcome'],
       registers: [registry],
     }),

@@ -21,7 +21,9 @@ export interface FullScreening extends Omit<Screening, 'outcome'> {
 export async function screenWithAdapters(family: ChainFamily, address: string): Promise<FullScreening> {
   const local = screenAddress(family, address);
   if (local.outcome !== 'clean') return { ...local, by: local.outcome === 'listed' ? 'list' : null };
-  const { list, timeoutMs } = configuredAdapters();
+  const { list: all, timeoutMs } = configuredAdapters();
+  // An adapter for another family (the oracle: EVM only) is not asked; none left is the list's answer alone.
+  const list = all.filter((a) => !a.families || a.families.includes(family));
   if (list.length === 0) return { ...local, by: null };
   // The identity (lower-case 0x…, 41…) in its wire form (EIP-55, T…): what the services are asked about.
   const wire = formatAddress(local.identity);

@@ -1,7 +1,10 @@
+import { isAddress, type Address } from 'viem';
 import { z } from 'zod';
+import { chainsOf, type ChainKey } from '@/lib/config/rails';
 import { env, type Env } from '@/lib/env';
 import type { ScreeningAdapter } from './adapter';
 import { chainalysisAdapter } from './chainalysis';
+import { sanctionsOracleAdapter } from './sanctions-oracle';
 import { scoreUrlAdapter } from './score-url';
 
 /** The adapters' configuration, checked as a whole (zod): a key is only ever sent over HTTPS in production. */
@@ -11,6 +14,18 @@ export const AdapterConfig = z
     timeoutMs: z.number().int().min(50).max(30_000),
     chainalysis: z.object({ url: z.string().url(), apiKey: z.string().min(8) }).optional(),
     scoreUrl: z.object({ url: z.string().url(), apiKey: z.string().min(1).optional(), threshold: z.number().min(0).max(100) }).optional(),
+    oracle: z
+      .object({
+        address: z.string().refine((a) => isAddress(a, { strict: false }), 'SCREENING_ORACLE_ADDRESS must be an EVM contract address (0x + 40 hex)'),
+        chains: z
+          .array(
+            z.enum(chainsOf('evm') as [string, ...string[]], {
+              message: `SCREENING_ORACLE_CHAINS must name EVM networks: ${chainsOf('evm').join(', ')}`,
+            }),
+          )
+          .optional(),
+      })
+      .optional(),
   })
   .superRefine((c, ctx) => {
     if (!c.production) return;
@@ -42,6 +57,9 @@ export function configuredAdapters(): Adapters {
     scoreUrl: e.SCREENING_SCORE_URL
       ? { url: e.SCREENING_SCORE_URL, apiKey: e.SCREENING_SCORE_API_KEY, threshold: e.SCREENING_SCORE_THRESHOLD }
       : undefined,
+    oracle: e.SCREENING_ORACLE_ADDRESS
+      ? { address: e.SCREENING_ORACLE_ADDRESS, chains: e.SCREENING_ORACLE_CHAINS?.split(',').map((c) => c.trim().toUpperCase()) }
+      : undefined,
   });
   if (!parsed.success) {
     // Messages only: the parsed input holds the keys.
@@ -51,6 +69,7 @@ export function configuredAdapters(): Adapters {
   const list: ScreeningAdapter[] = [];
   if (c.chainalysis) list.push(chainalysisAdapter(c.chainalysis));
   if (c.scoreUrl) list.push(scoreUrlAdapter(c.scoreUrl));
+  if (c.oracle) list.push(sanctionsOracleAdapter({ address: c.oracle.address as Address, chains: c.oracle.chains as ChainKey[] | undefined }));
   const adapters = { timeoutMs: c.timeoutMs, list };
   cached = { from: e, adapters };
   return adapters;
