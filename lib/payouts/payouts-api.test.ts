@@ -57,14 +57,14 @@ describe('POST /v1/payouts', () => {
       status: 'PROCESSING',
       itemCount: 3,
       counts: { pending: 3, completed: 0, failed: 0 },
-      totals: [{ token: 'USDT', amount: '35.50', feeAmount: '0.355' }],
+      totals: [{ token: 'USDT', amount: '35.50', feeAmount: '0.36' }],
     });
     expect(res.body.items.map((i: { reference: string; position: number }) => [i.position, i.reference])).toEqual(
       items.map((x, i) => [i, x.reference]),
     );
     expect(new Set(res.body.items.map((i: { withdrawalId: string }) => i.withdrawalId)).size).toBe(3);
-    expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body).toMatchObject({ available: '64.145', pending: '35.855' });
-    expect(await ledgerMatchesBalance(t.db, t.tenant.id)).toBe('64.145');
+    expect((await call('GET', '/v1/withdrawals/balance', { key: t.test })).body).toMatchObject({ available: '64.14', pending: '35.86' });
+    expect(await ledgerMatchesBalance(t.db, t.tenant.id)).toBe('64.14');
 
     const got = await call('GET', `/v1/payouts/${res.body.id}`, { key: t.test });
     expect(got.status).toBe(200);
