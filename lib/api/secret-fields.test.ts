@@ -22,6 +22,8 @@ const NOT_SHOWN_ONCE: Record<string, string> = {
   'heldPayments.invoiceToken': "the invoice's asset (USDT, USDC)",
   invoiceToken: "the invoice's asset (USDT, USDC)",
   'settlements.token': 'the asset swept (USDT, USDC)',
+  'totals.token': "a payout's asset per total (USDT, USDC)",
+  'items.token': "a payout item's asset (USDT, USDC)",
 };
 /** Secrets shown once under a name that does not say so, and what they carry. */
 const CARRIES_A_SECRET: Record<string, string> = {
