@@ -75,7 +75,7 @@ function shutdown(code = 0) {
   shuttingDown = true;
   const closeDb = embedded ? () => embedded!.close() : undefined;
   void stopStack({ processes: children, chains: [...chains, ...tronNodes], closeDb }).finally(() => {
-    if (readyFile) rmSync(readyFile, { force: true });
+    if (readyFile) rmSync(path.dirname(readyFile), { recursive: true, force: true });
     process.exit(code);
   });
 }
@@ -222,6 +222,7 @@ async function planExchange(mode: 'test' | 'live', planned: PlannedChain[]) {
         };
       }
     }
+    if (shuttingDown) return; // Ctrl-C while the chains started: nothing new
     start(`exchange-sim-${mode}`, process.execPath, ['--import', 'tsx', 'scripts/exchange-sim.ts'], {
       EXCHANGE_SIM_PORT: port,
       EXCHANGE_SIM_API_KEY: key,
