@@ -12,7 +12,8 @@ import { applyTransfers } from './apply-transfers';
 import { emitHeldPaymentEvent } from './record-held-payment';
 import { recordDecision } from '@/lib/screening/record-decision';
 import { screenAddress } from '@/lib/screening/screen-address';
-import { screenWithAdapters, type FullScreening } from '@/lib/screening/screen-with-adapters';
+import type { FullScreening } from '@/lib/screening/ask-adapters';
+import { screenWithAdapters } from '@/lib/screening/screen-with-adapters';
 
 /** What the merchant's credit and send-back answer for a payment held for review (409 invalid_state): no list details. */
 export const SCREENING_HOLD_MESSAGE = 'This payment is held for review by the operator: it cannot be credited or sent back until that review.';
