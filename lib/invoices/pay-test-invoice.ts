@@ -7,7 +7,11 @@ import { payEvmTestInvoice } from './pay-evm-test-invoice';
 import { payTronTestInvoice } from './pay-tron-test-invoice';
 
 /** Each family's faucet payment (lazy bodies, like every family table). */
-const PAY: PerFamily<ReadyNetwork<'rpcUrl' | 'tokenAddress' | 'faucetKey'>, [depositAddress: string, amount: string], ReturnType<typeof payEvmTestInvoice>> = {
+const PAY: PerFamily<
+  ReadyNetwork<'rpcUrl' | 'tokenAddress' | 'faucetKey'>,
+  [depositAddress: string, amount: string],
+  ReturnType<typeof payEvmTestInvoice>
+> = {
   evm: (...a) => payEvmTestInvoice(...a),
   tron: (...a) => payTronTestInvoice(...a),
 };

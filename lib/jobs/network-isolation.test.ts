@@ -95,7 +95,10 @@ describe('one network whose node hangs', () => {
       await lane.stop();
     }
     const again = startJob(t.db, WITHDRAWAL_LANE_LEASE, 20_000);
-    const ethArrived = await until(async () => (await rails.eth.tokenBalance(EVM_ADDRESS_CODEC.parse(ethDest), rails.eth.tokenOf('USDT'))) > 0n, 20_000);
+    const ethArrived = await until(
+      async () => (await rails.eth.tokenBalance(EVM_ADDRESS_CODEC.parse(ethDest), rails.eth.tokenOf('USDT'))) > 0n,
+      20_000,
+    );
     await again.stop();
     expect(ethArrived, 'the Ethereum withdrawal was sent once its node answered').toBe(true);
     // Each exactly once: 5.00 at 18 decimals on BSC, at 6 on Ethereum.

@@ -61,7 +61,13 @@ interface EvmSigning {
  * leaves a PROCESSING row whose exact bytes tracking re-broadcasts; nothing is
  * ever signed twice for one withdrawal.
  */
-export async function sendPendingWithdrawals(db: Db, lane: LaneNetwork<EvmNetwork>, client: PublicClient, account: PrivateKeyAccount, opts: SendOptions = {}) {
+export async function sendPendingWithdrawals(
+  db: Db,
+  lane: LaneNetwork<EvmNetwork>,
+  client: PublicClient,
+  account: PrivateKeyAccount,
+  opts: SendOptions = {},
+) {
   const from = EVM_ADDRESS_CODEC.parse(account.address);
   const evm: SendFamily<EvmSigning, EvmNetwork> = {
     async prepare(w, net, amount) {

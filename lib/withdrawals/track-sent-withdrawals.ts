@@ -82,7 +82,13 @@ async function setReason(db: Db, w: Withdrawal, set: { pendingReason: string | n
  * head is `confirmations` blocks past the block where its nonce was first
  * seen used still has no receipt for any hash it ever had.
  */
-export async function trackSentWithdrawals(db: Db, net: LaneNetwork<EvmNetwork>, client: PublicClient, account: PrivateKeyAccount, opts: TrackOptions = {}) {
+export async function trackSentWithdrawals(
+  db: Db,
+  net: LaneNetwork<EvmNetwork>,
+  client: PublicClient,
+  account: PrivateKeyAccount,
+  opts: TrackOptions = {},
+) {
   const now = opts.now ?? new Date();
   const open = await db
     .select()
@@ -106,7 +112,15 @@ export async function trackSentWithdrawals(db: Db, net: LaneNetwork<EvmNetwork>,
   return { completed, failed };
 }
 
-async function trackOne(db: Db, net: LaneNetwork<EvmNetwork>, client: PublicClient, account: PrivateKeyAccount, w: Withdrawal, now: Date, opts: TrackOptions) {
+async function trackOne(
+  db: Db,
+  net: LaneNetwork<EvmNetwork>,
+  client: PublicClient,
+  account: PrivateKeyAccount,
+  w: Withdrawal,
+  now: Date,
+  opts: TrackOptions,
+) {
   const hashes = [w.txHash!, ...w.replacedTxHashes];
   const snap = await snapshot(net.rpcUrl, account.address, hashes);
   if (snap.receipt) {

@@ -16,7 +16,11 @@ import { trackTronWithdrawals } from './tron-track';
  * the EVM lane, lib/withdrawals/process-withdrawals.ts). Nothing is sent before the rail check read the node's
  * chain id and the token's decimals and symbol.
  */
-export async function processTronWithdrawals(db: Db, lane: LaneNetwork<TronNetwork>, opts: SendOptions & TrackOptions & { tronClient?: TronNodeClient } = {}) {
+export async function processTronWithdrawals(
+  db: Db,
+  lane: LaneNetwork<TronNetwork>,
+  opts: SendOptions & TrackOptions & { tronClient?: TronNodeClient } = {},
+) {
   const net = await checkedNetwork(lane);
   if (!net) return { completed: 0, failed: 0, sent: 0 };
   const client = opts.tronClient ?? tronClientOf(net);

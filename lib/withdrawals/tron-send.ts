@@ -36,7 +36,13 @@ export function recordedTronTx(w: Withdrawal): SignedTronTx {
  * signature is made only after tracking proved the stored one can never be mined (isSafelyExpired) and put the
  * withdrawal back here.
  */
-export async function sendPendingTronWithdrawals(db: Db, lane: LaneNetwork<TronNetwork>, client: TronNodeClient, hot: TronHotWallet, opts: SendOptions = {}) {
+export async function sendPendingTronWithdrawals(
+  db: Db,
+  lane: LaneNetwork<TronNetwork>,
+  client: TronNodeClient,
+  hot: TronHotWallet,
+  opts: SendOptions = {},
+) {
   const tron: SendFamily<SignedTronTx, TronNetwork> = {
     async prepare(w, net, amount) {
       // The row holds the `T…` form createWithdrawal checked; the codec brands it (an EVM row here fails loudly).

@@ -70,7 +70,8 @@ export function configuredAdapters(): Adapters {
   const list: ScreeningAdapter[] = [];
   if (c.chainalysis) list.push(chainalysisAdapter(c.chainalysis));
   if (c.scoreUrl) list.push(scoreUrlAdapter(c.scoreUrl));
-  if (c.oracle) list.push(sanctionsOracleAdapter({ address: EVM_ADDRESS_CODEC.parse(c.oracle.address), chains: c.oracle.chains as ChainKey[] | undefined }));
+  if (c.oracle)
+    list.push(sanctionsOracleAdapter({ address: EVM_ADDRESS_CODEC.parse(c.oracle.address), chains: c.oracle.chains as ChainKey[] | undefined }));
   const adapters = { timeoutMs: c.timeoutMs, list };
   cached = { from: e, adapters };
   return adapters;
