@@ -20,7 +20,8 @@ import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { pad, toHex, type Address } from 'viem';
 import { printTable, withBenchDatabase, type Row } from './lib/harness';
-import type { Network } from '@/lib/chain/network';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
+import type { EvmNetwork } from '@/lib/chain/network';
 import type { Asset, ChainKey } from '@/lib/config/rails';
 
 const INVOICES = Number(process.argv[2] ?? 1_000_000);
@@ -36,8 +37,10 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 const fmt = (n: number) => n.toFixed(1);
 
 /** A bench network: test mode, its own chain id, two token contracts at the network's real decimals. */
-function benchNetwork(chain: ChainKey, chainId: number, decimals: number, usdt: Address, usdc: Address): Network {
+function benchNetwork(chain: ChainKey, chainId: number, decimals: number, usdtBytes: Address, usdcBytes: Address): EvmNetwork {
+  const [usdt, usdc] = [EVM_ADDRESS_CODEC.parse(usdtBytes), EVM_ADDRESS_CODEC.parse(usdcBytes)];
   return {
+    family: 'evm',
     mode: 'test',
     chain,
     token: 'USDT',
@@ -53,7 +56,7 @@ function benchNetwork(chain: ChainKey, chainId: number, decimals: number, usdt: 
 }
 
 // Index i is the network of invoice g when g % 3 = i (seed below).
-const NETWORKS: Network[] = [
+const NETWORKS: EvmNetwork[] = [
   benchNetwork('BSC', 97_000, 18, '0x55d398326f99059ff775485246999027b3197955', '0x8ac76a51cc950d9822d68b83fe1ad97b32cd580d'),
   benchNetwork('ETHEREUM', 97_001, 6, '0xdac17f958d2ee523a2206206994597c13d831ec7', '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'),
   benchNetwork('POLYGON', 97_002, 6, '0xc2132d05d31c914a87c6611c10748aeb04b58e8f', '0x3c499c542cef5e3811e1192ce70d8cc03d5c3359'),

@@ -182,7 +182,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Invoices: 'Payment requests with a deposit address; poll them or subscribe to invoice.* webhooks.',
   'Test helpers': 'Test mode only: simulate what the chain would do.',
   Webhooks: 'Endpoints that receive the signed events, their delivery log, replay and the postback secret.',
-  Withdrawals: 'Balance and USDT withdrawals to a BEP-20 address.',
+  Withdrawals: "Balances per asset, and withdrawals on any enabled rail to an address in that network's own form (0x… on EVM networks, T… on TRON).",
   Payouts: 'Batch payouts: many withdrawals reserved in one transaction, all or nothing (extension, docs/payouts.md).',
   'Payment links': 'Reusable public pages (`/l/<slug>`) where each payer gets an invoice of their own.',
   'Storefront orders': 'Orders of the hosted store; each has an invoice.',

@@ -3,7 +3,8 @@ import type { Address } from 'viem';
 import type { EvmAddress, StoredAddress, TronAddress, TronStoredAddress, TronWireAddress, WireAddress } from './common/address-brand';
 import { EVM_ADDRESS_CODEC } from './evm/address-codec';
 import { TRON_ADDRESS_CODEC } from './tron/address-codec';
-import { freezeListCall } from './freeze-list';
+import { freezeListCall, readEvmFreezeList } from './freeze-list';
+import type { EvmNetwork, Network, TronNetwork } from './network';
 import { transferData } from '@/lib/withdrawals/lane-helpers';
 import type { TronBlockRef } from './tron/parse';
 import { buildTrc20Transfer } from './tron/transactions';
@@ -67,6 +68,32 @@ describe('branded addresses (compile-time checks)', () => {
       void (() => buildTrc20Transfer({ ...trc20, to: tronWire }));
       // @ts-expect-error a TRC-20 transfer to an EVM address
       void (() => buildTrc20Transfer({ ...trc20, to: evm }));
+
+      // Networks are a union by family (issue 43 §2): a TRON network is no EVM one, its contract is `T…`, and an
+      // EVM-only field does not exist on it.
+      const evmNet: EvmNetwork = { family: 'evm', mode: 'test', chain: 'ETHEREUM', token: 'USDT', chainId: 1, decimals: 6, confirmations: 1 };
+      const tronNet: TronNetwork = { family: 'tron', mode: 'test', chain: 'TRON', token: 'USDT', chainId: 2, decimals: 6, confirmations: 1 };
+      void readEvmFreezeList({ ...evmNet, rpcUrl: 'http://127.0.0.1' }, evm);
+      // @ts-expect-error a TRON network where an EVM one is expected
+      void readEvmFreezeList({ ...tronNet, rpcUrl: 'http://127.0.0.1' }, evm);
+      freezeListCall({ ...evmNet, tokenAddress: evm }, evm);
+      // @ts-expect-error a TRON network's contract (`T…`) in an EVM eth_call
+      freezeListCall({ ...tronNet, tokenAddress: tronWire }, evm);
+      // @ts-expect-error an EVM network holds its token contract in the EVM form only
+      void ({ ...evmNet, tokenAddress: tronWire } satisfies EvmNetwork);
+      // @ts-expect-error a TRON network holds its token contract in the TRON form only, never `0x`
+      void ({ ...tronNet, tokenAddress: evm } satisfies TronNetwork);
+      // @ts-expect-error a TRON network's fee wallet is a TRON address
+      void ({ ...tronNet, feeWallet: evm } satisfies TronNetwork);
+      // @ts-expect-error an EVM-only field (the gas wallet's floor in the coin) read on a TRON network
+      void tronNet.gasWalletLow;
+      // @ts-expect-error a TRON-only field read on an EVM network
+      void evmNet.allowTrxBurn;
+      const anyNet: Network = Math.random() < 2 ? evmNet : tronNet;
+      // @ts-expect-error an EVM-only field read on a network of any family, before its family is known
+      void anyNet.gasWalletLow;
+      // @ts-expect-error any family's network is not an EVM one
+      void readEvmFreezeList({ ...anyNet, rpcUrl: 'http://127.0.0.1' }, evm);
 
       // Any family's forms are unions of the families' brands.
       const any: WireAddress = Math.random() < 2 ? evm : tronWire;

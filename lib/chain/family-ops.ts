@@ -1,6 +1,6 @@
 import type { ChainFamily, FreezeListFunction } from '@/lib/config/rails';
 import type { StoredAddress, WireAddress } from './common/address-brand';
-import type { Network } from './network';
+import type { NetworkOf, ReadyNetwork } from './network';
 import type { RailProblem } from './rail-stops';
 
 /**
@@ -9,6 +9,11 @@ import type { RailProblem } from './rail-stops';
  * address rule, is apart in lib/chain/address-rules.ts so client components import no chain library. The
  * family's domain parts (its watcher, sweep, withdrawal lane, solvency and console reads) sit in their domain
  * behind a `Record<ChainFamily, …>` of that domain, since lib/chain imports no domain (docs/architecture.md).
+ *
+ * Each method takes its own family's network (`NetworkOf<F>`); `familyOps(chain)` answers the table's entry for
+ * the network's chain, so a caller holding any `Network` reaches the family's code with that family's network
+ * (methods, not function properties: their parameters are compared bivariantly, which is what lets the table
+ * hold each family's narrower entry).
  */
 export interface FamilyOps<F extends ChainFamily = ChainFamily> {
   family: F;
@@ -27,9 +32,9 @@ export interface FamilyOps<F extends ChainFamily = ChainFamily> {
 
   // Chain reads
   /** The rail check: the node's chain id and each token's decimals and symbol against the configuration (check-rail.ts). */
-  checkRail(net: Network & { rpcUrl: string }): Promise<RailProblem[]>;
+  checkRail(net: NetworkOf<F> & { rpcUrl: string }): Promise<RailProblem[]>;
   /** The head block number. */
-  readHead(net: Network & { rpcUrl: string }, timeoutMs: number): Promise<number>;
+  readHead(net: NetworkOf<F> & { rpcUrl: string }, timeoutMs: number): Promise<number>;
   /** Whether the token contract's freeze list `fn` holds `address` (a failed read throws). */
-  readFreezeList(net: Network & { rpcUrl: string; tokenAddress: string }, fn: FreezeListFunction, address: WireAddress<F>): Promise<boolean>;
+  readFreezeList(net: ReadyNetwork<'rpcUrl' | 'tokenAddress', NetworkOf<F>>, fn: FreezeListFunction, address: WireAddress<F>): Promise<boolean>;
 }

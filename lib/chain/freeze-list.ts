@@ -1,9 +1,9 @@
 import { decodeFunctionResult, encodeFunctionData, type Hex } from 'viem';
-import { familyOf, freezeListOf, type FreezeListFunction } from '@/lib/config/rails';
+import { freezeListOf, type FreezeListFunction } from '@/lib/config/rails';
 import { familyOps } from './families';
 import type { EvmAddress, WireAddress } from './common/address-brand';
 import { ADDRESS_CODECS } from './address-codecs';
-import type { Network } from './network';
+import { isNetworkReady, type EvmNetwork, type Network } from './network';
 import { rpcBatch, RpcReadError, type RpcCall, type RpcOutcome } from './rpc-batch';
 
 const abiOf = (fn: FreezeListFunction) =>
@@ -12,7 +12,7 @@ const abiOf = (fn: FreezeListFunction) =>
   ] as const;
 
 /** The eth_call asking a rail's token contract whether `address` is frozen, or null when the contract has no freeze list. */
-export function freezeListCall(net: Pick<Network, 'chain' | 'token' | 'tokenAddress'>, address: EvmAddress): RpcCall | null {
+export function freezeListCall(net: Pick<EvmNetwork, 'chain' | 'token' | 'tokenAddress'>, address: EvmAddress): RpcCall | null {
   const fn = freezeListOf(net.chain, net.token);
   if (!fn || !net.tokenAddress) return null;
   return {
@@ -42,14 +42,14 @@ export function frozenFrom(net: Pick<Network, 'chain' | 'token'>, outcome: RpcOu
  */
 export async function isFrozen(net: Network, address: WireAddress): Promise<boolean | null> {
   const fn = freezeListOf(net.chain, net.token);
-  if (!fn || !net.tokenAddress || !net.rpcUrl) return null;
+  if (!fn || !isNetworkReady(net)) return null;
   // Parsed again by the network's own codec: the table cannot tell the types which family's address this is, so the codec does at run time.
-  const own = ADDRESS_CODECS[familyOf(net.chain)].parse(address);
-  return familyOps(net.chain).readFreezeList({ ...net, rpcUrl: net.rpcUrl, tokenAddress: net.tokenAddress }, fn, own);
+  const own = ADDRESS_CODECS[net.family].parse(address);
+  return familyOps(net.chain).readFreezeList(net, fn, own);
 }
 
 /** readFreezeList on an EVM network: one eth_call (evm-family.ts). */
-export async function readEvmFreezeList(net: Network & { rpcUrl: string }, address: EvmAddress): Promise<boolean> {
+export async function readEvmFreezeList(net: EvmNetwork & { rpcUrl: string }, address: EvmAddress): Promise<boolean> {
   const [outcome] = await rpcBatch(net.rpcUrl, [freezeListCall(net, address)!], { timeoutMs: 10_000 });
   return frozenFrom(net, outcome!);
 }

@@ -5,6 +5,10 @@ import type { Mode } from '@/lib/mode';
 import { DEV_MNEMONIC, PRODUCTION_DEFAULT_CHAIN_ID } from '@/lib/config/network-env';
 import { networkCostsFromEnv } from '@/lib/config/network-costs';
 import { networkKey, stopGeneration, tokenKey, verdictOf } from './rail-stops';
+import type { WireAddress } from './common/address-brand';
+import { ADDRESS_CODECS } from './address-codecs';
+import type { AddressCodec } from './common/address-codec';
+import { EVM_ADDRESS_CODEC } from './evm/address-codec';
 import {
   ASSETS,
   CHAIN_SPECS,
@@ -18,35 +22,38 @@ import {
   type ChainKey,
 } from '@/lib/config/rails';
 
-/** One token contract a network's watcher reads. */
-export interface TokenContract {
+/** One token contract a network's watcher reads, in its family's wire form (`0x…` EIP-55, `T…`). */
+export interface TokenContract<F extends ChainFamily = ChainFamily> {
   asset: Asset;
-  address: Address;
+  address: WireAddress<F>;
   decimals: number;
   /** What symbol() must answer (the rail check): `<…>_SYMBOL` when set, else the rails table's; unset: the asset's name. */
   symbols?: readonly string[];
 }
 
 /**
- * One network of a mode, seen as one of its rails: `token`, `tokenAddress` and
- * `decimals` are that rail's (settlement, withdrawals); `tokens` lists every
- * enabled token on the network (the watcher reads them all, so a payment in
- * another enabled token is found too).
+ * What every network has, whatever its family: `token`, `tokenAddress` and `decimals` are the rail's (settlement,
+ * withdrawals); `tokens` lists every enabled token on the network (the watcher reads them all, so a payment in
+ * another enabled token is found too). Addresses are the family's brands (common/address-brand.ts), made by its
+ * codec; keys are secp256k1 hex on both families (the same key holds an EVM and a TRON account).
  */
-export interface Network {
+interface NetworkBase<F extends ChainFamily> {
+  /** The chain family (the rails table's): what narrows a Network to its family's fields. */
+  family: F;
   mode: Mode;
   /** Wire names of the rail. */
   chain: ChainKey;
   token: Asset;
   chainId: number;
   rpcUrl?: string;
-  tokenAddress?: Address;
+  tokenAddress?: WireAddress<F>;
   decimals: number;
   confirmations: number;
   startBlock?: number;
   depositMnemonic?: string;
+  /** The wallet paying for sweeps: gas top-ups on EVM, staked TRX delegating energy on TRON. */
   gasWalletKey?: Hex;
-  feeWallet?: Address;
+  feeWallet?: WireAddress<F>;
   hotWalletKey?: Hex;
   faucetKey?: Hex;
   /** What a deposit address must hold to be swept at the gateway's cost. Unset: always swept, free. */
@@ -62,18 +69,55 @@ export interface Network {
   networkFee?: string;
   /** USD per unit of the gas coin, to compare gas spent with fees earned (console, gas-drain bench). */
   gasCoinUsd?: string;
+  /** Every enabled token contract of the network; unset: only this rail's token. */
+  tokens?: TokenContract<F>[];
+}
+
+/** A network of the EVM family (BSC, Ethereum, Polygon…): its addresses are viem's `Address`, checked by the EVM codec. */
+export interface EvmNetwork extends NetworkBase<'evm'> {
   /** The gas wallet's floor in the network's coin: the console warns and the solvency job alerts below it. */
   gasWalletLow?: string;
-  /** Every enabled token contract of the network; unset: only this rail's token. */
-  tokens?: TokenContract[];
-  /** TRON: a sweep the energy wallet cannot pay with delegated energy may burn TRX instead (`<MODE>_TRON_ALLOW_TRX_BURN`). Unset: refused. */
+}
+
+/** A network of the TRON family: addresses in `T…` form, sweeps paid with energy delegated from staked TRX. */
+export interface TronNetwork extends NetworkBase<'tron'> {
+  /** A sweep the energy wallet cannot pay with delegated energy may burn TRX instead (`<MODE>_TRON_ALLOW_TRX_BURN`). Unset: refused. */
   allowTrxBurn?: boolean;
-  /** TRON: the low-funds floor of the energy wallet, in sweeps it can pay with delegated energy (`<MODE>_TRON_ENERGY_LOW_SWEEPS`, default 20). */
+  /** The low-funds floor of the energy wallet, in sweeps it can pay with delegated energy (`<MODE>_TRON_ENERGY_LOW_SWEEPS`, default 20). */
   energyLowSweeps?: number;
 }
 
+/**
+ * One network of a mode, seen as one of its rails, by family: a family's own fields exist only on its networks,
+ * so code reading them takes that family's network (`NetworkOf<'evm'>`), reached through a per-family table
+ * (`onFamily`, FamilyOps), never through a branch on `family`.
+ */
+export type Network = EvmNetwork | TronNetwork;
+
+interface NetworksByFamily {
+  evm: EvmNetwork;
+  tron: TronNetwork;
+}
+
+/** The networks of one family (an indexed access, so `FamilyOps<'evm'>` is a `FamilyOps<ChainFamily>`). */
+export type NetworkOf<F extends ChainFamily> = NetworksByFamily[F];
+
+/** The members of a network type (a ReadyNetwork too) of one family. */
+export type OfFamily<N extends Network, F extends ChainFamily> = Extract<N, { family: F }>;
+
+/** One implementation per family of an operation on a network: each takes its own family's network. */
+export type PerFamily<N extends Network, A extends unknown[], R> = { [F in ChainFamily]: (net: OfFamily<N, F>, ...args: A) => R };
+
+/**
+ * Calls the network's family's implementation, the network narrowed to that family. The one place a network is
+ * matched to its family's code by the type system: sound because `net.family` picks the entry.
+ */
+export function onFamily<N extends Network, A extends unknown[], R>(net: N, table: PerFamily<N, A, R>, ...args: A): R {
+  return (table[net.family] as (net: N, ...args: A) => R)(net, ...args);
+}
+
 /** The token contracts a network's watcher reads. */
-export function tokensOf(net: Network): TokenContract[] {
+export function tokensOf<F extends ChainFamily>(net: NetworkBase<F>): TokenContract<F>[] {
   if (net.tokens) return net.tokens;
   return net.tokenAddress ? [{ asset: net.token, address: net.tokenAddress, decimals: net.decimals }] : [];
 }
@@ -88,9 +132,15 @@ export function railOf<N extends Network>(net: N, asset: Asset): N | undefined {
   let byAsset = RAILS_OF.get(net);
   if (!byAsset) RAILS_OF.set(net, (byAsset = new Map()));
   let rail = byAsset.get(asset);
-  if (!rail) byAsset.set(asset, (rail = Object.freeze({ ...net, token: asset, tokenAddress: t.address, decimals: t.decimals })));
+  if (!rail) byAsset.set(asset, (rail = withToken(net, t)));
   // The same network with another token (tokenAddress set): whatever fields `net` had ready, the rail has.
   return rail as N;
+}
+
+/** The network as the rail of one of its own token contracts (frozen); `tokens` replaced when given. */
+function withToken<N extends Network>(net: N, t: TokenContract, tokens?: TokenContract[]): N {
+  // `t` is one of `net`'s contracts, so of `net`'s family: the spread keeps the network's family.
+  return Object.freeze({ ...net, ...(tokens && { tokens }), token: t.asset, tokenAddress: t.address, decimals: t.decimals }) as unknown as N;
 }
 
 // Process-wide overrides (tests point test mode at their own anvil); on globalThis
@@ -154,10 +204,15 @@ export function getRail(mode: Mode, chain: ChainKey, token: Asset): Network | un
   return net && railOf(net, token);
 }
 
-function buildNetwork(e: ReturnType<typeof env>, mode: Mode): Network {
+/** The configured 20 bytes of an EVM address as the EVM codec's brand (the schema checked the form). */
+const evmEnv = (v: Address | undefined) => (v === undefined ? undefined : EVM_ADDRESS_CODEC.parse(v));
+
+function buildNetwork(e: ReturnType<typeof env>, mode: Mode): EvmNetwork {
   const dev = e.APP_ENV !== 'production';
   const p = mode === 'live' ? 'LIVE' : 'TEST';
   return {
+    // The unprefixed variables are BSC's, an EVM network.
+    family: 'evm',
     mode,
     chain: UNPREFIXED_RAIL.chain,
     token: UNPREFIXED_RAIL.token,
@@ -165,18 +220,18 @@ function buildNetwork(e: ReturnType<typeof env>, mode: Mode): Network {
     // in production the test network is never the live chain (env() refuses equal ids).
     chainId: e[`${p}_CHAIN_ID`] ?? (dev ? (mode === 'live' ? 31338 : 31337) : PRODUCTION_DEFAULT_CHAIN_ID[mode]),
     rpcUrl: e[`${p}_RPC_URL`],
-    tokenAddress: e[`${p}_TOKEN_ADDRESS`],
+    tokenAddress: evmEnv(e[`${p}_TOKEN_ADDRESS`]),
     decimals: e[`${p}_TOKEN_DECIMALS`],
     confirmations: e[`${p}_CONFIRMATIONS`],
     startBlock: e[`${p}_START_BLOCK`],
     depositMnemonic: e[`${p}_DEPOSIT_MNEMONIC`] ?? (dev ? DEV_MNEMONIC : undefined),
     gasWalletKey: e[`${p}_GAS_WALLET_PRIVATE_KEY`] as Hex | undefined,
-    feeWallet: e[`${p}_FEE_WALLET_ADDRESS`],
+    feeWallet: evmEnv(e[`${p}_FEE_WALLET_ADDRESS`]),
     hotWalletKey: e[`${p}_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined,
     faucetKey: mode === 'test' ? (e.TEST_FAUCET_PRIVATE_KEY as Hex | undefined) : undefined,
     ...networkCostsFromEnv(e, mode, UNPREFIXED_RAIL.chain),
     gasWalletLow: e[`${p}_GAS_WALLET_LOW_BNB`],
-    tokens: railTokens(e, mode, UNPREFIXED_RAIL.chain, {
+    tokens: railTokens(e, mode, UNPREFIXED_RAIL.chain, 'evm', {
       [UNPREFIXED_RAIL.token]: {
         address: e[`${p}_TOKEN_ADDRESS`],
         decimals: e[`${p}_TOKEN_DECIMALS`],
@@ -191,18 +246,24 @@ type RawEnv = Record<string, unknown>;
 /** A checked env address read by a computed name (the schema checked its form; this tells the types). */
 const envAddress = (v: unknown): Address | undefined => (typeof v === 'string' && isAddress(v, { strict: false }) ? v : undefined);
 
-/** The enabled tokens of a network with a known contract: its variable, else mainnet's on mainnet. */
-function railTokens(
+/**
+ * The enabled tokens of a network with a known contract: its variable, else mainnet's on mainnet. Configuration
+ * and the rails table give a contract's 20 bytes (`0x…`, TRON's too: lib/config cannot encode `T…`); the family's
+ * codec writes them in the family's wire form.
+ */
+function railTokens<F extends ChainFamily>(
   e: ReturnType<typeof env>,
   mode: Mode,
   chain: ChainKey,
+  family: F,
   given: Partial<Record<Asset, { address?: Address; decimals: number; symbol?: string }>> = {},
-) {
+): TokenContract<F>[] {
+  const codec: AddressCodec<F> = ADDRESS_CODECS[family];
   const p = mode === 'live' ? 'LIVE' : 'TEST';
   const raw = e as unknown as RawEnv;
   const spec = CHAIN_SPECS[chain];
   const chainId = chainIdOf(e, mode, chain);
-  const out: TokenContract[] = [];
+  const out: TokenContract<F>[] = [];
   for (const rail of parseRails(e.RAILS)) {
     if (rail.chain !== chain) continue;
     const t = spec.tokens[rail.token]!;
@@ -211,7 +272,7 @@ function railTokens(
       given[rail.token]?.address ?? envAddress(raw[`${p}_${chain}_${rail.token}_ADDRESS`]) ?? (chainId === spec.chainId.live ? t.mainnet : undefined);
     const symbol = given[rail.token]?.symbol ?? (raw[`${p}_${chain}_${rail.token}_SYMBOL`] as string | undefined);
     const symbols = symbol ? [symbol] : expectedSymbols(chain, rail.token);
-    if (address) out.push({ asset: rail.token, address, decimals: given[rail.token]?.decimals ?? t.decimals, symbols });
+    if (address) out.push({ asset: rail.token, address: codec.wireForm(address), decimals: given[rail.token]?.decimals ?? t.decimals, symbols });
   }
   return out;
 }
@@ -232,15 +293,21 @@ function chainIdOf(e: ReturnType<typeof env>, mode: Mode, chain: ChainKey): numb
  */
 function buildExtraNetwork(e: ReturnType<typeof env>, mode: Mode, chain: ChainKey): Network | null {
   if (!parseRails(e.RAILS).some((r) => r.chain === chain)) return null;
+  return Object.freeze(extraNetwork(e, mode, chain, CHAIN_SPECS[chain].family));
+}
+
+function extraNetwork<F extends ChainFamily>(e: ReturnType<typeof env>, mode: Mode, chain: ChainKey, family: F): NetworkOf<F> {
   const raw = e as unknown as RawEnv;
   const p = mode === 'live' ? 'LIVE' : 'TEST';
   const dev = e.APP_ENV !== 'production';
   const bsc = configuredNetwork(mode, UNPREFIXED_RAIL.chain)!;
   const spec = CHAIN_SPECS[chain];
-  const tokens = railTokens(e, mode, chain);
+  const tokens = railTokens(e, mode, chain, family);
   const first = tokens[0];
+  const codec: AddressCodec<F> = ADDRESS_CODECS[family];
   const devDefault = <T>(own: T | undefined, bscs: T | undefined) => own ?? (dev ? bscs : undefined);
-  return Object.freeze({
+  const base: NetworkBase<F> = {
+    family,
     mode,
     chain,
     token: first?.asset ?? ASSETS.find((a) => spec.tokens[a])!,
@@ -255,26 +322,36 @@ function buildExtraNetwork(e: ReturnType<typeof env>, mode: Mode, chain: ChainKe
     depositMnemonic: bsc.depositMnemonic,
     gasWalletKey: devDefault(raw[`${p}_${chain}_GAS_WALLET_PRIVATE_KEY`] as Hex | undefined, bsc.gasWalletKey),
     hotWalletKey: devDefault(raw[`${p}_${chain}_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined, bsc.hotWalletKey),
-    // The fee wallet is an address, not a key: the same account receives fees on every network.
-    feeWallet: bsc.feeWallet,
+    // The fee wallet is an address, not a key: the same account (its 20 bytes) receives fees on every network,
+    // written in this network's family's form.
+    feeWallet: bsc.feeWallet && codec.wireForm(ADDRESS_CODECS[bsc.family].accountBytes(bsc.feeWallet)),
     // Test mode's faucet (anvil's funded key in tests and development; unset in production): the network's own
     // when set (the TRON stand-in funds its own accounts), else the mode's.
     faucetKey: mode === 'test' ? ((raw[`TEST_${chain}_FAUCET_PRIVATE_KEY`] as Hex | undefined) ?? bsc.faucetKey) : undefined,
     // Its own costs: Ethereum's gas is not BSC's.
     ...networkCostsFromEnv(e, mode, chain),
-    gasWalletLow: (raw[`${p}_${chain}_GAS_WALLET_LOW`] as string | undefined) ?? bsc.gasWalletLow,
     tokens,
-    ...FAMILY_SETTINGS[spec.family](raw, p),
-  });
+  };
+  const settings: FamilySettings<F> = FAMILY_SETTINGS[family];
+  return settings(base, { raw, p, chain, bsc });
 }
 
 /** Sweeps the TRON energy wallet should always be able to pay (the low-funds floor when unset). */
 export const DEFAULT_ENERGY_LOW_SWEEPS = 20;
 
-/** The settings only one family's networks have (TRON: burning TRX for energy, the energy wallet's floor). */
-const FAMILY_SETTINGS: Record<ChainFamily, (raw: RawEnv, p: 'TEST' | 'LIVE') => Pick<Network, 'allowTrxBurn' | 'energyLowSweeps'>> = {
-  evm: () => ({}),
-  tron: (raw, p) => ({
+type FamilySettings<F extends ChainFamily> = (
+  base: NetworkBase<F>,
+  env: { raw: RawEnv; p: 'TEST' | 'LIVE'; chain: ChainKey; bsc: Network },
+) => NetworkOf<F>;
+
+/** The settings only one family's networks have (EVM: the gas wallet's floor; TRON: burning TRX for energy, the energy wallet's floor). */
+const FAMILY_SETTINGS: { [F in ChainFamily]: FamilySettings<F> } = {
+  evm: (base, { raw, p, chain, bsc }) => ({
+    ...base,
+    gasWalletLow: (raw[`${p}_${chain}_GAS_WALLET_LOW`] as string | undefined) ?? onFamily(bsc, { evm: (n) => n.gasWalletLow, tron: () => undefined }),
+  }),
+  tron: (base, { raw, p }) => ({
+    ...base,
     allowTrxBurn: raw[`${p}_TRON_ALLOW_TRX_BURN`] === true,
     energyLowSweeps: (raw[`${p}_TRON_ENERGY_LOW_SWEEPS`] as number | undefined) ?? DEFAULT_ENERGY_LOW_SWEEPS,
   }),
@@ -299,14 +376,15 @@ export function withoutStoppedRails(net: Network): Network | undefined {
   if (stopped(verdictOf(networkKey(net))) || (all.length > 0 && kept.length === 0)) out = undefined;
   else if (kept.length < all.length) {
     const first = kept.find((t) => t.asset === net.token) ?? kept[0]!;
-    out = Object.freeze({ ...net, tokens: kept, token: first.asset, tokenAddress: first.address, decimals: first.decimals });
+    out = withToken(net, first, kept);
   }
   STOPPED.set(net, { generation, net: out });
   return out;
 }
 
 type Field = 'rpcUrl' | 'tokenAddress' | 'depositMnemonic' | 'gasWalletKey' | 'feeWallet' | 'hotWalletKey' | 'faucetKey';
-export type ReadyNetwork<F extends Field> = Network & Required<Pick<Network, F>>;
+/** A network (of `N`'s families: `ReadyNetwork<F, EvmNetwork>` for EVM code) with the given fields set. */
+export type ReadyNetwork<F extends Field, N extends Network = Network> = N extends Network ? N & Required<Pick<N, F>> : never;
 
 /** The network with the given fields set, or a 503 naming what is missing (never the values). */
 export function requireNetwork<F extends Field>(mode: Mode, chain: ChainKey, fields: readonly F[]): ReadyNetwork<F> {

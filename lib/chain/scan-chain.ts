@@ -2,7 +2,7 @@ import type { PublicClient } from 'viem';
 import { log } from '@/lib/log';
 import { blockAt } from './check-reorg';
 import type { Cursor } from './cursor';
-import { tokensOf, type Network, type ReadyNetwork } from './network';
+import { tokensOf, type EvmNetwork, type Network, type ReadyNetwork } from './network';
 import { readRange } from './read-range';
 import { decodeTransfers, isRangeLimitError, type ScannedTransfer } from './transfer-logs';
 
@@ -49,7 +49,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * smaller on limit errors, and the cursor only moves with a recorded range.
  */
 export async function scanChain(
-  net: ReadyNetwork<'rpcUrl' | 'tokenAddress'>,
+  net: ReadyNetwork<'rpcUrl' | 'tokenAddress', EvmNetwork>,
   client: PublicClient,
   start: Cursor,
   head: number,

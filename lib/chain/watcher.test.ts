@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { createPublicClient, custom, getAddress, type PublicClient } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { chainCursors, chainTransfers } from '@/db/schema';
-import { type Network, type ReadyNetwork } from '@/lib/chain/network';
+import { type EvmNetwork, type ReadyNetwork } from '@/lib/chain/network';
 import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { withTestChain } from '@/lib/testing/test-chain';
@@ -11,7 +11,7 @@ import { invoiceHelpers } from '@/lib/testing/invoice-helpers';
 import { watchChain } from '@/lib/payments/watch-chain';
 
 let chain: AnvilChain;
-let net: Network;
+let net: EvmNetwork;
 const h = invoiceHelpers(() => chain);
 
 withTestChain(async (c) => {
@@ -127,7 +127,7 @@ describe('chain watcher', () => {
       ),
     });
     await expect(
-      watchChain(t.db, net as ReadyNetwork<'rpcUrl' | 'tokenAddress'>, { client: flaky, maxRange: 1, maxRetries: 1, baseBackoffMs: 1 }),
+      watchChain(t.db, net as ReadyNetwork<'rpcUrl' | 'tokenAddress', EvmNetwork>, { client: flaky, maxRange: 1, maxRetries: 1, baseBackoffMs: 1 }),
     ).rejects.toThrow();
     await t.jobs();
     expect((await h.detail(t.test, inv.id)).amountReceived).toBe('2.00');

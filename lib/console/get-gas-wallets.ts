@@ -1,5 +1,4 @@
-import { getNetworks, type Network } from '@/lib/chain/network';
-import { familyOf, type ChainFamily } from '@/lib/config/rails';
+import { getNetworks, onFamily, type Network, type PerFamily } from '@/lib/chain/network';
 import { log } from '@/lib/log';
 import { MODES, type Mode } from '@/lib/mode';
 import { factsOf, readError, readNetworkWallets, READ_TIMEOUT_MS, type NetworkWallets } from './read-network-wallets';
@@ -8,7 +7,7 @@ import { readTronWallets } from './read-tron-wallets';
 export type { GasWallet, HotWallet, NetworkWallets, TokenBalance } from './read-network-wallets';
 
 /** Each family's wallet read (TRON's energy wallet, stake and sweeps it can pay: read-tron-wallets.ts). */
-const READ_WALLETS: Record<ChainFamily, (net: Network, timeoutMs: number) => Promise<NetworkWallets>> = {
+const READ_WALLETS: PerFamily<Network, [timeoutMs: number], Promise<NetworkWallets>> = {
   evm: (...a) => readNetworkWallets(...a),
   tron: (...a) => readTronWallets(...a),
 };
@@ -23,7 +22,7 @@ const READ_WALLETS: Record<ChainFamily, (net: Network, timeoutMs: number) => Pro
  */
 export async function getGasWallets(modes: readonly Mode[] = MODES, timeoutMs = READ_TIMEOUT_MS): Promise<NetworkWallets[]> {
   const networks = modes.flatMap((mode) => getNetworks(mode));
-  const read = (net: Network) => READ_WALLETS[familyOf(net.chain)](net, timeoutMs);
+  const read = (net: Network) => onFamily(net, READ_WALLETS, timeoutMs);
   return Promise.all(networks.map((net) => read(net).catch((err: unknown) => unreadable(net, err))));
 }
 

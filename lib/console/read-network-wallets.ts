@@ -1,6 +1,6 @@
 import { erc20Abi, formatUnits, parseUnits, type Address } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
-import { tokensOf, type Network } from '@/lib/chain/network';
+import { onFamily, tokensOf, type EvmNetwork, type Network } from '@/lib/chain/network';
 import { publicClient } from '@/lib/chain/clients';
 import { log } from '@/lib/log';
 import { CHAIN_SPECS, type Asset, type ChainKey } from '@/lib/config/rails';
@@ -61,7 +61,8 @@ export function factsOf(net: Network): NetworkFacts {
     chain: net.chain,
     chainId: net.chainId,
     nativeCoin: CHAIN_SPECS[net.chain].nativeCoin,
-    lowAt: net.gasWalletLow ?? DEFAULT_LOW_AT,
+    // TRON's floor is in sweeps (read-tron-wallets.ts): its coin line keeps the default.
+    lowAt: onFamily(net, { evm: (n) => n.gasWalletLow ?? DEFAULT_LOW_AT, tron: () => DEFAULT_LOW_AT }),
   };
 }
 
@@ -82,7 +83,7 @@ export function readError(err: unknown): string {
 }
 
 /** Reads one network's gas and hot wallet balances; any failed or slow read makes the whole network unreadable. */
-export async function readNetworkWallets(net: Network, timeoutMs = READ_TIMEOUT_MS): Promise<NetworkWallets> {
+export async function readNetworkWallets(net: EvmNetwork, timeoutMs = READ_TIMEOUT_MS): Promise<NetworkWallets> {
   const facts = factsOf(net);
   const gasAddress = net.gasWalletKey ? privateKeyToAddress(net.gasWalletKey) : null;
   const hotAddress = net.hotWalletKey ? privateKeyToAddress(net.hotWalletKey) : null;

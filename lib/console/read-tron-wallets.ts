@@ -1,6 +1,6 @@
 import { formatUnits } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
-import { DEFAULT_ENERGY_LOW_SWEEPS, tokensOf, type Network } from '@/lib/chain/network';
+import { DEFAULT_ENERGY_LOW_SWEEPS, tokensOf, type TronNetwork } from '@/lib/chain/network';
 import { tronClientOf } from '@/lib/chain/tron-network-client';
 import { toBase58, toHex41 } from '@/lib/chain/tron/address';
 import { readTronAccount } from '@/lib/chain/tron/resources';
@@ -16,7 +16,7 @@ const trx = (sun: bigint) => formatUnits(sun, 6);
  * that pays with delegated energy (low below `<MODE>_TRON_ENERGY_LOW_SWEEPS`), and the hot wallet's TRX and
  * USDT. Any failed or slow read makes the whole network unreadable, never 0.
  */
-export async function readTronWallets(net: Network, timeoutMs = READ_TIMEOUT_MS): Promise<NetworkWallets> {
+export async function readTronWallets(net: TronNetwork, timeoutMs = READ_TIMEOUT_MS): Promise<NetworkWallets> {
   const facts = factsOf(net);
   const gasHex = net.gasWalletKey ? toHex41(privateKeyToAddress(net.gasWalletKey)) : null;
   const hotHex = net.hotWalletKey ? toHex41(privateKeyToAddress(net.hotWalletKey)) : null;

@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm';
-import type { Address, Hex } from 'viem';
+import type { Hex } from 'viem';
 import { generateMnemonic, english, generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userActor } from '@/lib/audit/audit-merchant-action';
 import { refillAddressPool } from '@/lib/chain/refill-address-pool';
-import { getNetwork, setNetworkOverride, type Network } from '@/lib/chain/network';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
+import { getNetwork, setNetworkOverride, type EvmNetwork } from '@/lib/chain/network';
+import { networkOfFamily } from '@/lib/testing/network-family';
 import { rowsOf } from '@/lib/db';
 import { proposeRefundAddress } from '@/lib/refunds/requests/propose-refund-address';
 import { call } from '@/lib/testing/app';
@@ -22,14 +24,14 @@ import { depositKeyId } from '@/lib/chain/deposit-key-id';
  */
 const key = () => generatePrivateKey();
 const wallets = { bscHot: key(), bscGas: key(), polygonHot: key(), polygonGas: key() };
-const BSC_USDT = '0x00000000000000000000000000000000000000b1' as Address;
-const POLYGON_USDT = '0x00000000000000000000000000000000000000c1' as Address;
-const POLYGON_USDC = '0x00000000000000000000000000000000000000c2' as Address;
+const BSC_USDT = EVM_ADDRESS_CODEC.parse('0x00000000000000000000000000000000000000b1');
+const POLYGON_USDT = EVM_ADDRESS_CODEC.parse('0x00000000000000000000000000000000000000c1');
+const POLYGON_USDC = EVM_ADDRESS_CODEC.parse('0x00000000000000000000000000000000000000c2');
 const PERSON = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
 
 beforeAll(() => {
-  const env = getNetwork('test', 'BSC');
-  const bsc: Network = {
+  const env = networkOfFamily(getNetwork('test', 'BSC'), 'evm');
+  const bsc: EvmNetwork = {
     ...env,
     tokenAddress: BSC_USDT,
     tokens: [{ asset: 'USDT', address: BSC_USDT, decimals: 18 }],

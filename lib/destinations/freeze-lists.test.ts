@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { getAddress, type Address } from 'viem';
+import { getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { refundClaims, withdrawals } from '@/db/schema';
 import { ApiError } from '@/lib/api/errors';
@@ -16,6 +16,7 @@ import { balanceOf, createInvoice, invoiceDetail, sendFromCustomer, sendToken } 
 import { creditAsset } from '@/lib/testing/usdc-rails';
 import type { LaneNetwork } from '@/lib/withdrawals/lane-helpers';
 import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 
 /*
  * Issue 42 §2, freeze lists on every rail. Tether freezes USDT holders on Ethereum (`isBlackListed`) and on its
@@ -143,7 +144,7 @@ describe('on Ethereum, every path that pays an address', () => {
     }
     const held = (await invoiceDetail(t.test, t.inv.id)).heldPayments[0];
     expect(held).toMatchObject({ token: 'USDC', status: 'held' });
-    await chain.setFrozen(sender as Address, 'USDC');
+    await chain.setFrozen(EVM_ADDRESS_CODEC.parse(sender), 'USDC');
     const res = await call('POST', `/v1/invoices/${t.inv.id}/held-payments/${held.id}/refund`, { key: t.test, body: {} });
     expect([res.status, res.body.code]).toEqual([409, 'sender_not_refundable']);
     expect(res.body.message).toContain("is on the USDC contract's blacklist on Ethereum");

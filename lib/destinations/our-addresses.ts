@@ -1,11 +1,12 @@
 import { privateKeyToAddress } from 'viem/accounts';
+import { accountBytes } from '@/lib/chain/address-codecs';
 import { tokensOf, type Network } from '@/lib/chain/network';
 import { CHAIN_SPECS } from '@/lib/config/rails';
 
 export interface OurAddresses {
-  /** Fee, gas, hot and (test mode) faucet wallets of the network, lowercase. */
+  /** Fee, gas, hot and (test mode) faucet wallets of the network, as their 20 bytes (lower-case `0x…`). */
   wallets: Set<string>;
-  /** The network's token contracts: every enabled one, and mainnet's of each token the network has, lowercase. */
+  /** The network's token contracts: every enabled one, and mainnet's of each token the network has, as their 20 bytes. */
   tokens: Set<string>;
 }
 
@@ -20,7 +21,8 @@ const CACHE = new WeakMap<Network, OurAddresses>();
 export function ourAddresses(net: Network): OurAddresses {
   let found = CACHE.get(net);
   if (!found) {
-    const lower = (a: string | undefined) => a?.toLowerCase();
+    // By the 20 bytes: a TRON network writes its contracts and fee wallet `T…`, keys derive `0x…`.
+    const lower = (a: string | undefined) => (a ? accountBytes(a) : undefined);
     const wallets = [
       net.feeWallet,
       net.gasWalletKey && privateKeyToAddress(net.gasWalletKey),
@@ -29,8 +31,8 @@ export function ourAddresses(net: Network): OurAddresses {
     ];
     const tokens = [...tokensOf(net).map((t) => t.address), ...Object.values(CHAIN_SPECS[net.chain].tokens).map((t) => t.mainnet)];
     found = {
-      wallets: new Set(wallets.map(lower).filter((a): a is string => Boolean(a))),
-      tokens: new Set(tokens.map(lower).filter((a): a is string => Boolean(a))),
+      wallets: new Set<string>(wallets.map(lower).filter((a) => a !== undefined)),
+      tokens: new Set<string>(tokens.map(lower).filter((a) => a !== undefined)),
     };
     CACHE.set(net, found);
   }

@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import type { EvmNetwork } from '@/lib/chain/network';
 import { describe, expect, it } from 'vitest';
 import { events } from '@/db/schema';
 import { watchChain } from '@/lib/payments/watch-chain';
@@ -11,12 +12,12 @@ import { createTestTenant } from '@/lib/testing/fixtures';
 import { invoiceHelpers } from '@/lib/testing/invoice-helpers';
 
 let chain: AnvilChain;
-let net: SettleNetwork;
+let net: SettleNetwork<EvmNetwork>;
 const h = invoiceHelpers(() => chain);
 
 withTestChain(async (c) => {
   chain = c;
-  net = c.network('test') as SettleNetwork;
+  net = c.network('test') as SettleNetwork<EvmNetwork>;
 });
 
 /** A merchant reconciling from webhooks alone learns the fee and the credited amount from invoice.paid_out (issue 35). */

@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm';
-import { getAddress, type Address } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exchangeOrders, ledgerEntries, withdrawals } from '@/db/schema';
 import type { Network } from '@/lib/chain/network';
@@ -14,6 +13,7 @@ import { withTestChain } from '@/lib/testing/test-chain';
 import { clearCurrencyCache } from './currencies';
 import { listWithdrawalSources } from './list-withdrawal-sources';
 import { trackExchangeOrders } from './track-orders';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 
 /*
  * Exchange pay-ins and withdrawals on rails other than BSC USDT: two local
@@ -110,7 +110,7 @@ describe('exchange on other rails', () => {
     expect(txHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(exchangeOrder.from).toMatchObject({ code: 'USDC', amount: '50' });
     expect(w.metadata).toMatchObject({ fromCurrency: 'USDC', toCurrency: 'BTC', depositAmount: '50' });
-    const deposit = getAddress(exchangeOrder.from.address) as Address;
+    const deposit = EVM_ADDRESS_CODEC.parse(exchangeOrder.from.address);
     expect(await eth.tokenBalance(deposit, usdc)).toBe(50_000_000n);
     expect(hotBefore - (await eth.tokenBalance(eth.addresses.hot, usdc))).toBe(50_000_000n);
     expect(await bsc.tokenBalance(deposit)).toBe(0n);

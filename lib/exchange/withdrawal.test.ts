@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { erc20Abi, parseUnits, type Address } from 'viem';
+import { erc20Abi, parseUnits } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
 import { events, exchangeOrders, withdrawals } from '@/db/schema';
 import { tokenArtifact, type AnvilChain } from '@/lib/testing/anvil';
@@ -9,6 +9,7 @@ import { startTestExchange } from '@/lib/testing/exchange-sim';
 import { fundedTenant } from '@/lib/testing/withdrawal-resources';
 import { setExchangeOverride } from './config';
 import { trackExchangeOrders } from './track-orders';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 
 let chain: AnvilChain;
 let ex: Awaited<ReturnType<typeof startTestExchange>>;
@@ -73,7 +74,7 @@ describe('automatic exchange withdrawal', () => {
     });
     expect(Number(withdrawal.metadata.exchangeFee)).toBeGreaterThan(0);
     expect(await balanceOf(t.test)).toBe('50.00');
-    expect(await chain.tokenBalance(exchangeOrder.from.address as Address)).toBe(parseUnits('50', 18));
+    expect(await chain.tokenBalance(EVM_ADDRESS_CODEC.parse(exchangeOrder.from.address))).toBe(parseUnits('50', 18));
     expect(hotBefore - (await chain.tokenBalance(chain.addresses.hot))).toBe(parseUnits('50', 18));
 
     // The exchange sees the deposit on chain; the tracker records each step until DONE.

@@ -1,4 +1,4 @@
-import { getAddress, parseUnits, type Address } from 'viem';
+import { parseUnits } from 'viem';
 import { describe, expect, it } from 'vitest';
 import type { Network } from '@/lib/chain/network';
 import { CHAIN_SPECS, EVM_CHAINS as CHAINS, type Asset, type ChainKey } from '@/lib/config/rails';
@@ -8,6 +8,7 @@ import { createTestTenant } from '@/lib/testing/fixtures';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { balanceOf, createInvoice, invoiceDetail, ledgerSums, sendToken } from '@/lib/testing/two-rails';
 import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 
 /*
  * Every rail of the table (lib/config/rails.ts) on a local chain of its own, its tokens at their
@@ -68,7 +69,7 @@ describe('every rail', () => {
       const { chain } = chains.get(inv.chain)!;
       const decimals = CHAIN_SPECS[inv.chain].tokens[inv.token]!.decimals;
       // All of it left the deposit address, and all of it reached our wallets on that network: nothing lost, nothing made up.
-      expect(await chain.tokenBalance(getAddress(inv.depositAddress) as Address, chain.tokenOf(inv.token))).toBe(0n);
+      expect(await chain.tokenBalance(EVM_ADDRESS_CODEC.parse(inv.depositAddress), chain.tokenOf(inv.token))).toBe(0n);
       expect((await wallets(chain, inv.token)) - before.get(`${inv.chain}:${inv.token}`)!, `${inv.chain}:${inv.token}`).toBe(
         parseUnits(String(10 + i), decimals),
       );

@@ -1,14 +1,17 @@
 import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
-import { requireRail } from '@/lib/chain/network';
-import { familyOf, type ChainFamily } from '@/lib/config/rails';
+import { onFamily, requireRail, type PerFamily, type ReadyNetwork } from '@/lib/chain/network';
 import { getInvoiceOrThrow } from './get-invoice-or-throw';
 import { formatAmount } from './amount';
 import { payEvmTestInvoice } from './pay-evm-test-invoice';
 import { payTronTestInvoice } from './pay-tron-test-invoice';
 
 /** Each family's faucet payment (lazy bodies, like every family table). */
-const PAY: Record<ChainFamily, typeof payEvmTestInvoice> = {
+const PAY: PerFamily<
+  ReadyNetwork<'rpcUrl' | 'tokenAddress' | 'faucetKey'>,
+  [depositAddress: string, amount: string],
+  ReturnType<typeof payEvmTestInvoice>
+> = {
   evm: (...a) => payEvmTestInvoice(...a),
   tron: (...a) => payTronTestInvoice(...a),
 };
@@ -30,6 +33,6 @@ export async function payTestInvoice(db: Db, where: { id: string; tenantId: stri
       `This invoice belongs to chain ${invoice.chainId}; the test ${net.chain} network is now chain ${net.chainId}.`,
     );
   }
-  const paid = await PAY[familyOf(net.chain)](net, invoice.depositAddress, amount);
+  const paid = await onFamily(net, PAY, invoice.depositAddress, amount);
   return { invoiceId: invoice.id, ...paid, amount: formatAmount(amount) };
 }

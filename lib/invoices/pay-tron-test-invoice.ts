@@ -1,7 +1,7 @@
 import { TRON_ADDRESS_CODEC } from '@/lib/chain/tron/address-codec';
 import { parseUnits, type Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
-import type { ReadyNetwork } from '@/lib/chain/network';
+import type { ReadyNetwork, TronNetwork } from '@/lib/chain/network';
 import { tronClientOf } from '@/lib/chain/tron-network-client';
 import { toBase58, toHex41 } from '@/lib/chain/tron/address';
 import { broadcastTronTx } from '@/lib/chain/tron/broadcast';
@@ -20,7 +20,7 @@ const LIFETIME_MS = 60_000;
  * accepted it. No nonces on TRON: concurrent calls need no queue.
  */
 export async function payTronTestInvoice(
-  net: ReadyNetwork<'rpcUrl' | 'tokenAddress' | 'faucetKey'>,
+  net: ReadyNetwork<'rpcUrl' | 'tokenAddress' | 'faucetKey', TronNetwork>,
   depositAddress: string,
   amount: string,
 ): Promise<{ txHash: string; from: string; to: string }> {

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { getAddress, parseUnits, type Address, type Hex } from 'viem';
+import { parseUnits, type Address, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { events } from '@/db/schema';
 import type { Network } from '@/lib/chain/network';
@@ -14,6 +14,7 @@ import { getCheckout } from '@/lib/checkout/get-checkout';
 import type { LaneNetwork } from '@/lib/withdrawals/lane-helpers';
 import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';
 import { updateTenantRails } from '@/lib/tenants/update-tenant-rails';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 
 /*
  * Two local chains side by side (lib/testing/two-rails.ts): invoices on each
@@ -54,7 +55,7 @@ describe('rails: several networks and tokens', () => {
     expect((await eth.tokenBalance(eth.addresses.hot, eth.tokenOf('USDT'))) - hotBefore).toBe(25_240_000n);
     expect((await balanceOf(t.test)).available).toBe('25.24');
     // Nothing moved on the other chain.
-    expect(await bsc.tokenBalance(getAddress(inv.depositAddress) as Address)).toBe(0n);
+    expect(await bsc.tokenBalance(EVM_ADDRESS_CODEC.parse(inv.depositAddress))).toBe(0n);
   });
 
   it('a BSC USDC invoice credits the USDC balance, not the USDT one; balances equal their ledger sums', async () => {
@@ -105,7 +106,7 @@ describe('rails: several networks and tokens', () => {
     d = await detail(t.test, inv.id);
     expect(d).toMatchObject({ status: 'PAID_OUT', amountCredited: '39.60', feeAmount: '0.40' });
     expect((await eth.tokenBalance(eth.addresses.hot, eth.tokenOf('USDT'))) - hotBefore).toBe(39_600_000n);
-    expect(await eth.tokenBalance(getAddress(inv.depositAddress) as Address, eth.tokenOf('USDT'))).toBe(0n);
+    expect(await eth.tokenBalance(EVM_ADDRESS_CODEC.parse(inv.depositAddress), eth.tokenOf('USDT'))).toBe(0n);
     expect((await balanceOf(t.test)).available).toBe('39.60');
     const stls = rowsOf<{ chain_id: number; token: string }>(
       await t.db.execute(sql`select chain_id, token from settlements where invoice_id = ${inv.id}`),
@@ -131,8 +132,8 @@ describe('rails: several networks and tokens', () => {
     expect(d).toMatchObject({ status: 'PAID_OUT', amountReceived: '20.00', amountCredited: '19.80' });
     expect(d.settlements.map((x: { status: string }) => x.status)).toEqual(['completed', 'completed']);
     expect((await balanceOf(t.test)).available).toBe('19.80');
-    expect(await bsc.tokenBalance(getAddress(inv.depositAddress) as Address)).toBe(0n);
-    expect(await eth.tokenBalance(getAddress(inv.depositAddress) as Address, eth.tokenOf('USDT'))).toBe(0n);
+    expect(await bsc.tokenBalance(EVM_ADDRESS_CODEC.parse(inv.depositAddress))).toBe(0n);
+    expect(await eth.tokenBalance(EVM_ADDRESS_CODEC.parse(inv.depositAddress), eth.tokenOf('USDT'))).toBe(0n);
     // Money conserved per network: what the payer sent on each is now in that network's hot and fee wallets, in its own base units.
     const after = await wallets();
     expect(after.bsc - before.bsc).toBe(parseUnits('10', 18));
@@ -170,7 +171,7 @@ describe('rails: several networks and tokens', () => {
     expect(announced).toHaveLength(1);
     expect(announced[0]!.data).toMatchObject({ chain: 'ETHEREUM', amount: '40.00', mismatch: 'network' });
     // The money stays on the deposit address, whose key the gateway holds on Ethereum too.
-    expect(await eth.tokenBalance(getAddress(inv.depositAddress) as Address, eth.tokenOf('USDT'))).toBe(40_000_000n);
+    expect(await eth.tokenBalance(EVM_ADDRESS_CODEC.parse(inv.depositAddress), eth.tokenOf('USDT'))).toBe(40_000_000n);
     expect((await balanceOf(t.test)).available).toBe('0.00');
     // The payer sees on the hosted checkout that it arrived and is held.
     const checkout = await getCheckout(t.db, inv.id);
@@ -188,7 +189,7 @@ describe('rails: several networks and tokens', () => {
     await eth.mine(5);
     await t.jobs();
     expect(await detail(t.test, inv.id)).toMatchObject({ status: 'PAID_OUT', amountCredited: '39.60' });
-    expect(await eth.tokenBalance(getAddress(inv.depositAddress) as Address, eth.tokenOf('USDT'))).toBe(0n);
+    expect(await eth.tokenBalance(EVM_ADDRESS_CODEC.parse(inv.depositAddress), eth.tokenOf('USDT'))).toBe(0n);
     // Another tenant's key cannot see or move it.
     const other = await createTestTenant();
     expect((await call('POST', path, { key: other.test, body: {} })).status).toBe(404);
@@ -208,7 +209,7 @@ describe('rails: several networks and tokens', () => {
     // Until the merchant resolves it (lib/payments/held-payments.test.ts), it is nobody's balance.
     expect((await balanceOf(t.test, 'USDC')).available).toBe('0.00');
     // The sweep moved only the invoice's token: the USDC is still on the address.
-    expect(await bsc.tokenBalance(getAddress(inv.depositAddress) as Address, bsc.tokenOf('USDC'))).toBe(parseUnits('7', 18));
+    expect(await bsc.tokenBalance(EVM_ADDRESS_CODEC.parse(inv.depositAddress), bsc.tokenOf('USDC'))).toBe(parseUnits('7', 18));
   });
 
   it('a reorg on Ethereum drops its payment and leaves the BSC one alone', async () => {

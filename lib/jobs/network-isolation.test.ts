@@ -1,7 +1,6 @@
-import { getAddress, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setNetworkOverride, type Network, type ReadyNetwork } from '@/lib/chain/network';
+import { setNetworkOverride, type EvmNetwork, type ReadyNetwork } from '@/lib/chain/network';
 import { sleep } from '@/lib/async/sleep';
 import { createSettlements } from '@/lib/settlements/create-settlements';
 import { watchChain } from '@/lib/payments/watch-chain';
@@ -13,6 +12,7 @@ import { creditAsset } from '@/lib/testing/usdc-rails';
 import type { Db } from '@/lib/db';
 import { WITHDRAWAL_LANE_LEASE } from '@/lib/withdrawals/lane-lease';
 import { SCHEDULED_JOBS } from './registry';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 
 /*
  * One network's node stops answering (every call hangs until it times out) while another network is healthy:
@@ -24,7 +24,7 @@ let rails: TwoRails;
 withTwoRails((r) => void (rails = r));
 let proxy: RpcFaultProxy;
 /** Ethereum as the jobs see it: through the fault proxy. */
-let ethNet: Network;
+let ethNet: EvmNetwork;
 beforeAll(async () => {
   proxy = await startRpcFaultProxy(rails.eth.rpcUrl);
   // Longer than any wait below: a hung call never ends on its own during a test (each test cuts them after).
@@ -86,21 +86,24 @@ describe('one network whose node hangs', () => {
     try {
       expect(await until(async () => proxy.hangingCount() > 0, 15_000), "the lane is waiting on Ethereum's node").toBe(true);
       await withdraw(t.test, { amount: '5.00', destinationAddress: bscDest });
-      const arrived = await until(async () => (await rails.bsc.tokenBalance(bscDest as Address, bscToken)) > 0n, 10_000);
+      const arrived = await until(async () => (await rails.bsc.tokenBalance(EVM_ADDRESS_CODEC.parse(bscDest), bscToken)) > 0n, 10_000);
       expect(arrived, 'the BSC withdrawal was sent while Ethereum hung').toBe(true);
-      expect(await rails.eth.tokenBalance(ethDest as Address, rails.eth.tokenOf('USDT'))).toBe(0n);
+      expect(await rails.eth.tokenBalance(EVM_ADDRESS_CODEC.parse(ethDest), rails.eth.tokenOf('USDT'))).toBe(0n);
     } finally {
       proxy.state.hangWhen = null;
       proxy.cutHanging();
       await lane.stop();
     }
     const again = startJob(t.db, WITHDRAWAL_LANE_LEASE, 20_000);
-    const ethArrived = await until(async () => (await rails.eth.tokenBalance(ethDest as Address, rails.eth.tokenOf('USDT'))) > 0n, 20_000);
+    const ethArrived = await until(
+      async () => (await rails.eth.tokenBalance(EVM_ADDRESS_CODEC.parse(ethDest), rails.eth.tokenOf('USDT'))) > 0n,
+      20_000,
+    );
     await again.stop();
     expect(ethArrived, 'the Ethereum withdrawal was sent once its node answered').toBe(true);
     // Each exactly once: 5.00 at 18 decimals on BSC, at 6 on Ethereum.
-    expect(await rails.bsc.tokenBalance(bscDest as Address, bscToken)).toBe(5_000_000_000_000_000_000n);
-    expect(await rails.eth.tokenBalance(ethDest as Address, rails.eth.tokenOf('USDT'))).toBe(5_000_000n);
+    expect(await rails.bsc.tokenBalance(EVM_ADDRESS_CODEC.parse(bscDest), bscToken)).toBe(5_000_000_000_000_000_000n);
+    expect(await rails.eth.tokenBalance(EVM_ADDRESS_CODEC.parse(ethDest), rails.eth.tokenOf('USDT'))).toBe(5_000_000n);
   });
 
   it("does not hold up another network's payment detection", async () => {
@@ -122,8 +125,8 @@ describe('one network whose node hangs', () => {
 
   it("does not hold up another network's payouts", async () => {
     const t = await railsTenant(rails);
-    const eth = ethNet as ReadyNetwork<'rpcUrl' | 'tokenAddress'>;
-    const bsc = rails.bscNet as ReadyNetwork<'rpcUrl' | 'tokenAddress'>;
+    const eth = ethNet as ReadyNetwork<'rpcUrl' | 'tokenAddress', EvmNetwork>;
+    const bsc = rails.bscNet as ReadyNetwork<'rpcUrl' | 'tokenAddress', EvmNetwork>;
     // An Ethereum invoice paid and confirmed: its settlement is due.
     const ethInv = await createInvoice(t.test, { amount: '20.00', chain: 'ETHEREUM', token: 'USDT' });
     await sendToken(rails.eth, 'USDT', ethInv.depositAddress, '20');
@@ -145,7 +148,7 @@ describe('one network whose node hangs', () => {
       const paidOut = await until(async () => (await invoiceDetail(t.test, bscInv.id)).status === 'PAID_OUT', 10_000);
       expect(paidOut, 'the BSC invoice was paid out while Ethereum hung').toBe(true);
       expect((await invoiceDetail(t.test, ethInv.id)).status).not.toBe('PAID_OUT');
-      expect(await rails.bsc.tokenBalance(getAddress(bscInv.depositAddress) as Address)).toBe(0n);
+      expect(await rails.bsc.tokenBalance(EVM_ADDRESS_CODEC.parse(bscInv.depositAddress))).toBe(0n);
     } finally {
       proxy.state.hangWhen = null;
       proxy.cutHanging();

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { getAddress, type Address, type Hex } from 'viem';
+import { type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { withdrawals } from '@/db/schema';
 import { listHeldPayments, HeldPaymentFilter } from '@/lib/console/list-held-payments';
@@ -20,6 +20,7 @@ import {
 import { updateWrongNetworkPolicy } from '@/lib/tenants/update-wrong-network-policy';
 import type { LaneNetwork } from '@/lib/withdrawals/lane-helpers';
 import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 
 /*
  * A reorg deeper than the confirmations (anvil_reorg) under a held payment that the merchant
@@ -177,7 +178,7 @@ describe('a reorg deeper than the confirmations under a resolved held payment', 
     const toSender = await t.db
       .select({ id: withdrawals.id })
       .from(withdrawals)
-      .where(and(eq(withdrawals.tenantId, t.tenant.id), eq(withdrawals.destinationAddress, getAddress(customer as Address))));
+      .where(and(eq(withdrawals.tenantId, t.tenant.id), eq(withdrawals.destinationAddress, EVM_ADDRESS_CODEC.parse(customer))));
     expect(toSender.map((w) => w.id)).toEqual([refunded.withdrawalId]);
   });
 });

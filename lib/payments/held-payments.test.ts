@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { getAddress, parseUnits, type Address } from 'viem';
+import { parseUnits } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { events } from '@/db/schema';
 import type { AnvilChain } from '@/lib/testing/anvil';
@@ -22,6 +22,7 @@ import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';
 import { Decimal } from '@/lib/money';
 import { getCheckout } from '@/lib/checkout/get-checkout';
 import { setNetworkOverride } from '@/lib/chain/network';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 
 /*
  * Held payments (another token, or another network under the hold policy) are
@@ -66,7 +67,7 @@ describe('resolving held payments', () => {
     expect(d).toMatchObject({ status: 'PAID_OUT', amountReceived: '15.00', amountCredited: '14.85' });
     // The held payment's own sweep is named as the product names it (issue 31: one name, "held").
     expect(d.settlements.map((x: { kind: string; token: string }) => `${x.kind}:${x.token}`).sort()).toEqual(['held_credit:USDC', 'invoice:USDT']);
-    expect(await bsc.tokenBalance(getAddress(inv.depositAddress) as Address, bsc.tokenOf('USDC'))).toBe(0n);
+    expect(await bsc.tokenBalance(EVM_ADDRESS_CODEC.parse(inv.depositAddress), bsc.tokenOf('USDC'))).toBe(0n);
     expect((await bsc.tokenBalance(bsc.addresses.hot, bsc.tokenOf('USDC'))) - hotBefore).toBe(parseUnits('6.93', 18));
     expect((await bsc.tokenBalance(bsc.addresses.fee, bsc.tokenOf('USDC'))) - feeBefore).toBe(parseUnits('0.07', 18));
     expect((await balanceOf(t.test)).available).toBe('14.85');
@@ -103,7 +104,7 @@ describe('resolving held payments', () => {
     await t.jobs();
     const held = (await invoiceDetail(t.test, inv.id)).heldPayments[0];
     expect(held).toMatchObject({ chain: 'ETHEREUM', token: 'USDT', mismatch: 'network', status: 'held' });
-    const sender = getAddress(held.fromAddress) as Address;
+    const sender = EVM_ADDRESS_CODEC.parse(held.fromAddress);
     expect(sender).toBe(customer);
     const senderBefore = await eth.tokenBalance(sender, eth.tokenOf('USDT'));
 
@@ -140,7 +141,7 @@ describe('resolving held payments', () => {
       destinationAddress: sender,
     });
     expect((await eth.tokenBalance(sender, eth.tokenOf('USDT'))) - senderBefore).toBe(7_500_000n);
-    expect(await eth.tokenBalance(getAddress(inv.depositAddress) as Address, eth.tokenOf('USDT'))).toBe(0n);
+    expect(await eth.tokenBalance(EVM_ADDRESS_CODEC.parse(inv.depositAddress), eth.tokenOf('USDT'))).toBe(0n);
     expect((await balanceOf(t.test)).available).toBe('0.00');
     for (const r of await ledgerSums(t.db, t.tenant.id)) expect(new Decimal(r.ledger).eq(r.balance), r.currency).toBe(true);
     // Announced once each: detected, then refunded with the withdrawal.

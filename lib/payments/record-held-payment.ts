@@ -3,6 +3,7 @@ import { formatUnits } from 'viem';
 import { heldPayments, type HeldPayment } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { textArray } from '@/lib/db/text-array';
+import { accountBytes } from '@/lib/chain/address-codecs';
 import type { Network, TokenContract } from '@/lib/chain/network';
 import { familyOf, isAsset, isChainKey, type Asset, type ChainKey } from '@/lib/config/rails';
 import { recordDecision } from '@/lib/screening/record-decision';
@@ -51,7 +52,8 @@ export async function recordHeldPayment(tx: Db, net: Network, transfers: HeldTra
           chainId: net.chainId,
           chain: net.chain,
           token: t.token.asset,
-          tokenAddress: t.token.address.toLowerCase(),
+          // The contract's 20 bytes (lower-case `0x…`), whichever family's form the network writes it in.
+          tokenAddress: accountBytes(t.token.address),
           txHash: t.txHash,
           logIndex: t.logIndex,
           blockNumber: t.blockNumber,

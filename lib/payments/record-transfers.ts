@@ -6,6 +6,7 @@ import type { RawRow } from '@/lib/db/raw-row';
 import { textArray } from '@/lib/db/text-array';
 import { newId } from '@/lib/ids';
 import { saveCursor } from '@/lib/chain/cursor';
+import { accountBytes } from '@/lib/chain/address-codecs';
 import { tokensOf, type Network, type TokenContract } from '@/lib/chain/network';
 import type { ScannedRange } from '@/lib/chain/scan-chain';
 import type { TokenTransfer } from '@/lib/chain/transfer-logs';
@@ -22,8 +23,8 @@ import { screenSenders } from '@/lib/screening/screen-senders';
  * twice: transfers are unique by (chain, txHash, logIndex).
  */
 export async function recordTransfers(db: Db, net: Network, range: ScannedRange) {
-  // By the contract's 20 bytes: a TRON transfer names its token `41…`, the network keeps its address as `0x…`.
-  const contracts = new Map(tokensOf(net).map((c) => [c.address.slice(-40).toLowerCase(), c]));
+  // By the contract's 20 bytes: a TRON transfer names its token `41…`, the network writes it `T…`.
+  const contracts = new Map(tokensOf(net).map((c) => [accountBytes(c.address).slice(2), c]));
   const transfers: (TokenTransfer & { token: TokenContract })[] = [];
   const recipients = new Set<string>();
   for (const t of range.transfers) {

@@ -3,7 +3,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainCursors, chainTransfers, settlements } from '@/db/schema';
 import { loadCursor, saveCursor } from '@/lib/chain/cursor';
-import { setNetworkOverride, type ReadyNetwork } from '@/lib/chain/network';
+import { TRON_ADDRESS_CODEC } from '@/lib/chain/tron/address-codec';
+import { setNetworkOverride, type ReadyNetwork, type TronNetwork } from '@/lib/chain/network';
 import { tronNodeClient } from '@/lib/chain/tron/node-client';
 import { readTronBlock, readTronHeads } from '@/lib/chain/tron/read-chain';
 import { sleep } from '@/lib/async/sleep';
@@ -27,7 +28,7 @@ import { createSettlements } from '@/lib/settlements/create-settlements';
  * by TronWeb-signed USDT transfers (6 decimals), found by watchTron, confirmed once solidified.
  */
 let rail: TronRail;
-let net: ReadyNetwork<'rpcUrl' | 'tokenAddress'>;
+let net: ReadyNetwork<'rpcUrl' | 'tokenAddress', TronNetwork>;
 beforeAll(async () => {
   rail = await startTronRail();
   net = rail.net;
@@ -218,7 +219,7 @@ describe('the TRON rail check, readiness and metrics', () => {
     const usdt = rail.net.tokens![0]!;
     const [decimals] = await checkRail({ ...rail.net, tokens: [{ ...usdt, decimals: 18 }] });
     expect(decimals!.message).toMatch(/has 6 decimals, the configuration says 18/);
-    const nowhere = '0x1111111111111111111111111111111111111111' as const;
+    const nowhere = TRON_ADDRESS_CODEC.wireForm('0x1111111111111111111111111111111111111111');
     const [none] = await checkRail({ ...rail.net, tokenAddress: nowhere, tokens: [{ ...usdt, address: nowhere }] });
     expect(none!.message).toMatch(/has no decimals\(\): not a token contract/);
   });

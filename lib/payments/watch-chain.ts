@@ -1,6 +1,6 @@
 import { blockAt, checkReorg } from '@/lib/chain/check-reorg';
 import { publicClient } from '@/lib/chain/clients';
-import type { ReadyNetwork } from '@/lib/chain/network';
+import type { EvmNetwork, ReadyNetwork } from '@/lib/chain/network';
 import { openCursor } from '@/lib/chain/open-cursor';
 import { scanChain, type ScanOptions } from '@/lib/chain/scan-chain';
 import type { Db } from '@/lib/db';
@@ -18,7 +18,7 @@ export type WatchOptions = ScanOptions;
  * cursor to the head range by range (each range recorded here, cursor in the
  * same transaction), then the confirmation pass.
  */
-export async function watchChain(db: Db, net: ReadyNetwork<'rpcUrl' | 'tokenAddress'>, opts: WatchOptions = {}) {
+export async function watchChain(db: Db, net: ReadyNetwork<'rpcUrl' | 'tokenAddress', EvmNetwork>, opts: WatchOptions = {}) {
   const client = opts.client ?? publicClient(net.rpcUrl);
   const head = Number(await client.getBlockNumber());
   const readBlock = (n: number) => blockAt(client, n);

@@ -1,30 +1,30 @@
 import type { Db } from '@/lib/db';
 import { publicClient } from '@/lib/chain/clients';
-import type { ReadyNetwork } from '@/lib/chain/network';
+import type { Network, NetworkOf, ReadyNetwork } from '@/lib/chain/network';
 import { readTronHeads } from '@/lib/chain/tron/read-chain';
 import { tronClientOf } from '@/lib/chain/tron-network-client';
-import { familyOf, type ChainFamily } from '@/lib/config/rails';
+import type { ChainFamily } from '@/lib/config/rails';
 import { watchChain, type WatchOptions } from './watch-chain';
 import { TRON_READ_TIMEOUT_MS, watchTron } from './watch-tron';
 
-export type WatchNetwork = ReadyNetwork<'rpcUrl' | 'tokenAddress'>;
+export type WatchNetwork<N extends Network = Network> = ReadyNetwork<'rpcUrl' | 'tokenAddress', N>;
 
 /** The watch loop's view of one network: its head (a poll that finds the same one skips the pass) and one pass. */
-export interface Watcher {
+export interface Watcher<N extends Network = Network> {
   head(): Promise<string>;
-  pass(net: WatchNetwork, signal?: AbortSignal): Promise<unknown>;
+  pass(net: WatchNetwork<N>, signal?: AbortSignal): Promise<unknown>;
 }
 
 /** What one watcher run reports (TRON adds its solidified block). */
 export type WatchResult = Awaited<ReturnType<typeof watchChain>> & { solidified?: number };
 
-interface WatchFamily {
+interface WatchFamily<F extends ChainFamily = ChainFamily> {
   /** The loop's default poll. */
   pollMs: number;
   /** The loop's watcher of a network (watch-loop.ts). */
-  loop(db: Db, net: WatchNetwork): Watcher;
+  loop(db: Db, net: WatchNetwork<NetworkOf<F>>): Watcher<NetworkOf<F>>;
   /** One watcher run (lib/jobs/run-invoice-jobs.ts). */
-  once(db: Db, net: WatchNetwork, opts: WatchOptions): Promise<WatchResult>;
+  once(db: Db, net: WatchNetwork<NetworkOf<F>>, opts: WatchOptions): Promise<WatchResult>;
 }
 
 /**
@@ -32,7 +32,7 @@ interface WatchFamily {
  * run covers many and detection stays well under a second; TRON makes one every 3 s, so ~1 s keeps detection
  * within a block for a third of the reads.
  */
-export const WATCH_FAMILIES: Record<ChainFamily, WatchFamily> = {
+export const WATCH_FAMILIES: { [F in ChainFamily]: WatchFamily<F> } = {
   evm: {
     pollMs: 150,
     loop: (db, net) => {
@@ -60,5 +60,7 @@ export const WATCH_FAMILIES: Record<ChainFamily, WatchFamily> = {
 };
 
 /** One watcher run over a network by its family's watcher. */
-export const watchNetwork = (db: Db, net: WatchNetwork, opts: WatchOptions = {}): Promise<WatchResult> =>
-  WATCH_FAMILIES[familyOf(net.chain)].once(db, net, opts);
+export const watchNetwork = (db: Db, net: WatchNetwork, opts: WatchOptions = {}): Promise<WatchResult> => watchFamily(net).once(db, net, opts);
+
+/** The network's family's watcher, taking that network (its methods are the family's, chosen by `net.family`). */
+export const watchFamily = (net: Network): WatchFamily => WATCH_FAMILIES[net.family];

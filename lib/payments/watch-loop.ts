@@ -1,16 +1,14 @@
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
 import type { Mode } from '@/lib/mode';
-import { getNetworks, isNetworkReady, type ReadyNetwork } from '@/lib/chain/network';
+import { getNetworks, isNetworkReady } from '@/lib/chain/network';
 import { sleep } from '@/lib/async/sleep';
 import { checkedNetwork } from '@/lib/chain/rail-gate';
-import { familyOf } from '@/lib/config/rails';
-import { WATCH_FAMILIES, type Watcher } from './watch-families';
+import { watchFamily, type Watcher, type WatchNetwork } from './watch-families';
 
 /** The longest a watcher goes without a full pass while the head stands still. */
 const FULL_PASS_EVERY_MS = 2_000;
 
-type WatchNetwork = ReadyNetwork<'rpcUrl' | 'tokenAddress'>;
 type LoopOptions = { signal?: AbortSignal; runForMs?: number; pollMs?: number };
 
 /**
@@ -30,7 +28,7 @@ export async function watchChainLoop(db: Db, mode: Mode, opts: LoopOptions = {})
 async function watchNetworkLoop(db: Db, net: WatchNetwork, opts: LoopOptions) {
   const mode = net.mode;
   // Each family's watcher and default poll (watch-families.ts).
-  const family = WATCH_FAMILIES[familyOf(net.chain)];
+  const family = watchFamily(net);
   const until = Date.now() + (opts.runForMs ?? 55_000);
   // The head of the last full pass, and when it ended: a poll that finds the same head skips the pass (its
   // cursor, reorg and confirmation reads would all find the same), so an idle stack does not query the

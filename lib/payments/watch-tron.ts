@@ -1,6 +1,6 @@
 import { checkReorg } from '@/lib/chain/check-reorg';
 import { saveFinalBlock, type Cursor } from '@/lib/chain/cursor';
-import { tokensOf, type ReadyNetwork } from '@/lib/chain/network';
+import { tokensOf, type ReadyNetwork, type TronNetwork } from '@/lib/chain/network';
 import { openCursor } from '@/lib/chain/open-cursor';
 import { scanRanges, type ScanOptions } from '@/lib/chain/scan-chain';
 import type { TronNodeClient } from '@/lib/chain/tron/node-client';
@@ -35,7 +35,7 @@ const cursorOf = (b: TronBlockRef): Cursor => ({ lastBlock: b.number, lastBlockH
  * below `heads.confirmed` = min(solidified, head − confirmations), never before the chain holds it
  * irreversible. Every failed read throws; the cursor only moves with a recorded range.
  */
-export async function watchTron(db: Db, net: ReadyNetwork<'rpcUrl' | 'tokenAddress'>, opts: TronWatchOptions = {}) {
+export async function watchTron(db: Db, net: ReadyNetwork<'rpcUrl' | 'tokenAddress', TronNetwork>, opts: TronWatchOptions = {}) {
   const client = opts.client ?? tronClientOf(net, TRON_READ_TIMEOUT_MS);
   const heads = opts.heads ?? (await readTronHeads(client, net.confirmations));
   const head = heads.head.number;

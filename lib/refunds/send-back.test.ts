@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { getAddress, type Address, type Hex } from 'viem';
+import { type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { events, withdrawals } from '@/db/schema';
 import { setNetworkOverride } from '@/lib/chain/network';
@@ -20,6 +20,7 @@ import {
 } from '@/lib/testing/two-rails';
 import type { LaneNetwork } from '@/lib/withdrawals/lane-helpers';
 import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 
 /*
  * Sending back a held payment reaches a person, or waits (issue 30, section 3): never to a contract or a
@@ -44,7 +45,7 @@ async function heldUsdc() {
   await t.jobs();
   const held = (await invoiceDetail(t.test, inv.id)).heldPayments[0];
   expect(held).toMatchObject({ token: 'USDC', status: 'held', fromAddress: customer });
-  return { t, inv, held, customer: customer as Address };
+  return { t, inv, held, customer: EVM_ADDRESS_CODEC.parse(customer) };
 }
 
 const heldNow = async (key: string, inv: { id: string }) => (await invoiceDetail(key, inv.id)).heldPayments[0];
@@ -142,7 +143,7 @@ describe('sending a held payment back', () => {
     expect(await heldNow(t.test, inv)).toMatchObject({ status: 'refunded', withdrawalId: retry.body.withdrawalId });
     // All 8.00: no percentage fee on money the merchant never kept, and BSC's network fee is 0 by default.
     expect((await bsc.tokenBalance(customer, usdc)) - before).toBe(8_000_000_000_000_000_000n);
-    expect(await bsc.tokenBalance(getAddress(inv.depositAddress) as Address, usdc)).toBe(0n);
+    expect(await bsc.tokenBalance(EVM_ADDRESS_CODEC.parse(inv.depositAddress), usdc)).toBe(0n);
     expect((await balanceOf(t.test, 'USDC')).available).toBe('0.00');
     for (const r of await ledgerSums(t.db, t.tenant.id)) expect(new Decimal(r.ledger).eq(r.balance), r.currency).toBe(true);
     const announced = await t.db

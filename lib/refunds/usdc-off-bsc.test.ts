@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { getAddress, parseUnits, type Address } from 'viem';
+import { getAddress, parseUnits } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { withdrawals } from '@/db/schema';
 import { setNetworkOverride } from '@/lib/chain/network';
@@ -24,6 +24,7 @@ import {
 } from '@/lib/testing/two-rails';
 import type { LaneNetwork } from '@/lib/withdrawals/lane-helpers';
 import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 
 /*
  * Issue 31: refunds, payer claims and sends-back off the default rail. An Ethereum USDC invoice (6 decimals)
@@ -68,7 +69,7 @@ async function complete(db: Db, key: string, id: string) {
   return w.body;
 }
 
-const usdcOnEth = (a: string) => eth.tokenBalance(getAddress(a) as Address, eth.tokenOf('USDC'));
+const usdcOnEth = (a: string) => eth.tokenBalance(EVM_ADDRESS_CODEC.parse(a), eth.tokenOf('USDC'));
 
 describe('off the default rail: an Ethereum USDC invoice', () => {
   it("the payer's claim (checkout token) is refunded in USDC on Ethereum, and the checkout names that token and network", async () => {
@@ -124,7 +125,7 @@ describe('off the default rail: an Ethereum USDC invoice', () => {
     await t.jobs();
     const held = (await invoiceDetail(t.test, inv.id)).heldPayments[0];
     expect(held).toMatchObject({ chain: 'ETHEREUM', token: 'USDT', mismatch: 'token', status: 'held' });
-    const before = await eth.tokenBalance(getAddress(customer) as Address, eth.tokenOf('USDT'));
+    const before = await eth.tokenBalance(EVM_ADDRESS_CODEC.parse(customer), eth.tokenOf('USDT'));
     const res = await call('POST', `/v1/invoices/${inv.id}/held-payments/${held.id}/refund`, { key: t.test, body: {} });
     expect(res.status, res.text).toBe(200);
     for (let i = 0; i < 5 && (await invoiceDetail(t.test, inv.id)).heldPayments[0].status !== 'refunded'; i++) {
@@ -140,7 +141,7 @@ describe('off the default rail: an Ethereum USDC invoice', () => {
       .where(and(eq(withdrawals.id, after.withdrawalId), eq(withdrawals.tenantId, t.tenant.id)));
     expect(w).toMatchObject({ chain: 'ETHEREUM', token: 'USDT' });
     expect(getAddress(w!.destinationAddress)).toBe(getAddress(customer));
-    const back = (await eth.tokenBalance(getAddress(customer) as Address, eth.tokenOf('USDT'))) - before;
+    const back = (await eth.tokenBalance(EVM_ADDRESS_CODEC.parse(customer), eth.tokenOf('USDT'))) - before;
     expect(back).toBe(parseUnits(new Decimal(w!.amount).minus(w!.feeAmount).toFixed(), 6));
     expect(back > 0n).toBe(true);
     for (const s of await ledgerSums(t.db, t.tenant.id)) expect(new Decimal(s.ledger).eq(s.balance), s.currency).toBe(true);

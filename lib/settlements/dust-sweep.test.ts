@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { parseUnits, type Address } from 'viem';
+import type { EvmNetwork } from '@/lib/chain/network';
+import { parseUnits } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { ledgerEntries, settlements } from '@/db/schema';
 import { watchChain } from '@/lib/payments/watch-chain';
@@ -11,14 +12,15 @@ import { withTestChain } from '@/lib/testing/test-chain';
 import { createSettlements } from './create-settlements';
 import { runSettlements } from './run-settlements';
 import type { SettleNetwork } from './settle-invoice';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 
 let chain: AnvilChain;
-let net: SettleNetwork;
+let net: SettleNetwork<EvmNetwork>;
 const h = invoiceHelpers(() => chain);
 
 withTestChain(async (c) => {
   chain = c;
-  net = { ...c.network('test'), sweepMinimum: '1.00' } as SettleNetwork;
+  net = { ...c.network('test'), sweepMinimum: '1.00' } as SettleNetwork<EvmNetwork>;
 });
 
 const gasNonce = () => chain.client.getTransactionCount({ address: chain.addresses.gas });
@@ -36,7 +38,7 @@ describe('dust is credited only once swept', () => {
     const t = await createTestTenant({ invoiceFeeRate: '0.01' });
     await watchChain(t.db, net);
     const inv = await h.create(t.test, { amount: '5.00' });
-    const deposit = inv.depositAddress as Address;
+    const deposit = EVM_ADDRESS_CODEC.parse(inv.depositAddress);
     await payAndSettle(t, inv.id, '5.00');
     expect(await chain.tokenBalance(deposit)).toBe(0n);
 
@@ -76,7 +78,7 @@ describe('dust is credited only once swept', () => {
   });
 
   it('with a sweep fee, dust worth more than the fee is swept at once and the fee taken from it; less is left, not credited', async () => {
-    const charged = { ...net, sweepFee: '0.25' } as SettleNetwork;
+    const charged = { ...net, sweepFee: '0.25' } as SettleNetwork<EvmNetwork>;
     const t = await createTestTenant();
     await watchChain(t.db, charged);
     const settle = async (invoiceId: string, amount: string) => {
@@ -91,7 +93,7 @@ describe('dust is credited only once swept', () => {
     const nonce = await gasNonce();
     await settle(a.id, '0.60');
     // 0.60 < 1.00: swept anyway, in one transfer to the hot wallet (one top-up); 0.25 of it pays the gas, 0.01 is the 1 % fee (0.006 in cents).
-    expect(await chain.tokenBalance(a.depositAddress as Address)).toBe(0n);
+    expect(await chain.tokenBalance(EVM_ADDRESS_CODEC.parse(a.depositAddress))).toBe(0n);
     expect((await chain.tokenBalance(chain.addresses.hot)) - hot).toBe(parseUnits('0.6', 18));
     expect(await gasNonce()).toBe(nonce + 1);
     expect(await h.detail(t.test, a.id)).toMatchObject({ status: 'PAID_OUT', amountCredited: '0.34', feeAmount: '0.26' });

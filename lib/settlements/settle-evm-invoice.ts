@@ -5,6 +5,7 @@ import { settlements, type EvmSweepPlan, type Invoice, type Settlement } from '@
 import type { Db } from '@/lib/db';
 import { publicClient } from '@/lib/chain/clients';
 import type { EvmAddress } from '@/lib/chain/common/address-brand';
+import type { EvmNetwork } from '@/lib/chain/network';
 import { depositAccount } from '@/lib/chain/deposit-account';
 import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 import { confirmRecordedTx, findRecordedTx, sendRecordedTx } from '@/lib/chain/send-recorded-tx';
@@ -58,7 +59,7 @@ interface Move {
  * and the rest to the custody wallet, each step recorded before broadcast (see sendRecordedTx), then
  * finishSettlement credits the ledger, moves the invoice and writes invoice.paid_out in one transaction.
  */
-export async function settleEvmInvoice(db: Db, net: SettleNetwork, s: Settlement, invoice: Invoice, hooks: SettleHooks) {
+export async function settleEvmInvoice(db: Db, net: SettleNetwork<EvmNetwork>, s: Settlement, invoice: Invoice, hooks: SettleHooks) {
   const client = publicClient(net.rpcUrl);
   const deposit: PrivateKeyAccount = depositAccount(net.depositMnemonic, invoice.addressIndex);
   // Too little to be worth its sweep: left in place, not credited until a later sweep carries it (plan-sweep.ts).
@@ -72,7 +73,7 @@ export async function settleEvmInvoice(db: Db, net: SettleNetwork, s: Settlement
   const all = units(s.feeAmount) + units(s.netAmount) + units(carried.fee) + units(carried.net);
   const held = carried.charged ? all - units(s.netAmount) - units(carried.net) : units(s.heldFee) + units(carried.heldFee);
   const planned: Move[] = [
-    { step: 'fee', to: EVM_ADDRESS_CODEC.parse(net.feeWallet), units: units(s.feeAmount) + units(carried.fee) - held },
+    { step: 'fee', to: net.feeWallet, units: units(s.feeAmount) + units(carried.fee) - held },
     {
       step: 'custody',
       to: EVM_ADDRESS_CODEC.parse(privateKeyToAccount(net.hotWalletKey).address),

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { invoices, settlements, type Invoice, type Settlement, type SettlementStep } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import { railOf, type ReadyNetwork } from '@/lib/chain/network';
+import { onFamily, railOf, type Network, type PerFamily, type ReadyNetwork } from '@/lib/chain/network';
 import { familyOf, type ChainFamily } from '@/lib/config/rails';
 import type { finishSettlement } from './finish-settlement';
 import { settleEvmInvoice } from './settle-evm-invoice';
@@ -10,7 +10,8 @@ import { reclaimTronEnergy } from './tron/reclaim-energy';
 
 /** What a sweep needs of its network: the node, the token, the deposit keys and the three wallets. */
 export const SETTLE_FIELDS = ['rpcUrl', 'tokenAddress', 'depositMnemonic', 'gasWalletKey', 'feeWallet', 'hotWalletKey'] as const;
-export type SettleNetwork = ReadyNetwork<(typeof SETTLE_FIELDS)[number]>;
+/** A network ready to sweep (of `N`'s families: `SettleNetwork<EvmNetwork>` in the EVM sweep). */
+export type SettleNetwork<N extends Network = Network> = ReadyNetwork<(typeof SETTLE_FIELDS)[number], N>;
 
 export interface SettleHooks {
   /** Tests: called once a step is confirmed on chain (throw to simulate a crash there). */
@@ -24,12 +25,10 @@ export interface SettleHooks {
   onWait?: () => void | Promise<void>;
 }
 
-type Settle = (db: Db, net: SettleNetwork, s: Settlement, invoice: Invoice, hooks: SettleHooks) => ReturnType<typeof finishSettlement>;
-
 /** Each family's sweep (lazy bodies: settle-evm-invoice.ts imports this module's types and a cycle must not meet an unset binding). */
-const SETTLE: Record<ChainFamily, Settle> = {
-  evm: (...a) => settleEvmInvoice(...a),
-  tron: (...a) => settleTronInvoice(...a),
+const SETTLE: PerFamily<SettleNetwork, [db: Db, s: Settlement, invoice: Invoice, hooks: SettleHooks], ReturnType<typeof finishSettlement>> = {
+  evm: (net, db, ...a) => settleEvmInvoice(db, net, ...a),
+  tron: (net, db, ...a) => settleTronInvoice(db, net, ...a),
 };
 
 /**
@@ -44,11 +43,11 @@ export const settleConcurrency = (net: Pick<SettleNetwork, 'chain'>) => CONCURRE
  * What is left to do after settlements finished (the janitor's pass): on TRON the energy delegated to deposit
  * addresses comes back (tron/reclaim-energy.ts); EVM leaves nothing behind. Returns how many it looked at.
  */
-const RECLAIM: Record<ChainFamily, (db: Db, net: SettleNetwork, hooks: SettleHooks) => Promise<number>> = {
+const RECLAIM: PerFamily<SettleNetwork, [db: Db, hooks: SettleHooks], Promise<number>> = {
   evm: async () => 0,
-  tron: (...a) => reclaimTronEnergy(...a),
+  tron: (net, db, hooks) => reclaimTronEnergy(db, net, hooks),
 };
-export const reclaimSweepResources = (db: Db, net: SettleNetwork, hooks: SettleHooks = {}) => RECLAIM[familyOf(net.chain)](db, net, hooks);
+export const reclaimSweepResources = (db: Db, net: SettleNetwork, hooks: SettleHooks = {}) => onFamily(net, RECLAIM, db, hooks);
 
 /**
  * Runs one settlement to completion, resumable at any point, by the rail's family (SETTLE): EVM
@@ -64,5 +63,5 @@ export async function settleInvoice(db: Db, network: SettleNetwork, settlementId
   const net = railOf(network, s.token);
   if (!net) throw new Error(`settlement ${s.id}: token ${s.token} is not enabled on ${network.chain}`);
   const [invoice] = await db.select().from(invoices).where(eq(invoices.id, s.invoiceId));
-  return SETTLE[familyOf(net.chain)](db, net, s, invoice!, hooks);
+  return onFamily(net, SETTLE, db, s, invoice!, hooks);
 }

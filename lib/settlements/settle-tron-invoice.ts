@@ -3,7 +3,7 @@ import { parseUnits, type Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { settlements, settlementTxs, type Invoice, type Settlement } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import type { ReadyNetwork } from '@/lib/chain/network';
+import type { ReadyNetwork, TronNetwork } from '@/lib/chain/network';
 import { tronClientOf } from '@/lib/chain/tron-network-client';
 import { toHex41 } from '@/lib/chain/tron/address';
 import { TRON_ADDRESS_CODEC } from '@/lib/chain/tron/address-codec';
@@ -16,7 +16,7 @@ import { planTronSweep, type TronSweepParties } from './tron/plan-tron-sweep';
 import type { TronSweepHooks } from './tron/send-tron-step';
 import { sweepTron } from './tron/sweep-tron';
 
-type TronSettleNetwork = ReadyNetwork<'rpcUrl' | 'tokenAddress' | 'depositMnemonic' | 'gasWalletKey' | 'hotWalletKey'>;
+type TronSettleNetwork = ReadyNetwork<'rpcUrl' | 'tokenAddress' | 'depositMnemonic' | 'gasWalletKey' | 'hotWalletKey', TronNetwork>;
 
 const tronKey = (key: Hex) => key.slice(2);
 

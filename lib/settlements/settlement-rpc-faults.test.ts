@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { parseUnits, type Address } from 'viem';
+import type { EvmNetwork } from '@/lib/chain/network';
+import { parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settlements, settlementTxs } from '@/db/schema';
 import { watchChain } from '@/lib/payments/watch-chain';
@@ -11,17 +12,18 @@ import { withTestChain } from '@/lib/testing/test-chain';
 import { createSettlements } from './create-settlements';
 import { runSettlements } from './run-settlements';
 import type { SettleNetwork } from './settle-invoice';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 
 let chain: AnvilChain;
-let direct: SettleNetwork;
+let direct: SettleNetwork<EvmNetwork>;
 let proxy: RpcFaultProxy;
 /** The settlement's network read through the fault proxy. */
-let net: SettleNetwork;
+let net: SettleNetwork<EvmNetwork>;
 const h = invoiceHelpers(() => chain);
 
 withTestChain((c) => {
   chain = c;
-  direct = c.network('test') as SettleNetwork;
+  direct = c.network('test') as SettleNetwork<EvmNetwork>;
 });
 beforeAll(async () => {
   proxy = await startRpcFaultProxy(chain.rpcUrl);
@@ -45,7 +47,7 @@ async function expectPaidOutOnce(t: Awaited<ReturnType<typeof confirmedSettlemen
   expect((await h.detail(t.test, t.inv.id)).status).toBe('PAID_OUT');
   expect((await chain.tokenBalance(chain.addresses.fee)) - t.fee).toBe(parseUnits(fee, 18));
   expect((await chain.tokenBalance(chain.addresses.hot)) - t.hot).toBe(parseUnits(rest, 18));
-  expect(await chain.tokenBalance(t.inv.depositAddress as Address)).toBe(0n);
+  expect(await chain.tokenBalance(EVM_ADDRESS_CODEC.parse(t.inv.depositAddress))).toBe(0n);
   expect(await t.db.select().from(settlementTxs).where(eq(settlementTxs.settlementId, t.settlementId))).toHaveLength(3);
 }
 

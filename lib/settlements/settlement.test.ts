@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { parseUnits, type Address } from 'viem';
+import type { EvmNetwork } from '@/lib/chain/network';
+import { parseUnits } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { ledgerEntries, settlements, settlementTxs } from '@/db/schema';
 import { watchChain } from '@/lib/payments/watch-chain';
@@ -13,14 +14,15 @@ import { dueSettlements } from './due-settlements';
 import { claimSettlement, runSettlements } from './run-settlements';
 import { settleInvoice, type SettleNetwork } from './settle-invoice';
 import type { SettlementStep } from '@/lib/chain/send-recorded-tx';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 
 let chain: AnvilChain;
-let net: SettleNetwork;
+let net: SettleNetwork<EvmNetwork>;
 const h = invoiceHelpers(() => chain);
 
 withTestChain(async (c) => {
   chain = c;
-  net = c.network('test') as SettleNetwork;
+  net = c.network('test') as SettleNetwork<EvmNetwork>;
 });
 
 /** A confirmed, paid invoice whose settlement exists but has not run. */
@@ -61,7 +63,7 @@ async function expectSettledOnce(
   expect(after.gasNonce - before.gasNonce).toBe(1);
   expect(after.fee - before.fee).toBe(parseUnits(fee, 18));
   expect(after.hot - before.hot).toBe(parseUnits(net_, 18));
-  expect(await chain.tokenBalance(t.inv.depositAddress as Address)).toBe(0n);
+  expect(await chain.tokenBalance(EVM_ADDRESS_CODEC.parse(t.inv.depositAddress))).toBe(0n);
   const txs = await t.db.select().from(settlementTxs).where(eq(settlementTxs.settlementId, t.settlementId));
   expect(txs.map((x) => x.step).sort()).toEqual(['custody', 'fee', 'gas_topup']);
   expect(txs.every((x) => x.status === 'confirmed')).toBe(true);

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { getAddress, parseAbiItem, parseUnits, type Address } from 'viem';
+import { parseAbiItem, parseUnits } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { setNetworkOverride, type Network } from '@/lib/chain/network';
 import { NETWORK_COST_DEFAULTS } from '@/lib/config/network-costs';
@@ -14,6 +14,7 @@ import { withTestChain } from '@/lib/testing/test-chain';
 import { balanceOf, createInvoice, invoiceDetail, ledgerSums, sendFromCustomer } from '@/lib/testing/two-rails';
 import type { LaneNetwork } from '@/lib/withdrawals/lane-helpers';
 import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 
 /*
  * Issue 42 §2, credited but never swept. On Ethereum's default costs (sweep minimum 25.00) every USDC payment of
@@ -100,7 +101,7 @@ describe('credited only once swept (every payment below the sweep minimum)', () 
     expect(after.status, JSON.stringify(after)).toBe('refunded');
     // 10.10 less the sweep fee (4.00: the address held less than 25.00) and the network fee (3.00, the payer's by default).
     const back = new Decimal('10.10').minus(costs.sweepFee).minus(costs.networkFee);
-    expect(await chain.tokenBalance(getAddress(sender) as Address, chain.tokenOf('USDC'))).toBe(parseUnits(back.toFixed(2), 6));
+    expect(await chain.tokenBalance(EVM_ADDRESS_CODEC.parse(sender), chain.tokenOf('USDC'))).toBe(parseUnits(back.toFixed(2), 6));
     const flows = await hotWalletFlows('USDC');
     expect(flows.paid <= flows.received, `paid ${flows.paid} of ${flows.received} received`).toBe(true);
   });
@@ -131,7 +132,7 @@ describe('credited only once swept (every payment below the sweep minimum)', () 
     // 20.00 less the 1 % invoice fee and the 4.00 sweep fee; the 3.00 stays on its address, not in the balance.
     expect((await balanceOf(t.test, 'USDC')).available).toBe('15.80');
     expect(await invoiceDetail(t.test, dust.id)).toMatchObject({ status: 'PAID_OUT', amountCredited: '0.00', amountUncollected: '3.00' });
-    expect(await chain.tokenBalance(getAddress(dust.depositAddress) as Address, chain.tokenOf('USDC'))).toBe(parseUnits('3', 6));
+    expect(await chain.tokenBalance(EVM_ADDRESS_CODEC.parse(dust.depositAddress), chain.tokenOf('USDC'))).toBe(parseUnits('3', 6));
 
     // Everything the balance holds is withdrawable and paid: Max on Ethereum, nothing left waiting.
     const max = await call('GET', '/v1/withdrawals/max?currency=USDC&chain=ETHEREUM', { key: t.test });

@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import type { TronNetwork } from '@/lib/chain/network';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainTransfers, events, invoices, ledgerEntries, settlements, settlementTxs, type SettlementStep } from '@/db/schema';
 import { readTronStake } from '@/lib/chain/tron/stake';
@@ -19,7 +20,7 @@ import { reclaimSweepResources, settleInvoice, type SettleHooks, type SettleNetw
  * The stand-in replaces blocks on request (startTronNode's `reorgs`, StandInChain.reorg).
  */
 let rail: TronRail;
-let net: SettleNetwork;
+let net: SettleNetwork<TronNetwork>;
 beforeAll(async () => {
   rail = await startTronRail({ node: { reorgs: true } });
   net = rail.net;

@@ -1,4 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
+import type { TronNetwork } from '@/lib/chain/network';
 import { formatUnits, parseUnits, type Hex } from 'viem';
 import { utils } from 'tronweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +25,7 @@ import { runSettlements } from './run-settlements';
 import { reclaimSweepResources, settleInvoice, type SettleHooks, type SettleNetwork } from './settle-invoice';
 
 let rail: TronRail;
-let net: SettleNetwork;
+let net: SettleNetwork<TronNetwork>;
 /** Every deposit address paid in this file, and what was paid in all (base units): the conservation check. */
 const deposits: string[] = [];
 let paid = 0n;

@@ -1,10 +1,10 @@
 import type { SolvencyHolding, SolvencyOwed } from '@/db/schema';
-import { DEFAULT_ENERGY_LOW_SWEEPS, tokensOf, type Network } from '@/lib/chain/network';
-import { familyOf, gasCoinOf, type ChainKey } from '@/lib/config/rails';
+import { DEFAULT_ENERGY_LOW_SWEEPS, tokensOf, type EvmNetwork, type Network, type TronNetwork } from '@/lib/chain/network';
+import { gasCoinOf, type ChainKey } from '@/lib/config/rails';
 import { Decimal } from '@/lib/money';
 import { lineKey, type OwedSnapshot } from './owed-snapshot';
 import type { ChainHoldings } from './read-chain';
-import { SOLVENCY_FAMILIES } from './solvency-families';
+import { solvencyFamily } from './solvency-families';
 
 /** One line as the job stores it (db/schema/solvency.ts). */
 export interface LineFigures {
@@ -77,7 +77,7 @@ export function networkLines(net: Network, snap: OwedSnapshot, hashes: TxHashes,
     };
   });
   if (chain.gas) {
-    const floor = new Decimal(net.gasWalletLow ?? '0.05');
+    const floor = new Decimal(solvencyFamily(net).gasFloor(net).floor);
     const difference = new Decimal(chain.gas.balance).minus(floor);
     lines.push({
       kind: 'gas',
@@ -96,7 +96,7 @@ export function networkLines(net: Network, snap: OwedSnapshot, hashes: TxHashes,
     });
   }
   if (chain.energy) {
-    const floor = new Decimal(energyFloor(net));
+    const floor = new Decimal(solvencyFamily(net).gasFloor(net).floor);
     const difference = new Decimal(chain.energy.sweeps).minus(floor);
     lines.push({
       kind: 'gas',
@@ -119,7 +119,7 @@ export function networkLines(net: Network, snap: OwedSnapshot, hashes: TxHashes,
 
 /** TRON's gas line counts sweeps the energy wallet can pay with delegated energy, against a floor in sweeps. */
 export const ENERGY_ASSET = 'sweeps';
-const energyFloor = (net: Network) => net.energyLowSweeps ?? DEFAULT_ENERGY_LOW_SWEEPS;
+const energyFloor = (net: TronNetwork) => net.energyLowSweeps ?? DEFAULT_ENERGY_LOW_SWEEPS;
 
 export const nativeCoin = (net: Network) => gasCoinOf(net.chain);
 
@@ -130,10 +130,10 @@ export interface GasFloor {
 }
 
 /** The gas line of an EVM network: the gas wallet's coin against GAS_WALLET_LOW (solvency-families.ts). */
-export const coinGasFloor = (net: Network): GasFloor => ({ asset: nativeCoin(net), floor: new Decimal(net.gasWalletLow ?? '0.05').toFixed() });
+export const coinGasFloor = (net: EvmNetwork): GasFloor => ({ asset: nativeCoin(net), floor: new Decimal(net.gasWalletLow ?? '0.05').toFixed() });
 
 /** The gas line of a TRON network: sweeps the energy wallet can pay against ENERGY_LOW_SWEEPS (solvency-families.ts). */
-export const energyGasFloor = (net: Network): GasFloor => ({ asset: ENERGY_ASSET, floor: String(energyFloor(net)) });
+export const energyGasFloor = (net: TronNetwork): GasFloor => ({ asset: ENERGY_ASSET, floor: String(energyFloor(net)) });
 
 /** The lines of a network whose read failed: no held figure, no difference (a failed read is never a zero). */
 export function errorLines(net: Network, snap: OwedSnapshot | null, error: string): LineFigures[] {
@@ -154,7 +154,7 @@ export function errorLines(net: Network, snap: OwedSnapshot | null, error: strin
   });
   const lines = tokensOf(net).map((t) => line('token', t.asset, new Decimal(snap?.balances.get(lineKey(net.chainId, t.asset)) ?? 0).toFixed()));
   if (net.gasWalletKey) {
-    const gas = SOLVENCY_FAMILIES[familyOf(net.chain)].gasFloor(net);
+    const gas = solvencyFamily(net).gasFloor(net);
     lines.push(line('gas', gas.asset, gas.floor));
   }
   return lines;

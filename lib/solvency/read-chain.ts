@@ -1,7 +1,7 @@
 import { encodeFunctionData, erc20Abi, formatUnits, type Address } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
-import { tokensOf, type Network } from '@/lib/chain/network';
+import { tokensOf, type EvmNetwork } from '@/lib/chain/network';
 import { resultOf, rpcBatch, RpcReadError, type RpcCall } from '@/lib/chain/rpc-batch';
 
 /** What one network's chain shows at one block. Amounts are decimal strings at each token's decimals. */
@@ -31,7 +31,7 @@ const hex = (n: number) => `0x${n.toString(16)}`;
  * error, never a zero.
  */
 export async function readChainHoldings(
-  net: Network,
+  net: EvmNetwork,
   deposits: Map<string, Set<string>>,
   loadHashes: () => Promise<string[]>,
   opts: { timeoutMs?: number } = {},

@@ -1,6 +1,6 @@
 import { formatUnits } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
-import { tokensOf, type Network } from '@/lib/chain/network';
+import { tokensOf, type TronNetwork } from '@/lib/chain/network';
 import { RpcReadError } from '@/lib/chain/rpc-batch';
 import { tronClientOf } from '@/lib/chain/tron-network-client';
 import { toBase58, toHex41 } from '@/lib/chain/tron/address';
@@ -19,7 +19,7 @@ import type { ChainHoldings } from './read-chain';
  * its balance read is then counted as owed and not held: a shortfall for one run, never a surplus. Any failed or malformed read throws: an error line, never a zero.
  */
 export async function readTronHoldings(
-  net: Network,
+  net: TronNetwork,
   deposits: Map<string, Set<string>>,
   loadHashes: () => Promise<string[]>,
   opts: { timeoutMs?: number } = {},

@@ -1,5 +1,4 @@
 import { getNetworks, type Network } from '@/lib/chain/network';
-import { familyOf } from '@/lib/config/rails';
 import type { Db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
@@ -7,7 +6,7 @@ import { MODES, type Mode } from '@/lib/mode';
 import { errorLines, networkLines, type LineFigures, type TxHashes } from './network-lines';
 import { readOwedSnapshot, readTxHashes, type OwedSnapshot } from './owed-snapshot';
 import { pruneSolvencyRuns, recordSolvencyRun } from './record-run';
-import { SOLVENCY_FAMILIES } from './solvency-families';
+import { solvencyFamily } from './solvency-families';
 
 export interface SolvencyOptions {
   modes?: readonly Mode[];
@@ -71,7 +70,7 @@ export async function runSolvency(db: Db, opts: SolvencyOptions = {}) {
             hashes = await readTxHashes(db, ids, settlementIds);
             return [...[...hashes.withdrawals.values()].flat(), ...hashes.feeTxs.values()];
           };
-          const chain = await SOLVENCY_FAMILIES[familyOf(net.chain)].readHoldings(net, snap.depositAddresses, load, { timeoutMs: opts.timeoutMs });
+          const chain = await solvencyFamily(net).readHoldings(net, snap.depositAddresses, load, { timeoutMs: opts.timeoutMs });
           return networkLines(net, snap, hashes, chain);
         } catch (err) {
           const error = readError(err);

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { createTestClient, createWalletClient, getContractAddress, http, parseUnits, publicActions, type Abi, type Address, type Hex } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
-import type { Network, TokenContract } from '@/lib/chain/network';
+import type { EvmAddress } from '@/lib/chain/common/address-brand';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
+import type { EvmNetwork, TokenContract } from '@/lib/chain/network';
 import { freezeListOf, type Asset, type ChainKey, type FreezeListFunction } from '@/lib/config/rails';
 import type { StablecoinContract } from './tokens/compile-stablecoins';
 import stablecoins from './tokens/test-stablecoins.json' with { type: 'json' };
@@ -124,7 +126,7 @@ export async function startAnvil(opts: AnvilOptions = {}) {
   } as const;
   const client = createTestClient({ chain, mode: 'anvil', transport: http(rpcUrl), cacheTime: 0, pollingInterval: 50 }).extend(publicActions);
   const keys = { faucet: devKey(0), gas: devKey(1), hot: devKey(2), fee: devKey(3), other: devKey(4) };
-  const addr = (k: Hex) => privateKeyToAccount(k).address;
+  const addr = (k: Hex): EvmAddress => EVM_ADDRESS_CODEC.parse(privateKeyToAccount(k).address);
   for (const k of Object.values(keys)) await client.setBalance({ address: addr(k), value: parseUnits('1000', 18) });
 
   const faucet = createWalletClient({ chain, account: privateKeyToAccount(keys.faucet), transport: http(rpcUrl), cacheTime: 0, pollingInterval: 50 });
@@ -135,10 +137,10 @@ export async function startAnvil(opts: AnvilOptions = {}) {
     const hash = await faucet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args: [name, symbol, decimals] });
     const receipt = await client.waitForTransactionReceipt({ hash });
     decimalsOf.set(receipt.contractAddress!.toLowerCase(), decimals);
-    return receipt.contractAddress as Address;
+    return EVM_ADDRESS_CODEC.parse(receipt.contractAddress!);
   };
   const chainKey = opts.chain ?? 'BSC';
-  const tokens: TokenContract[] = [];
+  const tokens: TokenContract<'evm'>[] = [];
   for (const t of opts.tokens ?? [{ asset: 'USDT' as const, decimals: 18 }]) {
     const contract = CONTRACT_OF[freezeListOf(chainKey, t.asset) ?? 'none'];
     tokens.push({ asset: t.asset, decimals: t.decimals, address: await deploy(`${t.asset} (test)`, t.decimals, t.asset, contract) });
@@ -165,7 +167,8 @@ export async function startAnvil(opts: AnvilOptions = {}) {
   for (const t of tokens) await mint(faucet.account.address, opts.faucetSupply ?? '1000000000000', t.address);
   const tokenOf = (asset: Asset) => tokens.find((t) => t.asset === asset)!.address;
 
-  const network = (mode: Mode, overrides: Partial<Network> = {}): Network => ({
+  const network = (mode: Mode, overrides: Partial<EvmNetwork> = {}): EvmNetwork => ({
+    family: 'evm',
     mode,
     chain: opts.chain ?? 'BSC',
     token: tokens[0]!.asset,

@@ -11,6 +11,7 @@ import { rowsOf, type Db } from '@/lib/db';
 import { Decimal } from '@/lib/money';
 import type { AnvilChain } from './anvil';
 import { createTestKey } from './fixtures';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 
 /** What the run exposes to the checks: its chain, what its webhook receivers answered 200 to, its load balancer. */
 export interface Observed {
@@ -103,7 +104,7 @@ export async function checkInvariants(db: Db, c: Observed, tenants: { id: string
         sql`select id, status, destination_address, amount::text from withdrawals where id = any(${`{${flow.exchangeIds.join(',')}}`}::text[])`,
       )
     : [];
-  for (const s of exchangeRows) onChain = onChain.plus(await units(s.destination_address as Address));
+  for (const s of exchangeRows) onChain = onChain.plus(await units(EVM_ADDRESS_CODEC.parse(s.destination_address)));
   out.push({
     name: 'on chain: fee + hot wallets + destinations = deposits',
     ok: onChain.eq(deposits),
@@ -128,7 +129,7 @@ export async function checkInvariants(db: Db, c: Observed, tenants: { id: string
   }
   for (const s of exchangeRows) {
     if (s.status === 'FAILED') failed++;
-    if (!(await units(s.destination_address as Address)).eq(s.status === 'COMPLETED' ? s.amount : 0)) twice++;
+    if (!(await units(EVM_ADDRESS_CODEC.parse(s.destination_address))).eq(s.status === 'COMPLETED' ? s.amount : 0)) twice++;
   }
   out.push({
     name: 'no withdrawal sent twice (destination = amount)',
@@ -147,7 +148,7 @@ export async function checkInvariants(db: Db, c: Observed, tenants: { id: string
       address: c.chain.token,
       abi: erc20Abi,
       eventName: 'Transfer',
-      args: { from: c.chain.addresses.hot, to: w.destination_address as Address },
+      args: { from: c.chain.addresses.hot, to: EVM_ADDRESS_CODEC.parse(w.destination_address) },
       fromBlock: 0n,
     });
     transfersSeen += logs.length;

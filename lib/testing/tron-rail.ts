@@ -1,6 +1,6 @@
-import type { Address, Hex } from 'viem';
-import { setNetworkOverride, type Network } from '@/lib/chain/network';
-import { toEvm } from '@/lib/chain/tron/address';
+import type { Hex } from 'viem';
+import { setNetworkOverride, type ReadyNetwork, type TronNetwork } from '@/lib/chain/network';
+import { TRON_ADDRESS_CODEC } from '@/lib/chain/tron/address-codec';
 import { tronNodeClient, type TronNodeClient } from '@/lib/chain/tron/node-client';
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import type { Mode } from '@/lib/mode';
@@ -9,7 +9,7 @@ import { startTronNode, type TronNode, type TronNodeOptions } from '@/devtools/t
 export interface TronRail {
   node: TronNode;
   /** The TRON network as the gateway sees it (test mode unless told): the stand-in's chain id, USDT and wallets. */
-  net: Network & Required<Pick<Network, 'rpcUrl' | 'tokenAddress' | 'depositMnemonic' | 'gasWalletKey' | 'feeWallet' | 'hotWalletKey'>>;
+  net: ReadyNetwork<'rpcUrl' | 'tokenAddress' | 'depositMnemonic' | 'gasWalletKey' | 'feeWallet' | 'hotWalletKey', TronNetwork>;
   client: TronNodeClient;
   stop(): Promise<void>;
 }
@@ -26,24 +26,28 @@ export async function startTronRail(opts: { mode?: Mode; node?: TronNodeOptions 
   const client = tronNodeClient({ url: node.url, timeoutMs: 5_000 });
   const [chainIdHex] = await client.jsonRpc([{ method: 'eth_chainId', params: [] }]);
   const key = (k: { privateKey: string }) => `0x${k.privateKey}` as Hex;
+  // The stand-in names accounts and contracts `41…`; the network writes them `T…`, as the codec makes them.
+  const tron = (hex41: string) => TRON_ADDRESS_CODEC.wireForm(TRON_ADDRESS_CODEC.accountBytes(hex41));
+  const usdt = tron(node.usdtHex);
   const net = Object.freeze({
+    family: 'tron' as const,
     mode,
     chain: 'TRON' as const,
     token: 'USDT' as const,
     chainId: Number(chainIdHex),
     rpcUrl: node.url,
-    tokenAddress: toEvm(node.usdtHex) as Address,
+    tokenAddress: usdt,
     decimals: 6,
     confirmations: 19,
     depositMnemonic: DEV_MNEMONIC,
     gasWalletKey: key(node.keys.gas),
     hotWalletKey: key(node.keys.hot),
-    feeWallet: toEvm(node.keys.fee.hex) as Address,
+    feeWallet: tron(node.keys.fee.hex),
     minWithdrawal: '1.00',
     networkFee: '1.00',
     sweepMinimum: '1.00',
     gasCoinUsd: '0.27',
-    tokens: [{ asset: 'USDT' as const, address: toEvm(node.usdtHex) as Address, decimals: 6, symbols: ['USDT'] }],
+    tokens: [{ asset: 'USDT' as const, address: usdt, decimals: 6, symbols: ['USDT'] }],
   });
   setNetworkOverride(mode, net);
   return {

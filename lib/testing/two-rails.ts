@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { createWalletClient, erc20Abi, getAddress, http, parseUnits } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { expect } from 'vitest';
-import type { Network } from '@/lib/chain/network';
+import type { EvmNetwork } from '@/lib/chain/network';
 import { rowsOf, type Db } from '@/lib/db';
 import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import type { AnvilChain } from './anvil';
@@ -13,8 +13,8 @@ import { withTestChain } from './test-chain';
 export interface TwoRails {
   bsc: AnvilChain;
   eth: AnvilChain;
-  bscNet: Network;
-  ethNet: Network;
+  bscNet: EvmNetwork;
+  ethNet: EvmNetwork;
 }
 
 /**

@@ -1,14 +1,15 @@
-import type { Address } from 'viem';
 import { afterAll, beforeAll } from 'vitest';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 import { getNetwork, setNetworkOverride } from '@/lib/chain/network';
+import { networkOfFamily } from './network-family';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import type { Db } from '@/lib/db';
 import type { Mode } from '@/lib/mode';
 
 // Placeholder contracts: nothing here talks to a chain (withdrawals are created PENDING and never sent).
-const BSC_USDT = '0x00000000000000000000000000000000000000a1' as Address;
-const BSC_USDC = '0x00000000000000000000000000000000000000a2' as Address;
-const ETH_USDC = '0x00000000000000000000000000000000000000a3' as Address;
+const BSC_USDT = EVM_ADDRESS_CODEC.parse('0x00000000000000000000000000000000000000a1');
+const BSC_USDC = EVM_ADDRESS_CODEC.parse('0x00000000000000000000000000000000000000a2');
+const ETH_USDC = EVM_ADDRESS_CODEC.parse('0x00000000000000000000000000000000000000a3');
 
 /**
  * Enables, for a test file, the test mode's BSC USDC (18 decimals) and Ethereum
@@ -18,7 +19,7 @@ const ETH_USDC = '0x00000000000000000000000000000000000000a3' as Address;
  */
 export function withUsdcRails() {
   const enable = () => {
-    const bsc = getNetwork('test', 'BSC');
+    const bsc = networkOfFamily(getNetwork('test', 'BSC'), 'evm');
     setNetworkOverride('test', {
       ...bsc,
       tokens: [

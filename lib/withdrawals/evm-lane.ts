@@ -3,6 +3,7 @@ import type { Db } from '@/lib/db';
 import { publicClient } from '@/lib/chain/clients';
 import { checkedNetwork } from '@/lib/chain/rail-gate';
 import type { LaneNetwork } from './lane-helpers';
+import type { EvmNetwork } from '@/lib/chain/network';
 import type { LaneOptions } from './process-withdrawals';
 import { sendPendingWithdrawals } from './send-pending-withdrawals';
 import { trackSentWithdrawals } from './track-sent-withdrawals';
@@ -11,7 +12,7 @@ import { trackSentWithdrawals } from './track-sent-withdrawals';
  * One pass of an EVM hot wallet's lane (TRON's: tron-lane.ts): track what was sent, then send what is due. The
  * job lease guarantees a single runner per lane, so nonces are reserved strictly in order.
  */
-export async function processEvmWithdrawals(db: Db, lane: LaneNetwork, opts: LaneOptions = {}) {
+export async function processEvmWithdrawals(db: Db, lane: LaneNetwork<EvmNetwork>, opts: LaneOptions = {}) {
   // Nothing is sent before the rail check has read this network's chain id and tokens (once per process).
   const net = await checkedNetwork(lane);
   if (!net) return { completed: 0, failed: 0, sent: 0 };

@@ -1,8 +1,7 @@
 import type { Db } from '@/lib/db';
 import type { PublicClient } from 'viem';
 import type { TronNodeClient } from '@/lib/chain/tron/node-client';
-import { familyOf, type ChainFamily } from '@/lib/config/rails';
-import { getNetworks, isNetworkReady, type Network } from '@/lib/chain/network';
+import { getNetworks, isNetworkReady, onFamily, type Network, type PerFamily } from '@/lib/chain/network';
 import { MODES } from '@/lib/mode';
 import { perNetwork, type PerNetworkOptions } from '@/lib/chain/per-network';
 import { processEvmWithdrawals } from './evm-lane';
@@ -14,12 +13,10 @@ import { processTronWithdrawals } from './tron-lane';
 /** A lane pass's options: send and track tuning, and in tests the node client of either family. */
 export type LaneOptions = SendOptions & TrackOptions & { client?: PublicClient; tronClient?: TronNodeClient };
 
-type Lane = (db: Db, lane: LaneNetwork, opts: LaneOptions) => Promise<{ completed: number; failed: number; sent: number }>;
-
 /** Each family's lane (lazy bodies: the lanes import this module's types). */
-const LANES: Record<ChainFamily, Lane> = {
-  evm: (...a) => processEvmWithdrawals(...a),
-  tron: (...a) => processTronWithdrawals(...a),
+const LANES: PerFamily<LaneNetwork, [db: Db, opts: LaneOptions], Promise<{ completed: number; failed: number; sent: number }>> = {
+  evm: (lane, db, opts) => processEvmWithdrawals(db, lane, opts),
+  tron: (lane, db, opts) => processTronWithdrawals(db, lane, opts),
 };
 
 export function isLaneReady(net: Network): net is LaneNetwork {
@@ -32,7 +29,7 @@ export function isLaneReady(net: Network): net is LaneNetwork {
  * a stopped token's withdrawals wait (lib/chain/rail-gate.ts).
  */
 export async function processWithdrawals(db: Db, lane: LaneNetwork, opts: LaneOptions = {}) {
-  return LANES[familyOf(lane.chain)](db, lane, opts);
+  return onFamily(lane, LANES, db, opts);
 }
 
 /**

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { parseUnits } from 'viem';
 import { withdrawals, type Withdrawal } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import { railOf } from '@/lib/chain/network';
+import { railOf, type Network } from '@/lib/chain/network';
 import { failWithdrawal } from './finish-withdrawal';
 import { stopScreened } from './stop-screened';
 import type { LaneNetwork } from './lane-helpers';
@@ -24,9 +24,9 @@ export type RecordedTx = Pick<Withdrawal, 'nonce' | 'signedTx' | 'txHash' | 'gas
   Partial<Pick<Withdrawal, 'txExpiration' | 'refBlockNumber'>>;
 
 /** One chain family's part of sending one withdrawal; the lane owns everything around it. */
-export interface SendFamily<S> {
-  /** Reads the chain for `w` (`amount` in the token's units on its rail `net`) and decides. */
-  prepare(w: Withdrawal, net: LaneNetwork, amount: bigint): Promise<SendDecision<S>>;
+export interface SendFamily<S, N extends Network = Network> {
+  /** Reads the chain for `w` (`amount` in the token's units on its rail `net`, a network of the family's) and decides. */
+  prepare(w: Withdrawal, net: LaneNetwork<N>, amount: bigint): Promise<SendDecision<S>>;
   /**
    * A thrown error of `prepare` (or of applying its decision) as the detail of a "could not be read" wait: a
    * failed read is never an answer. Rethrows what it does not take for a failed read (the pass then ends).
@@ -52,7 +52,7 @@ async function postpone(db: Db, w: Withdrawal, reason: string, now: Date, delayM
  * the signed transaction, one more attempt) in one transaction with the row locked and still PENDING, and only
  * then broadcast, so a crash in between leaves exact bytes for tracking to rebroadcast. Returns how many were sent.
  */
-export async function runSendLane<S>(db: Db, lane: LaneNetwork, family: SendFamily<S>, opts: SendOptions): Promise<number> {
+export async function runSendLane<S, N extends Network>(db: Db, lane: LaneNetwork<N>, family: SendFamily<S, N>, opts: SendOptions): Promise<number> {
   const now = opts.now ?? new Date();
   const delay = opts.retryDelayMs ?? 15_000;
   const due = await dueWithdrawals(db, lane, now);

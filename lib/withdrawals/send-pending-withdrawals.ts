@@ -11,19 +11,20 @@ import { reserveNonce } from '@/lib/chain/reserve-nonce';
 import { freezeListCall, frozenFrom } from '@/lib/chain/freeze-list';
 import { resultOf, rpcBatch, RpcReadError } from '@/lib/chain/rpc-batch';
 import { transferData, type LaneNetwork } from './lane-helpers';
+import type { EvmNetwork } from '@/lib/chain/network';
 import { runSendLane, type SendFamily, type SendOptions } from './run-send-lane';
 
 const REVERT = /revert|execution reverted|paused/i;
 
 /**
- * The hot wallet's USDT and BNB, the gas price, the transfer's gas
+ * The hot wallet's token and gas coin, the gas price, the transfer's gas
  * estimate and, where the token has one, its freeze list's answer for the destination, from one node in one batch: a revert is believed only beside that
  * node's own token balance, so a node behind the others cannot fail a
  * withdrawal the wallet can pay. A failed read throws (the pass ends, nothing changes).
  */
-async function preflight(net: LaneNetwork, from: EvmAddress, to: EvmAddress, data: Hex) {
+async function preflight(net: LaneNetwork<EvmNetwork>, from: EvmAddress, to: EvmAddress, data: Hex) {
   const frozenCall = freezeListCall(net, to);
-  const [token, bnb, price, estimate, frozen] = await rpcBatch(net.rpcUrl, [
+  const [token, coin, price, estimate, frozen] = await rpcBatch(net.rpcUrl, [
     {
       method: 'eth_call',
       params: [{ to: net.tokenAddress, data: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [from] }) }, 'latest'],
@@ -36,7 +37,7 @@ async function preflight(net: LaneNetwork, from: EvmAddress, to: EvmAddress, dat
   ]);
   return {
     tokenBalance: BigInt(resultOf(token!, 'balanceOf') as string),
-    bnb: BigInt(resultOf(bnb!, 'eth_getBalance') as string),
+    coin: BigInt(resultOf(coin!, 'eth_getBalance') as string),
     gasPrice: BigInt(resultOf(price!, 'eth_gasPrice') as string),
     estimate: estimate!,
     frozen: frozen ? frozenFrom(net, frozen) : false,
@@ -45,7 +46,7 @@ async function preflight(net: LaneNetwork, from: EvmAddress, to: EvmAddress, dat
 
 /** What signing one EVM transfer needs, read before the record transaction. */
 interface EvmSigning {
-  net: LaneNetwork;
+  net: LaneNetwork<EvmNetwork>;
   data: Hex;
   gas: bigint;
   gasPrice: bigint;
@@ -60,9 +61,15 @@ interface EvmSigning {
  * leaves a PROCESSING row whose exact bytes tracking re-broadcasts; nothing is
  * ever signed twice for one withdrawal.
  */
-export async function sendPendingWithdrawals(db: Db, lane: LaneNetwork, client: PublicClient, account: PrivateKeyAccount, opts: SendOptions = {}) {
+export async function sendPendingWithdrawals(
+  db: Db,
+  lane: LaneNetwork<EvmNetwork>,
+  client: PublicClient,
+  account: PrivateKeyAccount,
+  opts: SendOptions = {},
+) {
   const from = EVM_ADDRESS_CODEC.parse(account.address);
-  const evm: SendFamily<EvmSigning> = {
+  const evm: SendFamily<EvmSigning, EvmNetwork> = {
     async prepare(w, net, amount) {
       // The row holds the EIP-55 form createWithdrawal checked; the codec brands it (a TRON row here fails loudly).
       const to = EVM_ADDRESS_CODEC.parse(w.destinationAddress);
@@ -88,10 +95,10 @@ export async function sendPendingWithdrawals(db: Db, lane: LaneNetwork, client: 
         }
         return { kind: 'wait', reason: 'Could not estimate gas (RPC unavailable); retrying.' };
       }
-      const { bnb, gasPrice } = pre;
+      const { coin, gasPrice } = pre;
       let gas = BigInt(pre.estimate.result as string);
       gas = (gas * 12n) / 10n;
-      if (bnb < gas * gasPrice) return { kind: 'wait', reason: `Hot wallet lacks ${gasCoinOf(net.chain)} for gas; retrying.` };
+      if (coin < gas * gasPrice) return { kind: 'wait', reason: `Hot wallet lacks ${gasCoinOf(net.chain)} for gas; retrying.` };
       // Outside the batch: its failure is no RpcReadError, so it ends the pass rather than postponing.
       const chainPending = await client.getTransactionCount({ address: account.address, blockTag: 'pending' });
       return { kind: 'send', signing: { net, data, gas, gasPrice, chainPending } };

@@ -1,4 +1,4 @@
-import { railOf } from '@/lib/chain/network';
+import { railOf, type EvmNetwork } from '@/lib/chain/network';
 import { and, asc, eq } from 'drizzle-orm';
 import { keccak256, type Hex, type PublicClient } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
@@ -82,7 +82,13 @@ async function setReason(db: Db, w: Withdrawal, set: { pendingReason: string | n
  * head is `confirmations` blocks past the block where its nonce was first
  * seen used still has no receipt for any hash it ever had.
  */
-export async function trackSentWithdrawals(db: Db, net: LaneNetwork, client: PublicClient, account: PrivateKeyAccount, opts: TrackOptions = {}) {
+export async function trackSentWithdrawals(
+  db: Db,
+  net: LaneNetwork<EvmNetwork>,
+  client: PublicClient,
+  account: PrivateKeyAccount,
+  opts: TrackOptions = {},
+) {
   const now = opts.now ?? new Date();
   const open = await db
     .select()
@@ -106,7 +112,15 @@ export async function trackSentWithdrawals(db: Db, net: LaneNetwork, client: Pub
   return { completed, failed };
 }
 
-async function trackOne(db: Db, net: LaneNetwork, client: PublicClient, account: PrivateKeyAccount, w: Withdrawal, now: Date, opts: TrackOptions) {
+async function trackOne(
+  db: Db,
+  net: LaneNetwork<EvmNetwork>,
+  client: PublicClient,
+  account: PrivateKeyAccount,
+  w: Withdrawal,
+  now: Date,
+  opts: TrackOptions,
+) {
   const hashes = [w.txHash!, ...w.replacedTxHashes];
   const snap = await snapshot(net.rpcUrl, account.address, hashes);
   if (snap.receipt) {
@@ -191,7 +205,7 @@ async function requeue(db: Db, w: Withdrawal, reason: string, now: Date) {
     .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PROCESSING'), eq(withdrawals.txHash, w.txHash!)));
 }
 
-async function replaceStuck(db: Db, lane: LaneNetwork, client: PublicClient, account: PrivateKeyAccount, w: Withdrawal, now: Date) {
+async function replaceStuck(db: Db, lane: LaneNetwork<EvmNetwork>, client: PublicClient, account: PrivateKeyAccount, w: Withdrawal, now: Date) {
   // Re-signed for the withdrawal's own token contract only; a token no longer enabled is left to its first transaction.
   const net = railOf(lane, w.token);
   if (!net) return;

@@ -5,6 +5,7 @@ import { tronClientOf } from '@/lib/chain/tron-network-client';
 import { TRON_ADDRESS_CODEC } from '@/lib/chain/tron/address-codec';
 import type { TronNodeClient } from '@/lib/chain/tron/node-client';
 import type { LaneNetwork } from './lane-helpers';
+import type { TronNetwork } from '@/lib/chain/network';
 import type { SendOptions } from './run-send-lane';
 import type { TrackOptions } from './track-sent-withdrawals';
 import { sendPendingTronWithdrawals } from './tron-send';
@@ -15,7 +16,11 @@ import { trackTronWithdrawals } from './tron-track';
  * the EVM lane, lib/withdrawals/process-withdrawals.ts). Nothing is sent before the rail check read the node's
  * chain id and the token's decimals and symbol.
  */
-export async function processTronWithdrawals(db: Db, lane: LaneNetwork, opts: SendOptions & TrackOptions & { tronClient?: TronNodeClient } = {}) {
+export async function processTronWithdrawals(
+  db: Db,
+  lane: LaneNetwork<TronNetwork>,
+  opts: SendOptions & TrackOptions & { tronClient?: TronNodeClient } = {},
+) {
   const net = await checkedNetwork(lane);
   if (!net) return { completed: 0, failed: 0, sent: 0 };
   const client = opts.tronClient ?? tronClientOf(net);

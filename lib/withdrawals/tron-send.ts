@@ -9,6 +9,7 @@ import type { TronNodeClient } from '@/lib/chain/tron/node-client';
 import { readTronHeads } from '@/lib/chain/tron/read-chain';
 import { buildTrc20Transfer, signTronTx, type SignedTronTx } from '@/lib/chain/tron/transactions';
 import type { LaneNetwork } from './lane-helpers';
+import type { TronNetwork } from '@/lib/chain/network';
 import { runSendLane, type SendFamily, type SendOptions } from './run-send-lane';
 import { tronPreflight } from './tron-preflight';
 
@@ -35,8 +36,14 @@ export function recordedTronTx(w: Withdrawal): SignedTronTx {
  * signature is made only after tracking proved the stored one can never be mined (isSafelyExpired) and put the
  * withdrawal back here.
  */
-export async function sendPendingTronWithdrawals(db: Db, lane: LaneNetwork, client: TronNodeClient, hot: TronHotWallet, opts: SendOptions = {}) {
-  const tron: SendFamily<SignedTronTx> = {
+export async function sendPendingTronWithdrawals(
+  db: Db,
+  lane: LaneNetwork<TronNetwork>,
+  client: TronNodeClient,
+  hot: TronHotWallet,
+  opts: SendOptions = {},
+) {
+  const tron: SendFamily<SignedTronTx, TronNetwork> = {
     async prepare(w, net, amount) {
       // The row holds the `T…` form createWithdrawal checked; the codec brands it (an EVM row here fails loudly).
       const to = TRON_ADDRESS_CODEC.parse(w.destinationAddress);

@@ -8,6 +8,7 @@ import { isSafelyExpired } from '@/lib/chain/tron/expiry';
 import type { TronNodeClient } from '@/lib/chain/tron/node-client';
 import { completeWithdrawal, failWithdrawal } from './finish-withdrawal';
 import type { LaneNetwork } from './lane-helpers';
+import type { TronNetwork } from '@/lib/chain/network';
 import { chainWaitReasons, tronWaitReasons } from './pending-reasons';
 import { recordedTronTx } from './tron-send';
 import type { TrackOptions } from './track-sent-withdrawals';
@@ -27,7 +28,7 @@ async function setReason(db: Db, w: Withdrawal, pendingReason: string | null, no
  * rebroadcast; a withdrawal goes back to the send queue for a new signature only when isSafelyExpired proves
  * its transaction can never be mined. A failed read decides nothing: the reason says so, the next pass asks again.
  */
-export async function trackTronWithdrawals(db: Db, net: LaneNetwork, client: TronNodeClient, opts: TrackOptions = {}) {
+export async function trackTronWithdrawals(db: Db, net: LaneNetwork<TronNetwork>, client: TronNodeClient, opts: TrackOptions = {}) {
   const now = opts.now ?? new Date();
   const open = await db
     .select()
@@ -50,7 +51,7 @@ export async function trackTronWithdrawals(db: Db, net: LaneNetwork, client: Tro
   return { completed, failed };
 }
 
-async function trackOne(db: Db, net: LaneNetwork, client: TronNodeClient, w: Withdrawal, now: Date) {
+async function trackOne(db: Db, net: LaneNetwork<TronNetwork>, client: TronNodeClient, w: Withdrawal, now: Date) {
   const hashes = [w.txHash!, ...w.replacedTxHashes];
   // Every signature this withdrawal ever had: whichever one landed is the payment (at most one can: the others
   // were proven expired unmined before the next was made).

@@ -1,4 +1,4 @@
-import { isAddress, type Address } from 'viem';
+import { isAddress } from 'viem';
 import { z } from 'zod';
 import { chainsOf, type ChainKey } from '@/lib/config/rails';
 import { env, type Env } from '@/lib/env';
@@ -6,6 +6,7 @@ import type { ScreeningAdapter } from './adapter';
 import { chainalysisAdapter } from './chainalysis';
 import { sanctionsOracleAdapter } from './sanctions-oracle';
 import { scoreUrlAdapter } from './score-url';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 
 /** The adapters' configuration, checked as a whole (zod): a key is only ever sent over HTTPS in production. */
 export const AdapterConfig = z
@@ -69,7 +70,8 @@ export function configuredAdapters(): Adapters {
   const list: ScreeningAdapter[] = [];
   if (c.chainalysis) list.push(chainalysisAdapter(c.chainalysis));
   if (c.scoreUrl) list.push(scoreUrlAdapter(c.scoreUrl));
-  if (c.oracle) list.push(sanctionsOracleAdapter({ address: c.oracle.address as Address, chains: c.oracle.chains as ChainKey[] | undefined }));
+  if (c.oracle)
+    list.push(sanctionsOracleAdapter({ address: EVM_ADDRESS_CODEC.parse(c.oracle.address), chains: c.oracle.chains as ChainKey[] | undefined }));
   const adapters = { timeoutMs: c.timeoutMs, list };
   cached = { from: e, adapters };
   return adapters;

@@ -3,6 +3,7 @@ import { findNetwork } from '@/lib/chain/network';
 import { rpcBatch } from '@/lib/chain/rpc-batch';
 import { chainsOf, type ChainKey } from '@/lib/config/rails';
 import { AdapterFailure, type ScreeningAdapter } from './adapter';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 
 const ABI = [
   { type: 'function', name: 'isSanctioned', stateMutability: 'view', inputs: [{ name: 'addr', type: 'address' }], outputs: [{ type: 'bool' }] },
@@ -52,7 +53,7 @@ export function sanctionsOracleAdapter(cfg: { address: Address; chains?: readonl
     async check(_family, wireAddress, signal) {
       const urls = rpcUrls(cfg.chains);
       if (urls.length === 0) throw new AdapterFailure('not configured');
-      const answers = await Promise.all(urls.map((u) => readOracle(u, cfg.address, wireAddress as Address, signal)));
+      const answers = await Promise.all(urls.map((u) => readOracle(u, cfg.address, EVM_ADDRESS_CODEC.parse(wireAddress), signal)));
       return answers.some(Boolean);
     },
   };

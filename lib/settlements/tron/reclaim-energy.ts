@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { privateKeyToAddress } from 'viem/accounts';
 import type { TronSweepPlan } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
-import type { ReadyNetwork } from '@/lib/chain/network';
+import type { ReadyNetwork, TronNetwork } from '@/lib/chain/network';
 import { tronClientOf } from '@/lib/chain/tron-network-client';
 import { toHex41 } from '@/lib/chain/tron/address';
 import { readTronStake } from '@/lib/chain/tron/stake';
@@ -11,7 +11,7 @@ import { buildUndelegate } from '@/lib/chain/tron/transactions';
 import { log } from '@/lib/log';
 import { runTronStep, type TronStepContext, type TronSweepHooks } from './send-tron-step';
 
-type Net = ReadyNetwork<'rpcUrl' | 'gasWalletKey'>;
+type Net = ReadyNetwork<'rpcUrl' | 'gasWalletKey', TronNetwork>;
 
 /** Undelegations in flight at once: each waits for its block, so a backlog drains a batch per block. */
 const BATCH = 64;

@@ -1,10 +1,11 @@
-import { createWalletClient, erc20Abi, formatUnits, getAddress, http, parseUnits, type Address } from 'viem';
+import { createWalletClient, erc20Abi, formatUnits, getAddress, http, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
 import { setNetworkOverride } from '@/lib/chain/network';
 import { NETWORK_COST_DEFAULTS } from '@/lib/config/network-costs';
 import { CHAIN_SPECS } from '@/lib/config/rails';
 import { startAnvil } from '../anvil';
 import { matrixNetwork, type MatrixChainStarter } from './matrix-chain';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 
 /** An EVM network of the matrix: anvil with the network's tokens at their real decimals, its default costs, a funded hot wallet. */
 export const startEvmMatrixChain: MatrixChainStarter = async (chain, assets) => {
@@ -39,7 +40,7 @@ export const startEvmMatrixChain: MatrixChainStarter = async (chain, assets) => 
     },
     mine: (blocks) => anvil.mine(blocks),
     async held(address, asset) {
-      return formatUnits(await anvil.tokenBalance(getAddress(address) as Address, token(asset).address), token(asset).decimals);
+      return formatUnits(await anvil.tokenBalance(EVM_ADDRESS_CODEC.parse(address), token(asset).address), token(asset).decimals);
     },
     freshAddress: () => privateKeyToAddress(generatePrivateKey()),
     async stop() {

@@ -41,8 +41,9 @@ export type MatrixNetwork = ReadyNetwork<'rpcUrl' | 'tokenAddress' | 'depositMne
 
 /** The network, checked to have what the matrix needs (a chain helper that left one out fails here, by name). */
 export function matrixNetwork(net: Network): MatrixNetwork {
-  const { rpcUrl, tokenAddress, depositMnemonic, gasWalletKey, feeWallet, hotWalletKey } = net;
-  if (!rpcUrl || !tokenAddress || !depositMnemonic || !gasWalletKey || !feeWallet || !hotWalletKey)
-    throw new Error(`${net.chain}: a matrix network needs every wallet set`);
-  return { ...net, rpcUrl, tokenAddress, depositMnemonic, gasWalletKey, feeWallet, hotWalletKey };
+  if (!isMatrixReady(net)) throw new Error(`${net.chain}: a matrix network needs every wallet set`);
+  return net;
 }
+
+const isMatrixReady = (n: Network): n is MatrixNetwork =>
+  Boolean(n.rpcUrl && n.tokenAddress && n.depositMnemonic && n.gasWalletKey && n.feeWallet && n.hotWalletKey);

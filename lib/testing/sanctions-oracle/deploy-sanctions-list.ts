@@ -1,4 +1,5 @@
 import type { Abi, Address, Hex } from 'viem';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import artifact from './test-sanctions-list.json' with { type: 'json' };
 
@@ -10,7 +11,7 @@ const abi = artifact.abi as Abi;
  */
 export async function deploySanctionsList(chain: AnvilChain) {
   const hash = await chain.faucet.deployContract({ abi, bytecode: artifact.bytecode as Hex });
-  const address = (await chain.client.waitForTransactionReceipt({ hash })).contractAddress as Address;
+  const address = EVM_ADDRESS_CODEC.parse((await chain.client.waitForTransactionReceipt({ hash })).contractAddress!);
   const update = async (functionName: 'addToSanctionsList' | 'removeFromSanctionsList', addrs: Address[]) => {
     const tx = await chain.faucet.writeContract({ address, abi, functionName, args: [addrs] });
     await chain.client.waitForTransactionReceipt({ hash: tx });
