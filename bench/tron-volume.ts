@@ -34,9 +34,13 @@ await withBenchDatabase(async () => {
   const net = rail.net;
   let stop = false;
   let loops: Promise<void>[] = [];
+  // How long each loop's passes took (a pass stuck behind others delays what comes after it).
+  const passes = new Map<string, number[]>();
   const loop = async (what: string, everyMs: number, fn: () => Promise<unknown>) => {
     while (!stop) {
+      const t0 = Date.now();
       await fn().catch((e) => console.error(`[${what}]`, String(e).slice(0, 200)));
+      passes.set(what, [...(passes.get(what) ?? []), Date.now() - t0]);
       await new Promise((r) => setTimeout(r, everyMs));
     }
   };
@@ -46,8 +50,19 @@ await withBenchDatabase(async () => {
    */
   const printPhases = async (ids: string[], paidAt: Map<string, number>) => {
     const transfers = await db.select().from(chainTransfers).where(inArray(chainTransfers.invoiceId, ids));
-    const sets = await db.select().from(settlements).where(sql`${inArray(settlements.invoiceId, ids)} and ${settlements.kind} = 'invoice'`);
-    const txs = await db.select().from(settlementTxs).where(inArray(settlementTxs.settlementId, sets.map((x) => x.id)));
+    const sets = await db
+      .select()
+      .from(settlements)
+      .where(sql`${inArray(settlements.invoiceId, ids)} and ${settlements.kind} = 'invoice'`);
+    const txs = await db
+      .select()
+      .from(settlementTxs)
+      .where(
+        inArray(
+          settlementTxs.settlementId,
+          sets.map((x) => x.id),
+        ),
+      );
     const marks = new Map<string, number[]>();
     const mark = (name: string, invoiceId: string, at: Date | null | undefined) => {
       if (!at) return;
@@ -69,7 +84,8 @@ await withBenchDatabase(async () => {
     }
     const med = (l: number[]) => [...l].sort((a, b) => a - b)[Math.floor(l.length / 2)]!;
     console.log('Phases (median s after the payment was sent, count):');
-    for (const [name, l] of [...marks].sort((a, b) => med(a[1]) - med(b[1]))) console.log(`  ${name.padEnd(40)} ${med(l).toFixed(1).padStart(6)}  (${l.length})`);
+    for (const [name, l] of [...marks].sort((a, b) => med(a[1]) - med(b[1])))
+      console.log(`  ${name.padEnd(40)} ${med(l).toFixed(1).padStart(6)}  (${l.length})`);
   };
   try {
     const tenants = await Promise.all(Array.from({ length: TENANTS }, () => createTestTenant({ invoiceFeeRate: '0.01' })));
@@ -126,8 +142,15 @@ await withBenchDatabase(async () => {
     const spends = await db.select().from(gasSpend).where(inArray(gasSpend.referenceId, sids));
     const byKind = new Map<string, bigint>();
     for (const s of spends) byKind.set(s.kind, (byKind.get(s.kind) ?? 0n) + BigInt(s.costWei));
-    console.log('TRX burned by kind, per sweep:', [...byKind].map(([k, v]) => `${k} ${(Number(v) / 1e6 / Math.max(1, done.length)).toFixed(3)}`).join(', '));
+    console.log(
+      'TRX burned by kind, per sweep:',
+      [...byKind].map(([k, v]) => `${k} ${(Number(v) / 1e6 / Math.max(1, done.length)).toFixed(3)}`).join(', '),
+    );
     await printPhases(ids, paidAt);
+    for (const [what, l] of passes) {
+      const sorted = [...l].sort((a, b) => a - b);
+      console.log(`  ${what} passes: ${l.length}, p50 ${sorted[Math.floor(l.length / 2)]} ms, max ${sorted.at(-1)} ms`);
+    }
     const burned = spends.reduce((a, s) => a + BigInt(s.costWei), 0n);
     const perSweep = Number(burned) / 1e6 / Math.max(1, done.length);
     const rows: Row[] = [
@@ -138,7 +161,9 @@ await withBenchDatabase(async () => {
       { name: 'energy reclaimed (undelegated)', value: `${await undelegated()} / ${done.length}`, target: `${done.length}`, ok: null },
       { name: 'TRX burned per sweep', value: `${perSweep.toFixed(3)} TRX`, target: '≤ 1.60 TRX', ok: perSweep <= 1.6 },
     ];
-    const load = loadavg().map((l) => l.toFixed(1)).join(' / ');
+    const load = loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ');
     rows.push({ name: 'machine load (1 / 5 / 15 min) at the end', value: load, target: '', ok: null });
     printTable(
       `TRON sweeps at volume: ${PAYMENTS} payments of 25 USDT within ${SPREAD_S} s, ${TENANTS} tenants, ${CONCURRENCY ?? settleConcurrency(net)} sweeps in flight, stand-in at 3 s blocks, 19 to solidify`,

@@ -38,7 +38,13 @@ export async function startTronNodeProcess() {
         { type: 'address', value: to },
         { type: 'uint256', value: units.toString() },
       ];
-      const { transaction } = await issuer.transactionBuilder.triggerSmartContract(usdt, 'issue(address,uint256)', { feeLimit: 100_000_000 }, params, keys.issuer.address);
+      const { transaction } = await issuer.transactionBuilder.triggerSmartContract(
+        usdt,
+        'issue(address,uint256)',
+        { feeLimit: 100_000_000 },
+        params,
+        keys.issuer.address,
+      );
       const res = await issuer.trx.sendRawTransaction(await issuer.trx.sign(transaction));
       if (!res.result) throw new Error(`issue refused: ${Buffer.from(String(res.message ?? ''), 'hex').toString()}`);
     },

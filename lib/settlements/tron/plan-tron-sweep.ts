@@ -6,6 +6,7 @@ import type { TronNodeClient } from '@/lib/chain/tron/node-client';
 import { estimateTrc20Transfer, readTronAccount } from '@/lib/chain/tron/resources';
 import { storedSweepPlan } from '../common/stored-sweep-plan';
 import { bandwidthChunk } from './bandwidth-chunk';
+import { underEnergyLock } from './energy-lock';
 import { SettlementWaiting } from './settlement-waiting';
 import { ENERGY_WALLET_RESERVE_SUN, readTronFees, readTronStake } from '@/lib/chain/tron/stake';
 
@@ -114,8 +115,7 @@ export async function planTronSweep(db: Db, p: TronSweepParties, s: Settlement, 
     : NEW_ACCOUNT_FREE_BYTES;
   const bandwidthSun = freeBytes >= TRANSFER_BYTES ? 0n : TRANSFER_BYTES * fees.byteSun;
 
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`tron-energy:${p.chainId}:${p.energyWallet}`}))`);
+  return underEnergyLock(db, `tron-energy:${p.chainId}:${p.energyWallet}`, async (tx) => {
     const [fresh] = await tx.select({ gasPlan: settlements.gasPlan }).from(settlements).where(eq(settlements.id, s.id)).for('update');
     const planned = fresh && storedSweepPlan({ id: s.id, gasPlan: fresh.gasPlan }, 'tron');
     if (planned) return planned;
