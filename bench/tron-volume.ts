@@ -6,6 +6,7 @@
  * completion, the transaction that writes invoice.paid_out) and the TRX burned per sweep (gas_spend).
  *   npx tsx bench/tron-volume.ts [payments=100] [seconds to send them in=60] [sweeps in flight=settleConcurrency]
  */
+import { loadavg } from 'node:os';
 import { inArray, sql } from 'drizzle-orm';
 import { printTable, withBenchDatabase, type Row } from './lib/harness';
 
@@ -16,8 +17,9 @@ const CONCURRENCY = process.argv[4] ? Number(process.argv[4]) : undefined;
 
 await withBenchDatabase(async () => {
   const { getDb } = await import('@/lib/db');
-  const { gasSpend, settlements, settlementTxs } = await import('@/db/schema');
-  const { startTronRail } = await import('@/lib/testing/tron-rail');
+  const { chainTransfers, gasSpend, settlements, settlementTxs } = await import('@/db/schema');
+  const { tronRailOn } = await import('@/lib/testing/tron-rail');
+  const { startTronNodeProcess } = await import('./lib/tron-node-process');
   const { createTestTenant } = await import('@/lib/testing/fixtures');
   const { call } = await import('@/lib/testing/app');
   const { watchTron } = await import('@/lib/payments/watch-tron');
@@ -25,15 +27,65 @@ await withBenchDatabase(async () => {
   const { runSettlements } = await import('@/lib/settlements/run-settlements');
   const { reclaimSweepResources, settleConcurrency } = await import('@/lib/settlements/settle-invoice');
   const db = await getDb();
-  const rail = await startTronRail({ node: { blockTimeMs: 3000 } });
+  // The stand-in in its own process (bench/lib/tron-node-process.ts); STANDIN_IN_PROCESS=1: in this one, as before.
+  const { startTronRail } = await import('@/lib/testing/tron-rail');
+  const node = process.env.STANDIN_IN_PROCESS === '1' ? (await startTronRail({ node: { blockTimeMs: 3000 } })).node : await startTronNodeProcess();
+  const rail = { node, ...(await tronRailOn(node)) };
   const net = rail.net;
   let stop = false;
   let loops: Promise<void>[] = [];
+  // How long each loop's passes took (a pass stuck behind others delays what comes after it).
+  const passes = new Map<string, number[]>();
   const loop = async (what: string, everyMs: number, fn: () => Promise<unknown>) => {
     while (!stop) {
+      const t0 = Date.now();
       await fn().catch((e) => console.error(`[${what}]`, String(e).slice(0, 200)));
+      passes.set(what, [...(passes.get(what) ?? []), Date.now() - t0]);
       await new Promise((r) => setTimeout(r, everyMs));
     }
+  };
+  /**
+   * Where the time goes, per payment (medians, seconds after the payment's broadcast): found by the watcher,
+   * settlement created, each step recorded (signed, about to be broadcast) and counted done, paid_out.
+   */
+  const printPhases = async (ids: string[], paidAt: Map<string, number>) => {
+    const transfers = await db.select().from(chainTransfers).where(inArray(chainTransfers.invoiceId, ids));
+    const sets = await db
+      .select()
+      .from(settlements)
+      .where(sql`${inArray(settlements.invoiceId, ids)} and ${settlements.kind} = 'invoice'`);
+    const txs = await db
+      .select()
+      .from(settlementTxs)
+      .where(
+        inArray(
+          settlementTxs.settlementId,
+          sets.map((x) => x.id),
+        ),
+      );
+    const marks = new Map<string, number[]>();
+    const mark = (name: string, invoiceId: string, at: Date | null | undefined) => {
+      if (!at) return;
+      const list = marks.get(name) ?? [];
+      list.push((at.getTime() - paidAt.get(invoiceId)!) / 1000);
+      marks.set(name, list);
+    };
+    for (const t of transfers) {
+      mark('1 payment in block (block time)', t.invoiceId, t.blockTime);
+      mark('2 payment recorded by the watcher', t.invoiceId, t.createdAt);
+    }
+    for (const x of sets) {
+      mark('3 settlement created (fan-out)', x.invoiceId, x.createdAt);
+      for (const t of txs.filter((t) => t.settlementId === x.id && t.step !== 'undelegate')) {
+        mark(`4 ${t.step} recorded`, x.invoiceId, t.createdAt);
+        mark(`5 ${t.step} done`, x.invoiceId, t.confirmedAt);
+      }
+      mark('6 paid_out', x.invoiceId, x.completedAt);
+    }
+    const med = (l: number[]) => [...l].sort((a, b) => a - b)[Math.floor(l.length / 2)]!;
+    console.log('Phases (median s after the payment was sent, count):');
+    for (const [name, l] of [...marks].sort((a, b) => med(a[1]) - med(b[1])))
+      console.log(`  ${name.padEnd(40)} ${med(l).toFixed(1).padStart(6)}  (${l.length})`);
   };
   try {
     const tenants = await Promise.all(Array.from({ length: TENANTS }, () => createTestTenant({ invoiceFeeRate: '0.01' })));
@@ -88,6 +140,17 @@ await withBenchDatabase(async () => {
     const until = Date.now() + 3 * 60_000;
     while ((await undelegated()) < done.length && Date.now() < until) await new Promise((r) => setTimeout(r, 2000));
     const spends = await db.select().from(gasSpend).where(inArray(gasSpend.referenceId, sids));
+    const byKind = new Map<string, bigint>();
+    for (const s of spends) byKind.set(s.kind, (byKind.get(s.kind) ?? 0n) + BigInt(s.costWei));
+    console.log(
+      'TRX burned by kind, per sweep:',
+      [...byKind].map(([k, v]) => `${k} ${(Number(v) / 1e6 / Math.max(1, done.length)).toFixed(3)}`).join(', '),
+    );
+    await printPhases(ids, paidAt);
+    for (const [what, l] of passes) {
+      const sorted = [...l].sort((a, b) => a - b);
+      console.log(`  ${what} passes: ${l.length}, p50 ${sorted[Math.floor(l.length / 2)]} ms, max ${sorted.at(-1)} ms`);
+    }
     const burned = spends.reduce((a, s) => a + BigInt(s.costWei), 0n);
     const perSweep = Number(burned) / 1e6 / Math.max(1, done.length);
     const rows: Row[] = [
@@ -98,6 +161,10 @@ await withBenchDatabase(async () => {
       { name: 'energy reclaimed (undelegated)', value: `${await undelegated()} / ${done.length}`, target: `${done.length}`, ok: null },
       { name: 'TRX burned per sweep', value: `${perSweep.toFixed(3)} TRX`, target: '≤ 1.60 TRX', ok: perSweep <= 1.6 },
     ];
+    const load = loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ');
+    rows.push({ name: 'machine load (1 / 5 / 15 min) at the end', value: load, target: '', ok: null });
     printTable(
       `TRON sweeps at volume: ${PAYMENTS} payments of 25 USDT within ${SPREAD_S} s, ${TENANTS} tenants, ${CONCURRENCY ?? settleConcurrency(net)} sweeps in flight, stand-in at 3 s blocks, 19 to solidify`,
       rows,
@@ -106,5 +173,6 @@ await withBenchDatabase(async () => {
     stop = true;
     await Promise.race([Promise.all(loops), new Promise((r) => setTimeout(r, 5000))]);
     await rail.stop();
+    await node.stop();
   }
 });

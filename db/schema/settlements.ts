@@ -41,6 +41,11 @@ export interface TronSweepPlan {
   energySun: string;
   delegateSun: string;
   stakeSun: string;
+  /**
+   * What `stakeSun` is staked for: energy (absent), or BANDWIDTH for the energy wallet's own transactions
+   * (activate, delegate, undelegate), which otherwise burn ~0.27 TRX each past its free 600 bytes a day.
+   */
+  stakeResource?: 'BANDWIDTH';
   /** TRX the deposit address must hold before its transfer: burn mode's energy and bandwidth, else bandwidth past its free allowance. */
   depositNeedsSun: string;
   carried?: CarriedSettlements;

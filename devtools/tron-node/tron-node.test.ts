@@ -89,6 +89,37 @@ describe('TRC-20 USDT paid by TronWeb', () => {
   });
 });
 
+describe('staked bandwidth (java-tron BandwidthProcessor: staked first, then the free 600 bytes, then TRX)', () => {
+  it('pays an account creation and transfers past the free 600 bytes from staked bandwidth, burning only the 1 TRX creation fee', async () => {
+    const wallet = fresh();
+    await node.sendTrx(wallet.address, 20_000_000_000);
+    const tw = node.tronWeb(wallet.privateKey);
+    const stake = await tw.transactionBuilder.freezeBalanceV2(5_000_000_000, 'BANDWIDTH', wallet.address);
+    expect((await tw.trx.sendRawTransaction(await tw.trx.sign(stake))).result).toBe(true);
+    const staked = await tw.trx.getAccountResources(wallet.address);
+    // 5,000 TRX of a network's 43.2e9 bytes a day over ~24e9 staked TRX: ~9,000 bytes a day.
+    expect(staked.NetLimit).toBeGreaterThan(8_000);
+    const freeUsed = staked.freeNetUsed ?? 0;
+    const before = await tw.trx.getBalance(wallet.address);
+
+    // Creating an account: staked bandwidth instead of the 0.1 TRX createAccountFee; the 1 TRX system fee stays.
+    const created = fresh();
+    const createTx = await tw.transactionBuilder.createAccount(created.address, wallet.address);
+    const create = await tw.trx.sendRawTransaction(await tw.trx.sign(createTx));
+    expect(create.result).toBe(true);
+    expect(await tw.trx.getBalance(wallet.address)).toBe(before - 1_000_000);
+    expect((await info(create.transaction.txID)).receipt.net_fee).toBeUndefined();
+
+    // Four transfers (~1,000 bytes with their results, past the free 600): all from the stake, none burned.
+    for (let i = 0; i < 4; i++) expect((await tw.trx.sendTransaction(created.address, 1_000_000)).result).toBe(true);
+    expect(await tw.trx.getBalance(wallet.address)).toBe(before - 1_000_000 - 4_000_000);
+    const after = await tw.trx.getAccountResources(wallet.address);
+    expect(after.NetUsed).toBeGreaterThan(1_000);
+    // The free allowance was not touched (it only recovers).
+    expect(after.freeNetUsed ?? 0).toBeLessThanOrEqual(freeUsed);
+  });
+});
+
 describe('staked energy, delegated and taken back', () => {
   it('delegates staked energy to an account that then transfers USDT without burning TRX, and undelegates', async () => {
     const energyWallet = node.keys.gas;

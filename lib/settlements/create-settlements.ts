@@ -15,10 +15,13 @@ import { paidThreshold } from '@/lib/invoices/transitions';
 
 /**
  * Blocks on top of a payment before its sweep may start, ahead of the payment's finality (issue 44); null: only
- * CONFIRMED invoices are swept. TRON: one block on top, since solidification takes ~19 blocks (~57 s) and only the
- * custody transfer's solidification gates crediting (finishSettlement's gate, lib/settlements/early-sweep.ts).
+ * CONFIRMED invoices are swept. TRON: 0, at detection (the payment in a block), since solidification takes ~19
+ * blocks (~57 s) and only the custody transfer's solidification gates crediting (finishSettlement's gate,
+ * lib/settlements/early-sweep.ts). The sweep's first two steps (activate, delegate: one block each) then overlap
+ * the blocks on top of the payment, and the custody transfer is signed two blocks after it at the earliest; a
+ * payment a reorg takes meanwhile costs the activation, never a credit (refuseOrphanedSweep, the gate).
  */
-export const EARLY_SWEEP_DEPTH: Record<ChainFamily, number | null> = { evm: null, tron: 1 };
+export const EARLY_SWEEP_DEPTH: Record<ChainFamily, number | null> = { evm: null, tron: 0 };
 
 /**
  * What of a settlement's amount the merchant may give back without it costing them (issue 30 §2): for an

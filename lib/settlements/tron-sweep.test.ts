@@ -169,10 +169,29 @@ describe('a TRON sweep paid with delegated energy', () => {
     const before = await usdt(hot);
     const t = await paidSettlement('31.50');
     const crashed = await settleThroughCrashes(t.db, t.settlementId, 'afterStep');
-    // The stake is there from the first sweep: this one only delegates.
-    expect(crashed).toEqual(['activate', 'delegate', 'custody', 'undelegate']);
-    await expectSweptOnce(t, ['activate', 'delegate', 'custody', 'undelegate']);
+    // The energy stake is there from the first sweep; this one stakes the energy wallet's bandwidth (it has none).
+    expect(crashed).toEqual(['activate', 'stake', 'delegate', 'custody', 'undelegate']);
+    await expectSweptOnce(t, ['activate', 'stake', 'delegate', 'custody', 'undelegate']);
+    const [s] = await t.db.select().from(settlements).where(eq(settlements.id, t.settlementId));
+    expect(s!.gasPlan).toMatchObject({ stakeResource: 'BANDWIDTH' });
+    expect((await readTronAccount(rail.client, rail.node.keys.gas.hex)).netLimit).toBeGreaterThan(50_000);
     expect((await usdt(hot)) - before).toBe(t.units);
+  });
+
+  it("pays the energy wallet's transactions from its staked bandwidth: a sweep burns only the 1 TRX activation fee", async () => {
+    const t = await paidSettlement('12.00');
+    await settleInvoice(t.db, net, t.settlementId, mining);
+    await reclaimSweepResources(t.db, net, mining);
+    await expectSweptOnce(t, ['activate', 'delegate', 'custody', 'undelegate']);
+    const spends = await t.db.select().from(gasSpend).where(eq(gasSpend.referenceId, t.settlementId));
+    // The activation's system fee (getCreateNewAccountFeeInSystemContract) is the only TRX burned: no 0.1 TRX
+    // creation bandwidth, no bandwidth for delegate and undelegate.
+    expect(Object.fromEntries(spends.map((x) => [x.kind, x.costWei]))).toEqual({
+      sweep_activate: '1000000',
+      sweep_delegate: '0',
+      sweep_custody: '0',
+      sweep_undelegate: '0',
+    });
   });
 
   it('several sweeps in parallel, each crashed after every step, resume without sending anything twice', async () => {

@@ -21,8 +21,24 @@ export interface TronRail {
  * dev mnemonic's TRON branch. `stop()` removes the override and stops the node.
  */
 export async function startTronRail(opts: { mode?: Mode; node?: TronNodeOptions } = {}): Promise<TronRail> {
-  const mode = opts.mode ?? 'test';
   const node = await startTronNode(opts.node);
+  const rail = await tronRailOn(node, opts.mode);
+  return {
+    node,
+    ...rail,
+    async stop() {
+      await rail.stop();
+      await node.stop();
+    },
+  };
+}
+
+/**
+ * The TRON network on a stand-in already running (in this process, or another: the volume bench runs it in its
+ * own process, as a real node is another machine), enabled for a mode as startTronRail does. `stop()` only
+ * removes the override.
+ */
+export async function tronRailOn(node: Pick<TronNode, 'url' | 'usdtHex' | 'keys'>, mode: Mode = 'test'): Promise<Omit<TronRail, 'node'>> {
   const client = tronNodeClient({ url: node.url, timeoutMs: 5_000 });
   const [chainIdHex] = await client.jsonRpc([{ method: 'eth_chainId', params: [] }]);
   const key = (k: { privateKey: string }) => `0x${k.privateKey}` as Hex;
@@ -51,12 +67,10 @@ export async function startTronRail(opts: { mode?: Mode; node?: TronNodeOptions 
   });
   setNetworkOverride(mode, net);
   return {
-    node,
     net,
     client,
     async stop() {
       setNetworkOverride(mode, undefined, 'TRON');
-      await node.stop();
     },
   };
 }

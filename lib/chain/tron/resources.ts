@@ -18,6 +18,8 @@ export interface TronAccountState {
   freeNetUsed: number;
   /** Energy units one staked TRX gives today (TotalEnergyLimit / TotalEnergyWeight). */
   energyPerTrx: number;
+  /** Bandwidth bytes a day one staked TRX gives today (TotalNetLimit / TotalNetWeight). */
+  bytesPerTrx: number;
 }
 
 const account = z.object({ balance: z.number().int().nonnegative().default(0), address: z.string() });
@@ -30,6 +32,8 @@ const resource = z.object({
   EnergyLimit: z.number().default(0),
   TotalEnergyLimit: z.number().default(0),
   TotalEnergyWeight: z.number().default(0),
+  TotalNetLimit: z.number().default(0),
+  TotalNetWeight: z.number().default(0),
 });
 
 /** Balance, activation and resources of an account (two reads at the head). */
@@ -47,6 +51,7 @@ export async function readTronAccount(client: TronNodeClient, addr: string): Pro
       freeNetLimit: 0,
       freeNetUsed: 0,
       energyPerTrx: 0,
+      bytesPerTrx: 0,
     };
   }
   const a = account.parse(acc);
@@ -62,6 +67,7 @@ export async function readTronAccount(client: TronNodeClient, addr: string): Pro
     freeNetLimit: r.freeNetLimit,
     freeNetUsed: r.freeNetUsed,
     energyPerTrx: r.TotalEnergyWeight ? r.TotalEnergyLimit / r.TotalEnergyWeight : 0,
+    bytesPerTrx: r.TotalNetWeight ? r.TotalNetLimit / r.TotalNetWeight : 0,
   };
 }
 

@@ -5,6 +5,8 @@ import type { TronStoredAddress } from '@/lib/chain/common/address-brand';
 import type { TronNodeClient } from '@/lib/chain/tron/node-client';
 import { estimateTrc20Transfer, readTronAccount } from '@/lib/chain/tron/resources';
 import { storedSweepPlan } from '../common/stored-sweep-plan';
+import { bandwidthChunk } from './bandwidth-chunk';
+import { underEnergyLock } from './energy-lock';
 import { SettlementWaiting } from './settlement-waiting';
 import { ENERGY_WALLET_RESERVE_SUN, readTronFees, readTronStake } from '@/lib/chain/tron/stake';
 
@@ -61,21 +63,26 @@ const trx = (sun: bigint) => `${(Number(sun) / 1e6).toLocaleString('en-US', { ma
  * Sun of stake that other planned sweeps of this energy wallet will delegate and the chain does not show yet
  * (their delegation not confirmed): subtracted from what the chain says can be delegated, so two sweeps never
  * count on the same stake. A delegation mined but not yet marked confirmed is counted twice: too careful, not too bold.
+ * Also what other plans are about to stake: for energy (counted as there, so a burst of sweeps planned in the same
+ * block makes one stake transaction, not one each) and whether one is staking bandwidth (one chunk at a time).
  */
-async function reservedSun(db: Db, chainId: number, settlementId: string): Promise<bigint> {
-  const [row] = rowsOf<{ sun: string | null; staking: string | null }>(
+async function othersPlans(db: Db, chainId: number, settlementId: string) {
+  const [row] = rowsOf<{ sun: string | null; staking: string | null; bandwidth: string | null }>(
     await db.execute(sql`
-      select sum((s.gas_plan->>'delegateSun')::numeric)::text as sun,
-             -- Stake other plans are about to add (a chunk, STAKE_CHUNK_SWEEPS): counted as there, so a burst of
-             -- sweeps planned in the same block makes one stake transaction, not one each.
-             sum(case when not exists (select 1 from settlement_txs t where t.settlement_id = s.id and t.step = 'stake' and t.status in ('confirmed', 'skipped'))
-                      then coalesce((s.gas_plan->>'stakeSun')::numeric, 0) else 0 end)::text as staking
-        from settlements s
-       where s.chain_id = ${chainId} and s.id <> ${settlementId} and s.status in ('pending', 'processing')
-         and s.gas_plan->>'kind' = 'tron' and s.gas_plan->>'feeMode' = 'delegate'
-         and not exists (select 1 from settlement_txs t where t.settlement_id = s.id and t.step = 'delegate' and t.status in ('confirmed', 'skipped'))`),
+      with open as (
+        select s.gas_plan as plan,
+               not exists (select 1 from settlement_txs t where t.settlement_id = s.id and t.step = 'stake' and t.status in ('confirmed', 'skipped')) as staking
+          from settlements s
+         where s.chain_id = ${chainId} and s.id <> ${settlementId} and s.status in ('pending', 'processing')
+           and s.gas_plan->>'kind' = 'tron' and s.gas_plan->>'feeMode' = 'delegate'
+           and not exists (select 1 from settlement_txs t where t.settlement_id = s.id and t.step = 'delegate' and t.status in ('confirmed', 'skipped')))
+      select sum((plan->>'delegateSun')::numeric)::text as sun,
+             sum(case when staking and plan->>'stakeResource' is null then coalesce((plan->>'stakeSun')::numeric, 0) else 0 end)::text as staking,
+             sum(case when staking and plan->>'stakeResource' = 'BANDWIDTH' then coalesce((plan->>'stakeSun')::numeric, 0) else 0 end)::text as bandwidth
+        from open`),
   );
-  return BigInt(row?.sun ?? '0') - BigInt(row?.staking ?? '0');
+  const staking = BigInt(row?.staking ?? '0');
+  return { reserved: BigInt(row?.sun ?? '0') - staking, staking, stakingBandwidth: BigInt(row?.bandwidth ?? '0') };
 }
 
 /**
@@ -108,8 +115,7 @@ export async function planTronSweep(db: Db, p: TronSweepParties, s: Settlement, 
     : NEW_ACCOUNT_FREE_BYTES;
   const bandwidthSun = freeBytes >= TRANSFER_BYTES ? 0n : TRANSFER_BYTES * fees.byteSun;
 
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`tron-energy:${p.chainId}:${p.energyWallet}`}))`);
+  return underEnergyLock(db, `tron-energy:${p.chainId}:${p.energyWallet}`, async (tx) => {
     const [fresh] = await tx.select({ gasPlan: settlements.gasPlan }).from(settlements).where(eq(settlements.id, s.id)).for('update');
     const planned = fresh && storedSweepPlan({ id: s.id, gasPlan: fresh.gasPlan }, 'tron');
     if (planned) return planned;
@@ -117,7 +123,8 @@ export async function planTronSweep(db: Db, p: TronSweepParties, s: Settlement, 
     if (!stake.activated) throw new TronSweepRefused(`the energy wallet ${p.energyWallet} does not exist on chain (fund it with TRX)`);
     if (!(stake.energyPerTrx > 0)) throw new Error('the node reports no energy per staked TRX');
     const delegateSun = (BigInt(Math.ceil(energy / stake.energyPerTrx)) + 1n) * SUN;
-    const available = stake.delegatableEnergySun - (await reservedSun(tx, p.chainId, s.id));
+    const others = await othersPlans(tx, p.chainId, s.id);
+    const available = stake.delegatableEnergySun - others.reserved;
     const shortfall = delegateSun - (available > 0n ? available : 0n);
     const stakeable = stake.balanceSun - ENERGY_WALLET_RESERVE_SUN;
     const base = { kind: 'tron' as const, units: units.toString(), energy, energySun: fees.energySun.toString(), carried };
@@ -129,11 +136,15 @@ export async function planTronSweep(db: Db, p: TronSweepParties, s: Settlement, 
           `the deposit address used its free bandwidth today (${freeBytes} bytes left, the transfer needs ${TRANSFER_BYTES}); it recovers within 24 h, or set ${p.burnVariable}=true to pay ${trx(bandwidthSun)} for it`,
         );
       }
+      const stakeEnergy = shortfall > 0n ? chunk(shortfall, delegateSun, stakeable) : 0n;
+      // The energy wallet's own bandwidth, staked in a chunk when it runs low, by a sweep that stakes nothing else.
+      const stakeNet = stakeEnergy > 0n ? 0n : bandwidthChunk(stake, others.stakingBandwidth, stakeable - others.staking);
       plan = {
         ...base,
         feeMode: 'delegate',
         delegateSun: delegateSun.toString(),
-        stakeSun: (shortfall > 0n ? chunk(shortfall, delegateSun, stakeable) : 0n).toString(),
+        stakeSun: (stakeEnergy > 0n ? stakeEnergy : stakeNet).toString(),
+        ...(stakeNet > 0n ? { stakeResource: 'BANDWIDTH' as const } : {}),
         depositNeedsSun: bandwidthSun.toString(),
       };
     } else if (p.allowTrxBurn) {

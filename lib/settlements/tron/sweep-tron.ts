@@ -49,7 +49,7 @@ function tronPrepSteps(p: TronSweepParties & TronSweepKeys, plan: TronSweepPlan)
       value: async () => ((await readTronAccount(p.client, p.deposit)).activated ? null : '0'),
       build: (_, ref, lifetimeMs) => buildCreateAccount({ from: p.energyWallet, account: p.deposit, ref, lifetimeMs }),
     });
-    if (BigInt(plan.stakeSun) > 0n) steps.push(stakeStep(p, plan.stakeSun));
+    if (BigInt(plan.stakeSun) > 0n) steps.push(stakeStep(p, plan.stakeSun, plan.stakeResource ?? 'ENERGY'));
     steps.push({
       step: 'delegate',
       ...fromEnergy,
@@ -83,7 +83,7 @@ function topUpStep(p: TronSweepParties & TronSweepKeys, plan: TronSweepPlan): Tr
   };
 }
 
-function stakeStep(p: TronSweepParties & TronSweepKeys, sun: string): TronStep {
+function stakeStep(p: TronSweepParties & TronSweepKeys, sun: string, resource: 'ENERGY' | 'BANDWIDTH'): TronStep {
   return {
     step: 'stake',
     key: p.energyKey,
@@ -91,7 +91,7 @@ function stakeStep(p: TronSweepParties & TronSweepKeys, sun: string): TronStep {
     final: included,
     to: p.energyWallet,
     value: async () => sun,
-    build: (value, ref, lifetimeMs) => buildStake({ from: p.energyWallet, sun: value, resource: 'ENERGY', ref, lifetimeMs }),
+    build: (value, ref, lifetimeMs) => buildStake({ from: p.energyWallet, sun: value, resource, ref, lifetimeMs }),
   };
 }
 
@@ -148,7 +148,7 @@ async function replanTransfer(ctx: TronStepContext, p: TronSweepParties & TronSw
       throw new Error(`${failed}; planned again, the energy wallet cannot delegate ${extra} sun more now`);
     plan.delegateSun = (BigInt(plan.delegateSun) + extra).toString();
     await savePlan(ctx, plan);
-    if (short > 0n) await sendTronStepAgain(ctx, stakeStep(p, short.toString()), short.toString());
+    if (short > 0n) await sendTronStepAgain(ctx, stakeStep(p, short.toString(), 'ENERGY'), short.toString());
     await sendTronStepAgain(
       ctx,
       prep.find((s) => s.step === 'delegate')!,
