@@ -70,6 +70,11 @@ export interface Network {
   allowTrxBurn?: boolean;
   /** TRON: the low-funds floor of the energy wallet, in sweeps it can pay with delegated energy (`<MODE>_TRON_ENERGY_LOW_SWEEPS`, default 20). */
   energyLowSweeps?: number;
+  /**
+   * EVM only: the disperse contract (lib/chain/evm/disperse/Disperse.sol) payout items are sent through, many in one
+   * transaction (`<MODE>_<CHAIN>_DISPERSE_ADDRESS`). Unset: every item is a transfer of its own.
+   */
+  disperseAddress?: Address;
 }
 
 /** The token contracts a network's watcher reads. */
@@ -174,6 +179,7 @@ function buildNetwork(e: ReturnType<typeof env>, mode: Mode): Network {
     feeWallet: e[`${p}_FEE_WALLET_ADDRESS`],
     hotWalletKey: e[`${p}_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined,
     faucetKey: mode === 'test' ? (e.TEST_FAUCET_PRIVATE_KEY as Hex | undefined) : undefined,
+    disperseAddress: envAddress((e as unknown as RawEnv)[`${p}_${UNPREFIXED_RAIL.chain}_DISPERSE_ADDRESS`]),
     ...networkCostsFromEnv(e, mode, UNPREFIXED_RAIL.chain),
     gasWalletLow: e[`${p}_GAS_WALLET_LOW_BNB`],
     tokens: railTokens(e, mode, UNPREFIXED_RAIL.chain, {
@@ -264,16 +270,19 @@ function buildExtraNetwork(e: ReturnType<typeof env>, mode: Mode, chain: ChainKe
     ...networkCostsFromEnv(e, mode, chain),
     gasWalletLow: (raw[`${p}_${chain}_GAS_WALLET_LOW`] as string | undefined) ?? bsc.gasWalletLow,
     tokens,
-    ...FAMILY_SETTINGS[spec.family](raw, p),
+    ...FAMILY_SETTINGS[spec.family](raw, p, chain),
   });
 }
 
 /** Sweeps the TRON energy wallet should always be able to pay (the low-funds floor when unset). */
 export const DEFAULT_ENERGY_LOW_SWEEPS = 20;
 
-/** The settings only one family's networks have (TRON: burning TRX for energy, the energy wallet's floor). */
-const FAMILY_SETTINGS: Record<ChainFamily, (raw: RawEnv, p: 'TEST' | 'LIVE') => Pick<Network, 'allowTrxBurn' | 'energyLowSweeps'>> = {
-  evm: () => ({}),
+/** The settings only one family's networks have (EVM: the disperse contract; TRON: burning TRX for energy, the energy wallet's floor). */
+const FAMILY_SETTINGS: Record<
+  ChainFamily,
+  (raw: RawEnv, p: 'TEST' | 'LIVE', chain: ChainKey) => Pick<Network, 'allowTrxBurn' | 'energyLowSweeps' | 'disperseAddress'>
+> = {
+  evm: (raw, p, chain) => ({ disperseAddress: envAddress(raw[`${p}_${chain}_DISPERSE_ADDRESS`]) }),
   tron: (raw, p) => ({
     allowTrxBurn: raw[`${p}_TRON_ALLOW_TRX_BURN`] === true,
     energyLowSweeps: (raw[`${p}_TRON_ENERGY_LOW_SWEEPS`] as number | undefined) ?? DEFAULT_ENERGY_LOW_SWEEPS,
