@@ -3,6 +3,7 @@ import { encodeFunctionData, erc20Abi, formatUnits, keccak256, parseUnits, type 
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { withdrawalBatches, withdrawals, type Withdrawal } from '@/db/schema';
 import type { Db } from '@/lib/db';
+import { env } from '@/lib/env';
 import { newId } from '@/lib/ids';
 import { log } from '@/lib/log';
 import { gasCoinOf } from '@/lib/config/rails';
@@ -49,7 +50,7 @@ export async function sendBatches(
   const disperse = lane.disperseAddress;
   if (!disperse) return { sent: 0, rest: due };
   const now = opts.now ?? new Date();
-  const cap = Math.max(1, opts.batchCap ?? DEFAULT_DISPERSE_CAP);
+  const cap = Math.max(1, opts.batchCap ?? env().PAYOUT_BATCH_CAP ?? DEFAULT_DISPERSE_CAP);
   const rest: Withdrawal[] = [];
   const byToken = new Map<string, Withdrawal[]>();
   for (const w of due) {

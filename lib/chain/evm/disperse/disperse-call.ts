@@ -6,8 +6,9 @@ export const DISPERSE_ABI = artifact.abi as Abi;
 
 /**
  * Items per disperse transaction unless the lane is told otherwise. Measured on anvil (bench/payouts.ts): about
- * 32k gas per item after a 27k base with the stand-in tokens, so 200 items take ~6.5M gas, a fifth of Ethereum's
- * 30M block and far below BSC's; small enough that a batch is mined in the next block beside other traffic.
+ * 28k gas per item with the stand-in tokens (a single transfer: ~54k), so 200 items take ~5.6M gas, under a fifth
+ * of a 30M block (Ethereum, BSC); small enough that a batch is mined in the next block beside other traffic. Real
+ * tokens with heavier transfers (USDC's proxy and blacklist reads) cost more per item: still well under the limit.
  */
 export const DEFAULT_DISPERSE_CAP = 200;
 
