@@ -1,3 +1,4 @@
+import { parseUnits } from 'viem';
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withdrawals } from '@/db/schema';
@@ -62,7 +63,7 @@ describe('a TRON payout', () => {
     // Read from the chain: each holds exactly its amount (6 decimals), after extra passes too.
     await processWithdrawals(t.db, rail.net);
     const held = await Promise.all(items.map((i) => usdtOf(rail, i.destinationAddress)));
-    expect(held).toEqual(items.map((i) => BigInt(Math.round(Number(i.amount) * 100)) * 10_000n));
+    expect(held).toEqual(items.map((i) => parseUnits(i.amount, 6)));
     // 20 payouts validated, sent and solidified on a stand-in: a minute on a loaded 2-core machine.
   }, 180_000);
 });
