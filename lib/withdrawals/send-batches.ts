@@ -62,8 +62,13 @@ export async function sendBatches(
   for (const [token, items] of byToken) {
     const net = { ...railOf(lane, token as Withdrawal['token'])!, disperseAddress: disperse } as Disperse;
     const open: Withdrawal[] = [];
-    // The SDN snapshot again, right before signing, per item.
-    for (const w of items) if (!(await stopScreened(db, w, lane.chain))) open.push(w);
+    // Screened again right before signing, per item (the list and the adapters).
+    for (const w of items) {
+      const screened = await stopScreened(db, w, lane.chain);
+      // One no adapter could judge now waits unsigned, as in the single lane.
+      if (screened.kind === 'unscreened') await postpone(db, [w], screened.reason, now, opts.retryDelayMs ?? 15_000);
+      if (screened.kind === 'clean') open.push(w);
+    }
     for (let k = 0; k < open.length; k += cap) {
       const chunk = open.slice(k, k + cap).sort((a, b) => (a.id < b.id ? -1 : 1));
       const outcome = await sendOne(db, net, client, account, chunk, now, opts);
