@@ -24,6 +24,7 @@ const BENCHES = [
   'statement',
   'screening',
   'first-minutes',
+  'payouts',
 ].filter((b) => existsSync(`bench/${b}.ts`));
 const only = process.argv.slice(2);
 // Only these serve the production build (next start); the others call lib/ in-process.

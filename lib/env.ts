@@ -61,6 +61,11 @@ const EnvSchema = z.object({
    */
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   /**
+   * EVM payout items per disperse transaction (docs/payouts.md, "The cap"): ~28k gas each, so the default 200 is
+   * ~5.6M gas; the maximum keeps one batch under a 30M block. Unset: DEFAULT_DISPERSE_CAP.
+   */
+  PAYOUT_BATCH_CAP: z.coerce.number().int().min(1).max(800).optional(),
+  /**
    * Signs dashboard session cookies (next-auth). Required in production; outside
    * production a fixed development value is used when unset.
    */

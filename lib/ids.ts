@@ -37,6 +37,7 @@ export const ID_PREFIXES = {
   screening: 'scr',
   payout: 'po',
   payoutItem: 'poi',
+  withdrawalBatch: 'wb',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

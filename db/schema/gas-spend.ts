@@ -16,9 +16,19 @@ export const gasSpend = pgTable(
     mode: mode(),
     chainId: bigint({ mode: 'number' }).notNull(),
     kind: text({
-      enum: ['sweep_gas_topup', 'sweep_fee', 'sweep_custody', 'sweep_activate', 'sweep_stake', 'sweep_delegate', 'sweep_undelegate', 'withdrawal'],
+      enum: [
+        'sweep_gas_topup',
+        'sweep_fee',
+        'sweep_custody',
+        'sweep_activate',
+        'sweep_stake',
+        'sweep_delegate',
+        'sweep_undelegate',
+        'withdrawal',
+        'withdrawal_batch',
+      ],
     }).notNull(),
-    /** The settlement or withdrawal the transaction was for. */
+    /** The settlement, withdrawal or withdrawal batch (payout items sent together) the transaction was for. */
     referenceId: text().notNull(),
     txHash: text().notNull(),
     /** Gas; on TRON the energy the transaction used (delegated or burned). */

@@ -8,6 +8,7 @@ export * from './webhooks';
 export * from './invoices';
 export * from './chain';
 export * from './settlements';
+export * from './withdrawal-batches';
 export * from './withdrawals';
 export * from './user-sessions';
 export * from './invitations';

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { assetColumn, chainColumn, createdAt, mode, money, railChecks, tstz } from './columns';
 import { invoices } from './invoices';
 import { tenants } from './tenants';
+import { withdrawalBatches } from './withdrawal-batches';
 
 export const WITHDRAWAL_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
@@ -61,6 +62,10 @@ export const withdrawals = pgTable(
      */
     txExpiration: bigint({ mode: 'number' }),
     refBlockNumber: bigint({ mode: 'number' }),
+    /** A batch payout's item (issue 47): on a network with a disperse contract it is sent in a batch with others. */
+    batchable: boolean().notNull().default(false),
+    /** The batch transaction that carries it (its nonce, bytes and hashes are the batch's); null when sent alone. */
+    batchId: text().references(() => withdrawalBatches.id),
     /** Gas price (wei) of the signed transaction, raised when a stuck transaction is replaced. */
     gasPrice: bigint({ mode: 'bigint' }),
     broadcastAt: tstz(),

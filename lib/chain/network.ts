@@ -77,6 +77,11 @@ interface NetworkBase<F extends ChainFamily> {
 export interface EvmNetwork extends NetworkBase<'evm'> {
   /** The gas wallet's floor in the network's coin: the console warns and the solvency job alerts below it. */
   gasWalletLow?: string;
+  /**
+   * The disperse contract (lib/chain/evm/disperse/Disperse.sol) payout items are sent through, many in one
+   * transaction (`<MODE>_<CHAIN>_DISPERSE_ADDRESS`). Unset: every item is a transfer of its own.
+   */
+  disperseAddress?: Address;
 }
 
 /** A network of the TRON family: addresses in `T…` form, sweeps paid with energy delegated from staked TRX. */
@@ -229,6 +234,7 @@ function buildNetwork(e: ReturnType<typeof env>, mode: Mode): EvmNetwork {
     feeWallet: evmEnv(e[`${p}_FEE_WALLET_ADDRESS`]),
     hotWalletKey: e[`${p}_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined,
     faucetKey: mode === 'test' ? (e.TEST_FAUCET_PRIVATE_KEY as Hex | undefined) : undefined,
+    disperseAddress: envAddress((e as unknown as RawEnv)[`${p}_${UNPREFIXED_RAIL.chain}_DISPERSE_ADDRESS`]),
     ...networkCostsFromEnv(e, mode, UNPREFIXED_RAIL.chain),
     gasWalletLow: e[`${p}_GAS_WALLET_LOW_BNB`],
     tokens: railTokens(e, mode, UNPREFIXED_RAIL.chain, 'evm', {
@@ -344,11 +350,12 @@ type FamilySettings<F extends ChainFamily> = (
   env: { raw: RawEnv; p: 'TEST' | 'LIVE'; chain: ChainKey; bsc: Network },
 ) => NetworkOf<F>;
 
-/** The settings only one family's networks have (EVM: the gas wallet's floor; TRON: burning TRX for energy, the energy wallet's floor). */
+/** The settings only one family's networks have (EVM: the gas wallet's floor, the disperse contract; TRON: burning TRX for energy, the energy wallet's floor). */
 const FAMILY_SETTINGS: { [F in ChainFamily]: FamilySettings<F> } = {
   evm: (base, { raw, p, chain, bsc }) => ({
     ...base,
     gasWalletLow: (raw[`${p}_${chain}_GAS_WALLET_LOW`] as string | undefined) ?? onFamily(bsc, { evm: (n) => n.gasWalletLow, tron: () => undefined }),
+    disperseAddress: envAddress(raw[`${p}_${chain}_DISPERSE_ADDRESS`]),
   }),
   tron: (base, { raw, p }) => ({
     ...base,

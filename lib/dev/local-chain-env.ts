@@ -11,6 +11,7 @@ export function localChainEnv(mode: 'test' | 'live', chains: { key: ChainKey; ch
   const p = mode === 'test' ? 'TEST' : 'LIVE';
   const out: Record<string, string> = {};
   for (const { key, chain } of chains) {
+    out[`${p}_${key}_DISPERSE_ADDRESS`] = chain.disperse;
     if (key === UNPREFIXED_RAIL.chain) {
       Object.assign(out, {
         [`${p}_RPC_URL`]: chain.rpcUrl,

@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
-import { payoutItems, payouts } from '@/db/schema';
+import { inArray, sql } from 'drizzle-orm';
+import { payoutItems, payouts, withdrawals } from '@/db/schema';
 import { ApiError, type ErrorDetail } from '@/lib/api/errors';
 import type { AuditActor } from '@/lib/audit/record-audit';
 import type { Asset } from '@/lib/config/rails';
@@ -60,6 +60,14 @@ export async function createPayout(
         token: p.row.token,
       }));
       for (let k = 0; k < rows.length; k += INSERT_CHUNK) await tx.insert(payoutItems).values(rows.slice(k, k + INSERT_CHUNK));
+      // Where the network has a disperse contract, its lane sends these together (lib/withdrawals/send-batches.ts).
+      const ids = prepared.map((p) => p.row.id);
+      for (let k = 0; k < ids.length; k += INSERT_CHUNK) {
+        await tx
+          .update(withdrawals)
+          .set({ batchable: true })
+          .where(inArray(withdrawals.id, ids.slice(k, k + INSERT_CHUNK)));
+      }
     });
   } catch (err) {
     // A concurrent payout took one of the references between the check and the insert.

@@ -10,6 +10,7 @@ import type { EvmNetwork, TokenContract } from '@/lib/chain/network';
 import { freezeListOf, type Asset, type ChainKey, type FreezeListFunction } from '@/lib/config/rails';
 import type { StablecoinContract } from './tokens/compile-stablecoins';
 import stablecoins from './tokens/test-stablecoins.json' with { type: 'json' };
+import { deployDisperse } from '@/lib/chain/evm/disperse/deploy-disperse';
 import type { Mode } from '@/lib/mode';
 
 /**
@@ -166,6 +167,8 @@ export async function startAnvil(opts: AnvilOptions = {}) {
   };
   for (const t of tokens) await mint(faucet.account.address, opts.faucetSupply ?? '1000000000000', t.address);
   const tokenOf = (asset: Asset) => tokens.find((t) => t.asset === asset)!.address;
+  // The disperse contract batch payouts go through, approved by the hot wallet for every token (as the operator does once).
+  const disperse = await deployDisperse({ rpcUrl, chainId, deployerKey: keys.faucet, hotWalletKey: keys.hot, tokens: tokens.map((t) => t.address) });
 
   const network = (mode: Mode, overrides: Partial<EvmNetwork> = {}): EvmNetwork => ({
     family: 'evm',
@@ -184,6 +187,7 @@ export async function startAnvil(opts: AnvilOptions = {}) {
     feeWallet: addr(keys.fee),
     hotWalletKey: keys.hot,
     faucetKey: mode === 'test' ? keys.faucet : undefined,
+    disperseAddress: disperse,
     ...overrides,
   });
 
@@ -200,6 +204,8 @@ export async function startAnvil(opts: AnvilOptions = {}) {
     /** The deployed token contracts (the network's `tokens`). */
     tokens,
     tokenOf,
+    /** The disperse contract (lib/chain/evm/disperse/Disperse.sol), approved by the hot wallet for every token above. */
+    disperse,
     /** Deploys another ERC-20 (e.g. to check that its transfers are ignored). */
     deployToken: (name: string, decimals = 18, symbol = 'USDT') => deploy(name, decimals, symbol),
     setFrozen,

@@ -180,6 +180,8 @@ export async function prepareWithdrawal(
     nonceUsedAtBlock: null,
     txExpiration: null,
     refBlockNumber: null,
+    batchable: false,
+    batchId: null,
     signedTx: null,
     txHash: null,
     replacedTxHashes: [],

@@ -8,7 +8,7 @@ import type { LaneNetwork } from './lane-helpers';
  * another mode's withdrawals, whatever chain ids are configured. Withdrawals held for the owner's approval wait
  * outside the lane.
  */
-export async function dueWithdrawals(db: Db, lane: Pick<LaneNetwork, 'mode' | 'chainId'>, now: Date): Promise<Withdrawal[]> {
+export async function dueWithdrawals(db: Db, lane: Pick<LaneNetwork, 'mode' | 'chainId'>, now: Date, limit = 50): Promise<Withdrawal[]> {
   return db
     .select()
     .from(withdrawals)
@@ -22,5 +22,5 @@ export async function dueWithdrawals(db: Db, lane: Pick<LaneNetwork, 'mode' | 'c
       ),
     )
     .orderBy(asc(withdrawals.createdAt))
-    .limit(50);
+    .limit(limit);
 }

@@ -14,6 +14,10 @@ export interface SendOptions {
   retryDelayMs?: number;
   /** Tests: runs after the signed transaction is stored, before it is broadcast (a crash there). */
   beforeBroadcast?: (w: Withdrawal) => void | Promise<void>;
+  /** EVM payout items per disperse transaction (default DEFAULT_DISPERSE_CAP, lib/chain/evm/disperse/disperse-call.ts). */
+  batchCap?: number;
+  /** Withdrawals prepared, recorded and broadcast at once where the family allows it (TRON; default its own). */
+  parallel?: number;
 }
 
 /** What a family's chain reads decided for one withdrawal: postpone it, fail it (money back), or sign with `signing`. */
@@ -36,6 +40,15 @@ export interface SendFamily<S, N extends Network = Network> {
   record(tx: Db, locked: Withdrawal, w: Withdrawal, signing: S): Promise<RecordedTx | null>;
   /** Broadcasts what was recorded and stamps broadcastAt (a family decides what a failed broadcast does). */
   broadcast(stored: Withdrawal, signing: S): Promise<void>;
+  /**
+   * Optional: sends some due withdrawals together before the rest go one by one (EVM: payout items through the
+   * disperse contract, send-batches.ts). Returns how many it sent and the withdrawals left to the single lane.
+   */
+  sendTogether?(due: Withdrawal[]): Promise<{ sent: number; rest: Withdrawal[] }>;
+  /** How many due withdrawals one pass reads (default 50; more where they go in batches). */
+  dueLimit?: number;
+  /** How many withdrawals may be in flight at once: 1 where nonces order them (EVM), more on TRON (none). */
+  parallel?: number;
 }
 
 async function postpone(db: Db, w: Withdrawal, reason: string, now: Date, delayMs: number) {
@@ -47,7 +60,8 @@ async function postpone(db: Db, w: Withdrawal, reason: string, now: Date, delayM
 
 /**
  * A hot wallet lane's send step, either family (EVM: send-pending-withdrawals.ts, TRON: tron-send.ts): the due
- * PENDING withdrawals one at a time, each on its token's rail; the family's reads decide wait (postponed), fail
+ * PENDING withdrawals (those the family sends together first, sendTogether), then the rest one at a time (TRON:
+ * `parallel` at a time), each on its token's rail; the family's reads decide wait (postponed), fail
  * (failWithdrawal: FAILED, refund and event in one transaction) or send. A send is recorded (status PROCESSING,
  * the signed transaction, one more attempt) in one transaction with the row locked and still PENDING, and only
  * then broadcast, so a crash in between leaves exact bytes for tracking to rebroadcast. Returns how many were sent.
@@ -55,36 +69,41 @@ async function postpone(db: Db, w: Withdrawal, reason: string, now: Date, delayM
 export async function runSendLane<S, N extends Network>(db: Db, lane: LaneNetwork<N>, family: SendFamily<S, N>, opts: SendOptions): Promise<number> {
   const now = opts.now ?? new Date();
   const delay = opts.retryDelayMs ?? 15_000;
-  const due = await dueWithdrawals(db, lane, now);
+  let due = await dueWithdrawals(db, lane, now, family.dueLimit);
   let sent = 0;
-  for (const w of due) {
+  if (family.sendTogether) {
+    const together = await family.sendTogether(due);
+    sent += together.sent;
+    due = together.rest;
+  }
+  const sendOne = async (w: Withdrawal): Promise<void> => {
     // The withdrawal's token on this network: its contract and decimals. A token no longer enabled here waits (never another token).
     const net = railOf(lane, w.token);
     if (!net) {
       await postpone(db, w, `${w.token} is not enabled on ${lane.chain}; waiting.`, now, delay);
-      continue;
+      return;
     }
     const amount = parseUnits(w.netAmount, net.decimals);
     // Screened again right before signing (the list and the adapters): an address listed since it was queued is never
     // paid, and one no adapter could judge now is not signed now.
     const screened = await stopScreened(db, w, lane.chain);
     if (screened.kind === 'unscreened') await postpone(db, w, screened.reason, now, delay);
-    if (screened.kind !== 'clean') continue;
+    if (screened.kind !== 'clean') return;
     let signing: S;
     try {
       const decision = await family.prepare(w, net, amount);
       if (decision.kind === 'fail') {
         await failWithdrawal(db, w.id, decision.reason);
-        continue;
+        return;
       }
       if (decision.kind === 'wait') {
         await postpone(db, w, decision.reason, now, delay);
-        continue;
+        return;
       }
       signing = decision.signing;
     } catch (err) {
       await postpone(db, w, `Chain state could not be read (${family.unreadable(err).slice(0, 120)}); retrying.`, now, delay);
-      continue;
+      return;
     }
     const stored = await db.transaction(async (tx) => {
       const [locked] = await tx.select().from(withdrawals).where(eq(withdrawals.id, w.id)).for('update');
@@ -99,10 +118,17 @@ export async function runSendLane<S, N extends Network>(db: Db, lane: LaneNetwor
         .returning();
       return row!;
     });
-    if (!stored) continue;
+    if (!stored) return;
     await opts.beforeBroadcast?.(stored);
     await family.broadcast(stored, signing);
     sent++;
+  };
+  // In order where nonces order them; side by side (a few at a time) where nothing orders them (TRON).
+  const width = Math.max(1, family.parallel ?? 1);
+  for (let k = 0; k < due.length; k += width) {
+    const settled = await Promise.allSettled(due.slice(k, k + width).map(sendOne));
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
   return sent;
 }

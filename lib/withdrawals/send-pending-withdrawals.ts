@@ -13,6 +13,7 @@ import { resultOf, rpcBatch, RpcReadError } from '@/lib/chain/rpc-batch';
 import { transferData, type LaneNetwork } from './lane-helpers';
 import type { EvmNetwork } from '@/lib/chain/network';
 import { runSendLane, type SendFamily, type SendOptions } from './run-send-lane';
+import { sendBatches } from './send-batches';
 
 const REVERT = /revert|execution reverted|paused/i;
 
@@ -116,6 +117,8 @@ export async function sendPendingWithdrawals(
       await broadcastRaw(client, stored.signedTx as Hex);
       await db.update(withdrawals).set({ broadcastAt: new Date() }).where(eq(withdrawals.id, stored.id));
     },
+    // Payout items go through the disperse contract, many per transaction, where the network has one.
+    ...(lane.disperseAddress ? { dueLimit: 1_000, sendTogether: (due) => sendBatches(db, lane, client, account, due, opts) } : {}),
   };
   return runSendLane(db, lane, evm, opts);
 }

@@ -11,6 +11,7 @@ import { resultOf, rpcBatch, RpcReadError } from '@/lib/chain/rpc-batch';
 import { transferDataOf, type LaneNetwork } from './lane-helpers';
 import { completeWithdrawal, failWithdrawal } from './finish-withdrawal';
 import { chainWaitReasons } from './pending-reasons';
+import { recordBatchGas, replaceStuckBatch } from './track-batches';
 
 export interface TrackOptions {
   now?: Date;
@@ -97,9 +98,16 @@ export async function trackSentWithdrawals(
     .orderBy(asc(withdrawals.nonce));
   let completed = 0;
   let failed = 0;
+  // One read per transaction per pass: a batch's items share their hashes, so they share one snapshot.
+  const snaps = new Map<string, Promise<Snapshot>>();
+  const read = (hashes: string[]) => {
+    const key = hashes.join(',');
+    if (!snaps.has(key)) snaps.set(key, snapshot(net.rpcUrl, account.address, hashes));
+    return snaps.get(key)!;
+  };
   for (const w of open) {
     try {
-      const outcome = await trackOne(db, net, client, account, w, now, opts);
+      const outcome = await trackOne(db, net, client, account, w, now, opts, read);
       if (outcome === 'completed') completed++;
       if (outcome === 'failed') failed++;
     } catch (err) {
@@ -120,9 +128,10 @@ async function trackOne(
   w: Withdrawal,
   now: Date,
   opts: TrackOptions,
+  read: (hashes: string[]) => Promise<Snapshot>,
 ) {
   const hashes = [w.txHash!, ...w.replacedTxHashes];
-  const snap = await snapshot(net.rpcUrl, account.address, hashes);
+  const snap = await read(hashes);
   if (snap.receipt) {
     const r = snap.receipt;
     if (r.hash !== w.txHash) {
@@ -134,15 +143,17 @@ async function trackOne(
         .where(and(eq(withdrawals.id, w.id), eq(withdrawals.txHash, w.txHash!)));
     }
     const spent = () =>
-      recordGasSpend(db, {
-        mode: net.mode,
-        chainId: net.chainId,
-        kind: 'withdrawal',
-        referenceId: w.id,
-        txHash: r.hash,
-        gasUsed: r.gasUsed,
-        gasPrice: r.gasPrice,
-      });
+      w.batchId
+        ? recordBatchGas(db, net, w.batchId, r)
+        : recordGasSpend(db, {
+            mode: net.mode,
+            chainId: net.chainId,
+            kind: 'withdrawal',
+            referenceId: w.id,
+            txHash: r.hash,
+            gasUsed: r.gasUsed,
+            gasPrice: r.gasPrice,
+          });
     if (!r.success) {
       await spent();
       return (await failWithdrawal(db, w.id, `Transaction ${r.hash} reverted on chain.`)) ? 'failed' : null;
@@ -174,7 +185,8 @@ async function trackOne(
     await setReason(db, w, { pendingReason: null, nonceUsedAtBlock: null }, now);
   }
   const stuck = w.broadcastAt !== null && now.getTime() - w.broadcastAt.getTime() > (opts.stuckAfterMs ?? 60_000);
-  if (stuck) await replaceStuck(db, net, client, account, w, now);
+  if (stuck && w.batchId) await replaceStuckBatch(db, net, client, account, w, now);
+  else if (stuck) await replaceStuck(db, net, client, account, w, now);
   else await broadcastRaw(client, w.signedTx as Hex);
   if (w.broadcastAt === null) await db.update(withdrawals).set({ broadcastAt: now }).where(eq(withdrawals.id, w.id));
   return null;
@@ -195,6 +207,8 @@ async function requeue(db: Db, w: Withdrawal, reason: string, now: Date) {
       signedTx: null,
       txHash: null,
       replacedTxHashes: [...w.replacedTxHashes, w.txHash!],
+      // A batch item is batched again (its old batch keeps its row); every hash it had stays above.
+      batchId: null,
       nonceUsedAtBlock: null,
       pendingReason: reason,
       broadcastAt: null,

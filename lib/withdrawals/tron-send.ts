@@ -16,6 +16,12 @@ import { tronPreflight } from './tron-preflight';
 /** A few minutes: long enough for a slow broadcast to land, short enough that an unmined one is proven expired soon. */
 export const TRON_TX_LIFETIME_MS = 180_000;
 
+/**
+ * TRON withdrawals in flight at once: no nonce orders them, each is its own signed transaction recorded before its
+ * broadcast, so a payout's items go side by side (docs/payouts.md). A few, to spare the node.
+ */
+export const TRON_SEND_PARALLEL = 8;
+
 export interface TronHotWallet {
   /** Hex private key without 0x (TronWeb's form); never logged. */
   privateKey: string;
@@ -98,5 +104,5 @@ export async function sendPendingTronWithdrawals(
       }
     },
   };
-  return runSendLane(db, lane, tron, opts);
+  return runSendLane(db, lane, { ...tron, parallel: opts.parallel ?? TRON_SEND_PARALLEL }, opts);
 }

@@ -1,0 +1,138 @@
+/**
+ * Batch payouts (issue 47) on local chains, in-process (lib/, real PostgreSQL, anvil): a 1,000-item payout split
+ * over BSC (USDT, 18 decimals) and Ethereum (USDT, 6), from POST /v1/payouts to every item COMPLETED, with the
+ * rails' lanes sending payout items through the disperse contract; then 200 items sent one transfer each (no
+ * disperse contract) for comparison. Prints items per second, gas per item batched vs single (from gas_spend, the
+ * receipts' gasUsed) and the machine's load with each figure. Exactly once is checked: every recipient's balance.
+ */
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'drizzle-orm';
+import { parseUnits, type Address } from 'viem';
+import { printTable, withBenchDatabase, type Row } from './lib/harness';
+
+const ITEMS = Number(process.env.BENCH_PAYOUT_ITEMS ?? 1000);
+const SINGLE_ITEMS = Number(process.env.BENCH_PAYOUT_SINGLE_ITEMS ?? 200);
+const load = () => `load ${os.loadavg()[0]!.toFixed(2)}`;
+
+async function main(): Promise<Row[]> {
+  const { startAnvil } = await import('@/lib/testing/anvil');
+  const { setNetworkOverride } = await import('@/lib/chain/network');
+  const { createTestTenant } = await import('@/lib/testing/fixtures');
+  const { postLedgerEntry } = await import('@/lib/ledger/post-entry');
+  const { call } = await import('@/lib/testing/app');
+  const { freshAddress } = await import('@/lib/testing/settled-invoice');
+  const { processWithdrawals } = await import('@/lib/withdrawals/process-withdrawals');
+  const { DEFAULT_DISPERSE_CAP } = await import('@/lib/chain/evm/disperse/disperse-call');
+  const { rowsOf } = await import('@/lib/db');
+  type LaneNetwork = import('@/lib/withdrawals/lane-helpers').LaneNetwork;
+
+  const bsc = await startAnvil({ chain: 'BSC', tokens: [{ asset: 'USDT', decimals: 18 }] });
+  const eth = await startAnvil({ chain: 'ETHEREUM', tokens: [{ asset: 'USDT', decimals: 6 }] });
+  const chains = [bsc, eth];
+  try {
+    for (const c of chains) await c.mint(c.addresses.hot, '10000000', c.tokens[0]!.address);
+    const t = await createTestTenant({ name: 'Bench payouts' });
+    await t.db.transaction((tx) =>
+      postLedgerEntry(tx, {
+        tenantId: t.tenant.id,
+        mode: 'test',
+        amount: '1000000',
+        kind: 'test_credit',
+        referenceType: 'bench',
+        referenceId: `bench-${t.tenant.id}`,
+        currency: 'USDT',
+      }),
+    );
+    await t.db.execute(sql`update api_keys set rate_limit_rpm = 100000000 where tenant_id = ${t.tenant.id}`);
+    const rows: Row[] = [];
+
+    /** One payout of `n` items half on each chain, sent to the end; `batched` false: the networks without the contract. */
+    const run = async (n: number, batched: boolean) => {
+      const nets = chains.map((c) => c.network('test', batched ? {} : { disperseAddress: undefined }) as LaneNetwork);
+      setNetworkOverride('test', nets[0]!, 'BSC');
+      setNetworkOverride('test', nets[1]!, 'ETHEREUM');
+      const items = Array.from({ length: n }, (_, i) => ({
+        reference: `bench-${batched ? 'b' : 's'}-${Date.now()}-${i}`,
+        destinationAddress: freshAddress(),
+        amount: (1 + (i % 100) / 100).toFixed(2),
+        chain: i % 2 === 0 ? 'BSC' : 'ETHEREUM',
+        token: 'USDT',
+      }));
+      const t0 = performance.now();
+      const res = await call('POST', '/v1/payouts', { key: t.test, body: { items } });
+      if (res.status !== 201) throw new Error(`POST /v1/payouts: ${res.status} ${res.text}`);
+      const created = performance.now() - t0;
+      const createLoad = load();
+      let passes = 0;
+      for (;;) {
+        passes++;
+        await Promise.all(nets.map((net) => processWithdrawals(t.db, net, { retryDelayMs: 0 })));
+        await Promise.all(chains.map((c) => c.mine(12)));
+        const view = await call('GET', `/v1/payouts/${res.body.id}`, { key: t.test });
+        if (view.body.status === 'COMPLETED') {
+          if (view.body.counts.completed !== n) throw new Error(`only ${view.body.counts.completed} of ${n} items completed`);
+          break;
+        }
+        if (passes > 400) throw new Error('payout did not complete');
+      }
+      const total = performance.now() - t0;
+      // Exactly once, from the chains: each recipient holds its amount.
+      for (const [i, it] of items.entries()) {
+        const c = i % 2 === 0 ? bsc : eth;
+        const got = await c.tokenBalance(it.destinationAddress as Address, c.tokens[0]!.address);
+        if (got !== parseUnits(it.amount, c.tokens[0]!.decimals)) throw new Error(`${it.destinationAddress} holds ${got}, expected ${it.amount}`);
+      }
+      const gas = rowsOf<{ chain_id: string; kind: string; txs: string; gas: string }>(
+        await t.db.execute(sql`select chain_id::text, kind, count(*)::text as txs, sum(gas_used)::text as gas from gas_spend
+                                where kind = ${batched ? 'withdrawal_batch' : 'withdrawal'} group by chain_id, kind`),
+      );
+      return { created, total, passes, totalLoad: load(), createLoad, gas };
+    };
+
+    const b = await run(ITEMS, true);
+    const perChain = ITEMS / 2;
+    rows.push({
+      name: `POST /v1/payouts, ${ITEMS} items (validate + reserve) (${b.createLoad})`,
+      value: `${(b.created / 1000).toFixed(2)} s (${Math.round(ITEMS / (b.created / 1000))} items/s)`,
+      target: 'informational',
+      ok: null,
+    });
+    rows.push({
+      name: `${ITEMS} items BSC+Ethereum batched (cap ${DEFAULT_DISPERSE_CAP}), POST to all COMPLETED (${b.totalLoad})`,
+      value: `${(b.total / 1000).toFixed(1)} s, ${(ITEMS / (b.total / 1000)).toFixed(0)} items/s, ${b.passes} lane passes`,
+      target: 'informational',
+      ok: null,
+    });
+    const s = await run(SINGLE_ITEMS, false);
+    rows.push({
+      name: `${SINGLE_ITEMS} items BSC+Ethereum one transfer each, POST to all COMPLETED (${s.totalLoad})`,
+      value: `${(s.total / 1000).toFixed(1)} s, ${(SINGLE_ITEMS / (s.total / 1000)).toFixed(0)} items/s, ${s.passes} lane passes`,
+      target: 'informational',
+      ok: null,
+    });
+    for (const c of chains) {
+      const name = c === bsc ? 'BSC' : 'Ethereum';
+      const bg = b.gas.find((g) => Number(g.chain_id) === c.chainId)!;
+      const sg = s.gas.find((g) => Number(g.chain_id) === c.chainId)!;
+      const batchedPer = Number(bg.gas) / perChain;
+      const singlePer = Number(sg.gas) / (SINGLE_ITEMS / 2);
+      rows.push({
+        name: `${name} gas per item: batched (${bg.txs} txs) vs single (${load()})`,
+        value: `${Math.round(batchedPer)} vs ${Math.round(singlePer)} (${((batchedPer / singlePer) * 100).toFixed(0)} %)`,
+        target: 'batched < single',
+        ok: batchedPer < singlePer,
+      });
+    }
+    return rows;
+  } finally {
+    for (const c of chains) await c.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await withBenchDatabase(async () => {
+    const rows = await main();
+    printTable('Batch payouts (issue 47), local chains, in-process', rows);
+  });
+}
