@@ -9,20 +9,28 @@ function cells(text: string): string[][] {
   let row: string[] = [];
   let cell = '';
   let quoted = false;
+  const endCell = () => {
+    row.push(cell);
+    cell = '';
+  };
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',' || ch === ';' || ch === '\t') row.push(cell), (cell = '');
+    else if (ch === ',' || ch === ';' || ch === '\t') endCell();
     else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell), out.push(row), (row = []), (cell = '');
+      endCell();
+      out.push(row);
+      row = [];
     } else cell += ch;
   }
-  if (cell !== '' || row.length > 0) row.push(cell), out.push(row);
+  if (cell !== '' || row.length > 0) (row.push(cell), out.push(row));
   return out.filter((r) => r.some((c) => c.trim() !== ''));
 }
 
@@ -35,7 +43,11 @@ export function parsePayoutCsv(text: string): { rows: Record<string, string>[]; 
   if (!header) return { rows: [], error: 'The file is empty.' };
   const names = header.map((h) => h.trim());
   const missing = PAYOUT_CSV_COLUMNS.filter((c) => !names.some((n) => n.toLowerCase() === c.toLowerCase()));
-  if (missing.length > 0) return { rows: [], error: `Missing column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}. The header row names ${PAYOUT_CSV_COLUMNS.join(', ')}.` };
+  if (missing.length > 0)
+    return {
+      rows: [],
+      error: `Missing column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}. The header row names ${PAYOUT_CSV_COLUMNS.join(', ')}.`,
+    };
   const unknown = names.filter((n) => !PAYOUT_CSV_COLUMNS.some((c) => c.toLowerCase() === n.toLowerCase()));
   if (unknown.length > 0) return { rows: [], error: `Unknown column${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.` };
   const key = (n: string) => PAYOUT_CSV_COLUMNS.find((c) => c.toLowerCase() === n.toLowerCase())!;

@@ -53,7 +53,11 @@ describe('payout preview (dashboard)', () => {
     expect(p.invalidRows).toBe(3);
     expect(p.rows[0]).toMatchObject({ errors: [], feeAmount: '0.10', total: '10.10' });
     expect(p.rows[1]!.errors).toEqual([
-      expect.objectContaining({ field: 'destinationAddress', code: 'invalid_address', message: expect.stringContaining(`${ADDRESS_RULES.tron.name} address`) }),
+      expect.objectContaining({
+        field: 'destinationAddress',
+        code: 'invalid_address',
+        message: expect.stringContaining(`${ADDRESS_RULES.tron.name} address`),
+      }),
     ]);
     expect(p.rows[2]!.errors.map((e) => [e.field, e.code])).toEqual([['amount', expect.stringMatching(/amount|validation/)]]);
     expect(p.rows[3]!.errors.map((e) => [e.field, e.code])).toEqual([['chain', 'validation_failed']]);
@@ -63,7 +67,8 @@ describe('payout preview (dashboard)', () => {
     // The API refuses the same rows with the same codes (the preview is its checks, not a copy of them).
     const api = await call('POST', '/v1/payouts', { key: t.test, body: { items: rows.slice(0, 3) } });
     expect(api.status, api.text).toBe(400);
-    const byRow = (i: number) => api.body.details.filter((d: { path: string }) => d.path.startsWith(`items[${i}]`)).map((d: { code: string }) => d.code);
+    const byRow = (i: number) =>
+      api.body.details.filter((d: { path: string }) => d.path.startsWith(`items[${i}]`)).map((d: { code: string }) => d.code);
     expect(byRow(1)).toEqual(p.rows[1]!.errors.map((e) => e.code));
     expect(byRow(2)).toEqual(p.rows[2]!.errors.map((e) => e.code));
   });
@@ -84,7 +89,8 @@ describe('approval of a batch (API key above the threshold)', () => {
     const s = { owner, user: { id: 'usr_payouts', email: 'owner@example.com' }, actor: OWNER };
     await updateWithdrawalControls(t.db, s as never, { allowlistEnabled: false, coolingOffHours: 0, dailyLimit: '', approvalThreshold: '50' });
     const key = (await createTestKey(t.db, { ...owner, scopes: ['withdrawals:write'] })).key;
-    const batch = () => [20, 20, 20].map((a) => ({ reference: ref(), destinationAddress: freshAddress(), amount: `${a}.00`, chain: 'BSC', token: 'USDT' }));
+    const batch = () =>
+      [20, 20, 20].map((a) => ({ reference: ref(), destinationAddress: freshAddress(), amount: `${a}.00`, chain: 'BSC', token: 'USDT' }));
 
     // Each item is under 50; the batch (60) is not: split items never escape the threshold.
     const res = await call('POST', '/v1/payouts', { key, body: { items: batch() } });
@@ -112,7 +118,13 @@ describe('approval of a batch (API key above the threshold)', () => {
     expect((await call('GET', '/v1/withdrawals/balance', { key })).body.available).toBe(before);
 
     // The owner's own batch in the dashboard is not held (the controls bind keys; the owner is who approves).
-    const mine = await createPayout(t.db, { ...owner, tenant: { withdrawalFeeRate: '0.01' } }, { items: batch() } as never, OWNER, prepareWithdrawalControls);
+    const mine = await createPayout(
+      t.db,
+      { ...owner, tenant: { withdrawalFeeRate: '0.01' } },
+      { items: batch() } as never,
+      OWNER,
+      prepareWithdrawalControls,
+    );
     expect(mine.awaitingApproval).toBe(false);
   });
 });
@@ -123,7 +135,22 @@ describe('payout CSV', () => {
     expect(rows).toEqual([{ destinationAddress: '0xabc', amount: '1,000.00', chain: 'BSC', token: 'USDT', reference: 'a "b"' }]);
     expect(parsePayoutCsv('amount,chain\n1,BSC').error).toMatch(/Missing columns: destinationAddress, token, reference/);
     const csv = payoutResultsCsv({
-      items: [{ position: 0, reference: '=cmd()', status: 'COMPLETED', chain: 'BSC', token: 'USDT', destinationAddress: '0xabc', amount: '1.00', feeAmount: '0.01', netAmount: '1.00', txHash: '0x1', withdrawalId: 'wd_1', failureReason: null }],
+      items: [
+        {
+          position: 0,
+          reference: '=cmd()',
+          status: 'COMPLETED',
+          chain: 'BSC',
+          token: 'USDT',
+          destinationAddress: '0xabc',
+          amount: '1.00',
+          feeAmount: '0.01',
+          netAmount: '1.00',
+          txHash: '0x1',
+          withdrawalId: 'wd_1',
+          failureReason: null,
+        },
+      ],
     } as never);
     expect(csv.split('\r\n')[1]).toBe("0,'=cmd(),COMPLETED,BSC,USDT,0xabc,1.00,0.01,1.00,0x1,wd_1,");
   });

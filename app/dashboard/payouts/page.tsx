@@ -16,10 +16,7 @@ export default async function PayoutsPage() {
   const rails = getNetworks(ctx.mode).flatMap((n) => tokensOf(n).map((t) => ({ chain: n.chain, token: t.asset })));
   return (
     <>
-      <PageHeader
-        title="Payouts"
-        description="Pay many recipients at once from your balance: upload a CSV, check every row, confirm once."
-      />
+      <PageHeader title="Payouts" description="Pay many recipients at once from your balance: upload a CSV, check every row, confirm once." />
       <Card title="New payout">
         {can(ctx.user.role, 'withdrawals:create') ? (
           <PayoutUpload rails={rails} totpEnabled={ctx.user.totpEnabled} />

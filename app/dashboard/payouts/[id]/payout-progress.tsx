@@ -42,7 +42,9 @@ export function PayoutProgress({ initial, canDecide, totpEnabled }: { initial: P
 
   return (
     <div className="space-y-4">
-      {p.awaitingApproval && canDecide && <Decide id={p.id} totpEnabled={totpEnabled} onDone={(next) => client.setQueryData(['payout', initial.id], next)} />}
+      {p.awaitingApproval && canDecide && (
+        <Decide id={p.id} totpEnabled={totpEnabled} onDone={(next) => client.setQueryData(['payout', initial.id], next)} />
+      )}
       <Card
         title={
           <span className="flex items-center gap-3">
