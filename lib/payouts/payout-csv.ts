@@ -30,7 +30,10 @@ function cells(text: string): string[][] {
       row = [];
     } else cell += ch;
   }
-  if (cell !== '' || row.length > 0) (row.push(cell), out.push(row));
+  if (cell !== '' || row.length > 0) {
+    endCell();
+    out.push(row);
+  }
   return out.filter((r) => r.some((c) => c.trim() !== ''));
 }
 
