@@ -271,6 +271,10 @@ test('every console page fits a 360 px phone with a menu button; dead letters fi
       ['/console/audit', 'console-audit'],
     ];
     for (const [path, name] of pages) await visitAtBothWidths(page, path, name, main, controls);
+    // The walk's screenshot of the held payments' empty state read "No held held payments" (issue 45).
+    await page.goto('/console/mismatched-payments');
+    await expect(page.locator('main h1').first()).toBeVisible();
+    await expect(page.getByText(/held held/i)).toHaveCount(0);
 
     await page.setViewportSize(PHONE);
     await page.goto('/console');

@@ -30,14 +30,23 @@ export function boot(): Promise<void> {
       const { seedDemoTenant } = await import('@/lib/dev/seed');
       await seedDemoTenant(db);
     }
-    // Every enabled rail against its chain before anything can move money: production refuses to start on a mismatch.
-    await checkRailsAtStart({ production: e.APP_ENV === 'production' });
     const inline = process.env.WORKER_INLINE !== undefined ? e.WORKER_INLINE : kind === 'pglite';
-    if (inline) {
-      const { runWorker } = await import('@/lib/jobs/worker');
-      void runWorker({ db, signal: new AbortController().signal });
-    }
-    log.info('gateway booted', { env: e.APP_ENV, database: kind, worker: inline ? 'inline' : 'external' });
+    const chainsUp = async () => {
+      // Every enabled rail against its chain before anything can move money: production refuses to start on a mismatch.
+      await checkRailsAtStart({ production: e.APP_ENV === 'production' });
+      if (inline) {
+        const { runWorker } = await import('@/lib/jobs/worker');
+        void runWorker({ db, signal: new AbortController().signal });
+      }
+      log.info('gateway booted', { env: e.APP_ENV, database: kind, worker: inline ? 'inline' : 'external' });
+    };
+    // `npm run dev` may still be starting its chains: pages are served meanwhile, the rail check and the worker wait.
+    if (process.env.DEV_CHAINS_READY_FILE && e.APP_ENV !== 'production') {
+      const { localChainsReady } = await import('@/lib/dev/chains-ready');
+      void localChainsReady()
+        .then(chainsUp)
+        .catch((err: unknown) => log.error('boot after the local chains started', { error: String(err) }));
+    } else await chainsUp();
   })();
   return g[bootKey]!;
 }

@@ -9,23 +9,32 @@
  *   their real decimals and funded wallets, and the TRON stand-in (TRC-20 USDT, 3 s blocks) unless *_TRON_RPC_URL is set;
  *   a new chain id each start, so invoices of an earlier run (whose chain is gone) are left alone
  * - exchange: unless EXCHANGE_URL is set, a local FixedFloat-compatible exchange per local chain
- * Ctrl-C stops every child.
+ * The first minutes (issue 45): the chains start concurrently, and Next starts while they do (their ports, chain ids
+ * and token addresses are planned ahead; Next checks no rail and runs no worker until DEV_CHAINS_READY_FILE exists);
+ * once Next listens, the first pages are requested so they compile while the user reads the log.
+ * Ctrl-C stops Next and the other children first, then the chains, the database last.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { privateKeyToAccount } from 'viem/accounts';
-import { freePort, startAnvil, type AnvilChain } from '@/lib/testing/anvil';
+import { freePort, planAnvil, startAnvil, type AnvilChain, type PlannedAnvil } from '@/lib/testing/anvil';
+import { DevOutputFilter } from '@/lib/dev/dev-output';
+import { stopStack } from '@/lib/dev/stop-stack';
+import { warmUp } from '@/lib/dev/warm-up';
 import { ALL_DEV_RAILS, DEV_RAILS } from '@/lib/dev/dev-rails';
 import { localChainEnv } from '@/lib/dev/local-chain-env';
 import { localTronEnv } from '@/lib/dev/local-tron-env';
 import { tronNodeClient } from '@/lib/chain/tron/node-client';
 import { startTronNode, type TronNode } from '@/devtools/tron-node/tron-node';
-import { CHAIN_SPECS, EVM_CHAINS as CHAINS, parseRails, type ChainKey } from '@/lib/config/rails';
+import { CHAIN_SPECS, EVM_CHAINS as CHAINS, parseRails, type Asset, type ChainKey } from '@/lib/config/rails';
 import { railExchangeCode } from '@/lib/exchange/rail-currencies';
 import { EmbeddedDbBusyError, hostEmbedded, type EmbeddedHost } from '@/lib/db/embedded';
 
 const children: ChildProcess[] = [];
-const env = {
+const env: NodeJS.ProcessEnv = {
   ...process.env,
   NEXT_TELEMETRY_DISABLED: '1',
   APP_ENV: process.env.APP_ENV ?? 'development',
@@ -34,9 +43,21 @@ const env = {
   WEBHOOK_ALLOW_PRIVATE_HOSTS: process.env.WEBHOOK_ALLOW_PRIVATE_HOSTS ?? '127.0.0.1,::1',
 };
 
-function start(name: string, cmd: string, args: string[], extra: Record<string, string> = {}) {
+/** Starts a child; `filtered`: its standard output goes through lib/dev/dev-output.ts (Next's). */
+function start(name: string, cmd: string, args: string[], extra: Record<string, string> = {}, filtered = false) {
   // Its own process group, so Ctrl-C reaches grandchildren too (npx → next → workers).
-  const child = spawn(cmd, args, { stdio: 'inherit', env: { ...env, ...extra }, detached: true });
+  const colour = filtered && process.stdout.isTTY && !process.env.NO_COLOR && !process.env.FORCE_COLOR ? { FORCE_COLOR: '1' } : {};
+  const child = spawn(cmd, args, {
+    stdio: ['inherit', filtered ? 'pipe' : 'inherit', 'inherit'],
+    env: { ...env, ...colour, ...extra },
+    detached: true,
+  });
+  if (filtered) {
+    const filter = new DevOutputFilter();
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => process.stdout.write(filter.push(chunk)));
+    child.stdout!.on('end', () => process.stdout.write(filter.end()));
+  }
   child.on('exit', (code, signal) => {
     if (!shuttingDown) {
       console.error(`[dev] ${name} exited (${signal ?? code}); stopping everything`);
@@ -47,38 +68,16 @@ function start(name: string, cmd: string, args: string[], extra: Record<string, 
   return child;
 }
 
-function killGroup(c: ChildProcess, signal: NodeJS.Signals) {
-  try {
-    process.kill(-c.pid!, signal);
-  } catch {
-    c.kill(signal);
-  }
-}
-
 let shuttingDown = false;
+/** Ctrl-C: what uses the chains first, then the chains, the database last (lib/dev/stop-stack.ts). */
 function shutdown(code = 0) {
   if (shuttingDown) return;
   shuttingDown = true;
-  for (const chain of chains) void chain.stop();
-  for (const node of tronNodes) void node.stop();
-  for (const c of children) if (c.exitCode === null) killGroup(c, 'SIGTERM');
-  const exit = async () => {
-    // The database closes last, once nothing uses it, so PGlite writes a clean shutdown. Bounded: a
-    // close that never returned once left this process holding .data/ after Ctrl-C, so the next
-    // `npm run dev` refused to start ("owned by another process"); PGlite recovers like after a crash.
-    const closed = embedded?.close().then(
-      () => true,
-      (e: unknown) => (console.error('[dev] closing the embedded database:', e), true),
-    );
-    const done = await Promise.race([closed ?? true, new Promise<false>((r) => setTimeout(() => r(false), 10_000).unref())]);
-    if (!done) console.error('[dev] the embedded database did not close within 10 s; exiting anyway (it recovers at the next start)');
+  const closeDb = embedded ? () => embedded!.close() : undefined;
+  void stopStack({ processes: children, chains: [...chains, ...tronNodes], closeDb }).finally(() => {
+    if (readyFile) rmSync(path.dirname(readyFile), { recursive: true, force: true });
     process.exit(code);
-  };
-  setTimeout(() => {
-    for (const c of children) if (c.exitCode === null) killGroup(c, 'SIGKILL');
-    void exit();
-  }, 5_000).unref();
-  Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once('exit', r))))).then(exit);
+  });
 }
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
@@ -109,6 +108,7 @@ if (!process.env.DATABASE_URL) {
 }
 
 const chains: AnvilChain[] = [];
+/** The mode's BSC chain (the exchange simulator's own rail). */
 const chainByMode: Partial<Record<'test' | 'live', AnvilChain>> = {};
 /** Every local chain of a mode with the network it stands for: the local exchange trades each one's tokens. */
 const chainsOfMode: Record<'test' | 'live', { key: ChainKey; chain: AnvilChain }[]> = { test: [], live: [] };
@@ -120,10 +120,30 @@ const rails = parseRails(railsSetting);
 /** Local blocks: BSC's real 0.45 s; the slower networks mine every 2 s here (12 s on Ethereum would make a demo wait minutes). */
 const DEV_BLOCK_TIME: Record<ChainKey, number> = { BSC: 0.45, ETHEREUM: 2, POLYGON: 2, ARBITRUM: 0.5, BASE: 2, TRON: 3 };
 
-/** Starts the local chains of a mode (one per enabled network, tokens at their real decimals) and returns the env that points the mode at them. */
-async function localChain(mode: 'test' | 'live'): Promise<Record<string, string>> {
+const takenPorts = new Set<number>();
+/** A free port not handed out earlier in this start (the chains bind theirs later, all at once). */
+async function newPort(): Promise<number> {
+  for (;;) {
+    const p = await freePort();
+    if (!takenPorts.has(p)) return (takenPorts.add(p), p);
+  }
+}
+
+/** A local anvil chain planned (port, chain id, token addresses known) before it starts. */
+interface PlannedChain {
+  mode: 'test' | 'live';
+  key: ChainKey;
+  tokens: { asset: Asset; decimals: number }[];
+  plan: PlannedAnvil;
+}
+/**
+ * Plans the local chains of a mode (one per enabled network, tokens at their real decimals) and returns the env that
+ * points the mode at them: Next starts with it while they start.
+ */
+async function planLocalChains(mode: 'test' | 'live'): Promise<{ env: Record<string, string>; planned: PlannedChain[] }> {
   const p = mode === 'test' ? 'TEST' : 'LIVE';
-  if (process.env[`${p}_RPC_URL`]) return {};
+  if (process.env[`${p}_RPC_URL`]) return { env: {}, planned: [] };
+  const planned: PlannedChain[] = [];
   for (const key of CHAINS) {
     const assets = rails.filter((r) => r.chain === key).map((r) => r.token);
     if (assets.length === 0) continue;
@@ -131,16 +151,28 @@ async function localChain(mode: 'test' | 'live'): Promise<Record<string, string>
     const tokens = [...assets]
       .sort((a, b) => (a === 'USDT' ? -1 : b === 'USDT' ? 1 : 0))
       .map((asset) => ({ asset, decimals: CHAIN_SPECS[key].tokens[asset]!.decimals }));
-    const chain = await startAnvil({ blockTime: DEV_BLOCK_TIME[key], chain: key, tokens });
-    chains.push(chain);
-    chainsOfMode[mode].push({ key, chain });
-    const list = chain.tokens.map((t) => `${t.asset} ${t.address} (${t.decimals} decimals)`).join(', ');
-    console.log(`[dev] ${mode} ${key} chain: anvil ${chain.rpcUrl} (chain id ${chain.chainId}), ${list}`);
-    if (key === 'BSC') chainByMode[mode] = chain;
+    // A new chain id each start, so invoices of an earlier run (whose chain is gone) are left alone.
+    planned.push({ mode, key, tokens, plan: planAnvil({ port: await newPort(), chainId: randomInt(100_000, 900_000), tokens }) });
   }
-  return localChainEnv(mode, chainsOfMode[mode]);
+  return {
+    env: localChainEnv(
+      mode,
+      planned.map((c) => ({ key: c.key, chain: c.plan })),
+    ),
+    planned,
+  };
 }
-Object.assign(env, await localChain('test'), await localChain('live'));
+
+/** Starts a planned chain; one that came out other than planned stops the start (Next was told the plan). */
+async function startPlanned(c: PlannedChain): Promise<AnvilChain> {
+  const chain = await startAnvil({ port: c.plan.port, chainId: c.plan.chainId, blockTime: DEV_BLOCK_TIME[c.key], chain: c.key, tokens: c.tokens });
+  chains.push(chain);
+  const differs = chain.tokens.some((t, i) => t.address.toLowerCase() !== c.plan.tokens[i]!.address.toLowerCase());
+  if (differs) throw new Error(`${c.mode} ${c.key} chain: token addresses differ from the planned ones (lib/testing/anvil.ts planAnvil)`);
+  const list = chain.tokens.map((t) => `${t.asset} ${t.address} (${t.decimals} decimals)`).join(', ');
+  console.log(`[dev] ${c.mode} ${c.key} chain: anvil ${chain.rpcUrl} (chain id ${chain.chainId}), ${list}`);
+  return chain;
+}
 
 const tronNodes: TronNode[] = [];
 /**
@@ -160,60 +192,112 @@ async function localTron(mode: 'test' | 'live'): Promise<Record<string, string>>
   console.log(`[dev] ${mode} TRON chain: stand-in ${node.url} (chain id ${chainId}), USDT ${node.usdt} (6 decimals)`);
   return localTronEnv(mode, node, chainId);
 }
-Object.assign(env, await localTron('test'), await localTron('live'));
 
 /**
  * The local exchange (npm run exchange:sim) per mode, unless EXCHANGE_URL is set: it sees deposits
  * in every token of the mode's local chains (USDTBSC through EXCHANGE_SIM_*, the others through
  * EXCHANGE_SIM_RAILS, under their exchange codes) and pays them out of its own funded wallet (each
- * chain's spare key).
+ * chain's spare key). Planned (port, credentials) before the chains start; started once they have.
  */
-async function localExchange(mode: 'test' | 'live'): Promise<Record<string, string>> {
-  const chain = chainByMode[mode];
-  if (process.env.EXCHANGE_URL || !chain) return {};
-  const rails: Record<string, { rpcUrl: string; tokenAddress: string; decimals: number; walletKey: string }> = {};
-  for (const { key, chain: c } of chainsOfMode[mode]) {
-    for (const t of c.tokens) {
-      await c.mint(privateKeyToAccount(c.keys.other).address, '100000000', t.address);
-      if (key === 'BSC' && t.asset === 'USDT') continue; // the EXCHANGE_SIM_* chain below
-      rails[railExchangeCode({ chain: key, token: t.asset })] = {
-        rpcUrl: c.rpcUrl,
-        tokenAddress: t.address,
-        decimals: t.decimals,
-        walletKey: c.keys.other,
-      };
-    }
-  }
-  const port = String(await freePort());
+async function planExchange(mode: 'test' | 'live', planned: PlannedChain[]) {
+  if (process.env.EXCHANGE_URL || !planned.some((c) => c.key === 'BSC')) return { env: {}, start: async () => {} };
+  const port = String(await newPort());
   const [key, secret] = [`sim_${mode}_${randomBytes(4).toString('hex')}`, randomBytes(24).toString('hex')];
-  start(`exchange-sim-${mode}`, process.execPath, ['--import', 'tsx', 'scripts/exchange-sim.ts'], {
-    EXCHANGE_SIM_PORT: port,
-    EXCHANGE_SIM_API_KEY: key,
-    EXCHANGE_SIM_API_SECRET: secret,
-    EXCHANGE_SIM_RPC_URL: chain.rpcUrl,
-    EXCHANGE_SIM_TOKEN_ADDRESS: chain.token,
-    EXCHANGE_SIM_WALLET_KEY: chain.keys.other,
-    EXCHANGE_SIM_RAILS: JSON.stringify(rails),
-    EXCHANGE_SIM_QUIET: '1',
-  });
-  exchanges.push({ mode, url: `http://127.0.0.1:${port}`, codes: ['USDTBSC', ...Object.keys(rails)] });
+  const startSim = async () => {
+    const chain = chainByMode[mode]!;
+    const rails: Record<string, { rpcUrl: string; tokenAddress: string; decimals: number; walletKey: string }> = {};
+    await Promise.all(
+      chainsOfMode[mode].map(async ({ chain: c }) => {
+        for (const t of c.tokens) await c.mint(privateKeyToAccount(c.keys.other).address, '100000000', t.address);
+      }),
+    );
+    for (const { key: k, chain: c } of chainsOfMode[mode]) {
+      for (const t of c.tokens) {
+        if (k === 'BSC' && t.asset === 'USDT') continue; // the EXCHANGE_SIM_* chain below
+        rails[railExchangeCode({ chain: k, token: t.asset })] = {
+          rpcUrl: c.rpcUrl,
+          tokenAddress: t.address,
+          decimals: t.decimals,
+          walletKey: c.keys.other,
+        };
+      }
+    }
+    if (shuttingDown) return; // Ctrl-C while the chains started: nothing new
+    start(`exchange-sim-${mode}`, process.execPath, ['--import', 'tsx', 'scripts/exchange-sim.ts'], {
+      EXCHANGE_SIM_PORT: port,
+      EXCHANGE_SIM_API_KEY: key,
+      EXCHANGE_SIM_API_SECRET: secret,
+      EXCHANGE_SIM_RPC_URL: chain.rpcUrl,
+      EXCHANGE_SIM_TOKEN_ADDRESS: chain.token,
+      EXCHANGE_SIM_WALLET_KEY: chain.keys.other,
+      EXCHANGE_SIM_RAILS: JSON.stringify(rails),
+      EXCHANGE_SIM_QUIET: '1',
+    });
+    exchanges.push({ mode, url: `http://127.0.0.1:${port}`, codes: ['USDTBSC', ...Object.keys(rails)] });
+  };
   const p = mode === 'test' ? 'TEST_EXCHANGE' : 'EXCHANGE';
-  return { [`${p}_URL`]: `http://127.0.0.1:${port}`, [`${p}_API_KEY`]: key, [`${p}_API_SECRET`]: secret };
+  return { env: { [`${p}_URL`]: `http://127.0.0.1:${port}`, [`${p}_API_KEY`]: key, [`${p}_API_SECRET`]: secret }, start: startSim };
 }
 const exchanges: { mode: string; url: string; codes: string[] }[] = [];
-Object.assign(env, await localExchange('test'), await localExchange('live'));
-// One line for both modes' local exchanges (each printed its own banner, which read as one printed twice).
-if (exchanges.length > 0) {
-  const where = exchanges.map((x) => `${x.mode} ${x.url}`).join(', ');
-  console.log(`[dev] local exchange (FixedFloat API v2): ${where}; on-chain: ${exchanges[0]!.codes.join(', ')}`);
+
+let readyFile: string | undefined;
+/** Everything but Next, concurrently (issue 45: one after another, the chains took 50-130 s of the first minutes). */
+async function startChains(): Promise<void> {
+  const plans = await Promise.all([planLocalChains('test'), planLocalChains('live')]);
+  const anvils = Promise.all(plans.flatMap((p) => p.planned).map(startPlanned));
+  anvils.catch(() => {}); // awaited below; a failure must not go unhandled meanwhile
+  for (const p of plans) Object.assign(env, p.env);
+  Object.assign(env, ...(await Promise.all([localTron('test'), localTron('live')])));
+  const sims = await Promise.all([planExchange('test', plans[0].planned), planExchange('live', plans[1].planned)]);
+  for (const x of sims) Object.assign(env, x.env);
+  readyFile = path.join(mkdtempSync(path.join(tmpdir(), 'gw-dev-')), 'chains-ready');
+  Object.assign(env, { DEV_CHAINS_READY_FILE: readyFile });
+  chainsStarted = (async () => {
+    const started = await anvils;
+    plans
+      .flatMap((p) => p.planned)
+      .forEach((c, i) => {
+        chainsOfMode[c.mode].push({ key: c.key, chain: started[i]! });
+        if (c.key === 'BSC') chainByMode[c.mode] = started[i]!;
+      });
+    await Promise.all(sims.map((x) => x.start()));
+    // One line for both modes' local exchanges (each printed its own banner, which read as one printed twice).
+    if (exchanges.length > 0) {
+      const where = exchanges.map((x) => `${x.mode} ${x.url}`).join(', ');
+      console.log(`[dev] local exchange (FixedFloat API v2): ${where}; on-chain: ${exchanges[0]!.codes.join(', ')}`);
+    }
+  })();
+}
+let chainsStarted: Promise<void> = Promise.resolve();
+try {
+  await startChains();
+} catch (e) {
+  console.error('[dev] starting the local chains:', e);
+  shutdown(1);
 }
 
 const port = process.env.PORT ?? '3000';
 const external = Boolean(process.env.DATABASE_URL);
 // The stack knows its origin: the links it hands out (checkoutUrl, claim links, invitations) are absolute (issue 45).
 Object.assign(env, { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}` });
-start('next', 'node_modules/.bin/next', ['dev', '-p', port], { WORKER_INLINE: external ? 'false' : 'true' });
-if (external) start('worker', process.execPath, ['--import', 'tsx', 'scripts/worker.ts']);
-console.log(
-  `[dev] gateway on http://localhost:${port} (database: ${external ? 'PostgreSQL' : `embedded PGlite in ${process.env.DATA_DIR || '.data'}/, served by this process on ${embedded!.socket}`})`,
+if (!shuttingDown) {
+  start('next', 'node_modules/.bin/next', ['dev', '-p', port], { WORKER_INLINE: external ? 'false' : 'true' }, true);
+  console.log(
+    `[dev] gateway on http://localhost:${port} (database: ${external ? 'PostgreSQL' : `embedded PGlite in ${process.env.DATA_DIR || '.data'}/, served by this process on ${embedded!.socket}`})`,
+  );
+  void warmUp(`http://127.0.0.1:${port}`, () => shuttingDown).then(
+    (s) => s !== undefined && console.log(`[dev] first pages compiled in ${s} s: http://localhost:${port}/sign-in`),
+  );
+}
+chainsStarted.then(
+  () => {
+    if (shuttingDown) return;
+    if (external) start('worker', process.execPath, ['--import', 'tsx', 'scripts/worker.ts']);
+    writeFileSync(readyFile!, '');
+    console.log('[dev] local chains ready');
+  },
+  (e: unknown) => {
+    console.error('[dev] starting the local chains:', e);
+    shutdown(1);
+  },
 );

@@ -1,13 +1,13 @@
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import { UNPREFIXED_RAIL, type ChainKey } from '@/lib/config/rails';
-import type { AnvilChain } from '@/lib/testing/anvil';
+import type { PlannedAnvil } from '@/lib/testing/anvil';
 
 /**
  * The variables that point a mode at its local chains, named exactly as docs/rails.md documents them:
  * `npm run dev` (scripts/dev.ts) sets these, and lib/invoices/rails-from-env.test.ts configures every rail
  * with this same function, so the names it reads are the names the stack sets.
  */
-export function localChainEnv(mode: 'test' | 'live', chains: { key: ChainKey; chain: AnvilChain }[]): Record<string, string> {
+export function localChainEnv(mode: 'test' | 'live', chains: { key: ChainKey; chain: PlannedAnvil }[]): Record<string, string> {
   const p = mode === 'test' ? 'TEST' : 'LIVE';
   const out: Record<string, string> = {};
   for (const { key, chain } of chains) {

@@ -12,9 +12,7 @@ import type { TokenTransfer } from '@/lib/chain/transfer-logs';
 import { applyTransfers } from './apply-transfers';
 import { recordHeldPayment } from './record-held-payment';
 import { familyOf } from '@/lib/config/rails';
-import { screenAddress } from '@/lib/screening/screen-address';
-import { configuredAdapters } from '@/lib/screening/adapters/adapter-config';
-import { screenWithAdapters } from '@/lib/screening/screen-with-adapters';
+import { screenSenders } from '@/lib/screening/screen-senders';
 
 /**
  * The invoices pipeline's record step for one scanned block range (transfers decoded by the chain
@@ -61,19 +59,15 @@ export async function recordTransfers(db: Db, net: Network, range: ScannedRange)
   const ordered = transfers.filter((t) => owners.has(t.to)).sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
   // The invoice's token counts towards it: on its network, and on another one under the tenant's `credit` policy
   // (then settled on the network it came on). Another token never does (its price differs): held.
-  // A sender on the SDN snapshot (lib/screening): held for review whatever the rail, never counted (in memory, no I/O).
-  const family = familyOf(net.chain);
-  const screened = new Set(ordered.filter((t) => screenAddress(family, t.from).outcome === 'listed'));
-  // The optional adapters (off by default), once per sender: stopped by one, or one that could not answer, holds the
-  // payment for review too (a failed read never passes it). Before the transaction: no HTTP wait holds its locks.
-  if (configuredAdapters().list.length > 0) {
-    const senders = [...new Set(ordered.filter((t) => !screened.has(t)).map((t) => t.from))];
-    const outcomes = new Map(await Promise.all(senders.map(async (s) => [s, (await screenWithAdapters(family, s)).outcome] as const)));
-    for (const t of ordered) if (outcomes.get(t.from) === 'listed' || outcomes.get(t.from) === 'error') screened.add(t);
-  }
+  // Senders on the SDN snapshot or stopped by an enabled adapter (lib/screening): held for review whatever the rail,
+  // never counted. Each distinct sender once per pass, before the transaction (an adapter's wait holds no lock).
+  const senders = new Set<string>();
+  for (const t of ordered) senders.add(t.from);
+  const stopped = await screenSenders(familyOf(net.chain), senders);
+  const screened = (t: (typeof ordered)[number]) => stopped.size > 0 && stopped.has(t.from);
   const isOwn = (t: (typeof ordered)[number]) => {
     const o = owners.get(t.to)!;
-    return !screened.has(t) && o.token === t.token.asset && (o.chainId === net.chainId || o.creditOtherNetwork);
+    return !screened(t) && o.token === t.token.asset && (o.chainId === net.chainId || o.creditOtherNetwork);
   };
   const matched = ordered.filter(isOwn);
   const held = ordered.filter((t) => !isOwn(t));
@@ -130,7 +124,7 @@ export async function recordTransfers(db: Db, net: Network, range: ScannedRange)
           ...t,
           invoiceId: owners.get(t.to)!.id,
           blockTime: new Date(times.get(t.blockNumber)! * 1000),
-          screened: screened.has(t),
+          screened: screened(t),
         })),
       );
     }

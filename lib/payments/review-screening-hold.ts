@@ -12,6 +12,8 @@ import { applyTransfers } from './apply-transfers';
 import { emitHeldPaymentEvent } from './record-held-payment';
 import { recordDecision } from '@/lib/screening/record-decision';
 import { screenAddress } from '@/lib/screening/screen-address';
+import type { FullScreening } from '@/lib/screening/ask-adapters';
+import { screenWithAdapters } from '@/lib/screening/screen-with-adapters';
 
 /** What the merchant's credit and send-back answer for a payment held for review (409 invalid_state): no list details. */
 export const SCREENING_HOLD_MESSAGE = 'This payment is held for review by the operator: it cannot be credited or sent back until that review.';
@@ -33,6 +35,9 @@ export async function reviewScreeningHold(
   decision: z.infer<typeof ReviewDecision>,
 ) {
   if (reviewer.user.role !== 'compliance') throw new ApiError('forbidden', 'Only a compliance user may release or keep a payment held for review.');
+  // A release asks the configured screening again, before the transaction (no adapter's wait under its locks): the
+  // sender is the same row's for good, so the answer holds for the locked row below.
+  const released = decision === 'release' ? await screenForRelease(db, paymentId) : null;
   return db.transaction(async (tx) => {
     const [seen] = await tx.select().from(heldPayments).where(eq(heldPayments.id, paymentId));
     if (!seen) throw notFound('Held payment');
@@ -41,7 +46,7 @@ export async function reviewScreeningHold(
     if (held!.mismatch !== 'screening' || held!.status !== 'held') {
       throw new ApiError('invalid_state', `This payment is not awaiting review (it is ${held!.status}).`);
     }
-    const screening = screenAddress(familyOf(held!.chain), held!.fromAddress);
+    const screening = released ?? screenAddress(familyOf(held!.chain), held!.fromAddress);
     let after: Record<string, unknown>;
     if (decision === 'keep_frozen') {
       await tx.update(heldPayments).set({ status: 'frozen' }).where(eq(heldPayments.id, held!.id));
@@ -96,4 +101,28 @@ export async function reviewScreeningHold(
     const [row] = await tx.select().from(heldPayments).where(eq(heldPayments.id, held!.id));
     return heldPaymentEventData(row!, invoice);
   });
+}
+
+/**
+ * The sender of a payment to release, screened as at detection (the SDN snapshot, then the enabled adapters): listed
+ * by any now is refused (409: it stays held; keep it frozen), an adapter that cannot answer too (503: try again),
+ * never taken as clean. A payment not found or not awaiting review is left to the transaction's own checks.
+ */
+async function screenForRelease(db: Db, paymentId: string): Promise<FullScreening | null> {
+  const [held] = await db.select().from(heldPayments).where(eq(heldPayments.id, paymentId));
+  if (!held || held.mismatch !== 'screening' || held.status !== 'held') return null;
+  const s = await screenWithAdapters(familyOf(held.chain), held.fromAddress);
+  if (s.outcome === 'error') {
+    throw new ApiError(
+      'service_unavailable',
+      `The sender could not be screened (the ${s.by} screening service did not answer); it stays held, try again.`,
+    );
+  }
+  if (s.outcome === 'listed') {
+    throw new ApiError(
+      'invalid_state',
+      'The sender is on a sanctions list this gateway screens against: the payment cannot be released; it stays held.',
+    );
+  }
+  return s;
 }

@@ -1,17 +1,16 @@
 import { and, eq } from 'drizzle-orm';
 import { parseUnits } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainTransfers, events, heldPayments, screeningDecisions } from '@/db/schema';
-import { setNetworkOverride, type Network } from '@/lib/chain/network';
 import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
-import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
-import { createTestTenant } from '@/lib/testing/fixtures';
 import { listAddresses, resetScreeningAfterEach } from '@/lib/testing/screening';
-import { withTestChain } from '@/lib/testing/test-chain';
+import { mineAndWatch, payFromCustomer, withScreeningChain } from '@/lib/testing/screening-chain';
+import { setScreeningList } from '@/lib/screening/screening-list';
 import { payFromNewTronWallet } from '@/lib/testing/tron-lane-helpers';
 import { startTronRail, type TronRail } from '@/lib/testing/tron-rail';
-import { balanceOf, createInvoice, invoiceDetail, sendFromCustomer } from '@/lib/testing/two-rails';
+import { balanceOf, invoiceDetail } from '@/lib/testing/two-rails';
 import { fundedTenant } from '@/lib/testing/withdrawal-resources';
 import type { Db } from '@/lib/db';
 import { reviewScreeningHold } from './review-screening-hold';
@@ -23,33 +22,18 @@ import { reviewScreeningHold } from './review-screening-hold';
  */
 resetScreeningAfterEach();
 
-let eth: { chain: AnvilChain; net: Network };
-withTestChain(
-  (c) => {
-    const net = c.network('test', { confirmations: 2 });
-    setNetworkOverride('test', net, 'ETHEREUM');
-    eth = { chain: c, net };
-  },
-  { chain: 'ETHEREUM', tokens: [{ asset: 'USDT', decimals: 6 }] },
-);
+const eth = withScreeningChain();
 
 const compliance = (id = 'usr_compliance') => ({ user: { id, role: 'compliance' }, actor: { kind: 'support' as const, id, label: 'c@example.com' } });
 const typesOf = async (db: Db, tenantId: string) => (await db.select().from(events).where(eq(events.tenantId, tenantId))).map((e) => e.type).sort();
 
 describe('EVM (anvil, Ethereum USDT)', () => {
   it('a listed sender’s payment is held for review, never counted; the merchant cannot credit or send it back; a compliance release credits it once', async () => {
-    const { chain, net } = eth;
-    const t = await createTestTenant({ invoiceFeeRate: '0.01' });
-    const jobs = () => runInvoiceJobs(t.db, net, { retry: { maxAttempts: 2, backoffMs: 0 } });
-    await jobs();
-    const inv = await createInvoice(t.test, { amount: '10.00', chain: 'ETHEREUM', token: 'USDT' });
-    const sender = await sendFromCustomer(chain, 'USDT', inv.depositAddress, '10');
-    listAddresses(sender);
-    for (let i = 0; i < 4; i++) {
-      await chain.mine(3);
-      await jobs();
-    }
-    const detail = await invoiceDetail(t.test, inv.id);
+    const { chain } = eth;
+    // The customer's wallet is always the same sender: listed before it pays.
+    const { t, inv, jobs, detail } = await payFromCustomer(eth, async () => listAddresses(privateKeyToAccount(chain.keys.other).address), {
+      invoiceFeeRate: '0.01',
+    });
     expect(detail).toMatchObject({ status: 'PENDING', amountReceived: '0.00' });
     expect(detail.heldPayments).toMatchObject([{ mismatch: 'screening', status: 'held', amount: '10.00' }]);
     const heldId = detail.heldPayments[0].id as string;
@@ -69,12 +53,16 @@ describe('EVM (anvil, Ethereum USDT)', () => {
       code: 'forbidden',
     });
 
+    // Still on the list: not released (it stays held). Delisted by a later import, it is released, once.
+    await expect(reviewScreeningHold(t.db, compliance(), heldId, 'release')).rejects.toMatchObject({
+      code: 'invalid_state',
+      message: expect.stringMatching(/sanctions list .* stays held/),
+    });
+    expect((await t.db.select().from(heldPayments).where(eq(heldPayments.id, heldId)))[0]).toMatchObject({ status: 'held' });
+    setScreeningList(null);
     await reviewScreeningHold(t.db, compliance(), heldId, 'release');
     await expect(reviewScreeningHold(t.db, compliance(), heldId, 'release')).rejects.toMatchObject({ code: 'invalid_state' });
-    for (let i = 0; i < 4; i++) {
-      await chain.mine(3);
-      await jobs();
-    }
+    await mineAndWatch(chain, jobs);
     expect(await invoiceDetail(t.test, inv.id)).toMatchObject({ status: 'PAID_OUT', amountReceived: '10.00' });
     expect(await t.db.select().from(chainTransfers).where(eq(chainTransfers.invoiceId, inv.id))).toHaveLength(1);
     expect((await balanceOf(t.test, 'USDT')).available).toBe('9.90');

@@ -3,15 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refundClaims, screeningDecisions, withdrawals } from '@/db/schema';
 import { ApiError } from '@/lib/api/errors';
 import { userActor } from '@/lib/audit/audit-merchant-action';
-import { setNetworkOverride, type Network } from '@/lib/chain/network';
-import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import { redeemRefundClaim } from '@/lib/refunds/claims/redeem-refund-claim';
-import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { listAddresses, resetScreeningAfterEach } from '@/lib/testing/screening';
+import { invoiceJobs, mineAndWatch, SCREENING_RAIL, withdrawOn, withScreeningChain } from '@/lib/testing/screening-chain';
 import { freshAddress } from '@/lib/testing/settled-invoice';
-import { withTestChain } from '@/lib/testing/test-chain';
 import { freshTronAddress, usdtOf } from '@/lib/testing/tron-lane-helpers';
 import { startTronRail, type TronRail } from '@/lib/testing/tron-rail';
 import { balanceOf, createInvoice, invoiceDetail, sendToken } from '@/lib/testing/two-rails';
@@ -29,18 +26,7 @@ import { processWithdrawals } from '@/lib/withdrawals/process-withdrawals';
  */
 resetScreeningAfterEach();
 
-let eth: { chain: AnvilChain; net: Network };
-withTestChain(
-  (c) => {
-    const net = c.network('test', { confirmations: 2 });
-    setNetworkOverride('test', net, 'ETHEREUM');
-    eth = { chain: c, net };
-  },
-  { chain: 'ETHEREUM', tokens: [{ asset: 'USDT', decimals: 6 }] },
-);
-
-const RAIL = { chain: 'ETHEREUM', token: 'USDT' } as const;
-const withdraw = (key: string, body: Record<string, string>) => call('POST', '/v1/withdrawals', { key, body });
+const eth = withScreeningChain();
 const SCREENED_MESSAGE = 'is on the sanctions list this gateway screens against (OFAC SDN): no money is sent there';
 
 describe('EVM (anvil, Ethereum USDT)', () => {
@@ -48,10 +34,10 @@ describe('EVM (anvil, Ethereum USDT)', () => {
     const t = await createTestTenant();
     await creditAsset(t.db, t.tenant.id, 'USDT', '50');
     const listed = freshAddress();
-    expect((await withdraw(t.test, { amount: '1.00', destinationAddress: listed, ...RAIL })).status).toBe(201);
+    expect((await withdrawOn(t.test, { amount: '1.00', destinationAddress: listed })).status).toBe(201);
     listAddresses(listed.toLowerCase());
     for (const destinationAddress of [listed, listed.toLowerCase()]) {
-      const res = await withdraw(t.test, { amount: '10.00', destinationAddress, ...RAIL });
+      const res = await withdrawOn(t.test, { amount: '10.00', destinationAddress });
       expect([res.status, res.body.code], res.text).toEqual([400, 'destination_screened']);
       expect(res.body.message).toBe(`destinationAddress: ${SCREENED_MESSAGE}`);
     }
@@ -62,14 +48,11 @@ describe('EVM (anvil, Ethereum USDT)', () => {
   it('a refund, a claim link and an allow-list entry to a listed address are refused; nothing is debited or recorded', async () => {
     const { chain, net } = eth;
     const t = await createTestTenant({ invoiceFeeRate: '0.01' });
-    const jobs = () => runInvoiceJobs(t.db, net, { retry: { maxAttempts: 2, backoffMs: 0 } });
+    const jobs = invoiceJobs(t.db, net);
     await jobs();
-    const inv = await createInvoice(t.test, { amount: '10.00', ...RAIL });
+    const inv = await createInvoice(t.test, { amount: '10.00', ...SCREENING_RAIL });
     await sendToken(chain, 'USDT', inv.depositAddress, '10');
-    for (let i = 0; i < 4; i++) {
-      await chain.mine(3);
-      await jobs();
-    }
+    await mineAndWatch(chain, jobs);
     expect((await invoiceDetail(t.test, inv.id)).status).toBe('PAID_OUT');
     const listed = freshAddress();
     listAddresses(listed);
@@ -111,7 +94,7 @@ describe('EVM (anvil, Ethereum USDT)', () => {
     await creditAsset(t.db, t.tenant.id, 'USDT', '50');
     await chain.mint(chain.addresses.hot, '1000', chain.tokenOf('USDT'));
     const to = freshAddress();
-    const w = await withdraw(t.test, { amount: '10.00', destinationAddress: to, ...RAIL });
+    const w = await withdrawOn(t.test, { amount: '10.00', destinationAddress: to });
     expect(w.status, w.text).toBe(201);
     listAddresses(to);
     await processWithdrawals(t.db, net as LaneNetwork);
@@ -142,10 +125,10 @@ describe('TRON (stand-in node)', () => {
     const t = await fundedTenant('100');
     const listed = freshTronAddress();
     const queued = freshTronAddress();
-    const w = await withdraw(t.test, { amount: '10.00', destinationAddress: queued, ...TRON });
+    const w = await withdrawOn(t.test, { amount: '10.00', destinationAddress: queued, ...TRON });
     expect(w.status, w.text).toBe(201);
     listAddresses(listed, queued);
-    const res = await withdraw(t.test, { amount: '5.00', destinationAddress: listed, ...TRON });
+    const res = await withdrawOn(t.test, { amount: '5.00', destinationAddress: listed, ...TRON });
     expect([res.status, res.body.code], res.text).toEqual([400, 'destination_screened']);
     await processWithdrawals(t.db, rail.net);
     const [row] = await t.db.select().from(withdrawals).where(eq(withdrawals.id, w.body.id));

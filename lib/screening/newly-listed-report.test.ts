@@ -5,14 +5,10 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog, chainTransfers, refundRequests } from '@/db/schema';
 import { userActor } from '@/lib/audit/audit-merchant-action';
-import { setNetworkOverride, type Network } from '@/lib/chain/network';
 import { newId } from '@/lib/ids';
-import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
-import type { AnvilChain } from '@/lib/testing/anvil';
-import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { freshAddress } from '@/lib/testing/settled-invoice';
-import { withTestChain } from '@/lib/testing/test-chain';
+import { invoiceJobs, mineAndWatch, SCREENING_RAIL, withdrawOn, withScreeningChain } from '@/lib/testing/screening-chain';
 import { freshTronAddress } from '@/lib/testing/tron-lane-helpers';
 import { createInvoice, invoiceDetail, sendFromCustomer } from '@/lib/testing/two-rails';
 import { creditAsset } from '@/lib/testing/usdc-rails';
@@ -28,16 +24,7 @@ import { readListFile, SHIPPED_LIST_PATH } from './screening-list';
  * invoices they paid, held payments), whatever spelling the row keeps (EIP-55, lower-case, T…). Before this the import
  * printed counts only.
  */
-let eth: { chain: AnvilChain; net: Network };
-withTestChain(
-  (c) => {
-    const net = c.network('test', { confirmations: 2 });
-    setNetworkOverride('test', net, 'ETHEREUM');
-    eth = { chain: c, net };
-  },
-  { chain: 'ETHEREUM', tokens: [{ asset: 'USDT', decimals: 6 }] },
-);
-const RAIL = { chain: 'ETHEREUM', token: 'USDT' } as const;
+const eth = withScreeningChain();
 const actor = { kind: 'system' as const, id: 'cli', label: 'test import' };
 
 describe('the newly listed report', () => {
@@ -47,23 +34,20 @@ describe('the newly listed report', () => {
     const other = await createTestTenant({ name: 'Untouched Ltd' });
     await creditAsset(t.db, t.tenant.id, 'USDT', '50');
     await creditAsset(t.db, other.tenant.id, 'USDT', '50');
-    const jobs = () => runInvoiceJobs(t.db, net, { retry: { maxAttempts: 2, backoffMs: 0 } });
+    const jobs = invoiceJobs(t.db, net);
     await jobs();
     // A payment from the payer, credited before the payer is listed.
-    const inv = await createInvoice(t.test, { amount: '10.00', ...RAIL });
+    const inv = await createInvoice(t.test, { amount: '10.00', ...SCREENING_RAIL });
     const payer = await sendFromCustomer(chain, 'USDT', inv.depositAddress, '10');
-    for (let i = 0; i < 4; i++) {
-      await chain.mine(3);
-      await jobs();
-    }
+    await mineAndWatch(chain, jobs);
     expect((await invoiceDetail(t.test, inv.id)).amountReceived).toBe('10.00');
     const [payment] = await t.db.select().from(chainTransfers).where(eq(chainTransfers.invoiceId, inv.id));
     // An open withdrawal (EIP-55 in its row), an allow-list entry of each family, a payer's refund proposal.
     const payee = freshAddress();
-    const w = await call('POST', '/v1/withdrawals', { key: t.test, body: { amount: '5.00', destinationAddress: payee, ...RAIL } });
+    const w = await withdrawOn(t.test, { amount: '5.00', destinationAddress: payee });
     expect(w.status, w.text).toBe(201);
     const clean = freshAddress();
-    const wClean = await call('POST', '/v1/withdrawals', { key: other.test, body: { amount: '5.00', destinationAddress: clean, ...RAIL } });
+    const wClean = await withdrawOn(other.test, { amount: '5.00', destinationAddress: clean });
     expect(wClean.status, wClean.text).toBe(201);
     const user = await createUser(t.db, {
       email: `nl-${process.pid}-${Date.now()}@example.com`,

@@ -17,7 +17,7 @@ export interface Decision {
 }
 
 /** Appends one decision (screening_decisions is append-only): the screened identity, the list version, what was decided. */
-export async function recordDecision(db: Db, screening: Screening, d: Decision): Promise<void> {
+export async function recordDecision(db: Db, screening: Pick<Screening, 'family' | 'identity' | 'listVersion'>, d: Decision): Promise<void> {
   await db.insert(screeningDecisions).values({
     id: newId('screening'),
     tenantId: d.tenantId,

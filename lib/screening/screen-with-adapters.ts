@@ -1,48 +1,15 @@
-import { formatAddress } from '@/lib/chain/deposit-keys';
 import type { ChainFamily } from '@/lib/config/rails';
-import { log } from '@/lib/log';
-import { processMetrics } from '@/lib/metrics/registry';
-import { AdapterFailure, type AdapterName } from './adapters/adapter';
-import { configuredAdapters } from './adapters/adapter-config';
-import { screenAddress, type Screening } from './screen-address';
-
-/** listed: the list or an adapter stops it; error: an adapter could not answer (never taken as clean). */
-export interface FullScreening extends Omit<Screening, 'outcome'> {
-  outcome: Screening['outcome'] | 'error';
-  /** Who decided a `listed` or `error`: the offline list or the adapter. */
-  by: 'list' | AdapterName | null;
-}
+import { askAdapters, type FullScreening } from './ask-adapters';
+import { screenAddress } from './screen-address';
 
 /**
- * The offline SDN list, then every configured adapter at once (lib/screening/adapters; none by default, then this
- * is screenAddress with no I/O). Listed anywhere stops the address; an adapter that times out, answers non-2xx or
- * out of shape makes the outcome `error`, which the caller turns into a hold (payers) or a 503 (destinations).
+ * The configured screening of one address: the offline SDN list, then every configured adapter at once
+ * (lib/screening/adapters; none by default, then this is screenAddress with no I/O). Listed anywhere stops the
+ * address; an adapter that could not answer makes the outcome `error`, which the caller turns into a hold (payers,
+ * the lane), a 503 (destinations) or a refused release, never a pass.
  */
 export async function screenWithAdapters(family: ChainFamily, address: string): Promise<FullScreening> {
   const local = screenAddress(family, address);
   if (local.outcome !== 'clean') return { ...local, by: local.outcome === 'listed' ? 'list' : null };
-  const { list: all, timeoutMs } = configuredAdapters();
-  // An adapter for another family (the oracle: EVM only) is not asked; none left is the list's answer alone.
-  const list = all.filter((a) => !a.families || a.families.includes(family));
-  if (list.length === 0) return { ...local, by: null };
-  // The identity (lower-case 0x…, 41…) in its wire form (EIP-55, T…): what the services are asked about.
-  const wire = formatAddress(local.identity);
-  const signal = AbortSignal.timeout(timeoutMs);
-  const reads = await Promise.all(
-    list.map(async (a) => {
-      try {
-        const listed = await a.check(family, wire, signal);
-        processMetrics().screeningAdapterReads.inc({ adapter: a.name, outcome: listed ? 'listed' : 'clean' });
-        return { name: a.name, outcome: listed ? ('listed' as const) : ('clean' as const) };
-      } catch (err) {
-        const reason = err instanceof AdapterFailure ? err.reason : 'unreachable';
-        processMetrics().screeningAdapterReads.inc({ adapter: a.name, outcome: 'error' });
-        log.warn('screening adapter failed', { adapter: a.name, family, reason });
-        return { name: a.name, outcome: 'error' as const };
-      }
-    }),
-  );
-  // Listed by any source wins over another's failure: the address is stopped either way, and says why.
-  const hit = reads.find((r) => r.outcome === 'listed') ?? reads.find((r) => r.outcome === 'error');
-  return hit ? { ...local, outcome: hit.outcome, by: hit.name } : { ...local, by: null };
+  return askAdapters(local);
 }

@@ -8,7 +8,9 @@ import { toBase58 } from '@/lib/chain/tron/address';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { listAddresses, resetScreeningAfterEach } from '@/lib/testing/screening';
 import { recordDecision } from './record-decision';
+import { processMetrics } from '@/lib/metrics/registry';
 import { screenAddress } from './screen-address';
+import { screenSenders } from './screen-senders';
 import { readListFile, SHIPPED_LIST_PATH } from './screening-list';
 import { digestOf } from './snapshot';
 
@@ -59,6 +61,24 @@ describe('screenAddress', () => {
     listAddresses(a);
     expect(screenAddress('evm', a).outcome).toBe('listed');
     expect(screenAddress('evm', TORNADO).outcome).toBe('listed');
+  });
+});
+
+describe('screenSenders (a watcher pass)', () => {
+  it('holds the listed senders, screening each distinct sender once and moving the counters once per pass', async () => {
+    const counted = async () =>
+      Object.fromEntries((await processMetrics().screenings.get()).values.map((v) => [String(v.labels.outcome), v.value]));
+    const clean = '0x' + '4'.repeat(40);
+    const before = await counted();
+    // As the watcher decodes them: lower-case identities, a sender repeated across payments.
+    const held = await screenSenders('evm', [TORNADO.toLowerCase(), clean, TORNADO.toLowerCase(), clean, clean]);
+    expect([...held]).toEqual([TORNADO.toLowerCase()]);
+    const after = await counted();
+    expect((after.listed ?? 0) - (before.listed ?? 0)).toBe(1);
+    expect((after.clean ?? 0) - (before.clean ?? 0)).toBe(1);
+    const tronIdentity = screenAddress('tron', TRON_LISTED).identity;
+    expect([...(await screenSenders('tron', new Set([tronIdentity, '41' + '5'.repeat(40)])))]).toEqual([tronIdentity]);
+    expect((await screenSenders('evm', [])).size).toBe(0);
   });
 });
 

@@ -1,7 +1,7 @@
 import { freePort } from '@/devtools/ports/free-port';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { createTestClient, createWalletClient, http, parseUnits, publicActions, type Abi, type Address, type Hex } from 'viem';
+import { createTestClient, createWalletClient, getContractAddress, http, parseUnits, publicActions, type Abi, type Address, type Hex } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import type { Network, TokenContract } from '@/lib/chain/network';
@@ -40,6 +40,31 @@ export interface AnvilOptions {
 }
 
 export type AnvilChain = Awaited<ReturnType<typeof startAnvil>>;
+
+/**
+ * What startAnvil will make of these options, known before it runs: the faucet's first transactions deploy the
+ * tokens in order, so their addresses follow from its nonces. `npm run dev` starts Next with it while the chains
+ * are still starting (issue 45) and checks each started chain against it.
+ */
+export function planAnvil(opts: { port: number; chainId: number; tokens: { asset: Asset; decimals: number }[] }) {
+  const keys = { faucet: devKey(0), gas: devKey(1), hot: devKey(2), fee: devKey(3), other: devKey(4) };
+  const addr = (k: Hex) => privateKeyToAccount(k).address;
+  const tokens: TokenContract[] = opts.tokens.map((t, i) => ({
+    asset: t.asset,
+    decimals: t.decimals,
+    address: getContractAddress({ from: addr(keys.faucet), nonce: BigInt(i) }),
+  }));
+  return {
+    rpcUrl: `http://127.0.0.1:${opts.port}`,
+    chainId: opts.chainId,
+    port: opts.port,
+    keys,
+    addresses: { faucet: addr(keys.faucet), gas: addr(keys.gas), hot: addr(keys.hot), fee: addr(keys.fee) },
+    tokens,
+    tokenOf: (asset: Asset) => tokens.find((t) => t.asset === asset)!.address,
+  };
+}
+export type PlannedAnvil = ReturnType<typeof planAnvil>;
 
 /** The stand-in with the freeze list the rails table declares for a rail's token (none: a plain ERC-20). */
 const CONTRACT_OF: Record<FreezeListFunction | 'none', StablecoinContract> = {

@@ -65,8 +65,11 @@ export async function runSendLane<S>(db: Db, lane: LaneNetwork, family: SendFami
       continue;
     }
     const amount = parseUnits(w.netAmount, net.decimals);
-    // The SDN snapshot again, right before signing: an address listed since the withdrawal was queued is never paid.
-    if (await stopScreened(db, w, lane.chain)) continue;
+    // Screened again right before signing (the list and the adapters): an address listed since it was queued is never
+    // paid, and one no adapter could judge now is not signed now.
+    const screened = await stopScreened(db, w, lane.chain);
+    if (screened.kind === 'unscreened') await postpone(db, w, screened.reason, now, delay);
+    if (screened.kind !== 'clean') continue;
     let signing: S;
     try {
       const decision = await family.prepare(w, net, amount);

@@ -76,7 +76,7 @@ export default async function HeldPaymentsPage({ searchParams }: { searchParams:
       </form>
       <Card>
         {rows.length === 0 ? (
-          <EmptyState title={f.status === 'all' ? 'No held payments' : `No ${f.status} held payments`} />
+          <EmptyState title={f.status === 'all' || f.status === 'held' ? 'No held payments' : `No ${f.status} held payments`} />
         ) : (
           <div className="-m-5 overflow-x-auto">
             <table className={tableClass}>

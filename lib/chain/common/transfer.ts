@@ -10,6 +10,7 @@ export interface TokenTransfer {
   blockHash: string;
   /** Seconds; absent when the node does not put timestamps on logs. */
   blockTimestamp?: number;
+  /** Lower-case, in the family's identity form (`0x…` 20 bytes on EVM, `41…` on TRON): screening probes its list with it as is. */
   from: string;
   /** Lower-case, as deposit addresses are stored. */
   to: string;

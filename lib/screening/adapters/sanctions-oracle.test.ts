@@ -1,19 +1,16 @@
 import { eq } from 'drizzle-orm';
 import type { Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { afterEach, describe, expect, it } from 'vitest';
-import { chainTransfers, withdrawals } from '@/db/schema';
-import { setNetworkOverride, type Network } from '@/lib/chain/network';
+import { describe, expect, it } from 'vitest';
+import { withdrawals } from '@/db/schema';
+import { setNetworkOverride } from '@/lib/chain/network';
 import { resetEnvCache } from '@/lib/env';
-import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
-import { freePort, type AnvilChain } from '@/lib/testing/anvil';
-import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
-import { deploySanctionsList } from '@/lib/testing/sanctions-oracle/deploy-sanctions-list';
+import { withOracleChain } from '@/lib/testing/sanctions-oracle/with-oracle-chain';
+import { payFromCustomer, withdrawOn } from '@/lib/testing/screening-chain';
 import { freshAddress } from '@/lib/testing/settled-invoice';
-import { withTestChain } from '@/lib/testing/test-chain';
 import { freshTronAddress } from '@/lib/testing/tron-lane-helpers';
-import { balanceOf, createInvoice, invoiceDetail, sendFromCustomer } from '@/lib/testing/two-rails';
+import { balanceOf } from '@/lib/testing/two-rails';
 import { creditAsset } from '@/lib/testing/usdc-rails';
 import { screenWithAdapters } from '../screen-with-adapters';
 import { configuredAdapters } from './adapter-config';
@@ -24,42 +21,11 @@ import { configuredAdapters } from './adapter-config';
  * address like the offline list; not listed passes; an RPC that does not answer, a contract that reverts and an
  * address with no contract are never "clean" (a destination is a 503 with nothing written, a payer is held).
  */
-const VARS = ['SCREENING_ORACLE_ADDRESS', 'SCREENING_ORACLE_CHAINS', 'SCREENING_ADAPTER_TIMEOUT_MS'];
-const saved = Object.fromEntries(VARS.map((v) => [v, process.env[v]]));
-afterEach(() => {
-  for (const v of VARS) {
-    if (saved[v] === undefined) delete process.env[v];
-    else process.env[v] = saved[v];
-  }
-  resetEnvCache();
-  setNetworkOverride('live', eth.live, 'ETHEREUM');
-});
-
-let eth: { chain: AnvilChain; net: Network; live: Network; oracle: Awaited<ReturnType<typeof deploySanctionsList>> };
-withTestChain(
-  async (c) => {
-    const net = c.network('test', { confirmations: 2 });
-    setNetworkOverride('test', net, 'ETHEREUM');
-    // The oracle is a mainnet contract: it is read through the live network's RPC, whatever the mode of the money.
-    const live = c.network('live', { confirmations: 2 });
-    setNetworkOverride('live', live, 'ETHEREUM');
-    eth = { chain: c, net, live, oracle: await deploySanctionsList(c) };
-  },
-  { chain: 'ETHEREUM', tokens: [{ asset: 'USDT', decimals: 6 }] },
-);
-
-function configure(address: string = eth.oracle.address, timeoutMs = 5_000) {
-  process.env.SCREENING_ORACLE_ADDRESS = address;
-  process.env.SCREENING_ORACLE_CHAINS = 'ETHEREUM';
-  process.env.SCREENING_ADAPTER_TIMEOUT_MS = String(timeoutMs);
-  resetEnvCache();
-}
+const eth = withOracleChain();
+const { configure } = eth;
 /** The live ETHEREUM network's RPC on a port nobody listens on. */
-async function rpcDown() {
-  setNetworkOverride('live', { ...eth.live, rpcUrl: `http://127.0.0.1:${await freePort()}` }, 'ETHEREUM');
-}
-const RAIL = { chain: 'ETHEREUM', token: 'USDT' } as const;
-const withdraw = (key: string, body: Record<string, string>) => call('POST', '/v1/withdrawals', { key, body });
+const rpcDown = () => eth.liveRpc();
+const customer = (): Address => privateKeyToAccount(eth.chain.keys.other).address;
 
 describe('the sanctions oracle adapter', () => {
   it('is off by default; configured: listed is listed, not listed is clean, a TRON address is not asked', async () => {
@@ -114,42 +80,26 @@ describe('destinations (POST /v1/withdrawals, anvil)', () => {
     await creditAsset(t.db, t.tenant.id, 'USDT', '50');
     const to = freshAddress();
     await eth.oracle.list(to);
-    const listed = await withdraw(t.test, { amount: '10.00', destinationAddress: to, ...RAIL });
+    const listed = await withdrawOn(t.test, { amount: '10.00', destinationAddress: to });
     expect([listed.status, listed.body.code], listed.text).toEqual([400, 'destination_screened']);
     await eth.oracle.unlist(to);
     await rpcDown();
-    const down = await withdraw(t.test, { amount: '10.00', destinationAddress: to, ...RAIL });
+    const down = await withdrawOn(t.test, { amount: '10.00', destinationAddress: to });
     expect([down.status, down.body.code], down.text).toEqual([503, 'service_unavailable']);
     configure(eth.chain.token);
     setNetworkOverride('live', eth.live, 'ETHEREUM');
-    const reverts = await withdraw(t.test, { amount: '10.00', destinationAddress: to, ...RAIL });
+    const reverts = await withdrawOn(t.test, { amount: '10.00', destinationAddress: to });
     expect([reverts.status, reverts.body.code], reverts.text).toEqual([503, 'service_unavailable']);
     expect(await t.db.select().from(withdrawals).where(eq(withdrawals.tenantId, t.tenant.id))).toEqual([]);
     expect((await balanceOf(t.test, 'USDT')).available).toBe('50.00');
     configure();
-    const ok = await withdraw(t.test, { amount: '10.00', destinationAddress: to, ...RAIL });
+    const ok = await withdrawOn(t.test, { amount: '10.00', destinationAddress: to });
     expect(ok.status, ok.text).toBe(201);
   });
 });
 
 describe('payers (watcher, anvil)', () => {
-  async function payAndWatch(before: () => Promise<void>) {
-    const { chain, net } = eth;
-    const t = await createTestTenant();
-    const jobs = () => runInvoiceJobs(t.db, net, { retry: { maxAttempts: 2, backoffMs: 0 } });
-    await jobs();
-    const inv = await createInvoice(t.test, { amount: '10.00', ...RAIL });
-    await before();
-    await sendFromCustomer(chain, 'USDT', inv.depositAddress, '10');
-    for (let i = 0; i < 4; i++) {
-      await chain.mine(3);
-      await jobs();
-    }
-    const detail = await invoiceDetail(t.test, inv.id);
-    const transfers = await t.db.select().from(chainTransfers).where(eq(chainTransfers.invoiceId, inv.id));
-    return { t, detail, transfers };
-  }
-  const customer = (): Address => privateKeyToAccount(eth.chain.keys.other).address;
+  const payAndWatch = (before: () => Promise<void>) => payFromCustomer(eth, before);
 
   it('a payment from a sender listed on the oracle is held for review, not credited', async () => {
     configure();

@@ -92,8 +92,9 @@ export function RefundForm({
     toast(`Refund of ${res.data.amount} ${token} created`);
     router.refresh();
   }
-  // The quote follows the typed amount (the API's default when empty).
-  const typed = amount.trim() || (notice ? '' : suggested);
+  // The quote follows the typed amount (the API's default when empty). Nothing overpaid suggests 0.00: no quote
+  // then, as under an empty field (it printed "For 0.00: the minimum withdrawal is 0.01 USDT" in red).
+  const typed = amount.trim() || (notice || new Decimal(suggested).isZero() ? '' : suggested);
   const verdict = typed ? refundVerdict(facts, typed) : null;
   const p = verdict?.ok ? verdict.price : null;
   return (
