@@ -96,13 +96,16 @@ export const MONEY_PATHS = {
   batch_payout: {
     title: 'Batch payout (many withdrawals, all or nothing)',
     operations: ['createPayout'],
-    entry: 'API only (the dashboard screen is not built yet)',
+    entry: 'dashboard Payouts → upload, preview, confirm',
     actors: {
-      owner_2fa: no('no dashboard screen yet (issue 47)'),
-      owner_no_2fa: no('no dashboard screen yet (issue 47)'),
+      owner_2fa: { controls: OWNER_MONEY, note: 'one step-up for the whole batch' },
+      owner_no_2fa: { controls: OWNER_NO_2FA },
       member: NOT_OWNER,
       support: NO_TENANT,
-      ...keys({ controls: API_KEY_MONEY, note: 'each item as a withdrawal; the 24 h limit counts the items before it' }),
+      ...keys({
+        controls: API_KEY_MONEY,
+        note: "each item as a withdrawal; the 24 h limit counts the items before it; the threshold is the batch's total, held as ONE approval",
+      }),
       ...outsiders,
       policy_job: NOT_JOB,
     },

@@ -9,6 +9,7 @@ const NAV = [
   { href: '/dashboard', label: 'Home', exact: true },
   { href: '/dashboard/invoices', label: 'Invoices' },
   { href: '/dashboard/balance', label: 'Balance & withdrawals' },
+  { href: '/dashboard/payouts', label: 'Payouts' },
   { href: '/dashboard/api-keys', label: 'API keys' },
   { href: '/dashboard/webhooks', label: 'Webhooks', exact: true },
   { href: '/dashboard/webhooks/deliveries', label: 'Webhook deliveries' },

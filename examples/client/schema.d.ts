@@ -2775,6 +2775,8 @@ export interface components {
                 completed: number;
                 failed: number;
             };
+            /** @description The batch's total is above the approval threshold: every item waits for ONE decision of the owner in the dashboard. */
+            awaitingApproval: boolean;
             /** @description What was debited, per token. */
             totals: components["schemas"]["PayoutTotal"][];
             items: components["schemas"]["PayoutItem"][];

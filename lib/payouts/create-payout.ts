@@ -7,6 +7,7 @@ import { rowsOf, type Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import { Decimal, formatAmount } from '@/lib/money';
 import { debitPreparedWithdrawal, type PrepareWithdrawalControls, type PreparedWithdrawal } from '@/lib/withdrawals/create-withdrawal';
+import { batchHeld, withBatchHold } from './batch-hold';
 import { getPayout } from './get-payout';
 import { preparePayoutItems, rowDetails, type PayoutOwner } from './prepare-payout-items';
 import type { CreatePayoutInput, PayoutView } from './schemas';
@@ -20,7 +21,8 @@ const INSERT_CHUNK = 500;
  * batches or a batch and a withdrawal serialise and never deadlock), the need per asset compared with what is there
  * (short: refused naming each shortfall, nothing written), and each item debited by its own withdrawal's statement
  * (its ledger entries, withdrawal.created and audit row; its controls' `within` runs as a savepoint, so the 24 h
- * limit counts the items before it). The items are ordinary PENDING withdrawals: the rails' lanes send them.
+ * limit counts the items before it). The items are ordinary PENDING withdrawals: the rails' lanes send them; above
+ * the approval threshold (the batch's total, for keys) every item waits for ONE approval of the payout.
  */
 export async function createPayout(
   db: Db,
@@ -29,7 +31,8 @@ export async function createPayout(
   actor: AuditActor | undefined,
   prepareControls: PrepareWithdrawalControls,
 ): Promise<PayoutView> {
-  const prepared = await preparePayoutItems(db, owner, input.items, actor, prepareControls);
+  const held = await batchHeld(db, owner, actor, input.items);
+  const prepared = await preparePayoutItems(db, owner, input.items, actor, withBatchHold(prepareControls, held));
   const id = newId('payout');
   try {
     await db.transaction(async (tx) => {

@@ -5,6 +5,7 @@ import { isoOrNull } from '@/lib/api/schemas';
 import type { Db } from '@/lib/db';
 import { Decimal, formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
+import { AWAITING_APPROVAL } from '@/lib/withdrawals/pending-reasons';
 import type { PayoutView } from './schemas';
 
 /** A payout of this tenant and mode with each item and its withdrawal; anything else is a 404. */
@@ -32,6 +33,7 @@ export async function getPayout(db: Db, owner: { tenantId: string; mode: Mode },
     status: payout.status,
     itemCount: payout.itemCount,
     counts,
+    awaitingApproval: rows.some(({ w }) => w.status === 'PENDING' && w.pendingReason === AWAITING_APPROVAL),
     totals: [...totals]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([token, t]) => ({

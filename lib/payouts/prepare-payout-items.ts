@@ -33,9 +33,32 @@ export async function preparePayoutItems(
   actor: AuditActor | undefined,
   prepareControls: PrepareWithdrawalControls,
 ): Promise<PreparedWithdrawal[]> {
+  const { prepared, errors } = await checkPayoutItems(db, owner, items, actor, prepareControls);
+  const all = errors.flat();
+  if (all.length > 0) {
+    const rows = errors.filter((e) => e.length > 0).length;
+    // Only references already used: the request is a retry of items already paid, a conflict, not bad input.
+    const code = all.every((d) => d.code === 'duplicate_reference') ? 'duplicate_reference' : 'payout_items_invalid';
+    throw new ApiError(code, `${rows} of ${items.length} payout items were refused; nothing was debited. See details (items[i] and its code).`, all);
+  }
+  return prepared as PreparedWithdrawal[];
+}
+
+/**
+ * The checks of preparePayoutItems without the refusal: each row's prepared withdrawal or its refusals (the
+ * dashboard's preview shows them per row, by the very code the API refuses with). Writes nothing.
+ */
+export async function checkPayoutItems(
+  db: Db,
+  owner: PayoutOwner,
+  items: PayoutItemInputValue[],
+  actor: AuditActor | undefined,
+  prepareControls: PrepareWithdrawalControls,
+): Promise<{ prepared: (PreparedWithdrawal | undefined)[]; errors: ErrorDetail[][] }> {
   const errors: ErrorDetail[][] = items.map(() => []);
+  if (items.length === 0) return { prepared: [], errors };
   await refuseReusedReferences(db, owner, items, errors);
-  const prepared: PreparedWithdrawal[] = new Array(items.length);
+  const prepared: (PreparedWithdrawal | undefined)[] = new Array(items.length);
   for (let start = 0; start < items.length; start += CONCURRENCY) {
     await Promise.all(
       items.slice(start, start + CONCURRENCY).map(async (item, k) => {
@@ -52,14 +75,7 @@ export async function preparePayoutItems(
       }),
     );
   }
-  const all = errors.flat();
-  if (all.length > 0) {
-    const rows = errors.filter((e) => e.length > 0).length;
-    // Only references already used: the request is a retry of items already paid, a conflict, not bad input.
-    const code = all.every((d) => d.code === 'duplicate_reference') ? 'duplicate_reference' : 'payout_items_invalid';
-    throw new ApiError(code, `${rows} of ${items.length} payout items were refused; nothing was debited. See details (items[i] and its code).`, all);
-  }
-  return prepared;
+  return { prepared, errors };
 }
 
 /** A reference twice in the request, or already an item of one of the tenant's payouts (per-item idempotency). */

@@ -62,6 +62,9 @@ export const PayoutSchema = z
     status: z.enum(PAYOUT_STATUSES).describe('PROCESSING until every item is COMPLETED or FAILED, then COMPLETED.'),
     itemCount: z.int(),
     counts: z.object({ pending: z.int(), completed: z.int(), failed: z.int() }),
+    awaitingApproval: z
+      .boolean()
+      .describe("The batch's total is above the approval threshold: every item waits for ONE decision of the owner in the dashboard."),
     totals: z.array(PayoutTotalSchema).describe('What was debited, per token.'),
     items: z.array(PayoutItemSchema),
     createdAt: Timestamp,

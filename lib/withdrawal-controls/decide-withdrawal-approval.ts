@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { withdrawals } from '@/db/schema';
+import { payoutItems, withdrawals } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { requireStepUp } from '@/lib/auth/require-step-up';
@@ -29,6 +29,9 @@ export async function decideWithdrawalApproval(db: Db, s: OwnerSession, id: stri
     if (!w) throw new ApiError('not_found', 'Withdrawal not found.');
     if (w.status !== 'PENDING' || w.pendingReason !== AWAITING_APPROVAL)
       throw new ApiError('invalid_state', 'This withdrawal is not awaiting approval.');
+    // A batch is held and decided as ONE approval (lib/payouts/decide-payout-approval.ts), never item by item.
+    const [item] = await tx.select({ payoutId: payoutItems.payoutId }).from(payoutItems).where(eq(payoutItems.withdrawalId, w.id));
+    if (item) throw new ApiError('invalid_state', `This withdrawal is an item of payout ${item.payoutId}: approve or reject the payout as a whole.`);
     const now = new Date();
     let row = w;
     if (decision === 'approve') {

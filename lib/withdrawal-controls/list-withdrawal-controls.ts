@@ -1,5 +1,5 @@
-import { and, asc, desc, eq } from 'drizzle-orm';
-import { withdrawalAllowlist, withdrawals } from '@/db/schema';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { payoutItems, withdrawalAllowlist, withdrawals } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import type { Mode } from '@/lib/mode';
 import { AWAITING_APPROVAL } from '@/lib/withdrawals/pending-reasons';
@@ -15,7 +15,15 @@ export async function listWithdrawalControls(db: Db, owner: { tenantId: string; 
     db
       .select()
       .from(withdrawals)
-      .where(and(where(withdrawals), eq(withdrawals.status, 'PENDING'), eq(withdrawals.pendingReason, AWAITING_APPROVAL)))
+      .where(
+        and(
+          where(withdrawals),
+          eq(withdrawals.status, 'PENDING'),
+          eq(withdrawals.pendingReason, AWAITING_APPROVAL),
+          // A payout's items wait as one approval, on the payout's page.
+          sql`not exists (select 1 from ${payoutItems} where ${payoutItems.withdrawalId} = ${withdrawals.id})`,
+        ),
+      )
       .orderBy(asc(withdrawals.createdAt))
       .limit(200),
   ]);

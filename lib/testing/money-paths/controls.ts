@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { heldPayments } from '@/db/schema';
 import type { Actor, Control, MoneyPathId } from '@/lib/money-paths';
+import { decidePayoutApproval } from '@/lib/payouts/decide-payout-approval';
 import { decideWithdrawalApproval } from '@/lib/withdrawal-controls/decide-withdrawal-approval';
 import { api, credOf, homeEntry, newestWithdrawal, type PathRunner, type Subject, type Try, type Variant } from './entries';
 import { OVER_THRESHOLD, type World } from './world';
@@ -61,7 +62,9 @@ export async function tryAllowed(w: World, id: MoneyPathId, r: PathRunner, actor
         txHash: null,
       });
       expect(Number(held!.amount)).toBe(Number(OVER_THRESHOLD));
-      await decideWithdrawalApproval(w.db, w.ownerSession, held!.id, 'reject', {});
+      // A batch is held and decided as ONE approval, the payout's (its item alone cannot be decided).
+      if (id === 'batch_payout') await decidePayoutApproval(w.db, w.ownerSession, t.ok ? t.data.id : '', 'reject', {});
+      else await decideWithdrawalApproval(w.db, w.ownerSession, held!.id, 'reject', {});
     }
   }
   if (controls.includes('daily_limit')) {

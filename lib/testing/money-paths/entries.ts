@@ -46,7 +46,9 @@ export interface PathRunner {
   moneyOnly?: boolean;
 }
 
-export const fromAction = (r: ActionResult<unknown>): Try => (r.ok ? { ok: true, data: r.data } : { ok: false, code: r.error.code });
+/** A batch's refusal (payout_items_invalid) is named by its first item's code: what that item alone would get. */
+export const fromAction = (r: ActionResult<unknown>): Try =>
+  r.ok ? { ok: true, data: r.data } : { ok: false, code: (r.error.code === 'payout_items_invalid' && r.error.details?.[0]?.code) || r.error.code };
 export const fromApi = (r: CallResult): Try => (r.status < 300 ? { ok: true, data: r.body } : { ok: false, code: String(r.body?.code ?? r.status) });
 export async function fromLib(run: () => Promise<unknown>): Promise<Try> {
   try {

@@ -1,6 +1,7 @@
 import { createRefundClaimAction } from '@/app/dashboard/invoices/[id]/refund-claim-actions';
 import { approveRefundRequestAction, createRefundAction, refundHeldPaymentAction } from '@/app/dashboard/invoices/[id]/refund-actions';
 import { createWithdrawalAction } from '@/app/dashboard/balance/actions';
+import { createPayoutAction } from '@/app/dashboard/payouts/actions';
 import { exchangeWithdrawAction } from '@/app/dashboard/balance/exchange-actions';
 import { decideWithdrawalAction } from '@/app/dashboard/settings/withdrawal-controls-actions';
 import type { MoneyPathId } from '@/lib/money-paths';
@@ -50,6 +51,13 @@ async function mining<T>(w: World, fn: () => Promise<T>): Promise<T> {
 }
 
 let seq = 0;
+const payoutItem = (w: World, v: Variant) => ({
+  reference: `mp-${process.pid}-${++seq}`,
+  destinationAddress: v.destination,
+  amount: v.amount,
+  chain: w.net.chain,
+  token: w.net.token,
+});
 const exchangeBody = (v: Variant) => ({
   type: 'fixed',
   fromCcy: 'USDTBSC',
@@ -78,18 +86,12 @@ export const RUNNERS: Record<MoneyPathId, PathRunner> = {
     belowMinimum: '0.001',
     subject: invoiceOnly,
     entries: {
-      // A batch of one item: its refusal is the item's own (a batch answers 400 payout_items_invalid with one detail per item).
+      // A batch of one item: its refusal is the item's own (a batch answers payout_items_invalid with one detail per item).
+      action: (w, _s, c, v) => asSession(c.sid, () => createPayoutAction({ items: [payoutItem(w, v)] }, step(v))),
       api: async (w, _s, c, v) => {
-        const item = {
-          reference: `mp-${process.pid}-${++seq}`,
-          destinationAddress: v.destination,
-          amount: v.amount,
-          chain: w.net.chain,
-          token: w.net.token,
-        };
         const r = await call('POST', '/v1/payouts', {
           key: c.key,
-          body: { items: [item] },
+          body: { items: [payoutItem(w, v)] },
           headers: { 'idempotency-key': `mp-${process.pid}-${++seq}` },
         });
         const itemCode = r.body?.code === 'payout_items_invalid' ? r.body.details?.[0]?.code : undefined;

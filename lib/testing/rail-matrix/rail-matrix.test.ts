@@ -213,6 +213,32 @@ const PATHS = {
     expect(new Decimal(await r.c.held(to, r.token)).eq(w.netAmount)).toBe(true);
     r.state.withdrawalIds.push(res.body.id);
   },
+  'batch payout by API': async (r) => {
+    // Issue 47: a payout item on this rail is paid; the other family's address is its row's refusal, nothing debited.
+    const { other, refusal } = addressFacts(r.chain);
+    const to = r.c.freshAddress();
+    const item = (destinationAddress: string, n: number) => ({
+      reference: `rm-${r.chain}-${r.token}-${n}`,
+      destinationAddress,
+      amount: '6.00',
+      chain: r.chain,
+      token: r.token,
+    });
+    const refused = await call('POST', '/v1/payouts', { key: r.key, body: { items: [item(asTyped(to), 1), item(other, 2)] } });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body.details).toEqual([expect.objectContaining({ path: 'items[1].destinationAddress', code: 'invalid_address' })]);
+    expect(refused.text).toContain(refusal);
+    const res = await call('POST', '/v1/payouts', { key: r.key, body: { items: [item(asTyped(to), 1)] } });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.items[0]).toMatchObject({ chain: r.chain, token: r.token, amount: '6.00', destinationAddress: to });
+    const w = await r.sendWithdrawal(res.body.items[0].withdrawalId);
+    expect(w.status).toBe('COMPLETED');
+    expect(new Decimal(await r.c.held(to, r.token)).eq(w.netAmount)).toBe(true);
+    const done = (await call('GET', `/v1/payouts/${res.body.id}`, { key: r.key })).body;
+    expect(done).toMatchObject({ status: 'COMPLETED', counts: { pending: 0, completed: 1, failed: 0 } });
+    expectWireForm(r.chain, done.items[0].destinationAddress, 'payout item destination');
+    expectTokenAmount(r.chain, r.token, done.items[0].netAmount, '6.00', 'payout item net amount');
+  },
   'withdrawal of Max': async (r) => {
     const max = await call('GET', `/v1/withdrawals/max?currency=${r.token}&chain=${r.chain}`, { key: r.key });
     expect(max.status, max.text).toBe(200);
