@@ -37,6 +37,8 @@ export const ID_PREFIXES = {
   screening: 'scr',
   payout: 'po',
   payoutItem: 'poi',
+  plan: 'plan',
+  subscription: 'sub',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -25,3 +25,5 @@ export * from './operator-events';
 export * from './console-alerts';
 export * from './screening';
 export * from './payouts';
+export * from './plans';
+export * from './subscriptions';

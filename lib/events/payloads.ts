@@ -7,6 +7,7 @@ import { PAYOUT_ITEM_STATUSES, PAYOUT_STATUSES } from '@/db/schema/payouts';
 import { NullableTimestamp, Timestamp } from '@/lib/api/schemas';
 import { ASSETS, CHAINS } from '@/lib/config/rails';
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from './types';
+import { SubscriptionSchema } from '@/lib/subscriptions/schemas';
 
 /*
  * The data of each event type as it is emitted (lib/invoices/view.ts,
@@ -163,7 +164,7 @@ export type PayoutItemEventDataView = z.infer<typeof PayoutItemEventData>;
 export type PayoutEventDataView = z.infer<typeof PayoutEventData>;
 
 export type AnyEventType = EventType | typeof TEST_EVENT_TYPE;
-/** What an endpoint can receive: the spec's 17 types, our extensions (refund_request.*, held_payment.*, payout.*) and webhook.test. */
+/** What an endpoint can receive: the spec's 17 types, our extensions (refund_request.*, held_payment.*, payout.*, subscription.*) and webhook.test. */
 export const ALL_EVENT_TYPES: readonly AnyEventType[] = [...EVENT_TYPES, TEST_EVENT_TYPE];
 
 export function eventDataSchema(type: AnyEventType): z.ZodType {
@@ -173,6 +174,7 @@ export function eventDataSchema(type: AnyEventType): z.ZodType {
   if (type.startsWith('refund_request.')) return RefundRequestEventData;
   if (type.startsWith('payout.item.')) return PayoutItemEventData;
   if (type.startsWith('payout.')) return PayoutEventData;
+  if (type.startsWith('subscription.')) return SubscriptionSchema;
   // Events stored before the rename keep their old type (events is history): mismatched_payment.* (lib/events/types.ts).
   if (type.startsWith('held_payment.') || type.startsWith('mismatched_payment.') || type === 'payment.screening_hold') return HeldPaymentEventData;
   return OrderEventData;

@@ -9,6 +9,7 @@ import { trackExchangeOrdersLoop } from '@/lib/exchange/track-orders';
 import { runAutoRefunds } from '@/lib/refunds/requests/auto-refund';
 import { runSolvency } from '@/lib/solvency/run-solvency';
 import { env } from '@/lib/env';
+import { runBilling } from '@/lib/subscriptions/run-billing';
 
 /** Every scheduled job. The local worker runs these; jobs/ runs the same entries by name (runScheduledJob) for Trigger.dev. */
 export const SCHEDULED_JOBS: ScheduledJob[] = [
@@ -42,6 +43,8 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
     leaseMs: 90_000,
     run: (db, signal, opts) => trackExchangeOrdersLoop(db, { signal, runForMs: opts?.runForMs ?? 55_000 }),
   },
+  // Subscriptions: each period's invoice (once per period, whatever runs concurrently), past due, canceled (lib/subscriptions).
+  { name: 'subscription-billing', everyMs: 60_000, leaseMs: 120_000, run: (db) => runBilling(db) },
   // Held on chain against owed, per mode, network and token, and the gas wallets against their floors (lib/solvency).
   {
     name: 'solvency',
