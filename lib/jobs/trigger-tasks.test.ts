@@ -108,6 +108,7 @@ const SCHEDULED_TASKS: Record<string, string[]> = {
   'auto-refunds': ['auto-refunds'],
   'webhook-queue-rotate': ['webhook-queue-rotate'],
   solvency: ['solvency'],
+  'subscription-billing': ['subscription-billing'],
 };
 
 describe('Trigger.dev tasks (jobs/)', () => {
