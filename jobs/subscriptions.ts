@@ -7,3 +7,10 @@ export const subscriptionBillingTask = schedules.task({
   cron: '* * * * *',
   run: () => runScheduledJob('subscription-billing'),
 });
+
+/** The e-mail outbox (lib/email/send-emails.ts): invoices, reminders and receipts over SMTP, with retries. */
+export const sendEmailsTask = schedules.task({
+  id: 'send-emails',
+  cron: '* * * * *',
+  run: () => runScheduledJob('send-emails'),
+});

@@ -39,6 +39,7 @@ export const ID_PREFIXES = {
   payoutItem: 'poi',
   plan: 'plan',
   subscription: 'sub',
+  email: 'eml',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

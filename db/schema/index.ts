@@ -27,3 +27,4 @@ export * from './screening';
 export * from './payouts';
 export * from './plans';
 export * from './subscriptions';
+export * from './emails';

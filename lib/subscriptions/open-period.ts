@@ -5,6 +5,10 @@ import type { Db } from '@/lib/db';
 import { createInvoice } from '@/lib/invoices/create-invoice';
 import { CreateInvoiceBody } from '@/lib/invoices/schemas';
 import { Decimal } from '@/lib/money';
+import { enqueueEmail } from '@/lib/email/enqueue-email';
+import { env } from '@/lib/env';
+import { eq } from 'drizzle-orm';
+import { tenants } from '@/db/schema';
 import { addIntervals, dueMinutes } from './periods';
 
 export type NetworkFor = typeof requireRail<'depositMnemonic'>;
@@ -40,13 +44,28 @@ export async function openPeriod(tx: Db, sub: Subscription, plan: Plan, n: numbe
       expiresInMinutes: minutes,
     }),
   );
-  await tx.insert(subscriptionPeriods).values({
-    subscriptionId: sub.id,
-    periodNumber: n,
-    periodStart: start,
-    periodEnd: end,
-    invoiceId: invoice.id,
-    dueAt: new Date(now.getTime() + minutes * 60_000),
+  const dueAt = new Date(now.getTime() + minutes * 60_000);
+  await tx
+    .insert(subscriptionPeriods)
+    .values({ subscriptionId: sub.id, periodNumber: n, periodStart: start, periodEnd: end, invoiceId: invoice.id, dueAt });
+  // The customer's copy of the checkout link (its claim token exists in clear only now); sent by the e-mail job.
+  const [tenant] = await tx.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, sub.tenantId));
+  await enqueueEmail(tx, {
+    tenantId: sub.tenantId,
+    mode: sub.mode,
+    kind: 'invoice',
+    subjectId: invoice.id,
+    to: sub.customerEmail,
+    data: {
+      merchantName: tenant!.name,
+      invoiceId: invoice.id,
+      amount: invoice.amountExpected,
+      token: sub.token,
+      chain: sub.chain,
+      description: invoice.description ?? plan.name,
+      dueAt: dueAt.toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+      payUrl: `${env().PUBLIC_BASE_URL ?? 'http://localhost:3000'}${invoice.checkoutUrl}`,
+    },
   });
   return { start, end, invoiceId: invoice.id, checkoutUrl: invoice.checkoutUrl };
 }

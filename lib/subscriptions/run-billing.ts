@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { invoices, plans, subscriptionPeriods, subscriptions, type Plan, type Subscription } from '@/db/schema';
+import { emails, invoices, plans, subscriptionPeriods, subscriptions, type Plan, type Subscription } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
+import { enqueueEmail } from '@/lib/email/enqueue-email';
 import { log } from '@/lib/log';
 import { PAID_STATUSES } from '@/lib/payment-links/view';
 import { openPeriod, periodBounds, type NetworkFor } from './open-period';
@@ -17,6 +18,22 @@ async function currentPeriod(tx: Db, sub: Subscription) {
     .innerJoin(invoices, eq(invoices.id, subscriptionPeriods.invoiceId))
     .where(and(eq(subscriptionPeriods.subscriptionId, sub.id), eq(subscriptionPeriods.periodStart, sub.currentPeriodStart)));
   return p ? { dueAt: p.dueAt, paid: (PAID_STATUSES as readonly string[]).includes(p.invoiceStatus) } : null;
+}
+
+/** The reminder of a past-due period: the invoice e-mail's own values (its pay link), as a reminder. */
+async function remind(tx: Db, sub: Subscription) {
+  const [p] = await tx
+    .select({ invoiceId: subscriptionPeriods.invoiceId })
+    .from(subscriptionPeriods)
+    .where(and(eq(subscriptionPeriods.subscriptionId, sub.id), eq(subscriptionPeriods.periodStart, sub.currentPeriodStart)));
+  const [sent] = p
+    ? await tx
+        .select()
+        .from(emails)
+        .where(and(eq(emails.kind, 'invoice'), eq(emails.subjectId, p.invoiceId)))
+    : [];
+  if (sent)
+    await enqueueEmail(tx, { tenantId: sub.tenantId, mode: sub.mode, kind: 'reminder', subjectId: p!.invoiceId, to: sent.to, data: sent.data });
 }
 
 /** One transition of the subscription at `now`, or null when it has none: paid again, past due, out of grace, at period end. */
@@ -59,6 +76,7 @@ async function billOne(db: Db, id: string, now: Date, networkFor?: NetworkFor): 
         .where(eq(subscriptions.id, sub.id))
         .returning();
       await writeSubscriptionEvents(tx, sub!, change.events);
+      if (change.events.includes('subscription.past_due')) await remind(tx, sub!);
       written.push(...change.events);
     }
     return written;
