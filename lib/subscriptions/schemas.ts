@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { PLAN_INTERVALS } from '@/db/schema/plans';
 import { SUBSCRIPTION_STATUSES } from '@/db/schema/subscriptions';
-import { NullableTimestamp, PageQuery, paged, Timestamp } from '@/lib/api/schemas';
+import { PageQuery, paged, Timestamp } from '@/lib/api/schemas';
 import { ASSETS, CHAINS, DEFAULT_RAIL } from '@/lib/config/rails';
 import { amountString } from '@/lib/invoices/amount';
+import { SubscriptionEventData } from '@/lib/events/payloads';
 
 const int = (min: number, max: number) =>
   z
@@ -68,27 +69,8 @@ export const CreateSubscriptionBody = z.strictObject({
 });
 export type CreateSubscriptionInput = z.output<typeof CreateSubscriptionBody>;
 
-export const SubscriptionSchema = z
-  .object({
-    id: z.string(),
-    planId: z.string(),
-    customerEmail: z.string(),
-    chain: z.enum(CHAINS).describe("The network of each period's invoice."),
-    token: z.enum(ASSETS),
-    amount: z.string().describe("Each period's invoice amount (the plan's)."),
-    status: z
-      .enum(SUBSCRIPTION_STATUSES)
-      .describe(
-        "trialing (no invoice yet), active, past_due (the period's invoice is unpaid after its due date; active again once paid), canceled (final).",
-      ),
-    currentPeriodStart: Timestamp,
-    currentPeriodEnd: Timestamp.describe('The next renewal (or the end of the trial); the end, with cancelAtPeriodEnd.'),
-    cancelAtPeriodEnd: z.boolean(),
-    canceledAt: NullableTimestamp,
-    latestInvoiceId: z.string().nullable().describe("The current or last billed period's invoice (GET /v1/invoices/{id}); null while trialing."),
-    createdAt: Timestamp,
-  })
-  .meta({ id: 'Subscription' });
+/** The API object is the events' data (lib/events/payloads.ts holds it: lib/events stays below the domains). */
+export const SubscriptionSchema = SubscriptionEventData;
 export type SubscriptionView = z.infer<typeof SubscriptionSchema>;
 export const SubscriptionList = paged(SubscriptionSchema);
 
