@@ -135,6 +135,10 @@ const EnvSchema = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(128),
   /** Delivery attempts one tenant may have in flight per worker (default: a quarter of WEBHOOK_CONCURRENCY, at least 2). */
   WEBHOOK_TENANT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).optional(),
+  /** Outgoing mail (issue 48), e.g. smtp://user:pass@smtp.example.com:587; unset: e-mails wait in the outbox, unsent. */
+  SMTP_URL: z.string().optional(),
+  /** The From of every e-mail (the merchant's name is shown beside it). */
+  EMAIL_FROM: z.string().default('Payments <payments@localhost>'),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { APP_ENV: 'development' | 'test' | 'production' };

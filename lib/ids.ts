@@ -38,6 +38,9 @@ export const ID_PREFIXES = {
   payout: 'po',
   payoutItem: 'poi',
   withdrawalBatch: 'wb',
+  plan: 'plan',
+  subscription: 'sub',
+  email: 'eml',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

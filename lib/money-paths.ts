@@ -13,9 +13,19 @@ export const ACTORS = [
   'owner_no_2fa',
   'member',
   'support',
-  ...(['invoices:read', 'invoices:write', 'withdrawals:read', 'withdrawals:write', 'webhooks:manage', 'orders:manage', 'admin'] as const).map(
-    (s) => `api_key:${s}` as const,
-  ),
+  ...(
+    [
+      'invoices:read',
+      'invoices:write',
+      'withdrawals:read',
+      'withdrawals:write',
+      'webhooks:manage',
+      'orders:manage',
+      'subscriptions:read',
+      'subscriptions:write',
+      'admin',
+    ] as const
+  ).map((s) => `api_key:${s}` as const),
   'payer_with_claim_token',
   'claim_link_holder',
   'stranger_with_invoice_id',
@@ -68,6 +78,8 @@ const keys = (controls: Control[] | Grant): Record<`api_key:${Scope}`, Grant> =>
     'api_key:withdrawals:write': yes,
     'api_key:webhooks:manage': NO_SCOPE,
     'api_key:orders:manage': NO_SCOPE,
+    'api_key:subscriptions:read': NO_SCOPE,
+    'api_key:subscriptions:write': NO_SCOPE,
     'api_key:admin': yes,
   };
 };

@@ -14,6 +14,7 @@ import * as withdrawalControls from '@/lib/withdrawal-controls/operations';
 import { payinCurrenciesOp, payinQuoteOp } from '@/lib/exchange/payin-operations';
 import * as statements from '@/lib/statements/operations';
 import * as payouts from '@/lib/payouts/operations';
+import * as subscriptions from '@/lib/subscriptions/operations';
 
 /**
  * Every /v1 operation: the OpenAPI document and the generated auth tests iterate this list.
@@ -32,6 +33,7 @@ export const OPERATIONS: Operation[] = [
   ...Object.values(payouts),
   withdrawalControls.getWithdrawalControlsOp,
   ...Object.values(paymentLinks),
+  ...Object.values(subscriptions),
   ...Object.values(storefront),
   ...Object.values(exchange),
   payinCurrenciesOp,

@@ -26,3 +26,6 @@ export * from './operator-events';
 export * from './console-alerts';
 export * from './screening';
 export * from './payouts';
+export * from './plans';
+export * from './subscriptions';
+export * from './emails';

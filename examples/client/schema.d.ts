@@ -527,6 +527,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List plans, newest first
+         * @description Scope: `subscriptions:read` (or `admin`).
+         */
+        get: operations["listPlans"];
+        put?: never;
+        /**
+         * Create a subscription plan
+         * @description Extension (issue 48). What a subscriber pays each period (`amount` in `token`, at most 2 decimals) on which rail by default, how long a period is (`interval` × `intervalCount`), the free trial and the grace period after an unpaid invoice falls due. A plan is not edited: create another. See docs/subscriptions.md.
+         *
+         *     Scope: `subscriptions:write` (or `admin`).
+         */
+        post: operations["createPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/plans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a plan
+         * @description Scope: `subscriptions:read` (or `admin`).
+         */
+        get: operations["getPlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/products": {
         parameters: {
             query?: never;
@@ -705,6 +751,74 @@ export interface paths {
          *     Scope: `withdrawals:write` (or `admin`).
          */
         post: operations["declineRefundRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List subscriptions, newest first
+         * @description Scope: `subscriptions:read` (or `admin`).
+         */
+        get: operations["listSubscriptions"];
+        put?: never;
+        /**
+         * Subscribe a customer to a plan
+         * @description Extension (issue 48). Without a trial the subscription is `active` and its first period's invoice is created at once (`latestInvoiceId`; invoice.created then subscription.created). With one it is `trialing` until `currentPeriodEnd`. Each period the gateway creates the next invoice (subscription.renewed); unpaid after its due date (a week, or the period when shorter) the subscription is `past_due` (subscription.past_due), active again once paid, and canceled `graceDays` later (subscription.canceled). The invoice is paid as any other; automatic collection from the customer's wallet is not built yet (docs/subscriptions.md).
+         *
+         *     Scope: `subscriptions:write` (or `admin`).
+         */
+        post: operations["createSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a subscription
+         * @description Scope: `subscriptions:read` (or `admin`).
+         */
+        get: operations["getSubscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscriptions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a subscription
+         * @description At the period end (default, `cancelAtPeriodEnd` becomes true: no further invoice; subscription.canceled at `currentPeriodEnd`), or now with `atPeriodEnd: false` (subscription.canceled now; an open invoice stays payable). Canceling a canceled subscription returns it unchanged.
+         *
+         *     Scope: `subscriptions:write` (or `admin`).
+         */
+        post: operations["cancelSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1789,6 +1903,86 @@ export interface webhooks {
          * @description Extension: every item of the batch payout reached its final state (data.completed paid, data.failed failed). Written once, after the last item event.
          */
         post: operations["onPayoutCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.created
+         * @description Extension: a subscription was created (POST /v1/subscriptions); data is the subscription. Without a trial its first invoice (data.latestInvoiceId) was created just before (invoice.created).
+         */
+        post: operations["onSubscriptionCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.renewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.renewed
+         * @description Extension: a new period began (or the trial ended) and its invoice was created (data.latestInvoiceId; invoice.created came first). Written once per period.
+         */
+        post: operations["onSubscriptionRenewed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.past_due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.past_due
+         * @description Extension: the current period's invoice is unpaid after its due date (data.status past_due). Paid later, the subscription is active again; unpaid graceDays later it is canceled.
+         */
+        post: operations["onSubscriptionPastDue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.canceled
+         * @description Extension: the subscription ended (data.status canceled): canceled now by you, at the end of its period (cancelAtPeriodEnd), or unpaid after the grace period.
+         */
+        post: operations["onSubscriptionCanceled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2900,6 +3094,23 @@ export interface components {
             /** @description Sum of their fees (percentage + network fee), debited with them. */
             feeAmount: string;
         };
+        Plan: {
+            id: string;
+            name: string;
+            /** @description Charged each period, in token. */
+            amount: string;
+            /** @enum {string} */
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            /** @enum {string} */
+            token: "USDT" | "USDC";
+            /** @enum {string} */
+            interval: "day" | "week" | "month" | "year";
+            intervalCount: number;
+            trialDays: number;
+            graceDays: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
         PostbackSecret: {
             exists: boolean;
             /** @description Whether the current secret was already shown (reveal works once). */
@@ -3044,6 +3255,83 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             decidedAt: string | null;
+        };
+        Subscription: {
+            id: string;
+            planId: string;
+            customerEmail: string;
+            /**
+             * @description The network of each period's invoice.
+             * @enum {string}
+             */
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            /** @enum {string} */
+            token: "USDT" | "USDC";
+            /** @description Each period's invoice amount (the plan's). */
+            amount: string;
+            /**
+             * @description trialing (no invoice yet), active, past_due (the period's invoice is unpaid after its due date; active again once paid), canceled (final).
+             * @enum {string}
+             */
+            status: "trialing" | "active" | "past_due" | "canceled";
+            /** Format: date-time */
+            currentPeriodStart: string;
+            /**
+             * Format: date-time
+             * @description The next renewal (or the end of the trial); the end, with cancelAtPeriodEnd.
+             */
+            currentPeriodEnd: string;
+            cancelAtPeriodEnd: boolean;
+            /** Format: date-time */
+            canceledAt: string | null;
+            /** @description The current or last billed period's invoice (GET /v1/invoices/{id}); null while trialing. */
+            latestInvoiceId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        SubscriptionCanceledEvent: {
+            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "subscription.canceled";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["Subscription"];
+        };
+        SubscriptionCreatedEvent: {
+            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "subscription.created";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["Subscription"];
+        };
+        SubscriptionPastDueEvent: {
+            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "subscription.past_due";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["Subscription"];
+        };
+        SubscriptionRenewedEvent: {
+            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "subscription.renewed";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["Subscription"];
         };
         Tenant: {
             id: string;
@@ -3434,7 +3722,7 @@ export interface operations {
                  */
                 "application/json": {
                     name: string;
-                    scopes: ("invoices:read" | "invoices:write" | "withdrawals:read" | "withdrawals:write" | "webhooks:manage" | "orders:manage" | "admin")[];
+                    scopes: ("invoices:read" | "invoices:write" | "withdrawals:read" | "withdrawals:write" | "webhooks:manage" | "orders:manage" | "subscriptions:read" | "subscriptions:write" | "admin")[];
                     /**
                      * @description Requests per minute for this key (1 to 10,000).
                      * @default 120
@@ -3603,7 +3891,7 @@ export interface operations {
                  */
                 "application/json": {
                     name?: string;
-                    scopes?: ("invoices:read" | "invoices:write" | "withdrawals:read" | "withdrawals:write" | "webhooks:manage" | "orders:manage" | "admin")[];
+                    scopes?: ("invoices:read" | "invoices:write" | "withdrawals:read" | "withdrawals:write" | "webhooks:manage" | "orders:manage" | "subscriptions:read" | "subscriptions:write" | "admin")[];
                     /** @description Requests per minute for this key (1 to 10,000). */
                     rateLimitRpm?: number;
                     /**
@@ -7358,6 +7646,399 @@ export interface operations {
             };
         };
     };
+    listPlans: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, at most 100. */
+                limit?: number;
+            };
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Plan"][];
+                        meta: {
+                            /** @example 42 */
+                            total: number;
+                            /** @example 1 */
+                            page: number;
+                            /** @example 3 */
+                            lastPage: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Pro monthly",
+                 *       "amount": "29.00",
+                 *       "chain": "BSC",
+                 *       "token": "USDT",
+                 *       "interval": "month",
+                 *       "intervalCount": 1,
+                 *       "trialDays": 14,
+                 *       "graceDays": 3
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Shown to subscribers on each invoice, e.g. "Pro monthly". */
+                    name: string;
+                    /** @description Charged each period in `token`: a decimal string greater than 0 with at most 2 decimals. */
+                    amount: string;
+                    /**
+                     * @description The subscriptions' default network; a subscription may choose another network of the same token.
+                     * @default BSC
+                     * @enum {string}
+                     */
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+                    /**
+                     * @description USDT (default) or USDC.
+                     * @default USDT
+                     * @enum {string}
+                     */
+                    token?: "USDT" | "USDC";
+                    /**
+                     * @description The unit of a period.
+                     * @enum {string}
+                     */
+                    interval: "day" | "week" | "month" | "year";
+                    /**
+                     * @description Units per period (interval month, intervalCount 3 = quarterly). Default 1.
+                     * @default 1
+                     */
+                    intervalCount?: number;
+                    /**
+                     * @description Free days before the first paid period. Default 0: the first invoice is created with the subscription.
+                     * @default 0
+                     */
+                    trialDays?: number;
+                    /**
+                     * @description Days after a period's invoice is due (and the subscription past_due) before the subscription is canceled. Default 0.
+                     * @default 0
+                     */
+                    graceDays?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict (code: idempotency_key_in_use) */
+            409: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large (code: payload_too_large) */
+            413: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type (code: unsupported_media_type) */
+            415: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity (code: idempotency_key_reused) */
+            422: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
+            path: {
+                /** @description A plan id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found (code: not_found) */
+            404: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listProducts: {
         parameters: {
             query?: {
@@ -8841,6 +9522,548 @@ export interface operations {
             };
         };
     };
+    listSubscriptions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, at most 100. */
+                limit?: number;
+                /** @description Only subscriptions in this status. */
+                status?: "trialing" | "active" | "past_due" | "canceled";
+                /** @description Only this plan's subscriptions. */
+                planId?: string;
+            };
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Subscription"][];
+                        meta: {
+                            /** @example 42 */
+                            total: number;
+                            /** @example 1 */
+                            page: number;
+                            /** @example 3 */
+                            lastPage: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "planId": "plan_01JD0000000000000000000000",
+                 *       "customerEmail": "customer@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The plan (`plan_...`) of this account and mode. */
+                    planId: string;
+                    /**
+                     * Format: email
+                     * @description The customer's e-mail: each period's invoice is for them.
+                     */
+                    customerEmail: string;
+                    /**
+                     * @description The network the customer pays on (the plan's token): default, the plan's network.
+                     * @enum {string}
+                     */
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+                    /**
+                     * @description End at the end of the first period instead of renewing.
+                     * @default false
+                     */
+                    cancelAtPeriodEnd?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict (code: idempotency_key_in_use) */
+            409: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large (code: payload_too_large) */
+            413: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type (code: unsupported_media_type) */
+            415: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity (code: idempotency_key_reused) */
+            422: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
+            path: {
+                /** @description A subscription id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found (code: not_found) */
+            404: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A subscription id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "atPeriodEnd": true
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description true (default): the subscription runs to currentPeriodEnd and is not renewed. false: canceled now (its open invoice stays payable).
+                     * @default true
+                     */
+                    atPeriodEnd?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found (code: not_found) */
+            404: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict (code: idempotency_key_in_use) */
+            409: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large (code: payload_too_large) */
+            413: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type (code: unsupported_media_type) */
+            415: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity (code: idempotency_key_reused) */
+            422: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getCurrentTenant: {
         parameters: {
             query?: never;
@@ -9466,7 +10689,7 @@ export interface operations {
                     /** @default true */
                     enabled?: boolean;
                     /** @description Event types to receive, or ["*"] for all. The old names mismatched_payment.* are accepted and stored as held_payment.* (deprecated). */
-                    eventsSubscribed: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "held_payment.detected" | "held_payment.credited" | "held_payment.refunded" | "held_payment.refund_failed" | "payment.screening_hold" | "payout.item.completed" | "payout.item.failed" | "payout.completed" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded" | "mismatched_payment.refund_failed")[];
+                    eventsSubscribed: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "held_payment.detected" | "held_payment.credited" | "held_payment.refunded" | "held_payment.refund_failed" | "payment.screening_hold" | "payout.item.completed" | "payout.item.failed" | "payout.completed" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded" | "mismatched_payment.refund_failed")[];
                     description?: string;
                     /**
                      * @description The dated API version its events are rendered in (type names and data); null: the account's version, which moves when the owner upgrades it. On creation it defaults to the version the request named (Gateway-Version header or the key's own), else null. See docs/webhooks.md#versions.
@@ -9859,7 +11082,7 @@ export interface operations {
                     url?: string;
                     enabled?: boolean;
                     /** @description Event types to receive, or ["*"] for all. The old names mismatched_payment.* are accepted and stored as held_payment.* (deprecated). */
-                    eventsSubscribed?: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "held_payment.detected" | "held_payment.credited" | "held_payment.refunded" | "held_payment.refund_failed" | "payment.screening_hold" | "payout.item.completed" | "payout.item.failed" | "payout.completed" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded" | "mismatched_payment.refund_failed")[];
+                    eventsSubscribed?: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "held_payment.detected" | "held_payment.credited" | "held_payment.refunded" | "held_payment.refund_failed" | "payment.screening_hold" | "payout.item.completed" | "payout.item.failed" | "payout.completed" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded" | "mismatched_payment.refund_failed")[];
                     description?: string | null;
                     /**
                      * @description The dated API version its events are rendered in (type names and data); null: the account's version, which moves when the owner upgrades it. On creation it defaults to the version the request named (Gateway-Version header or the key's own), else null. See docs/webhooks.md#versions.
@@ -13707,6 +14930,158 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayoutCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; answer at once and process asynchronously. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) is retried, up to 8 attempts, then dead-lettered. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSubscriptionCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event id, equal to the body's id: deduplicate on it. */
+                "X-Webhook-Id": string;
+                /** @description Milliseconds since the epoch. Reject deliveries more than 5 minutes away from now. */
+                "X-Webhook-Timestamp": string;
+                /** @description `v1=` + hex HMAC-SHA256 keyed with the endpoint secret (whsec_...) over `<X-Webhook-Timestamp>.<raw body>`. During a secret rotation several signatures, comma-separated (`v1=<new>,v1=<old>`): accept if one matches, compared in constant time. */
+                "X-Webhook-Signature": string;
+                /** @description Your tenant id. */
+                "X-Tenant-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; answer at once and process asynchronously. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) is retried, up to 8 attempts, then dead-lettered. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSubscriptionRenewed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event id, equal to the body's id: deduplicate on it. */
+                "X-Webhook-Id": string;
+                /** @description Milliseconds since the epoch. Reject deliveries more than 5 minutes away from now. */
+                "X-Webhook-Timestamp": string;
+                /** @description `v1=` + hex HMAC-SHA256 keyed with the endpoint secret (whsec_...) over `<X-Webhook-Timestamp>.<raw body>`. During a secret rotation several signatures, comma-separated (`v1=<new>,v1=<old>`): accept if one matches, compared in constant time. */
+                "X-Webhook-Signature": string;
+                /** @description Your tenant id. */
+                "X-Tenant-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionRenewedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; answer at once and process asynchronously. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) is retried, up to 8 attempts, then dead-lettered. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSubscriptionPastDue: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event id, equal to the body's id: deduplicate on it. */
+                "X-Webhook-Id": string;
+                /** @description Milliseconds since the epoch. Reject deliveries more than 5 minutes away from now. */
+                "X-Webhook-Timestamp": string;
+                /** @description `v1=` + hex HMAC-SHA256 keyed with the endpoint secret (whsec_...) over `<X-Webhook-Timestamp>.<raw body>`. During a secret rotation several signatures, comma-separated (`v1=<new>,v1=<old>`): accept if one matches, compared in constant time. */
+                "X-Webhook-Signature": string;
+                /** @description Your tenant id. */
+                "X-Tenant-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionPastDueEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; answer at once and process asynchronously. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) is retried, up to 8 attempts, then dead-lettered. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSubscriptionCanceled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event id, equal to the body's id: deduplicate on it. */
+                "X-Webhook-Id": string;
+                /** @description Milliseconds since the epoch. Reject deliveries more than 5 minutes away from now. */
+                "X-Webhook-Timestamp": string;
+                /** @description `v1=` + hex HMAC-SHA256 keyed with the endpoint secret (whsec_...) over `<X-Webhook-Timestamp>.<raw body>`. During a secret rotation several signatures, comma-separated (`v1=<new>,v1=<old>`): accept if one matches, compared in constant time. */
+                "X-Webhook-Signature": string;
+                /** @description Your tenant id. */
+                "X-Tenant-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionCanceledEvent"];
             };
         };
         responses: {

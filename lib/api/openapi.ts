@@ -185,6 +185,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Withdrawals: "Balances per asset, and withdrawals on any enabled rail to an address in that network's own form (0x… on EVM networks, T… on TRON).",
   Payouts: 'Batch payouts: many withdrawals reserved in one transaction, all or nothing (extension, docs/payouts.md).',
   'Payment links': 'Reusable public pages (`/l/<slug>`) where each payer gets an invoice of their own.',
+  Subscriptions: 'Plans and the subscriptions billed by them, an invoice each period (extension, docs/subscriptions.md).',
   'Storefront orders': 'Orders of the hosted store; each has an invoice.',
   'Storefront products': 'Products of the hosted store.',
   'Exchange withdrawals': 'Withdrawals in other currencies through the exchange service.',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The spec's five scopes plus the two read scopes and orders:manage it leaves open. */
+/** The spec's five scopes plus the two read scopes and orders:manage it leaves open, and subscriptions (issue 48). */
 export const SCOPES = [
   'invoices:read',
   'invoices:write',
@@ -8,6 +8,8 @@ export const SCOPES = [
   'withdrawals:write',
   'webhooks:manage',
   'orders:manage',
+  'subscriptions:read',
+  'subscriptions:write',
   'admin',
 ] as const;
 

@@ -7,6 +7,7 @@ import { PAYOUT_ITEM_STATUSES, PAYOUT_STATUSES } from '@/db/schema/payouts';
 import { NullableTimestamp, Timestamp } from '@/lib/api/schemas';
 import { ASSETS, CHAINS } from '@/lib/config/rails';
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from './types';
+import { SUBSCRIPTION_STATUSES } from '@/db/schema/subscriptions';
 
 /*
  * The data of each event type as it is emitted (lib/invoices/view.ts,
@@ -151,6 +152,27 @@ export const PayoutEventData = z
   })
   .meta({ id: 'PayoutEventData' });
 
+export const SubscriptionEventData = z
+  .object({
+    id: z.string(),
+    planId: z.string(),
+    customerEmail: z.string(),
+    chain: z.enum(CHAINS).describe("The network of each period's invoice."),
+    token: z.enum(ASSETS),
+    amount: z.string().describe("Each period's invoice amount (the plan's)."),
+    status: z
+      .enum(SUBSCRIPTION_STATUSES)
+      .describe(
+        "trialing (no invoice yet), active, past_due (the period's invoice is unpaid after its due date; active again once paid), canceled (final).",
+      ),
+    currentPeriodStart: Timestamp,
+    currentPeriodEnd: Timestamp.describe('The next renewal (or the end of the trial); the end, with cancelAtPeriodEnd.'),
+    cancelAtPeriodEnd: z.boolean(),
+    canceledAt: NullableTimestamp,
+    latestInvoiceId: z.string().nullable().describe("The current or last billed period's invoice (GET /v1/invoices/{id}); null while trialing."),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'Subscription' });
 export const TestEventData = z.object({ endpointId: z.string(), message: z.string() }).meta({ id: 'WebhookTestEventData' });
 
 export type InvoiceEventDataView = z.infer<typeof InvoiceEventData>;
@@ -163,7 +185,7 @@ export type PayoutItemEventDataView = z.infer<typeof PayoutItemEventData>;
 export type PayoutEventDataView = z.infer<typeof PayoutEventData>;
 
 export type AnyEventType = EventType | typeof TEST_EVENT_TYPE;
-/** What an endpoint can receive: the spec's 17 types, our extensions (refund_request.*, held_payment.*, payout.*) and webhook.test. */
+/** What an endpoint can receive: the spec's 17 types, our extensions (refund_request.*, held_payment.*, payout.*, subscription.*) and webhook.test. */
 export const ALL_EVENT_TYPES: readonly AnyEventType[] = [...EVENT_TYPES, TEST_EVENT_TYPE];
 
 export function eventDataSchema(type: AnyEventType): z.ZodType {
@@ -173,6 +195,7 @@ export function eventDataSchema(type: AnyEventType): z.ZodType {
   if (type.startsWith('refund_request.')) return RefundRequestEventData;
   if (type.startsWith('payout.item.')) return PayoutItemEventData;
   if (type.startsWith('payout.')) return PayoutEventData;
+  if (type.startsWith('subscription.')) return SubscriptionEventData;
   // Events stored before the rename keep their old type (events is history): mismatched_payment.* (lib/events/types.ts).
   if (type.startsWith('held_payment.') || type.startsWith('mismatched_payment.') || type === 'payment.screening_hold') return HeldPaymentEventData;
   return OrderEventData;

@@ -33,6 +33,10 @@ export const EVENT_TYPES = [
   'payout.item.completed',
   'payout.item.failed',
   'payout.completed',
+  'subscription.created',
+  'subscription.renewed',
+  'subscription.past_due',
+  'subscription.canceled',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

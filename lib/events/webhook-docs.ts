@@ -43,6 +43,14 @@ const WHEN: Record<AnyEventType, string> = {
     'Extension: one item of a batch payout failed: its withdrawal failed and its amount and fee went back to the balance (data.failureReason). The other items are not affected.',
   'payout.completed':
     'Extension: every item of the batch payout reached its final state (data.completed paid, data.failed failed). Written once, after the last item event.',
+  'subscription.created':
+    'Extension: a subscription was created (POST /v1/subscriptions); data is the subscription. Without a trial its first invoice (data.latestInvoiceId) was created just before (invoice.created).',
+  'subscription.renewed':
+    'Extension: a new period began (or the trial ended) and its invoice was created (data.latestInvoiceId; invoice.created came first). Written once per period.',
+  'subscription.past_due':
+    "Extension: the current period's invoice is unpaid after its due date (data.status past_due). Paid later, the subscription is active again; unpaid graceDays later it is canceled.",
+  'subscription.canceled':
+    'Extension: the subscription ended (data.status canceled): canceled now by you, at the end of its period (cancelAtPeriodEnd), or unpaid after the grace period.',
   [TEST_EVENT_TYPE]: 'Sent only by POST /v1/webhooks/endpoints/{id}/test.',
 };
 

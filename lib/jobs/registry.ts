@@ -9,6 +9,8 @@ import { trackExchangeOrdersLoop } from '@/lib/exchange/track-orders';
 import { runAutoRefunds } from '@/lib/refunds/requests/auto-refund';
 import { runSolvency } from '@/lib/solvency/run-solvency';
 import { env } from '@/lib/env';
+import { runBilling } from '@/lib/subscriptions/run-billing';
+import { sendEmails } from '@/lib/email/send-emails';
 
 /** Every scheduled job. The local worker runs these; jobs/ runs the same entries by name (runScheduledJob) for Trigger.dev. */
 export const SCHEDULED_JOBS: ScheduledJob[] = [
@@ -42,6 +44,10 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
     leaseMs: 90_000,
     run: (db, signal, opts) => trackExchangeOrdersLoop(db, { signal, runForMs: opts?.runForMs ?? 55_000 }),
   },
+  // Subscriptions: each period's invoice (once per period, whatever runs concurrently), past due, canceled (lib/subscriptions).
+  { name: 'subscription-billing', everyMs: 60_000, leaseMs: 120_000, run: (db) => runBilling(db) },
+  // The e-mail outbox sent over SMTP with retries (lib/email): apart from every payment path.
+  { name: 'send-emails', everyMs: 5_000, leaseMs: 60_000, run: (db) => sendEmails(db) },
   // Held on chain against owed, per mode, network and token, and the gas wallets against their floors (lib/solvency).
   {
     name: 'solvency',

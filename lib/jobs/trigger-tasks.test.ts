@@ -108,6 +108,8 @@ const SCHEDULED_TASKS: Record<string, string[]> = {
   'auto-refunds': ['auto-refunds'],
   'webhook-queue-rotate': ['webhook-queue-rotate'],
   solvency: ['solvency'],
+  'subscription-billing': ['subscription-billing'],
+  'send-emails': ['send-emails'],
 };
 
 describe('Trigger.dev tasks (jobs/)', () => {

@@ -12,6 +12,9 @@ import { createPaymentLink } from '@/lib/payment-links/create-payment-link';
 import { CreatePaymentLinkBody } from '@/lib/payment-links/schemas';
 import { heldPayments, payouts, refundClaims, refundRequests } from '@/db/schema';
 import { newId } from '@/lib/ids';
+import { createPlan } from '@/lib/subscriptions/create-plan';
+import { createSubscription } from '@/lib/subscriptions/create-subscription';
+import { CreatePlanBody, CreateSubscriptionBody } from '@/lib/subscriptions/schemas';
 
 /**
  * Makes a real record of each kind a /v1 path can name, for the generated
@@ -27,6 +30,13 @@ const testInvoice = async (db: Db, owner: { tenantId: string; mode: Mode }) =>
       CreateInvoiceBody.parse({ amount: '10.00' }),
     )
   ).id;
+
+const testPlan = (db: Db, owner: { tenantId: string; mode: Mode }) =>
+  createPlan(
+    db,
+    { ...owner, tenant: { rails: null } },
+    CreatePlanBody.parse({ name: 'Test plan', amount: '10.00', interval: 'month', trialDays: 7 }),
+  );
 
 export const RESOURCE_FACTORIES: Partial<Record<IdKind, (db: Db, owner: { tenantId: string; mode: Mode }) => Promise<string>>> = {
   apiKey: async (db, owner) => (await createTestKey(db, { ...owner, scopes: ['invoices:read'] })).id,
@@ -97,4 +107,14 @@ export const RESOURCE_FACTORIES: Partial<Record<IdKind, (db: Db, owner: { tenant
   },
   paymentLink: async (db, owner) =>
     (await createPaymentLink(db, { ...owner, tenant: { rails: null } }, CreatePaymentLinkBody.parse({ name: 'Test link', amount: '10.00' }))).id,
+  plan: async (db, owner) => (await testPlan(db, owner)).id,
+  // On a trial: no invoice yet, the subscription's row is all isolation needs.
+  subscription: async (db, owner) =>
+    (
+      await createSubscription(
+        db,
+        { ...owner, tenant: { rails: null } },
+        CreateSubscriptionBody.parse({ planId: (await testPlan(db, owner)).id, customerEmail: 'customer@example.com' }),
+      )
+    ).id,
 };

@@ -1,0 +1,45 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, mode, tstz } from './columns';
+import { tenants } from './tenants';
+
+export const EMAIL_KINDS = ['invoice', 'reminder', 'receipt'] as const;
+export type EmailKind = (typeof EMAIL_KINDS)[number];
+export const EMAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
+
+/**
+ * The e-mail outbox (issue 48): a message is written in the transaction of what it reports (a period's invoice, a
+ * payment) and sent afterwards by the e-mail job with retries and backoff, so sending never holds up or undoes a payment.
+ * Rendered when sent, from `data`, so a template fix reaches the messages still waiting.
+ */
+export const emails = pgTable(
+  'emails',
+  {
+    id: text().primaryKey(),
+    tenantId: text()
+      .notNull()
+      .references(() => tenants.id),
+    mode: mode(),
+    kind: text({ enum: EMAIL_KINDS }).notNull(),
+    /** What it is about (an invoice id): with kind, one message per thing, whoever writes it twice. */
+    subjectId: text().notNull(),
+    to: text().notNull(),
+    /** The template's values (amounts as strings). */
+    data: jsonb().$type<Record<string, string>>().notNull(),
+    status: text({ enum: EMAIL_STATUSES }).notNull().default('pending'),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: tstz().notNull().defaultNow(),
+    lastError: text(),
+    sentAt: tstz(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('emails_once_uq').on(t.kind, t.subjectId),
+    /** The sender's queue: pending messages by when they are due. */
+    index('emails_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
+  ],
+);
+
+export type Email = typeof emails.$inferSelect;

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { defineOperation } from '@/lib/api/operation';
+import { PageQuery } from '@/lib/api/schemas';
+import {
+  CancelSubscriptionBody,
+  CreatePlanBody,
+  CreateSubscriptionBody,
+  ListSubscriptionsQuery,
+  PlanList,
+  PlanSchema,
+  SubscriptionList,
+  SubscriptionSchema,
+} from './schemas';
+
+const tag = 'Subscriptions';
+
+export const createPlanOp = defineOperation({
+  id: 'createPlan',
+  method: 'POST',
+  path: '/v1/plans',
+  scope: 'subscriptions:write',
+  tag,
+  summary: 'Create a subscription plan',
+  description:
+    'Extension (issue 48). What a subscriber pays each period (`amount` in `token`, at most 2 decimals) on which rail by default, how long a period is (`interval` × `intervalCount`), the free trial and the grace period after an unpaid invoice falls due. A plan is not edited: create another. See docs/subscriptions.md.',
+  body: CreatePlanBody,
+  example: { name: 'Pro monthly', amount: '29.00', chain: 'BSC', token: 'USDT', interval: 'month', intervalCount: 1, trialDays: 14, graceDays: 3 },
+  response: PlanSchema,
+  status: 201,
+});
+
+export const listPlansOp = defineOperation({
+  id: 'listPlans',
+  method: 'GET',
+  path: '/v1/plans',
+  scope: 'subscriptions:read',
+  tag,
+  summary: 'List plans, newest first',
+  query: PageQuery,
+  response: PlanList,
+});
+
+export const getPlanOp = defineOperation({
+  id: 'getPlan',
+  method: 'GET',
+  path: '/v1/plans/:id',
+  scope: 'subscriptions:read',
+  tag,
+  summary: 'Get a plan',
+  params: { id: 'plan' },
+  query: z.strictObject({}),
+  response: PlanSchema,
+});
+
+export const createSubscriptionOp = defineOperation({
+  id: 'createSubscription',
+  method: 'POST',
+  path: '/v1/subscriptions',
+  scope: 'subscriptions:write',
+  tag,
+  summary: 'Subscribe a customer to a plan',
+  description:
+    "Extension (issue 48). Without a trial the subscription is `active` and its first period's invoice is created at once (`latestInvoiceId`; invoice.created then subscription.created). With one it is `trialing` until `currentPeriodEnd`. " +
+    'Each period the gateway creates the next invoice (subscription.renewed); unpaid after its due date (a week, or the period when shorter) the subscription is `past_due` (subscription.past_due), active again once paid, and canceled `graceDays` later (subscription.canceled). ' +
+    "The invoice is paid as any other; automatic collection from the customer's wallet is not built yet (docs/subscriptions.md).",
+  body: CreateSubscriptionBody,
+  example: { planId: 'plan_01JD0000000000000000000000', customerEmail: 'customer@example.com' },
+  response: SubscriptionSchema,
+  status: 201,
+});
+
+export const listSubscriptionsOp = defineOperation({
+  id: 'listSubscriptions',
+  method: 'GET',
+  path: '/v1/subscriptions',
+  scope: 'subscriptions:read',
+  tag,
+  summary: 'List subscriptions, newest first',
+  query: ListSubscriptionsQuery,
+  response: SubscriptionList,
+});
+
+export const getSubscriptionOp = defineOperation({
+  id: 'getSubscription',
+  method: 'GET',
+  path: '/v1/subscriptions/:id',
+  scope: 'subscriptions:read',
+  tag,
+  summary: 'Get a subscription',
+  params: { id: 'subscription' },
+  query: z.strictObject({}),
+  response: SubscriptionSchema,
+});
+
+export const cancelSubscriptionOp = defineOperation({
+  id: 'cancelSubscription',
+  method: 'POST',
+  path: '/v1/subscriptions/:id/cancel',
+  scope: 'subscriptions:write',
+  tag,
+  summary: 'Cancel a subscription',
+  description:
+    'At the period end (default, `cancelAtPeriodEnd` becomes true: no further invoice; subscription.canceled at `currentPeriodEnd`), or now with `atPeriodEnd: false` (subscription.canceled now; an open invoice stays payable). Canceling a canceled subscription returns it unchanged.',
+  params: { id: 'subscription' },
+  body: CancelSubscriptionBody,
+  example: { atPeriodEnd: true },
+  response: SubscriptionSchema,
+});

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { PLAN_INTERVALS } from '@/db/schema/plans';
+import { SUBSCRIPTION_STATUSES } from '@/db/schema/subscriptions';
+import { PageQuery, paged, Timestamp } from '@/lib/api/schemas';
+import { ASSETS, CHAINS, DEFAULT_RAIL } from '@/lib/config/rails';
+import { amountString } from '@/lib/invoices/amount';
+import { SubscriptionEventData } from '@/lib/events/payloads';
+
+const int = (min: number, max: number) =>
+  z
+    .number({ error: () => `must be an integer from ${min} to ${max}` })
+    .int(`must be an integer from ${min} to ${max}`)
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`);
+
+export const CreatePlanBody = z.strictObject({
+  name: z.string().trim().min(1).max(200).describe('Shown to subscribers on each invoice, e.g. "Pro monthly".'),
+  // Two decimals, as an invoice takes its amount: each period's invoice is exactly this.
+  amount: amountString({ maxDecimals: 2, max: '1000000000', example: '29.00' }).describe(
+    'Charged each period in `token`: a decimal string greater than 0 with at most 2 decimals.',
+  ),
+  chain: z
+    .enum(CHAINS, { error: () => `must be one of: ${CHAINS.join(', ')}` })
+    .default(DEFAULT_RAIL.chain)
+    .describe("The subscriptions' default network; a subscription may choose another network of the same token."),
+  token: z
+    .enum(ASSETS, { error: () => `must be one of: ${ASSETS.join(', ')}` })
+    .default(DEFAULT_RAIL.token)
+    .describe('USDT (default) or USDC.'),
+  interval: z.enum(PLAN_INTERVALS, { error: () => `must be one of: ${PLAN_INTERVALS.join(', ')}` }).describe('The unit of a period.'),
+  intervalCount: int(1, 365).default(1).describe('Units per period (interval month, intervalCount 3 = quarterly). Default 1.'),
+  trialDays: int(0, 730)
+    .default(0)
+    .describe('Free days before the first paid period. Default 0: the first invoice is created with the subscription.'),
+  graceDays: int(0, 365)
+    .default(0)
+    .describe("Days after a period's invoice is due (and the subscription past_due) before the subscription is canceled. Default 0."),
+});
+export type CreatePlanInput = z.output<typeof CreatePlanBody>;
+
+export const PlanSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    amount: z.string().describe('Charged each period, in token.'),
+    chain: z.enum(CHAINS),
+    token: z.enum(ASSETS),
+    interval: z.enum(PLAN_INTERVALS),
+    intervalCount: z.int(),
+    trialDays: z.int(),
+    graceDays: z.int(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: 'Plan' });
+export type PlanView = z.infer<typeof PlanSchema>;
+export const PlanList = paged(PlanSchema);
+
+export const CreateSubscriptionBody = z.strictObject({
+  planId: z.string().describe('The plan (`plan_...`) of this account and mode.'),
+  customerEmail: z
+    .email({ error: () => 'must be an e-mail address' })
+    .max(320)
+    .describe("The customer's e-mail: each period's invoice is for them."),
+  chain: z
+    .enum(CHAINS, { error: () => `must be one of: ${CHAINS.join(', ')}` })
+    .optional()
+    .describe("The network the customer pays on (the plan's token): default, the plan's network."),
+  cancelAtPeriodEnd: z.boolean().default(false).describe('End at the end of the first period instead of renewing.'),
+});
+export type CreateSubscriptionInput = z.output<typeof CreateSubscriptionBody>;
+
+/** The API object is the events' data (lib/events/payloads.ts holds it: lib/events stays below the domains). */
+export const SubscriptionSchema = SubscriptionEventData;
+export type SubscriptionView = z.infer<typeof SubscriptionSchema>;
+export const SubscriptionList = paged(SubscriptionSchema);
+
+export const ListSubscriptionsQuery = PageQuery.extend({
+  status: z.enum(SUBSCRIPTION_STATUSES).optional().describe('Only subscriptions in this status.'),
+  planId: z.string().optional().describe("Only this plan's subscriptions."),
+});
+
+export const CancelSubscriptionBody = z.strictObject({
+  atPeriodEnd: z
+    .boolean()
+    .default(true)
+    .describe('true (default): the subscription runs to currentPeriodEnd and is not renewed. false: canceled now (its open invoice stays payable).'),
+});
