@@ -167,8 +167,10 @@ async function planLocalChains(mode: 'test' | 'live'): Promise<{ env: Record<str
 async function startPlanned(c: PlannedChain): Promise<AnvilChain> {
   const chain = await startAnvil({ port: c.plan.port, chainId: c.plan.chainId, blockTime: DEV_BLOCK_TIME[c.key], chain: c.key, tokens: c.tokens });
   chains.push(chain);
-  const differs = chain.tokens.some((t, i) => t.address.toLowerCase() !== c.plan.tokens[i]!.address.toLowerCase());
-  if (differs) throw new Error(`${c.mode} ${c.key} chain: token addresses differ from the planned ones (lib/testing/anvil.ts planAnvil)`);
+  const differs =
+    chain.tokens.some((t, i) => t.address.toLowerCase() !== c.plan.tokens[i]!.address.toLowerCase()) ||
+    chain.disperse.toLowerCase() !== c.plan.disperse.toLowerCase();
+  if (differs) throw new Error(`${c.mode} ${c.key} chain: contract addresses differ from the planned ones (lib/testing/anvil.ts planAnvil)`);
   const list = chain.tokens.map((t) => `${t.asset} ${t.address} (${t.decimals} decimals)`).join(', ');
   console.log(`[dev] ${c.mode} ${c.key} chain: anvil ${chain.rpcUrl} (chain id ${chain.chainId}), ${list}`);
   return chain;

@@ -52,11 +52,13 @@ export type AnvilChain = Awaited<ReturnType<typeof startAnvil>>;
 export function planAnvil(opts: { port: number; chainId: number; tokens: { asset: Asset; decimals: number }[] }) {
   const keys = { faucet: devKey(0), gas: devKey(1), hot: devKey(2), fee: devKey(3), other: devKey(4) };
   const addr = (k: Hex) => privateKeyToAccount(k).address;
-  const tokens: TokenContract[] = opts.tokens.map((t, i) => ({
+  const tokens: TokenContract<'evm'>[] = opts.tokens.map((t, i) => ({
     asset: t.asset,
     decimals: t.decimals,
-    address: getContractAddress({ from: addr(keys.faucet), nonce: BigInt(i) }),
+    address: EVM_ADDRESS_CODEC.parse(getContractAddress({ from: addr(keys.faucet), nonce: BigInt(i) })),
   }));
+  // startAnvil's faucet deploys every token, mints each once, then deploys the disperse contract.
+  const disperse = EVM_ADDRESS_CODEC.parse(getContractAddress({ from: addr(keys.faucet), nonce: BigInt(2 * opts.tokens.length) }));
   return {
     rpcUrl: `http://127.0.0.1:${opts.port}`,
     chainId: opts.chainId,
@@ -64,6 +66,7 @@ export function planAnvil(opts: { port: number; chainId: number; tokens: { asset
     keys,
     addresses: { faucet: addr(keys.faucet), gas: addr(keys.gas), hot: addr(keys.hot), fee: addr(keys.fee) },
     tokens,
+    disperse,
     tokenOf: (asset: Asset) => tokens.find((t) => t.asset === asset)!.address,
   };
 }
@@ -168,7 +171,9 @@ export async function startAnvil(opts: AnvilOptions = {}) {
   for (const t of tokens) await mint(faucet.account.address, opts.faucetSupply ?? '1000000000000', t.address);
   const tokenOf = (asset: Asset) => tokens.find((t) => t.asset === asset)!.address;
   // The disperse contract batch payouts go through, approved by the hot wallet for every token (as the operator does once).
-  const disperse = await deployDisperse({ rpcUrl, chainId, deployerKey: keys.faucet, hotWalletKey: keys.hot, tokens: tokens.map((t) => t.address) });
+  const disperse = EVM_ADDRESS_CODEC.parse(
+    await deployDisperse({ rpcUrl, chainId, deployerKey: keys.faucet, hotWalletKey: keys.hot, tokens: tokens.map((t) => t.address) }),
+  );
 
   const network = (mode: Mode, overrides: Partial<EvmNetwork> = {}): EvmNetwork => ({
     family: 'evm',

@@ -11,7 +11,7 @@ import { broadcastRaw } from '@/lib/chain/broadcast-raw';
 import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 import { DEFAULT_DISPERSE_CAP, disperseData } from '@/lib/chain/evm/disperse/disperse-call';
 import { freezeListCall, frozenFrom } from '@/lib/chain/freeze-list';
-import { railOf } from '@/lib/chain/network';
+import { railOf, type EvmNetwork } from '@/lib/chain/network';
 import { reserveNonce } from '@/lib/chain/reserve-nonce';
 import { resultOf, rpcBatch, RpcReadError } from '@/lib/chain/rpc-batch';
 import { failWithdrawal } from './finish-withdrawal';
@@ -21,7 +21,7 @@ import { stopScreened } from './stop-screened';
 
 const REVERT = /revert|execution reverted|paused/i;
 
-type Disperse = LaneNetwork & { disperseAddress: `0x${string}` };
+type Disperse = LaneNetwork<EvmNetwork> & { disperseAddress: `0x${string}` };
 
 /** The items of one batch, their call data and what the chain said about them. */
 interface Plan {
@@ -41,7 +41,7 @@ interface Plan {
  */
 export async function sendBatches(
   db: Db,
-  lane: LaneNetwork,
+  lane: LaneNetwork<EvmNetwork>,
   client: PublicClient,
   account: PrivateKeyAccount,
   due: Withdrawal[],

@@ -6,7 +6,7 @@ import type { Db } from '@/lib/db';
 import { broadcastRaw } from '@/lib/chain/broadcast-raw';
 import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 import { disperseData } from '@/lib/chain/evm/disperse/disperse-call';
-import { railOf } from '@/lib/chain/network';
+import { railOf, type EvmNetwork } from '@/lib/chain/network';
 import { recordGasSpend } from '@/lib/chain/record-gas-spend';
 import type { LaneNetwork } from './lane-helpers';
 
@@ -14,7 +14,7 @@ import type { LaneNetwork } from './lane-helpers';
  * A batch's mined receipt, read through any of its items: the gas once in gas_spend (kind withdrawal_batch) and on
  * the batch row, where each item's share is costWei / itemCount. Idempotent: every item reads the same receipt.
  */
-export async function recordBatchGas(db: Db, net: LaneNetwork, batchId: string, r: { hash: string; gasUsed: bigint; gasPrice: bigint }) {
+export async function recordBatchGas(db: Db, net: LaneNetwork<EvmNetwork>, batchId: string, r: { hash: string; gasUsed: bigint; gasPrice: bigint }) {
   await recordGasSpend(db, {
     mode: net.mode,
     chainId: net.chainId,
@@ -38,7 +38,7 @@ class LostRace extends Error {}
  * the same time finds nothing to update and broadcasts nothing). Items no longer all open under that hash (a
  * divergence no path makes) are left to their first transaction.
  */
-export async function replaceStuckBatch(db: Db, lane: LaneNetwork, client: PublicClient, account: PrivateKeyAccount, w: Withdrawal, now: Date) {
+export async function replaceStuckBatch(db: Db, lane: LaneNetwork<EvmNetwork>, client: PublicClient, account: PrivateKeyAccount, w: Withdrawal, now: Date) {
   const net = railOf(lane, w.token);
   const [batch] = await db.select().from(withdrawalBatches).where(eq(withdrawalBatches.id, w.batchId!));
   if (!net || !batch || !lane.disperseAddress) return;
