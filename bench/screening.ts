@@ -157,6 +157,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await withBenchDatabase(async () => {
     const rows = await benchScreening();
     if (process.env.BENCH_SCREENING_ORACLE !== '0') rows.push(...(await benchOracle()));
-    printTable(`Screening cost (in-process; ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`, rows);
+    printTable(
+      `Screening cost (in-process; ${cpus().length} cores, load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')})`,
+      rows,
+    );
   });
 }

@@ -66,8 +66,7 @@ describe('screenAddress', () => {
 
 describe('screenSenders (a watcher pass)', () => {
   it('holds the listed senders, screening each distinct sender once and moving the counters once per pass', async () => {
-    const counted = async () =>
-      Object.fromEntries((await processMetrics().screenings.get()).values.map((v) => [String(v.labels.outcome), v.value]));
+    const counted = async () => Object.fromEntries((await processMetrics().screenings.get()).values.map((v) => [String(v.labels.outcome), v.value]));
     const clean = '0x' + '4'.repeat(40);
     const before = await counted();
     // As the watcher decodes them: lower-case identities, a sender repeated across payments.

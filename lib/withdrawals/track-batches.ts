@@ -38,7 +38,14 @@ class LostRace extends Error {}
  * the same time finds nothing to update and broadcasts nothing). Items no longer all open under that hash (a
  * divergence no path makes) are left to their first transaction.
  */
-export async function replaceStuckBatch(db: Db, lane: LaneNetwork<EvmNetwork>, client: PublicClient, account: PrivateKeyAccount, w: Withdrawal, now: Date) {
+export async function replaceStuckBatch(
+  db: Db,
+  lane: LaneNetwork<EvmNetwork>,
+  client: PublicClient,
+  account: PrivateKeyAccount,
+  w: Withdrawal,
+  now: Date,
+) {
   const net = railOf(lane, w.token);
   const [batch] = await db.select().from(withdrawalBatches).where(eq(withdrawalBatches.id, w.batchId!));
   if (!net || !batch || !lane.disperseAddress) return;
