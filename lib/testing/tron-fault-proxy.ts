@@ -19,6 +19,8 @@ const hex = (n: number) => `0x${n.toString(16)}`;
  * EVM one). Switches, changeable at any time through `state`:
  * - failWhen: requests it picks get HTTP 503;
  * - hangWhen: requests it picks never get an answer (the client's timeout ends them) until `heal`/`cutHanging`;
+ * - loseAnswerWhen: requests it picks reach the node, then the answer is lost (HTTP 503): a broadcast that landed
+ *   while the sender saw it fail;
  * - nodes: views answered round-robin per request. A node with `lag` n answers from a head n blocks back:
  *   getnowblock and getblock without a number give head−n (solidified−n on /walletsolidity), blocks and
  *   transaction infos above it are empty, JSON-RPC `latest`/`finalized` are cut the same way. Account and
@@ -29,6 +31,7 @@ export async function startTronFaultProxy(upstream: string) {
   const state = {
     failWhen: null as ((c: TronCall) => boolean) | null,
     hangWhen: null as ((c: TronCall) => boolean) | null,
+    loseAnswerWhen: null as ((c: TronCall) => boolean) | null,
     nodes: [{ lag: 0 }] as TronFaultNode[],
     /** Picks the node of a request (a load balancer routing by path); unset or undefined: round-robin. */
     route: null as ((c: TronCall) => number | undefined) | null,
@@ -102,6 +105,10 @@ export async function startTronFaultProxy(upstream: string) {
         }
         const node = state.nodes[state.route?.(c) ?? next++ % state.nodes.length]!;
         const out = node.lag === 0 ? await forward(path, body) : await lagged(path, body, node.lag);
+        if (state.loseAnswerWhen?.(c)) {
+          state.failed++;
+          return res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable');
+        }
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out));
       } catch (err) {
         res.writeHead(502, { 'content-type': 'text/plain' }).end(`proxy: ${String((err as Error).message)}`);
@@ -120,6 +127,7 @@ export async function startTronFaultProxy(upstream: string) {
     heal() {
       state.failWhen = null;
       state.hangWhen = null;
+      state.loseAnswerWhen = null;
       state.nodes = [{ lag: 0 }];
       state.route = null;
       cutHanging();
