@@ -1,9 +1,12 @@
 /**
- * Batch payouts (issue 47) on local chains, in-process (lib/, real PostgreSQL, anvil): a 1,000-item payout split
- * over BSC (USDT, 18 decimals) and Ethereum (USDT, 6), from POST /v1/payouts to every item COMPLETED, with the
- * rails' lanes sending payout items through the disperse contract; then 200 items sent one transfer each (no
- * disperse contract) for comparison. Prints items per second, gas per item batched vs single (from gas_spend, the
- * receipts' gasUsed) and the machine's load with each figure. Exactly once is checked: every recipient's balance.
+ * Batch payouts (issue 47) on local chains, in-process (lib/, real PostgreSQL, anvil, the TRON stand-in): a
+ * 1,000-item payout split over BSC (USDT, 18 decimals), Ethereum (USDT, 6) and TRON (USDT, 6), from POST
+ * /v1/payouts to every item COMPLETED, the EVM lanes sending payout items through the disperse contract, the TRON
+ * lane one transaction per item, TRON_SEND_PARALLEL at a time; then 200 items on BSC+Ethereum sent one transfer
+ * each (no disperse contract) for comparison. Prints items per second, gas per item batched vs single (from
+ * gas_spend, the receipts' gasUsed), TRX burned per TRON item (gas_spend, sun) and the machine's load with each
+ * figure. Exactly once is checked: every recipient's balance, on its chain.
+ *   npx tsx bench/payouts.ts   (BENCH_PAYOUT_ITEMS=30 BENCH_PAYOUT_SINGLE_ITEMS=10 for a smoke run)
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -25,13 +28,19 @@ async function main(): Promise<Row[]> {
   const { processWithdrawals } = await import('@/lib/withdrawals/process-withdrawals');
   const { DEFAULT_DISPERSE_CAP } = await import('@/lib/chain/evm/disperse/disperse-call');
   const { rowsOf } = await import('@/lib/db');
+  const { startTronRail } = await import('@/lib/testing/tron-rail');
+  const { usdtOf } = await import('@/lib/testing/tron-lane-helpers');
+  const { freshTronAddress } = await import('@/lib/testing/tron-lane-helpers');
   type LaneNetwork = import('@/lib/withdrawals/lane-helpers').LaneNetwork;
 
   const bsc = await startAnvil({ chain: 'BSC', tokens: [{ asset: 'USDT', decimals: 18 }] });
   const eth = await startAnvil({ chain: 'ETHEREUM', tokens: [{ asset: 'USDT', decimals: 6 }] });
   const chains = [bsc, eth];
+  // The stand-in mines a block per broadcast (tests' autoMine); its hot wallet holds 1,000,000 TRX for the burns.
+  const tron = await startTronRail();
   try {
     for (const c of chains) await c.mint(c.addresses.hot, '10000000', c.tokens[0]!.address);
+    await tron.node.mintUsdt(tron.node.keys.hot.address, 10n ** 13n);
     const t = await createTestTenant({ name: 'Bench payouts' });
     await t.db.transaction((tx) =>
       postLedgerEntry(tx, {
@@ -47,18 +56,24 @@ async function main(): Promise<Row[]> {
     await t.db.execute(sql`update api_keys set rate_limit_rpm = 100000000 where tenant_id = ${t.tenant.id}`);
     const rows: Row[] = [];
 
-    /** One payout of `n` items half on each chain, sent to the end; `batched` false: the networks without the contract. */
-    const run = async (n: number, batched: boolean) => {
+    /**
+     * One payout of `n` items spread evenly over the EVM chains (and TRON when `withTron`), sent to the end;
+     * `batched` false: the EVM networks without the contract.
+     */
+    const run = async (n: number, batched: boolean, withTron: boolean) => {
       const nets = chains.map((c) => c.network('test', batched ? {} : { disperseAddress: undefined }) as LaneNetwork);
       setNetworkOverride('test', nets[0]!, 'BSC');
       setNetworkOverride('test', nets[1]!, 'ETHEREUM');
+      const lanes = withTron ? 3 : 2;
+      const chainOf = (i: number) => (['BSC', 'ETHEREUM', 'TRON'] as const)[i % lanes]!;
       const items = Array.from({ length: n }, (_, i) => ({
         reference: `bench-${batched ? 'b' : 's'}-${Date.now()}-${i}`,
-        destinationAddress: freshAddress(),
+        destinationAddress: chainOf(i) === 'TRON' ? freshTronAddress() : freshAddress(),
         amount: (1 + (i % 100) / 100).toFixed(2),
-        chain: i % 2 === 0 ? 'BSC' : 'ETHEREUM',
+        chain: chainOf(i),
         token: 'USDT',
       }));
+      const laneNets = withTron ? [...nets, tron.net as unknown as LaneNetwork] : nets;
       const t0 = performance.now();
       const res = await call('POST', '/v1/payouts', { key: t.test, body: { items } });
       if (res.status !== 201) throw new Error(`POST /v1/payouts: ${res.status} ${res.text}`);
@@ -67,8 +82,9 @@ async function main(): Promise<Row[]> {
       let passes = 0;
       for (;;) {
         passes++;
-        await Promise.all(nets.map((net) => processWithdrawals(t.db, net, { retryDelayMs: 0 })));
-        await Promise.all(chains.map((c) => c.mine(12)));
+        await Promise.all(laneNets.map((net) => processWithdrawals(t.db, net, { retryDelayMs: 0 })));
+        // TRON: 19 blocks solidify what this pass sent.
+        await Promise.all([...chains.map((c) => c.mine(12)), ...(withTron ? [tron.node.mine(19)] : [])]);
         const view = await call('GET', `/v1/payouts/${res.body.id}`, { key: t.test });
         if (view.body.status === 'COMPLETED') {
           if (view.body.counts.completed !== n) throw new Error(`only ${view.body.counts.completed} of ${n} items completed`);
@@ -78,20 +94,25 @@ async function main(): Promise<Row[]> {
       }
       const total = performance.now() - t0;
       // Exactly once, from the chains: each recipient holds its amount.
-      for (const [i, it] of items.entries()) {
-        const c = i % 2 === 0 ? bsc : eth;
-        const got = await c.tokenBalance(it.destinationAddress as Address, c.tokens[0]!.address);
-        if (got !== parseUnits(it.amount, c.tokens[0]!.decimals)) throw new Error(`${it.destinationAddress} holds ${got}, expected ${it.amount}`);
+      for (const it of items) {
+        const c = it.chain === 'BSC' ? bsc : it.chain === 'ETHEREUM' ? eth : null;
+        const got = c ? await c.tokenBalance(it.destinationAddress as Address, c.tokens[0]!.address) : await usdtOf(tron, it.destinationAddress);
+        if (got !== parseUnits(it.amount, c ? c.tokens[0]!.decimals : 6)) throw new Error(`${it.destinationAddress} holds ${got}, expected ${it.amount}`);
       }
       const gas = rowsOf<{ chain_id: string; kind: string; txs: string; gas: string }>(
         await t.db.execute(sql`select chain_id::text, kind, count(*)::text as txs, sum(gas_used)::text as gas from gas_spend
                                 where kind = ${batched ? 'withdrawal_batch' : 'withdrawal'} group by chain_id, kind`),
       );
-      return { created, total, passes, totalLoad: load(), createLoad, gas };
+      // TRON: the TRX each item's transaction burned (energy and bandwidth, sun), one gas_spend row per item.
+      const [burn] = rowsOf<{ txs: string; sun: string | null }>(
+        await t.db.execute(sql`select count(*)::text as txs, sum(cost_wei)::text as sun from gas_spend
+                                where kind = 'withdrawal' and chain_id = ${tron.net.chainId}`),
+      );
+      return { created, total, passes, totalLoad: load(), createLoad, gas, burn: burn!, tronItems: items.filter((i) => i.chain === 'TRON').length };
     };
 
-    const b = await run(ITEMS, true);
-    const perChain = ITEMS / 2;
+    const b = await run(ITEMS, true, true);
+    const perChain = (chain: string) => Math.ceil((ITEMS - ['BSC', 'ETHEREUM', 'TRON'].indexOf(chain)) / 3);
     rows.push({
       name: `POST /v1/payouts, ${ITEMS} items (validate + reserve) (${b.createLoad})`,
       value: `${(b.created / 1000).toFixed(2)} s (${Math.round(ITEMS / (b.created / 1000))} items/s)`,
@@ -99,12 +120,19 @@ async function main(): Promise<Row[]> {
       ok: null,
     });
     rows.push({
-      name: `${ITEMS} items BSC+Ethereum batched (cap ${DEFAULT_DISPERSE_CAP}), POST to all COMPLETED (${b.totalLoad})`,
+      name: `${ITEMS} items BSC+Ethereum batched (cap ${DEFAULT_DISPERSE_CAP}) + TRON one tx each, POST to all COMPLETED (${b.totalLoad})`,
       value: `${(b.total / 1000).toFixed(1)} s, ${(ITEMS / (b.total / 1000)).toFixed(0)} items/s, ${b.passes} lane passes`,
       target: 'informational',
       ok: null,
     });
-    const s = await run(SINGLE_ITEMS, false);
+    const sun = BigInt(b.burn.sun ?? '0');
+    rows.push({
+      name: `TRON: TRX burned per item (${b.burn.txs} txs for ${b.tronItems} items, fresh recipients, no staked energy) (${load()})`,
+      value: `${(Number(sun / BigInt(Math.max(1, b.tronItems))) / 1e6).toFixed(2)} TRX (${(Number(sun) / 1e6).toFixed(1)} TRX in all)`,
+      target: 'informational',
+      ok: null,
+    });
+    const s = await run(SINGLE_ITEMS, false, false);
     rows.push({
       name: `${SINGLE_ITEMS} items BSC+Ethereum one transfer each, POST to all COMPLETED (${s.totalLoad})`,
       value: `${(s.total / 1000).toFixed(1)} s, ${(SINGLE_ITEMS / (s.total / 1000)).toFixed(0)} items/s, ${s.passes} lane passes`,
@@ -115,7 +143,7 @@ async function main(): Promise<Row[]> {
       const name = c === bsc ? 'BSC' : 'Ethereum';
       const bg = b.gas.find((g) => Number(g.chain_id) === c.chainId)!;
       const sg = s.gas.find((g) => Number(g.chain_id) === c.chainId)!;
-      const batchedPer = Number(bg.gas) / perChain;
+      const batchedPer = Number(bg.gas) / perChain(c === bsc ? 'BSC' : 'ETHEREUM');
       const singlePer = Number(sg.gas) / (SINGLE_ITEMS / 2);
       rows.push({
         name: `${name} gas per item: batched (${bg.txs} txs) vs single (${load()})`,
@@ -127,6 +155,7 @@ async function main(): Promise<Row[]> {
     return rows;
   } finally {
     for (const c of chains) await c.stop();
+    await tron.stop();
   }
 }
 
