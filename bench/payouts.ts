@@ -97,7 +97,8 @@ async function main(): Promise<Row[]> {
       for (const it of items) {
         const c = it.chain === 'BSC' ? bsc : it.chain === 'ETHEREUM' ? eth : null;
         const got = c ? await c.tokenBalance(it.destinationAddress as Address, c.tokens[0]!.address) : await usdtOf(tron, it.destinationAddress);
-        if (got !== parseUnits(it.amount, c ? c.tokens[0]!.decimals : 6)) throw new Error(`${it.destinationAddress} holds ${got}, expected ${it.amount}`);
+        if (got !== parseUnits(it.amount, c ? c.tokens[0]!.decimals : 6))
+          throw new Error(`${it.destinationAddress} holds ${got}, expected ${it.amount}`);
       }
       const gas = rowsOf<{ chain_id: string; kind: string; txs: string; gas: string }>(
         await t.db.execute(sql`select chain_id::text, kind, count(*)::text as txs, sum(gas_used)::text as gas from gas_spend
