@@ -29,8 +29,8 @@ async function main(): Promise<Row[]> {
   const { DEFAULT_DISPERSE_CAP } = await import('@/lib/chain/evm/disperse/disperse-call');
   const { rowsOf } = await import('@/lib/db');
   const { startTronRail } = await import('@/lib/testing/tron-rail');
-  const { usdtOf } = await import('@/lib/testing/tron-lane-helpers');
-  const { freshTronAddress } = await import('@/lib/testing/tron-lane-helpers');
+  const { freshTronAddress, usdtOf } = await import('@/lib/testing/tron-lane-helpers');
+  const { TRON_SEND_PARALLEL } = await import('@/lib/withdrawals/tron-send');
   type LaneNetwork = import('@/lib/withdrawals/lane-helpers').LaneNetwork;
 
   const bsc = await startAnvil({ chain: 'BSC', tokens: [{ asset: 'USDT', decimals: 18 }] });
@@ -80,11 +80,20 @@ async function main(): Promise<Row[]> {
       const created = performance.now() - t0;
       const createLoad = load();
       let passes = 0;
+      /** When this payout's TRON items were all COMPLETED (ms from the POST), checked after each pass. */
+      let tronDone: number | null = null;
       for (;;) {
         passes++;
         await Promise.all(laneNets.map((net) => processWithdrawals(t.db, net, { retryDelayMs: 0 })));
         // TRON: 19 blocks solidify what this pass sent.
         await Promise.all([...chains.map((c) => c.mine(12)), ...(withTron ? [tron.node.mine(19)] : [])]);
+        if (withTron && tronDone === null) {
+          const [open] = rowsOf<{ n: number }>(
+            await t.db.execute(sql`select count(*)::int as n from withdrawals
+                                    where tenant_id = ${t.tenant.id} and chain = 'TRON' and status <> 'COMPLETED'`),
+          );
+          if (open!.n === 0) tronDone = performance.now() - t0;
+        }
         const view = await call('GET', `/v1/payouts/${res.body.id}`, { key: t.test });
         if (view.body.status === 'COMPLETED') {
           if (view.body.counts.completed !== n) throw new Error(`only ${view.body.counts.completed} of ${n} items completed`);
@@ -109,7 +118,17 @@ async function main(): Promise<Row[]> {
         await t.db.execute(sql`select count(*)::text as txs, sum(cost_wei)::text as sun from gas_spend
                                 where kind = 'withdrawal' and chain_id = ${tron.net.chainId}`),
       );
-      return { created, total, passes, totalLoad: load(), createLoad, gas, burn: burn!, tronItems: items.filter((i) => i.chain === 'TRON').length };
+      return {
+        created,
+        total,
+        passes,
+        totalLoad: load(),
+        createLoad,
+        gas,
+        burn: burn!,
+        tronDone,
+        tronItems: items.filter((i) => i.chain === 'TRON').length,
+      };
     };
 
     const b = await run(ITEMS, true, true);
@@ -127,6 +146,12 @@ async function main(): Promise<Row[]> {
       ok: null,
     });
     const sun = BigInt(b.burn.sun ?? '0');
+    rows.push({
+      name: `TRON's ${b.tronItems} items of it (one tx each, ${TRON_SEND_PARALLEL} at a time), POST to all COMPLETED (${b.totalLoad})`,
+      value: b.tronDone === null ? 'n/a' : `${(b.tronDone / 1000).toFixed(1)} s, ${(b.tronItems / (b.tronDone / 1000)).toFixed(0)} items/s`,
+      target: 'informational',
+      ok: null,
+    });
     rows.push({
       name: `TRON: TRX burned per item (${b.burn.txs} txs for ${b.tronItems} items, fresh recipients, no staked energy) (${load()})`,
       value: `${(Number(sun / BigInt(Math.max(1, b.tronItems))) / 1e6).toFixed(2)} TRX (${(Number(sun) / 1e6).toFixed(1)} TRX in all)`,
