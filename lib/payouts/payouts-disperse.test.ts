@@ -1,4 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 import { erc20Abi, parseUnits, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, gasSpend, withdrawalBatches, withdrawals } from '@/db/schema';
@@ -56,7 +57,7 @@ async function received(to: Address[]) {
 }
 
 async function expectPaidOnce(items: { destinationAddress: string; amount: string }[]) {
-  const got = await received(items.map((i) => i.destinationAddress as Address));
+  const got = await received(items.map((i) => EVM_ADDRESS_CODEC.parse(i.destinationAddress)));
   // The tenant's 1 % fee is on top: each recipient receives exactly its amount, once.
   expect(got).toEqual(items.map((i) => [parseUnits(i.amount, 18)]));
 }
@@ -119,7 +120,7 @@ describe('batch payouts through the disperse contract', () => {
     // One transaction for the four, and it reverted: every item says so.
     expect(new Set((failed.items as { failureReason: string }[]).map((i) => i.failureReason)).size).toBe(1);
     expect((failed.items as { failureReason: string }[])[0]!.failureReason).toMatch(/reverted on chain/);
-    expect((await received(first.items.map((i) => i.destinationAddress as Address))).flat()).toEqual([]);
+    expect((await received(first.items.map((i) => EVM_ADDRESS_CODEC.parse(i.destinationAddress)))).flat()).toEqual([]);
     await expectPaidOnce(second.items);
     const failedEvents = await t.db
       .select()
@@ -145,7 +146,7 @@ describe('batch payouts through the disperse contract', () => {
       },
     });
     // The first batch was recorded, never broadcast; the crash ended the pass.
-    expect((await received(p.items.map((i) => i.destinationAddress as Address))).flat()).toEqual([]);
+    expect((await received(p.items.map((i) => EVM_ADDRESS_CODEC.parse(i.destinationAddress)))).flat()).toEqual([]);
     const done = await finish(t, p.id, { batchCap: 6 });
     expect(done.counts).toMatchObject({ completed: 12, failed: 0 });
     await expectPaidOnce(p.items);

@@ -1,6 +1,7 @@
 import { createPublicClient, createWalletClient, erc20Abi, http, maxUint256, type Abi, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import artifact from './disperse.json' with { type: 'json' };
+import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 
 /**
  * Deploys the disperse contract on an EVM network and has the hot wallet approve it for each token (the one-time
@@ -24,7 +25,9 @@ export async function deployDisperse(p: {
   const client = createPublicClient({ chain, transport, pollingInterval: 50, cacheTime: 0 });
   const deployer = createWalletClient({ chain, transport, account: privateKeyToAccount(p.deployerKey) });
   const hash = await deployer.deployContract({ abi: artifact.abi as Abi, bytecode: artifact.bytecode as Hex });
-  const address = (await client.waitForTransactionReceipt({ hash })).contractAddress as Address;
+  const created = (await client.waitForTransactionReceipt({ hash })).contractAddress;
+  if (!created) throw new Error('the disperse contract was not created');
+  const address = EVM_ADDRESS_CODEC.parse(created);
   await approveDisperse({ ...p, disperse: address });
   return address;
 }
