@@ -133,12 +133,12 @@ export function PayoutUpload({ rails, totpEnabled }: { rails: { chain: ChainKey;
                       <td className={tdClass}>
                         {row.token} · {row.chain}
                       </td>
-                      <td className={`${tdClass} font-mono text-xs`}>{row.destinationAddress}</td>
+                      <td className={`${tdClass} max-w-48 font-mono text-xs break-all whitespace-normal`}>{row.destinationAddress}</td>
                       <td className={tdClass}>{row.amount}</td>
                       <td className={tdClass}>{r.feeAmount ? <Money value={r.feeAmount} currency={null} dp={DP} /> : '—'}</td>
                       <td className={`${tdClass} whitespace-normal`}>
                         {bad ? (
-                          <ul className="min-w-64 space-y-0.5 text-xs text-red-700" data-testid="row-errors">
+                          <ul className="min-w-52 space-y-0.5 text-xs text-red-700" data-testid="row-errors">
                             {r.errors.map((e, k) => (
                               <li key={k}>
                                 <span className="font-medium">{e.field}</span>: {e.message} <span className="text-red-500">({e.code})</span>
