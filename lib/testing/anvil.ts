@@ -174,6 +174,8 @@ export async function startAnvil(opts: AnvilOptions = {}) {
   const disperse = EVM_ADDRESS_CODEC.parse(
     await deployDisperse({ rpcUrl, chainId, deployerKey: keys.faucet, hotWalletKey: keys.hot, tokens: tokens.map((t) => t.address) }),
   );
+  // The approvals cost the hot wallet gas: every wallet starts the chain with exactly 1,000 of the coin again.
+  for (const k of Object.values(keys)) await client.setBalance({ address: addr(k), value: parseUnits('1000', 18) });
 
   const network = (mode: Mode, overrides: Partial<EvmNetwork> = {}): EvmNetwork => ({
     family: 'evm',
