@@ -24,7 +24,7 @@ export default async function ScreeningPage({ searchParams }: { searchParams: Pr
     <>
       <PageHeader
         title="Screening review"
-        description={`Payments from senders on the OFAC SDN snapshot (list ${list.version}, published ${list.listDate}), held at detection: not credited, not swept, never sent back automatically. Release credits the payment as usual; keep frozen leaves it with the gateway. ${canDecide ? '' : 'Only compliance users may decide.'}`}
+        description={`Payments from senders on the OFAC SDN snapshot (list ${list.version}, published ${list.listDate}), held at detection: not credited, not swept, never sent back automatically. Release screens the sender again and credits the payment as usual (refused while the sender is still listed); keep frozen leaves it with the gateway. ${canDecide ? '' : 'Only compliance users may decide.'}`}
       />
       {params.note ? (
         <p className="mb-3 text-sm text-slate-700" data-testid="screening-note">
