@@ -15,6 +15,7 @@ import {
   CHAINS,
   DEFAULT_RAIL,
   expectedSymbols,
+  familyOf,
   parseRails,
   UNPREFIXED_RAIL,
   type Asset,
@@ -162,6 +163,9 @@ export function setNetworkOverride(mode: Mode, network: Network): void;
 export function setNetworkOverride(mode: Mode, network: Network | undefined, chain: ChainKey): void;
 export function setNetworkOverride(mode: Mode, network: Network | undefined, chain?: ChainKey): void {
   chain ??= network!.chain;
+  // A network of the wrong family under a chain's key would be dispatched to the other family's code.
+  if (network && network.family !== familyOf(chain))
+    throw new Error(`setNetworkOverride: a ${network.family} network for ${network.chain} cannot stand for ${chain}`);
   g[overrideKey] ??= {};
   if (network) g[overrideKey]![`${mode}:${chain}`] = network;
   else delete g[overrideKey]![`${mode}:${chain}`];

@@ -1,4 +1,5 @@
 import type { Asset, ChainKey } from '@/lib/config/rails';
+import { accountBytes } from './address-codecs';
 
 /** One finding of the rail check: the variable at fault and what the chain answered. */
 export interface RailProblem {
@@ -24,8 +25,9 @@ interface TokenIdentity {
 }
 
 export const networkKey = (n: NetworkIdentity) => `${n.mode}|${n.chain}|${n.chainId}|${n.rpcUrl ?? ''}`;
+/** Keyed by the contract's 20 bytes: case is meaningful in a `T…` (base58) address, so it is never lower-cased. */
 export const tokenKey = (n: NetworkIdentity, t: TokenIdentity) =>
-  `${networkKey(n)}|${t.address.toLowerCase()}|${t.decimals}|${(t.symbols ?? []).join(',')}`;
+  `${networkKey(n)}|${accountBytes(t.address)}|${t.decimals}|${(t.symbols ?? []).join(',')}`;
 
 /**
  * The verdicts of this process's rail checks: a key is `ok` or the problem that stopped it. On
