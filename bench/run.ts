@@ -11,6 +11,7 @@ import { ensureBuild } from './lib/harness';
 const BENCHES = [
   'api',
   'withdrawals',
+  'statements-per-request',
   'watcher',
   'detection',
   'tron',

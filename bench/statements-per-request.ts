@@ -49,7 +49,8 @@ const request = (path: string, key: string, body: unknown) =>
 async function measure(call: () => Promise<Response>, locking: RegExp | null = LOCKING, n = 5, warm = 3): Promise<Counted> {
   for (let i = 0; i < warm; i++) await expect201(call());
   const runs: Counted[] = [];
-  for (let i = 0; i < n; i++) runs.push(await countStatements(() => expect201(call()), locking, Number(new URL(process.env.DATABASE_URL!).port || 5432)));
+  for (let i = 0; i < n; i++)
+    runs.push(await countStatements(() => expect201(call()), locking, Number(new URL(process.env.DATABASE_URL!).port || 5432)));
   runs.sort((a, b) => a.roundTrips - b.roundTrips);
   return runs[Math.floor(n / 2)]!;
 }
@@ -62,7 +63,10 @@ async function expect201(p: Promise<Response>) {
 await withBenchDatabase(async () => {
   const rows: [string, Counted][] = [];
   const plain = await tenant('Stmts plain');
-  rows.push(['POST /v1/withdrawals, no controls', await measure(() => postWithdrawal(request('/v1/withdrawals', plain.test, { amount: '0.01', destinationAddress: DEST }), ctx))]);
+  rows.push([
+    'POST /v1/withdrawals, no controls',
+    await measure(() => postWithdrawal(request('/v1/withdrawals', plain.test, { amount: '0.01', destinationAddress: DEST }), ctx)),
+  ]);
 
   const all = await tenant('Stmts controls');
   const id = all.tenant.id;
@@ -70,7 +74,10 @@ await withBenchDatabase(async () => {
                            values (${id}, 'test', true, '1000000', '1000')`);
   await all.db.execute(sql`insert into withdrawal_allowlist (id, tenant_id, mode, address, active_at)
                            values (${newId('allowlistEntry')}, ${id}, 'test', ${DEST.toLowerCase()}, now() - interval '1 day')`);
-  rows.push(['POST /v1/withdrawals, every control on', await measure(() => postWithdrawal(request('/v1/withdrawals', all.test, { amount: '0.01', destinationAddress: DEST }), ctx))]);
+  rows.push([
+    'POST /v1/withdrawals, every control on',
+    await measure(() => postWithdrawal(request('/v1/withdrawals', all.test, { amount: '0.01', destinationAddress: DEST }), ctx)),
+  ]);
 
   const inv = await tenant('Stmts invoices');
   const invoice = () => postInvoice(request('/v1/invoices', inv.test, { amount: '12.50' }), ctx);
@@ -79,10 +86,18 @@ await withBenchDatabase(async () => {
   await refillAddressPool(inv.db, getNetwork('test', 'BSC').depositMnemonic!, { target: 50 });
   rows.push(['POST /v1/invoices, pooled address', await measure(invoice, null)]);
 
-  console.log(`\nStatements per request (load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, median of 5 after 3 warm-up calls)\n`);
+  console.log(
+    `\nStatements per request (load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}, median of 5 after 3 warm-up calls)\n`,
+  );
   console.log('| figure | value | target | ok |');
   console.log('|---|---|---|---|');
-  for (const [name, c] of rows) console.log(`| ${name}: statements / round trips / round trips with the balance row locked | ${c.statements} / ${c.roundTrips} / ${name.includes('invoices') ? '–' : c.lockedRoundTrips} | | |`);
+  for (const [name, c] of rows)
+    console.log(
+      `| ${name}: statements / round trips / round trips with the balance row locked | ${c.statements} / ${c.roundTrips} / ${name.includes('invoices') ? '–' : c.lockedRoundTrips} | | |`,
+    );
   if (process.env.BENCH_VERBOSE === '1') for (const [name, c] of rows) console.log(`\n${name}:\n  ${c.texts.join('\n  ')}`);
 });
 process.exit(0);

@@ -19,6 +19,8 @@ export interface Counted {
   /** Round trips from the one that sends the locking statement to the one that ends its transaction. */
   lockedRoundTrips: number;
   texts: string[];
+  /** The statements of each round trip, in the order written. */
+  batches: string[][];
 }
 
 const names = new Map<string, string>();
@@ -28,7 +30,7 @@ let port = 5432;
 function parse(buf: Buffer): string[] {
   const texts: string[] = [];
   let pendingParse = '';
-  for (let at = 0; at + 5 <= buf.length; ) {
+  for (let at = 0; at + 5 <= buf.length;) {
     const type = String.fromCharCode(buf[at]!);
     const len = buf.readInt32BE(at + 1);
     const body = buf.subarray(at + 5, at + 1 + len);
@@ -67,7 +69,7 @@ function install() {
   const emit = net.Socket.prototype.emit;
   net.Socket.prototype.emit = function (this: net.Socket, event: string | symbol, ...args: unknown[]) {
     if (log && event === 'data' && this.remotePort === port) log.get(this)?.push({ kind: 'r' });
-    return emit.call(this, event, ...args);
+    return (emit as (...a: unknown[]) => boolean).call(this, event, ...args);
   } as typeof emit;
 }
 
@@ -91,18 +93,21 @@ export async function countStatements(fn: () => Promise<unknown>, locking: RegEx
   }
   const events = log;
   log = null;
-  const out: Counted = { statements: 0, roundTrips: 0, lockedRoundTrips: 0, texts: [] };
+  const out: Counted = { statements: 0, roundTrips: 0, lockedRoundTrips: 0, texts: [], batches: [] };
   for (const evs of events.values()) {
     let inTx = false;
     // 0: before the lock, 1: holding it, 2: released (after the answer that ends it).
     let lock = 0;
     let endsLock = false;
+    let batch: string[] = [];
     for (let i = 0; i < evs.length; i++) {
       const e = evs[i]!;
       if (e.kind === 'w') {
         for (const t of e.texts) {
           out.statements++;
-          out.texts.push(t.replace(/\s+/g, ' ').slice(0, 100));
+          const short = t.replace(/\s+/g, ' ').trim().slice(0, 100);
+          out.texts.push(short);
+          batch.push(short);
           if (isBegin(t)) inTx = true;
           if (lock === 0 && locking?.test(t)) {
             lock = 1;
@@ -115,6 +120,8 @@ export async function countStatements(fn: () => Promise<unknown>, locking: RegEx
         }
       } else if (evs[i - 1]?.kind === 'w') {
         out.roundTrips++;
+        out.batches.push(batch);
+        batch = [];
         if (lock === 1) {
           out.lockedRoundTrips++;
           if (endsLock) lock = 2;

@@ -53,32 +53,25 @@ export async function assertDestinationAllowed(db: Db, owner: Owner, address: st
 export const LIMIT_USD_PER_UNIT = { USDT: 1, USDC: 1 } as const satisfies Record<Asset, 1>;
 const COUNTED = Object.keys(LIMIT_USD_PER_UNIT);
 
+const usedSql = (owner: Owner, now: Date) =>
+  sql`select coalesce(sum(amount), 0)::text as used from withdrawals
+       where tenant_id = ${owner.tenantId} and mode = ${owner.mode} and status <> 'FAILED'
+         and token in (${sql.join(
+           COUNTED.map((a) => sql`${a}`),
+           sql`, `,
+         )})
+         and created_at > ${new Date(now.getTime() - DAY_MS).toISOString()}::timestamptz`;
+
 /** The 24 h limit's use: amounts (not fees) of the mode's non-FAILED withdrawals in the counted assets, created in the last 24 h. */
 export async function dailyLimitUsed(db: Db, owner: Owner, now = new Date()): Promise<string> {
-  const [row] = rowsOf<{ used: string }>(
-    await db.execute(sql`select coalesce(sum(amount), 0)::text as used from withdrawals
-                          where tenant_id = ${owner.tenantId} and mode = ${owner.mode} and status <> 'FAILED'
-                            and token in (${sql.join(
-                              COUNTED.map((a) => sql`${a}`),
-                              sql`, `,
-                            )})
-                            and created_at > ${new Date(now.getTime() - DAY_MS).toISOString()}::timestamptz`),
-  );
-  return row?.used ?? '0';
+  return rowsOf<{ used: string }>(await db.execute(usedSql(owner, now)))[0]?.used ?? '0';
 }
 
-/**
- * The rolling 24 h limit, race-free across assets: first locks every balance row of the tenant
- * and mode, in currency order (so two of these never deadlock), i.e. the row any debit of any
- * asset updates; so the sum read by the next statement (a new snapshot under READ COMMITTED)
- * includes every withdrawal that committed before, and concurrent withdrawals in different
- * assets serialise here too. A row for the asset being withdrawn exists whenever the debit can
- * succeed, so a tenant without a USDT row still serialises (locking only USDT's did not). Call
- * inside the transaction that then debits.
- */
-export async function enforceDailyLimit(tx: Db, owner: Owner, limit: string, amount: Decimal, now = new Date()) {
-  await tx.execute(sql`select 1 from balances where tenant_id = ${owner.tenantId} and mode = ${owner.mode} order by currency for update`);
-  const used = await dailyLimitUsed(tx, owner, now);
+/** Locks every balance row of the tenant and mode, in currency order (so two of these never deadlock). */
+const lockBalancesSql = (owner: Owner) =>
+  sql`select 1 from balances where tenant_id = ${owner.tenantId} and mode = ${owner.mode} order by currency for update`;
+
+function assertWithinLimit(limit: string, used: string, amount: Decimal) {
   const remaining = Decimal.max(0, new Decimal(limit).minus(used));
   if (amount.gt(remaining)) {
     throw new ApiError(
@@ -88,6 +81,34 @@ export async function enforceDailyLimit(tx: Db, owner: Owner, limit: string, amo
     );
   }
   return remaining;
+}
+
+/**
+ * The rolling 24 h limit, race-free across assets: first locks every balance row of the tenant
+ * and mode (the row any debit of any asset updates), so the sum read by the next statement (a new
+ * snapshot under READ COMMITTED) includes every withdrawal that committed before, and concurrent
+ * withdrawals in different assets serialise here too. A row for the asset being withdrawn exists
+ * whenever the debit can succeed, so a tenant without a USDT row still serialises (locking only
+ * USDT's did not). Call inside the transaction that then debits.
+ */
+export async function enforceDailyLimit(tx: Db, owner: Owner, limit: string, amount: Decimal, now = new Date()) {
+  await tx.execute(lockBalancesSql(owner));
+  return assertWithinLimit(limit, await dailyLimitUsed(tx, owner, now), amount);
+}
+
+/**
+ * enforceDailyLimit and the debit (`run`, one statement) in one round trip: the lock, the sum and the debit are
+ * written together, in that order, and the server runs them one after another, so the sum's snapshot is still
+ * taken after the lock is granted. Over the limit, the throw rolls the debit back with its transaction (or
+ * savepoint). The three start in that order through the same driver path (lazy query promises started by
+ * `.then`), which keeps their order on the wire; controls-next-request.test.ts checks it there.
+ */
+async function debitWithinDailyLimit<T>(tx: Db, owner: Owner, limit: string, amount: Decimal, run: (d: Db) => Promise<T>) {
+  const locked = tx.execute(lockBalancesSql(owner)).then(() => undefined);
+  const used = tx.execute(usedSql(owner, new Date())).then((r) => rowsOf<{ used: string }>(r)[0]?.used ?? '0');
+  const [, sum, result] = await Promise.all([locked, used, run(tx)]);
+  assertWithinLimit(limit, sum, amount);
+  return result;
 }
 
 /**
@@ -111,11 +132,7 @@ export async function prepareWithdrawalControls(
   if (limit === null) return { ...free, hold };
   return {
     hold,
-    within: <T>(d: Db, run: (d: Db) => Promise<T>) =>
-      d.transaction(async (tx) => {
-        await enforceDailyLimit(tx, owner, limit, req.amount);
-        return run(tx);
-      }),
+    within: <T>(d: Db, run: (d: Db) => Promise<T>) => d.transaction((tx) => debitWithinDailyLimit(tx, owner, limit, req.amount, run)),
   };
 }
 
