@@ -105,7 +105,7 @@ export async function countStatements(fn: () => Promise<unknown>, locking: RegEx
       if (e.kind === 'w') {
         for (const t of e.texts) {
           out.statements++;
-          const short = t.replace(/\s+/g, ' ').trim().slice(0, 100);
+          const short = t.replace(/\s+/g, ' ').trim().slice(0, 300);
           out.texts.push(short);
           batch.push(short);
           if (isBegin(t)) inTx = true;

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { WithdrawalControls } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import type { Mode } from '@/lib/mode';
 import { ApiError } from '@/lib/api/errors';
@@ -16,6 +17,11 @@ export interface AuthContext {
   apiVersion: ApiVersion;
   /** Where apiVersion came from: a webhook endpoint created by a request that named one is pinned to it. */
   apiVersionSource: 'header' | 'key' | 'tenant';
+  /**
+   * The key's withdrawal controls (every control off when none are set), read by this request's authentication
+   * query, never cached: a tightened control applies to the next request (lib/withdrawal-controls).
+   */
+  withdrawalControls?: WithdrawalControls;
 }
 
 export interface AuthTenant {
@@ -72,6 +78,11 @@ interface AuthRow {
   key_api_version: string | null;
   tenant_api_version: string;
   tenant_created_ms: string;
+  wc_allowlist_enabled: boolean | null;
+  wc_cooling_off_hours: number | null;
+  wc_daily_limit: string | null;
+  wc_approval_threshold: string | null;
+  wc_updated_ms: string | null;
   count: number | null;
   window_start_epoch: string | null;
   now_epoch: string;
@@ -107,8 +118,12 @@ export async function authenticate(db: Db, authorization: string | null): Promis
              k.api_version as key_api_version,
              t.api_version as tenant_api_version,
              (extract(epoch from t.created_at) * 1000)::bigint::text as tenant_created_ms,
-             (k.status = 'ACTIVE' and (k.expires_at is null or k.expires_at > now())) as usable
+             (k.status = 'ACTIVE' and (k.expires_at is null or k.expires_at > now())) as usable,
+             wc.allowlist_enabled as wc_allowlist_enabled, wc.cooling_off_hours as wc_cooling_off_hours,
+             wc.daily_limit::text as wc_daily_limit, wc.approval_threshold::text as wc_approval_threshold,
+             (extract(epoch from wc.updated_at) * 1000)::bigint::text as wc_updated_ms
         from api_keys k join tenants t on t.id = k.tenant_id
+        left join withdrawal_controls wc on wc.tenant_id = k.tenant_id and wc.mode = k.mode
        where k.key_hash = ${hashKeySecret(secret)}
     ), rl as (
       insert into rate_limit_windows (key_id, window_start, count)
@@ -159,6 +174,16 @@ export async function authenticate(db: Db, authorization: string | null): Promis
       },
       apiVersion: keyApiVersion ?? tenantApiVersion,
       apiVersionSource: keyApiVersion ? 'key' : 'tenant',
+      // The defaults of getWithdrawalControls when the owner never set any.
+      withdrawalControls: {
+        tenantId: row.tenant_id,
+        mode: row.mode,
+        allowlistEnabled: row.wc_allowlist_enabled ?? false,
+        coolingOffHours: Number(row.wc_cooling_off_hours ?? 24),
+        dailyLimit: row.wc_daily_limit,
+        approvalThreshold: row.wc_approval_threshold,
+        updatedAt: new Date(Number(row.wc_updated_ms ?? 0)),
+      },
     },
     rateLimit: {
       limit: row.rate_limit_rpm,

@@ -96,5 +96,8 @@ describe('a tightened control applies to the very next request', () => {
     expect(batch![2]).toMatch(/^with cur as/);
     // Held locked: that round trip and the commit's.
     expect(counted.lockedRoundTrips).toBe(2);
+    // The controls came with the API key's own query (no statement of their own).
+    expect(counted.texts.filter((s) => /from "withdrawal_controls"/.test(s))).toEqual([]);
+    expect(counted.statements).toBe(6); // authentication, begin, lock, sum, debit, commit
   });
 });

@@ -1,5 +1,5 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
-import { withdrawalAllowlist } from '@/db/schema';
+import { withdrawalAllowlist, type WithdrawalControls } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import type { AuditActor } from '@/lib/audit/record-audit';
@@ -10,6 +10,14 @@ import { getWithdrawalControls } from './get-withdrawal-controls';
 import { normalizeAddress } from './schemas';
 
 type Owner = { tenantId: string; mode: Mode };
+/** An API key's owner carries its controls, read by its authentication query (lib/api-keys/authenticate.ts). */
+type ControlledOwner = Owner & { withdrawalControls?: WithdrawalControls };
+
+/** The controls as this request's authentication read them (if of this very tenant and mode), else read now: never a cached copy. */
+async function controlsOf(db: Db, owner: ControlledOwner) {
+  const c = owner.withdrawalControls;
+  return c && c.tenantId === owner.tenantId && c.mode === owner.mode ? c : getWithdrawalControls(db, owner);
+}
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The controls bind API keys only: the owner's dashboard session (with step-up) is what sets them. */
@@ -118,14 +126,14 @@ async function debitWithinDailyLimit<T>(tx: Db, owner: Owner, limit: string, amo
  */
 export async function prepareWithdrawalControls(
   db: Db,
-  owner: Owner,
+  owner: ControlledOwner,
   actor: AuditActor | undefined,
   req: { amount: Decimal; destination: string },
   opts: { allowlist?: boolean } = {},
 ) {
   const free = { hold: false, within: <T>(d: Db, run: (d: Db) => Promise<T>) => run(d) };
   if (!controlled(actor)) return free;
-  const c = await getWithdrawalControls(db, owner);
+  const c = await controlsOf(db, owner);
   if (c.allowlistEnabled && opts.allowlist !== false) await assertDestinationAllowed(db, owner, req.destination);
   const hold = c.approvalThreshold !== null && req.amount.gt(c.approvalThreshold);
   const limit = c.dailyLimit;
@@ -141,8 +149,12 @@ export async function prepareWithdrawalControls(
  * to the address the payer gives, which is never on the allow-list, so the
  * allow-list does not apply; the 24 h limit and the approval threshold do.
  */
-export const prepareAutoRefundControls = (db: Db, owner: Owner, actor: AuditActor | undefined, req: { amount: Decimal; destination: string }) =>
-  prepareWithdrawalControls(db, owner, actor, req, { allowlist: false });
+export const prepareAutoRefundControls = (
+  db: Db,
+  owner: ControlledOwner,
+  actor: AuditActor | undefined,
+  req: { amount: Decimal; destination: string },
+) => prepareWithdrawalControls(db, owner, actor, req, { allowlist: false });
 
 /**
  * Exchange withdrawals (API): the allow-list holds the payout address of the
@@ -154,13 +166,13 @@ export const prepareAutoRefundControls = (db: Db, owner: Owner, actor: AuditActo
  */
 export async function prepareExchangeControls(
   db: Db,
-  owner: Owner,
+  owner: ControlledOwner,
   actor: AuditActor | undefined,
   req: { amount: Decimal; toAddress: string; tag?: string },
 ) {
   const none = { debit: async (_tx: Db, _amount: Decimal) => {} };
   if (!controlled(actor)) return none;
-  const c = await getWithdrawalControls(db, owner);
+  const c = await controlsOf(db, owner);
   if (c.allowlistEnabled) {
     await assertDestinationAllowed(db, owner, req.toAddress);
     // An entry is an address, and a memo / destination tag says whose account at a shared (exchange) address is
