@@ -33,6 +33,11 @@ export function claimPooledAddressSql(chain: ChainKey, mnemonic: string): SQL {
 export async function claimDepositAddress(db: Db, chain: ChainKey, mnemonic: string): Promise<{ index: number; address: string }> {
   const [pooled] = rowsOf<PooledAddress>(await db.execute(claimPooledAddressSql(chain, mnemonic)));
   if (pooled) return { index: Number(pooled.address_index), address: pooled.address };
+  return newDepositAddress(db, chain, mnemonic);
+}
+
+/** A new sequence index derived here, not from the pool: for a caller whose own statement already found the pool empty. */
+export async function newDepositAddress(db: Db, chain: ChainKey, mnemonic: string): Promise<{ index: number; address: string }> {
   const [{ index }] = rowsOf<{ index: string }>(await db.execute(sql`select nextval('deposit_address_index_seq')::text as index`)) as [
     { index: string },
   ];

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { invoices, type Invoice } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { insertRowSql } from '@/lib/db/insert-row-sql';
-import { claimDepositAddress, claimedAddressSql, claimPooledAddressSql, type PooledAddress } from '@/lib/chain/claim-deposit-address';
+import { claimedAddressSql, claimPooledAddressSql, newDepositAddress, type PooledAddress } from '@/lib/chain/claim-deposit-address';
 import type { Network } from '@/lib/chain/network';
 import { outbox } from '@/lib/events/outbox';
 import type { Mode } from '@/lib/mode';
@@ -104,7 +104,8 @@ export async function createInvoice(
   type Claimed = PooledAddress & { tolerance: string };
   let [claimed] = rowsOf<Claimed>(await db.execute(insertSql(claimPooledAddressSql(network.chain, network.depositMnemonic), row)));
   if (!claimed) {
-    const address = await claimDepositAddress(db, network.chain, network.depositMnemonic);
+    // The statement above found the pool empty: a new index at once (asking the pool again costs a statement).
+    const address = await newDepositAddress(db, network.chain, network.depositMnemonic);
     [claimed] = rowsOf<Claimed>(await db.execute(insertSql(claimedAddressSql(address), row)));
   }
   const view = invoiceView(
