@@ -10,7 +10,7 @@ import { postLedgerEntry } from '@/lib/ledger/post-entry';
 import { getBalance } from '@/lib/ledger/get-balance';
 import { prepareWithdrawalControls } from '@/lib/withdrawal-controls/enforce-withdrawal-controls';
 import { createWithdrawal } from '@/lib/withdrawals/create-withdrawal';
-import { events } from '@/db/schema';
+import { events, withdrawalControls } from '@/db/schema';
 import { eq } from 'drizzle-orm';
 
 // The embedded default: no DATABASE_URL means PGlite with its data under DATA_DIR.
@@ -73,5 +73,19 @@ describe('embedded PGlite database', () => {
     expect(await getBalance(again, { tenantId: tenant.id, mode: 'test', currency: 'USDT' })).toBe('10.32');
     const [event] = await again.select().from(events).where(eq(events.subjectId, withdrawal.id));
     expect(event).toMatchObject({ type: 'withdrawal.created', data: { id: withdrawal.id, amount: '2.00' } });
+
+    // With a 24 h limit the lock, the sum and the debit are pipelined (issue 50): PGlite's socket runs them in order too.
+    await again.insert(withdrawalControls).values({ tenantId: tenant.id, mode: 'test', dailyLimit: '3.5' });
+    const limited = (amount: string) =>
+      createWithdrawal(
+        again,
+        { tenantId: tenant.id, mode: 'test', tenant: { withdrawalFeeRate: '0.01' } },
+        { amount, destinationAddress: '0x8ba1f109551bD432803012645Ac136ddd64DBA72' },
+        undefined,
+        prepareWithdrawalControls,
+      );
+    await expect(limited('1.00')).resolves.toMatchObject({ amount: '1.00', status: 'PENDING' });
+    await expect(limited('1.00')).rejects.toMatchObject({ code: 'withdrawal_limit_exceeded' });
+    expect(await getBalance(again, { tenantId: tenant.id, mode: 'test', currency: 'USDT' })).toBe('9.31');
   });
 });
