@@ -8,6 +8,7 @@
  */
 import { loadavg } from 'node:os';
 import { inArray, sql } from 'drizzle-orm';
+import { startProfile } from './lib/db-profile';
 import { printTable, withBenchDatabase, type Row } from './lib/harness';
 
 const PAYMENTS = Number(process.argv[2] ?? 100);
@@ -97,6 +98,8 @@ await withBenchDatabase(async () => {
       invoices.push({ id: res.body.id as string, address: res.body.depositAddress as string });
     }
     await watchTron(db, net, { baseBackoffMs: 1, maxRetries: 1 });
+    // Statements and node calls of the watcher, fan-out, sweeps and janitor from here on (bench/lib/db-profile.ts).
+    const profile = await startProfile(node.url);
     loops = [
       loop('watch', 1000, () => watchTron(db, net, { baseBackoffMs: 100, maxRetries: 3 })),
       loop('fan-out', 500, () => createSettlements(db, net)),
@@ -124,6 +127,7 @@ await withBenchDatabase(async () => {
       if (done.length === PAYMENTS || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 1000));
     }
+    const atPaidOut = profile.totals();
     const lat = done.map((d) => (d.completedAt!.getTime() - paidAt.get(d.invoiceId)!) / 1000).sort((a, b) => a - b);
     const pct = (p: number) => lat[Math.min(lat.length - 1, Math.ceil((p / 100) * lat.length) - 1)] ?? NaN;
     // The janitor's undelegations, then what every sweep burned.
@@ -151,6 +155,8 @@ await withBenchDatabase(async () => {
       const sorted = [...l].sort((a, b) => a - b);
       console.log(`  ${what} passes: ${l.length}, p50 ${sorted[Math.floor(l.length / 2)]} ms, max ${sorted.at(-1)} ms`);
     }
+    console.log('Profile, from the first payment to the last undelegation:');
+    for (const line of profile.report()) console.log(line);
     const burned = spends.reduce((a, s) => a + BigInt(s.costWei), 0n);
     const perSweep = Number(burned) / 1e6 / Math.max(1, done.length);
     const rows: Row[] = [
@@ -159,6 +165,7 @@ await withBenchDatabase(async () => {
       { name: 'payment → paid_out, p95', value: `${pct(95).toFixed(1)} s`, target: '≤ 300 s', ok: pct(95) <= 300 },
       { name: 'payment → paid_out, min / max', value: `${lat[0]?.toFixed(1)} / ${lat.at(-1)?.toFixed(1)} s`, target: '', ok: null },
       { name: 'energy reclaimed (undelegated)', value: `${await undelegated()} / ${done.length}`, target: `${done.length}`, ok: null },
+      { name: 'node calls / statements until all paid out', value: `${atPaidOut.nodeCalls} / ${atPaidOut.statements}`, target: '', ok: null },
       { name: 'TRX burned per sweep', value: `${perSweep.toFixed(3)} TRX`, target: '≤ 1.60 TRX', ok: perSweep <= 1.6 },
     ];
     const load = loadavg()

@@ -4,6 +4,7 @@ import type { Db } from '@/lib/db';
 import { getNetworks, type Network } from '@/lib/chain/network';
 import { loadCursor } from '@/lib/chain/cursor';
 import { Decimal } from '@/lib/money';
+import { textArray } from '@/lib/db/text-array';
 import { emitInvoiceEvent } from '@/lib/invoices/emit-invoice-event';
 import { lockInvoice, paidThreshold, updateInvoice } from '@/lib/invoices/transitions';
 
@@ -36,17 +37,24 @@ export async function confirmInvoices(
     );
   let confirmed = 0;
   let depth: Awaited<ReturnType<typeof depthOnEachNetwork>> | undefined;
+  // Every candidate's transfers in one read (one per invoice was a statement per DETECTED invoice per watcher pass).
+  const all = candidates.length
+    ? await db
+        .select({
+          invoiceId: chainTransfers.invoiceId,
+          amount: chainTransfers.amount,
+          blockNumber: chainTransfers.blockNumber,
+          chainId: chainTransfers.chainId,
+          blockTime: chainTransfers.blockTime,
+        })
+        .from(chainTransfers)
+        .where(sql`${chainTransfers.invoiceId} = any(${textArray(candidates.map((c) => c.id))})`)
+        .orderBy(asc(chainTransfers.blockTime), asc(chainTransfers.blockNumber), asc(chainTransfers.logIndex))
+    : [];
+  const byInvoice = new Map<string, typeof all>();
+  for (const t of all) byInvoice.set(t.invoiceId!, [...(byInvoice.get(t.invoiceId!) ?? []), t]);
   for (const inv of candidates) {
-    const transfers = await db
-      .select({
-        amount: chainTransfers.amount,
-        blockNumber: chainTransfers.blockNumber,
-        chainId: chainTransfers.chainId,
-        blockTime: chainTransfers.blockTime,
-      })
-      .from(chainTransfers)
-      .where(eq(chainTransfers.invoiceId, inv.id))
-      .orderBy(asc(chainTransfers.blockTime), asc(chainTransfers.blockNumber), asc(chainTransfers.logIndex));
+    const transfers = byInvoice.get(inv.id) ?? [];
     let sum = new Decimal(0);
     // The transfer that made it paid: within the underpayment tolerance counts (the same threshold as the status).
     const threshold = paidThreshold(inv);

@@ -12,6 +12,10 @@ import { updateInvoice } from '@/lib/invoices/transitions';
 import type { RawRow } from '@/lib/db/raw-row';
 import { familyOf, type ChainFamily } from '@/lib/config/rails';
 import { paidThreshold } from '@/lib/invoices/transitions';
+import { mapLimit } from '@/lib/async/map-limit';
+
+/** Invoices the fan-out settles at once: a few transactions side by side, well inside the pool (DB_POOL_MAX). */
+const FAN_OUT_CONCURRENCY = 4;
 
 /**
  * Blocks on top of a payment before its sweep may start, ahead of the payment's finality (issue 44); null: only
@@ -65,7 +69,10 @@ export async function createSettlements(db: Db, net: Network, opts: { limit?: nu
         order by i.updated_at limit ${limit})`;
   const candidates = rowsOf<RawRow<typeof invoices, { id: string }>>(
     await db.execute(sql`
-      (select i.id from invoices i where i.chain_id = ${net.chainId} and i.mode = ${net.mode} and i.status = 'CONFIRMED' limit ${limit})
+      (select i.id from invoices i where i.chain_id = ${net.chainId} and i.mode = ${net.mode} and i.status = 'CONFIRMED'
+        -- An early sweep still running (confirmed meanwhile) is no candidate: each pass would lock it for nothing.
+        and not exists (select 1 from settlements s where s.invoice_id = i.id and s.status in ('pending', 'processing'))
+        limit ${limit})
       union
       (select distinct t.invoice_id from chain_transfers t join invoices i on i.id = t.invoice_id
         where t.chain_id = ${net.chainId} and t.mode = ${net.mode} and t.settlement_id is null
@@ -81,9 +88,10 @@ export async function createSettlements(db: Db, net: Network, opts: { limit?: nu
         limit ${limit})
       ${earlySql}`),
   );
-  const created: string[] = [];
-  for (const { id } of candidates) {
-    const settlementId = await db.transaction(async (tx) => {
+  // A few invoices at a time, each in its own transaction (its invoice row locked, skipped if another holds it):
+  // one at a time, a burst of payments waited in line behind each other's round trips (issue 44).
+  const ids = await mapLimit(candidates, FAN_OUT_CONCURRENCY, ({ id }) =>
+    db.transaction(async (tx) => {
       const [row] = await tx.select().from(invoices).where(eq(invoices.id, id)).for('update', { skipLocked: true });
       if (!row) return null;
       const sweptEarly = early !== null && row.chainId === net.chainId && (row.status === 'DETECTED' || row.status === 'OVERPAID');
@@ -144,9 +152,9 @@ export async function createSettlements(db: Db, net: Network, opts: { limit?: nu
         await emitInvoiceEvent(tx, moved, 'invoice.processing_payout');
       }
       return sid;
-    });
-    if (settlementId) created.push(settlementId);
-  }
+    }),
+  );
+  const created = ids.filter((sid) => sid !== null);
   // Then held payments the merchant resolved (credited in another token, or refunded): each swept on its own.
   return [...created, ...(await createHeldPaymentSettlements(db, net, opts))];
 }

@@ -1,5 +1,5 @@
 import { TronNodeError, type TronNodeClient } from './node-client';
-import { isEmptyAnswer, parseWalletBlock } from './parse';
+import { isEmptyAnswer, parseWalletBlock, type TronBlockRef } from './parse';
 
 /** Blocks we are willing to read to prove a transaction unmined (a 1 h lifetime is 1,200 blocks). */
 const MAX_BLOCKS = 1_500;
@@ -29,8 +29,10 @@ async function replacedReference(client: TronNodeClient, n: number, refBlockHash
 export async function isSafelyExpired(
   tx: { txId: string; expiration: number; refBlockNumber: number; refBlockHash?: string },
   client: TronNodeClient,
+  /** The solidified block if already read (a shared read, readSolidifiedBlock); an older one only proves less. */
+  known?: TronBlockRef,
 ): Promise<boolean> {
-  const solid = parseWalletBlock(await client.solidity('getblock', { detail: false }));
+  const solid = known ?? parseWalletBlock(await client.solidity('getblock', { detail: false }));
   if (tx.refBlockHash && tx.refBlockNumber <= solid.number && (await replacedReference(client, tx.refBlockNumber, tx.refBlockHash))) return true;
   if (solid.timestamp < tx.expiration) return false;
   const txId = tx.txId.toLowerCase();

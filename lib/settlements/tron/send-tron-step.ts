@@ -10,6 +10,7 @@ import { isSafelyExpired } from '@/lib/chain/tron/expiry';
 import type { TronNodeClient } from '@/lib/chain/tron/node-client';
 import type { TronBlockRef } from '@/lib/chain/tron/parse';
 import { readTronHeads } from '@/lib/chain/tron/read-chain';
+import { readSolidifiedBlock } from '@/lib/chain/tron/solidified-height';
 import { signTronTx, type SignedTronTx, type UnsignedTronTx } from '@/lib/chain/tron/transactions';
 import { sleep } from '@/lib/async/sleep';
 import { log } from '@/lib/log';
@@ -157,9 +158,24 @@ async function recordAndBroadcast(ctx: TronStepContext, step: TronStep): Promise
 
 async function awaitTronStep(ctx: TronStepContext, row: Row, step: TronStep): Promise<Row | null> {
   const deadline = Date.now() + FINAL_WITHIN_MS;
+  // The block a transaction was last seen mined in: until the solidified height reaches it, asking the node about
+  // the transaction again tells nothing new (issue 44: 2 calls a second per waiting sweep). The solidified block is
+  // one read per tick shared by all sweeps (readSolidifiedBlock); only the node's own solidified answer counts it final.
+  let minedIn: number | null = null;
+  // Tests mine a block per wait (onWait): a read made before it is not reused.
+  const maxAgeMs = ctx.hooks.onWait ? 0 : POLL_MS;
+  const tick = async () => {
+    if (Date.now() > deadline) throw new RpcReadError(`${row.step} transaction ${row.txHash} not solidified within ${FINAL_WITHIN_MS / 1000} s`);
+    await (ctx.hooks.onWait ? ctx.hooks.onWait() : sleep(POLL_MS));
+  };
   for (;;) {
     if (row.status === 'confirmed' || row.status === 'skipped') return row;
+    if (minedIn !== null && (await readSolidifiedBlock(ctx.client, maxAgeMs)).number < minedIn) {
+      await tick();
+      continue;
+    }
     const found = await lookupTronTx(ctx.client, row.txHash);
+    minedIn = found.state === 'mined' ? found.info.blockNumber : null;
     if (found.state === 'solidified' || (found.state === 'mined' && step.final === 'included')) {
       // Fees are burned whether or not the contract succeeded: who paid them is on record either way.
       await recordGasSpend(ctx.db, {
@@ -188,7 +204,7 @@ async function awaitTronStep(ctx: TronStepContext, row: Row, step: TronStep): Pr
       return done!;
     }
     if (found.state === 'unknown') {
-      if (await isSafelyExpired(signedOf(row), ctx.client)) {
+      if (await isSafelyExpired(signedOf(row), ctx.client, await readSolidifiedBlock(ctx.client, maxAgeMs))) {
         const next = await rejudge(ctx, row, step, null);
         if (!next) return null;
         row = next;
@@ -201,8 +217,7 @@ async function awaitTronStep(ctx: TronStepContext, row: Row, step: TronStep): Pr
       }
     }
     // Mined above the solidified block (or just broadcast): wait for it to become irreversible.
-    if (Date.now() > deadline) throw new RpcReadError(`${row.step} transaction ${row.txHash} not solidified within ${FINAL_WITHIN_MS / 1000} s`);
-    await (ctx.hooks.onWait ? ctx.hooks.onWait() : sleep(POLL_MS));
+    await tick();
   }
 }
 
