@@ -31,6 +31,7 @@ async function main(): Promise<Row[]> {
   const { startTronRail } = await import('@/lib/testing/tron-rail');
   const { freshTronAddress, usdtOf } = await import('@/lib/testing/tron-lane-helpers');
   const { TRON_SEND_PARALLEL } = await import('@/lib/withdrawals/tron-send');
+  const { NETWORK_COST_DEFAULTS } = await import('@/lib/config/network-costs');
   type LaneNetwork = import('@/lib/withdrawals/lane-helpers').LaneNetwork;
 
   const bsc = await startAnvil({ chain: 'BSC', tokens: [{ asset: 'USDT', decimals: 18 }] });
@@ -61,7 +62,12 @@ async function main(): Promise<Row[]> {
      * `batched` false: the EVM networks without the contract.
      */
     const run = async (n: number, batched: boolean, withTron: boolean) => {
-      const nets = chains.map((c) => c.network('test', batched ? {} : { disperseAddress: undefined }) as LaneNetwork);
+      // Each network's default flat fee and gas coin price: batched items are charged their share of the batch's gas.
+      const costs = (c: (typeof chains)[number]) => {
+        const d = NETWORK_COST_DEFAULTS[c === bsc ? 'BSC' : 'ETHEREUM'];
+        return { networkFee: d.networkFee, gasCoinUsd: d.gasCoinUsd };
+      };
+      const nets = chains.map((c) => ({ ...c.network('test', batched ? {} : { disperseAddress: undefined }), ...costs(c) }) as LaneNetwork);
       setNetworkOverride('test', nets[0]!, 'BSC');
       setNetworkOverride('test', nets[1]!, 'ETHEREUM');
       const lanes = withTron ? 3 : 2;
@@ -118,7 +124,14 @@ async function main(): Promise<Row[]> {
         await t.db.execute(sql`select count(*)::text as txs, sum(cost_wei)::text as sun from gas_spend
                                 where kind = 'withdrawal' and chain_id = ${tron.net.chainId}`),
       );
+      // What each EVM item was finally charged of its network fee (payout_items.network_fee) against the flat fee reserved.
+      const charged = rowsOf<{ chain: string; avg: string; min: string; max: string }>(
+        await t.db.execute(sql`select chain, avg(network_fee)::numeric(20, 4)::text as avg, min(network_fee)::text as min,
+                                      max(network_fee)::text as max
+                                 from payout_items where payout_id = ${res.body.id} and chain <> 'TRON' group by chain order by chain`),
+      );
       return {
+        charged,
         created,
         total,
         passes,
@@ -176,6 +189,14 @@ async function main(): Promise<Row[]> {
         value: `${Math.round(batchedPer)} vs ${Math.round(singlePer)} (${((batchedPer / singlePer) * 100).toFixed(0)} %)`,
         target: 'batched < single',
         ok: batchedPer < singlePer,
+      });
+      const key = c === bsc ? 'BSC' : 'ETHEREUM';
+      const ch = b.charged.find((r) => r.chain === key);
+      rows.push({
+        name: `${name} network fee per batched item: charged (its share, at ${NETWORK_COST_DEFAULTS[key].gasCoinUsd} USD/coin, local gas price) vs flat ${NETWORK_COST_DEFAULTS[key].networkFee} reserved`,
+        value: ch ? `avg ${ch.avg} (min ${Number(ch.min).toFixed(2)}, max ${Number(ch.max).toFixed(2)})` : 'n/a',
+        target: 'informational',
+        ok: null,
       });
     }
     return rows;

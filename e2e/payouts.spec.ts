@@ -99,13 +99,16 @@ test('owner uploads a payout CSV, fixes the bad rows, confirms once, watches ite
   const lines = readFileSync((await download.path())!, 'utf8')
     .trim()
     .split(/\r\n/);
-  expect(lines[0]).toBe('position,reference,status,chain,token,destinationAddress,amount,feeAmount,netAmount,txHash,withdrawalId,failureReason');
+  expect(lines[0]).toBe(
+    'position,reference,status,chain,token,destinationAddress,amount,feeAmount,networkFeeReserved,networkFee,netAmount,txHash,withdrawalId,failureReason',
+  );
   const rows = lines.slice(1).map((l) => l.split(','));
-  expect(rows.map((r) => [r[0], r[1], r[2], r[3], r[4], r[5]!.toLowerCase(), r[6], r[7]])).toEqual([
-    ['0', `${run}-1`, 'COMPLETED', 'BSC', 'USDT', addr(1), '5.00', '0.05'],
-    ['1', `${run}-2`, 'COMPLETED', 'BSC', 'USDT', addr(2), '4.00', '0.04'],
-    ['2', `${run}-3`, 'COMPLETED', 'BSC', 'USDT', addr(3), '1.00', '0.01'],
-    ['3', `${run}-4`, 'COMPLETED', 'BSC', 'USDT', addr(4), '2.50', '0.03'],
+  // BSC's flat network fee is 0.00: nothing reserved, nothing charged.
+  expect(rows.map((r) => [r[0], r[1], r[2], r[3], r[4], r[5]!.toLowerCase(), r[6], r[7], r[8], r[9]])).toEqual([
+    ['0', `${run}-1`, 'COMPLETED', 'BSC', 'USDT', addr(1), '5.00', '0.05', '0.00', '0.00'],
+    ['1', `${run}-2`, 'COMPLETED', 'BSC', 'USDT', addr(2), '4.00', '0.04', '0.00', '0.00'],
+    ['2', `${run}-3`, 'COMPLETED', 'BSC', 'USDT', addr(3), '1.00', '0.01', '0.00', '0.00'],
+    ['3', `${run}-4`, 'COMPLETED', 'BSC', 'USDT', addr(4), '2.50', '0.03', '0.00', '0.00'],
   ]);
-  for (const r of rows) expect(r[9]).toMatch(/^0x[0-9a-f]{64}$/);
+  for (const r of rows) expect(r[11]).toMatch(/^0x[0-9a-f]{64}$/);
 });

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { assetColumn, chainColumn, createdAt, mode, railChecks, tstz } from './columns';
+import { assetColumn, chainColumn, createdAt, mode, money, railChecks, tstz } from './columns';
 import { tenants } from './tenants';
 import { withdrawals } from './withdrawals';
 
@@ -54,6 +54,12 @@ export const payoutItems = pgTable(
     status: text({ enum: PAYOUT_ITEM_STATUSES }).notNull().default('PENDING'),
     chain: chainColumn(),
     token: assetColumn(),
+    /**
+     * The network fee finally charged, set when the item ends: the flat fee reserved at the debit, less the
+     * network_fee_refund its completion credited (a batched item pays its share of the batch's cost); 0 when it
+     * failed (everything was refunded). Null while it is open.
+     */
+    networkFee: money(),
     createdAt: createdAt(),
     updatedAt: tstz().notNull().defaultNow(),
   },

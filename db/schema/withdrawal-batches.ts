@@ -1,5 +1,5 @@
 import { bigint, integer, numeric, pgTable, text } from 'drizzle-orm/pg-core';
-import { assetColumn, createdAt, mode, tstz } from './columns';
+import { assetColumn, createdAt, mode, money, tstz } from './columns';
 
 /**
  * One EVM transaction that pays several withdrawals (batch payout items, issue 47) through the network's disperse
@@ -22,6 +22,14 @@ export const withdrawalBatches = pgTable('withdrawal_batches', {
   /** From its receipt: gas used and gasUsed × the price paid (wei); each item's share is costWei / itemCount. */
   gasUsed: numeric({ precision: 78, scale: 0 }),
   costWei: numeric({ precision: 78, scale: 0 }),
+  /**
+   * Each item's share of costWei in the token (lib/withdrawals/batch-share.ts: priced with the gas coin's USD price,
+   * rounded up to the cent), set with the receipt. An item is charged it, never more than the flat network fee it
+   * reserved; the difference is credited back when it completes. Null: not priced (pricingNote says why).
+   */
+  itemShare: money(),
+  /** Why the batch could not be priced (no gas coin price, cost unknown): its items keep the flat network fee. */
+  pricingNote: text(),
   createdAt: createdAt(),
   minedAt: tstz(),
 });

@@ -3022,7 +3022,14 @@ export interface components {
             token: "USDT" | "USDC";
             destinationAddress: string;
             amount: string;
+            /** @description What was debited on top of the amount: the tenant's percentage fee plus the network fee reserved. */
             feeAmount: string;
+            /** @description The network's flat fee, reserved in feeAmount when the payout was debited. */
+            networkFeeReserved: string;
+            /** @description The network fee finally charged, once the item ended: an item sent in a batch pays its share of the transaction's actual cost (never more than networkFeeReserved; the rest is credited back as network_fee_refund), one sent alone the flat fee, a failed one nothing. Null while open. */
+            networkFee: string | null;
+            /** @description Why a batched item kept the flat network fee (its batch could not be priced); null otherwise. */
+            networkFeeNote: string | null;
             netAmount: string;
             txHash: string | null;
             pendingReason: string | null;
@@ -3058,6 +3065,12 @@ export interface components {
             amount: string;
             /** @description Decimal string, e.g. "100.50". */
             feeAmount: string;
+            /** @description The network's flat fee, reserved in feeAmount when the payout was debited. */
+            networkFeeReserved: string;
+            /** @description The network fee finally charged: a batched item its share of the transaction cost (at most networkFeeReserved; the rest credited back as network_fee_refund), an item sent alone the flat fee, a failed item nothing. */
+            networkFee: string;
+            /** @description Why a batched item kept the flat network fee (its batch could not be priced); null otherwise. */
+            networkFeeNote: string | null;
             txHash: string | null;
             /** @description Why the transfer failed; its amount and fee went back to the balance. */
             failureReason: string | null;

@@ -17,7 +17,7 @@ export interface CostWindow {
   gas: string;
   /** The same at the operator's reference price of the gas coin (`<MODE>_<CHAIN>_GAS_COIN_USD`); null without one. */
   gasUsd: string | null;
-  /** Fees earned on this network, in its stablecoins (1 token = 1 USD): invoice fees less those refunded, withdrawal fees (percentage and network). */
+  /** Fees earned on this network, in its stablecoins (1 token = 1 USD): invoice fees less those refunded, withdrawal fees (percentage and network, less the network fee credited back to batched payout items). */
   feesEarned: string;
   invoiceFees: string;
   withdrawalFees: string;
@@ -78,9 +78,13 @@ async function costWindow(db: Db, net: Network, since: Date): Promise<CostWindow
              coalesce((select sum(l.amount) from ledger_entries l join withdrawals w on w.id = l.reference_id
                         where l.kind = 'invoice_fee_refund' and w.chain_id = ${net.chainId} and w.mode = ${net.mode}
                           and w.status <> 'FAILED' and l.created_at >= ${since.toISOString()}::timestamptz), 0)::text as returned,
-             coalesce((select sum(fee_amount) from withdrawals
-                        where chain_id = ${net.chainId} and mode = ${net.mode} and kind = 'internal' and status <> 'FAILED'
-                          and created_at >= ${since.toISOString()}::timestamptz), 0)::text as withdrawal`),
+             (coalesce((select sum(fee_amount) from withdrawals
+                         where chain_id = ${net.chainId} and mode = ${net.mode} and kind = 'internal' and status <> 'FAILED'
+                           and created_at >= ${since.toISOString()}::timestamptz), 0)
+              -- What batched payout items got back of their flat network fee (they pay their share of the batch's gas).
+              - coalesce((select sum(l.amount) from ledger_entries l join withdrawals w on w.id = l.reference_id
+                           where l.kind = 'network_fee_refund' and w.chain_id = ${net.chainId} and w.mode = ${net.mode}
+                             and w.created_at >= ${since.toISOString()}::timestamptz), 0))::text as withdrawal`),
   );
   // The gas coin's own base unit: wei on EVM networks, sun on TRON.
   const gas = formatUnits(BigInt(r!.wei), CHAIN_SPECS[net.chain].nativeDecimals);

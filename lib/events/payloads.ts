@@ -135,6 +135,11 @@ export const PayoutItemEventData = z
     destinationAddress: z.string(),
     amount: Amount,
     feeAmount: Amount,
+    networkFeeReserved: Amount.describe("The network's flat fee, reserved in feeAmount when the payout was debited."),
+    networkFee: Amount.describe(
+      'The network fee finally charged: a batched item its share of the transaction cost (at most networkFeeReserved; the rest credited back as network_fee_refund), an item sent alone the flat fee, a failed item nothing.',
+    ),
+    networkFeeNote: z.string().nullable().describe('Why a batched item kept the flat network fee (its batch could not be priced); null otherwise.'),
     txHash: z.string().nullable(),
     failureReason: z.string().nullable().describe('Why the transfer failed; its amount and fee went back to the balance.'),
   })

@@ -4,6 +4,7 @@ import { isoOrNull } from '@/lib/api/schemas';
 import { rowsOf, type Db } from '@/lib/db';
 import { emitEvent } from '@/lib/events/emit-event';
 import { formatAmount } from '@/lib/money';
+import { finalNetworkFee, itemNetworkFees } from './item-network-fees';
 
 /**
  * The withdrawal-final hook of payouts (registered in lib/payment-hooks.ts), in the transaction that made the
@@ -16,9 +17,11 @@ export async function finishPayoutItem(tx: Db, w: Withdrawal): Promise<void> {
   const [found] = await tx.select({ payoutId: payoutItems.payoutId }).from(payoutItems).where(eq(payoutItems.withdrawalId, w.id));
   if (!found) return; // not a payout's withdrawal
   await tx.execute(sql`select 1 from payouts where id = ${found.payoutId} for update`);
+  const fees = (await itemNetworkFees(tx, [w.id])).get(w.id)!;
+  const networkFee = finalNetworkFee(w.status, fees);
   const [item] = await tx
     .update(payoutItems)
-    .set({ status: w.status, updatedAt: new Date() })
+    .set({ status: w.status, networkFee: networkFee.toFixed(), updatedAt: new Date() })
     .where(and(eq(payoutItems.withdrawalId, w.id), eq(payoutItems.status, 'PENDING')))
     .returning();
   if (!item) return; // already final: a second call changes nothing
@@ -38,6 +41,9 @@ export async function finishPayoutItem(tx: Db, w: Withdrawal): Promise<void> {
       destinationAddress: w.destinationAddress,
       amount: formatAmount(w.amount),
       feeAmount: formatAmount(w.feeAmount),
+      networkFeeReserved: formatAmount(fees.reserved),
+      networkFee: formatAmount(networkFee),
+      networkFeeNote: fees.note,
       txHash: w.txHash,
       failureReason: w.failureReason,
     },

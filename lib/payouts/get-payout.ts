@@ -6,6 +6,7 @@ import type { Db } from '@/lib/db';
 import { Decimal, formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
 import { AWAITING_APPROVAL } from '@/lib/withdrawals/pending-reasons';
+import { itemNetworkFees } from './item-network-fees';
 import type { PayoutView } from './schemas';
 
 /** A payout of this tenant and mode with each item and its withdrawal; anything else is a 404. */
@@ -21,6 +22,10 @@ export async function getPayout(db: Db, owner: { tenantId: string; mode: Mode },
     .innerJoin(withdrawals, eq(withdrawals.id, payoutItems.withdrawalId))
     .where(eq(payoutItems.payoutId, id))
     .orderBy(asc(payoutItems.position));
+  const fees = await itemNetworkFees(
+    db,
+    rows.map(({ w }) => w.id),
+  );
   const counts = { pending: 0, completed: 0, failed: 0 };
   const totals = new Map<string, { amount: Decimal; fee: Decimal }>();
   for (const { item, w } of rows) {
@@ -52,6 +57,9 @@ export async function getPayout(db: Db, owner: { tenantId: string; mode: Mode },
       destinationAddress: w.destinationAddress,
       amount: formatAmount(w.amount),
       feeAmount: formatAmount(w.feeAmount),
+      networkFeeReserved: formatAmount(fees.get(w.id)?.reserved ?? 0),
+      networkFee: item.networkFee === null ? null : formatAmount(item.networkFee),
+      networkFeeNote: fees.get(w.id)?.note ?? null,
       netAmount: formatAmount(w.netAmount),
       txHash: w.txHash,
       pendingReason: w.pendingReason,

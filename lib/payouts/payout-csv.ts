@@ -74,6 +74,8 @@ export const PAYOUT_RESULT_COLUMNS = [
   'destinationAddress',
   'amount',
   'feeAmount',
+  'networkFeeReserved',
+  'networkFee',
   'netAmount',
   'txHash',
   'withdrawalId',

@@ -144,7 +144,9 @@ describe('payout CSV', () => {
           token: 'USDT',
           destinationAddress: '0xabc',
           amount: '1.00',
-          feeAmount: '0.01',
+          feeAmount: '0.51',
+          networkFeeReserved: '0.50',
+          networkFee: '0.02',
           netAmount: '1.00',
           txHash: '0x1',
           withdrawalId: 'wd_1',
@@ -152,6 +154,6 @@ describe('payout CSV', () => {
         },
       ],
     } as never);
-    expect(csv.split('\r\n')[1]).toBe("0,'=cmd(),COMPLETED,BSC,USDT,0xabc,1.00,0.01,1.00,0x1,wd_1,");
+    expect(csv.split('\r\n')[1]).toBe("0,'=cmd(),COMPLETED,BSC,USDT,0xabc,1.00,0.51,0.50,0.02,1.00,0x1,wd_1,");
   });
 });

@@ -40,7 +40,12 @@ export const PayoutItemSchema = z
     token: z.enum(ASSETS),
     destinationAddress: z.string(),
     amount: Amount,
-    feeAmount: Amount,
+    feeAmount: Amount.describe("What was debited on top of the amount: the tenant's percentage fee plus the network fee reserved."),
+    networkFeeReserved: Amount.describe("The network's flat fee, reserved in feeAmount when the payout was debited."),
+    networkFee: Amount.nullable().describe(
+      "The network fee finally charged, once the item ended: an item sent in a batch pays its share of the transaction's actual cost (never more than networkFeeReserved; the rest is credited back as network_fee_refund), one sent alone the flat fee, a failed one nothing. Null while open.",
+    ),
+    networkFeeNote: z.string().nullable().describe('Why a batched item kept the flat network fee (its batch could not be priced); null otherwise.'),
     netAmount: Amount,
     txHash: z.string().nullable(),
     pendingReason: z.string().nullable(),

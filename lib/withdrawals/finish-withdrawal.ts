@@ -4,6 +4,7 @@ import { rowsOf, type Db } from '@/lib/db';
 import { postLedgerEntries } from '@/lib/ledger/post-entry';
 import { Decimal } from '@/lib/money';
 import { emitWithdrawalEvent } from './emit-withdrawal-event';
+import { refundBatchShare } from './refund-batch-share';
 import { runWithdrawalFinalHooks } from './withdrawal-final-hooks';
 
 /**
@@ -53,6 +54,7 @@ async function debitedBy(tx: Db, withdrawalId: string): Promise<Decimal> {
   return new Decimal(row!.sum);
 }
 
+/** COMPLETED, with its event and hooks; a batched item gets back what its flat network fee reserved beyond its share of the batch. */
 export async function completeWithdrawal(db: Db, id: string): Promise<Withdrawal | null> {
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -61,6 +63,7 @@ export async function completeWithdrawal(db: Db, id: string): Promise<Withdrawal
       .where(and(eq(withdrawals.id, id), inArray(withdrawals.status, ['PENDING', 'PROCESSING'])))
       .returning();
     if (!row) return null;
+    await refundBatchShare(tx, row);
     await emitWithdrawalEvent(tx, row, 'withdrawal.completed');
     await runWithdrawalFinalHooks(tx, row);
     return row;

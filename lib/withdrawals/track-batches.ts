@@ -7,12 +7,15 @@ import { broadcastRaw } from '@/lib/chain/broadcast-raw';
 import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 import { disperseData } from '@/lib/chain/evm/disperse/disperse-call';
 import { railOf, type EvmNetwork } from '@/lib/chain/network';
+import { CHAIN_SPECS, gasCoinOf } from '@/lib/config/rails';
 import { recordGasSpend } from '@/lib/chain/record-gas-spend';
+import { batchShare } from './batch-share';
 import type { LaneNetwork } from './lane-helpers';
 
 /**
  * A batch's mined receipt, read through any of its items: the gas once in gas_spend (kind withdrawal_batch) and on
- * the batch row, where each item's share is costWei / itemCount. Idempotent: every item reads the same receipt.
+ * the batch row, with each item's share of the cost priced in the token (batch-share.ts; unpriced: the note says
+ * why). Idempotent: every item reads the same receipt, and the row is written once.
  */
 export async function recordBatchGas(db: Db, net: LaneNetwork<EvmNetwork>, batchId: string, r: { hash: string; gasUsed: bigint; gasPrice: bigint }) {
   await recordGasSpend(db, {
@@ -24,9 +27,26 @@ export async function recordBatchGas(db: Db, net: LaneNetwork<EvmNetwork>, batch
     gasUsed: r.gasUsed,
     gasPrice: r.gasPrice,
   });
+  const [batch] = await db.select({ itemCount: withdrawalBatches.itemCount }).from(withdrawalBatches).where(eq(withdrawalBatches.id, batchId));
+  if (!batch) return;
+  const costWei = r.gasUsed * r.gasPrice;
+  const priced = batchShare({
+    costWei,
+    itemCount: batch.itemCount,
+    gasCoinUsd: net.gasCoinUsd,
+    nativeDecimals: CHAIN_SPECS[net.chain].nativeDecimals,
+    setting: `${net.mode.toUpperCase()}_${net.chain}`,
+    coin: gasCoinOf(net.chain),
+  });
   await db
     .update(withdrawalBatches)
-    .set({ gasUsed: r.gasUsed.toString(), costWei: (r.gasUsed * r.gasPrice).toString(), minedAt: new Date() })
+    .set({
+      gasUsed: r.gasUsed.toString(),
+      costWei: costWei.toString(),
+      itemShare: priced.share?.toFixed() ?? null,
+      pricingNote: priced.note,
+      minedAt: new Date(),
+    })
     .where(and(eq(withdrawalBatches.id, batchId), isNull(withdrawalBatches.gasUsed)));
 }
 

@@ -76,7 +76,7 @@ export function PayoutProgress({ initial, canDecide, totpEnabled }: { initial: P
           <table className={tableClass}>
             <thead>
               <tr>
-                {['#', 'Reference', 'Status', 'Network', 'Destination', 'Amount', 'Fee', 'Transaction'].map((h) => (
+                {['#', 'Reference', 'Status', 'Network', 'Destination', 'Amount', 'Fee', 'Network fee', 'Transaction'].map((h) => (
                   <th key={h} className={thClass}>
                     {h}
                   </th>
@@ -101,6 +101,21 @@ export function PayoutProgress({ initial, canDecide, totpEnabled }: { initial: P
                   </td>
                   <td className={tdClass}>
                     <Money value={i.feeAmount} currency={null} dp={DP} />
+                  </td>
+                  <td className={tdClass} data-network-fee={i.networkFee ?? ''} title={i.networkFeeNote ?? undefined}>
+                    {/* Reserved at the debit; once the item ends, what it was charged (a batch's share, the rest credited back). */}
+                    {i.networkFee === null ? (
+                      <span className="text-slate-500">
+                        <Money value={i.networkFeeReserved} currency={null} dp={DP} /> reserved
+                      </span>
+                    ) : (
+                      <Money value={i.networkFee} currency={null} dp={DP} />
+                    )}
+                    {i.networkFee !== null && i.networkFee !== i.networkFeeReserved && (
+                      <span className="ml-1 text-xs text-slate-500">
+                        of <Money value={i.networkFeeReserved} currency={null} dp={DP} />
+                      </span>
+                    )}
                   </td>
                   <td className={`${tdClass} font-mono text-xs`} title={i.txHash ?? undefined}>
                     {i.txHash ? `${i.txHash.slice(0, 12)}…` : '—'}
