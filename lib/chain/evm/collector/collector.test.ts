@@ -16,6 +16,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, planAnvil, startAnvil, type AnvilChain } from '@/lib/testing/anvil';
 import { COLLECTOR_ABI } from './deploy-collector';
+import { readCollectionState } from '@/lib/subscriptions/read-collection-state';
 
 /*
  * Issue 48 §2: the subscription collector, driven from outside with viem on anvil as a payer, the gateway's operator
@@ -223,6 +224,36 @@ describe('the subscription collector on anvil', () => {
       [subId(), chain.token, units('1'), 0n, 0n],
     ])
       expect(await send(payer.key, chain.collector, COLLECTOR_ABI, 'authorize', args)).toMatchObject({ status: 'reverted', reason: 'BadPermission' });
+  });
+
+  it('the read before a pull (balance, allowance, what the permission allows) agrees with what the pull then does', async () => {
+    const { payer, id } = await subscribed('10', await now());
+    const to = await depositAddress();
+    const net = { rpcUrl: chain.rpcUrl, collectorAddress: chain.collector };
+    const state = (amount: string) =>
+      readCollectionState(net, { subscriptionId: id, payer: payer.address, token: chain.token, amount: units(amount) });
+    /** The read's verdict, then the pull it predicts: success when ready, a revert and nothing moved when not. */
+    const expectPull = async (amount: string, want: { ready: boolean; reason?: string }) => {
+      expect(await state(amount)).toMatchObject(want);
+      const before = await balance(to);
+      const pull = await collect(id, payer.address, units(amount), to);
+      expect(pull.status).toBe(want.ready ? 'success' : 'reverted');
+      expect(await balance(to)).toBe(want.ready ? before + units(amount) : before);
+    };
+    expect(await state('10')).toEqual({ ready: true, balance: units('1000'), allowance: 2n ** 256n - 1n, available: units('10') });
+    await send(payer.key, chain.token, erc20Abi, 'approve', [chain.collector, units('3')]);
+    await expectPull('4', { ready: false, reason: 'insufficient_allowance' });
+    await expectPull('3', { ready: true });
+    await send(payer.key, chain.token, erc20Abi, 'approve', [chain.collector, 0n]);
+    await expectPull('1', { ready: false, reason: 'allowance_revoked' });
+    await send(payer.key, chain.token, erc20Abi, 'approve', [chain.collector, units('100')]);
+    await send(payer.key, chain.token, erc20Abi, 'transfer', [chain.addresses.faucet, units('992')]);
+    await expectPull('6', { ready: false, reason: 'insufficient_balance' });
+    await expectPull('5', { ready: true });
+    await chain.mint(payer.address, '100');
+    await expectPull('3', { ready: false, reason: 'not_authorized' }); // 8 of 10 pulled this period
+    await send(payer.key, chain.collector, COLLECTOR_ABI, 'revoke', [id]);
+    await expectPull('1', { ready: false, reason: 'not_authorized' });
   });
 
   describe('a token whose transferFrom returns nothing (USDT on Ethereum) or false', () => {
