@@ -169,7 +169,8 @@ async function startPlanned(c: PlannedChain): Promise<AnvilChain> {
   chains.push(chain);
   const differs =
     chain.tokens.some((t, i) => t.address.toLowerCase() !== c.plan.tokens[i]!.address.toLowerCase()) ||
-    chain.disperse.toLowerCase() !== c.plan.disperse.toLowerCase();
+    chain.disperse.toLowerCase() !== c.plan.disperse.toLowerCase() ||
+    chain.collector.toLowerCase() !== c.plan.collector.toLowerCase();
   if (differs) throw new Error(`${c.mode} ${c.key} chain: contract addresses differ from the planned ones (lib/testing/anvil.ts planAnvil)`);
   const list = chain.tokens.map((t) => `${t.asset} ${t.address} (${t.decimals} decimals)`).join(', ');
   console.log(`[dev] ${c.mode} ${c.key} chain: anvil ${chain.rpcUrl} (chain id ${chain.chainId}), ${list}`);

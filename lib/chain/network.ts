@@ -83,6 +83,11 @@ export interface EvmNetwork extends NetworkBase<'evm'> {
    * transaction (`<MODE>_<CHAIN>_DISPERSE_ADDRESS`). Unset: every item is a transfer of its own.
    */
   disperseAddress?: Address;
+  /**
+   * The subscription collector (lib/chain/evm/collector/SubscriptionCollector.sol) payers approve for automatic
+   * collection (`<MODE>_<CHAIN>_COLLECTOR_ADDRESS`, docs/subscriptions.md). Unset: subscriptions are paid by e-mailed invoice.
+   */
+  collectorAddress?: Address;
 }
 
 /** A network of the TRON family: addresses in `T…` form, sweeps paid with energy delegated from staked TRX. */
@@ -239,6 +244,7 @@ function buildNetwork(e: ReturnType<typeof env>, mode: Mode): EvmNetwork {
     hotWalletKey: e[`${p}_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined,
     faucetKey: mode === 'test' ? (e.TEST_FAUCET_PRIVATE_KEY as Hex | undefined) : undefined,
     disperseAddress: envAddress((e as unknown as RawEnv)[`${p}_${UNPREFIXED_RAIL.chain}_DISPERSE_ADDRESS`]),
+    collectorAddress: envAddress((e as unknown as RawEnv)[`${p}_${UNPREFIXED_RAIL.chain}_COLLECTOR_ADDRESS`]),
     ...networkCostsFromEnv(e, mode, UNPREFIXED_RAIL.chain),
     gasWalletLow: e[`${p}_GAS_WALLET_LOW_BNB`],
     tokens: railTokens(e, mode, UNPREFIXED_RAIL.chain, 'evm', {
@@ -360,6 +366,7 @@ const FAMILY_SETTINGS: { [F in ChainFamily]: FamilySettings<F> } = {
     ...base,
     gasWalletLow: (raw[`${p}_${chain}_GAS_WALLET_LOW`] as string | undefined) ?? onFamily(bsc, { evm: (n) => n.gasWalletLow, tron: () => undefined }),
     disperseAddress: envAddress(raw[`${p}_${chain}_DISPERSE_ADDRESS`]),
+    collectorAddress: envAddress(raw[`${p}_${chain}_COLLECTOR_ADDRESS`]),
   }),
   tron: (base, { raw, p }) => ({
     ...base,

@@ -166,6 +166,8 @@ export const RAIL_ENV: Record<string, z.ZodType> = {
       [`${p}_BSC_USDC_SYMBOL`, symbol.optional()],
       /** EVM networks: the disperse contract batch payouts are sent through (docs/payouts.md); unset: one transfer per item. */
       ...(['BSC', ...EXTRA_CHAINS] as const).map((c) => [`${p}_${c}_DISPERSE_ADDRESS`, address.optional()] as const),
+      /** EVM networks: the subscription collector payers approve (docs/subscriptions.md); unset: subscriptions are e-mailed invoices only. */
+      ...(['BSC', ...EXTRA_CHAINS] as const).map((c) => [`${p}_${c}_COLLECTOR_ADDRESS`, address.optional()] as const),
       ...EXTRA_CHAINS.flatMap((c) => [
         [`${p}_${c}_RPC_URL`, z.string().url().optional()],
         [`${p}_${c}_CHAIN_ID`, chainId.optional()],

@@ -12,6 +12,7 @@ export function localChainEnv(mode: 'test' | 'live', chains: { key: ChainKey; ch
   const out: Record<string, string> = {};
   for (const { key, chain } of chains) {
     out[`${p}_${key}_DISPERSE_ADDRESS`] = chain.disperse;
+    out[`${p}_${key}_COLLECTOR_ADDRESS`] = chain.collector;
     if (key === UNPREFIXED_RAIL.chain) {
       Object.assign(out, {
         [`${p}_RPC_URL`]: chain.rpcUrl,

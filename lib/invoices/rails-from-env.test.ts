@@ -1,7 +1,7 @@
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkRailsAtStart } from '@/lib/chain/check-rails-at-start';
-import { getNetwork, getNetworks, tokensOf } from '@/lib/chain/network';
+import { getNetwork, getNetworks, onFamily, tokensOf } from '@/lib/chain/network';
 import { ALL_RAILS as EVERY_RAIL, CHAIN_SPECS, DEFAULT_RAIL, EVM_CHAINS as CHAINS, type ChainKey } from '@/lib/config/rails';
 
 // The EVM rails, each on an anvil chain; TRON's rail is tested on its stand-in (lib/testing/tron-rail.ts).
@@ -51,6 +51,11 @@ describe('every rail configured as npm run dev does', () => {
   it('enables every rail: each network reads each of its tokens, and GET /v1/tenants/me lists them all', async () => {
     const enabled = getNetworks('test').flatMap((n) => tokensOf(n).map((t) => `${n.chain}:${t.asset}`));
     expect(enabled.sort()).toEqual(ALL_RAILS.map(railName).sort());
+    // Each EVM network's contracts, from <MODE>_<CHAIN>_DISPERSE_ADDRESS and _COLLECTOR_ADDRESS (BSC's too, read unprefixed otherwise).
+    for (const { key, chain } of chains) {
+      const contracts = onFamily(getNetwork('test', key), { evm: (n) => [n.disperseAddress, n.collectorAddress], tron: () => [] });
+      expect(contracts, key).toEqual([chain.disperse, chain.collector]);
+    }
     // The local stack's configuration passes the rail check that boot() runs (chain ids, decimals, symbols).
     expect(await checkRailsAtStart({ production: true })).toEqual([]);
     const t = await createTestTenant();

@@ -11,6 +11,7 @@ import { freezeListOf, type Asset, type ChainKey, type FreezeListFunction } from
 import type { StablecoinContract } from './tokens/compile-stablecoins';
 import stablecoins from './tokens/test-stablecoins.json' with { type: 'json' };
 import { deployDisperse } from '@/lib/chain/evm/disperse/deploy-disperse';
+import { deployCollector } from '@/lib/chain/evm/collector/deploy-collector';
 import type { Mode } from '@/lib/mode';
 
 /**
@@ -50,15 +51,16 @@ export type AnvilChain = Awaited<ReturnType<typeof startAnvil>>;
  * are still starting (issue 45) and checks each started chain against it.
  */
 export function planAnvil(opts: { port: number; chainId: number; tokens: { asset: Asset; decimals: number }[] }) {
-  const keys = { faucet: devKey(0), gas: devKey(1), hot: devKey(2), fee: devKey(3), other: devKey(4) };
+  const keys = { faucet: devKey(0), gas: devKey(1), hot: devKey(2), fee: devKey(3), other: devKey(4), collectorAdmin: devKey(5) };
   const addr = (k: Hex) => privateKeyToAccount(k).address;
   const tokens: TokenContract<'evm'>[] = opts.tokens.map((t, i) => ({
     asset: t.asset,
     decimals: t.decimals,
     address: EVM_ADDRESS_CODEC.parse(getContractAddress({ from: addr(keys.faucet), nonce: BigInt(i) })),
   }));
-  // startAnvil's faucet deploys every token, mints each once, then deploys the disperse contract.
+  // startAnvil's faucet deploys every token, mints each once, then deploys the disperse contract and the collector.
   const disperse = EVM_ADDRESS_CODEC.parse(getContractAddress({ from: addr(keys.faucet), nonce: BigInt(2 * opts.tokens.length) }));
+  const collector = EVM_ADDRESS_CODEC.parse(getContractAddress({ from: addr(keys.faucet), nonce: BigInt(2 * opts.tokens.length + 1) }));
   return {
     rpcUrl: `http://127.0.0.1:${opts.port}`,
     chainId: opts.chainId,
@@ -67,6 +69,7 @@ export function planAnvil(opts: { port: number; chainId: number; tokens: { asset
     addresses: { faucet: addr(keys.faucet), gas: addr(keys.gas), hot: addr(keys.hot), fee: addr(keys.fee) },
     tokens,
     disperse,
+    collector,
     tokenOf: (asset: Asset) => tokens.find((t) => t.asset === asset)!.address,
   };
 }
@@ -129,7 +132,7 @@ export async function startAnvil(opts: AnvilOptions = {}) {
     rpcUrls: { default: { http: [rpcUrl] } },
   } as const;
   const client = createTestClient({ chain, mode: 'anvil', transport: http(rpcUrl), cacheTime: 0, pollingInterval: 50 }).extend(publicActions);
-  const keys = { faucet: devKey(0), gas: devKey(1), hot: devKey(2), fee: devKey(3), other: devKey(4) };
+  const keys = { faucet: devKey(0), gas: devKey(1), hot: devKey(2), fee: devKey(3), other: devKey(4), collectorAdmin: devKey(5) };
   const addr = (k: Hex): EvmAddress => EVM_ADDRESS_CODEC.parse(privateKeyToAccount(k).address);
   for (const k of Object.values(keys)) await client.setBalance({ address: addr(k), value: parseUnits('1000', 18) });
 
@@ -174,6 +177,10 @@ export async function startAnvil(opts: AnvilOptions = {}) {
   const disperse = EVM_ADDRESS_CODEC.parse(
     await deployDisperse({ rpcUrl, chainId, deployerKey: keys.faucet, hotWalletKey: keys.hot, tokens: tokens.map((t) => t.address) }),
   );
+  // The subscription collector: the gas wallet pulls (it pays the gas), a key of its own allows the pulls' destinations.
+  const collector = EVM_ADDRESS_CODEC.parse(
+    await deployCollector({ rpcUrl, chainId, deployerKey: keys.faucet, admin: addr(keys.collectorAdmin), operator: addr(keys.gas) }),
+  );
   // The approvals cost the hot wallet gas: every wallet starts the chain with exactly 1,000 of the coin again.
   for (const k of Object.values(keys)) await client.setBalance({ address: addr(k), value: parseUnits('1000', 18) });
 
@@ -195,6 +202,7 @@ export async function startAnvil(opts: AnvilOptions = {}) {
     hotWalletKey: keys.hot,
     faucetKey: mode === 'test' ? keys.faucet : undefined,
     disperseAddress: disperse,
+    collectorAddress: collector,
     ...overrides,
   });
 
@@ -213,6 +221,8 @@ export async function startAnvil(opts: AnvilOptions = {}) {
     tokenOf,
     /** The disperse contract (lib/chain/evm/disperse/Disperse.sol), approved by the hot wallet for every token above. */
     disperse,
+    /** The subscription collector (lib/chain/evm/collector/SubscriptionCollector.sol): operator the gas wallet, admin `keys.collectorAdmin`. */
+    collector,
     /** Deploys another ERC-20 (e.g. to check that its transfers are ignored). */
     deployToken: (name: string, decimals = 18, symbol = 'USDT') => deploy(name, decimals, symbol),
     setFrozen,
