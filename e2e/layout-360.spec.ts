@@ -4,6 +4,7 @@ import { users, webhookDeliveries } from '@/db/schema';
 import { createApiKey } from '@/lib/api-keys/create-api-key';
 import { closeDb, getDb } from '@/lib/db';
 import { recordAudit } from '@/lib/audit/record-audit';
+import { createTenant } from '@/lib/tenants/create-tenant';
 import { createUser } from '@/lib/users/create-user';
 import { APP_PORTS } from '../playwright.config';
 import { shot, signUpViaUi, startReceiver, uniqueEmail } from './support/dashboard';
@@ -264,12 +265,14 @@ test('every console page fits a 360 px phone with a menu button; dead letters fi
     const key = await createApiKey(db, { tenantId, mode: 'test', name: 'layout', scopes: ['admin'] });
     const auth = { authorization: `Bearer ${key.key}` };
     await railsChanged(tenantId, u!.id, email);
-    // An order, for the console's search results (a table of ids, tenants and summaries); made before the endpoint, whose
-    // only delivery is to be the dead letter below.
-    const prod = await request.post(`${BASE}/v1/products`, { headers: auth, data: { name: 'Layout check product', price: '4.00' } });
+    // An order, for the console's search results (a table of ids, tenants and summaries), of another tenant: its
+    // invoice's events never reach this tenant's endpoint, whose only delivery is to be the dead letter below.
+    const shop = await createTenant(db, { name: `Console Order Shop ${Date.now()}` });
+    const shopAuth = { authorization: `Bearer ${shop.keys.test.key}` };
+    const prod = await request.post(`${BASE}/v1/products`, { headers: shopAuth, data: { name: 'Layout check product', price: '4.00' } });
     expect(prod.status()).toBe(201);
     const ord = await request.post(`${BASE}/v1/orders`, {
-      headers: auth,
+      headers: shopAuth,
       data: { items: [{ productId: ((await prod.json()) as { id: string }).id, quantity: 1 }], customerEmail: 'console.layout@example.com' },
     });
     expect(ord.status()).toBe(201);
