@@ -3,7 +3,9 @@ import { STACK_PORT, stackEnv } from './e2e/support/stack-env';
 
 // Two `next start` processes of the production build share one PostgreSQL
 // (DATABASE_URL from scripts/test.ts), as two app instances behind a balancer would.
-const PORTS = [3101, 3102];
+// E2E_APP_PORT moves both (and E2E_STACK_PORT, E2E_ANVIL_PORT… the rest) when another run holds the defaults.
+const FIRST_PORT = Number(process.env.E2E_APP_PORT ?? 3101);
+const PORTS = [FIRST_PORT, FIRST_PORT + 1];
 const serverEnv = {
   ...process.env,
   APP_ENV: 'test',

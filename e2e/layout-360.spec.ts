@@ -4,6 +4,7 @@ import { users, webhookDeliveries } from '@/db/schema';
 import { createApiKey } from '@/lib/api-keys/create-api-key';
 import { closeDb, getDb } from '@/lib/db';
 import { recordAudit } from '@/lib/audit/record-audit';
+import { createTenant } from '@/lib/tenants/create-tenant';
 import { createUser } from '@/lib/users/create-user';
 import { APP_PORTS } from '../playwright.config';
 import { shot, signUpViaUi, startReceiver, uniqueEmail } from './support/dashboard';
@@ -32,6 +33,30 @@ async function expectNoSidewaysScroll(page: Page, what: string) {
       cards.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.querySelector('h2')?.textContent ?? c.textContent?.slice(0, 40)),
     );
   expect.soft(overflowing, `${what}: cards whose content sticks out at ${innerWidth} px`).toEqual([]);
+}
+
+/**
+ * A table wider than its box says that it scrolls (issue 45: at 360 px the last column was cut with no hint): its
+ * scrolling box names a visible hint in aria-describedby. The hint is measured after hydration, hence the poll.
+ */
+async function expectScrollingTablesHinted(page: Page, what: string) {
+  await expect
+    .configure({ soft: true })
+    .poll(
+      () =>
+        page.locator('main').evaluate((main) =>
+          [...main.querySelectorAll('table')]
+            .map((t) => t.parentElement!)
+            .filter((box) => box.scrollWidth > box.clientWidth + 1)
+            .filter((box) => {
+              const hint = box.getAttribute('aria-describedby') && document.getElementById(box.getAttribute('aria-describedby')!);
+              return !hint || !hint.checkVisibility();
+            })
+            .map((box) => box.closest('section')?.querySelector('h2')?.textContent ?? box.textContent?.slice(0, 40)),
+        ),
+      { message: `${what}: tables that scroll sideways with no hint at ${page.viewportSize()!.width} px`, timeout: 5_000 },
+    )
+    .toEqual([]);
 }
 
 /** Inside the viewport's width and clickable (nothing covers it). */
@@ -63,11 +88,13 @@ async function visitAtBothWidths(
   name: string,
   ready: (p: Page) => Promise<void>,
   controls: (p: Page) => [string, Locator][],
+  opts: { hinted?: boolean } = {},
 ) {
   await page.setViewportSize(PHONE);
   await page.goto(path);
   await ready(page);
   await expectNoSidewaysScroll(page, path);
+  if (opts.hinted) await expectScrollingTablesHinted(page, path);
   for (const [what, c] of controls(page)) await expectReachable(page, c, `${path}: ${what}`);
   await shot(page, `layout-360-${name}`);
   await page.setViewportSize(DESKTOP);
@@ -238,6 +265,18 @@ test('every console page fits a 360 px phone with a menu button; dead letters fi
     const key = await createApiKey(db, { tenantId, mode: 'test', name: 'layout', scopes: ['admin'] });
     const auth = { authorization: `Bearer ${key.key}` };
     await railsChanged(tenantId, u!.id, email);
+    // An order, for the console's search results (a table of ids, tenants and summaries), of another tenant: its
+    // invoice's events never reach this tenant's endpoint, whose only delivery is to be the dead letter below.
+    const shop = await createTenant(db, { name: `Console Order Shop ${Date.now()}` });
+    const shopAuth = { authorization: `Bearer ${shop.keys.test.key}` };
+    const prod = await request.post(`${BASE}/v1/products`, { headers: shopAuth, data: { name: 'Layout check product', price: '4.00' } });
+    expect(prod.status()).toBe(201);
+    const ord = await request.post(`${BASE}/v1/orders`, {
+      headers: shopAuth,
+      data: { items: [{ productId: ((await prod.json()) as { id: string }).id, quantity: 1 }], customerEmail: 'console.layout@example.com' },
+    });
+    expect(ord.status()).toBe(201);
+    const orderId = ((await ord.json()) as { id: string }).id;
     const ep = await request.post(`${BASE}/v1/webhooks/endpoints`, {
       headers: auth,
       data: { url: `${receiver.url}/a-rather-long-path/for-the-layout-check`, eventsSubscribed: ['invoice.created'] },
@@ -262,6 +301,8 @@ test('every console page fits a 360 px phone with a menu button; dead letters fi
     const controls = (p: Page): [string, Locator][] => [['menu button', p.getByRole('button', { name: 'Menu' })]];
     const pages: [string, string][] = [
       ['/console', 'console-search'],
+      [`/console?q=${orderId}`, 'console-search-order'],
+      [`/console?q=${tenantId}`, 'console-search-tenant'],
       ['/console/dead-letters', 'console-dead-letters'],
       ['/console/stuck', 'console-stuck'],
       ['/console/mismatched-payments', 'console-held'],
@@ -270,15 +311,51 @@ test('every console page fits a 360 px phone with a menu button; dead letters fi
       [`/console/tenants/${tenantId}`, 'console-tenant'],
       ['/console/audit', 'console-audit'],
     ];
-    for (const [path, name] of pages) await visitAtBothWidths(page, path, name, main, controls);
+    for (const [path, name] of pages) await visitAtBothWidths(page, path, name, main, controls, { hinted: true });
     // The walk's screenshot of the held payments' empty state read "No held held payments" (issue 45).
     await page.goto('/console/mismatched-payments');
     await expect(page.locator('main h1').first()).toBeVisible();
     await expect(page.getByText(/held held/i)).toHaveCount(0);
 
+    // Stuck work with nothing stuck: a sentence in each card, never a table of headers without rows.
+    await page.goto('/console/stuck');
+    await expect(page.getByText('No failed or stuck payouts')).toBeVisible();
+    await expect(page.locator('main table').filter({ hasNot: page.locator('tbody tr') })).toHaveCount(0);
+
     await page.setViewportSize(PHONE);
     await page.goto('/console');
     await expectMenuToggles(page, 'Console');
+    // Search is what the page is for: its form comes before the wallet and cost cards (it came after both).
+    const form = (await page.getByRole('search').boundingBox())!;
+    const firstCard = (await page.locator('main section').first().boundingBox())!;
+    expect.soft(form.y, 'the search form above the first card').toBeLessThan(firstCard.y);
+    // A search's results come right under the form, before the wallet and cost cards.
+    await page.goto(`/console?q=${orderId}`);
+    const hit = (await page.locator('[data-hit-kind="order"]').boundingBox())!;
+    expect.soft(hit.y, 'the results above the wallets').toBeLessThan((await page.getByTestId('gas-wallets').boundingBox())!.y);
+    await page.goto('/console');
+    // Wallet addresses wrap inside their card at 360 px rather than run past its edge.
+    const wallets = page.getByTestId('gas-wallets');
+    await expect(wallets.locator('[data-wallet="gas"]').first()).toBeVisible();
+    const edge = (await wallets.boundingBox())!;
+    for (const a of await wallets.locator('.font-mono').all()) {
+      const box = (await a.boundingBox())!;
+      expect(box.x + box.width, `address ${await a.textContent()} inside its card`).toBeLessThanOrEqual(edge.x + edge.width + 0.5);
+    }
+
+    // At 1280 px the solvency table shows every column, its Addresses link included (it was cut), once a run has lines.
+    await page.setViewportSize(DESKTOP);
+    await expect
+      .poll(
+        async () => {
+          await page.goto('/console/solvency');
+          return page.locator('[data-solvency-line]').count();
+        },
+        { timeout: 60_000, intervals: [2_000] },
+      )
+      .toBeGreaterThan(0);
+    await expectTableUnclipped(page, page.getByTestId('solvency-table'), { soft: true });
+    await shot(page, 'layout-1280-console-solvency-lines');
 
     // At 1280 px the dead-letter table shows every column without sideways scrolling.
     await page.setViewportSize(DESKTOP);

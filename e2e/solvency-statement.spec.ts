@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { eq } from 'drizzle-orm';
-import { users } from '@/db/schema';
+import { invoices, settlements, users } from '@/db/schema';
 import { createApiKey } from '@/lib/api-keys/create-api-key';
+import { newId } from '@/lib/ids';
 import { closeDb, getDb } from '@/lib/db';
 import { Decimal } from '@/lib/money';
 import { parseCsv } from '@/lib/statements/parse-csv';
@@ -16,6 +17,13 @@ const PASSWORD = 'correct-horse-battery';
 test.afterAll(async () => {
   await closeDb();
 });
+
+/** No amount with more than 6 decimals (a native coin's cut), and token amounts (USDT, USDC) to the cent. */
+async function expectDisplayPrecision(scope: Locator) {
+  const text = await scope.innerText();
+  expect.soft(text, 'an amount with more than 6 decimals').not.toMatch(/\d\.\d{7,}/);
+  expect.soft(text, 'a token amount not to the cent').not.toMatch(/\d\.(\d|\d{3,})\s*(USDT|USDC)\b/);
+}
 
 test('a merchant is paid and downloads a statement that adds up; support reads solvency per network and drills down to the addresses', async ({
   page,
@@ -84,12 +92,62 @@ test('a merchant is paid and downloads a statement that adds up; support reads s
     .toBe(1);
   await expect(line.getByText('covered')).toBeVisible();
   await expect(console_.locator('[data-solvency-line="gas:test:BSC:BNB"]')).toBeVisible();
+  // Networks by the name the dashboard gives them, not their wire names (issue 45: "BSC", "ETHEREUM", "TRON").
+  await expect.soft(line.locator('td').first()).toContainText('BNB Smart Chain (BEP-20)');
+  await expect.soft(console_.getByTestId('solvency-table')).not.toContainText(/\b(BSC|ETHEREUM|POLYGON|ARBITRUM|BASE|TRON)\b/);
+  // Every amount in its asset's display precision: tokens to the cent, native coins cut to 6 decimals (issue 45:
+  // "999.999759584998317095" beside "1,000.00").
+  await expectDisplayPrecision(console_.locator('main'));
   await shot(console_, 'console-solvency');
   await line.getByRole('link', { name: 'Addresses' }).click();
   await expect(console_).toHaveURL(/line=token%3Atest%3ABSC%3AUSDT/);
   await expect(console_.getByTestId('holdings').getByText('hot wallet')).toBeVisible();
   await expect(console_.getByTestId('owed-parts')).toContainText('Tenant balances on this network');
+  await expect.soft(console_.getByRole('heading', { name: /^test BNB Smart Chain \(BEP-20\) USDT at block \d+$/ })).toBeVisible();
+  await expectDisplayPrecision(console_.locator('main'));
   await shot(console_, 'console-solvency-drill-down');
+  await console_.goto('/console/solvency?line=gas%3Atest%3ABSC%3ABNB');
+  await expect(console_.getByTestId('holdings').getByText('gas wallet')).toBeVisible();
+  await expectDisplayPrecision(console_.locator('main'));
+  await shot(console_, 'console-solvency-gas-drill-down');
+
+  // The console's gas and hot wallets: the same precision (the hot wallet's USDT was "1000", its BNB 18 decimals).
+  await console_.goto('/console');
+  const bsc = console_.locator('[data-gas-mode="test"][data-gas-chain="BSC"]');
+  await expect.soft(bsc.locator('[data-wallet="hot"]')).toContainText(/ \d[\d,]*\.\d{2} USDT/);
+  await expectDisplayPrecision(console_.getByTestId('gas-wallets'));
+  await expectDisplayPrecision(console_.getByTestId('network-costs'));
+
+  // Stuck work's settlement backlog names the network as the dashboard does. A settlement due tomorrow stands for
+  // an open one (the worker leaves it alone) and is removed after.
+  const open = await request.post(`${BASE}/v1/invoices`, { headers: auth, data: { amount: '3.00' } });
+  const [openInv] = await db
+    .select()
+    .from(invoices)
+    .where(eq(invoices.id, (await open.json()).id));
+  const stuckId = newId('settlement');
+  await db.insert(settlements).values({
+    id: stuckId,
+    invoiceId: openInv!.id,
+    tenantId: openInv!.tenantId,
+    mode: 'test',
+    chainId: openInv!.chainId,
+    token: 'USDT',
+    kind: 'invoice',
+    amount: '3',
+    feeAmount: '0',
+    netAmount: '3',
+    nextAttemptAt: new Date(Date.now() + 86_400_000),
+  });
+  try {
+    await console_.goto('/console/stuck');
+    const backlog = console_.locator('[data-settlement-backlog="test:BSC"]');
+    await expect.soft(backlog.locator('td').first()).toContainText('BNB Smart Chain (BEP-20)');
+    await expect.soft(backlog.locator('td').first()).not.toContainText(/\bBSC\b/);
+    await shot(console_, 'console-stuck-backlog');
+  } finally {
+    await db.delete(settlements).where(eq(settlements.id, stuckId));
+  }
 
   // The same figures as JSON for the support session; a merchant's session is refused.
   const json = await console_.request.get(`${BASE}/api/operator/solvency`);

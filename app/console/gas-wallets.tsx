@@ -1,4 +1,5 @@
 import { Card } from '@/components/ui/card';
+import { formatIn } from '@/components/ui/money';
 import { CHAIN_SPECS } from '@/lib/config/rails';
 import { getGasWallets, type GasWallet, type HotWallet, type NetworkWallets } from '@/lib/console/get-gas-wallets';
 
@@ -52,10 +53,14 @@ function stateOf(w: NetworkWallets): string {
   return w.state === 'ok' && w.gas?.low ? 'low' : w.state;
 }
 
+/** An amount as the chain read it (18 decimals for a coin), cut to its unit's display precision. */
+const amount = (value: string, unit: string) => `${formatIn(value, unit)} ${unit}`;
+
 function WalletAddress({ label, address }: { label: string; address: string }) {
+  // An address is one 34-42 character word: it breaks anywhere rather than run past the card at 360 px.
   return (
     <span className="text-slate-500">
-      {label} <span className="font-mono text-xs">{address}</span>
+      {label} <span className="font-mono text-xs break-all">{address}</span>
     </span>
   );
 }
@@ -66,7 +71,7 @@ function GasLine({ wallet, coin, lowAt }: { wallet: GasWallet | null; coin: stri
     <span data-wallet="gas">
       <WalletAddress label="gas" address={wallet.address} />{' '}
       <span className={wallet.low ? 'font-medium text-red-700' : 'text-slate-900'} role={wallet.low ? 'alert' : undefined}>
-        {wallet.balance} {coin}
+        {amount(wallet.balance, coin)}
         {wallet.energy &&
           ` · ${wallet.energy.stakedTrx} staked for energy, ${wallet.energy.delegatableTrx} delegatable: ${wallet.energy.sweeps} sweeps`}
         {wallet.low &&
@@ -83,7 +88,7 @@ function HotLine({ wallet, coin }: { wallet: HotWallet | null; coin: string }) {
   return (
     <span data-wallet="hot">
       <WalletAddress label="hot" address={wallet.address} />{' '}
-      <span className="text-slate-900">{[`${wallet.balance} ${coin}`, ...wallet.tokens.map((t) => `${t.amount} ${t.asset}`)].join(' · ')}</span>
+      <span className="text-slate-900">{[amount(wallet.balance, coin), ...wallet.tokens.map((t) => amount(t.amount, t.asset))].join(' · ')}</span>
     </span>
   );
 }

@@ -1,15 +1,17 @@
 import { Card, tableClass, tdClass, thClass } from '@/components/ui/card';
+import { formatIn } from '@/components/ui/money';
 import { CHAIN_SPECS } from '@/lib/config/rails';
 import type { Db } from '@/lib/db';
 import { COST_WINDOWS, getNetworkCosts, type CostWindow } from '@/lib/console/get-network-costs';
 import { Decimal } from '@/lib/money';
+import { ScrollTable } from '@/components/ui/scroll-hint';
 
 /** Gas spent against fees earned per network, 24 h and 30 days: red where the gas cost more than the fees (at the reference price). */
 export async function NetworkCosts({ db }: { db: Db }) {
   const rows = await getNetworkCosts(db);
   return (
     <Card title="Gas spent against fees earned" className="mb-6">
-      <div className="-m-5 overflow-x-auto">
+      <ScrollTable className="-m-5">
         <table className={tableClass} data-testid="network-costs">
           <thead>
             <tr>
@@ -33,12 +35,12 @@ export async function NetworkCosts({ db }: { db: Db }) {
                     <WindowCell w={r.windows[w.key]} coin={r.nativeCoin} />
                   </td>
                 ))}
-                <td className={`${tdClass} tabular-nums`}>{r.heldInvoiceFees}</td>
+                <td className={`${tdClass} tabular-nums`}>{usd(r.heldInvoiceFees)}</td>
               </tr>
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollTable>
       <p className="mt-7 text-xs text-slate-500">
         Gas: every mined sweep, gas top-up and withdrawal of ours on the network; in USD at the operator&apos;s reference price of the gas coin
         (&lt;MODE&gt;_&lt;CHAIN&gt;_GAS_COIN_USD). Fees: invoice fees (less those returned with refunds) and withdrawal fees, percentage and network.
@@ -47,14 +49,17 @@ export async function NetworkCosts({ db }: { db: Db }) {
   );
 }
 
+/** Fees are stablecoin amounts (USDT, USDC): to the cent, like every token amount on the screens. */
+const usd = (value: string) => formatIn(value, 'USDT');
+
 function WindowCell({ w, coin }: { w: CostWindow; coin: string }) {
   const loss = w.gasUsd !== null && new Decimal(w.gasUsd).gt(w.feesEarned);
   return (
     <span className={`tabular-nums ${loss ? 'font-medium text-red-700' : ''}`} data-loss={loss ? 'true' : 'false'}>
-      {w.gas} {coin}
-      {w.gasUsd !== null ? ` (≈ ${w.gasUsd} USD)` : ''} · {w.feesEarned} USD
+      {formatIn(w.gas, coin)} {coin}
+      {w.gasUsd !== null ? ` (≈ ${usd(w.gasUsd)} USD)` : ''} · {usd(w.feesEarned)} USD
       <span className="block text-xs text-slate-500">
-        {w.transactions} tx · invoice {w.invoiceFees} · withdrawal {w.withdrawalFees}
+        {w.transactions} tx · invoice {usd(w.invoiceFees)} · withdrawal {usd(w.withdrawalFees)}
       </span>
     </span>
   );

@@ -7,6 +7,7 @@ import { searchConsole } from '@/lib/console/search';
 import { CHAIN_GONE_TEXT } from '@/lib/invoices/chain-gone-text';
 import { GasWallets } from './gas-wallets';
 import { NetworkCosts } from './network-costs';
+import { ScrollTable } from '@/components/ui/scroll-hint';
 
 export const metadata = { title: 'Search · Support console' };
 
@@ -20,23 +21,7 @@ export default async function ConsoleSearchPage({ searchParams }: { searchParams
         title="Search"
         description="Across every tenant: tenant name or id, invoice id, externalId, deposit address, tx hash, withdrawal id, event id, delivery id, order id."
       />
-      {/* Held money waits for the merchant, not support; shown so a pile-up (a payer's wallet defaulting to the wrong network) is noticed. */}
-      <Card title="Needs attention" className="mb-6">
-        <Link href="/console/held-payments" className="text-sm text-indigo-600 hover:underline" data-testid="held-payments-link">
-          Held payments: {held.total} (live {held.live}, test {held.test})
-        </Link>
-        {held.reorged > 0 && (
-          <Link
-            href="/console/held-payments?status=reorged"
-            className="mt-1 block text-sm font-medium text-red-700 hover:underline"
-            data-testid="reorged-held"
-          >
-            Resolved payments a deep reorg dropped: {held.reorged} (check the sweep and the hot wallet)
-          </Link>
-        )}
-      </Card>
-      <GasWallets />
-      <NetworkCosts db={ctx.db} />
+      {/* Search is what support comes here for: the form and its results first, above the wallet and cost cards. */}
       <form role="search" className="mb-6 flex max-w-2xl gap-2">
         <label htmlFor="q" className="sr-only">
           Search
@@ -47,11 +32,11 @@ export default async function ConsoleSearchPage({ searchParams }: { searchParams
         </button>
       </form>
       {q && (
-        <Card>
+        <Card className="mb-6">
           {hits.length === 0 ? (
             <EmptyState title={`Nothing matches “${q}”`}>Ids must be complete; names match in part.</EmptyState>
           ) : (
-            <div className="-m-5 overflow-x-auto">
+            <ScrollTable className="-m-5">
               <table className={tableClass}>
                 <thead>
                   <tr>
@@ -89,10 +74,27 @@ export default async function ConsoleSearchPage({ searchParams }: { searchParams
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollTable>
           )}
         </Card>
       )}
+      {/* Held money waits for the merchant, not support; shown so a pile-up (a payer's wallet defaulting to the wrong network) is noticed. */}
+      <Card title="Needs attention" className="mb-6">
+        <Link href="/console/held-payments" className="text-sm text-indigo-600 hover:underline" data-testid="held-payments-link">
+          Held payments: {held.total} (live {held.live}, test {held.test})
+        </Link>
+        {held.reorged > 0 && (
+          <Link
+            href="/console/held-payments?status=reorged"
+            className="mt-1 block text-sm font-medium text-red-700 hover:underline"
+            data-testid="reorged-held"
+          >
+            Resolved payments a deep reorg dropped: {held.reorged} (check the sweep and the hot wallet)
+          </Link>
+        )}
+      </Card>
+      <GasWallets />
+      <NetworkCosts db={ctx.db} />
     </>
   );
 }

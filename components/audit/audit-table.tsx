@@ -1,6 +1,7 @@
 import { EmptyState, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { Time } from '@/components/ui/time';
 import type { AuditEntry } from '@/db/schema';
+import { ScrollTable } from '@/components/ui/scroll-hint';
 
 const ACTOR = { support: 'Support', user: 'User', api_key: 'API key', system: 'Policy' } as const;
 
@@ -19,7 +20,7 @@ const VALUES = 'min-w-44 whitespace-pre-wrap wrap-anywhere';
 export function AuditTable({ rows, showTenant = false }: { rows: AuditEntry[]; showTenant?: boolean }) {
   if (rows.length === 0) return <EmptyState title="No activity recorded yet" />;
   return (
-    <div className="-m-5 overflow-x-auto">
+    <ScrollTable className="-m-5">
       <table className={`${tableClass} [&_td]:px-3 [&_th]:px-3`} data-testid="audit-table">
         <thead>
           <tr>
@@ -69,6 +70,6 @@ export function AuditTable({ rows, showTenant = false }: { rows: AuditEntry[]; s
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollTable>
   );
 }

@@ -12,6 +12,7 @@ import { useToast } from '@/components/ui/toast';
 import { replayDeadLettersAction } from './actions';
 import type { ReplayOutcome } from '@/lib/console/replay-dead-letters';
 import { ReplayOutcomes } from './replay-outcomes';
+import { ScrollTable } from '@/components/ui/scroll-hint';
 
 export interface DeadLetterRow {
   id: string;
@@ -95,7 +96,7 @@ export function DeadLetterTable({ rows }: { rows: DeadLetterRow[] }) {
         {rows.length === 0 ? (
           <EmptyState title="No dead letters match these filters" />
         ) : (
-          <div className="overflow-x-auto">
+          <ScrollTable>
             {/* Ids wrap at fixed widths and the padding is tighter, so all eight columns fit the console's 1280 px width. */}
             <table className={`${tableClass} [&_td]:px-3 [&_th]:px-3`}>
               <thead>
@@ -167,7 +168,7 @@ export function DeadLetterTable({ rows }: { rows: DeadLetterRow[] }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollTable>
         )}
       </div>
     </>

@@ -295,6 +295,13 @@ describe('console search', () => {
     expect(await searchConsole(db, 'x')).toEqual([]);
   });
 
+  it('counts a delivery\'s attempts in words: "1 attempt", "8 attempts" (issue 45: "1 attempts")', async () => {
+    const d = await deadLetter();
+    expect((await searchConsole(db, d.deliveryId))[0]!.summary).toMatch(/ · 8 attempts$/);
+    await db.update(webhookDeliveries).set({ attemptCount: 1 }).where(eq(webhookDeliveries.id, d.deliveryId));
+    expect((await searchConsole(db, d.deliveryId))[0]!.summary).toMatch(/ · 1 attempt$/);
+  });
+
   it("shows amounts in token units with the record's own token, not the 18-decimal column value", async () => {
     const t = await createTestTenant();
     const inv = await call('POST', '/v1/invoices', { key: t.test, body: { amount: '15.50' } });

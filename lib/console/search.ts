@@ -69,7 +69,7 @@ export async function searchConsole(db: Db, raw: string): Promise<SearchHit[]> {
         id: d.id,
         tenantId: d.tenantId,
         mode: d.mode,
-        summary: `${d.status} · ${d.eventType} · ${d.attemptCount} attempts`,
+        summary: `${d.status} · ${d.eventType} · ${d.attemptCount} attempt${d.attemptCount === 1 ? '' : 's'}`,
       });
   } else if (q.startsWith('ord_')) {
     for (const o of await db.select().from(orders).where(eq(orders.id, q)))

@@ -7,6 +7,8 @@ import { formatTime } from '@/components/ui/time';
 import { TxLink } from '@/components/ui/tx-link';
 import { requireSupport } from '@/lib/console/context';
 import { formatAge, KNOWN_HELD_STATUSES, listHeldPayments, HeldPaymentFilter } from '@/lib/console/list-held-payments';
+import { ScrollTable } from '@/components/ui/scroll-hint';
+import { anyNetworkLabel } from '@/lib/checkout/network-label';
 
 export const metadata = { title: 'Held payments · Support console' };
 
@@ -78,7 +80,7 @@ export default async function HeldPaymentsPage({ searchParams }: { searchParams:
         {rows.length === 0 ? (
           <EmptyState title={f.status === 'all' || f.status === 'held' ? 'No held payments' : `No ${f.status} held payments`} />
         ) : (
-          <div className="-m-5 overflow-x-auto">
+          <ScrollTable className="-m-5">
             <table className={tableClass}>
               <thead>
                 <tr>
@@ -102,7 +104,7 @@ export default async function HeldPaymentsPage({ searchParams }: { searchParams:
                     </td>
                     <td className={`${tdClass} font-mono text-xs`}>{p.invoiceId}</td>
                     <td className={tdClass}>
-                      <Versus used={p.chain} asked={p.invoiceChain} />
+                      <Versus used={anyNetworkLabel(p.chain)} asked={p.invoiceChain && anyNetworkLabel(p.invoiceChain)} />
                     </td>
                     <td className={tdClass}>
                       <Versus used={p.token} asked={p.invoiceToken} />
@@ -131,7 +133,7 @@ export default async function HeldPaymentsPage({ searchParams }: { searchParams:
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollTable>
         )}
       </Card>
       {capped && <p className="mt-3 text-xs text-slate-500">Showing the newest {f.limit}; filter by tenant or mode to see older ones.</p>}

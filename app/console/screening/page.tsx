@@ -7,6 +7,8 @@ import { listScreeningHolds } from '@/lib/console/list-screening-holds';
 import { lastImportReport } from '@/lib/screening/newly-listed-report';
 import { currentList } from '@/lib/screening/screening-list';
 import { reviewHold } from './actions';
+import { anyNetworkLabel } from '@/lib/checkout/network-label';
+import { ScrollTable } from '@/components/ui/scroll-hint';
 import { TouchedReport } from './touched-report';
 
 export const metadata = { title: 'Screening review · Support console' };
@@ -44,50 +46,52 @@ export default async function ScreeningPage({ searchParams }: { searchParams: Pr
         <EmptyState title={status === 'held' ? 'No payment awaits review' : 'No payment was kept frozen'} />
       ) : (
         <Card>
-          <table className={tableClass} data-testid="screening-queue">
-            <thead>
-              <tr>
-                <th className={thClass}>Detected</th>
-                <th className={thClass}>Tenant</th>
-                <th className={thClass}>Amount</th>
-                <th className={thClass}>Sender</th>
-                <th className={thClass}>Invoice</th>
-                <th className={thClass}>Decision</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id}>
-                  <td className={tdClass}>{formatTime(r.createdAt.toISOString())}</td>
-                  <td className={tdClass}>
-                    {r.tenantName} <span className="text-xs text-slate-500">({r.mode})</span>
-                  </td>
-                  <td className={tdClass}>
-                    <Money value={r.amount} currency={r.token} /> <span className="text-xs text-slate-500">{r.chain}</span>
-                  </td>
-                  <td className={`${tdClass} font-mono text-xs`}>{r.fromAddress}</td>
-                  <td className={`${tdClass} font-mono text-xs`}>
-                    {r.invoiceId} <span className="text-slate-500">{r.invoiceStatus}</span>
-                  </td>
-                  <td className={tdClass}>
-                    {status === 'held' && canDecide ? (
-                      <form action={reviewHold} className="flex gap-2">
-                        <input type="hidden" name="paymentId" value={r.id} />
-                        <button name="decision" value="release" className="rounded border px-2 py-1 text-xs">
-                          Release
-                        </button>
-                        <button name="decision" value="keep_frozen" className="rounded border px-2 py-1 text-xs">
-                          Keep frozen
-                        </button>
-                      </form>
-                    ) : (
-                      <span className="text-xs text-slate-500">{status === 'held' ? 'awaiting a compliance user' : 'kept frozen'}</span>
-                    )}
-                  </td>
+          <ScrollTable className="-m-5">
+            <table className={tableClass} data-testid="screening-queue">
+              <thead>
+                <tr>
+                  <th className={thClass}>Detected</th>
+                  <th className={thClass}>Tenant</th>
+                  <th className={thClass}>Amount</th>
+                  <th className={thClass}>Sender</th>
+                  <th className={thClass}>Invoice</th>
+                  <th className={thClass}>Decision</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <tr key={r.id}>
+                    <td className={tdClass}>{formatTime(r.createdAt.toISOString())}</td>
+                    <td className={tdClass}>
+                      {r.tenantName} <span className="text-xs text-slate-500">({r.mode})</span>
+                    </td>
+                    <td className={tdClass}>
+                      <Money value={r.amount} currency={r.token} /> <span className="text-xs text-slate-500">{anyNetworkLabel(r.chain)}</span>
+                    </td>
+                    <td className={`${tdClass} font-mono text-xs`}>{r.fromAddress}</td>
+                    <td className={`${tdClass} font-mono text-xs`}>
+                      {r.invoiceId} <span className="text-slate-500">{r.invoiceStatus}</span>
+                    </td>
+                    <td className={tdClass}>
+                      {status === 'held' && canDecide ? (
+                        <form action={reviewHold} className="flex gap-2">
+                          <input type="hidden" name="paymentId" value={r.id} />
+                          <button name="decision" value="release" className="rounded border px-2 py-1 text-xs">
+                            Release
+                          </button>
+                          <button name="decision" value="keep_frozen" className="rounded border px-2 py-1 text-xs">
+                            Keep frozen
+                          </button>
+                        </form>
+                      ) : (
+                        <span className="text-xs text-slate-500">{status === 'held' ? 'awaiting a compliance user' : 'kept frozen'}</span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollTable>
         </Card>
       )}
       <TouchedReport report={report} />

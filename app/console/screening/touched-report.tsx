@@ -1,6 +1,7 @@
 import { Card, EmptyState, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { Money } from '@/components/ui/money';
 import { formatTime } from '@/components/ui/time';
+import { ScrollTable } from '@/components/ui/scroll-hint';
 import type { lastImportReport, TouchedKind } from '@/lib/screening/newly-listed-report';
 
 const KIND: Record<TouchedKind, string> = {
@@ -27,34 +28,36 @@ export function TouchedReport({ report }: { report: Awaited<ReturnType<typeof la
       </p>
       {report.touched.length === 0 ? null : (
         <Card>
-          <table className={tableClass} data-testid="touched-report">
-            <thead>
-              <tr>
-                <th className={thClass}>Tenant</th>
-                <th className={thClass}>Record</th>
-                <th className={thClass}>Address</th>
-                <th className={thClass}>Amount</th>
-                <th className={thClass}>Status</th>
-                <th className={thClass}>Invoice</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.touched.map((r) => (
-                <tr key={`${r.kind}:${r.id}`}>
-                  <td className={tdClass}>
-                    {r.tenantName} <span className="text-xs text-slate-500">({r.mode})</span>
-                  </td>
-                  <td className={tdClass}>
-                    {KIND[r.kind]} <span className="font-mono text-xs text-slate-500">{r.id}</span>
-                  </td>
-                  <td className={`${tdClass} font-mono text-xs`}>{r.address}</td>
-                  <td className={tdClass}>{r.amount && r.token ? <Money value={r.amount} currency={r.token} /> : (r.amount ?? '')}</td>
-                  <td className={tdClass}>{r.status ?? ''}</td>
-                  <td className={`${tdClass} font-mono text-xs`}>{r.invoiceId ?? ''}</td>
+          <ScrollTable className="-m-5">
+            <table className={tableClass} data-testid="touched-report">
+              <thead>
+                <tr>
+                  <th className={thClass}>Tenant</th>
+                  <th className={thClass}>Record</th>
+                  <th className={thClass}>Address</th>
+                  <th className={thClass}>Amount</th>
+                  <th className={thClass}>Status</th>
+                  <th className={thClass}>Invoice</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {report.touched.map((r) => (
+                  <tr key={`${r.kind}:${r.id}`}>
+                    <td className={tdClass}>
+                      {r.tenantName} <span className="text-xs text-slate-500">({r.mode})</span>
+                    </td>
+                    <td className={tdClass}>
+                      {KIND[r.kind]} <span className="font-mono text-xs text-slate-500">{r.id}</span>
+                    </td>
+                    <td className={`${tdClass} font-mono text-xs`}>{r.address}</td>
+                    <td className={tdClass}>{r.amount && r.token ? <Money value={r.amount} currency={r.token} /> : (r.amount ?? '')}</td>
+                    <td className={tdClass}>{r.status ?? ''}</td>
+                    <td className={`${tdClass} font-mono text-xs`}>{r.invoiceId ?? ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollTable>
         </Card>
       )}
     </section>

@@ -2,6 +2,8 @@ import Link from 'next/link';
 import { Card, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { Money } from '@/components/ui/money';
 import type { SolvencyLine } from '@/db/schema';
+import { networkLabel } from '@/lib/checkout/network-label';
+import { ScrollTable } from '@/components/ui/scroll-hint';
 
 const ROLE = { hot: 'hot wallet', deposit: 'deposit address', gas: 'gas wallet' } as const;
 
@@ -9,7 +11,7 @@ const ROLE = { hot: 'hot wallet', deposit: 'deposit address', gas: 'gas wallet' 
 export function SolvencyDrillDown({ line }: { line: SolvencyLine }) {
   return (
     <Card
-      title={`${line.mode} ${line.chain} ${line.asset}${line.kind === 'gas' ? ' gas wallet' : ''} at block ${line.blockNumber ?? '—'}`}
+      title={`${line.mode} ${networkLabel(line.chain)} ${line.asset}${line.kind === 'gas' ? ' gas wallet' : ''} at block ${line.blockNumber ?? '—'}`}
       actions={
         <Link href="/console/solvency" className="text-sm text-indigo-600 hover:underline">
           Close
@@ -22,19 +24,19 @@ export function SolvencyDrillDown({ line }: { line: SolvencyLine }) {
           <div>
             <dt className="text-xs text-slate-500">Tenant balances on this network</dt>
             <dd>
-              <Money value={line.owedParts.balances} currency={line.asset} />
+              <Money value={line.owedParts.balances} currency={line.asset} shownIn={line.asset} />
             </dd>
           </div>
           <div>
             <dt className="text-xs text-slate-500">Withdrawals not yet mined</dt>
             <dd>
-              <Money value={line.owedParts.withdrawalsInFlight} currency={line.asset} />
+              <Money value={line.owedParts.withdrawalsInFlight} currency={line.asset} shownIn={line.asset} />
             </dd>
           </div>
           <div>
             <dt className="text-xs text-slate-500">Held payments</dt>
             <dd>
-              <Money value={line.owedParts.heldPayments} currency={line.asset} />
+              <Money value={line.owedParts.heldPayments} currency={line.asset} shownIn={line.asset} />
             </dd>
           </div>
         </dl>
@@ -42,7 +44,7 @@ export function SolvencyDrillDown({ line }: { line: SolvencyLine }) {
       {line.holdings === null ? (
         <p className="text-sm text-amber-700">Not read: {line.error}</p>
       ) : (
-        <div className="-mx-5 -mb-5 overflow-x-auto">
+        <ScrollTable className="-mx-5 -mb-5">
           <table className={tableClass} data-testid="holdings">
             <thead>
               <tr>
@@ -57,13 +59,13 @@ export function SolvencyDrillDown({ line }: { line: SolvencyLine }) {
                   <td className={`${tdClass} font-mono text-xs`}>{h.address}</td>
                   <td className={tdClass}>{ROLE[h.role]}</td>
                   <td className={tdClass}>
-                    <Money value={h.amount} currency={line.asset} />
+                    <Money value={h.amount} currency={line.asset} shownIn={line.asset} />
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       )}
     </Card>
   );

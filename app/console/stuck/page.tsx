@@ -3,10 +3,12 @@ import { StatusBadge } from '@/components/ui/badge';
 import { Card, EmptyState, PageHeader, tableClass, tdClass, thClass } from '@/components/ui/card';
 import { Money } from '@/components/ui/money';
 import { Time } from '@/components/ui/time';
+import { anyNetworkLabel } from '@/lib/checkout/network-label';
 import { requireSupport } from '@/lib/console/context';
 import { listStuckWork } from '@/lib/console/list-stuck-work';
 import { CHAIN_GONE_TEXT } from '@/lib/invoices/chain-gone-text';
 import { readSettlementBacklog } from '@/lib/console/read-settlement-backlog';
+import { ScrollTable } from '@/components/ui/scroll-hint';
 
 /** An age in seconds as support reads it: 45 s, 7 min 5 s, 2 h 3 min. */
 function age(s: number): string {
@@ -40,7 +42,7 @@ export default async function StuckWorkPage() {
           {backlog.length === 0 ? (
             <EmptyState title="No open settlements: every paid invoice is swept" />
           ) : (
-            <div className="-m-5 overflow-x-auto">
+            <ScrollTable className="-m-5">
               <table className={tableClass}>
                 <thead>
                   <tr>
@@ -56,7 +58,7 @@ export default async function StuckWorkPage() {
                   {backlog.map((b) => (
                     <tr key={`${b.mode}:${b.chainId}`} data-settlement-backlog={`${b.mode}:${b.chain}`}>
                       <td className={tdClass}>
-                        {b.chain} <span className="text-xs text-slate-400">{b.mode}</span>
+                        {anyNetworkLabel(b.chain)} <span className="text-xs text-slate-400">{b.mode}</span>
                       </td>
                       <td className={tdClass} data-backlog-open>
                         {b.open}
@@ -73,14 +75,14 @@ export default async function StuckWorkPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollTable>
           )}
         </Card>
         <Card title={`Invoices (${w.invoices.length})`}>
           {w.invoices.length === 0 ? (
             <EmptyState title="No failed or stuck payouts" />
           ) : (
-            <div className="-m-5 overflow-x-auto">
+            <ScrollTable className="-m-5">
               <table className={tableClass}>
                 <thead>
                   <tr>
@@ -130,14 +132,14 @@ export default async function StuckWorkPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollTable>
           )}
         </Card>
         <Card title={`Withdrawals (${w.withdrawals.length})`}>
           {w.withdrawals.length === 0 ? (
             <EmptyState title="No waiting or stuck withdrawals" />
           ) : (
-            <div className="-m-5 overflow-x-auto">
+            <ScrollTable className="-m-5">
               <table className={tableClass}>
                 <thead>
                   <tr>
@@ -176,12 +178,12 @@ export default async function StuckWorkPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollTable>
           )}
         </Card>
         <Card title={`Exchange orders needing attention (${w.exchangeOrders.length})`}>
           {w.exchangeOrders.length === 0 ? (
-            <EmptyState title="No EXPIRED or EMERGENCY orders" />
+            <EmptyState title="No exchange order needs a person: none has expired or stopped in an emergency" />
           ) : (
             <ul className="space-y-4">
               {w.exchangeOrders.map((o) => (

@@ -6,6 +6,7 @@ import { Time } from '@/components/ui/time';
 import { requireSupport } from '@/lib/console/context';
 import { listConsoleTenants } from '@/lib/console/list-console-tenants';
 import { Decimal } from '@/lib/money';
+import { ScrollTable } from '@/components/ui/scroll-hint';
 
 export const metadata = { title: 'Tenants · Support console' };
 const pct = (rate: string) => `${new Decimal(rate).times(100).toFixed()}%`;
@@ -30,7 +31,7 @@ export default async function TenantsPage({ searchParams }: { searchParams: Prom
         {rows.length === 0 ? (
           <EmptyState title="No tenants" />
         ) : (
-          <div className="-m-5 overflow-x-auto">
+          <ScrollTable className="-m-5">
             <table className={tableClass}>
               <thead>
                 <tr>
@@ -63,7 +64,7 @@ export default async function TenantsPage({ searchParams }: { searchParams: Prom
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollTable>
         )}
       </Card>
     </>

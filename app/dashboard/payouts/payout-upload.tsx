@@ -14,7 +14,7 @@ import type { Asset, ChainKey } from '@/lib/config/rails';
 import { PAYOUT_CSV_COLUMNS, parsePayoutCsv } from '@/lib/payouts/payout-csv';
 import type { PayoutPreview } from '@/lib/payouts/preview-payout';
 import { createPayoutAction, previewPayoutAction } from './actions';
-import { ScrollHint } from './scroll-hint';
+import { ScrollHint } from '@/components/ui/scroll-hint';
 
 /** USDT and USDC are shown to the cent (the fee rule's minor unit, lib/money chargedFee). */
 const DP = 2;

@@ -11,6 +11,7 @@ import { listAudit } from '@/lib/audit/list-audit';
 import { requireSupport } from '@/lib/console/context';
 import { getTenantDetail } from '@/lib/console/get-tenant-detail';
 import { Decimal } from '@/lib/money';
+import { ScrollTable } from '@/components/ui/scroll-hint';
 
 export const metadata = { title: 'Tenant · Support console' };
 
@@ -62,7 +63,7 @@ export default async function TenantPage({ params }: { params: Promise<{ id: str
           <TenantStatusForm tenantId={tenant.id} status={tenant.status} />
         </Card>
         <Card title={`API keys (${keys.length})`} className="lg:col-span-2">
-          <div className="-m-5 overflow-x-auto">
+          <ScrollTable className="-m-5">
             <table className={tableClass}>
               <thead>
                 <tr>
@@ -93,7 +94,7 @@ export default async function TenantPage({ params }: { params: Promise<{ id: str
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollTable>
         </Card>
         <Card title="Team">
           {team.length === 0 ? (

@@ -12,7 +12,7 @@ import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { payoutResultsCsv } from '@/lib/payouts/payout-csv';
 import type { PayoutView } from '@/lib/payouts/schemas';
 import { decidePayoutAction, getPayoutAction } from '../actions';
-import { ScrollHint } from '../scroll-hint';
+import { ScrollHint } from '@/components/ui/scroll-hint';
 
 const DP = 2;
 
