@@ -47,12 +47,12 @@ export function familyBranches(folders: string[], skip: (path: string) => boolea
 }
 
 /**
- * The family code: each family's folder in the chain adapter (lib/chain/evm/, lib/chain/tron/), its FamilyOps
- * beside them (lib/chain/evm-family.ts, lib/chain/tron-family.ts: they read through lib/chain's own files, which
- * the folders sit below), the one table that dispatches to them (lib/chain/families.ts), and each family's
+ * The family code: each family's folder in the chain adapter (lib/chain/evm/, lib/chain/tron/, lib/chain/solana/),
+ * its FamilyOps beside them (lib/chain/evm-family.ts, lib/chain/tron-family.ts: they read through lib/chain's own
+ * files, which the folders sit below), the one table that dispatches to them (lib/chain/families.ts), and each family's
  * configuration syntax (lib/config/evm/, lib/config/tron/: lib/config is read before lib/chain and cannot import it).
  */
-const FAMILY_CODE = /^lib\/(?:chain\/(?:evm\/|tron\/|families\.ts$|[\w-]+-family\.ts$)|config\/(?:evm|tron)\/)/;
+const FAMILY_CODE = /^lib\/(?:chain\/(?:evm\/|tron\/|solana\/|families\.ts$|[\w-]+-family\.ts$)|config\/(?:evm|tron|solana)\/)/;
 
 describe('the chain family seam', () => {
   it('app/, components/ and jobs/ take every address rule and family fact from lib: no branch of their own', () => {
@@ -83,6 +83,7 @@ describe('the chain family seam', () => {
       'lib/chain/tron-family.ts',
       'lib/chain/tron/address.ts',
       'lib/chain/evm/address-rule.ts',
+      'lib/chain/solana/address.ts',
       'lib/config/tron/env-address.ts',
       'lib/config/evm/env-address.ts',
     ])
