@@ -7,7 +7,7 @@ import { TRON_ADDRESS_CODEC } from './tron/address-codec';
 
 /**
  * Each family's address codec (server only: it needs the families' encoders, unlike address-rules.ts, which client
- * forms import). One account has one spelling per family; lists and refusals compare the 20 bytes (issue 42 §2:
+ * forms import). One account has one spelling per family; lists and refusals compare the bytes (issue 42 §2:
  * a `T…` exchange wallet was refused by the list's parser, and the `0x` form of a TRON deposit address passed the
  * deposit-address refusal, which compared stored strings).
  */
@@ -20,8 +20,14 @@ export function accountBytes(raw: string): `0x${string}` {
   return ADDRESS_CODECS[family].accountBytes(raw.trim());
 }
 
-/** Every family's stored form of one account: what a row of any family holds for it. */
-export const storedForms = (bytes: `0x${string}`): StoredAddress[] => Object.values(ADDRESS_CODECS).map((c) => c.storedForm(bytes));
+/**
+ * Every family's stored form of one account: what a row of any family holds for it. Only the families whose
+ * accounts have as many bytes (20: EVM and TRON share an account; a 32-byte Solana key is no other family's).
+ */
+export const storedForms = (bytes: `0x${string}`): StoredAddress[] =>
+  Object.values(ADDRESS_CODECS)
+    .filter((c) => bytes.length === 2 + 2 * c.byteLength)
+    .map((c) => c.storedForm(bytes));
 
 /** A wire address of whichever family's form it has, parsed by that family's codec; throws when it is none. */
 export function parseWireAddress(raw: string): WireAddress {

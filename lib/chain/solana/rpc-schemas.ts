@@ -92,6 +92,11 @@ export const SOLANA_RPC_RESULTS = {
           preTokenBalances: z.array(tokenBalance).optional(),
           postTokenBalances: z.array(tokenBalance).optional(),
           logMessages: z.array(z.string()).nullish(),
+          /**
+           * v0 transactions: accounts loaded from lookup tables, after the static keys in the order token balances
+           * index them (writable, then read-only). Absent on legacy transactions and from nodes that omit it.
+           */
+          loadedAddresses: z.object({ writable: z.array(pubkey), readonly: z.array(pubkey) }).optional(),
         })
         .nullable(),
       transaction: z.object({

@@ -1,0 +1,152 @@
+import {
+  appendTransactionMessageInstructions,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type Address,
+  type Instruction,
+  type TransactionSigner,
+} from '@solana/kit';
+import {
+  getCloseAccountInstruction,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getTokenDecoder,
+  getTransferCheckedInstruction,
+} from '@solana-program/token';
+import { associatedTokenAccount } from './associated-token-account';
+import type { SolanaRpc } from './rpc';
+
+/** The base fee per signature (no priority fee is added): a sweep has two, the fee payer's and the deposit owner's. */
+export const LAMPORTS_PER_SIGNATURE = 5000n;
+
+/** What a sweep of one deposit token account will do, read from the node (planSolanaSweep). */
+export interface SolanaSweepPlan {
+  mint: Address;
+  decimals: number;
+  /** The deposit token account (the owner's ATA) and what it holds at `finalized`, in base units. */
+  source: Address;
+  amount: bigint;
+  /** Close the deposit token account after the transfer: only when nothing more arrived at `confirmed`. */
+  close: boolean;
+  /** The rent the close returns to the fee payer (the account's lamports). */
+  rentReturned: bigint;
+  /** The destination owner's ATA, created in the same transaction when missing (its rent paid by the fee payer). */
+  destination: Address;
+  destinationOwner: Address;
+  createDestination: boolean;
+  rentCharged: bigint;
+  /** The base fee: two signatures. */
+  feeLamports: bigint;
+  lifetime: { blockhash: string; lastValidBlockHeight: number };
+}
+
+export type SolanaSweepRefusal = { refused: 'nothing_to_sweep' | 'source_frozen' | 'destination_frozen' | 'destination_not_token_account' };
+
+const decodeToken = (data: [string, string] | object) =>
+  Array.isArray(data) && data[1] === 'base64' ? getTokenDecoder().decode(Buffer.from(data[0], 'base64')) : null;
+
+/**
+ * Reads what a sweep of `owner`'s deposit token account of `mint` to `destinationOwner`'s ATA needs: the finalized
+ * balance (what may be credited and moved), whether a newer payment is still arriving (then the account is not
+ * closed, so that payment is not refused), the destination's existence, rent and a recent blockhash. Every read
+ * failure throws.
+ */
+export async function planSolanaSweep(
+  rpc: SolanaRpc,
+  q: { owner: Address; mint: Address; decimals: number; destinationOwner: Address },
+): Promise<SolanaSweepPlan | SolanaSweepRefusal> {
+  const source = await associatedTokenAccount(q.owner, q.mint);
+  const destination = await associatedTokenAccount(q.destinationOwner, q.mint);
+  const [final, confirmed, dest] = await Promise.all([
+    rpc.call('getAccountInfo', [source, { encoding: 'base64', commitment: 'finalized' }]),
+    rpc.call('getAccountInfo', [source, { encoding: 'base64', commitment: 'confirmed' }]),
+    rpc.call('getAccountInfo', [destination, { encoding: 'base64', commitment: 'confirmed' }]),
+  ]);
+  const token = final.value && decodeToken(final.value.data);
+  if (!token || token.mint !== q.mint || token.owner !== q.owner) return { refused: 'nothing_to_sweep' };
+  if (token.state === 2) return { refused: 'source_frozen' };
+  const later = confirmed.value && decodeToken(confirmed.value.data);
+  const destToken = dest.value && decodeToken(dest.value.data);
+  if (dest.value && (!destToken || destToken.mint !== q.mint)) return { refused: 'destination_not_token_account' };
+  if (destToken?.state === 2) return { refused: 'destination_frozen' };
+  if (token.amount === 0n && later?.amount !== 0n) return { refused: 'nothing_to_sweep' };
+  const createDestination = dest.value === null;
+  const [rent, latest] = await Promise.all([
+    createDestination ? rpc.call('getMinimumBalanceForRentExemption', [165]) : Promise.resolve(0),
+    rpc.call('getLatestBlockhash', [{ commitment: 'confirmed' }]),
+  ]);
+  const close = later?.amount === token.amount;
+  return {
+    mint: q.mint,
+    decimals: q.decimals,
+    source,
+    amount: token.amount,
+    close,
+    rentReturned: close ? BigInt(final.value!.lamports) : 0n,
+    destination,
+    destinationOwner: q.destinationOwner,
+    createDestination,
+    rentCharged: BigInt(rent),
+    feeLamports: 2n * LAMPORTS_PER_SIGNATURE,
+    lifetime: latest.value,
+  };
+}
+
+/** A signed transaction ready to broadcast, and the block height after which it can no longer land. */
+export interface SignedSolanaTransaction {
+  signature: string;
+  /** base64 wire bytes: stored before the first broadcast, re-sent as they are (same signature) until it lands or expires. */
+  wire: string;
+  lastValidBlockHeight: number;
+}
+
+/**
+ * Signs a sweep: [create the destination ATA when missing] + transferChecked of the finalized amount + [close the
+ * emptied deposit token account, its rent to the fee payer]. The deposit owner signs the transfer and the close;
+ * the fee payer (the gas wallet) pays the fee and any new account's rent, so deposit keys never hold SOL. One
+ * transaction: if a payment arrives between the plan and the close, CloseAccount fails and nothing moves.
+ */
+export async function buildSolanaSweep(
+  plan: SolanaSweepPlan,
+  signers: { owner: TransactionSigner; feePayer: TransactionSigner },
+): Promise<SignedSolanaTransaction> {
+  const { owner, feePayer } = signers;
+  if (owner.address === feePayer.address) throw new Error('the fee payer must not be the deposit owner: deposit keys hold no SOL');
+  const instructions: Instruction[] = [];
+  if (plan.createDestination)
+    instructions.push(
+      getCreateAssociatedTokenIdempotentInstruction({ payer: feePayer, ata: plan.destination, owner: plan.destinationOwner, mint: plan.mint }),
+    );
+  if (plan.amount > 0n)
+    instructions.push(
+      getTransferCheckedInstruction({
+        source: plan.source,
+        mint: plan.mint,
+        destination: plan.destination,
+        authority: owner,
+        amount: plan.amount,
+        decimals: plan.decimals,
+      }),
+    );
+  if (plan.close) instructions.push(getCloseAccountInstruction({ account: plan.source, destination: feePayer.address, owner }));
+  const message = pipe(
+    createTransactionMessage({ version: 0 }),
+    (m) => setTransactionMessageFeePayerSigner(feePayer, m),
+    (m) =>
+      setTransactionMessageLifetimeUsingBlockhash(
+        { blockhash: plan.lifetime.blockhash as never, lastValidBlockHeight: BigInt(plan.lifetime.lastValidBlockHeight) },
+        m,
+      ),
+    (m) => appendTransactionMessageInstructions(instructions, m),
+  );
+  const signed = await signTransactionMessageWithSigners(message);
+  return {
+    signature: getSignatureFromTransaction(signed),
+    wire: getBase64EncodedWireTransaction(signed),
+    lastValidBlockHeight: plan.lifetime.lastValidBlockHeight,
+  };
+}
