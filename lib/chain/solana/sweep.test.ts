@@ -2,10 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSigner, type Address, type KeyPairSigner } from '@solana/kit';
 import { startSolanaNode, type SolanaNode } from '@/devtools/solana-node/solana-node';
 import { faultySolanaNode, solanaPayer } from '@/lib/testing/solana-payer';
+import { DEV_MNEMONIC } from '@/lib/config/network-env';
+import { solanaDepositOwner } from './deposit-owner-key';
 import { readDeposits } from './read-deposits';
 import { SolanaRpcError, solanaRpc, type SolanaRpc } from './rpc';
-import { broadcastSolanaTransaction, judgeSentTransaction } from './sent-transaction';
-import { buildSolanaSweep, planSolanaSweep, type SolanaSweepPlan } from './sweep';
+import { broadcastSolanaTransaction } from './broadcast-transaction';
+import { buildSolanaSweep } from './build-sweep';
+import { judgeSentTransaction } from './judge-sent-transaction';
+import { planSolanaSweep, type SolanaSweepPlan } from './plan-sweep';
 
 /**
  * Issue 49: sweeping a per-invoice deposit token account. The deposit owner signs, the gas wallet pays the fee and
@@ -38,9 +42,10 @@ const tokenBalance = async (owner: Address) => {
   return value.map((a) => a.account.data.parsed.info.tokenAmount.amount);
 };
 
-/** A deposit owner (no SOL, ever) paid `amount` USDC by a wallet, finalized. */
+let invoiceIndex = 0;
+/** A per-invoice deposit owner (derived from the dev mnemonic; no SOL, ever) paid `amount` USDC by a wallet, finalized. */
 async function paidDeposit(amount: bigint): Promise<KeyPairSigner> {
-  const owner = await generateKeyPairSigner();
+  const owner = await solanaDepositOwner(DEV_MNEMONIC, invoiceIndex++);
   await payer.pay(await payer.funded('USDC', amount), owner.address, 'USDC', amount);
   node.advance(FINALIZED_DEPTH);
   return owner;
