@@ -20,6 +20,7 @@ import {
   findAssociatedTokenPda,
   getCreateAssociatedTokenIdempotentInstruction,
   getTransferCheckedInstruction,
+  getTransferInstruction,
 } from '@solana-program/token';
 import type { SolanaNode } from '@/devtools/solana-node/solana-node';
 
@@ -59,6 +60,20 @@ export function solanaPayer(node: SolanaNode) {
             ],
             m,
           ),
+      );
+      const wire = getBase64EncodedWireTransaction(await signTransactionMessageWithSigners(message));
+      return kit.sendTransaction(wire, { encoding: 'base64' }).send();
+    },
+    /** A bare SPL `Transfer` (not Checked) into the owner's existing ATA, as some exchanges send. */
+    async transfer(payer: KeyPairSigner, owner: Address, token: Token, amount: bigint): Promise<string> {
+      const mint = node.mints[token];
+      const [from, to] = [await ata(payer.address, mint), await ata(owner, mint)];
+      const { value: life } = await kit.getLatestBlockhash({ commitment: 'confirmed' }).send();
+      const message = pipe(
+        createTransactionMessage({ version: 0 }),
+        (m) => setTransactionMessageFeePayerSigner(payer, m),
+        (m) => setTransactionMessageLifetimeUsingBlockhash(life, m),
+        (m) => appendTransactionMessageInstructions([getTransferInstruction({ source: from, destination: to, authority: payer, amount })], m),
       );
       const wire = getBase64EncodedWireTransaction(await signTransactionMessageWithSigners(message));
       return kit.sendTransaction(wire, { encoding: 'base64' }).send();

@@ -68,6 +68,21 @@ describe('reading payments into a deposit owner’s associated token account', (
     ]);
   });
 
+  it('reads a plain transfer (no ATA creation, unchecked Transfer) into an existing account, as exchanges send', async () => {
+    const rpc = solanaRpc(node.url);
+    const owner = (await generateKeyPairSigner()).address;
+    await payer.pay(await payer.funded('USDC', 1_000_000n), owner, 'USDC', 1_000_000n);
+    const exchange = await payer.funded('USDC', 9_000_000n);
+    const signature = await payer.transfer(exchange, owner, 'USDC', 9_000_000n);
+    node.advance(FINALIZED_DEPTH);
+    expect((await readDeposits(rpc, { owner, mint: node.mints.USDC })).deposits[0]).toMatchObject({
+      signature,
+      amount: 9_000_000n,
+      status: 'finalized',
+      senders: [exchange.address],
+    });
+  });
+
   it('throws on a failed read, never answers "no payment"', async () => {
     const owner = (await generateKeyPairSigner()).address;
     await payer.pay(await payer.funded('USDC', 3_000_000n), owner, 'USDC', 3_000_000n);

@@ -124,6 +124,22 @@ describe('sweeping a deposit token account', () => {
     expect(await tokenBalance(hot)).toEqual([5_000_000n]);
   });
 
+  it('a payment landing between the plan and the broadcast makes the close fail, so nothing moves (all or nothing)', async () => {
+    const owner = await paidDeposit(6_000_000n);
+    const hot = (await generateKeyPairSigner()).address;
+    const p = await plan(owner.address, hot);
+    expect(p.close).toBe(true);
+    const stored = await buildSolanaSweep(p, { owner, feePayer: node.keys.gas });
+    await payer.pay(await payer.funded('USDC', 500_000n), owner.address, 'USDC', 500_000n);
+    // SPL Token's NonNativeHasBalance (custom error 11) on CloseAccount, the third instruction.
+    await expect(broadcastSolanaTransaction(rpc, stored)).rejects.toMatchObject({ data: { err: { InstructionError: [2, { Custom: 11 }] } } });
+    node.advance(FINALIZED_DEPTH);
+    expect(await tokenBalance(owner.address)).toEqual([6_500_000n]);
+    expect(await tokenBalance(hot)).toEqual([]);
+    // Refused, so never landed: still pending until its blockhash is safely expired, like any stored transaction.
+    expect(await judgeSentTransaction(rpc, stored)).toMatchObject({ state: 'pending' });
+  });
+
   it('refuses a fee payer that is the deposit owner, and an account with nothing to sweep', async () => {
     const owner = await paidDeposit(1_000_000n);
     const p = await plan(owner.address, (await generateKeyPairSigner()).address);
