@@ -1,7 +1,7 @@
 import type { Address } from '@solana/kit';
-import { getTokenDecoder } from '@solana-program/token';
+import { TOKEN_PROGRAM_ADDRESS, getTokenDecoder } from '@solana-program/token';
 import { associatedTokenAccount } from './associated-token-account';
-import type { SolanaRpc } from './rpc';
+import type { SolanaRpc, SolanaRpcResult } from './rpc';
 
 /** The base fee per signature (no priority fee is added): a sweep has two, the fee payer's and the deposit owner's. */
 export const LAMPORTS_PER_SIGNATURE = 5000n;
@@ -27,10 +27,25 @@ export interface SolanaSweepPlan {
   lifetime: { blockhash: string; lastValidBlockHeight: number };
 }
 
-export type SolanaSweepRefusal = { refused: 'nothing_to_sweep' | 'source_frozen' | 'destination_frozen' | 'destination_not_token_account' };
+export type SolanaSweepRefusal = {
+  refused:
+    | 'nothing_to_sweep'
+    /** The account holds less at `confirmed` than at `finalized`: an earlier sweep is landing; judge it first. */
+    | 'outflow_pending'
+    | 'source_frozen'
+    | 'destination_frozen'
+    /** The destination ATA address holds something else, or a token account whose owner was reassigned. */
+    | 'destination_not_token_account';
+};
 
-const decodeToken = (data: [string, string] | object) =>
-  Array.isArray(data) && data[1] === 'base64' ? getTokenDecoder().decode(Buffer.from(data[0], 'base64')) : null;
+const TOKEN_ACCOUNT_SIZE = 165;
+
+/** The SPL token account in a base64 getAccountInfo value; null when there is none (or it is something else). */
+function tokenAccount(value: SolanaRpcResult<'getAccountInfo'>['value']) {
+  if (!value || value.owner !== TOKEN_PROGRAM_ADDRESS || !Array.isArray(value.data) || value.data[1] !== 'base64') return null;
+  const bytes = Buffer.from(value.data[0], 'base64');
+  return bytes.length === TOKEN_ACCOUNT_SIZE ? getTokenDecoder().decode(bytes) : null;
+}
 
 /**
  * Reads what a sweep of `owner`'s deposit token account of `mint` to `destinationOwner`'s ATA needs: the finalized
@@ -49,20 +64,24 @@ export async function planSolanaSweep(
     rpc.call('getAccountInfo', [source, { encoding: 'base64', commitment: 'confirmed' }]),
     rpc.call('getAccountInfo', [destination, { encoding: 'base64', commitment: 'confirmed' }]),
   ]);
-  const token = final.value && decodeToken(final.value.data);
+  const token = tokenAccount(final.value);
   if (!token || token.mint !== q.mint || token.owner !== q.owner) return { refused: 'nothing_to_sweep' };
   if (token.state === 2) return { refused: 'source_frozen' };
-  const later = confirmed.value && decodeToken(confirmed.value.data);
-  const destToken = dest.value && decodeToken(dest.value.data);
-  if (dest.value && (!destToken || destToken.mint !== q.mint)) return { refused: 'destination_not_token_account' };
+  const later = tokenAccount(confirmed.value);
+  if (!later || later.amount < token.amount) return { refused: 'outflow_pending' };
+  // Nothing final yet and a payment still arriving: wait for it rather than close under it.
+  if (token.amount === 0n && later.amount > 0n) return { refused: 'nothing_to_sweep' };
+  const destToken = tokenAccount(dest.value);
+  if (dest.value && (!destToken || destToken.mint !== q.mint || destToken.owner !== q.destinationOwner))
+    return { refused: 'destination_not_token_account' };
   if (destToken?.state === 2) return { refused: 'destination_frozen' };
-  if (token.amount === 0n && later?.amount !== 0n) return { refused: 'nothing_to_sweep' };
-  const createDestination = dest.value === null;
+  // An empty account is only closed (its rent recovered): no destination account is created for nothing.
+  const createDestination = dest.value === null && token.amount > 0n;
   const [rent, latest] = await Promise.all([
     createDestination ? rpc.call('getMinimumBalanceForRentExemption', [165]) : Promise.resolve(0),
     rpc.call('getLatestBlockhash', [{ commitment: 'confirmed' }]),
   ]);
-  const close = later?.amount === token.amount;
+  const close = later.amount === token.amount;
   return {
     mint: q.mint,
     decimals: q.decimals,

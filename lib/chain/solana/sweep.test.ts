@@ -140,14 +140,30 @@ describe('sweeping a deposit token account', () => {
     expect(await judgeSentTransaction(rpc, stored)).toMatchObject({ state: 'pending' });
   });
 
-  it('refuses a fee payer that is the deposit owner, and an account with nothing to sweep', async () => {
+  it('refuses a fee payer that is the deposit owner, an account with nothing to sweep, and a second sweep while the first is landing', async () => {
     const owner = await paidDeposit(1_000_000n);
-    const p = await plan(owner.address, (await generateKeyPairSigner()).address);
+    const hot = (await generateKeyPairSigner()).address;
+    const p = await plan(owner.address, hot);
     await expect(buildSolanaSweep(p, { owner, feePayer: owner })).rejects.toThrow(/fee payer must not be the deposit owner/);
     const empty = (await generateKeyPairSigner()).address;
-    expect(await planSolanaSweep(rpc, { owner: empty, mint: node.mints.USDC, decimals: 6, destinationOwner: empty })).toEqual({
-      refused: 'nothing_to_sweep',
-    });
+    const refusal = (o: Address) => planSolanaSweep(rpc, { owner: o, mint: node.mints.USDC, decimals: 6, destinationOwner: hot });
+    expect(await refusal(empty)).toEqual({ refused: 'nothing_to_sweep' });
+    // The first sweep is confirmed, not finalized: the finalized balance is still there, but it is leaving.
+    await broadcastSolanaTransaction(rpc, await buildSolanaSweep(p, { owner, feePayer: node.keys.gas }));
+    node.advance(1);
+    expect(await refusal(owner.address)).toEqual({ refused: 'outflow_pending' });
+  });
+
+  it('closes an empty deposit account alone (a zero payment created it): its rent comes back, no destination account is made', async () => {
+    const owner = await paidDeposit(0n);
+    const hot = (await generateKeyPairSigner()).address;
+    const p = await plan(owner.address, hot);
+    expect(p).toMatchObject({ amount: 0n, close: true, createDestination: false, rentReturned: BigInt(RENT) });
+    const before = await lamportsOf(node.keys.gas.address);
+    await land(await buildSolanaSweep(p, { owner, feePayer: node.keys.gas }));
+    expect(await accountOf(p.source)).toBeNull();
+    expect(await accountOf(p.destination)).toBeNull();
+    expect((await lamportsOf(node.keys.gas.address)) - before).toBe(RENT - 10_000);
   });
 });
 
