@@ -1,16 +1,12 @@
 import { eq, inArray } from 'drizzle-orm';
-import { parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoices, ledgerEntries, settlements, settlementTxs, type SettlementStep } from '@/db/schema';
-import { toBase58 } from '@/lib/chain/tron/address';
 import { readTronAccount } from '@/lib/chain/tron/resources';
 import { readTronStake } from '@/lib/chain/tron/stake';
 import { readTrc20Balance } from '@/lib/chain/tron/token-balance';
-import { newId } from '@/lib/ids';
-import { settlementFee } from '@/lib/invoices/fee';
 import { Decimal } from '@/lib/money';
-import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
+import { tronPaidSettlement, type TronPaid } from '@/lib/testing/tron-paid-settlement';
 import { startTronRail, type TronRail } from '@/lib/testing/tron-rail';
 import { runSettlements } from './run-settlements';
 import { reclaimSweepResources, type SettleHooks } from './settle-invoice';
@@ -30,38 +26,8 @@ afterAll(async () => {
 });
 
 const usdt = (who: string) => readTrc20Balance(rail.client, rail.node.usdtHex, who);
-type Tenant = Awaited<ReturnType<typeof createTestTenant>>;
-
-/** A paid TRON invoice with its settlement (as the fan-out makes it), the USDT minted to its deposit address. */
-async function paidSettlement(t: Tenant, amount: string) {
-  const res = await call('POST', '/v1/invoices', { key: t.test, body: { amount, chain: 'TRON', token: 'USDT' } });
-  expect(res.status, res.text).toBe(201);
-  const [inv] = await t.db
-    .select()
-    .from(invoices)
-    .where(eq(invoices.id, res.body.id as string));
-  const units = parseUnits(amount, 6);
-  await rail.node.mintUsdt(toBase58(inv!.depositAddress), units);
-  const { fee, net: netAmount } = settlementFee(amount, '0.01');
-  const id = newId('settlement');
-  await t.db.transaction(async (tx) => {
-    await tx.update(invoices).set({ status: 'PROCESSING_PAYOUT', amountReceived: amount }).where(eq(invoices.id, inv!.id));
-    await tx.insert(settlements).values({
-      id,
-      invoiceId: inv!.id,
-      tenantId: inv!.tenantId,
-      mode: 'test',
-      chainId: rail.net.chainId,
-      token: 'USDT',
-      kind: 'invoice',
-      amount,
-      feeAmount: fee,
-      netAmount,
-    });
-  });
-  return { db: t.db, deposit: inv!.depositAddress, invoiceId: inv!.id, settlementId: id, units, netAmount };
-}
-type Paid = Awaited<ReturnType<typeof paidSettlement>>;
+const paidSettlement = (t: Awaited<ReturnType<typeof createTestTenant>>, amount: string) => tronPaidSettlement(rail, t, amount);
+type Paid = TronPaid;
 
 /** Transactions the deposit address signed that reached a block, succeeded or not (only its custody transfer may). */
 const sentBy = (deposit: string) =>
