@@ -106,11 +106,11 @@ export async function settleEvmInvoice(db: Db, net: SettleNetwork<EvmNetwork>, s
         gasPrice,
         recordValue: (needed - balance).toString(),
         sharedSender: true,
-        beforeBroadcast: () => hooks.beforeBroadcast?.('gas_topup'),
+        beforeBroadcast: () => hooks.beforeBroadcast?.('gas_topup', s.id),
       });
     }
   }
-  await hooks.afterStep?.('gas_topup');
+  await hooks.afterStep?.('gas_topup', s.id);
 
   for (const m of moves) {
     await sendRecordedTx(db, client, {
@@ -125,9 +125,9 @@ export async function settleEvmInvoice(db: Db, net: SettleNetwork<EvmNetwork>, s
       gasPrice,
       recordValue: m.units.toString(),
       sharedSender: false,
-      beforeBroadcast: () => hooks.beforeBroadcast?.(m.step),
+      beforeBroadcast: () => hooks.beforeBroadcast?.(m.step, s.id),
     });
-    await hooks.afterStep?.(m.step);
+    await hooks.afterStep?.(m.step, s.id);
   }
   return finishSettlement(db, s.id);
 }

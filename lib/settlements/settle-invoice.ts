@@ -14,15 +14,15 @@ export const SETTLE_FIELDS = ['rpcUrl', 'tokenAddress', 'depositMnemonic', 'gasW
 export type SettleNetwork<N extends Network = Network> = ReadyNetwork<(typeof SETTLE_FIELDS)[number], N>;
 
 export interface SettleHooks {
-  /** Tests: called once a step is confirmed on chain (throw to simulate a crash there). */
-  afterStep?: (step: SettlementStep) => void | Promise<void>;
-  /** Tests: called after a step is recorded and before it is broadcast. */
-  beforeBroadcast?: (step: SettlementStep) => void | Promise<void>;
+  /** Tests: called once a step of the settlement is confirmed on chain (throw to simulate a crash there). */
+  afterStep?: (step: SettlementStep, settlementId: string) => void | Promise<void>;
+  /** Tests: called after a step of the settlement is recorded and before it is broadcast. */
+  beforeBroadcast?: (step: SettlementStep, settlementId: string) => void | Promise<void>;
   /**
    * Tests: awaited instead of the pause between two looks at a transaction that is not final yet (TRON waits
    * for solidification; the stand-in makes blocks only when asked).
    */
-  onWait?: () => void | Promise<void>;
+  onWait?: (step: SettlementStep, settlementId: string) => void | Promise<void>;
 }
 
 /** Each family's sweep (lazy bodies: settle-evm-invoice.ts imports this module's types and a cycle must not meet an unset binding). */

@@ -6,6 +6,7 @@ import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { startTronRail, type TronRail } from '@/lib/testing/tron-rail';
 import { readSettlementBacklog } from '@/lib/console/read-settlement-backlog';
+import { collectMetrics } from '@/lib/monitoring/collect-metrics';
 import { claimSettlement } from './run-settlements';
 
 /*
@@ -86,5 +87,10 @@ describe('TRON sweeps queue fairly across tenants', () => {
     const backlog = (await readSettlementBacklog(busy.db)).find((b) => b.chainId === rail.net.chainId);
     expect(backlog).toMatchObject({ mode: 'test', chain: 'TRON', open: 51, running: 5, tenants: 2, oldestId: many[0] });
     expect(backlog!.oldestAgeSeconds).toBeGreaterThanOrEqual(0);
+    // /metrics shows the same backlog and age for the network (prom-client gauges, read at scrape time).
+    const text = await collectMetrics(busy.db);
+    const gauge = (name: string) => Number(new RegExp(`^${name}\\{mode="test",chain="TRON"\\} (\\S+)$`, 'm').exec(text)?.[1]);
+    expect(gauge('gateway_settlement_backlog')).toBe(51);
+    expect(Math.abs(gauge('gateway_settlement_oldest_age_seconds') - backlog!.oldestAgeSeconds)).toBeLessThanOrEqual(5);
   }, 120_000);
 });

@@ -8,6 +8,7 @@ import { storedSweepPlan } from '../common/stored-sweep-plan';
 import { bandwidthChunk } from './bandwidth-chunk';
 import { underEnergyLock } from './energy-lock';
 import { SettlementWaiting } from './settlement-waiting';
+import { STAKE_WAIT, sweepsAhead } from './stake-queue';
 import { ENERGY_WALLET_RESERVE_SUN, readTronFees, readTronStake } from '@/lib/chain/tron/stake';
 
 export const SUN = 1_000_000n;
@@ -125,7 +126,10 @@ export async function planTronSweep(db: Db, p: TronSweepParties, s: Settlement, 
     const delegateSun = (BigInt(Math.ceil(energy / stake.energyPerTrx)) + 1n) * SUN;
     const others = await othersPlans(tx, p.chainId, s.id);
     const available = stake.delegatableEnergySun - others.reserved;
-    const shortfall = delegateSun - (available > 0n ? available : 0n);
+    // Sweeps waiting for stake ahead of this one in the fair queue (stake-queue.ts) get theirs first, ~as much each.
+    const ahead = await sweepsAhead(tx, s);
+    const free = available - ahead * delegateSun;
+    const shortfall = delegateSun - (free > 0n ? free : 0n);
     const stakeable = stake.balanceSun - ENERGY_WALLET_RESERVE_SUN;
     const base = { kind: 'tron' as const, units: units.toString(), energy, energySun: fees.energySun.toString(), carried };
     let plan: TronSweepPlan;
@@ -157,9 +161,10 @@ export async function planTronSweep(db: Db, p: TronSweepParties, s: Settlement, 
       };
     } else if (stake.stakedEnergySun + (stakeable > 0n ? stakeable : 0n) >= delegateSun) {
       // Short only while other sweeps hold the stake: it comes back as they are undelegated. Wait in the queue
-      // (claims are fair across tenants, claimSettlement) rather than fail.
+      // rather than fail; what comes back goes to the waiting sweeps in fair order (stake-queue.ts).
+      const queue = ahead > 0n ? `; ${ahead} sweep${ahead === 1n ? '' : 's'} of tenants holding less of it, or waiting longer, go first` : '';
       throw new SettlementWaiting(
-        `waiting for the energy wallet's stake: this sweep needs ${trx(delegateSun)}, ${trx(available > 0n ? available : 0n)} is free while other sweeps hold the rest`,
+        `${STAKE_WAIT}: this sweep needs ${trx(delegateSun)}, ${trx(available > 0n ? available : 0n)} is free while other sweeps hold the rest${queue}`,
       );
     } else {
       throw new TronSweepRefused(

@@ -26,9 +26,9 @@ type Row = typeof settlementTxs.$inferSelect;
 
 /** The test hooks of a sweep (lib/settlements/settle-invoice.ts passes its SettleHooks, the same shape). */
 export interface TronSweepHooks {
-  afterStep?: (step: SettlementStep) => void | Promise<void>;
-  beforeBroadcast?: (step: SettlementStep) => void | Promise<void>;
-  onWait?: () => void | Promise<void>;
+  afterStep?: (step: SettlementStep, settlementId: string) => void | Promise<void>;
+  beforeBroadcast?: (step: SettlementStep, settlementId: string) => void | Promise<void>;
+  onWait?: (step: SettlementStep, settlementId: string) => void | Promise<void>;
 }
 
 export interface TronStepContext {
@@ -100,7 +100,7 @@ export async function runTronStep(ctx: TronStepContext, step: TronStep): Promise
   let row = (await findRecordedTx(ctx.db, ctx.settlementId, step.step)) ?? (await recordAndBroadcast(ctx, step));
   if (row && row.status === 'confirmed' && step.final === 'included') row = await stillIncluded(ctx, row);
   if (row) await awaitTronStep(ctx, row, step);
-  await ctx.hooks.afterStep?.(step.step);
+  await ctx.hooks.afterStep?.(step.step, ctx.settlementId);
 }
 
 /**
@@ -124,7 +124,7 @@ export async function sendTronStepAgain(ctx: TronStepContext, step: TronStep, va
   const row = await findRecordedTx(ctx.db, ctx.settlementId, step.step);
   if (!row) return runTronStep(ctx, step);
   const next = await resign(ctx, row, step, value);
-  await ctx.hooks.beforeBroadcast?.(step.step);
+  await ctx.hooks.beforeBroadcast?.(step.step, ctx.settlementId);
   await broadcastTronTx(ctx.client, signedOf(next));
   await awaitTronStep(ctx, next, step);
 }
@@ -151,7 +151,7 @@ async function recordAndBroadcast(ctx: TronStepContext, step: TronStep): Promise
       value,
     })
     .returning();
-  await ctx.hooks.beforeBroadcast?.(step.step);
+  await ctx.hooks.beforeBroadcast?.(step.step, ctx.settlementId);
   await broadcastTronTx(ctx.client, signed).catch((err) => waitOrThrow(step, err));
   return row!;
 }
@@ -166,7 +166,7 @@ async function awaitTronStep(ctx: TronStepContext, row: Row, step: TronStep): Pr
   const maxAgeMs = ctx.hooks.onWait ? 0 : POLL_MS;
   const tick = async () => {
     if (Date.now() > deadline) throw new RpcReadError(`${row.step} transaction ${row.txHash} not solidified within ${FINAL_WITHIN_MS / 1000} s`);
-    await (ctx.hooks.onWait ? ctx.hooks.onWait() : sleep(POLL_MS));
+    await (ctx.hooks.onWait ? ctx.hooks.onWait(row.step, ctx.settlementId) : sleep(POLL_MS));
   };
   for (;;) {
     if (row.status === 'confirmed' || row.status === 'skipped') return row;
@@ -254,7 +254,7 @@ async function rejudge(ctx: TronStepContext, row: Row, step: TronStep, failed: s
   // A failed step with no way to plan it again is not signed again with the same value: that would fail the same way.
   if (failed && !step.replan) throw new Error(failed);
   const next = await resign(ctx, row, step, value);
-  await ctx.hooks.beforeBroadcast?.(step.step);
+  await ctx.hooks.beforeBroadcast?.(step.step, ctx.settlementId);
   await broadcastTronTx(ctx.client, signedOf(next));
   return next;
 }

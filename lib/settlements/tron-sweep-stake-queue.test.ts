@@ -1,0 +1,132 @@
+import { eq, inArray } from 'drizzle-orm';
+import type { Hex } from 'viem';
+import { utils } from 'tronweb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ledgerEntries, settlements, settlementTxs } from '@/db/schema';
+import { toHex41 } from '@/lib/chain/tron/address';
+import { TRON_ADDRESS_CODEC } from '@/lib/chain/tron/address-codec';
+import { broadcastTronTx } from '@/lib/chain/tron/broadcast';
+import { readTronHeads } from '@/lib/chain/tron/read-chain';
+import { estimateTrc20Transfer, readTronAccount } from '@/lib/chain/tron/resources';
+import { readTronStake } from '@/lib/chain/tron/stake';
+import { buildStake, signTronTx } from '@/lib/chain/tron/transactions';
+import { createTestTenant } from '@/lib/testing/fixtures';
+import { tronPaidSettlement, type TronPaid } from '@/lib/testing/tron-paid-settlement';
+import { startTronRail, type TronRail } from '@/lib/testing/tron-rail';
+import { SUN, withMargin } from './tron/plan-tron-sweep';
+import { runSettlements } from './run-settlements';
+import { reclaimSweepResources, type SettleHooks, type SettleNetwork } from './settle-invoice';
+
+/*
+ * Fair queueing when the energy wallet's stake runs short (issue 44): sweeps wait for stake other sweeps hold, and
+ * when one sweep's worth comes back it goes to the waiting sweep of the tenant holding the least stake (then the
+ * one waiting longest), whoever asks first: a tenant with a burst of sweeps does not take every slot that frees up.
+ */
+let rail: TronRail;
+/** The network with an energy wallet whose stake covers two sweeps and which has no TRX to stake more. */
+let net: SettleNetwork;
+/** Its address (`41…`). */
+let wallet: string;
+beforeAll(async () => {
+  rail = await startTronRail();
+  // The hot wallet holds USDT: every sweep's transfer costs the same energy.
+  await rail.node.mintUsdt(rail.node.keys.hot.address, 1n);
+}, 60_000);
+afterAll(async () => {
+  await rail?.stop();
+});
+
+const mining: SettleHooks = { onWait: () => rail.node.mine(1) };
+const planOf = async (t: TronPaid) => (await t.db.select().from(settlements).where(eq(settlements.id, t.settlementId)))[0]!;
+
+/** A new energy wallet: its 100 TRX reserve, `stakeSun` staked for energy, and 60 TRX for activations and bandwidth. */
+async function useEnergyWalletStaking(stakeSun: bigint) {
+  const w = utils.accounts.generateAccount();
+  await rail.node.sendTrx(w.address.base58, Number(stakeSun + 160n * SUN));
+  await rail.node.mine(1);
+  const { head } = await readTronHeads(rail.client);
+  const from = toHex41(w.address.hex);
+  const signed = await signTronTx(await buildStake({ from, sun: stakeSun, resource: 'ENERGY', ref: head, lifetimeMs: 60_000 }), w.privateKey, head.number);
+  await broadcastTronTx(rail.client, signed);
+  await rail.node.mine(1);
+  net = { ...rail.net, gasWalletKey: `0x${w.privateKey}` as Hex, allowTrxBurn: false };
+  wallet = from;
+}
+
+/** Runs each settlement's sweep, side by side, once (a waiting one is put back in the queue). */
+const runOnce = (ts: TronPaid[]) =>
+  Promise.all(ts.map((t) => runSettlements(t.db, net, { only: t.settlementId, hooks: mining, retry: { maxAttempts: 100, backoffMs: 0 } })));
+/** Due now (a waiting sweep is claimed again 2 s later; the test does not wait for that). */
+const dueNow = (ts: TronPaid[]) =>
+  ts[0]!.db
+    .update(settlements)
+    .set({ nextAttemptAt: new Date(Date.now() - 1_000) })
+    .where(
+      inArray(
+        settlements.id,
+        ts.map((t) => t.settlementId),
+      ),
+    );
+
+describe('TRON sweeps waiting for stake queue fairly across tenants', () => {
+  it('the stake one sweep gives back goes to the tenant holding none, not to the busy tenant that asked first', async () => {
+    const busy = await createTestTenant({ invoiceFeeRate: '0.01' });
+    const small = await createTestTenant({ invoiceFeeRate: '0.01' });
+    const a = [await tronPaidSettlement(rail, busy, '10.00'), await tronPaidSettlement(rail, busy, '11.00'), await tronPaidSettlement(rail, busy, '12.00')];
+
+    // Stake for two and a half sweeps, as the planner counts a sweep's stake (its energy + 10 %, + 1 TRX).
+    const est = await estimateTrc20Transfer(rail.client, { token: rail.node.usdt, from: a[0]!.deposit, to: TRON_ADDRESS_CODEC.parse(rail.node.keys.hot.address), amount: a[0]!.units });
+    const perTrx = (await readTronAccount(rail.client, rail.node.keys.hot.hex)).energyPerTrx;
+    const perSweep = (BigInt(Math.ceil(withMargin(est.energy) / perTrx)) + 1n) * SUN;
+    await useEnergyWalletStaking((perSweep * 5n) / 2n);
+
+    // The busy tenant's three sweeps: two get the stake and are paid out (their energy still delegated), one waits.
+    await runOnce(a);
+    const planned: TronPaid[] = [];
+    for (const t of a) if ((await planOf(t)).gasPlan) planned.push(t);
+    expect(planned).toHaveLength(2);
+    for (const t of planned) expect((await planOf(t)).status).toBe('completed');
+    const waiting = a.find((t) => !planned.includes(t))!;
+    expect((await planOf(waiting)).lastError).toMatch(/waiting for the energy wallet's stake/);
+
+    // Another tenant's sweep comes in later and waits too.
+    const b = await tronPaidSettlement(rail, small, '5.00');
+    await runOnce([b]);
+    expect(await planOf(b)).toMatchObject({ gasPlan: null, status: 'processing' });
+
+    // One of the busy tenant's sweeps gives its stake back (the janitor reaches only it): one sweep's worth is free.
+    const [keep, give] = planned;
+    await reclaimSweepResources(b.db, net, {
+      ...mining,
+      beforeBroadcast: (_step, id) => {
+        if (id === keep!.settlementId) throw new Error('not this one yet');
+      },
+    }).catch(() => undefined);
+    expect((await b.db.select().from(settlementTxs).where(eq(settlementTxs.settlementId, give!.settlementId))).map((r) => r.step)).toContain(
+      'undelegate',
+    );
+
+    // The busy tenant's waiting sweep asks first, and still waits: the small tenant holds no stake and goes first.
+    await dueNow([waiting, b]);
+    await runOnce([waiting]);
+    expect((await planOf(waiting)).gasPlan).toBeNull();
+    expect((await planOf(waiting)).lastError).toMatch(/waiting for the energy wallet's stake.*1 sweep of tenants holding less of it, or waiting longer, go first/);
+    await runOnce([b]);
+    expect(await planOf(b)).toMatchObject({ status: 'completed', gasPlan: { feeMode: 'delegate' } });
+
+    // Once the busy tenant's other sweep gives its stake back, its waiting sweep goes: nobody starves.
+    await reclaimSweepResources(b.db, net, mining);
+    await dueNow([waiting]);
+    await runOnce([waiting]);
+    expect(await planOf(waiting)).toMatchObject({ status: 'completed', gasPlan: { feeMode: 'delegate' } });
+    await reclaimSweepResources(b.db, net, mining);
+
+    // Every sweep credited once, and the energy wallet delegates nothing.
+    for (const t of [...a, b]) {
+      const credits = await t.db.select().from(ledgerEntries).where(eq(ledgerEntries.referenceId, t.settlementId));
+      expect(credits).toHaveLength(1);
+      expect((await readTronAccount(rail.client, t.deposit)).energyLimit).toBe(0);
+    }
+    expect((await readTronStake(rail.client, wallet)).delegatedEnergySun).toBe(0n);
+  }, 180_000);
+});
