@@ -117,7 +117,7 @@ async function landed(client: PublicClient, hash: Hex, raw: Hex, afterBroadcast?
   }
   await broadcastRaw(client, raw);
   await afterBroadcast?.();
-  return client.waitForTransactionReceipt({ hash, timeout: 120_000, pollingInterval: 100 });
+  return client.waitForTransactionReceipt({ hash, timeout: 30_000, pollingInterval: 100 });
 }
 
 /**

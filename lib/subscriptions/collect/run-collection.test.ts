@@ -9,6 +9,7 @@ import type { Db } from '@/lib/db';
 import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { createTestTenant } from '@/lib/testing/fixtures';
+import { startRpcFaultProxy } from '@/lib/testing/rpc-fault-proxy';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { createPlan } from '../create-plan';
 import { createSubscription } from '../create-subscription';
@@ -62,6 +63,8 @@ async function send(key: Hex, address: Address, abi: Abi, functionName: string, 
 
 /** A daily 10.00 subscription with a one-day trial, whose payer (1,000 USDT) approved the collector and authorized 10 a day from the trial's end. */
 async function subscribedWithCollection() {
+  // A tenant per test: the jobs below run for one tenant, so another test's subscriptions stay out of the counts.
+  t = await createTestTenant({ invoiceFeeRate: '0.01' });
   const t0 = new Date((await chainNow()).getTime() + 60_000);
   const plan = await createPlan(db, owner(), CreatePlanBody.parse({ name: 'Daily', amount: '10.00', interval: 'day', trialDays: 1, graceDays: 2 }));
   const sub = await createSubscription(db, owner(), CreateSubscriptionBody.parse({ planId: plan.id, customerEmail: 'pat@example.com' }), { now: t0 });
@@ -251,5 +254,53 @@ describe('automatic collection under concurrency', () => {
     expect(runs.reduce((n, r) => n + r.failed + r.fell_back, 0)).toBe(0);
     expect(await pullOf(p0.invoiceId)).toMatchObject({ status: 'confirmed' });
     expect(await chain.tokenBalance(payer)).toBe(units('990'));
+  });
+});
+
+describe('automatic collection under RPC faults (a proxy in front of anvil)', () => {
+  it('the broadcast refused, then every receipt read failing, then a failing eth_call: one pull each period, no fallback on a failed read', async () => {
+    const proxy = await startRpcFaultProxy(chain.rpcUrl);
+    const through = { railLookup: () => ({ ...net, rpcUrl: proxy.url }) };
+    try {
+      const { sub, payer, period } = await subscribedWithCollection();
+      // The node refuses the broadcast: recorded, nothing on chain; the next run sends the same bytes.
+      const p0 = await bill(sub.id, 0, period(0));
+      proxy.state.failMethods.add('eth_sendRawTransaction');
+      expect(await collect(period(0), through)).toMatchObject({ failed: 1, pulled: 0 });
+      expect(await pullOf(p0.invoiceId)).toMatchObject({ status: 'signed' });
+      expect(await chain.tokenBalance(payer)).toBe(units('1000'));
+      proxy.heal();
+      expect(await collect(period(0), through)).toMatchObject({ pulled: 1 });
+      expect(await chain.tokenBalance(payer)).toBe(units('990'));
+      expect((await settle(p0.invoiceId)).status).toBe('PAID_OUT');
+
+      // Broadcast and mined, but no receipt can be read: retried until one is, never signed or sent anew.
+      const p1 = await bill(sub.id, 1, period(1));
+      // Receipts fail from the second broadcast on (the admin's allow of the deposit address, then the pull).
+      let sends = 0;
+      proxy.state.failWhen = (call) =>
+        call.method === 'eth_sendRawTransaction' ? (sends++, false) : sends >= 2 && call.method === 'eth_getTransactionReceipt';
+      const r1 = await collect(period(1), through);
+      expect({ ...r1, sends }).toMatchObject({ failed: 1, pulled: 0, sends: 2 });
+      expect(await collect(period(1), through)).toMatchObject({ failed: 1, pulled: 0 });
+      expect(await chain.tokenBalance(payer)).toBe(units('980'));
+      proxy.heal();
+      expect(await collect(period(1), through)).toMatchObject({ pulled: 1 });
+      expect(await chain.tokenBalance(payer)).toBe(units('980'));
+      expect((await settle(p1.invoiceId)).status).toBe('PAID_OUT');
+
+      // The reads before a pull fail (the node answers errors): no attempt, no e-mail, no payment_failed; then pulled.
+      const p2 = await bill(sub.id, 2, period(2));
+      proxy.state.errorWhen = (call) => call.method === 'eth_call';
+      expect(await collect(period(2), through)).toMatchObject({ failed: 1, pulled: 0, fell_back: 0 });
+      expect(await pullOf(p2.invoiceId)).toBeUndefined();
+      expect((await invoiceEmail(p2.invoiceId)).status).toBe('held');
+      proxy.heal();
+      expect(await collect(period(2), through)).toMatchObject({ pulled: 1 });
+      expect(await chain.tokenBalance(payer)).toBe(units('970'));
+      expect(await failedEvents(sub.id)).toBe(0);
+    } finally {
+      await proxy.close();
+    }
   });
 });
