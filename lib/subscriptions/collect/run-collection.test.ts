@@ -304,3 +304,25 @@ describe('automatic collection under RPC faults (a proxy in front of anvil)', ()
     }
   });
 });
+
+describe('setting up automatic collection', () => {
+  it('keeps only a permission read back from the contract for the rail token, not revoked, with a cap covering the plan', async () => {
+    t = await createTestTenant();
+    const plan = await createPlan(db, owner(), CreatePlanBody.parse({ name: 'Daily', amount: '10.00', interval: 'day' }));
+    const sub = await createSubscription(db, owner(), CreateSubscriptionBody.parse({ planId: plan.id, customerEmail: 'pat@example.com' }), {
+      now: await chainNow(),
+    });
+    const key = generatePrivateKey();
+    const payer = privateKeyToAccount(key).address;
+    await chain.client.setBalance({ address: payer, value: units('1') });
+    const authorize = (cap: string) =>
+      send(key, chain.collector, COLLECTOR_ABI, 'authorize', [permissionIdOf(sub.id), chain.token, units(cap), 86_400n, 0n]);
+    await expect(setUpCollection(db, sub.id, { payer })).rejects.toThrow(/has not authorized/); // nothing on chain
+    await authorize('9.99');
+    await expect(setUpCollection(db, sub.id, { payer })).rejects.toThrow(/has not authorized/); // cap below the plan
+    await authorize('10');
+    expect(await setUpCollection(db, sub.id, { payer })).toMatchObject({ status: 'active', payer: payer.toLowerCase(), periodSeconds: 86_400 });
+    await send(key, chain.collector, COLLECTOR_ABI, 'revoke', [permissionIdOf(sub.id)]);
+    await expect(setUpCollection(db, sub.id, { payer })).rejects.toThrow(/has not authorized/);
+  });
+});
