@@ -51,7 +51,8 @@ export async function setUpCollection(
   const [saved] = await db
     .insert(subscriptionCollections)
     .values(row)
-    .onConflictDoUpdate({ target: subscriptionCollections.subscriptionId, set: row })
+    // Set up again: counted from now, so a period e-mailed while collection was off is not pulled as well.
+    .onConflictDoUpdate({ target: subscriptionCollections.subscriptionId, set: { ...row, createdAt: new Date() } })
     .returning();
   return saved!;
 }
