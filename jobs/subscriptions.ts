@@ -8,6 +8,13 @@ export const subscriptionBillingTask = schedules.task({
   run: () => runScheduledJob('subscription-billing'),
 });
 
+/** Automatic collection (lib/subscriptions/collect/run-collection.ts): each period pulled from the payer's wallet once, or e-mailed. */
+export const subscriptionCollectionTask = schedules.task({
+  id: 'subscription-collection',
+  cron: '* * * * *',
+  run: () => runScheduledJob('subscription-collection'),
+});
+
 /** The e-mail outbox (lib/email/send-emails.ts): invoices, reminders and receipts over SMTP, with retries. */
 export const sendEmailsTask = schedules.task({
   id: 'send-emails',

@@ -26,6 +26,8 @@ export const gasSpend = pgTable(
         'sweep_undelegate',
         'withdrawal',
         'withdrawal_batch',
+        'subscription_pull',
+        'collector_allow',
       ],
     }).notNull(),
     /** The settlement, withdrawal or withdrawal batch (payout items sent together) the transaction was for. */

@@ -29,3 +29,4 @@ export * from './payouts';
 export * from './plans';
 export * from './subscriptions';
 export * from './emails';
+export * from './subscription-collections';

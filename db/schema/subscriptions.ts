@@ -11,7 +11,7 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /**
  * A customer's subscription to a plan (issue 48), billed by e-mailed invoice each period on its rail
- * (automatic collection is not built yet: docs/subscriptions.md). The billing job (lib/subscriptions/run-billing.ts)
+ * (or, with automatic collection set up on an EVM rail, pulled from the payer's wallet: lib/subscriptions/collect). The billing job (lib/subscriptions/run-billing.ts)
  * moves it along; only it and the cancel call change `status`.
  */
 export const subscriptions = pgTable(

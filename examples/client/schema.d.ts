@@ -772,7 +772,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a customer to a plan
-         * @description Extension (issue 48). Without a trial the subscription is `active` and its first period's invoice is created at once (`latestInvoiceId`; invoice.created then subscription.created). With one it is `trialing` until `currentPeriodEnd`. Each period the gateway creates the next invoice (subscription.renewed); unpaid after its due date (a week, or the period when shorter) the subscription is `past_due` (subscription.past_due), active again once paid, and canceled `graceDays` later (subscription.canceled). The invoice is paid as any other; automatic collection from the customer's wallet is not built yet (docs/subscriptions.md).
+         * @description Extension (issue 48). Without a trial the subscription is `active` and its first period's invoice is created at once (`latestInvoiceId`; invoice.created then subscription.created). With one it is `trialing` until `currentPeriodEnd`. Each period the gateway creates the next invoice (subscription.renewed); unpaid after its due date (a week, or the period when shorter) the subscription is `past_due` (subscription.past_due), active again once paid, and canceled `graceDays` later (subscription.canceled). The invoice is paid as any other. On EVM rails whose payer authorized the gateway's collector contract, each period is pulled from the payer's wallet into the invoice's address instead of e-mailed; when it cannot be (approval revoked, insufficient balance) the invoice is e-mailed and subscription.payment_failed sent (docs/subscriptions.md). Setting up collection from the checkout or portal is not built yet.
          *
          *     Scope: `subscriptions:write` (or `admin`).
          */
@@ -1983,6 +1983,26 @@ export interface webhooks {
          * @description Extension: the subscription ended (data.status canceled): canceled now by you, at the end of its period (cancelAtPeriodEnd), or unpaid after the grace period.
          */
         post: operations["onSubscriptionCanceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.payment_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * subscription.payment_failed
+         * @description Extension: the period could not be collected automatically from the payer's wallet (approval revoked, insufficient balance or allowance, the pull reverted); its invoice was e-mailed to the customer instead (data.latestInvoiceId). With the approval revoked automatic collection is off; the subscription goes on.
+         */
+        post: operations["onSubscriptionPaymentFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3329,6 +3349,17 @@ export interface components {
             id: string;
             /** @constant */
             type: "subscription.past_due";
+            /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
+            apiVersion: string;
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["Subscription"];
+        };
+        SubscriptionPaymentFailedEvent: {
+            /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "subscription.payment_failed";
             /** @description The dated API version this event is rendered in: the endpoint's, else the account's. An endpoint on an older version receives that version's type names and data (docs/webhooks.md#versions); this document describes the latest. */
             apiVersion: string;
             /** Format: date-time */
@@ -10702,7 +10733,7 @@ export interface operations {
                     /** @default true */
                     enabled?: boolean;
                     /** @description Event types to receive, or ["*"] for all. The old names mismatched_payment.* are accepted and stored as held_payment.* (deprecated). */
-                    eventsSubscribed: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "held_payment.detected" | "held_payment.credited" | "held_payment.refunded" | "held_payment.refund_failed" | "payment.screening_hold" | "payout.item.completed" | "payout.item.failed" | "payout.completed" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded" | "mismatched_payment.refund_failed")[];
+                    eventsSubscribed: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "held_payment.detected" | "held_payment.credited" | "held_payment.refunded" | "held_payment.refund_failed" | "payment.screening_hold" | "payout.item.completed" | "payout.item.failed" | "payout.completed" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "subscription.payment_failed" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded" | "mismatched_payment.refund_failed")[];
                     description?: string;
                     /**
                      * @description The dated API version its events are rendered in (type names and data); null: the account's version, which moves when the owner upgrades it. On creation it defaults to the version the request named (Gateway-Version header or the key's own), else null. See docs/webhooks.md#versions.
@@ -11095,7 +11126,7 @@ export interface operations {
                     url?: string;
                     enabled?: boolean;
                     /** @description Event types to receive, or ["*"] for all. The old names mismatched_payment.* are accepted and stored as held_payment.* (deprecated). */
-                    eventsSubscribed?: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "held_payment.detected" | "held_payment.credited" | "held_payment.refunded" | "held_payment.refund_failed" | "payment.screening_hold" | "payout.item.completed" | "payout.item.failed" | "payout.completed" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded" | "mismatched_payment.refund_failed")[];
+                    eventsSubscribed?: ("*" | "invoice.created" | "invoice.detected" | "invoice.partial" | "invoice.overpaid" | "invoice.confirmed" | "invoice.processing_payout" | "invoice.paid_out" | "invoice.expired" | "invoice.failed" | "invoice.late_payment" | "withdrawal.created" | "withdrawal.completed" | "withdrawal.failed" | "order.created" | "order.paid" | "order.fulfilled" | "order.cancelled" | "refund_request.created" | "refund_request.approved" | "refund_request.declined" | "held_payment.detected" | "held_payment.credited" | "held_payment.refunded" | "held_payment.refund_failed" | "payment.screening_hold" | "payout.item.completed" | "payout.item.failed" | "payout.completed" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "subscription.payment_failed" | "mismatched_payment.detected" | "mismatched_payment.credited" | "mismatched_payment.refunded" | "mismatched_payment.refund_failed")[];
                     description?: string | null;
                     /**
                      * @description The dated API version its events are rendered in (type names and data); null: the account's version, which moves when the owner upgrades it. On creation it defaults to the version the request named (Gateway-Version header or the key's own), else null. See docs/webhooks.md#versions.
@@ -15095,6 +15126,44 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SubscriptionCanceledEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; answer at once and process asynchronously. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 s) is retried, up to 8 attempts, then dead-lettered. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSubscriptionPaymentFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Event id, equal to the body's id: deduplicate on it. */
+                "X-Webhook-Id": string;
+                /** @description Milliseconds since the epoch. Reject deliveries more than 5 minutes away from now. */
+                "X-Webhook-Timestamp": string;
+                /** @description `v1=` + hex HMAC-SHA256 keyed with the endpoint secret (whsec_...) over `<X-Webhook-Timestamp>.<raw body>`. During a secret rotation several signatures, comma-separated (`v1=<new>,v1=<old>`): accept if one matches, compared in constant time. */
+                "X-Webhook-Signature": string;
+                /** @description Your tenant id. */
+                "X-Tenant-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionPaymentFailedEvent"];
             };
         };
         responses: {

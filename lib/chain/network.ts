@@ -88,6 +88,11 @@ export interface EvmNetwork extends NetworkBase<'evm'> {
    * collection (`<MODE>_<CHAIN>_COLLECTOR_ADDRESS`, docs/subscriptions.md). Unset: subscriptions are paid by e-mailed invoice.
    */
   collectorAddress?: Address;
+  /**
+   * The collector's admin key (`<MODE>_<CHAIN>_COLLECTOR_ADMIN_PRIVATE_KEY`): the pull job allows each period's deposit
+   * address with it (setDepositAllowed). Unset: only addresses allowed beforehand are pulled into; others fall back to e-mail.
+   */
+  collectorAdminKey?: Hex;
 }
 
 /** A network of the TRON family: addresses in `T…` form, sweeps paid with energy delegated from staked TRX. */
@@ -245,6 +250,7 @@ function buildNetwork(e: ReturnType<typeof env>, mode: Mode): EvmNetwork {
     faucetKey: mode === 'test' ? (e.TEST_FAUCET_PRIVATE_KEY as Hex | undefined) : undefined,
     disperseAddress: envAddress((e as unknown as RawEnv)[`${p}_${UNPREFIXED_RAIL.chain}_DISPERSE_ADDRESS`]),
     collectorAddress: envAddress((e as unknown as RawEnv)[`${p}_${UNPREFIXED_RAIL.chain}_COLLECTOR_ADDRESS`]),
+    collectorAdminKey: (e as unknown as RawEnv)[`${p}_${UNPREFIXED_RAIL.chain}_COLLECTOR_ADMIN_PRIVATE_KEY`] as Hex | undefined,
     ...networkCostsFromEnv(e, mode, UNPREFIXED_RAIL.chain),
     gasWalletLow: e[`${p}_GAS_WALLET_LOW_BNB`],
     tokens: railTokens(e, mode, UNPREFIXED_RAIL.chain, 'evm', {
@@ -367,6 +373,7 @@ const FAMILY_SETTINGS: { [F in ChainFamily]: FamilySettings<F> } = {
     gasWalletLow: (raw[`${p}_${chain}_GAS_WALLET_LOW`] as string | undefined) ?? onFamily(bsc, { evm: (n) => n.gasWalletLow, tron: () => undefined }),
     disperseAddress: envAddress(raw[`${p}_${chain}_DISPERSE_ADDRESS`]),
     collectorAddress: envAddress(raw[`${p}_${chain}_COLLECTOR_ADDRESS`]),
+    collectorAdminKey: raw[`${p}_${chain}_COLLECTOR_ADMIN_PRIVATE_KEY`] as Hex | undefined,
   }),
   tron: (base, { raw, p }) => ({
     ...base,

@@ -168,6 +168,8 @@ export const RAIL_ENV: Record<string, z.ZodType> = {
       ...(['BSC', ...EXTRA_CHAINS] as const).map((c) => [`${p}_${c}_DISPERSE_ADDRESS`, address.optional()] as const),
       /** EVM networks: the subscription collector payers approve (docs/subscriptions.md); unset: subscriptions are e-mailed invoices only. */
       ...(['BSC', ...EXTRA_CHAINS] as const).map((c) => [`${p}_${c}_COLLECTOR_ADDRESS`, address.optional()] as const),
+      /** Its admin key: the pull job allows each period's deposit address with it (docs/subscriptions.md). */
+      ...(['BSC', ...EXTRA_CHAINS] as const).map((c) => [`${p}_${c}_COLLECTOR_ADMIN_PRIVATE_KEY`, privateKey.optional()] as const),
       ...EXTRA_CHAINS.flatMap((c) => [
         [`${p}_${c}_RPC_URL`, z.string().url().optional()],
         [`${p}_${c}_CHAIN_ID`, chainId.optional()],
@@ -240,6 +242,7 @@ export function networkEnvProblems(e: NetworkEnv, appEnv: string): string[] {
       ...(['LIVE', 'TEST'] as const).flatMap((p) => [`${p}_${c}_GAS_WALLET_PRIVATE_KEY`, `${p}_${c}_HOT_WALLET_PRIVATE_KEY`]),
       `TEST_${c}_FAUCET_PRIVATE_KEY`,
     ]),
+    ...(['BSC', ...EXTRA_CHAINS] as const).flatMap((c) => (['LIVE', 'TEST'] as const).map((p) => `${p}_${c}_COLLECTOR_ADMIN_PRIVATE_KEY`)),
   ]) {
     const key = e[name] as string | undefined;
     if (key && dev.has(privateKeyToAddress(key as `0x${string}`).toLowerCase())) {

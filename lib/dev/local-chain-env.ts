@@ -13,6 +13,7 @@ export function localChainEnv(mode: 'test' | 'live', chains: { key: ChainKey; ch
   for (const { key, chain } of chains) {
     out[`${p}_${key}_DISPERSE_ADDRESS`] = chain.disperse;
     out[`${p}_${key}_COLLECTOR_ADDRESS`] = chain.collector;
+    out[`${p}_${key}_COLLECTOR_ADMIN_PRIVATE_KEY`] = chain.keys.collectorAdmin;
     if (key === UNPREFIXED_RAIL.chain) {
       Object.assign(out, {
         [`${p}_RPC_URL`]: chain.rpcUrl,

@@ -9,7 +9,7 @@ import type { Mode } from '@/lib/mode';
  */
 export async function enqueueEmail(
   tx: Db,
-  e: { tenantId: string; mode: Mode; kind: EmailKind; subjectId: string; to: string; data: Record<string, string> },
+  e: { tenantId: string; mode: Mode; kind: EmailKind; subjectId: string; to: string; data: Record<string, string>; status?: 'pending' | 'held' },
 ): Promise<void> {
   await tx
     .insert(emails)

@@ -37,6 +37,7 @@ export const EVENT_TYPES = [
   'subscription.renewed',
   'subscription.past_due',
   'subscription.canceled',
+  'subscription.payment_failed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -51,6 +51,8 @@ const WHEN: Record<AnyEventType, string> = {
     "Extension: the current period's invoice is unpaid after its due date (data.status past_due). Paid later, the subscription is active again; unpaid graceDays later it is canceled.",
   'subscription.canceled':
     'Extension: the subscription ended (data.status canceled): canceled now by you, at the end of its period (cancelAtPeriodEnd), or unpaid after the grace period.',
+  'subscription.payment_failed':
+    "Extension: the period could not be collected automatically from the payer's wallet (approval revoked, insufficient balance or allowance, the pull reverted); its invoice was e-mailed to the customer instead (data.latestInvoiceId). With the approval revoked automatic collection is off; the subscription goes on.",
   [TEST_EVENT_TYPE]: 'Sent only by POST /v1/webhooks/endpoints/{id}/test.',
 };
 

@@ -97,10 +97,11 @@ export async function createInvoice(
   network: Pick<Network, 'chain' | 'chainId' | 'confirmations'> & { depositMnemonic: string },
   input: CreateInvoiceInput,
   pricing: InvoicePricing | null = null,
-  extra: { paymentLinkId?: string } = {},
+  extra: { paymentLinkId?: string; /** The clock (a subscription period's invoice on the billing job's clock). */ now?: Date } = {},
 ) {
   const claim = newClaimToken();
-  const row = invoiceRow(owner, network, input, new Date(), { ...extra, claimTokenHash: claim.hash }, pricing);
+  const { now = new Date(), ...rest } = extra;
+  const row = invoiceRow(owner, network, input, now, { ...rest, claimTokenHash: claim.hash }, pricing);
   type Claimed = PooledAddress & { tolerance: string };
   let [claimed] = rowsOf<Claimed>(await db.execute(insertSql(claimPooledAddressSql(network.chain, network.depositMnemonic), row)));
   if (!claimed) {

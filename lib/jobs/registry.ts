@@ -10,6 +10,7 @@ import { runAutoRefunds } from '@/lib/refunds/requests/auto-refund';
 import { runSolvency } from '@/lib/solvency/run-solvency';
 import { env } from '@/lib/env';
 import { runBilling } from '@/lib/subscriptions/run-billing';
+import { runCollection } from '@/lib/subscriptions/collect/run-collection';
 import { sendEmails } from '@/lib/email/send-emails';
 
 /** Every scheduled job. The local worker runs these; jobs/ runs the same entries by name (runScheduledJob) for Trigger.dev. */
@@ -46,6 +47,8 @@ export const SCHEDULED_JOBS: ScheduledJob[] = [
   },
   // Subscriptions: each period's invoice (once per period, whatever runs concurrently), past due, canceled (lib/subscriptions).
   { name: 'subscription-billing', everyMs: 60_000, leaseMs: 120_000, run: (db) => runBilling(db) },
+  // Automatic collection (EVM rails): each period with a payer's permission pulled once, else e-mailed (lib/subscriptions/collect).
+  { name: 'subscription-collection', everyMs: 15_000, leaseMs: 180_000, run: (db) => runCollection(db) },
   // The e-mail outbox sent over SMTP with retries (lib/email): apart from every payment path.
   { name: 'send-emails', everyMs: 5_000, leaseMs: 60_000, run: (db) => sendEmails(db) },
   // Held on chain against owed, per mode, network and token, and the gas wallets against their floors (lib/solvency).

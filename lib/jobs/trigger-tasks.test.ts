@@ -109,6 +109,7 @@ const SCHEDULED_TASKS: Record<string, string[]> = {
   'webhook-queue-rotate': ['webhook-queue-rotate'],
   solvency: ['solvency'],
   'subscription-billing': ['subscription-billing'],
+  'subscription-collection': ['subscription-collection'],
   'send-emails': ['send-emails'],
 };
 

@@ -8,7 +8,7 @@ import { Decimal } from '@/lib/money';
 import { enqueueEmail } from '@/lib/email/enqueue-email';
 import { env } from '@/lib/env';
 import { eq } from 'drizzle-orm';
-import { tenants } from '@/db/schema';
+import { subscriptionCollections, tenants } from '@/db/schema';
 import { addIntervals, dueMinutes } from './periods';
 
 export type NetworkFor = typeof requireRail<'depositMnemonic'>;
@@ -43,12 +43,19 @@ export async function openPeriod(tx: Db, sub: Subscription, plan: Plan, n: numbe
       metadata: { subscriptionId: sub.id, periodStart: start.toISOString() },
       expiresInMinutes: minutes,
     }),
+    null,
+    { now },
   );
   const dueAt = new Date(now.getTime() + minutes * 60_000);
   await tx
     .insert(subscriptionPeriods)
     .values({ subscriptionId: sub.id, periodNumber: n, periodStart: start, periodEnd: end, invoiceId: invoice.id, dueAt });
-  // The customer's copy of the checkout link (its claim token exists in clear only now); sent by the e-mail job.
+  // The customer's copy of the checkout link (its claim token exists in clear only now); sent by the e-mail job. With
+  // automatic collection set up it is held: sent only if the period is not pulled (lib/subscriptions/collect).
+  const [collection] = await tx
+    .select({ status: subscriptionCollections.status })
+    .from(subscriptionCollections)
+    .where(eq(subscriptionCollections.subscriptionId, sub.id));
   const [tenant] = await tx.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, sub.tenantId));
   await enqueueEmail(tx, {
     tenantId: sub.tenantId,
@@ -56,6 +63,7 @@ export async function openPeriod(tx: Db, sub: Subscription, plan: Plan, n: numbe
     kind: 'invoice',
     subjectId: invoice.id,
     to: sub.customerEmail,
+    status: collection?.status === 'active' ? 'held' : 'pending',
     data: {
       merchantName: tenant!.name,
       invoiceId: invoice.id,

@@ -62,7 +62,7 @@ export const createSubscriptionOp = defineOperation({
   description:
     "Extension (issue 48). Without a trial the subscription is `active` and its first period's invoice is created at once (`latestInvoiceId`; invoice.created then subscription.created). With one it is `trialing` until `currentPeriodEnd`. " +
     'Each period the gateway creates the next invoice (subscription.renewed); unpaid after its due date (a week, or the period when shorter) the subscription is `past_due` (subscription.past_due), active again once paid, and canceled `graceDays` later (subscription.canceled). ' +
-    "The invoice is paid as any other; automatic collection from the customer's wallet is not built yet (docs/subscriptions.md).",
+    "The invoice is paid as any other. On EVM rails whose payer authorized the gateway's collector contract, each period is pulled from the payer's wallet into the invoice's address instead of e-mailed; when it cannot be (approval revoked, insufficient balance) the invoice is e-mailed and subscription.payment_failed sent (docs/subscriptions.md). Setting up collection from the checkout or portal is not built yet.",
   body: CreateSubscriptionBody,
   example: { planId: 'plan_01JD0000000000000000000000', customerEmail: 'customer@example.com' },
   response: SubscriptionSchema,

@@ -203,6 +203,7 @@ export async function startAnvil(opts: AnvilOptions = {}) {
     faucetKey: mode === 'test' ? keys.faucet : undefined,
     disperseAddress: disperse,
     collectorAddress: collector,
+    collectorAdminKey: keys.collectorAdmin,
     ...overrides,
   });
 

@@ -1,0 +1,58 @@
+import { eq } from 'drizzle-orm';
+import { formatUnits, parseUnits, type Address } from 'viem';
+import { plans, subscriptionCollections, subscriptions, type SubscriptionCollection } from '@/db/schema';
+import { publicClient } from '@/lib/chain/clients';
+import { COLLECTOR_ABI } from '@/lib/chain/evm/collector/deploy-collector';
+import type { Db } from '@/lib/db';
+import { ApiError, notFound } from '@/lib/api/errors';
+import { collectorRail, permissionIdOf, type RailLookup } from './collector-network';
+
+type Permission = readonly [Address, number, number, bigint, bigint, number, boolean];
+
+/**
+ * Turns on automatic collection for a subscription once its payer authorized the collector on chain (approve, then
+ * `authorize(permissionIdOf(sub), token, cap, period, start)`): the permission is read back from the contract and kept
+ * only if it is for the rail's token, not revoked, and its cap covers the plan's amount. Setting it up again (a new
+ * authorization after a cancellation) replaces the row.
+ */
+export async function setUpCollection(
+  db: Db,
+  subscriptionId: string,
+  p: { payer: Address },
+  opts: { railLookup?: RailLookup } = {},
+): Promise<SubscriptionCollection> {
+  const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId));
+  if (!sub) throw notFound('Subscription');
+  const [plan] = await db.select().from(plans).where(eq(plans.id, sub.planId));
+  const net = collectorRail(opts.railLookup)(sub.mode, sub.chain, sub.token);
+  if (!net) throw new ApiError('validation_failed', 'This rail has no automatic collection (no collector contract): pay by invoice');
+  const permissionId = permissionIdOf(sub.id);
+  const [token, start, period, cap, , , revoked] = (await publicClient(net.rpcUrl).readContract({
+    address: net.collectorAddress,
+    abi: COLLECTOR_ABI,
+    functionName: 'permissions',
+    args: [p.payer, permissionId],
+  })) as Permission;
+  const need = parseUnits(plan!.amount, net.decimals);
+  if (token.toLowerCase() !== net.tokenAddress.toLowerCase() || revoked || cap < need)
+    throw new ApiError('validation_failed', 'The payer has not authorized the collector for this subscription, its token and amount');
+  const row = {
+    subscriptionId: sub.id,
+    chainId: net.chainId,
+    payer: p.payer.toLowerCase(),
+    permissionId,
+    maxPerPeriod: formatUnits(cap, net.decimals),
+    periodSeconds: Number(period),
+    startsAt: new Date(Number(start) * 1000),
+    status: 'active' as const,
+    canceledAt: null,
+    cancelReason: null,
+  };
+  const [saved] = await db
+    .insert(subscriptionCollections)
+    .values(row)
+    // Set up again: counted from now, so a period e-mailed while collection was off is not pulled as well.
+    .onConflictDoUpdate({ target: subscriptionCollections.subscriptionId, set: { ...row, createdAt: new Date() } })
+    .returning();
+  return saved!;
+}
