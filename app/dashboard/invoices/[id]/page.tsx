@@ -192,7 +192,14 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
                       <td className={tdClass}>
                         <Money value={p.amount} currency={invoice.token} />
                       </td>
-                      <td className={tdClass}>{p.confirmations}</td>
+                      <td className={tdClass}>
+                        {gone ? (
+                          // The chain is gone: the count stopped when it was last watched (it read a frozen "3867").
+                          <span data-testid="confirmations-not-watched">{p.confirmations} when last watched</span>
+                        ) : (
+                          p.confirmations
+                        )}
+                      </td>
                       <td className={tdClass}>
                         <Time iso={p.createdAt} />
                       </td>
