@@ -39,12 +39,15 @@ test("an invoice whose local chain is gone says so on the dashboard, the checkou
   await expect(page.getByText('Live updates')).toBeVisible();
   await expect(page.getByTestId('chain-gone')).toHaveCount(0);
   await expect(page.getByLabel('Simulate a customer payment (test USDT)')).toBeVisible();
+  await expect(page.getByRole('img', { name: 'QR code of the deposit address' })).toBeVisible();
 
   await page.goto(`/dashboard/invoices/${old.id}`);
   await expect(page.getByTestId('chain-gone')).toHaveText('From an earlier run of the local chains: not watched');
   await expect(page.getByText('Live updates')).toHaveCount(0);
   await expect(page.getByLabel('Simulate a customer payment (test USDT)')).toHaveCount(0);
   await expect(page.getByTestId('confirmations-not-watched')).toHaveText(/^\d+ when last watched$/);
+  await expect(page.getByRole('img', { name: 'QR code of the deposit address' })).toHaveCount(0);
+  await expect(page.getByTestId('deposit-not-watched')).toBeVisible();
   await shot(page, 'invoice-chain-gone-1280');
   await page.setViewportSize({ width: 360, height: 800 });
   await shot(page, 'invoice-chain-gone-360');

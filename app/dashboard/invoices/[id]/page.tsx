@@ -149,7 +149,14 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           </div>
         </Card>
         <Card title="Deposit address">
-          <div className="mx-auto h-44 w-44" aria-label="QR code of the deposit address" role="img" dangerouslySetInnerHTML={{ __html: qr }} />
+          {gone ? (
+            // Its chain is gone: nothing sent to it now is seen, so no QR code invites a payment (issue 45).
+            <p className="text-center text-xs text-amber-800" data-testid="deposit-not-watched">
+              {CHAIN_GONE_TEXT}: a payment sent to it now is not seen.
+            </p>
+          ) : (
+            <div className="mx-auto h-44 w-44" aria-label="QR code of the deposit address" role="img" dangerouslySetInnerHTML={{ __html: qr }} />
+          )}
           <p className="mt-3 break-all text-center font-mono text-xs text-slate-800" data-testid="deposit-address">
             {invoice.depositAddress}
           </p>
