@@ -10,7 +10,9 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
   engines: { node: string };
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
+  allowScripts?: Record<string, boolean>;
 };
+const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
 
 describe('the first minutes', () => {
   it("the README's curl says where $KEY comes from, and how to change the port", () => {
@@ -27,6 +29,14 @@ describe('the first minutes', () => {
     const rows = body.split('\n').filter((l) => l.startsWith('|') && !/^\|\s*(what|-)/.test(l) && !l.startsWith('|---'));
     expect(rows).toHaveLength(3);
     expect(body).toContain('(docs/performance.md');
+  });
+
+  it('npm install warns of no install script: each package with one is reviewed in allowScripts (seven were "not yet covered")', () => {
+    const withScripts = Object.entries(lock.packages)
+      .filter(([, p]) => p.hasInstallScript)
+      .map(([at]) => at.slice(at.lastIndexOf('node_modules/') + 'node_modules/'.length));
+    expect(withScripts.length).toBeGreaterThan(0);
+    for (const name of new Set(withScripts)) expect(pkg.allowScripts?.[name], name).toBeTypeOf('boolean');
   });
 
   it('the OpenAPI description of chain names every network, TRON included', () => {
