@@ -5,4 +5,4 @@ import { MAX_ATTEMPTS } from '@/lib/webhooks/schedule';
  * attempt (and disables the endpoint), and a delivery whose endpoint was disabled or deleted before it was sent has
  * none (lib/webhooks/attempt-delivery.ts); the walk (issue 45) read "used up all 8 attempts" above rows of 1 attempt.
  */
-export const DEAD_LETTERS_DESCRIPTION = `Deliveries that will not be retried, across tenants: all ${MAX_ATTEMPTS} attempts failed, the endpoint answered 410 Gone after one (it was disabled), or the endpoint was disabled or deleted before it was sent (no attempt). Each row says how many attempts it had. Replaying sends the event again to the same endpoint as a new delivery.`;
+export const DEAD_LETTERS_DESCRIPTION = `Deliveries not retried again, across tenants: all ${MAX_ATTEMPTS} attempts failed, a 410 Gone after one (the endpoint was disabled), or the endpoint was disabled or deleted first (no attempt). Replaying sends the event again to the same endpoint as a new delivery.`;
