@@ -25,6 +25,9 @@ test("an invoice whose local chain is gone says so on the dashboard, the checkou
   const m = await signedUpMerchant(page, request, 'Restarted Stall', PASSWORD);
   const live = await m.post('/v1/invoices', { amount: '10.00' });
   const old = await m.post('/v1/invoices', { amount: '12.00' });
+  // Paid (part of it) while its chain still ran: its payment's confirmations stop counting with the chain.
+  await m.post(`/v1/test-helpers/invoices/${old.id}/pay`, { amount: '5.00' });
+  await expect.poll(async () => ((await m.json(`/v1/invoices/${old.id}`)).payments as unknown[]).length, { timeout: 30_000 }).toBe(1);
   // As after a restart of `npm run dev`: the invoice's chain id is no longer the network's.
   const db = await getDb();
   await db
@@ -36,11 +39,15 @@ test("an invoice whose local chain is gone says so on the dashboard, the checkou
   await expect(page.getByText('Live updates')).toBeVisible();
   await expect(page.getByTestId('chain-gone')).toHaveCount(0);
   await expect(page.getByLabel('Simulate a customer payment (test USDT)')).toBeVisible();
+  await expect(page.getByRole('img', { name: 'QR code of the deposit address' })).toBeVisible();
 
   await page.goto(`/dashboard/invoices/${old.id}`);
   await expect(page.getByTestId('chain-gone')).toHaveText('From an earlier run of the local chains: not watched');
   await expect(page.getByText('Live updates')).toHaveCount(0);
   await expect(page.getByLabel('Simulate a customer payment (test USDT)')).toHaveCount(0);
+  await expect(page.getByTestId('confirmations-not-watched')).toHaveText(/^\d+ when last watched$/);
+  await expect(page.getByRole('img', { name: 'QR code of the deposit address' })).toHaveCount(0);
+  await expect(page.getByTestId('deposit-not-watched')).toBeVisible();
   await shot(page, 'invoice-chain-gone-1280');
   await page.setViewportSize({ width: 360, height: 800 });
   await shot(page, 'invoice-chain-gone-360');

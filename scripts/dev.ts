@@ -32,6 +32,7 @@ import { startTronNode, type TronNode } from '@/devtools/tron-node/tron-node';
 import { CHAIN_SPECS, EVM_CHAINS as CHAINS, parseRails, type Asset, type ChainKey } from '@/lib/config/rails';
 import { railExchangeCode } from '@/lib/exchange/rail-currencies';
 import { EmbeddedDbBusyError, hostEmbedded, type EmbeddedHost } from '@/lib/db/embedded';
+import { devPublicBaseUrl } from '@/lib/dev/public-base-url';
 
 const children: ChildProcess[] = [];
 const env: NodeJS.ProcessEnv = {
@@ -282,7 +283,7 @@ try {
 const port = process.env.PORT ?? '3000';
 const external = Boolean(process.env.DATABASE_URL);
 // The stack knows its origin: the links it hands out (checkoutUrl, claim links, invitations) are absolute (issue 45).
-Object.assign(env, { PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}` });
+Object.assign(env, { PUBLIC_BASE_URL: devPublicBaseUrl({ PORT: process.env.PORT, PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL }) });
 if (!shuttingDown) {
   start('next', 'node_modules/.bin/next', ['dev', '-p', port], { WORKER_INLINE: external ? 'false' : 'true' }, true);
   console.log(

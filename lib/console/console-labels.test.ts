@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEAD_LETTERS_DESCRIPTION } from '@/components/console/dead-letter-text';
 import { statusLabel } from '@/components/ui/badge';
 import { displayDp, formatIn } from '@/components/ui/money';
 import { withFirstDetail } from '@/components/ui/use-form-submit';
@@ -35,5 +36,12 @@ describe('screen labels', () => {
     expect(withFirstDetail({ code: 'validation_failed', message: 'Invalid request', details: [detail] })).toBe(
       'Invalid request (must have at most 2 decimals)',
     );
+  });
+
+  it('the dead letters page does not say every row used up all 8 attempts (a 410 dead-letters after one, a disabled endpoint after none)', () => {
+    expect(DEAD_LETTERS_DESCRIPTION).not.toMatch(/used up all/);
+    expect(DEAD_LETTERS_DESCRIPTION).toMatch(/all 8 attempts failed/);
+    expect(DEAD_LETTERS_DESCRIPTION).toMatch(/410 Gone/);
+    expect(DEAD_LETTERS_DESCRIPTION).toMatch(/no attempt/);
   });
 });

@@ -1,3 +1,4 @@
+import { DEAD_LETTERS_DESCRIPTION } from '@/components/console/dead-letter-text';
 import { Card, PageHeader } from '@/components/ui/card';
 import { inputClass } from '@/components/ui/field';
 import { DeadLetterTable } from '@/components/console/dead-letter-table';
@@ -22,10 +23,7 @@ export default async function DeadLettersPage({ searchParams }: { searchParams: 
   );
   return (
     <>
-      <PageHeader
-        title="Dead letters"
-        description="Deliveries that used up all 8 attempts, across tenants. Replaying sends the event again to the same endpoint as a new delivery."
-      />
+      <PageHeader title="Dead letters" description={DEAD_LETTERS_DESCRIPTION} />
       <form className="mb-4 grid gap-3 sm:grid-cols-3 lg:grid-cols-7" aria-label="Filters">
         {field('tenantId', 'Tenant id', 'ten_…')}
         {field('endpointId', 'Endpoint id', 'whe_…')}

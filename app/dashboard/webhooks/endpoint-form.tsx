@@ -6,17 +6,10 @@ import { Field, FormError, inputClass } from '@/components/ui/field';
 import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { zodFieldErrors } from '@/lib/dashboard/form-errors';
 import { API_VERSION_NAMES } from '@/lib/api/versions';
+import { EVENT_GROUPS as GROUPS } from '@/lib/events/event-groups';
 import { EVENT_TYPES } from '@/lib/events/types';
 import { CreateWebhookEndpointBody, UpdateWebhookEndpointBody, type WebhookEndpointView } from '@/lib/webhooks/schemas';
 import { createEndpointAction, updateEndpointAction } from './actions';
-
-const GROUPS = [
-  { label: 'Invoice', prefix: 'invoice.' },
-  { label: 'Withdrawal', prefix: 'withdrawal.' },
-  { label: 'Order', prefix: 'order.' },
-  { label: 'Refund request', prefix: 'refund_request.' },
-  { label: 'Held payment', prefix: 'held_payment.' },
-].map((g) => ({ ...g, types: EVENT_TYPES.filter((t) => t.startsWith(g.prefix)) }));
 
 export function EndpointForm({
   existing,

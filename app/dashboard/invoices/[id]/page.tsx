@@ -149,7 +149,14 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           </div>
         </Card>
         <Card title="Deposit address">
-          <div className="mx-auto h-44 w-44" aria-label="QR code of the deposit address" role="img" dangerouslySetInnerHTML={{ __html: qr }} />
+          {gone ? (
+            // Its chain is gone: nothing sent to it now is seen, so no QR code invites a payment (issue 45).
+            <p className="text-center text-xs text-amber-800" data-testid="deposit-not-watched">
+              {CHAIN_GONE_TEXT}: a payment sent to it now is not seen.
+            </p>
+          ) : (
+            <div className="mx-auto h-44 w-44" aria-label="QR code of the deposit address" role="img" dangerouslySetInnerHTML={{ __html: qr }} />
+          )}
           <p className="mt-3 break-all text-center font-mono text-xs text-slate-800" data-testid="deposit-address">
             {invoice.depositAddress}
           </p>
@@ -192,7 +199,14 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
                       <td className={tdClass}>
                         <Money value={p.amount} currency={invoice.token} />
                       </td>
-                      <td className={tdClass}>{p.confirmations}</td>
+                      <td className={tdClass}>
+                        {gone ? (
+                          // The chain is gone: the count stopped when it was last watched (it read a frozen "3867").
+                          <span data-testid="confirmations-not-watched">{p.confirmations} when last watched</span>
+                        ) : (
+                          p.confirmations
+                        )}
+                      </td>
                       <td className={tdClass}>
                         <Time iso={p.createdAt} />
                       </td>

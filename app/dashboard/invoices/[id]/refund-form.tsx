@@ -8,50 +8,13 @@ import { ConfirmStep } from '@/components/ui/confirm-step';
 import { useFormSubmit, withFirstDetail } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { networkLabel } from '@/lib/checkout/network-label';
-import { addressProblem, addressRuleOf } from '@/lib/chain/address-rules';
+import { addressRuleOf } from '@/lib/chain/address-rules';
 import type { Asset, ChainKey } from '@/lib/config/rails';
 import { formatMoney } from '@/components/ui/money';
-import { ApiError } from '@/lib/api/errors';
 import { Decimal } from '@/lib/money';
-import { priceRefund, type RefundFacts, type RefundPrice } from '@/lib/refunds/price-refund';
+import type { RefundFacts, RefundPrice } from '@/lib/refunds/price-refund';
 import { createRefundAction } from './refund-actions';
-
-/** A verdict of priceRefund on the typed amount: its price, or the server's refusal in its words. */
-export function refundVerdict(facts: RefundFacts, amount: string): { ok: true; price: RefundPrice } | { ok: false; message: string } {
-  try {
-    return { ok: true, price: priceRefund(facts, amount) };
-  } catch (err) {
-    return { ok: false, message: err instanceof ApiError ? err.message.replace(/^amount: /, '') : String(err) };
-  }
-}
-
-/** Who pays the network fee, said plainly (the quote line and the dialog). */
-export function feeWords(p: RefundPrice, token: string) {
-  const fee = `${formatMoney(p.networkFee.toFixed(2))} ${token}`;
-  return p.networkFee.isZero()
-    ? 'none'
-    : p.networkFeePaidBy === 'payer'
-      ? `${fee}, paid by the payer (taken from the refund)`
-      : `${fee}, paid by you (from your balance)`;
-}
-
-/**
- * The overpayment cannot be sent back on this network (below its minimum refund, or its network fee would take all
- * of it): what the merchant can do instead, with the smallest refund the server accepts when there is one.
- */
-function tooSmall(facts: RefundFacts, suggested: string) {
-  const v = refundVerdict(facts, suggested);
-  if (v.ok || suggested === '0.00') return null;
-  const candidates = [facts.minRefund, new Decimal(suggested).plus('0.01').toFixed(2)].map((a) => new Decimal(a).toFixed(2));
-  const instead = candidates.find((a) => refundVerdict(facts, a).ok);
-  return (
-    `The overpayment of ${suggested} ${facts.token} is too small to send back on ${facts.network} (${v.message}). ` +
-    (instead
-      ? `You can refund at least ${instead} ${facts.token} instead (the part beyond the overpayment comes from the price, and you pay the network fee), `
-      : 'You can ') +
-    'or keep it and settle with the payer another way: it stays in your balance.'
-  );
-}
+import { confirmRows, initialAmount, quoteLine, quotedAmount, reviewOrRefuse, tooSmallNotice } from './refund-quote';
 
 /** Refund to the payer: the amount starts at the API's default (overpayment, or all of an unpaid invoice) when the server would accept it. */
 export function RefundForm({
@@ -78,8 +41,8 @@ export function RefundForm({
   const toast = useToast();
   const [totpCode, setTotpCode] = useState('');
   const { formError: error, setFormError: setError, busy, run } = useFormSubmit({ message: withFirstDetail });
-  const notice = tooSmall(facts, suggested);
-  const [amount, setAmount] = useState(suggested === '0.00' || notice ? '' : suggested);
+  const notice = tooSmallNotice(facts, suggested);
+  const [amount, setAmount] = useState(initialAmount(facts, suggested));
   const [review, setReview] = useState<{ destinationAddress: string; amount: string; price: RefundPrice } | null>(null);
   async function confirm() {
     if (!review) return;
@@ -94,9 +57,7 @@ export function RefundForm({
   }
   // The quote follows the typed amount (the API's default when empty). Nothing overpaid suggests 0.00: no quote
   // then, as under an empty field (it printed "For 0.00: the minimum withdrawal is 0.01 USDT" in red).
-  const typed = amount.trim() || (notice || new Decimal(suggested).isZero() ? '' : suggested);
-  const verdict = typed ? refundVerdict(facts, typed) : null;
-  const p = verdict?.ok ? verdict.price : null;
+  const quote = quoteLine(facts, quotedAmount(facts, suggested, amount));
   return (
     <form
       noValidate
@@ -104,14 +65,12 @@ export function RefundForm({
       className="mt-3 space-y-2"
       onSubmit={(e) => {
         e.preventDefault();
-        const destinationAddress = String(new FormData(e.currentTarget).get('address') ?? '').trim();
+        const address = String(new FormData(e.currentTarget).get('address') ?? '');
         // What the server would refuse is refused here, before the review, in its words (it checks again).
-        if (!verdict) return setError(notice ?? 'Enter the amount to refund.');
-        if (!verdict.ok) return setError(verdict.message);
-        const problem = addressProblem(chain, destinationAddress);
-        if (problem) return setError(`The payer's address ${problem}`);
+        const v = reviewOrRefuse(facts, { suggested, typed: amount, chain, address });
+        if ('error' in v) return setError(v.error);
         setError(null);
-        setReview({ destinationAddress, amount: verdict.price.amount.toFixed(2), price: verdict.price });
+        setReview(v.review);
       }}
     >
       <h3 className="text-sm font-medium text-slate-900">Refund to an address</h3>
@@ -141,11 +100,9 @@ export function RefundForm({
           className={inputClass}
         />
       </Field>
-      {verdict ? (
-        <p className={`text-xs ${p ? 'text-slate-600' : 'text-red-700'}`} data-testid="refund-quote">
-          {p
-            ? `For ${formatMoney(p.amount.toFixed(2))}: network fee ${feeWords(p, token)}; the payer receives ${formatMoney(p.payerReceives.toFixed(2))}; invoice fee returned ${formatMoney(p.invoiceFeeReturned.toFixed())}; your balance goes down by ${formatMoney(p.balanceDebit.toFixed())}.`
-            : `For ${typed}: ${verdict.ok ? '' : verdict.message}.`}
+      {quote ? (
+        <p className={`text-xs ${quote.ok ? 'text-slate-600' : 'text-red-700'}`} data-testid="refund-quote">
+          {quote.text}
         </p>
       ) : null}
       <Button type="submit" disabled={busy}>
@@ -160,19 +117,7 @@ export function RefundForm({
         stepUp={{ id: 'rf-totp', enabled: totpEnabled, value: totpCode, onChange: setTotpCode }}
         onCancel={() => setReview(null)}
         onConfirm={confirm}
-        rows={
-          review
-            ? [
-                { label: 'Amount', value: `${formatMoney(review.amount)} ${token}` },
-                { label: 'Fee', value: `network fee ${feeWords(review.price, token)}; no withdrawal fee` },
-                { label: 'Payer receives', value: `${formatMoney(review.price.payerReceives.toFixed(2))} ${token}` },
-                { label: 'Your balance', value: `goes down by ${formatMoney(review.price.balanceDebit.toFixed())} ${token}` },
-                { label: 'Asset', value: token },
-                { label: 'Network', value: networkLabel(chain) },
-                { label: 'Destination', value: review.destinationAddress, mono: true },
-              ]
-            : []
-        }
+        rows={review ? confirmRows(review.price, token, chain, review.destinationAddress) : []}
         note="Sent from the gateway's hot wallet; a transaction on chain cannot be undone."
       />
     </form>

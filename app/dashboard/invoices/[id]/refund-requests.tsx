@@ -5,18 +5,16 @@ import { useState } from 'react';
 import { StatusBadge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { FormError, inputClass } from '@/components/ui/field';
-import { Money, formatMoney } from '@/components/ui/money';
+import { Money } from '@/components/ui/money';
 import { ConfirmStep } from '@/components/ui/confirm-step';
 import { Time } from '@/components/ui/time';
 import { useFormSubmit, withFirstDetail } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import type { RefundRequestView } from '@/lib/refunds/requests/schemas';
-import { networkLabel } from '@/lib/checkout/network-label';
 import type { ChainKey } from '@/lib/config/rails';
-import { Decimal } from '@/lib/money';
-import type { RefundFacts } from '@/lib/refunds/price-refund';
+import type { RefundFacts, RefundPrice } from '@/lib/refunds/price-refund';
 import { approveRefundRequestAction, declineRefundRequestAction } from './refund-actions';
-import { feeWords, refundVerdict } from './refund-form';
+import { approveBlocked, confirmRows, reviewOrRefuse } from './refund-quote';
 
 const REASONS: Record<string, string> = {
   awaiting_settlement: 'auto-refund waits until the payment is confirmed and credited',
@@ -53,11 +51,9 @@ function Decide({
   const { formError: error, setFormError: setError, busy, run } = useFormSubmit({ message: withFirstDetail });
   const [amount, setAmount] = useState(suggested === '0.00' ? '' : suggested);
   const [reason, setReason] = useState('');
-  const [reviewing, setReviewing] = useState(false);
+  const [review, setReview] = useState<RefundPrice | null>(null);
   // Nothing settled yet (a payment still confirming or paying out): nothing to approve, said so on the button.
-  const unsettled = new Decimal(facts.refundable).lt('0.01');
-  const verdict = refundVerdict(facts, amount || suggested);
-  const p = verdict.ok ? verdict.price : null;
+  const unsettled = approveBlocked(facts);
   const finish = (res: { ok: boolean }, done: string) => {
     if (!res.ok) return;
     toast(done);
@@ -73,48 +69,38 @@ function Decide({
         </label>
         <Button
           size="sm"
-          disabled={busy || unsettled}
+          disabled={busy || unsettled !== null}
           aria-describedby={unsettled ? `rq-unsettled-${r.id}` : undefined}
           onClick={() => {
             // What the server would refuse is refused before the review, in its words.
-            if (!verdict.ok) return setError(verdict.message);
+            const v = reviewOrRefuse(facts, { suggested, typed: amount, chain });
+            if ('error' in v) return setError(v.error);
             setError(null);
-            setReviewing(true);
+            setReview(v.review.price);
           }}
         >
           Approve refund
         </Button>
         {unsettled ? (
           <span id={`rq-unsettled-${r.id}`} className="text-xs text-slate-600" data-testid="approve-unsettled">
-            available once settled
+            {unsettled}
           </span>
         ) : null}
       </div>
       <ConfirmStep
-        open={reviewing}
+        open={review !== null}
         title="Confirm refund to the payer's address"
         confirmLabel="Confirm refund"
         busy={busy}
         error={error}
         stepUp={{ id: `rq-totp-${r.id}`, enabled: totpEnabled, value: totpCode, onChange: setTotpCode }}
-        onCancel={() => setReviewing(false)}
+        onCancel={() => setReview(null)}
         onConfirm={async () => {
           const res = await run(() => approveRefundRequestAction(invoiceId, r.id, amount ? { amount } : {}, { totpCode }));
-          if (res.ok) setReviewing(false);
+          if (res.ok) setReview(null);
           finish(res, "Refund to the payer's address created");
         }}
-        rows={[
-          { label: 'Amount', value: `${amount || suggested} ${token}` },
-          ...(p
-            ? [
-                { label: 'Fee', value: `network fee ${feeWords(p, token)}; no withdrawal fee` },
-                { label: 'Payer receives', value: `${formatMoney(p.payerReceives.toFixed(2))} ${token}` },
-              ]
-            : []),
-          { label: 'Asset', value: token },
-          { label: 'Network', value: networkLabel(chain) },
-          { label: 'Destination', value: r.destinationAddress, mono: true },
-        ]}
+        rows={review ? confirmRows(review, token, chain, r.destinationAddress) : []}
         note="Sent from the gateway's hot wallet; a transaction on chain cannot be undone."
       />
       <div className="flex flex-wrap items-end gap-2">
