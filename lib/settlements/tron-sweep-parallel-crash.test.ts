@@ -84,10 +84,7 @@ async function sweepAll(ts: Paid[], net: SettleNetwork, hooks: SettleHooks) {
     await Promise.all(ids.map((only) => runSettlements(db, net, { only, hooks, retry: { maxAttempts: 100, backoffMs: 0 } })));
     // The janitor's pass (crashing at its step too); a crash or another file's settlement fails the pass, not the test.
     await reclaimSweepResources(db, net, hooks).catch(() => undefined);
-    const done = await db
-      .select()
-      .from(settlementTxs)
-      .where(inArray(settlementTxs.settlementId, ids));
+    const done = await db.select().from(settlementTxs).where(inArray(settlementTxs.settlementId, ids));
     if (ids.every((id) => done.some((r) => r.settlementId === id && r.step === 'undelegate' && r.status === 'confirmed'))) break;
     if (Date.now() > deadline) throw new Error(`never completed: ${JSON.stringify(done.map((r) => [r.settlementId, r.step, r.status]))}`);
     // A sweep waiting for stake other sweeps hold is due again in 2 s: a block meanwhile, then look again.

@@ -46,7 +46,11 @@ async function useEnergyWalletStaking(stakeSun: bigint) {
   await rail.node.mine(1);
   const { head } = await readTronHeads(rail.client);
   const from = toHex41(w.address.hex);
-  const signed = await signTronTx(await buildStake({ from, sun: stakeSun, resource: 'ENERGY', ref: head, lifetimeMs: 60_000 }), w.privateKey, head.number);
+  const signed = await signTronTx(
+    await buildStake({ from, sun: stakeSun, resource: 'ENERGY', ref: head, lifetimeMs: 60_000 }),
+    w.privateKey,
+    head.number,
+  );
   await broadcastTronTx(rail.client, signed);
   await rail.node.mine(1);
   net = { ...rail.net, gasWalletKey: `0x${w.privateKey}` as Hex, allowTrxBurn: false };
@@ -72,10 +76,19 @@ describe('TRON sweeps waiting for stake queue fairly across tenants', () => {
   it('the stake one sweep gives back goes to the tenant holding none, not to the busy tenant that asked first', async () => {
     const busy = await createTestTenant({ invoiceFeeRate: '0.01' });
     const small = await createTestTenant({ invoiceFeeRate: '0.01' });
-    const a = [await tronPaidSettlement(rail, busy, '10.00'), await tronPaidSettlement(rail, busy, '11.00'), await tronPaidSettlement(rail, busy, '12.00')];
+    const a = [
+      await tronPaidSettlement(rail, busy, '10.00'),
+      await tronPaidSettlement(rail, busy, '11.00'),
+      await tronPaidSettlement(rail, busy, '12.00'),
+    ];
 
     // Stake for two and a half sweeps, as the planner counts a sweep's stake (its energy + 10 %, + 1 TRX).
-    const est = await estimateTrc20Transfer(rail.client, { token: rail.node.usdt, from: a[0]!.deposit, to: TRON_ADDRESS_CODEC.parse(rail.node.keys.hot.address), amount: a[0]!.units });
+    const est = await estimateTrc20Transfer(rail.client, {
+      token: rail.node.usdt,
+      from: a[0]!.deposit,
+      to: TRON_ADDRESS_CODEC.parse(rail.node.keys.hot.address),
+      amount: a[0]!.units,
+    });
     const perTrx = (await readTronAccount(rail.client, rail.node.keys.hot.hex)).energyPerTrx;
     const perSweep = (BigInt(Math.ceil(withMargin(est.energy) / perTrx)) + 1n) * SUN;
     await useEnergyWalletStaking((perSweep * 5n) / 2n);
@@ -110,7 +123,9 @@ describe('TRON sweeps waiting for stake queue fairly across tenants', () => {
     await dueNow([waiting, b]);
     await runOnce([waiting]);
     expect((await planOf(waiting)).gasPlan).toBeNull();
-    expect((await planOf(waiting)).lastError).toMatch(/waiting for the energy wallet's stake.*1 sweep of tenants holding less of it, or waiting longer, go first/);
+    expect((await planOf(waiting)).lastError).toMatch(
+      /waiting for the energy wallet's stake.*1 sweep of tenants holding less of it, or waiting longer, go first/,
+    );
     await runOnce([b]);
     expect(await planOf(b)).toMatchObject({ status: 'completed', gasPlan: { feeMode: 'delegate' } });
 
