@@ -1,14 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invoices, ledgerEntries, settlements, settlementTxs } from '@/db/schema';
-import { toBase58 } from '@/lib/chain/tron/address';
+import { ledgerEntries, settlementTxs } from '@/db/schema';
 import { readTrc20Balance } from '@/lib/chain/tron/token-balance';
 import { NETWORK_COST_DEFAULTS } from '@/lib/config/network-costs';
-import { newId } from '@/lib/ids';
-import { settlementFee } from '@/lib/invoices/fee';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
+import { tronPaidSettlement } from '@/lib/testing/tron-paid-settlement';
 import { startTronRail, type TronRail } from '@/lib/testing/tron-rail';
 import { settleInvoice, type SettleHooks, type SettleNetwork } from './settle-invoice';
 
@@ -33,29 +31,8 @@ const usdt = (who: string) => readTrc20Balance(rail.client, rail.node.usdtHex, w
 
 /** A TRON invoice paid in full (USDT minted to its deposit address) and its payout settlement, as the fan-out makes it. */
 async function paid(amount: string) {
-  const t = await createTestTenant({ invoiceFeeRate: '0.01' });
-  const res = await call('POST', '/v1/invoices', { key: t.test, body: { amount, chain: 'TRON', token: 'USDT' } });
-  expect(res.status, res.text).toBe(201);
-  const [inv] = await t.db.select().from(invoices).where(eq(invoices.id, res.body.id));
-  await rail.node.mintUsdt(toBase58(inv!.depositAddress), parseUnits(amount, 6));
-  const { fee, net: netAmount } = settlementFee(amount, '0.01');
-  const id = newId('settlement');
-  await t.db.transaction(async (tx) => {
-    await tx.update(invoices).set({ status: 'PROCESSING_PAYOUT', amountReceived: amount }).where(eq(invoices.id, inv!.id));
-    await tx.insert(settlements).values({
-      id,
-      invoiceId: inv!.id,
-      tenantId: inv!.tenantId,
-      mode: 'test',
-      chainId: net.chainId,
-      token: 'USDT',
-      kind: 'invoice',
-      amount,
-      feeAmount: fee,
-      netAmount,
-    });
-  });
-  return { ...t, invoice: inv!, id };
+  const p = await tronPaidSettlement(rail, await createTestTenant({ invoiceFeeRate: '0.01' }), amount);
+  return { ...p, id: p.settlementId };
 }
 
 describe('TRON: credited only once swept', () => {

@@ -1,15 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gasSpend, invoices, ledgerEntries, settlements, settlementTxs } from '@/db/schema';
 import { toBase58 } from '@/lib/chain/tron/address';
 import { readTronStake } from '@/lib/chain/tron/stake';
 import { readTrc20Balance } from '@/lib/chain/tron/token-balance';
-import { newId } from '@/lib/ids';
-import { settlementFee } from '@/lib/invoices/fee';
 import { Decimal } from '@/lib/money';
-import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
+import { tronPaidSettlement } from '@/lib/testing/tron-paid-settlement';
 import { startTronRail, type TronRail } from '@/lib/testing/tron-rail';
 import { runSettlements } from './run-settlements';
 import { reclaimSweepResources, settleInvoice, type SettleHooks } from './settle-invoice';
@@ -27,35 +24,7 @@ const mining: SettleHooks = { onWait: () => rail.node.mine(1) };
 const usdt = (who: string) => readTrc20Balance(rail.client, rail.node.usdtHex, who);
 
 /** A confirmed TRON invoice with its settlement (as the fan-out makes it), the USDT minted to its deposit address. */
-async function paidSettlement(amount: string) {
-  const t = await createTestTenant({ invoiceFeeRate: '0.01' });
-  const res = await call('POST', '/v1/invoices', { key: t.test, body: { amount, chain: 'TRON', token: 'USDT' } });
-  expect(res.status, res.text).toBe(201);
-  const [inv] = await t.db
-    .select()
-    .from(invoices)
-    .where(eq(invoices.id, res.body.id as string));
-  const units = parseUnits(amount, 6);
-  await rail.node.mintUsdt(toBase58(inv!.depositAddress), units);
-  const { fee, net: netAmount } = settlementFee(amount, '0.01');
-  const id = newId('settlement');
-  await t.db.transaction(async (tx) => {
-    await tx.update(invoices).set({ status: 'PROCESSING_PAYOUT', amountReceived: amount }).where(eq(invoices.id, inv!.id));
-    await tx.insert(settlements).values({
-      id,
-      invoiceId: inv!.id,
-      tenantId: inv!.tenantId,
-      mode: 'test',
-      chainId: rail.net.chainId,
-      token: 'USDT',
-      kind: 'invoice',
-      amount,
-      feeAmount: fee,
-      netAmount,
-    });
-  });
-  return { ...t, invoice: inv!, settlementId: id, units, netAmount };
-}
+const paidSettlement = async (amount: string) => tronPaidSettlement(rail, await createTestTenant({ invoiceFeeRate: '0.01' }), amount);
 
 const rowsOf = async (t: Awaited<ReturnType<typeof paidSettlement>>) =>
   t.db.select().from(settlementTxs).where(eq(settlementTxs.settlementId, t.settlementId));

@@ -13,7 +13,7 @@ type Tenant = Awaited<ReturnType<typeof createTestTenant>>;
 
 /**
  * A paid TRON invoice of the tenant (fee rate 1 %) with its settlement as the fan-out makes it (PROCESSING_PAYOUT),
- * the USDT minted to its deposit address on the stand-in.
+ * the USDT minted to its deposit address on the stand-in (the TRON sweep tests' shared fixture).
  */
 export async function tronPaidSettlement(rail: TronRail, t: Tenant, amount: string) {
   const res = await call('POST', '/v1/invoices', { key: t.test, body: { amount, chain: 'TRON', token: 'USDT' } });
@@ -41,6 +41,6 @@ export async function tronPaidSettlement(rail: TronRail, t: Tenant, amount: stri
       netAmount,
     });
   });
-  return { db: t.db, tenantId: t.tenant.id, deposit: inv!.depositAddress, invoiceId: inv!.id, settlementId: id, units, netAmount };
+  return { ...t, tenantId: t.tenant.id, invoice: inv!, deposit: inv!.depositAddress, invoiceId: inv!.id, settlementId: id, units, netAmount };
 }
 export type TronPaid = Awaited<ReturnType<typeof tronPaidSettlement>>;
