@@ -142,7 +142,9 @@ describe('parallel TRON sweeps crashed at every step (issue 44)', () => {
 
       const crashed = await sweepThroughCrashes(ts, where);
       // The sweeps overlapped on chain: another sweep's steps landed between one's first step and its custody transfer.
-      expect(await mostInFlight(ts)).toBeGreaterThan(1);
+      // Not asserted for onWait: crashing in every wait, the sweeps' retries can line their spans up one after another
+      // (seen once in a full CI run); the other two modes show the overlap, and the money claims below hold either way.
+      if (where !== 'onWait') expect(await mostInFlight(ts)).toBeGreaterThan(1);
       for (const t of ts) await expectSweptOnce(t, crashed.get(t.settlementId)!, where);
       expect((await usdt(hot)) - before.hot).toBe(ts.reduce((sum, t) => sum + t.units, 0n));
       // Every reservation came back: the energy wallet delegates nothing more than before.
