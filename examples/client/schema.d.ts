@@ -3598,6 +3598,37 @@ export interface components {
             createdAt: string;
             data: components["schemas"]["WithdrawalEventData"];
         };
+        WithdrawalDetail: {
+            id: string;
+            amount: string;
+            feeAmount: string;
+            netAmount: string;
+            /** @enum {string} */
+            status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED";
+            destinationAddress: string;
+            /** @enum {string} */
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            /** @enum {string} */
+            token: "USDT" | "USDC";
+            txHash: string | null;
+            failureReason: string | null;
+            /** @description Why the withdrawal is waiting: PENDING (e.g. hot wallet short of gas) or PROCESSING (chain could not be read, transaction not found yet); retried automatically. Null when nothing is in the way. */
+            pendingReason: string | null;
+            postBackUrl: string | null;
+            metadata?: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+            /** @description Extension: the network's flat fee, debited within feeAmount when the withdrawal was created. */
+            networkFeeReserved: string;
+            /** @description Extension: the network fee finally charged, once the withdrawal ended: sent in a batch, its share of the transaction's actual cost (never more than networkFeeReserved); sent alone, the flat fee; failed, nothing (everything came back). Null while open. */
+            networkFee: string | null;
+            /** @description Extension: the part of networkFeeReserved credited back to the balance (a network_fee_refund) because its batch share cost less; 0.00 otherwise. */
+            networkFeeRefunded: string;
+        };
         WithdrawalEventData: {
             id: string;
             /** @description Decimal string, e.g. "100.50". */
@@ -12604,7 +12635,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Withdrawal"];
+                    "application/json": components["schemas"]["WithdrawalDetail"];
                 };
             };
             /** @description Bad Request (code: validation_failed, unknown_api_version) */

@@ -4,7 +4,7 @@ import { isoOrNull } from '@/lib/api/schemas';
 import { rowsOf, type Db } from '@/lib/db';
 import { emitEvent } from '@/lib/events/emit-event';
 import { formatAmount } from '@/lib/money';
-import { finalNetworkFee, itemNetworkFees } from './item-network-fees';
+import { finalNetworkFee, itemNetworkFees } from '@/lib/withdrawals/item-network-fees';
 
 /**
  * The withdrawal-final hook of payouts (registered in lib/payment-hooks.ts), in the transaction that made the

@@ -6,7 +6,7 @@ import type { Db } from '@/lib/db';
 import { Decimal, formatAmount } from '@/lib/money';
 import type { Mode } from '@/lib/mode';
 import { AWAITING_APPROVAL } from '@/lib/withdrawals/pending-reasons';
-import { itemNetworkFees } from './item-network-fees';
+import { itemNetworkFees } from '@/lib/withdrawals/item-network-fees';
 import type { PayoutView } from './schemas';
 
 /** A payout of this tenant and mode with each item and its withdrawal; anything else is a 404. */

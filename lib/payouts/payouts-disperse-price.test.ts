@@ -81,6 +81,8 @@ describe('batched items pay their share of the batch transaction', () => {
     const t = await fundedTenant('100');
     const p = await payout(t, 6);
     expect(p.items.every((i) => i.networkFeeReserved === FLAT && i.networkFee === null)).toBe(true);
+    const open = await call('GET', `/v1/withdrawals/${p.items[0]!.withdrawalId}`, { key: t.test });
+    expect(open.body).toMatchObject({ networkFeeReserved: FLAT, networkFee: null, networkFeeRefunded: '0.00' });
     const done = await finish(t, p.id, lane(PRICE));
     expect(done.counts).toMatchObject({ completed: 6, failed: 0 });
     const ids = done.items.map((i) => i.withdrawalId);
@@ -114,6 +116,13 @@ describe('batched items pay their share of the batch transaction', () => {
     expect(completed).toHaveLength(6);
     expect(completed.every((e) => (e.data as Record<string, unknown>).networkFee === share.toFixed(2))).toBe(true);
     expect(completed.every((e) => (e.data as Record<string, unknown>).networkFeeReserved === FLAT)).toBe(true);
+    // The item's own withdrawal says the same (issue 47: it showed only the reserved fee).
+    const w = await call('GET', `/v1/withdrawals/${ids[0]}`, { key: t.test });
+    expect(w.body).toMatchObject({
+      networkFeeReserved: FLAT,
+      networkFee: share.toFixed(2),
+      networkFeeRefunded: new Decimal(FLAT).minus(share).toFixed(2),
+    });
     const csv = payoutResultsCsv(done).split('\r\n');
     expect(csv[0]).toContain('feeAmount,networkFeeReserved,networkFee,netAmount');
     expect(csv[1]).toContain(`,${FLAT},${share.toFixed(2)},`);
@@ -161,6 +170,8 @@ describe('batched items pay their share of the batch transaction', () => {
     const done = await finish(t, p.id, lane(PRICE));
     expect(done.counts).toMatchObject({ completed: 0, failed: 4 });
     expect(done.items.every((i) => i.networkFee === '0.00' && i.networkFeeReserved === FLAT)).toBe(true);
+    const w = await call('GET', `/v1/withdrawals/${done.items[0]!.withdrawalId}`, { key: t.test });
+    expect(w.body).toMatchObject({ status: 'FAILED', networkFeeReserved: FLAT, networkFee: '0.00', networkFeeRefunded: '0.00' });
     expect(
       await refundsOf(
         t,

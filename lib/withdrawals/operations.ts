@@ -8,6 +8,7 @@ import {
   MaxWithdrawalQuery,
   MaxWithdrawalSchema,
   WithdrawalList,
+  WithdrawalDetailSchema,
   WithdrawalSchema,
 } from './schemas';
 
@@ -89,5 +90,5 @@ export const getWithdrawalOp = defineOperation({
   summary: 'Get a withdrawal',
   params: { id: 'withdrawal' },
   query: z.strictObject({}),
-  response: WithdrawalSchema,
+  response: WithdrawalDetailSchema,
 });

@@ -54,6 +54,23 @@ export const WithdrawalSchema = z
   .meta({ id: 'Withdrawal' });
 export type WithdrawalView = z.infer<typeof WithdrawalSchema>;
 
+/** GET /v1/withdrawals/{id}: the withdrawal with what its network fee finally came to (read from the ledger). */
+export const WithdrawalDetailSchema = WithdrawalSchema.extend({
+  networkFeeReserved: z.string().describe("Extension: the network's flat fee, debited within feeAmount when the withdrawal was created."),
+  networkFee: z
+    .string()
+    .nullable()
+    .describe(
+      "Extension: the network fee finally charged, once the withdrawal ended: sent in a batch, its share of the transaction's actual cost (never more than networkFeeReserved); sent alone, the flat fee; failed, nothing (everything came back). Null while open.",
+    ),
+  networkFeeRefunded: z
+    .string()
+    .describe(
+      'Extension: the part of networkFeeReserved credited back to the balance (a network_fee_refund) because its batch share cost less; 0.00 otherwise.',
+    ),
+}).meta({ id: 'WithdrawalDetail' });
+export type WithdrawalDetailView = z.infer<typeof WithdrawalDetailSchema>;
+
 export const WithdrawalListItem = WithdrawalSchema.pick({
   id: true,
   amount: true,
