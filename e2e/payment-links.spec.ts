@@ -41,9 +41,10 @@ test('a payment link made in the dashboard, paid twice (once without JavaScript)
   expect(url).toMatch(/^\/l\/[\w-]{22}$/);
   await shot(page, 'payment-links-1280');
 
-  const checkoutOf = async (payer: Page) => {
+  const checkoutOf = async (payer: Page, email?: string) => {
     await payer.goto(url);
     await expect(payer.getByTestId('link-amount')).toHaveText('12.50 USDT');
+    if (email) await payer.getByLabel('E-mail for your receipt').fill(email);
     await payer.getByRole('button', { name: 'Pay with USDT' }).click();
     // The payer's own checkout: the redirect carries the invoice's claim token (issue 30 §1), which the next hop moves
     // into a cookie for this invoice's paths, leaving the bare URL (lib/http/secret-url-cookie.ts).
@@ -61,7 +62,7 @@ test('a payment link made in the dashboard, paid twice (once without JavaScript)
   // First payer: no JavaScript at all (the form posts and the server redirects to the checkout).
   const noJs = await browser.newContext({ baseURL: BASE, javaScriptEnabled: false });
   const first = await noJs.newPage();
-  const firstId = await checkoutOf(first);
+  const firstId = await checkoutOf(first, 'first.payer@example.com');
   await pay(firstId);
 
   // Second payer: a phone with JavaScript; the checkout follows the payment live.
@@ -80,6 +81,9 @@ test('a payment link made in the dashboard, paid twice (once without JavaScript)
   const listed = await (await request.get(`${BASE}/v1/invoices?paymentLinkId=${linkId}`, { headers: auth })).json();
   expect(listed.data.map((i: { id: string }) => i.id).sort()).toEqual([firstId, secondId].sort());
   for (const inv of listed.data) expect(inv).toMatchObject({ paymentLinkId: linkId, amountExpected: '12.50', status: PAID });
+  // The first payer left an e-mail for a receipt (issue 48 §3), the second did not.
+  expect(listed.data.find((i: { id: string }) => i.id === firstId).customerEmail).toBe('first.payer@example.com');
+  expect(listed.data.find((i: { id: string }) => i.id === secondId)).not.toHaveProperty('customerEmail');
 
   // The dashboard shows the count; disabling closes the page.
   await page.reload();

@@ -139,6 +139,11 @@ const EnvSchema = z.object({
   SMTP_URL: z.string().optional(),
   /** The From of every e-mail (the merchant's name is shown beside it). */
   EMAIL_FROM: z.string().default('Payments <payments@localhost>'),
+  /**
+   * Test mode mails only reserved test domains (example.com, *.test, *.example, *.invalid, localhost) unless listed
+   * here: comma-separated addresses and `@domain`s, or `*` for every address (a local catcher such as maildev).
+   */
+  EMAIL_TEST_RECIPIENTS: z.string().optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { APP_ENV: 'development' | 'test' | 'production' };

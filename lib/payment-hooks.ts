@@ -1,3 +1,4 @@
+import { enqueueReceipts } from '@/lib/email/enqueue-receipts';
 import { onInvoiceEvents } from '@/lib/invoices/invoice-event-hooks';
 import { finishPayoutItem } from '@/lib/payouts/finish-payout-item';
 import { finishHeldPaymentRefund } from '@/lib/refunds/finish-held-payment-refund';
@@ -13,6 +14,8 @@ import { onWithdrawalFinal } from '@/lib/withdrawals/withdrawal-final-hooks';
 export function installPaymentHooks(): void {
   // A confirmed invoice pays its order, an expired one cancels it, in the invoice's transaction.
   onInvoiceEvents('storefront-orders', ['invoice.confirmed', 'invoice.expired'], applyInvoiceEventsToOrders);
+  // A confirmed invoice with a customer e-mail gets a receipt in the e-mail outbox, in the same transaction.
+  onInvoiceEvents('receipts', ['invoice.confirmed'], enqueueReceipts);
   // A held payment sent back is refunded when its withdrawal completes, held again (with the reason) when it fails.
   onWithdrawalFinal('held-payment-send-back', finishHeldPaymentRefund);
   // A payout's item follows its withdrawal; the last item to end completes the payout (payout.* events).

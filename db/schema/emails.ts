@@ -7,9 +7,10 @@ export const EMAIL_KINDS = ['invoice', 'reminder', 'receipt'] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 /**
  * `held`: written but not to be sent unless released (a period's invoice while automatic collection is tried: sent
- * only if the pull does not happen); `dropped`: a held message that is not needed (the period was pulled).
+ * only if the pull does not happen); `dropped`: a held message that is not needed (the period was pulled);
+ * `suppressed`: a test-mode message to an address the operator did not allow (lib/email/test-mode-recipient.ts).
  */
-export const EMAIL_STATUSES = ['pending', 'sent', 'failed', 'held', 'dropped'] as const;
+export const EMAIL_STATUSES = ['pending', 'sent', 'failed', 'held', 'dropped', 'suppressed'] as const;
 
 /**
  * The e-mail outbox (issue 48): a message is written in the transaction of what it reports (a period's invoice, a

@@ -89,6 +89,8 @@ export const invoices = pgTable(
     description: text(),
     /** Where the paid checkout sends the payer back (the merchant's order page); http(s) only, checked at creation. */
     returnUrl: text(),
+    /** The payer's e-mail (issue 48): a receipt is e-mailed there once the payment is confirmed; null: no receipt. */
+    customerEmail: text(),
     metadata: jsonb().notNull().default({}),
     expiresAt: tstz().notNull(),
     /** Pay-in from another coin (issue 6): the currency and amount the customer sends to payinAddress at the exchange; null for direct USDT. */

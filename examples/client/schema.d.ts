@@ -2165,6 +2165,8 @@ export interface components {
             description: string | null;
             /** @description Extension: where the paid checkout sends the payer back; null when not set. */
             returnUrl: string | null;
+            /** @description Extension, only when given at creation: the payer's e-mail, where the receipt goes. */
+            customerEmail?: string;
             metadata: {
                 [key: string]: unknown;
             };
@@ -2497,6 +2499,8 @@ export interface components {
             description: string | null;
             /** @description Extension: where the paid checkout sends the payer back; null when not set. */
             returnUrl: string | null;
+            /** @description Extension, only when given at creation: the payer's e-mail, where the receipt goes. */
+            customerEmail?: string;
             metadata: {
                 [key: string]: unknown;
             };
@@ -2583,6 +2587,8 @@ export interface components {
             description: string | null;
             /** @description Extension: where the paid checkout sends the payer back; null when not set. */
             returnUrl: string | null;
+            /** @description Extension, only when given at creation: the payer's e-mail, where the receipt goes. */
+            customerEmail?: string;
             metadata: {
                 [key: string]: unknown;
             };
@@ -4581,6 +4587,8 @@ export interface operations {
                     description?: string;
                     /** @description Extension: where the hosted checkout sends the payer once the invoice is paid (a "Back to <your name>" button beside the receipt), e.g. your order page. An absolute http(s) URL of at most 2,000 characters. */
                     returnUrl?: string;
+                    /** @description Extension: the payer's e-mail. Once the payment is confirmed the gateway e-mails them a receipt (in test mode only to addresses the operator allows: docs/subscriptions.md, "E-mail"). */
+                    customerEmail?: string;
                     /** @description Your key-value data, returned as given (a JSON object of at most 8 KB). */
                     metadata?: {
                         [key: string]: unknown;

@@ -5,6 +5,7 @@ import { rowsOf, type Db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { renderEmail } from './templates';
+import { testModeRecipientAllowed } from './test-mode-recipient';
 
 /** After this many failed attempts a message is `failed` (kept, with its last error, for the operator). */
 export const MAX_EMAIL_ATTEMPTS = 8;
@@ -37,7 +38,8 @@ async function claim(db: Db, now: Date, limit: number): Promise<Email[]> {
 /**
  * The e-mail job: sends due messages of the outbox over SMTP (SMTP_URL), each rendered from its template. A failure is
  * retried with backoff, then left `failed` with its error. Runs apart from every payment path: a slow or dead SMTP
- * server delays only e-mail. Without SMTP_URL nothing is sent (messages wait).
+ * server delays only e-mail. Without SMTP_URL nothing is sent (messages wait). A test-mode message to an address the
+ * operator did not allow is `suppressed`, never sent.
  */
 export async function sendEmails(db: Db, opts: { now?: Date; transport?: Transporter | null; limit?: number } = {}) {
   const transport = opts.transport === undefined ? smtpTransport() : opts.transport;
@@ -46,6 +48,11 @@ export async function sendEmails(db: Db, opts: { now?: Date; transport?: Transpo
   let sent = 0;
   let failed = 0;
   for (const m of await claim(db, now, opts.limit ?? 50)) {
+    if (m.mode === 'test' && !testModeRecipientAllowed(m.to, env().EMAIL_TEST_RECIPIENTS)) {
+      const lastError = 'test mode: not sent to an address outside the reserved test domains and EMAIL_TEST_RECIPIENTS';
+      await db.update(emails).set({ status: 'suppressed', lastError }).where(eq(emails.id, m.id));
+      continue;
+    }
     const { subject, text, html } = renderEmail(m.kind, m.data);
     try {
       await transport.sendMail({ from: env().EMAIL_FROM, to: m.to, subject, text, html, headers: { 'X-Gateway-Email-Id': m.id } });

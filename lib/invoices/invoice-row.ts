@@ -75,6 +75,7 @@ export function invoiceRow(
     externalId: input.externalId ?? null,
     description: input.description ?? null,
     returnUrl: input.returnUrl ?? null,
+    customerEmail: input.customerEmail ?? null,
     metadata: input.metadata ?? {},
     expiresAt: new Date(now.getTime() + input.expiresInMinutes * 60_000),
     createdAt: now,

@@ -26,6 +26,14 @@ const ReturnUrl = z
     }
   }, 'must be an absolute http(s) URL such as "https://shop.example/orders/42"');
 
+/** An e-mail address, trimmed and lower-cased (it is a mailbox to send to, never an identity). */
+export const CustomerEmail = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .pipe(z.email({ error: 'must be an e-mail address' }));
+
 export const CreateInvoiceBody = z.strictObject({
   amount: amountString({ maxDecimals: 2, max: '1000000000', example: '100.50' }).describe(
     'The price in `currency` (USDT by default): a decimal string greater than 0 with at most 2 decimals, at most 1,000,000,000.',
@@ -40,6 +48,9 @@ export const CreateInvoiceBody = z.strictObject({
   description: z.string().max(1000).optional().describe('Free text, at most 1,000 characters.'),
   returnUrl: ReturnUrl.optional().describe(
     'Extension: where the hosted checkout sends the payer once the invoice is paid (a "Back to <your name>" button beside the receipt), e.g. your order page. An absolute http(s) URL of at most 2,000 characters.',
+  ),
+  customerEmail: CustomerEmail.optional().describe(
+    'Extension: the payer\'s e-mail. Once the payment is confirmed the gateway e-mails them a receipt (in test mode only to addresses the operator allows: docs/subscriptions.md, "E-mail").',
   ),
   metadata: z
     .record(z.string(), z.unknown(), { error: () => 'must be a JSON object' })
@@ -117,6 +128,7 @@ export const InvoiceSchema = z
     externalId: z.string().nullable(),
     description: z.string().nullable(),
     returnUrl: z.string().nullable().describe('Extension: where the paid checkout sends the payer back; null when not set.'),
+    customerEmail: z.string().optional().describe("Extension, only when given at creation: the payer's e-mail, where the receipt goes."),
     metadata: z.record(z.string(), z.unknown()),
     expiresAt: Timestamp,
     createdAt: Timestamp,

@@ -26,6 +26,7 @@ export function invoiceView(row: Invoice, txHashes: string[]): InvoiceView {
     externalId: row.externalId,
     description: row.description,
     returnUrl: row.returnUrl,
+    ...(row.customerEmail ? { customerEmail: row.customerEmail } : {}),
     metadata: (row.metadata ?? {}) as Record<string, unknown>,
     expiresAt: row.expiresAt.toISOString(),
     createdAt: row.createdAt.toISOString(),

@@ -8,7 +8,7 @@ import { addressGroup } from '@/lib/http/address-group';
 import { priceInvoice } from '@/lib/fiat-rates/price-invoice';
 import { amountString } from '@/lib/invoices/amount';
 import { createInvoice } from '@/lib/invoices/create-invoice';
-import { CreateInvoiceBody } from '@/lib/invoices/schemas';
+import { CreateInvoiceBody, CustomerEmail } from '@/lib/invoices/schemas';
 import { Decimal } from '@/lib/money';
 import { overCreationLimit } from '@/lib/rate-limits/order-limits';
 import { tenantRails } from '@/lib/tenants/tenant-rails';
@@ -41,12 +41,12 @@ const tooMany = (message: string, wait: number) => new ApiError('rate_limited', 
  * the link is past its per-minute limit, or when the link already holds too
  * many unpaid invoices. Under a quantity limit, unpaid unexpired invoices hold
  * a place, so the limit is never exceeded; the count and the insert run under
- * the link's advisory lock, so concurrent payers cannot slip past it.
+ * the link's advisory lock, so concurrent payers cannot slip past it. The payer may leave an e-mail for a receipt.
  */
 export async function createLinkInvoice(
   db: Db,
   slug: string,
-  payer: { amount?: string; clientAddress: string | null },
+  payer: { amount?: string; customerEmail?: string; clientAddress: string | null },
   opts: { limits?: LinkInvoiceLimits; networkFor?: typeof requireRail<'depositMnemonic'> } = {},
 ) {
   const limits = opts.limits ?? linkInvoiceLimits();
@@ -69,6 +69,11 @@ export async function createLinkInvoice(
     }
     amount = typed.data;
   }
+
+  // The payer's e-mail for a receipt, optional; checked before anything is written.
+  const email = payer.customerEmail?.trim() ? CustomerEmail.safeParse(payer.customerEmail) : null;
+  if (email && !email.success)
+    throw new ApiError('validation_failed', 'E-mail must be an e-mail address.', [{ path: 'customerEmail', message: 'must be an e-mail address' }]);
 
   if (payer.clientAddress !== null) {
     const wait = await overCreationLimit(db, `plink-addr:${addressGroup(payer.clientAddress)}`, limits.perAddressPerMinute);
@@ -94,6 +99,7 @@ export async function createLinkInvoice(
       token: rail.token,
       description: (link.description ? `${link.name}: ${link.description}` : link.name).slice(0, 1000),
       metadata: { paymentLinkId: link.id },
+      ...(email?.success ? { customerEmail: email.data } : {}),
       expiresInMinutes: link.invoiceExpiresInMinutes,
     }),
   );

@@ -194,6 +194,19 @@ describe('paying through a link', () => {
     expect((await open(t.db, fixed, '1')).amountExpected).toBe('20.00');
   });
 
+  it('the payer may leave an e-mail for a receipt: kept on their invoice; a malformed one creates nothing', async () => {
+    const t = await createTestTenant();
+    const link = await newLink(t.test, { name: 'Mug', amount: '12' });
+    const payer = (customerEmail: string) =>
+      createLinkInvoice(t.db, slugOf(link), { customerEmail, clientAddress: addr() }, { limits: wide, networkFor });
+    expect(await outcome(payer('mug buyer'))).toBe('validation_failed');
+    expect((await call('GET', `/v1/invoices?paymentLinkId=${link.id}`, { key: t.test })).body.data).toEqual([]);
+    const inv = await payer(' Ann@Example.com ');
+    expect(inv.customerEmail).toBe('ann@example.com');
+    expect((await call('GET', `/v1/invoices/${inv.id}`, { key: t.test })).body.customerEmail).toBe('ann@example.com');
+    expect(await payer('')).not.toHaveProperty('customerEmail');
+  });
+
   it('a fiat link locks a rate per invoice', async () => {
     const t = await createTestTenant();
     const link = await newLink(t.test, { name: 'Ticket', amount: '50.00', currency: 'EUR' });

@@ -6,7 +6,7 @@ import { createInvoice } from '@/lib/invoices/create-invoice';
 import { CreateInvoiceBody } from '@/lib/invoices/schemas';
 import { Decimal } from '@/lib/money';
 import { enqueueEmail } from '@/lib/email/enqueue-email';
-import { env } from '@/lib/env';
+import { emailLink } from '@/lib/email/email-link';
 import { eq } from 'drizzle-orm';
 import { subscriptionCollections, tenants } from '@/db/schema';
 import { addIntervals, dueMinutes } from './periods';
@@ -41,6 +41,7 @@ export async function openPeriod(tx: Db, sub: Subscription, plan: Plan, n: numbe
       token: sub.token,
       description: `${plan.name}: ${day(start)} to ${day(end)}`.slice(0, 1000),
       metadata: { subscriptionId: sub.id, periodStart: start.toISOString() },
+      customerEmail: sub.customerEmail, // a receipt once paid, as for any invoice with an e-mail
       expiresInMinutes: minutes,
     }),
     null,
@@ -72,7 +73,7 @@ export async function openPeriod(tx: Db, sub: Subscription, plan: Plan, n: numbe
       chain: sub.chain,
       description: invoice.description ?? plan.name,
       dueAt: dueAt.toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-      payUrl: `${env().PUBLIC_BASE_URL ?? 'http://localhost:3000'}${invoice.checkoutUrl}`,
+      payUrl: emailLink(invoice.checkoutUrl),
     },
   });
   return { start, end, invoiceId: invoice.id, checkoutUrl: invoice.checkoutUrl };

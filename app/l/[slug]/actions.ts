@@ -14,7 +14,7 @@ export interface PayLinkState {
   error?: string;
 }
 
-const Form = z.object({ slug: z.string().min(1).max(64), amount: z.string().max(40).optional() });
+const Form = z.object({ slug: z.string().min(1).max(64), amount: z.string().max(40).optional(), customerEmail: z.string().max(254).optional() });
 
 /**
  * A payer starts paying a link: an invoice of their own, then off to the hosted checkout with the invoice's claim
@@ -26,7 +26,11 @@ export async function payLink(_prev: PayLinkState, formData: FormData): Promise<
   if (!form.success) return { error: 'Please check the form.' };
   let checkout: string;
   try {
-    const invoice = await createLinkInvoice(await getDb(), form.data.slug, { amount: form.data.amount, clientAddress: clientIp(await headers()) });
+    const invoice = await createLinkInvoice(await getDb(), form.data.slug, {
+      amount: form.data.amount,
+      customerEmail: form.data.customerEmail,
+      clientAddress: clientIp(await headers()),
+    });
     // The token goes into the checkout's cookies, not the URL (lib/http/secret-url-cookie.ts).
     const bare = checkoutWithoutToken(invoice.checkoutUrl, isProduction());
     const jar = await cookies();

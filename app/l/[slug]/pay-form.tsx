@@ -33,6 +33,17 @@ export function PayForm({
           />
         </label>
       ) : null}
+      <label className="block text-sm font-medium text-slate-700" htmlFor="customerEmail">
+        E-mail for your receipt <span className="font-normal text-slate-500">(optional)</span>
+        <input
+          id="customerEmail"
+          name="customerEmail"
+          type="email"
+          autoComplete="email"
+          maxLength={254}
+          className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 text-base"
+        />
+      </label>
       {state.error ? (
         <p role="alert" className="text-sm text-rose-700">
           {state.error}
