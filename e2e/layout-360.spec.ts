@@ -210,6 +210,7 @@ test('every dashboard page fits a 360 px phone with a menu button; the sidebar i
       ['/dashboard/orders', 'orders'],
       [`/dashboard/orders/${orderId}`, 'order'],
       ['/dashboard/payment-links', 'payment-links'],
+      ['/dashboard/subscriptions', 'subscriptions'],
       ['/dashboard/settings', 'settings'],
       ['/dashboard/settings/activity', 'activity'],
     ];

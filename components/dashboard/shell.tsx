@@ -16,6 +16,7 @@ const NAV = [
   { href: '/dashboard/products', label: 'Products' },
   { href: '/dashboard/orders', label: 'Orders' },
   { href: '/dashboard/payment-links', label: 'Payment links' },
+  { href: '/dashboard/subscriptions', label: 'Subscriptions' },
   { href: '/dashboard/settings', label: 'Settings' },
 ];
 

@@ -40,6 +40,8 @@ export const emails = pgTable(
   },
   (t) => [
     uniqueIndex('emails_once_uq').on(t.kind, t.subjectId),
+    /** The dashboard's list of a tenant's messages, newest first (lib/email/list-emails.ts). */
+    index('emails_tenant_created_idx').on(t.tenantId, t.mode, t.createdAt),
     /** The sender's queue: pending messages by when they are due. */
     index('emails_due_idx')
       .on(t.nextAttemptAt)

@@ -1,0 +1,1 @@
+CREATE INDEX "emails_tenant_created_idx" ON "emails" USING btree ("tenant_id","mode","created_at");
