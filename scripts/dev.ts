@@ -119,7 +119,7 @@ const railsSetting = process.env.RAILS ?? (process.env.DEV_ALL_RAILS === '1' ? A
 Object.assign(env, { RAILS: railsSetting });
 const rails = parseRails(railsSetting);
 /** Local blocks: BSC's real 0.45 s; the slower networks mine every 2 s here (12 s on Ethereum would make a demo wait minutes). */
-const DEV_BLOCK_TIME: Record<ChainKey, number> = { BSC: 0.45, ETHEREUM: 2, POLYGON: 2, ARBITRUM: 0.5, BASE: 2, TRON: 3 };
+const DEV_BLOCK_TIME: Record<ChainKey, number> = { BSC: 0.45, ETHEREUM: 2, POLYGON: 2, ARBITRUM: 0.5, BASE: 2, TRON: 3, SOLANA: 0.4 };
 
 const takenPorts = new Set<number>();
 /** A free port not handed out earlier in this start (the chains bind theirs later, all at once). */

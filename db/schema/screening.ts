@@ -17,7 +17,7 @@ export const screeningDecisions = pgTable(
     /** destination: money would go there; payer: money came from there. */
     subject: text({ enum: ['destination', 'payer'] }).notNull(),
     /** The family and the address in its identity form (lib/chain/identities.ts). */
-    family: text({ enum: ['evm', 'tron'] }).notNull(),
+    family: text({ enum: ['evm', 'tron', 'solana'] }).notNull(),
     address: text().notNull(),
     /** The list version decided against (date.digest, lib/screening/snapshot.ts). */
     listVersion: text().notNull(),

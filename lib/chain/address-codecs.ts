@@ -3,6 +3,7 @@ import { addressFamilyOf } from './address-rules';
 import type { StoredAddress, WireAddress } from './common/address-brand';
 import type { AddressCodec } from './common/address-codec';
 import { EVM_ADDRESS_CODEC } from './evm/address-codec';
+import { SOLANA_ADDRESS_CODEC } from './solana/address-codec';
 import { TRON_ADDRESS_CODEC } from './tron/address-codec';
 
 /**
@@ -11,9 +12,13 @@ import { TRON_ADDRESS_CODEC } from './tron/address-codec';
  * a `T…` exchange wallet was refused by the list's parser, and the `0x` form of a TRON deposit address passed the
  * deposit-address refusal, which compared stored strings).
  */
-export const ADDRESS_CODECS: { [F in ChainFamily]: AddressCodec<F> } = { evm: EVM_ADDRESS_CODEC, tron: TRON_ADDRESS_CODEC };
+export const ADDRESS_CODECS: { [F in ChainFamily]: AddressCodec<F> } = {
+  evm: EVM_ADDRESS_CODEC,
+  tron: TRON_ADDRESS_CODEC,
+  solana: SOLANA_ADDRESS_CODEC,
+};
 
-/** The 20 bytes (lower-case `0x…`) of a wire address of any family; throws when `raw` is no family's address. */
+/** The bytes (lower-case `0x…`: 20, or a Solana key's 32) of a wire address of any family; throws when `raw` is no family's address. */
 export function accountBytes(raw: string): `0x${string}` {
   const family = addressFamilyOf(raw);
   if (!family) throw new Error(`"${raw.slice(0, 60)}" is not an address of any chain family`);

@@ -1,12 +1,13 @@
 import { CHAIN_SPECS, type ChainFamily, type ChainKey } from '@/lib/config/rails';
 import type { AddressRule } from './common/address-rule';
 import { EVM_ADDRESS_RULE } from './evm/address-rule';
+import { SOLANA_ADDRESS_RULE } from './solana/address-rule';
 import { TRON_ADDRESS_RULE } from './tron/address-rule';
 
 export type { AddressRule };
 
 /** Each family's address rule: the one table the forms, the checkout and the server's format check read. */
-export const ADDRESS_RULES: Record<ChainFamily, AddressRule> = { evm: EVM_ADDRESS_RULE, tron: TRON_ADDRESS_RULE };
+export const ADDRESS_RULES: Record<ChainFamily, AddressRule> = { evm: EVM_ADDRESS_RULE, tron: TRON_ADDRESS_RULE, solana: SOLANA_ADDRESS_RULE };
 
 /** The address rule of a network (by its family). */
 export const addressRuleOf = (chain: ChainKey): AddressRule => ADDRESS_RULES[CHAIN_SPECS[chain].family];
@@ -31,5 +32,5 @@ export function addressProblem(chain: ChainKey, raw: string): string | null {
   return `must be ${rule.shape}`;
 }
 
-/** "an EVM", "a TRON": the names are initialisms read letter by letter, so a vowel letter takes "an". */
-export const article = (name: string): 'a' | 'an' => (/^[AEFHILMNORSX]/.test(name) ? 'an' : 'a');
+/** "an EVM", "a TRON", "a Solana": an initialism is read letter by letter (a vowel letter takes "an"), a word as a word. */
+export const article = (name: string): 'a' | 'an' => (/^(?:[AEFHILMNORSX][A-Z]|[AEIOU][a-z])/.test(name) ? 'an' : 'a');

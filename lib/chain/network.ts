@@ -4,6 +4,7 @@ import { env } from '@/lib/env';
 import type { Mode } from '@/lib/mode';
 import { DEV_MNEMONIC, PRODUCTION_DEFAULT_CHAIN_ID } from '@/lib/config/network-env';
 import { networkCostsFromEnv } from '@/lib/config/network-costs';
+import { SOLANA_DEV } from '@/lib/config/solana/dev-network';
 import { networkKey, stopGeneration, tokenKey, verdictOf } from './rail-stops';
 import type { WireAddress } from './common/address-brand';
 import { ADDRESS_CODECS } from './address-codecs';
@@ -36,7 +37,7 @@ export interface TokenContract<F extends ChainFamily = ChainFamily> {
  * What every network has, whatever its family: `token`, `tokenAddress` and `decimals` are the rail's (settlement,
  * withdrawals); `tokens` lists every enabled token on the network (the watcher reads them all, so a payment in
  * another enabled token is found too). Addresses are the family's brands (common/address-brand.ts), made by its
- * codec; keys are secp256k1 hex on both families (the same key holds an EVM and a TRON account).
+ * codec; keys are secp256k1 hex on EVM and TRON (the same key holds an EVM and a TRON account), ed25519 seeds on Solana.
  */
 interface NetworkBase<F extends ChainFamily> {
   /** The chain family (the rails table's): what narrows a Network to its family's fields. */
@@ -104,15 +105,23 @@ export interface TronNetwork extends NetworkBase<'tron'> {
 }
 
 /**
+ * A network of the Solana family (docs/solana.md): mints as Base58 `tokenAddress`/`tokens`, the wallet keys
+ * (`gasWalletKey`: the sweeps' fee payer; `hotWalletKey`) as ed25519 seeds in `0x` hex, deposits at a per-invoice
+ * owner's associated token account. Its rails are not offered yet (lib/config/rails.ts `notOffered`).
+ */
+export type SolanaNetwork = NetworkBase<'solana'>;
+
+/**
  * One network of a mode, seen as one of its rails, by family: a family's own fields exist only on its networks,
  * so code reading them takes that family's network (`NetworkOf<'evm'>`), reached through a per-family table
  * (`onFamily`, FamilyOps), never through a branch on `family`.
  */
-export type Network = EvmNetwork | TronNetwork;
+export type Network = EvmNetwork | TronNetwork | SolanaNetwork;
 
 interface NetworksByFamily {
   evm: EvmNetwork;
   tron: TronNetwork;
+  solana: SolanaNetwork;
 }
 
 /** The networks of one family (an indexed access, so `FamilyOps<'evm'>` is a `FamilyOps<ChainFamily>`). */
@@ -268,6 +277,13 @@ type RawEnv = Record<string, unknown>;
 /** A checked env address read by a computed name (the schema checked its form; this tells the types). */
 const envAddress = (v: unknown): Address | undefined => (typeof v === 'string' && isAddress(v, { strict: false }) ? v : undefined);
 
+/** A checked env contract of any family, as its bytes (`0x…`: 20, or a Solana mint's 32): the family's schema checked it. */
+const envBytes = (v: unknown): `0x${string}` | undefined =>
+  typeof v === 'string' && /^0x(?:[0-9a-fA-F]{2})+$/.test(v) ? (v as `0x${string}`) : undefined;
+
+/** Tokens development finds without configuration: the Solana stand-in's mints are at fixed addresses. */
+const DEV_TOKENS: Partial<Record<ChainKey, Partial<Record<Asset, `0x${string}`>>>> = { SOLANA: SOLANA_DEV.mints };
+
 /**
  * The enabled tokens of a network with a known contract: its variable, else mainnet's on mainnet. Configuration
  * and the rails table give a contract's 20 bytes (`0x…`, TRON's too: lib/config cannot encode `T…`); the family's
@@ -278,7 +294,7 @@ function railTokens<F extends ChainFamily>(
   mode: Mode,
   chain: ChainKey,
   family: F,
-  given: Partial<Record<Asset, { address?: Address; decimals: number; symbol?: string }>> = {},
+  given: Partial<Record<Asset, { address?: `0x${string}`; decimals: number; symbol?: string }>> = {},
 ): TokenContract<F>[] {
   const codec: AddressCodec<F> = ADDRESS_CODECS[family];
   const p = mode === 'live' ? 'LIVE' : 'TEST';
@@ -291,7 +307,9 @@ function railTokens<F extends ChainFamily>(
     const t = spec.tokens[rail.token]!;
     // <MODE>_<CHAIN>_<TOKEN>_ADDRESS on every network, BSC's USDC included (TEST_BSC_USDC_ADDRESS); BSC USDT is `given`.
     const address =
-      given[rail.token]?.address ?? envAddress(raw[`${p}_${chain}_${rail.token}_ADDRESS`]) ?? (chainId === spec.chainId.live ? t.mainnet : undefined);
+      given[rail.token]?.address ??
+      envBytes(raw[`${p}_${chain}_${rail.token}_ADDRESS`]) ??
+      (chainId === spec.chainId.live ? t.mainnet : e.APP_ENV !== 'production' ? DEV_TOKENS[chain]?.[rail.token] : undefined);
     const symbol = given[rail.token]?.symbol ?? (raw[`${p}_${chain}_${rail.token}_SYMBOL`] as string | undefined);
     const symbols = symbol ? [symbol] : expectedSymbols(chain, rail.token);
     if (address) out.push({ asset: rail.token, address: codec.wireForm(address), decimals: given[rail.token]?.decimals ?? t.decimals, symbols });
@@ -344,9 +362,12 @@ function extraNetwork<F extends ChainFamily>(e: ReturnType<typeof env>, mode: Mo
     depositMnemonic: bsc.depositMnemonic,
     gasWalletKey: devDefault(raw[`${p}_${chain}_GAS_WALLET_PRIVATE_KEY`] as Hex | undefined, bsc.gasWalletKey),
     hotWalletKey: devDefault(raw[`${p}_${chain}_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined, bsc.hotWalletKey),
-    // The fee wallet is an address, not a key: the same account (its 20 bytes) receives fees on every network,
-    // written in this network's family's form.
-    feeWallet: bsc.feeWallet && codec.wireForm(ADDRESS_CODECS[bsc.family].accountBytes(bsc.feeWallet)),
+    // The fee wallet is an address, not a key: the same account (its 20 bytes) receives fees on every network
+    // whose accounts are 20 bytes, written in this network's family's form (a 32-byte family sets its own).
+    feeWallet:
+      bsc.feeWallet && codec.byteLength === ADDRESS_CODECS[bsc.family].byteLength
+        ? codec.wireForm(ADDRESS_CODECS[bsc.family].accountBytes(bsc.feeWallet))
+        : undefined,
     // Test mode's faucet (anvil's funded key in tests and development; unset in production): the network's own
     // when set (the TRON stand-in funds its own accounts), else the mode's.
     faucetKey: mode === 'test' ? ((raw[`TEST_${chain}_FAUCET_PRIVATE_KEY`] as Hex | undefined) ?? bsc.faucetKey) : undefined,
@@ -355,7 +376,7 @@ function extraNetwork<F extends ChainFamily>(e: ReturnType<typeof env>, mode: Mo
     tokens,
   };
   const settings: FamilySettings<F> = FAMILY_SETTINGS[family];
-  return settings(base, { raw, p, chain, bsc });
+  return settings(base, { raw, p, chain, bsc, dev });
 }
 
 /** Sweeps the TRON energy wallet should always be able to pay (the low-funds floor when unset). */
@@ -363,14 +384,16 @@ export const DEFAULT_ENERGY_LOW_SWEEPS = 20;
 
 type FamilySettings<F extends ChainFamily> = (
   base: NetworkBase<F>,
-  env: { raw: RawEnv; p: 'TEST' | 'LIVE'; chain: ChainKey; bsc: Network },
+  env: { raw: RawEnv; p: 'TEST' | 'LIVE'; chain: ChainKey; bsc: Network; dev: boolean },
 ) => NetworkOf<F>;
 
 /** The settings only one family's networks have (EVM: the gas wallet's floor, the disperse contract; TRON: burning TRX for energy, the energy wallet's floor). */
 const FAMILY_SETTINGS: { [F in ChainFamily]: FamilySettings<F> } = {
   evm: (base, { raw, p, chain, bsc }) => ({
     ...base,
-    gasWalletLow: (raw[`${p}_${chain}_GAS_WALLET_LOW`] as string | undefined) ?? onFamily(bsc, { evm: (n) => n.gasWalletLow, tron: () => undefined }),
+    gasWalletLow:
+      (raw[`${p}_${chain}_GAS_WALLET_LOW`] as string | undefined) ??
+      onFamily(bsc, { evm: (n) => n.gasWalletLow, tron: () => undefined, solana: () => undefined }),
     disperseAddress: envAddress(raw[`${p}_${chain}_DISPERSE_ADDRESS`]),
     collectorAddress: envAddress(raw[`${p}_${chain}_COLLECTOR_ADDRESS`]),
     collectorAdminKey: raw[`${p}_${chain}_COLLECTOR_ADMIN_PRIVATE_KEY`] as Hex | undefined,
@@ -380,7 +403,19 @@ const FAMILY_SETTINGS: { [F in ChainFamily]: FamilySettings<F> } = {
     allowTrxBurn: raw[`${p}_TRON_ALLOW_TRX_BURN`] === true,
     energyLowSweeps: (raw[`${p}_TRON_ENERGY_LOW_SWEEPS`] as number | undefined) ?? DEFAULT_ENERGY_LOW_SWEEPS,
   }),
+  // ed25519 keys, never BSC's secp256k1 ones: its own, else the stand-in's in development (lib/config/solana/).
+  solana: (base, { raw, p, dev }) => ({
+    ...base,
+    gasWalletKey: (raw[`${p}_SOLANA_GAS_WALLET_PRIVATE_KEY`] as Hex | undefined) ?? (dev ? SOLANA_DEV.gasWalletKey : undefined),
+    hotWalletKey: (raw[`${p}_SOLANA_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined) ?? (dev ? SOLANA_DEV.hotWalletKey : undefined),
+    feeWallet: base.feeWallet ?? optionalWire(ADDRESS_CODECS.solana, envBytes(raw[`${p}_SOLANA_FEE_WALLET_ADDRESS`])),
+    // No faucet: test-mode payments on Solana are not built (docs/solana.md §6).
+    faucetKey: undefined,
+  }),
 };
+
+const optionalWire = <F extends ChainFamily>(codec: AddressCodec<F>, bytes: `0x${string}` | undefined) =>
+  bytes === undefined ? undefined : codec.wireForm(bytes);
 
 const STOPPED = new WeakMap<Network, { generation: number; net: Network | undefined }>();
 

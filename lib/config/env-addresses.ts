@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { evmEnvAddress } from './evm/env-address';
 import type { ChainFamily } from './rails';
+import { solanaEnvAddressSchema } from './solana/env-address';
 import { tronEnvAddressSchema } from './tron/env-address';
 
 /**
@@ -11,4 +12,5 @@ import { tronEnvAddressSchema } from './tron/env-address';
 export const ENV_ADDRESS: Record<ChainFamily, z.ZodType<`0x${string}`>> = {
   evm: evmEnvAddress,
   tron: tronEnvAddressSchema,
+  solana: solanaEnvAddressSchema,
 };

@@ -44,6 +44,10 @@ export const NETWORK_COST_DEFAULTS: Record<ChainKey, NetworkCosts> = {
   // gateway. A sweep on delegated energy costs the deposit's activation (1.1 TRX) and bandwidth; the sweep fee
   // covers one that burns TRX instead (6.9 TRX, 1.86 USD) with a margin.
   TRON: { minWithdrawal: '5.00', networkFee: '4.00', sweepMinimum: '5.00', sweepFee: '2.00', gasCoinUsd: '0.27' },
+  // Solana (docs/solana.md §5): a withdrawal to a wallet without a token account pays its rent, 2,039,280 lamports
+  // (0.31 USD at 150 USD/SOL), plus 5,000 lamports a signature: the fee covers it with a margin. A sweep costs
+  // 10,000 lamports and closing the deposit account returns more rent than that to the gas wallet.
+  SOLANA: { minWithdrawal: '0.50', networkFee: '0.40', sweepMinimum: '0.10', sweepFee: '0.01', gasCoinUsd: '150' },
 };
 
 const cents = z

@@ -2,6 +2,7 @@ import { privateKeyToAddress } from 'viem/accounts';
 import { z } from 'zod';
 import { CHAIN_SPECS, parseRails } from '@/lib/config/rails';
 import { ENV_ADDRESS } from './env-addresses';
+import { SOLANA_ENV } from './solana/solana-env';
 import { modeSeparationProblems, railEnvProblems } from './rail-env-problems';
 
 /** The well-known development mnemonic (anvil, hardhat): anyone can spend from it, so production refuses it. */
@@ -195,6 +196,7 @@ export const RAIL_ENV: Record<string, z.ZodType> = {
       [`${p}_TRON_ENERGY_LOW_SWEEPS`, z.coerce.number().int().nonnegative().optional()],
     ]),
   ),
+  ...SOLANA_ENV,
 };
 
 type NetworkEnv = z.output<z.ZodObject<typeof NETWORK_ENV>> & Record<string, unknown>;

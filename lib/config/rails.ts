@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 
 /** Networks the gateway can watch and pay on (wire names, as `chain` on invoices and withdrawals). */
-export const CHAINS = ['BSC', 'ETHEREUM', 'POLYGON', 'ARBITRUM', 'BASE', 'TRON'] as const;
+export const CHAINS = ['BSC', 'ETHEREUM', 'POLYGON', 'ARBITRUM', 'BASE', 'TRON', 'SOLANA'] as const;
 export type ChainKey = (typeof CHAINS)[number];
 
 /** A network's wire name read from outside the types (a raw SQL row, a query string). */
@@ -57,16 +57,17 @@ const USDT0 = ['USDT', 'USDT0', 'USD₮0'] as const;
 
 /**
  * How a network is read, signed for and paid for (docs/tron.md): `evm` (viem, nonces, gas topped up in the native
- * coin) or `tron` (TRON's HTTP API, reference block + expiration, energy delegated from staked TRX).
+ * coin), `tron` (TRON's HTTP API, reference block + expiration, energy delegated from staked TRX) or `solana`
+ * (JSON-RPC at commitments, ed25519 keys, SPL token accounts; docs/solana.md).
  */
-export type ChainFamily = 'evm' | 'tron';
+export type ChainFamily = 'evm' | 'tron' | 'solana';
 
 export interface ChainSpec {
   key: ChainKey;
   name: string;
   family: ChainFamily;
   /** The token standard wallets name on this network ("BEP-20" on BSC): payers pick the network by it. */
-  tokenStandard: 'BEP-20' | 'ERC-20' | 'TRC-20';
+  tokenStandard: 'BEP-20' | 'ERC-20' | 'TRC-20' | 'SPL';
   /**
    * Chain ids in production: live is mainnet, test the public testnet. TRON's are the last 4 bytes of the genesis
    * block id (what its JSON-RPC `eth_chainId` answers); Nile's exceeds int4, hence bigint columns.
@@ -83,6 +84,11 @@ export interface ChainSpec {
   /** Decimals of the gas coin's base unit (wei 18, sun 6): gas_spend records costs in that unit. */
   nativeDecimals: number;
   tokens: Partial<Record<Asset, TokenSpec>>;
+  /**
+   * Set while a network's rails are not offered (why, in words): they are in no list of rails (ALL_RAILS: forms,
+   * the exchange, the rail matrix) and RAILS refuses them, so only a test's network override can enable one.
+   */
+  notOffered?: string;
 }
 
 /**
@@ -193,10 +199,38 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
       USDT: { mainnet: '0xa614f803B6FD780986A42c78Ec9c7f77e6DeD13C', decimals: 6, freezeList: 'isBlackListed' },
     },
   },
+  // Solana (docs/solana.md): a slot every ~400 ms; `finalized` ~32 slots later is what credits. Chain ids: Solana has
+  // none; 101 and 103 are mainnet-beta's and devnet's in Solana's token list, kept so the chain_id columns hold one.
+  // Mints as their 32 bytes in `0x` form (lib/config cannot encode Base58): USDC EPjFWdd5…Dt1v, USDT Es9vMFrz…c1c3Pn.
+  // Both mints have a freeze authority, which freezes a token account, not a list: the destination rule reads that
+  // state (lib/chain/solana/destination-rule.ts), so no freeze-list function is declared.
+  SOLANA: {
+    key: 'SOLANA',
+    family: 'solana',
+    name: 'Solana',
+    tokenStandard: 'SPL',
+    chainId: { live: 101, test: 103 },
+    devChainId: { live: 31398, test: 31397 },
+    blockTimeMs: 400,
+    confirmations: 32,
+    nativeCoin: 'SOL',
+    nativeDecimals: 9,
+    notOffered: 'its rail is being built (issue 49, docs/solana.md §6): no watcher, settlement or withdrawal lane yet',
+    tokens: {
+      USDT: { mainnet: '0xce010e60afedb22717bd631934475de2963e956a01d0ec331663ae72ad132b09', decimals: 6, freezeList: null },
+      USDC: { mainnet: '0xc6fa7af3bedbad3a3d65f36aabc97431b1bbe4c2d2f6e0e47ca60203452f5d61', decimals: 6, freezeList: null },
+    },
+  },
 };
 
 /** The coin a network's gas is paid in (BNB, ETH, POL, TRX): the one source of its name. */
 export const gasCoinOf = (chain: ChainKey): string => CHAIN_SPECS[chain].nativeCoin;
+
+/**
+ * The networks the API offers (its request and response enums, hence the OpenAPI document): every network but a
+ * not-offered one (`notOffered`), so a Solana chain is no documented value until its rail is offered.
+ */
+export const OFFERED_CHAINS = CHAINS.filter((c) => !CHAIN_SPECS[c].notOffered) as unknown as readonly [ChainKey, ...ChainKey[]];
 
 /** The family of a network (how it is read, signed for and paid for). */
 export const familyOf = (chain: ChainKey): ChainFamily => CHAIN_SPECS[chain].family;
@@ -237,8 +271,8 @@ export function splitRailId(id: RailId): RailKey {
   return { chain, token };
 }
 
-/** Every (network, token) pair the table knows: BSC USDT, BSC USDC, Ethereum USDT and USDC, ... */
-export const ALL_RAILS: readonly RailKey[] = CHAINS.flatMap((chain) =>
+/** Every offered (network, token) pair of the table: BSC USDT, BSC USDC, Ethereum USDT and USDC, ... (not Solana's yet). */
+export const ALL_RAILS: readonly RailKey[] = CHAINS.filter((chain) => !CHAIN_SPECS[chain].notOffered).flatMap((chain) =>
   ASSETS.filter((token) => CHAIN_SPECS[chain].tokens[token]).map((token) => ({ chain, token })),
 );
 
@@ -267,6 +301,8 @@ export function parseRails(value: string | undefined): RailKey[] {
     .map((s) => s.trim().toUpperCase())
     .filter(Boolean)) {
     const [chain, token] = part.split(':');
+    const withheld = CHAINS.find((c) => c === chain && CHAIN_SPECS[c].notOffered && CHAIN_SPECS[c].tokens[token as Asset]);
+    if (withheld) throw new Error(`rail "${part}" is not offered yet: ${CHAIN_SPECS[withheld].notOffered}`);
     const known = ALL_RAILS.find((r) => r.chain === chain && r.token === token);
     if (!known) throw new Error(`unknown rail "${part}" (known: ${ALL_RAILS.map((r) => `${r.chain}:${r.token}`).join(', ')})`);
     if (!out.some((r) => r.chain === known.chain && r.token === known.token)) out.push(known);

@@ -1,4 +1,5 @@
 import { getNetworks, onFamily, type Network, type PerFamily } from '@/lib/chain/network';
+import { UnsupportedOnRailError } from '@/lib/chain/common/unsupported-on-rail';
 import { log } from '@/lib/log';
 import { MODES, type Mode } from '@/lib/mode';
 import { factsOf, readError, readNetworkWallets, READ_TIMEOUT_MS, type NetworkWallets } from './read-network-wallets';
@@ -10,6 +11,8 @@ export type { GasWallet, HotWallet, NetworkWallets, TokenBalance } from './read-
 const READ_WALLETS: PerFamily<Network, [timeoutMs: number], Promise<NetworkWallets>> = {
   evm: (...a) => readNetworkWallets(...a),
   tron: (...a) => readTronWallets(...a),
+  // Not built (docs/solana.md §6): the network shows as unreadable, never as empty wallets.
+  solana: (net) => Promise.reject(new UnsupportedOnRailError(net.chain, 'the console wallet read')),
 };
 
 /**

@@ -62,7 +62,7 @@ export function factsOf(net: Network): NetworkFacts {
     chainId: net.chainId,
     nativeCoin: CHAIN_SPECS[net.chain].nativeCoin,
     // TRON's floor is in sweeps (read-tron-wallets.ts): its coin line keeps the default.
-    lowAt: onFamily(net, { evm: (n) => n.gasWalletLow ?? DEFAULT_LOW_AT, tron: () => DEFAULT_LOW_AT }),
+    lowAt: onFamily(net, { evm: (n) => n.gasWalletLow ?? DEFAULT_LOW_AT, tron: () => DEFAULT_LOW_AT, solana: () => DEFAULT_LOW_AT }),
   };
 }
 

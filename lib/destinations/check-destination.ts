@@ -9,6 +9,8 @@ import { accountBytes, ADDRESS_CODECS, storedForms } from '@/lib/chain/address-c
 import type { EvmAddress, StoredAddress, TronWireAddress, WireAddress } from '@/lib/chain/common/address-brand';
 import { EVM_ADDRESS_CODEC } from '@/lib/chain/evm/address-codec';
 import { TRON_ADDRESS_CODEC } from '@/lib/chain/tron/address-codec';
+import { SOLANA_ADDRESS_CODEC } from '@/lib/chain/solana/address-codec';
+import { SolanaAddressError } from '@/lib/chain/solana/address';
 import { EVM_ADDRESS_RULE } from '@/lib/chain/evm/address-rule';
 import { TronAddressError } from '@/lib/chain/tron/address';
 import { rowsOf, type Db } from '@/lib/db';
@@ -54,8 +56,22 @@ export function parseTronDestination(raw: string, path: string): TronWireAddress
   }
 }
 
+/** A Solana destination: Base58 of 32 bytes, not the System Program. Format only: whether it can receive is the lane's (judgeSolanaDestination). */
+export function parseSolanaDestination(raw: string, path: string): WireAddress<'solana'> {
+  try {
+    return SOLANA_ADDRESS_CODEC.parse(raw);
+  } catch (err) {
+    if (err instanceof SolanaAddressError) throw refused('invalid_address', path, err.message);
+    throw err;
+  }
+}
+
 /** Each family's destination parser: format, checksum, not the zero address; returns the wire form. */
-const PARSE: { [F in ChainFamily]: (raw: string, path: string) => WireAddress<F> } = { evm: parseAddress, tron: parseTronDestination };
+const PARSE: { [F in ChainFamily]: (raw: string, path: string) => WireAddress<F> } = {
+  evm: parseAddress,
+  tron: parseTronDestination,
+  solana: parseSolanaDestination,
+};
 
 /** Format only, before the network is known: by the family whose form it has (EVM's words when none). Returns the wire form. */
 export function parseAnyAddress(raw: string, path: string): WireAddress {

@@ -10,6 +10,8 @@ import { toBase58, toHex41 } from '@/lib/chain/tron/address';
 import { accountBytes } from '@/lib/chain/address-codecs';
 import { TronNodeError } from '@/lib/chain/tron/node-client';
 import { tronClientOf } from '@/lib/chain/tron-network-client';
+import { SOLANA_ADDRESS_CODEC } from '@/lib/chain/solana/address-codec';
+import { UnsupportedOnRailError } from '@/lib/chain/common/unsupported-on-rail';
 
 /**
  * TRON: whether the account is a smart contract (`/wallet/getcontract` answers `{}` for any other account). A
@@ -32,6 +34,11 @@ const SENDER_FAMILIES: Record<
 > = {
   evm: { wire: (s) => getAddress(s), readCode: (net, a) => readCode(net, a) },
   tron: { wire: (s) => toBase58(toHex41(s)), readCode: (net, a) => readTronCode(net, a) },
+  // Whether a Solana sender is a person's wallet (not a program or a PDA) is not read yet: refused, never assumed.
+  solana: {
+    wire: (s) => SOLANA_ADDRESS_CODEC.parse(s),
+    readCode: (net) => Promise.reject(new UnsupportedOnRailError(net.chain, 'the sender check')),
+  },
 };
 
 const CLAIM_LINK = 'Send the payer a refund claim link instead, so they give an address of their own.';

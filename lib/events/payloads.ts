@@ -5,7 +5,7 @@ import { ORDER_STATUSES } from '@/db/schema/storefront';
 import { WITHDRAWAL_STATUSES } from '@/db/schema/withdrawals';
 import { PAYOUT_ITEM_STATUSES, PAYOUT_STATUSES } from '@/db/schema/payouts';
 import { NullableTimestamp, Timestamp } from '@/lib/api/schemas';
-import { ASSETS, CHAINS } from '@/lib/config/rails';
+import { ASSETS, OFFERED_CHAINS } from '@/lib/config/rails';
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from './types';
 import { SUBSCRIPTION_STATUSES } from '@/db/schema/subscriptions';
 
@@ -22,7 +22,7 @@ export const InvoiceEventData = z
   .object({
     invoiceId: z.string(),
     tenantId: z.string(),
-    chain: z.enum(CHAINS),
+    chain: z.enum(OFFERED_CHAINS),
     token: z.enum(ASSETS),
     depositAddress: z.string(),
     amountExpected: Amount,
@@ -50,7 +50,7 @@ export const WithdrawalEventData = z
     netAmount: Amount,
     status: z.enum(WITHDRAWAL_STATUSES),
     destinationAddress: z.string(),
-    chain: z.enum(CHAINS),
+    chain: z.enum(OFFERED_CHAINS),
     token: z.enum(ASSETS),
     txHash: z.string().nullable(),
     createdAt: Timestamp,
@@ -90,9 +90,9 @@ export const HeldPaymentEventData = z
   .object({
     id: z.string(),
     invoiceId: z.string(),
-    chain: z.enum(CHAINS).describe('The network the payment was sent on.'),
+    chain: z.enum(OFFERED_CHAINS).describe('The network the payment was sent on.'),
     token: z.enum(ASSETS).describe('The token that was sent.'),
-    invoiceChain: z.enum(CHAINS).describe("The invoice's network."),
+    invoiceChain: z.enum(OFFERED_CHAINS).describe("The invoice's network."),
     invoiceToken: z.enum(ASSETS).describe("The invoice's token."),
     mismatch: z
       .enum(['network', 'token', 'screening'])
@@ -130,7 +130,7 @@ export const PayoutItemEventData = z
     reference: z.string().describe('Your reference for the item, unique among your payouts.'),
     status: z.enum(PAYOUT_ITEM_STATUSES),
     withdrawalId: z.string().describe("The item's withdrawal (its withdrawal.* events come too)."),
-    chain: z.enum(CHAINS),
+    chain: z.enum(OFFERED_CHAINS),
     token: z.enum(ASSETS),
     destinationAddress: z.string(),
     amount: Amount,
@@ -162,7 +162,7 @@ export const SubscriptionEventData = z
     id: z.string(),
     planId: z.string(),
     customerEmail: z.string(),
-    chain: z.enum(CHAINS).describe("The network of each period's invoice."),
+    chain: z.enum(OFFERED_CHAINS).describe("The network of each period's invoice."),
     token: z.enum(ASSETS),
     amount: z.string().describe("Each period's invoice amount (the plan's)."),
     status: z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '@/lib/api/operation';
 import { Timestamp } from '@/lib/api/schemas';
-import { ASSETS, CHAINS } from '@/lib/config/rails';
+import { ASSETS, OFFERED_CHAINS } from '@/lib/config/rails';
 import { amountString } from '@/lib/invoices/amount';
 import { CurrencyCode } from './schemas';
 
@@ -13,7 +13,7 @@ export const PayinQuoteBody = z.strictObject({
     "What you want to receive, in the rail's token (USDT by default).",
   ),
   chain: z
-    .enum(CHAINS, { error: () => `must be one of: ${CHAINS.join(', ')}` })
+    .enum(OFFERED_CHAINS, { error: () => `must be one of: ${OFFERED_CHAINS.join(', ')}` })
     .optional()
     .describe("Extension: the invoice's network (default BSC), among the enabled rails; the exchange pays out on it."),
   token: z

@@ -1,4 +1,4 @@
-import { ALL_RAILS, CHAINS, type Asset, type ChainKey, type RailKey } from '@/lib/config/rails';
+import { ALL_RAILS, OFFERED_CHAINS, type Asset, type ChainKey, type RailKey } from '@/lib/config/rails';
 import type { FfCurrency } from './types';
 import { USDT_BSC } from './currencies';
 
@@ -26,6 +26,7 @@ const NETWORK_ALIASES: Record<ChainKey, readonly string[]> = {
   ARBITRUM: ['ARBITRUM', 'ARB'],
   BASE: ['BASE'],
   TRON: ['TRX', 'TRC20', 'TRON'],
+  SOLANA: ['SOL', 'SOLANA', 'SPL'],
 };
 
 const CODES: Record<ChainKey, Partial<Record<Asset, string>>> = {
@@ -35,6 +36,7 @@ const CODES: Record<ChainKey, Partial<Record<Asset, string>>> = {
   ARBITRUM: { USDT: 'USDTARB', USDC: 'USDCARB' },
   BASE: { USDC: 'USDCBASE' },
   TRON: { USDT: 'USDTTRC' },
+  SOLANA: { USDT: 'USDTSOL', USDC: 'USDCSOL' },
 };
 
 /** The static table, one entry per rail of ALL_RAILS (exported for docs and tests). */
@@ -63,7 +65,7 @@ export function railOfExchangeCode(code: string): RailKey | null {
 /** The chain whose network aliases include `network`, or null. */
 function chainOfNetwork(network: string): ChainKey | null {
   const n = norm(network);
-  return CHAINS.find((k) => NETWORK_ALIASES[k].includes(n)) ?? null;
+  return OFFERED_CHAINS.find((k) => NETWORK_ALIASES[k].includes(n)) ?? null;
 }
 
 /**

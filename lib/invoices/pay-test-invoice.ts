@@ -1,6 +1,7 @@
 import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { onFamily, requireRail, type PerFamily, type ReadyNetwork } from '@/lib/chain/network';
+import { UnsupportedOnRailError } from '@/lib/chain/common/unsupported-on-rail';
 import { getInvoiceOrThrow } from './get-invoice-or-throw';
 import { formatAmount } from './amount';
 import { payEvmTestInvoice } from './pay-evm-test-invoice';
@@ -14,6 +15,7 @@ const PAY: PerFamily<
 > = {
   evm: (...a) => payEvmTestInvoice(...a),
   tron: (...a) => payTronTestInvoice(...a),
+  solana: (net) => Promise.reject(new UnsupportedOnRailError(net.chain, 'the test-mode faucet payment')),
 };
 
 /**

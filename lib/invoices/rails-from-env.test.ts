@@ -53,7 +53,7 @@ describe('every rail configured as npm run dev does', () => {
     expect(enabled.sort()).toEqual(ALL_RAILS.map(railName).sort());
     // Each EVM network's contracts, from <MODE>_<CHAIN>_DISPERSE_ADDRESS and _COLLECTOR_ADDRESS (BSC's too, read unprefixed otherwise).
     for (const { key, chain } of chains) {
-      const contracts = onFamily(getNetwork('test', key), { evm: (n) => [n.disperseAddress, n.collectorAddress], tron: () => [] });
+      const contracts = onFamily(getNetwork('test', key), { evm: (n) => [n.disperseAddress, n.collectorAddress], tron: () => [], solana: () => [] });
       expect(contracts, key).toEqual([chain.disperse, chain.collector]);
     }
     // The local stack's configuration passes the rail check that boot() runs (chain ids, decimals, symbols).

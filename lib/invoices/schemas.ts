@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { INVOICE_STATUSES } from '@/db/schema/invoices';
 import { PageQuery, paged, Timestamp } from '@/lib/api/schemas';
-import { ASSETS, CHAINS, DEFAULT_RAIL, FIAT_CURRENCIES, type FiatCurrency } from '@/lib/config/rails';
+import { ASSETS, DEFAULT_RAIL, FIAT_CURRENCIES, OFFERED_CHAINS, type FiatCurrency } from '@/lib/config/rails';
 import { HeldPaymentEventData } from '@/lib/events/payloads';
 import { amountString } from './amount';
 
@@ -58,11 +58,11 @@ export const CreateInvoiceBody = z.strictObject({
     .optional()
     .describe('Your key-value data, returned as given (a JSON object of at most 8 KB).'),
   chain: z
-    .enum(CHAINS, { error: () => `must be one of: ${CHAINS.join(', ')}` })
+    .enum(OFFERED_CHAINS, { error: () => `must be one of: ${OFFERED_CHAINS.join(', ')}` })
     .default(DEFAULT_RAIL.chain)
     .describe(
       // From the list itself, so a network added (TRON, issue 45) is never missing from the reference.
-      `Network the customer pays on: ${DEFAULT_RAIL.chain} (default), ${CHAINS.filter((c) => c !== DEFAULT_RAIL.chain)
+      `Network the customer pays on: ${DEFAULT_RAIL.chain} (default), ${OFFERED_CHAINS.filter((c) => c !== DEFAULT_RAIL.chain)
         .join(', ')
         .replace(/, ([^,]+)$/, ' or $1')}, among the rails this gateway enables (docs/invoices.md "Rails").`,
     ),
@@ -89,7 +89,7 @@ export type CreateInvoiceInput = z.output<typeof CreateInvoiceBody>;
 
 export const PaymentSchema = z.object({
   chain: z
-    .enum(CHAINS)
+    .enum(OFFERED_CHAINS)
     .describe("Extension: the network the payment came on (another than the invoice's when the wrong-network policy credited it)."),
   txHash: z.string(),
   logIndex: z.number().int(),
@@ -104,7 +104,7 @@ export const InvoiceSchema = z
   .object({
     id: z.string(),
     status: InvoiceStatusSchema,
-    chain: z.enum(CHAINS),
+    chain: z.enum(OFFERED_CHAINS),
     token: z.enum(ASSETS),
     depositAddress: z.string().describe('EIP-55 checksummed address the customer pays to.'),
     amountExpected: z.string(),

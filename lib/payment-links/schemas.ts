@@ -3,7 +3,7 @@ import { NullableTimestamp, PageQuery, paged, Timestamp } from '@/lib/api/schema
 import { amountString } from '@/lib/invoices/amount';
 import { Decimal } from '@/lib/money';
 import { FIAT_CURRENCIES } from '@/lib/invoices/schemas';
-import { ASSETS, CHAINS, DEFAULT_RAIL, FIAT_QUOTE_ASSET } from '@/lib/config/rails';
+import { ASSETS, DEFAULT_RAIL, FIAT_QUOTE_ASSET, OFFERED_CHAINS } from '@/lib/config/rails';
 
 export const LINK_CURRENCIES = [...ASSETS, ...FIAT_CURRENCIES] as const;
 const Amount = (example: string) => amountString({ maxDecimals: 2, max: '1000000000', example });
@@ -16,7 +16,7 @@ export const CreatePaymentLinkBody = z
     minAmount: Amount('5.00').optional().describe('The payer types the amount: the smallest accepted (with maxAmount).'),
     maxAmount: Amount('500.00').optional().describe('The payer types the amount: the largest accepted (with minAmount).'),
     chain: z
-      .enum(CHAINS, { error: () => `must be one of: ${CHAINS.join(', ')}` })
+      .enum(OFFERED_CHAINS, { error: () => `must be one of: ${OFFERED_CHAINS.join(', ')}` })
       .default(DEFAULT_RAIL.chain)
       .describe("Network each payer's invoice is on: BSC (default) or another of the rails this account accepts (GET /v1/tenants/me `rails`)."),
     token: z
@@ -76,7 +76,7 @@ export const PaymentLinkSchema = z
     amount: z.string().nullable().describe('Fixed price in currency; null when the payer types it.'),
     minAmount: z.string().nullable(),
     maxAmount: z.string().nullable(),
-    chain: z.enum(CHAINS).describe("The network of each payer's invoice."),
+    chain: z.enum(OFFERED_CHAINS).describe("The network of each payer's invoice."),
     token: z.enum(ASSETS).describe("The token of each payer's invoice."),
     currency: z.enum(LINK_CURRENCIES).describe('The price currency: the token, or a fiat currency (USDT links).'),
     maxPayments: z.number().int().nullable(),

@@ -6,6 +6,7 @@ import { tronClientOf } from '@/lib/chain/tron-network-client';
 import type { ChainFamily } from '@/lib/config/rails';
 import { watchChain, type WatchOptions } from './watch-chain';
 import { TRON_READ_TIMEOUT_MS, watchTron } from './watch-tron';
+import { UnsupportedOnRailError } from '@/lib/chain/common/unsupported-on-rail';
 
 export type WatchNetwork<N extends Network = Network> = ReadyNetwork<'rpcUrl' | 'tokenAddress', N>;
 
@@ -56,6 +57,15 @@ export const WATCH_FAMILIES: { [F in ChainFamily]: WatchFamily<F> } = {
     },
     // A viem client given for EVM tests does not apply to TRON.
     once: (db, net, { client: _viem, ...scan }) => watchTron(db, net, scan),
+  },
+  // Not built (docs/solana.md §6; the reads are lib/chain/solana/read-deposits.ts): each pass fails, never "nothing paid".
+  solana: {
+    pollMs: 1_000,
+    loop: (_db, net) => ({
+      head: () => Promise.reject(new UnsupportedOnRailError(net.chain, 'the watcher')),
+      pass: () => Promise.reject(new UnsupportedOnRailError(net.chain, 'the watcher')),
+    }),
+    once: (_db, net) => Promise.reject(new UnsupportedOnRailError(net.chain, 'the watcher')),
   },
 };
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PAYOUT_ITEM_STATUSES, PAYOUT_STATUSES } from '@/db/schema/payouts';
 import { WITHDRAWAL_STATUSES } from '@/db/schema/withdrawals';
 import { NullableTimestamp, Timestamp, paged } from '@/lib/api/schemas';
-import { ASSETS, CHAINS } from '@/lib/config/rails';
+import { ASSETS, OFFERED_CHAINS } from '@/lib/config/rails';
 import { CreateWithdrawalBody, WithdrawalAmount } from '@/lib/withdrawals/schemas';
 
 /** At most this many items in one request: the whole batch is checked and debited in one transaction. */
@@ -17,7 +17,9 @@ export const PayoutItemInput = z.strictObject({
     .describe('Your id for this item (an employee, an invoice of yours): unique among your payouts, so a retried item is refused, never paid twice.'),
   destinationAddress: CreateWithdrawalBody.shape.destinationAddress,
   amount: WithdrawalAmount,
-  chain: z.enum(CHAINS, { error: () => `must be one of: ${CHAINS.join(', ')}` }).describe('The network to pay on, among the enabled rails.'),
+  chain: z
+    .enum(OFFERED_CHAINS, { error: () => `must be one of: ${OFFERED_CHAINS.join(', ')}` })
+    .describe('The network to pay on, among the enabled rails.'),
   token: z.enum(ASSETS, { error: () => `must be one of: ${ASSETS.join(', ')}` }).describe('The token paid, debited from that balance.'),
 });
 export type PayoutItemInputValue = z.infer<typeof PayoutItemInput>;
@@ -36,7 +38,7 @@ export const PayoutItemSchema = z
     status: z.enum(PAYOUT_ITEM_STATUSES).describe("PENDING while its withdrawal is PENDING or PROCESSING; then the withdrawal's end."),
     withdrawalId: z.string(),
     withdrawalStatus: z.enum(WITHDRAWAL_STATUSES),
-    chain: z.enum(CHAINS),
+    chain: z.enum(OFFERED_CHAINS),
     token: z.enum(ASSETS),
     destinationAddress: z.string(),
     amount: Amount,

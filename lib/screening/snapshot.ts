@@ -16,22 +16,43 @@ const familySchema = z.object({
   assets: z.record(z.string(), z.number().int().nonnegative()),
 });
 
+/**
+ * Families added after lists were shipped (issue 49): a snapshot made before one existed has no entry for it and
+ * parses with that family empty (it screens none of its addresses until the list is imported again), and its version
+ * is what it was, so decisions already recorded keep naming the same list.
+ */
+const LATER_FAMILIES: readonly ChainFamily[] = ['solana'];
+const EMPTY_FAMILY = { entries: [], count: 0, sha256: digestOfEmpty(), assets: {} };
+
 export const snapshotSchema = z.object({
   format: z.literal(1),
   /** The SDN list's own publication date (YYYY-MM-DD): what "older" and the list's age are measured by. */
   listDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   /** Where the entries came from, in words a reviewer can check. */
   source: z.string().min(1),
-  families: z.object(Object.fromEntries(SCREENED_FAMILIES.map((f) => [f, familySchema])) as Record<ChainFamily, typeof familySchema>),
+  families: z.object(
+    Object.fromEntries(SCREENED_FAMILIES.map((f) => [f, LATER_FAMILIES.includes(f) ? familySchema.default(EMPTY_FAMILY) : familySchema])) as Record<
+      ChainFamily,
+      typeof familySchema
+    >,
+  ),
 });
 export type Snapshot = z.infer<typeof snapshotSchema>;
 
 export const digestOf = (entries: readonly string[]) => createHash('sha256').update(entries.join('\n')).digest('hex');
 
+function digestOfEmpty(): string {
+  return createHash('sha256').update('').digest('hex');
+}
+
 /** The list version every decision records: the SDN date and the first 12 hex of the digest of every family's digest. */
 export function versionOf(s: Snapshot): string {
   const all = createHash('sha256')
-    .update(SCREENED_FAMILIES.map((f) => s.families[f].sha256).join(':'))
+    .update(
+      SCREENED_FAMILIES.filter((f) => !(LATER_FAMILIES.includes(f) && s.families[f].count === 0))
+        .map((f) => s.families[f].sha256)
+        .join(':'),
+    )
     .digest('hex');
   return `${s.listDate}.${all.slice(0, 12)}`;
 }

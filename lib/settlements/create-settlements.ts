@@ -23,9 +23,10 @@ const FAN_OUT_CONCURRENCY = 4;
  * blocks (~57 s) and only the custody transfer's solidification gates crediting (finishSettlement's gate,
  * lib/settlements/early-sweep.ts). The sweep's first two steps (activate, delegate: one block each) then overlap
  * the blocks on top of the payment, and the custody transfer is signed two blocks after it at the earliest; a
- * payment a reorg takes meanwhile costs the activation, never a credit (refuseOrphanedSweep, the gate).
+ * payment a reorg takes meanwhile costs the activation, never a credit (refuseOrphanedSweep, the gate). Solana:
+ * null, swept once `finalized` credits it (docs/solana.md §3).
  */
-export const EARLY_SWEEP_DEPTH: Record<ChainFamily, number | null> = { evm: null, tron: 0 };
+export const EARLY_SWEEP_DEPTH: Record<ChainFamily, number | null> = { evm: null, tron: 0, solana: null };
 
 /**
  * What of a settlement's amount the merchant may give back without it costing them (issue 30 §2): for an

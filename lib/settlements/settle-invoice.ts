@@ -7,6 +7,7 @@ import type { finishSettlement } from './finish-settlement';
 import { settleEvmInvoice } from './settle-evm-invoice';
 import { settleTronInvoice } from './settle-tron-invoice';
 import { reclaimTronEnergy } from './tron/reclaim-energy';
+import { UnsupportedOnRailError } from '@/lib/chain/common/unsupported-on-rail';
 
 /** What a sweep needs of its network: the node, the token, the deposit keys and the three wallets. */
 export const SETTLE_FIELDS = ['rpcUrl', 'tokenAddress', 'depositMnemonic', 'gasWalletKey', 'feeWallet', 'hotWalletKey'] as const;
@@ -29,6 +30,8 @@ export interface SettleHooks {
 const SETTLE: PerFamily<SettleNetwork, [db: Db, s: Settlement, invoice: Invoice, hooks: SettleHooks], ReturnType<typeof finishSettlement>> = {
   evm: (net, db, ...a) => settleEvmInvoice(db, net, ...a),
   tron: (net, db, ...a) => settleTronInvoice(db, net, ...a),
+  // Not built (docs/solana.md §6): the settlement fails and is retried, nothing is credited.
+  solana: (net) => Promise.reject(new UnsupportedOnRailError(net.chain, 'the settlement sweep')),
 };
 
 /**
@@ -36,7 +39,7 @@ const SETTLE: PerFamily<SettleNetwork, [db: Db, s: Settlement, invoice: Invoice,
  * no shared nonce, each on its own reservation of the energy wallet's stake (issue 44); EVM's one at a time (the
  * gas wallet's nonces and top-ups were built for that).
  */
-const CONCURRENCY: Record<ChainFamily, number> = { evm: 1, tron: 64 };
+const CONCURRENCY: Record<ChainFamily, number> = { evm: 1, tron: 64, solana: 1 };
 export const settleConcurrency = (net: Pick<SettleNetwork, 'chain'>) => CONCURRENCY[familyOf(net.chain)];
 
 /**
@@ -46,6 +49,8 @@ export const settleConcurrency = (net: Pick<SettleNetwork, 'chain'>) => CONCURRE
 const RECLAIM: PerFamily<SettleNetwork, [db: Db, hooks: SettleHooks], Promise<number>> = {
   evm: async () => 0,
   tron: (net, db, hooks) => reclaimTronEnergy(db, net, hooks),
+  // A Solana sweep closes the deposit account in its own transaction, rent back to the gas wallet (docs/solana.md §3).
+  solana: async () => 0,
 };
 export const reclaimSweepResources = (db: Db, net: SettleNetwork, hooks: SettleHooks = {}) => onFamily(net, RECLAIM, db, hooks);
 

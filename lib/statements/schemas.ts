@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PageQuery, paged, Timestamp } from '@/lib/api/schemas';
-import { ASSETS, CHAINS, DEFAULT_RAIL } from '@/lib/config/rails';
+import { ASSETS, DEFAULT_RAIL, OFFERED_CHAINS } from '@/lib/config/rails';
 
 /**
  * What a ledger entry was, as an accountant reads it. Entry kinds this list does not know yet (new
@@ -30,7 +30,7 @@ export const BalanceTransactionSchema = z
     fee: z.string().describe('The invoice fee kept from a payment credit; "0.00" for other types (withdrawal fees are their own transactions).'),
     net: signed('What the balance moved by'),
     asset: z.string().describe('The balance it belongs to (USDT, USDC).'),
-    network: z.enum(CHAINS).nullable().describe('The network of the settlement or withdrawal that caused it; null for adjustments.'),
+    network: z.enum(OFFERED_CHAINS).nullable().describe('The network of the settlement or withdrawal that caused it; null for adjustments.'),
     sourceType: z.string().describe('settlement, withdrawal, or the kind of record behind an adjustment.'),
     sourceId: z.string(),
     invoiceId: z.string().nullable().describe('Payment credits: the invoice paid.'),
@@ -48,7 +48,7 @@ export const BalanceTransactionList = paged(BalanceTransactionSchema);
 
 export const ListBalanceTransactionsQuery = PageQuery.extend({
   asset: z.enum(ASSETS).optional().describe('Only this balance.'),
-  network: z.enum(CHAINS).optional().describe('Only transactions caused on this network.'),
+  network: z.enum(OFFERED_CHAINS).optional().describe('Only transactions caused on this network.'),
   type: z.enum(BALANCE_TRANSACTION_TYPES).optional(),
   createdFrom: z.iso.datetime({ offset: true }).optional().describe('Created at or after this instant (ISO 8601).'),
   createdTo: z.iso.datetime({ offset: true }).optional().describe('Created before this instant (ISO 8601).'),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PLAN_INTERVALS } from '@/db/schema/plans';
 import { SUBSCRIPTION_STATUSES } from '@/db/schema/subscriptions';
 import { PageQuery, paged, Timestamp } from '@/lib/api/schemas';
-import { ASSETS, CHAINS, DEFAULT_RAIL } from '@/lib/config/rails';
+import { ASSETS, DEFAULT_RAIL, OFFERED_CHAINS } from '@/lib/config/rails';
 import { amountString } from '@/lib/invoices/amount';
 import { SubscriptionEventData } from '@/lib/events/payloads';
 
@@ -20,7 +20,7 @@ export const CreatePlanBody = z.strictObject({
     'Charged each period in `token`: a decimal string greater than 0 with at most 2 decimals.',
   ),
   chain: z
-    .enum(CHAINS, { error: () => `must be one of: ${CHAINS.join(', ')}` })
+    .enum(OFFERED_CHAINS, { error: () => `must be one of: ${OFFERED_CHAINS.join(', ')}` })
     .default(DEFAULT_RAIL.chain)
     .describe("The subscriptions' default network; a subscription may choose another network of the same token."),
   token: z
@@ -43,7 +43,7 @@ export const PlanSchema = z
     id: z.string(),
     name: z.string(),
     amount: z.string().describe('Charged each period, in token.'),
-    chain: z.enum(CHAINS),
+    chain: z.enum(OFFERED_CHAINS),
     token: z.enum(ASSETS),
     interval: z.enum(PLAN_INTERVALS),
     intervalCount: z.int(),
@@ -62,7 +62,7 @@ export const CreateSubscriptionBody = z.strictObject({
     .max(320)
     .describe("The customer's e-mail: each period's invoice is for them."),
   chain: z
-    .enum(CHAINS, { error: () => `must be one of: ${CHAINS.join(', ')}` })
+    .enum(OFFERED_CHAINS, { error: () => `must be one of: ${OFFERED_CHAINS.join(', ')}` })
     .optional()
     .describe("The network the customer pays on (the plan's token): default, the plan's network."),
   cancelAtPeriodEnd: z.boolean().default(false).describe('End at the end of the first period instead of renewing.'),

@@ -9,6 +9,7 @@ import type { LaneNetwork } from './lane-helpers';
 import type { SendOptions } from './run-send-lane';
 import type { TrackOptions } from './track-sent-withdrawals';
 import { processTronWithdrawals } from './tron-lane';
+import { UnsupportedOnRailError } from '@/lib/chain/common/unsupported-on-rail';
 
 /** A lane pass's options: send and track tuning, and in tests the node client of either family. */
 export type LaneOptions = SendOptions & TrackOptions & { client?: PublicClient; tronClient?: TronNodeClient };
@@ -17,6 +18,8 @@ export type LaneOptions = SendOptions & TrackOptions & { client?: PublicClient; 
 const LANES: PerFamily<LaneNetwork, [db: Db, opts: LaneOptions], Promise<{ completed: number; failed: number; sent: number }>> = {
   evm: (lane, db, opts) => processEvmWithdrawals(db, lane, opts),
   tron: (lane, db, opts) => processTronWithdrawals(db, lane, opts),
+  // Not built (docs/solana.md §6): a pass fails, its withdrawals wait queued.
+  solana: (lane) => Promise.reject(new UnsupportedOnRailError(lane.chain, 'the withdrawal lane')),
 };
 
 export function isLaneReady(net: Network): net is LaneNetwork {

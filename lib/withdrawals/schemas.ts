@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ASSETS, CHAINS, DEFAULT_RAIL } from '@/lib/config/rails';
+import { ASSETS, DEFAULT_RAIL, OFFERED_CHAINS } from '@/lib/config/rails';
 import { NullableTimestamp, Timestamp, paged } from '@/lib/api/schemas';
 import { WITHDRAWAL_STATUSES } from '@/db/schema/withdrawals';
 
@@ -18,7 +18,7 @@ export const CreateWithdrawalBody = z.strictObject({
     ),
   postBackUrl: z.string().max(2048).optional().describe("HTTPS URL that receives this withdrawal's events instead of the webhook endpoints."),
   chain: z
-    .enum(CHAINS, { error: () => `must be one of: ${CHAINS.join(', ')}` })
+    .enum(OFFERED_CHAINS, { error: () => `must be one of: ${OFFERED_CHAINS.join(', ')}` })
     .optional()
     .describe("Extension: the network to pay on (default BSC), among the enabled rails; sent from that network's hot wallet."),
   token: z
@@ -36,7 +36,7 @@ export const WithdrawalSchema = z
     netAmount: z.string(),
     status: z.enum(WITHDRAWAL_STATUSES),
     destinationAddress: z.string(),
-    chain: z.enum(CHAINS),
+    chain: z.enum(OFFERED_CHAINS),
     token: z.enum(ASSETS),
     txHash: z.string().nullable(),
     failureReason: z.string().nullable(),
@@ -87,7 +87,7 @@ export const WithdrawalList = paged(WithdrawalListItem);
 /** What a withdrawal on one network costs beside the percentage fee. */
 export const WithdrawalCostSchema = z
   .object({
-    chain: z.enum(CHAINS),
+    chain: z.enum(OFFERED_CHAINS),
     minWithdrawal: z.string().describe('The smallest withdrawal (and refund) paid on this network.'),
     networkFee: z.string().describe('Flat fee added to the percentage fee on each withdrawal on this network: its gas, set by the operator.'),
   })
@@ -114,7 +114,7 @@ export const BalanceQuery = z.strictObject({
 
 export const MaxWithdrawalQuery = BalanceQuery.extend({
   chain: z
-    .enum(CHAINS, { error: () => `must be one of: ${CHAINS.join(', ')}` })
+    .enum(OFFERED_CHAINS, { error: () => `must be one of: ${OFFERED_CHAINS.join(', ')}` })
     .optional()
     .describe('Extension: the network to withdraw on (its minimum and flat fee apply); default BSC, or the first enabled network paying the asset.'),
 });
@@ -127,6 +127,6 @@ export const MaxWithdrawalSchema = z
     estimatedFee: z.string().describe('balance − maxAmount: the fee a withdrawal of exactly maxAmount is charged (percentage + network fee).'),
     minWithdrawal: z.string().describe("The network's minimum withdrawal (0.01 on BSC, the spec's)."),
     networkFee: z.string().describe("Extension: the network's flat fee, added to the percentage fee (0.00 on BSC by default)."),
-    chain: z.enum(CHAINS).describe('Extension: the network the figures are for.'),
+    chain: z.enum(OFFERED_CHAINS).describe('Extension: the network the figures are for.'),
   })
   .meta({ id: 'MaxWithdrawal' });

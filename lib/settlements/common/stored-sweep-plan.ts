@@ -5,6 +5,8 @@ import type { ChainFamily } from '@/lib/config/rails';
 interface SweepPlanOf {
   evm: EvmSweepPlan;
   tron: TronSweepPlan;
+  /** None until the Solana settlement is built (docs/solana.md §6): its sweep refuses before planning. */
+  solana: never;
 }
 
 /** The family a stored plan was made for: EVM rows carry no `kind` (they predate TRON). */

@@ -19,7 +19,7 @@ export interface CollectorNetwork {
 export type RailLookup = (mode: Mode, chain: ChainKey, token: Asset) => Network | undefined;
 
 /**
- * The rail's collector, or null when it has none (TRON, or an EVM network without `<MODE>_<CHAIN>_COLLECTOR_ADDRESS`
+ * The rail's collector, or null when it has none (TRON, Solana, or an EVM network without `<MODE>_<CHAIN>_COLLECTOR_ADDRESS`
  * or its node, token or gas wallet): such subscriptions are paid by e-mailed invoice.
  */
 export function collectorNetworkOf(net: Network | undefined): CollectorNetwork | null {
@@ -39,6 +39,7 @@ export function collectorNetworkOf(net: Network | undefined): CollectorNetwork |
           }
         : null,
     tron: () => null,
+    solana: () => null,
   });
 }
 

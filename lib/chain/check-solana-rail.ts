@@ -1,0 +1,41 @@
+import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { tokenVariable } from '@/lib/config/rail-variables';
+import { tokensOf, type Network } from './network';
+import type { RailProblem } from './rail-stops';
+import { RpcReadError } from './rpc-batch';
+import { solanaRpc } from './solana/rpc';
+
+// SPL Token's Mint layout: mint authority (4 + 32 bytes), supply (8), then decimals (1 byte).
+const MINT_DECIMALS_OFFSET = 44;
+const MINT_SIZE = 82;
+
+/**
+ * The rail check of a Solana network: each token's mint read at `confirmed` must be an SPL Token mint (owned by the
+ * Token program, not Token-2022) with the configured decimals. Solana has no chain id to compare, and a mint has no
+ * on-chain symbol, so neither is checked (the node's genesis hash would be the network check: docs/solana.md §6).
+ * A node that does not answer throws RpcReadError and records nothing.
+ */
+export async function checkSolanaRail(net: Network): Promise<RailProblem[]> {
+  if (!net.rpcUrl) return [];
+  const rpc = solanaRpc(net.rpcUrl, { timeoutMs: 10_000 });
+  const problems: RailProblem[] = [];
+  for (const t of tokensOf(net)) {
+    let info;
+    try {
+      info = (await rpc.call('getAccountInfo', [t.address, { encoding: 'base64', commitment: 'confirmed' }])).value;
+    } catch (err) {
+      throw new RpcReadError(`the rail check could not read the ${t.asset} mint from the ${net.mode} ${net.chain} node (${(err as Error).message})`, {
+        cause: err,
+      });
+    }
+    const data = info && Array.isArray(info.data) ? Buffer.from(info.data[0], 'base64') : null;
+    const variable = tokenVariable(net.mode, net.chain, t.asset, 'ADDRESS');
+    const problem = (message: string) => problems.push({ mode: net.mode, chain: net.chain, token: t.asset, variable, message });
+    if (!info || !data) problem(`no account at ${t.address} on the ${net.mode} ${net.chain} node: not the ${t.asset} mint`);
+    else if (info.owner !== TOKEN_PROGRAM_ADDRESS || data.length !== MINT_SIZE)
+      problem(`${t.address} is not an SPL Token mint (owner ${info.owner})`);
+    else if (data[MINT_DECIMALS_OFFSET] !== t.decimals)
+      problem(`the mint ${t.address} has ${data[MINT_DECIMALS_OFFSET]} decimals, expected ${t.decimals} for ${net.chain}:${t.asset}`);
+  }
+  return problems;
+}
