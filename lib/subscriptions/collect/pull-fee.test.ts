@@ -7,6 +7,7 @@ import { COLLECTOR_ABI } from '@/lib/chain/evm/collector/deploy-collector';
 import type { EvmNetwork } from '@/lib/chain/network';
 import { rowsOf, type Db } from '@/lib/db';
 import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
+import { call } from '@/lib/testing/app';
 import { Decimal } from '@/lib/money';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { createTestTenant } from '@/lib/testing/fixtures';
@@ -141,6 +142,17 @@ describe("a pull's gas is the merchant's", () => {
       expected = expected.add('9.90').minus(fee);
       measured.push(`period ${n}: ${(await pricedGas(pull.id)).wei} wei -> ${fee.toFixed(2)} USDT`);
     }
+    // The statement shows each as a network fee of the invoice, with the pull's transaction.
+    const listed = await call('GET', '/v1/balance-transactions?type=network_fee&network=BSC', { key: t.test });
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.data).toHaveLength(2);
+    expect(listed.body.data[0]).toMatchObject({
+      type: 'network_fee',
+      sourceType: 'collection_pull',
+      network: 'BSC',
+      txHash: expect.stringMatching(/^0x/),
+    });
+    expect(listed.body.data[0].invoiceId).toMatch(/^inv_/);
     const all = await entries();
     expect(all.map((e) => e.kind).sort()).toEqual(['invoice_credit', 'invoice_credit', 'pull_network_fee', 'pull_network_fee']);
     expect(new Decimal(all.at(-1)!.balanceAfter).toFixed(2)).toBe(expected.toFixed(2));
