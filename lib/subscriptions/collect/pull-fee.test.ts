@@ -6,6 +6,7 @@ import { collectionPulls, emails, events, gasSpend, invoices, ledgerEntries, sub
 import { COLLECTOR_ABI } from '@/lib/chain/evm/collector/deploy-collector';
 import type { EvmNetwork } from '@/lib/chain/network';
 import { rowsOf, type Db } from '@/lib/db';
+import { getNetworkCosts } from '@/lib/console/get-network-costs';
 import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import { call } from '@/lib/testing/app';
 import { Decimal } from '@/lib/money';
@@ -153,6 +154,10 @@ describe("a pull's gas is the merchant's", () => {
       txHash: expect.stringMatching(/^0x/),
     });
     expect(listed.body.data[0].invoiceId).toMatch(/^inv_/);
+    // The console sets the gas against what paid for it: the pulls' fees count among the fees earned there.
+    const [costs] = (await getNetworkCosts(db, ['test'])).filter((r) => r.chainId === net.chainId);
+    const charged = (await entries()).filter((e) => e.kind === 'pull_network_fee').reduce((s, e) => s.minus(e.amount), new Decimal(0));
+    expect(new Decimal(costs!.windows['24h'].pullFees).gte(charged)).toBe(true);
     const all = await entries();
     expect(all.map((e) => e.kind).sort()).toEqual(['invoice_credit', 'invoice_credit', 'pull_network_fee', 'pull_network_fee']);
     expect(new Decimal(all.at(-1)!.balanceAfter).toFixed(2)).toBe(expected.toFixed(2));
