@@ -43,6 +43,10 @@ export const CONTROLS = {
   minimum: "the network's minimum withdrawal or refund",
   delay: "the auto-refund policy's delay (the one in force), during which the merchant can decline",
   sender_only: 'pays only the on-chain sender of the payment (nobody chooses the address)',
+  payer_permission:
+    "the payer's permission on the collector contract (token, cap per period, start): revoked, or a zero allowance, and nothing is pulled",
+  once_per_period:
+    "the current period's unpaid invoice only, into its own deposit address, once (the attempt's unique index and the contract's per-period cap)",
 } as const;
 export type Control = keyof typeof CONTROLS;
 
@@ -83,6 +87,8 @@ const keys = (controls: Control[] | Grant): Record<`api_key:${Scope}`, Grant> =>
     'api_key:admin': yes,
   };
 };
+/** Every key's row the same: a path no /v1 operation starts, whatever the scope. */
+const everyKey = (g: Grant) => Object.fromEntries(Object.keys(keys([])).map((a) => [a, g])) as Record<`api_key:${Scope}`, Grant>;
 const outsiders = {
   payer_with_claim_token: NOT_PAYER,
   claim_link_holder: NOT_PAYER,
@@ -260,6 +266,23 @@ export const MONEY_PATHS = {
       ...keys(no('no API: only the owner approves')),
       ...outsiders,
       policy_job: NOT_JOB,
+    },
+  },
+  // Issue 48: the collector takes a period's amount from the payer's wallet; only the job, under the payer's permission.
+  subscription_pull: {
+    title: "Subscription pull (the collector takes a period's amount from the payer's wallet)",
+    operations: [],
+    entry: 'job subscription-collection (every 15 s)',
+    actors: {
+      owner_2fa: no('no dashboard page or action pulls: the payer’s permission and the job decide'),
+      owner_no_2fa: no('as above'),
+      member: no('as above'),
+      support: NO_TENANT,
+      ...everyKey(no('no /v1 operation pulls, whatever the scope (GET /v1/subscriptions/{id}/collection only reads; creating a subscription bills)')),
+      payer_with_claim_token: no('the payer allows pulls on chain (approve, authorize) and can revoke them; never starts one'),
+      claim_link_holder: NOT_PAYER,
+      stranger_with_invoice_id: NOT_PAYER,
+      policy_job: { controls: ['payer_permission', 'once_per_period'], note: 'the merchant pays its gas (pull_network_fee)' },
     },
   },
 } satisfies Record<string, MoneyPath>;

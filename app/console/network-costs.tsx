@@ -60,6 +60,7 @@ function WindowCell({ w, coin }: { w: CostWindow; coin: string }) {
       {w.gasUsd !== null ? ` (≈ ${usd(w.gasUsd)} USD)` : ''} · {usd(w.feesEarned)} USD
       <span className="block text-xs text-slate-500">
         {w.transactions} tx · invoice {usd(w.invoiceFees)} · withdrawal {usd(w.withdrawalFees)}
+        {new Decimal(w.pullFees).gt(0) ? ` · pulls ${usd(w.pullFees)}` : ''}
       </span>
     </span>
   );

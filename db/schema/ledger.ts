@@ -32,6 +32,7 @@ export const ledgerEntries = pgTable(
      * invoice_credit, withdrawal (what the recipient gets), withdrawal_fee (the percentage), network_fee (the
      * network's flat fee on a withdrawal or refund), invoice_fee_refund (the invoice fee given back with a
      * refund of money the merchant never kept), withdrawal_refund (a failed withdrawal's debit returned),
+     * pull_network_fee (a subscription pull's gas, with the credit of the pulled money: lib/subscriptions/collect),
      * exchange_withdrawal, ...
      */
     kind: text().notNull(),

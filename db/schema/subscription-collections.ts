@@ -73,6 +73,11 @@ export const collectionPulls = pgTable(
     allowTxHash: text(),
     allowRawTx: text(),
     gasUsed: bigint({ mode: 'bigint' }),
+    /**
+     * The gas of the pull and of the admin's allow, priced in the token (the merchant's cost, charged as a
+     * pull_network_fee ledger entry with the credit of the pulled money); set when the pull is confirmed, null otherwise.
+     */
+    networkFee: money(),
     /** Errors of the resumes since it was recorded (a receipt not found, a node down); the last one. */
     lastError: text(),
     createdAt: createdAt(),

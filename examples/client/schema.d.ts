@@ -825,6 +825,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/subscriptions/{id}/collection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A subscription's automatic collection: how to allow it, and its state
+         * @description Extension (issue 48). What the payer's wallet must do for the gateway to pull each period (EVM rails with a collector contract): `approve` the collector on the token, then call `authorize` with the given arguments; and the current state read from the chain now (authorized, revoked, allowance or balance too low) with the last attempts. A chain that cannot be read is a 503 service_unavailable, never a verdict. See docs/subscriptions.md.
+         *
+         *     Scope: `subscriptions:read` (or `admin`).
+         */
+        get: operations["getSubscriptionCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/me": {
         parameters: {
             query?: never;
@@ -3338,6 +3360,64 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             data: components["schemas"]["Subscription"];
+        };
+        SubscriptionCollection: {
+            subscriptionId: string;
+            /**
+             * @description unsupported: this rail has no collector (TRON, or no collector configured): pay by invoice. not_set_up: no payer's authorization kept. authorized: the next pull would go through. period_collected: this on-chain period's cap is used (it was pulled); the next one is pulled as usual. revoked: the payer revoked the permission on the collector. allowance_revoked: the allowance to the collector is zero. insufficient_allowance / insufficient_balance: the payer's allowance or balance is below the amount. canceled: automatic collection was turned off (cancelReason).
+             * @enum {string}
+             */
+            state: "unsupported" | "not_set_up" | "authorized" | "period_collected" | "revoked" | "allowance_revoked" | "insufficient_allowance" | "insufficient_balance" | "canceled";
+            /** @enum {string} */
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            chainId: number | null;
+            /** @enum {string} */
+            token: "USDT" | "USDC";
+            tokenAddress: string | null;
+            decimals: number | null;
+            /** @description The spender to approve, and the contract to call `authorize` on. */
+            collectorAddress: string | null;
+            /** @description The payer's `approve(spender, amount)` on the token, first. */
+            approve: {
+                spender: string;
+                /** @description Token base units each period pulls; the allowance must cover every pull, so approve a multiple. */
+                amountPerPeriod: string;
+            } | null;
+            /** @description The arguments of `authorize(subscriptionId, token, maxPerPeriod, periodSeconds, start)`, called on the collector from the paying wallet. */
+            authorize: {
+                /** @description bytes32: keccak256 of the `sub_...` id. */
+                subscriptionId: string;
+                token: string;
+                /** @description Token base units. */
+                maxPerPeriod: string;
+                periodSeconds: number;
+                /** @description Unix seconds: the next period start. */
+                start: string;
+            } | null;
+            payer: string | null;
+            /** @description The payer's allowance to the collector, in token (read now). */
+            allowance: string | null;
+            /** @description The payer's token balance (read now). */
+            balance: string | null;
+            cancelReason: string | null;
+            /** @description The last attempts, newest first (at most 5). */
+            attempts: {
+                /** Format: date-time */
+                periodStart: string;
+                invoiceId: string;
+                /**
+                 * @description skipped: not pulled, e-mailed instead (reason); signed: sent, awaiting its receipt; confirmed: pulled; failed: reverted, e-mailed instead.
+                 * @enum {string}
+                 */
+                status: "skipped" | "signed" | "confirmed" | "failed";
+                reason: string | null;
+                amount: string;
+                txHash: string | null;
+                /** @description The pull's gas charged to the account (pull_network_fee, with the pulled money's credit), in token; null unless confirmed. */
+                networkFee: string | null;
+                /** Format: date-time */
+                createdAt: string;
+            }[];
         };
         SubscriptionCreatedEvent: {
             /** @description Event id; equals the X-Webhook-Id header. Deduplicate on it. */
@@ -10139,6 +10219,120 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSubscriptionCollection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+            };
+            path: {
+                /** @description A subscription id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionCollection"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed, unknown_api_version) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found (code: not_found) */
+            404: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable (code: service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
                     [name: string]: unknown;
                 };
                 content: {

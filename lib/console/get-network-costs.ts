@@ -17,10 +17,12 @@ export interface CostWindow {
   gas: string;
   /** The same at the operator's reference price of the gas coin (`<MODE>_<CHAIN>_GAS_COIN_USD`); null without one. */
   gasUsd: string | null;
-  /** Fees earned on this network, in its stablecoins (1 token = 1 USD): invoice fees less those refunded, withdrawal fees (percentage and network, less the network fee credited back to batched payout items). */
+  /** Fees earned on this network, in its stablecoins (1 token = 1 USD): invoice fees less those refunded, withdrawal fees (percentage and network, less the network fee credited back to batched payout items), subscription pulls' gas charged. */
   feesEarned: string;
   invoiceFees: string;
   withdrawalFees: string;
+  /** Subscription pulls' gas charged to merchants (pull_network_fee), so their gas is set against what paid for it. */
+  pullFees: string;
   transactions: number;
 }
 
@@ -66,7 +68,7 @@ export async function getNetworkCosts(db: Db, modes: readonly Mode[] = MODES, no
 }
 
 async function costWindow(db: Db, net: Network, since: Date): Promise<CostWindow> {
-  const [r] = rowsOf<{ wei: string; txs: number; invoice: string; returned: string; withdrawal: string }>(
+  const [r] = rowsOf<{ wei: string; txs: number; invoice: string; returned: string; withdrawal: string; pull: string }>(
     await db.execute(sql`
       select coalesce((select sum(cost_wei) from gas_spend
                         where chain_id = ${net.chainId} and mode = ${net.mode} and created_at >= ${since.toISOString()}::timestamptz), 0)::text as wei,
@@ -84,7 +86,10 @@ async function costWindow(db: Db, net: Network, since: Date): Promise<CostWindow
               -- What batched payout items got back of their flat network fee (they pay their share of the batch's gas).
               - coalesce((select sum(l.amount) from ledger_entries l join withdrawals w on w.id = l.reference_id
                            where l.kind = 'network_fee_refund' and w.chain_id = ${net.chainId} and w.mode = ${net.mode}
-                             and w.created_at >= ${since.toISOString()}::timestamptz), 0))::text as withdrawal`),
+                             and w.created_at >= ${since.toISOString()}::timestamptz), 0))::text as withdrawal,
+             coalesce((select -sum(l.amount) from ledger_entries l join collection_pulls p on p.id = l.reference_id
+                        where l.kind = 'pull_network_fee' and p.chain_id = ${net.chainId} and l.mode = ${net.mode}
+                          and l.created_at >= ${since.toISOString()}::timestamptz), 0)::text as pull`),
   );
   // The gas coin's own base unit: wei on EVM networks, sun on TRON.
   const gas = formatUnits(BigInt(r!.wei), CHAIN_SPECS[net.chain].nativeDecimals);
@@ -92,9 +97,10 @@ async function costWindow(db: Db, net: Network, since: Date): Promise<CostWindow
   return {
     gas,
     gasUsd: net.gasCoinUsd ? new Decimal(gas).times(net.gasCoinUsd).toDecimalPlaces(2, Decimal.ROUND_UP).toFixed(2) : null,
-    feesEarned: formatAmount(invoiceFees.plus(r!.withdrawal)),
+    feesEarned: formatAmount(invoiceFees.plus(r!.withdrawal).plus(r!.pull)),
     invoiceFees: formatAmount(invoiceFees),
     withdrawalFees: formatAmount(r!.withdrawal),
+    pullFees: formatAmount(r!.pull),
     transactions: Number(r!.txs),
   };
 }

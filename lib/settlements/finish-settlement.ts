@@ -1,24 +1,29 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { settlements, type Invoice, type Settlement } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import { postLedgerEntry } from '@/lib/ledger/post-entry';
+import { postLedgerEntries } from '@/lib/ledger/post-entry';
+import { pullFeeEntries } from '@/lib/subscriptions/collect/pull-fee-entries';
 import { Decimal } from '@/lib/money';
 import { emitInvoiceEvent } from '@/lib/invoices/emit-invoice-event';
 import { finishHeldPaymentSettlement } from './finish-held-payment-settlement';
 import { lockInvoice, updateInvoice } from '@/lib/invoices/transitions';
 import { requireFinalTransfers } from './early-sweep';
 
-const credit = (tx: Db, s: Settlement) =>
-  postLedgerEntry(tx, {
-    tenantId: s.tenantId,
-    mode: s.mode,
-    // The asset swept: a USDC payment credits the USDC balance, whichever network it came on.
-    currency: s.token,
-    amount: s.netAmount,
-    kind: 'invoice_credit',
-    referenceType: 'settlement',
-    referenceId: s.id,
-  });
+const credit = async (tx: Db, s: Settlement) =>
+  postLedgerEntries(tx, [
+    {
+      tenantId: s.tenantId,
+      mode: s.mode,
+      // The asset swept: a USDC payment credits the USDC balance, whichever network it came on.
+      currency: s.token,
+      amount: s.netAmount,
+      kind: 'invoice_credit',
+      referenceType: 'settlement',
+      referenceId: s.id,
+    },
+    // A subscription period pulled automatically pays the pull's gas from the money it brought.
+    ...(await pullFeeEntries(tx, s)),
+  ]);
 
 /**
  * An early sweep's invoice may still be DETECTED/OVERPAID (the watcher confirms on its next pass) or CONFIRMED:

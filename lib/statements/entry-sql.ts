@@ -26,13 +26,14 @@ export const ENTRY_FROM = sql`
   from ledger_entries e
   left join settlements s on e.reference_type = 'settlement' and s.id = e.reference_id
   left join withdrawals w on e.reference_type = 'withdrawal' and w.id = e.reference_id
+  left join collection_pulls cp on e.reference_type = 'collection_pull' and cp.id = e.reference_id
   left join invoices i on i.id = s.invoice_id`;
 
 export const ENTRY_COLUMNS = sql`
   e.id, e.currency, e.amount::text as amount, e.kind, e.reference_type, e.reference_id, e.balance_after::text as balance_after,
-  e.created_at, ${TYPE_SQL} as type, coalesce(s.chain_id, w.chain_id) as chain_id, w.chain as withdrawal_chain,
-  s.amount::text as gross, s.fee_amount::text as fee, s.invoice_id,
-  coalesce(w.tx_hash, (select t.tx_hash from settlement_txs t where t.settlement_id = s.id and t.step = 'custody')) as tx_hash,
+  e.created_at, ${TYPE_SQL} as type, coalesce(s.chain_id, w.chain_id, cp.chain_id) as chain_id, w.chain as withdrawal_chain,
+  s.amount::text as gross, s.fee_amount::text as fee, coalesce(s.invoice_id, cp.invoice_id) as invoice_id,
+  coalesce(w.tx_hash, cp.tx_hash, (select t.tx_hash from settlement_txs t where t.settlement_id = s.id and t.step = 'custody')) as tx_hash,
   i.price_currency, i.rate::text as rate`;
 
 export interface EntryRow {
@@ -80,7 +81,7 @@ export function entryFilters(
   if (f.network) {
     const ids = chainIdsOf(owner.mode, f.network);
     conds.push(
-      sql`(w.chain = ${f.network} or (w.id is null and s.chain_id in (${sql.join(
+      sql`(w.chain = ${f.network} or (w.id is null and coalesce(s.chain_id, cp.chain_id) in (${sql.join(
         ids.map((id) => sql`${id}`),
         sql`, `,
       )})))`,

@@ -8,6 +8,7 @@ import {
   ListSubscriptionsQuery,
   PlanList,
   PlanSchema,
+  SubscriptionCollectionSchema,
   SubscriptionList,
   SubscriptionSchema,
 } from './schemas';
@@ -105,4 +106,19 @@ export const cancelSubscriptionOp = defineOperation({
   body: CancelSubscriptionBody,
   example: { atPeriodEnd: true },
   response: SubscriptionSchema,
+});
+
+export const getSubscriptionCollectionOp = defineOperation({
+  id: 'getSubscriptionCollection',
+  method: 'GET',
+  path: '/v1/subscriptions/:id/collection',
+  scope: 'subscriptions:read',
+  tag,
+  summary: "A subscription's automatic collection: how to allow it, and its state",
+  description:
+    "Extension (issue 48). What the payer's wallet must do for the gateway to pull each period (EVM rails with a collector contract): `approve` the collector on the token, then call `authorize` with the given arguments; and the current state read from the chain now (authorized, revoked, allowance or balance too low) with the last attempts. A chain that cannot be read is a 503 service_unavailable, never a verdict. See docs/subscriptions.md.",
+  params: { id: 'subscription' },
+  query: z.strictObject({}),
+  response: SubscriptionCollectionSchema,
+  errors: ['service_unavailable'],
 });

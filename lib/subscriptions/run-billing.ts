@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { emails, invoices, plans, subscriptionPeriods, subscriptions, type Plan, type Subscription } from '@/db/schema';
+import { collectionPulls, emails, invoices, plans, subscriptionPeriods, subscriptions, type Plan, type Subscription } from '@/db/schema';
 import { rowsOf, type Db } from '@/lib/db';
 import { enqueueEmail } from '@/lib/email/enqueue-email';
 import { log } from '@/lib/log';
@@ -10,14 +10,24 @@ import { writeSubscriptionEvents, type SubscriptionEventType } from './write-sub
 
 type Change = { set: Partial<Subscription>; events: SubscriptionEventType[] } | null;
 
-/** The current period's invoice: whether it is paid and when it falls due. */
+/**
+ * The current period's invoice: whether it is paid, when it falls due, and whether its automatic pull is in flight
+ * (recorded and signed, not yet seen mined; or mined and the watcher not yet seeing the payment): the payer's money is
+ * on its way, so no past-due reminder asking them to pay again.
+ */
 async function currentPeriod(tx: Db, sub: Subscription) {
   const [p] = await tx
-    .select({ dueAt: subscriptionPeriods.dueAt, invoiceStatus: invoices.status })
+    .select({ dueAt: subscriptionPeriods.dueAt, invoiceStatus: invoices.status, pullStatus: collectionPulls.status })
     .from(subscriptionPeriods)
     .innerJoin(invoices, eq(invoices.id, subscriptionPeriods.invoiceId))
+    .leftJoin(
+      collectionPulls,
+      and(eq(collectionPulls.subscriptionId, subscriptionPeriods.subscriptionId), eq(collectionPulls.periodStart, subscriptionPeriods.periodStart)),
+    )
     .where(and(eq(subscriptionPeriods.subscriptionId, sub.id), eq(subscriptionPeriods.periodStart, sub.currentPeriodStart)));
-  return p ? { dueAt: p.dueAt, paid: (PAID_STATUSES as readonly string[]).includes(p.invoiceStatus) } : null;
+  if (!p) return null;
+  const pulling = p.pullStatus === 'signed' || p.pullStatus === 'confirmed';
+  return { dueAt: p.dueAt, paid: (PAID_STATUSES as readonly string[]).includes(p.invoiceStatus), pulling };
 }
 
 /** The reminder of a past-due period: the invoice e-mail's own values (its pay link), as a reminder. */
@@ -40,7 +50,7 @@ async function remind(tx: Db, sub: Subscription) {
 async function step(tx: Db, sub: Subscription, plan: Plan, now: Date, networkFor?: NetworkFor): Promise<Change> {
   const period = sub.status === 'trialing' ? null : await currentPeriod(tx, sub);
   if (sub.status === 'past_due' && period?.paid) return { set: { status: 'active' }, events: [] };
-  if (sub.status === 'active' && period && !period.paid && now >= period.dueAt)
+  if (sub.status === 'active' && period && !period.paid && !period.pulling && now >= period.dueAt)
     return { set: { status: 'past_due' }, events: ['subscription.past_due'] };
   if (sub.status === 'past_due' && period && now >= addDays(period.dueAt, plan.graceDays))
     return { set: { status: 'canceled', canceledAt: now }, events: ['subscription.canceled'] };

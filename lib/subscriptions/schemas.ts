@@ -85,3 +85,78 @@ export const CancelSubscriptionBody = z.strictObject({
     .default(true)
     .describe('true (default): the subscription runs to currentPeriodEnd and is not renewed. false: canceled now (its open invoice stays payable).'),
 });
+
+const CollectionState = z
+  .enum([
+    'unsupported',
+    'not_set_up',
+    'authorized',
+    'period_collected',
+    'revoked',
+    'allowance_revoked',
+    'insufficient_allowance',
+    'insufficient_balance',
+    'canceled',
+  ])
+  .describe(
+    "unsupported: this rail has no collector (TRON, or no collector configured): pay by invoice. not_set_up: no payer's authorization kept. " +
+      "authorized: the next pull would go through. period_collected: this on-chain period's cap is used (it was pulled); the next one is pulled as usual. " +
+      'revoked: the payer revoked the permission on the collector. allowance_revoked: the allowance to the collector is zero. ' +
+      "insufficient_allowance / insufficient_balance: the payer's allowance or balance is below the amount. canceled: automatic collection was turned off (cancelReason).",
+  );
+
+export const CollectionAttemptSchema = z.object({
+  periodStart: Timestamp,
+  invoiceId: z.string(),
+  status: z
+    .enum(['skipped', 'signed', 'confirmed', 'failed'])
+    .describe(
+      'skipped: not pulled, e-mailed instead (reason); signed: sent, awaiting its receipt; confirmed: pulled; failed: reverted, e-mailed instead.',
+    ),
+  reason: z.string().nullable(),
+  amount: z.string(),
+  txHash: z.string().nullable(),
+  networkFee: z
+    .string()
+    .nullable()
+    .describe("The pull's gas charged to the account (pull_network_fee, with the pulled money's credit), in token; null unless confirmed."),
+  createdAt: Timestamp,
+});
+
+export const SubscriptionCollectionSchema = z
+  .object({
+    subscriptionId: z.string(),
+    state: CollectionState,
+    chain: z.enum(OFFERED_CHAINS),
+    chainId: z.int().nullable(),
+    token: z.enum(ASSETS),
+    tokenAddress: z.string().nullable(),
+    decimals: z.int().nullable(),
+    collectorAddress: z.string().nullable().describe('The spender to approve, and the contract to call `authorize` on.'),
+    approve: z
+      .object({
+        spender: z.string(),
+        amountPerPeriod: z.string().describe('Token base units each period pulls; the allowance must cover every pull, so approve a multiple.'),
+      })
+      .nullable()
+      .describe("The payer's `approve(spender, amount)` on the token, first."),
+    authorize: z
+      .object({
+        subscriptionId: z.string().describe('bytes32: keccak256 of the `sub_...` id.'),
+        token: z.string(),
+        maxPerPeriod: z.string().describe('Token base units.'),
+        periodSeconds: z.int(),
+        start: z.string().describe('Unix seconds: the next period start.'),
+      })
+      .nullable()
+      .describe(
+        'The arguments of `authorize(subscriptionId, token, maxPerPeriod, periodSeconds, start)`, called on the collector from the paying wallet.',
+      ),
+    payer: z.string().nullable(),
+    allowance: z.string().nullable().describe("The payer's allowance to the collector, in token (read now)."),
+    balance: z.string().nullable().describe("The payer's token balance (read now)."),
+    cancelReason: z.string().nullable(),
+    attempts: z.array(CollectionAttemptSchema).describe('The last attempts, newest first (at most 5).'),
+  })
+  .meta({ id: 'SubscriptionCollection' });
+export type SubscriptionCollectionView = z.infer<typeof SubscriptionCollectionSchema>;

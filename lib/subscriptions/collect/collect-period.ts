@@ -6,6 +6,7 @@ import type { Db } from '@/lib/db';
 import { readCollectionState, type CollectionState } from '../read-collection-state';
 import type { CollectorNetwork } from './collector-network';
 import { fallBack, settleHeldInvoiceEmail, type Attempt, type FallbackReason } from './fall-back';
+import { pricePullGas } from './price-pull-gas';
 import { recordPull, sendPull } from './pull-tx';
 
 /** Tests: a crash after the pull is recorded (before its broadcast), or after its broadcast (its receipt never read). */
@@ -54,7 +55,8 @@ async function finish(
   return db.transaction(async (tx) => {
     const done = await tx
       .update(collectionPulls)
-      .set({ status: 'confirmed', confirmedAt: now })
+      // The merchant's cost, decided once with the confirmation; charged with the credit of the pulled money (charge-pull-fees.ts).
+      .set({ status: 'confirmed', confirmedAt: now, networkFee: await pricePullGas(tx, net, row.id) })
       .where(and(eq(collectionPulls.id, row.id), eq(collectionPulls.status, 'signed')))
       .returning({ id: collectionPulls.id });
     if (!done.length) return 'raced';

@@ -14,6 +14,10 @@ export interface CollectorNetwork {
   collectorAddress: Address;
   operatorKey: Hex;
   adminKey?: Hex;
+  /** USD per unit of the gas coin and the network's flat transfer fee: the pull's gas priced in the token (price-pull-gas.ts). */
+  gasCoinUsd?: string;
+  networkFee?: string;
+  chain?: ChainKey;
 }
 
 export type RailLookup = (mode: Mode, chain: ChainKey, token: Asset) => Network | undefined;
@@ -36,6 +40,9 @@ export function collectorNetworkOf(net: Network | undefined): CollectorNetwork |
             collectorAddress: n.collectorAddress,
             operatorKey: n.gasWalletKey,
             adminKey: n.collectorAdminKey,
+            gasCoinUsd: n.gasCoinUsd,
+            networkFee: n.networkFee,
+            chain: n.chain,
           }
         : null,
     tron: () => null,

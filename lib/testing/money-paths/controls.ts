@@ -83,8 +83,17 @@ export async function tryAllowed(w: World, id: MoneyPathId, r: PathRunner, actor
     await decideWithdrawalApproval(w.db, w.ownerSession, (filler as { data: { id: string } }).data.id, 'reject', {});
   }
 
+  if (controls.includes('payer_permission')) await refused('payer permission revoked', { ...base, revoked: true });
+
   const { t, s } = await attempt(base);
   expect(t.ok, `${id} · ${actor} · allowed: ${JSON.stringify(t)}`).toBe(true);
+  if (controls.includes('once_per_period')) {
+    // The same period again (a re-run, or any other actor's attempt): nothing more leaves the payer.
+    const before = await snapshot(w, r);
+    const again = await run!(w, s, credOf(actor, home, w, s), base);
+    expect(again.ok, `${id} · ${actor} · once per period: ${JSON.stringify(again)}`).toBe(false);
+    expect(await snapshot(w, r)).toEqual(before);
+  }
   if (controls.includes('sender_only')) {
     const [p] = await w.db.select().from(heldPayments).where(eq(heldPayments.id, s.paymentId!));
     expect(p, 'sent back to its sender only').toMatchObject({ status: 'refunding', refundAddress: p!.fromAddress });

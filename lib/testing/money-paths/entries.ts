@@ -27,9 +27,20 @@ export interface Variant {
   tag?: string;
   /** The job's clock (the auto-refund delay is the subject): default two hours on. */
   now?: Date;
+  /** A subscription pull's subject whose payer revoked the permission on the collector. */
+  revoked?: boolean;
 }
 /** What the path acts on (made by the world's owner as a fixture, before what is written is counted). */
-export type Subject = { invoiceId: string; requestId?: string; paymentId?: string; withdrawalId?: string; linkSecret?: string; linkId?: string };
+export type Subject = {
+  invoiceId: string;
+  requestId?: string;
+  paymentId?: string;
+  withdrawalId?: string;
+  linkSecret?: string;
+  linkId?: string;
+  /** A subscription pull's: the subscription, its payer and the job's clock (its period billed). */
+  pull?: { subscriptionId: string; payer: `0x${string}`; at: Date };
+};
 
 export interface PathRunner {
   /** The amount and destination of an allowed attempt, and each way of asking for one the allow-list does not hold. */

@@ -10,6 +10,7 @@ import { redeemRefundClaim } from '@/lib/refunds/claims/redeem-refund-claim';
 import { autoRefund, runAutoRefunds } from '@/lib/refunds/requests/auto-refund';
 import { proposeRefundAddress } from '@/lib/refunds/requests/propose-refund-address';
 import { call } from '../app';
+import { pullJob, pullSubject } from './subscription-pull';
 import { api, asSession, fromApi, fromLib, type Cred, type PathRunner, type Subject, type Try, type Variant } from './entries';
 import { BTC_LISTED, BTC_UNLISTED, OVER_THRESHOLD, XRP_LISTED, type World } from './world';
 
@@ -216,6 +217,14 @@ export const RUNNERS: Record<MoneyPathId, PathRunner> = {
       },
       job,
     },
+  },
+  // Only the job pulls: no other actor has a way in (no /v1 operation, no dashboard action).
+  subscription_pull: {
+    amount: '10.00',
+    ...evm,
+    moneyOnly: true,
+    subject: pullSubject,
+    entries: { job: (w, s) => pullJob(w, s) },
   },
   held_withdrawal_approval: {
     amount: OVER_THRESHOLD,

@@ -1,0 +1,1 @@
+ALTER TABLE "collection_pulls" ADD COLUMN "network_fee" numeric(38, 18);
