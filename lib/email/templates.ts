@@ -25,7 +25,8 @@ function render(subject: string, merchant: string, lines: Line[]): RenderedEmail
 }
 
 /**
- * The e-mails' words: invoice (a period's invoice to pay), reminder (it is past due), receipt (a payment received).
+ * The e-mails' words: invoice (a period's invoice to pay), upcoming (due soon), reminder (it is past due), receipt (a
+ * payment received), canceled (the subscription ended, and why).
  * `data` holds strings only (amounts as decimal strings); every value is escaped in HTML.
  */
 export function renderEmail(kind: EmailKind, d: Record<string, string>): RenderedEmail {
@@ -37,6 +38,19 @@ export function renderEmail(kind: EmailKind, d: Record<string, string>): Rendere
         `${d.description ?? 'Your invoice'} is ready.`,
         `Amount: ${what}. Please pay by ${d.dueAt}.`,
         { link: d.payUrl!, label: 'Pay the invoice' },
+      ]);
+    case 'upcoming':
+      return render(`Your invoice from ${merchant} is due soon`, merchant, [
+        `${d.description ?? 'Your invoice'} (${what}) is due on ${d.dueAt}.`,
+        { link: d.payUrl!, label: 'Pay the invoice' },
+      ]);
+    case 'canceled':
+      return render(`Your ${d.planName ?? ''} subscription with ${merchant} is canceled`.replace('  ', ' '), merchant, [
+        d.reason === 'unpaid'
+          ? `Your ${d.planName} subscription was canceled: its invoice was not paid by the end of the grace period.`
+          : d.reason === 'period_end'
+            ? `Your ${d.planName} subscription ended at the end of its period, as requested. You will not be billed again.`
+            : `Your ${d.planName} subscription was canceled by ${merchant}. You will not be billed again.`,
       ]);
     case 'reminder':
       return render(`Reminder: your invoice from ${merchant} is past due`, merchant, [

@@ -3,6 +3,7 @@ import { subscriptions } from '@/db/schema';
 import type { Db } from '@/lib/db';
 import type { Mode } from '@/lib/mode';
 import { getSubscription, getSubscriptionOrThrow } from './load-subscription';
+import { emailCancellation } from './email-cancellation';
 import { writeSubscriptionEvents } from './write-subscription-events';
 
 /**
@@ -20,7 +21,10 @@ export async function cancelSubscription(
     const live = and(eq(subscriptions.id, where.id), ne(subscriptions.status, 'canceled'));
     const set = input.atPeriodEnd ? { cancelAtPeriodEnd: true, updatedAt: now } : { status: 'canceled' as const, canceledAt: now, updatedAt: now };
     const [sub] = await tx.update(subscriptions).set(set).where(live).returning();
-    if (sub && !input.atPeriodEnd) await writeSubscriptionEvents(tx, sub, ['subscription.canceled']);
+    if (sub && !input.atPeriodEnd) {
+      await writeSubscriptionEvents(tx, sub, ['subscription.canceled']);
+      await emailCancellation(tx, sub, 'merchant');
+    }
   });
   return getSubscription(db, where);
 }

@@ -4,8 +4,10 @@ import { rowsOf, type Db } from '@/lib/db';
 import { enqueueEmail } from '@/lib/email/enqueue-email';
 import { log } from '@/lib/log';
 import { PAID_STATUSES } from '@/lib/payment-links/view';
+import { emailCancellation } from './email-cancellation';
 import { openPeriod, periodBounds, type NetworkFor } from './open-period';
 import { addDays } from './periods';
+import { remindUpcoming } from './remind-upcoming';
 import { writeSubscriptionEvents, type SubscriptionEventType } from './write-subscription-events';
 
 type Change = { set: Partial<Subscription>; events: SubscriptionEventType[] } | null;
@@ -80,6 +82,7 @@ async function billOne(db: Db, id: string, now: Date, networkFor?: NetworkFor): 
     for (let i = 0; i < 4 && sub.status !== 'canceled'; i++) {
       const change = await step(tx, sub, plan!, now, networkFor);
       if (!change) break;
+      const wasPastDue = sub.status === 'past_due';
       [sub] = await tx
         .update(subscriptions)
         .set({ ...change.set, updatedAt: now })
@@ -87,6 +90,7 @@ async function billOne(db: Db, id: string, now: Date, networkFor?: NetworkFor): 
         .returning();
       await writeSubscriptionEvents(tx, sub!, change.events);
       if (change.events.includes('subscription.past_due')) await remind(tx, sub!);
+      if (change.events.includes('subscription.canceled')) await emailCancellation(tx, sub!, wasPastDue ? 'unpaid' : 'period_end');
       written.push(...change.events);
     }
     return written;
@@ -136,5 +140,7 @@ export async function runBilling(db: Db, opts: BillingOptions = {}) {
       log.error('subscription billing failed', { subscriptionId: id, error: err instanceof Error ? err.message : String(err) });
     }
   }
-  return { seen: rows.length, failed, events: counts };
+  // Before-due reminders: not a transition, so a pass of their own (idempotent per invoice).
+  const upcoming = await remindUpcoming(db, now, opts.tenantId);
+  return { seen: rows.length, failed, events: counts, upcoming };
 }

@@ -7,7 +7,13 @@ import type { listEmails } from '@/lib/email/list-emails';
 
 type Row = Awaited<ReturnType<typeof listEmails>>['data'][number];
 
-const KIND: Record<Row['kind'], string> = { invoice: 'Invoice', reminder: 'Past-due reminder', receipt: 'Receipt' };
+const KIND: Record<Row['kind'], string> = {
+  invoice: 'Invoice',
+  upcoming: 'Due-soon reminder',
+  reminder: 'Past-due reminder',
+  receipt: 'Receipt',
+  canceled: 'Subscription canceled',
+};
 const STATUS: Record<Row['status'], { label: string; tone: 'green' | 'blue' | 'red' | 'amber' | 'gray' }> = {
   sent: { label: 'Sent', tone: 'green' },
   pending: { label: 'Waiting to send', tone: 'blue' },
