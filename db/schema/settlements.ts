@@ -123,7 +123,7 @@ export const settlements = pgTable(
     sweptEarly: boolean().notNull().default(false),
     /**
      * A TRON sweep waiting for the energy wallet's stake (issue 44): when it was first told to wait, kept through
-     * later failed attempts, cleared when its plan is stored. Its place in the fair stake queue
+     * later failed attempts, cleared when its plan is stored or it fails for good. Its place in the fair stake queue
      * (lib/settlements/tron/stake-queue.ts), never read from last_error, which only says why.
      */
     stakeWaitSince: tstz(),

@@ -206,6 +206,12 @@ describe('TRON sweeps waiting for stake queue fairly across tenants', () => {
     await runOnce([a2]);
     expect(await planOf(a2)).toMatchObject({ status: 'completed', stakeWaitSince: null, gasPlan: { feeMode: 'delegate' } });
     expect(await ahead()).toBe(0n);
+
+    // A waiting sweep that fails for good leaves the queue: a retry from the console must wait again to get back in.
+    await runOnce([a3]);
+    expect((await planOf(a3)).stakeWaitSince).toBeInstanceOf(Date);
+    await recordSettlementFailure(a3.db, a3.settlementId, new Error('given up'), { maxAttempts: 0, backoffMs: 0 });
+    expect(await planOf(a3)).toMatchObject({ status: 'failed', stakeWaitSince: null });
     await reclaimSweepResources(a2.db, net, mining);
   }, 180_000);
 });
