@@ -121,6 +121,12 @@ export const settlements = pgTable(
      * solidified block (finishSettlement's gate); a reorg that takes a payment away leaves it uncredited.
      */
     sweptEarly: boolean().notNull().default(false),
+    /**
+     * A TRON sweep waiting for the energy wallet's stake (issue 44): when it was first told to wait, kept through
+     * later failed attempts, cleared when its plan is stored or it fails for good. Its place in the fair stake queue
+     * (lib/settlements/tron/stake-queue.ts), never read from last_error, which only says why.
+     */
+    stakeWaitSince: tstz(),
     attempts: integer().notNull().default(0),
     nextAttemptAt: tstz().notNull().defaultNow(),
     /** A worker holds it until then; a crashed worker's claim lapses. */

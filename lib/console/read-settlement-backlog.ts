@@ -14,6 +14,8 @@ export interface SettlementBacklogRow {
   running: number;
   /** Of those, backing off: waiting for stake other sweeps hold, or retrying after a failure. */
   waiting: number;
+  /** Of those, TRON sweeps in the fair stake queue (settlements.stake_wait_since, not yet planned; `gateway_settlement_stake_queue`). */
+  stakeQueue: number;
   /** Tenants with open settlements: a backlog of one tenant's sweeps queues fairly behind the others (claimSettlement). */
   tenants: number;
   /** Seconds since the oldest open settlement was made (`gateway_settlement_oldest_age_seconds`). */
@@ -33,6 +35,7 @@ export async function readSettlementBacklog(db: Db): Promise<SettlementBacklogRo
     open: string;
     running: string;
     waiting: string;
+    stake_queue: string;
     tenants: string;
     oldest: number;
     oldest_id: string;
@@ -41,6 +44,7 @@ export async function readSettlementBacklog(db: Db): Promise<SettlementBacklogRo
       select mode, chain_id, count(*) as open,
              count(*) filter (where status = 'processing' and locked_until > now()) as running,
              count(*) filter (where next_attempt_at > now()) as waiting,
+             count(*) filter (where stake_wait_since is not null and gas_plan is null) as stake_queue,
              count(distinct tenant_id) as tenants,
              extract(epoch from now() - min(created_at))::float8 as oldest,
              (array_agg(id order by created_at))[1] as oldest_id
@@ -60,6 +64,7 @@ export async function readSettlementBacklog(db: Db): Promise<SettlementBacklogRo
         open: Number(r.open),
         running: Number(r.running),
         waiting: Number(r.waiting),
+        stakeQueue: Number(r.stake_queue),
         tenants: Number(r.tenants),
         oldestAgeSeconds: Math.max(0, Math.round(r.oldest)),
         oldestId: r.oldest_id,

@@ -56,6 +56,13 @@ export async function collectMetrics(db: Db): Promise<string> {
     }
   }
 
+  const stakeQueue = gauge(
+    'gateway_settlement_stake_queue',
+    "TRON sweeps waiting in the fair queue for the energy wallet's stake (not yet planned) per network.",
+    ['mode', 'chain'],
+  );
+  for (const net of networks) stakeQueue.set({ mode: net.mode, chain: net.chain }, q.stakeQueue.get(`${net.mode}:${net.chainId}`) ?? 0);
+
   // The SDN screening list (lib/screening): how old the list is, and how many entries each family screens against.
   const list = currentList();
   gauge('gateway_screening_list_age_seconds', 'Seconds since the SDN screening list in use was published (its listDate).').set(

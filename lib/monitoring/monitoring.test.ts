@@ -59,6 +59,7 @@ const FAMILIES = [
   'gateway_chain_cursor_lag_blocks',
   'gateway_settlement_backlog',
   'gateway_settlement_oldest_age_seconds',
+  'gateway_settlement_stake_queue',
   'gateway_withdrawal_backlog',
   'gateway_withdrawal_oldest_age_seconds',
   'gateway_webhook_queue_depth',

@@ -7,6 +7,8 @@ export interface QueueFigures {
   cursors: Map<string, number>;
   /** `mode:chainId` → open items and the oldest one's age in seconds. */
   settlements: Map<string, { n: number; oldest: number }>;
+  /** `mode:chainId` → TRON sweeps in the fair stake queue (settlements.stake_wait_since set, not yet planned). */
+  stakeQueue: Map<string, number>;
   withdrawals: Map<string, { n: number; oldest: number }>;
   webhookQueue: number;
   webhookDue: number;
@@ -23,11 +25,14 @@ const byNetwork = (rows: { mode: string; chain_id: number; n: string; oldest: st
 /** The database's side of /metrics: counts, ages and sums only (each statement served by an existing index or a small table). */
 export async function readQueueFigures(db: Db): Promise<QueueFigures> {
   const windowSecs = env().EXCHANGE_WEIGHT_WINDOW_SECONDS;
-  const [cursors, settlements, withdrawals, queue, outbox, weight, jobs] = await Promise.all([
+  const [cursors, settlements, stakeQueue, withdrawals, queue, outbox, weight, jobs] = await Promise.all([
     db.execute(sql`select mode, chain_id, last_block from chain_cursors`),
     db.execute(sql`
       select mode, chain_id, count(*) as n, extract(epoch from now() - min(created_at))::float8 as oldest
         from settlements where status in ('pending', 'processing') group by 1, 2`),
+    db.execute(sql`
+      select mode, chain_id, count(*) as n from settlements
+       where status in ('pending', 'processing') and stake_wait_since is not null and gas_plan is null group by 1, 2`),
     db.execute(sql`
       select mode, chain_id, count(*) as n, extract(epoch from now() - min(created_at))::float8 as oldest
         from withdrawals where status in ('PENDING', 'PROCESSING') group by 1, 2`),
@@ -47,6 +52,7 @@ export async function readQueueFigures(db: Db): Promise<QueueFigures> {
       rowsOf<{ mode: string; chain_id: number; last_block: string }>(cursors).map((r) => [`${r.mode}:${r.chain_id}`, Number(r.last_block)]),
     ),
     settlements: byNetwork(rowsOf(settlements)),
+    stakeQueue: new Map(rowsOf<{ mode: string; chain_id: number; n: string }>(stakeQueue).map((r) => [`${r.mode}:${r.chain_id}`, Number(r.n)])),
     withdrawals: byNetwork(rowsOf(withdrawals)),
     webhookQueue: Number(qr?.n ?? 0),
     webhookDue: Number(qr?.due ?? 0),

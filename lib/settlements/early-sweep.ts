@@ -39,7 +39,7 @@ export async function refuseOrphanedSweep(db: Db, s: Settlement): Promise<void> 
 export async function abandonSettlement(db: Db, id: string, reason: string) {
   await db
     .update(settlements)
-    .set({ status: 'failed', lastError: reason.slice(0, 500), lockedUntil: null })
+    .set({ status: 'failed', lastError: reason.slice(0, 500), lockedUntil: null, stakeWaitSince: null })
     .where(and(eq(settlements.id, id), sql`${settlements.status} in ('pending', 'processing')`));
 }
 

@@ -36,7 +36,11 @@ export async function recordSettlementFailure(db: Db, settlementId: string, err:
       return s;
     }
     log.error('settlement failed after retries', { settlementId, attempts: s.attempts, error: message });
-    await tx.update(settlements).set({ status: 'failed', lastError: message, lockedUntil: null }).where(eq(settlements.id, s.id));
+    // Failed for good: out of the TRON stake queue too (a console retry waits again to get back in).
+    await tx
+      .update(settlements)
+      .set({ status: 'failed', lastError: message, lockedUntil: null, stakeWaitSince: null })
+      .where(eq(settlements.id, s.id));
     const invoice = await lockInvoice(tx, s.invoiceId);
     // An early TRON sweep's invoice may still be CONFIRMED (issue 44): it fails as a payout would, so support sees it.
     const payout = invoice.status === 'PROCESSING_PAYOUT' || (s.sweptEarly && invoice.status === 'CONFIRMED');

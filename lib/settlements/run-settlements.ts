@@ -65,7 +65,7 @@ export async function runSettlements(
       await settleInvoice(db, net, id, opts.hooks);
       result.completed++;
     } catch (err) {
-      if (err instanceof SettlementWaiting) await putBack(db, id, err.message);
+      if (err instanceof SettlementWaiting) await putBack(db, id, err);
       else if (err instanceof SettlementAbandoned) await abandonSettlement(db, id, err.message);
       else {
         result.failed++;
@@ -96,15 +96,19 @@ export async function runSettlements(
   return result;
 }
 
-/** Back in the queue in a few seconds, the attempt not counted: nothing failed (SettlementWaiting). */
-async function putBack(db: Db, id: string, reason: string) {
+/**
+ * Back in the queue in a few seconds, the attempt not counted: nothing failed (SettlementWaiting). A sweep waiting
+ * for stake is marked in the stake queue from its first wait on (stake_wait_since; the planner clears it).
+ */
+async function putBack(db: Db, id: string, wait: SettlementWaiting) {
   await db
     .update(settlements)
     .set({
       attempts: sql`greatest(${settlements.attempts} - 1, 0)`,
       lockedUntil: null,
-      lastError: reason,
+      lastError: wait.message,
       nextAttemptAt: new Date(Date.now() + WAIT_MS),
+      ...(wait.forStake ? { stakeWaitSince: sql`coalesce(${settlements.stakeWaitSince}, now())` } : {}),
     })
     .where(eq(settlements.id, id));
 }

@@ -10,10 +10,14 @@ import { readTronHeads } from '@/lib/chain/tron/read-chain';
 import { estimateTrc20Transfer, readTronAccount } from '@/lib/chain/tron/resources';
 import { readTronStake } from '@/lib/chain/tron/stake';
 import { buildStake, signTronTx } from '@/lib/chain/tron/transactions';
+import { readSettlementBacklog } from '@/lib/console/read-settlement-backlog';
+import { collectMetrics } from '@/lib/monitoring/collect-metrics';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { tronPaidSettlement, type TronPaid } from '@/lib/testing/tron-paid-settlement';
 import { startTronRail, type TronRail } from '@/lib/testing/tron-rail';
 import { SUN, withMargin } from './tron/plan-tron-sweep';
+import { sweepsAhead } from './tron/stake-queue';
+import { recordSettlementFailure } from './record-settlement-failure';
 import { runSettlements } from './run-settlements';
 import { reclaimSweepResources, type SettleHooks, type SettleNetwork } from './settle-invoice';
 
@@ -143,5 +147,71 @@ describe('TRON sweeps waiting for stake queue fairly across tenants', () => {
       expect((await readTronAccount(rail.client, t.deposit)).energyLimit).toBe(0);
     }
     expect((await readTronStake(rail.client, wallet)).delegatedEnergySun).toBe(0n);
+  }, 180_000);
+
+  it('the queue position is its own column: an error text is never taken for one, nor a later error for leaving the queue', async () => {
+    const busy = await createTestTenant({ invoiceFeeRate: '0.01' });
+    const other = await createTestTenant({ invoiceFeeRate: '0.01' });
+    const [a1, a2] = [await tronPaidSettlement(rail, busy, '10.00'), await tronPaidSettlement(rail, busy, '11.00')];
+    const est = await estimateTrc20Transfer(rail.client, {
+      token: rail.node.usdt,
+      from: a1.deposit,
+      to: TRON_ADDRESS_CODEC.parse(rail.node.keys.hot.address),
+      amount: a1.units,
+    });
+    const perTrx = (await readTronAccount(rail.client, rail.node.keys.hot.hex)).energyPerTrx;
+    const perSweep = (BigInt(Math.ceil(withMargin(est.energy) / perTrx)) + 1n) * SUN;
+    // Stake for one and a half sweeps: the first holds it, the second waits for it.
+    await useEnergyWalletStaking((perSweep * 3n) / 2n);
+    await runOnce([a1]);
+    expect(await planOf(a1)).toMatchObject({ status: 'completed', stakeWaitSince: null });
+    await runOnce([a2]);
+    const waited = await planOf(a2);
+    expect(waited).toMatchObject({ gasPlan: null, status: 'processing' });
+    expect(waited.stakeWaitSince).toBeInstanceOf(Date);
+    const since = waited.stakeWaitSince!;
+    // The console and /metrics count the stake queue from the column (the backlog and its age as before).
+    const backlog = (await readSettlementBacklog(a2.db)).find((b) => b.chainId === rail.net.chainId);
+    expect(backlog).toMatchObject({ chain: 'TRON', stakeQueue: 1 });
+    const text = await collectMetrics(a2.db);
+    const gauge = (name: string) => Number(new RegExp(`^${name}\\{mode="test",chain="TRON"\\} (\\S+)$`, 'm').exec(text)?.[1]);
+    expect(gauge('gateway_settlement_stake_queue')).toBe(1);
+    expect(gauge('gateway_settlement_backlog')).toBe(backlog!.open);
+
+    // A later sweep of the same tenant: the waiting one goes first.
+    const a3 = await tronPaidSettlement(rail, busy, '12.00');
+    const ahead = async () => sweepsAhead(a3.db, (await planOf(a3))!);
+    expect(await ahead()).toBe(1n);
+
+    // A sweep that never waited for stake but failed with a message that reads like the queue's: not in the queue.
+    const z = await tronPaidSettlement(rail, other, '5.00');
+    await recordSettlementFailure(z.db, z.settlementId, new Error("waiting for the energy wallet's stake: not really"), {
+      maxAttempts: 5,
+      backoffMs: 0,
+    });
+    expect((await planOf(z)).lastError).toMatch(/^waiting for the energy wallet's stake/);
+    expect(await ahead()).toBe(1n);
+
+    // The waiting sweep's next attempt fails for another reason (its last error overwritten): it keeps its place.
+    await recordSettlementFailure(a2.db, a2.settlementId, new Error('node read failed'), { maxAttempts: 5, backoffMs: 0 });
+    expect(await planOf(a2)).toMatchObject({ lastError: 'node read failed', stakeWaitSince: since });
+    expect(await ahead()).toBe(1n);
+
+    // Waiting again keeps the time it first waited; once planned, it leaves the queue.
+    await dueNow([a2]);
+    await runOnce([a2]);
+    expect((await planOf(a2)).stakeWaitSince).toEqual(since);
+    await reclaimSweepResources(a2.db, net, mining);
+    await dueNow([a2]);
+    await runOnce([a2]);
+    expect(await planOf(a2)).toMatchObject({ status: 'completed', stakeWaitSince: null, gasPlan: { feeMode: 'delegate' } });
+    expect(await ahead()).toBe(0n);
+
+    // A waiting sweep that fails for good leaves the queue: a retry from the console must wait again to get back in.
+    await runOnce([a3]);
+    expect((await planOf(a3)).stakeWaitSince).toBeInstanceOf(Date);
+    await recordSettlementFailure(a3.db, a3.settlementId, new Error('given up'), { maxAttempts: 0, backoffMs: 0 });
+    expect(await planOf(a3)).toMatchObject({ status: 'failed', stakeWaitSince: null });
+    await reclaimSweepResources(a2.db, net, mining);
   }, 180_000);
 });

@@ -50,6 +50,7 @@ export default async function StuckWorkPage() {
                     <th className={thClass}>Open</th>
                     <th className={thClass}>Running</th>
                     <th className={thClass}>Waiting</th>
+                    <th className={thClass}>For stake</th>
                     <th className={thClass}>Tenants</th>
                     <th className={thClass}>Oldest</th>
                   </tr>
@@ -66,6 +67,9 @@ export default async function StuckWorkPage() {
                       <td className={tdClass}>{b.running}</td>
                       <td className={tdClass} title="Backing off: waiting for stake other sweeps hold, or retrying after a failure">
                         {b.waiting}
+                      </td>
+                      <td className={tdClass} title="TRON sweeps in the fair queue for the energy wallet's stake" data-backlog-stake-queue>
+                        {b.stakeQueue}
                       </td>
                       <td className={tdClass}>{b.tenants}</td>
                       <td className={tdClass} data-backlog-oldest={b.oldestAgeSeconds}>

@@ -165,13 +165,15 @@ export async function planTronSweep(db: Db, p: TronSweepParties, s: Settlement, 
       const queue = ahead > 0n ? `; ${ahead} sweep${ahead === 1n ? '' : 's'} of tenants holding less of it, or waiting longer, go first` : '';
       throw new SettlementWaiting(
         `${STAKE_WAIT}: this sweep needs ${trx(delegateSun)}, ${trx(available > 0n ? available : 0n)} is free while other sweeps hold the rest${queue}`,
+        { forStake: true },
       );
     } else {
       throw new TronSweepRefused(
         `the energy wallet cannot pay this sweep's ${energy} energy: it needs ${trx(delegateSun)} of delegatable stake, has ${trx(available > 0n ? available : 0n)} and ${trx(stakeable > 0n ? stakeable : 0n)} to stake beyond its ${trx(ENERGY_WALLET_RESERVE_SUN)} reserve; stake more TRX, or set ${p.burnVariable}=true to burn ~${trx(BigInt(energy) * fees.energySun)} per sweep`,
       );
     }
-    await tx.update(settlements).set({ gasPlan: plan }).where(eq(settlements.id, s.id));
+    // Planned: out of the stake queue (it holds a reservation now), in the same statement that stores the plan.
+    await tx.update(settlements).set({ gasPlan: plan, stakeWaitSince: null }).where(eq(settlements.id, s.id));
     return plan;
   });
 }

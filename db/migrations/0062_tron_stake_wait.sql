@@ -1,0 +1,1 @@
+ALTER TABLE "settlements" ADD COLUMN "stake_wait_since" timestamp (3) with time zone;
