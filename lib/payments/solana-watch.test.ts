@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainTransfers, events, invoices } from '@/db/schema';
+import { chainTransfers, events, heldPayments, invoices } from '@/db/schema';
 import { startSolanaNode, type SolanaNode } from '@/devtools/solana-node/solana-node';
 import { ADDRESS_CODECS } from '@/lib/chain/address-codecs';
 import { loadCursor } from '@/lib/chain/cursor';
@@ -12,6 +12,7 @@ import { createInvoice } from '@/lib/invoices/create-invoice';
 import { expireInvoices } from '@/lib/invoices/expire-invoices';
 import { CreateInvoiceBody } from '@/lib/invoices/schemas';
 import { createTestTenant } from '@/lib/testing/fixtures';
+import { listAddresses, resetScreeningAfterEach } from '@/lib/testing/screening';
 import { faultySolanaNode, solanaPayer } from '@/lib/testing/solana-payer';
 import { watchNetwork } from './watch-families';
 
@@ -64,6 +65,8 @@ const typesOf = async (id: string) =>
   );
 
 describe('the Solana watcher on the stand-in', () => {
+  resetScreeningAfterEach();
+
   it('an invoice paid from a wallet is DETECTED at confirmed and CONFIRMED at finalized, once', async () => {
     const inv = await newInvoice();
     const payer = solanaPayer(node);
@@ -149,5 +152,54 @@ describe('the Solana watcher on the stand-in', () => {
     await watchNetwork(t.db, net);
     expect(await expireInvoices(t.db, net)).toBeGreaterThanOrEqual(1);
     expect((await rowOf(inv.id)).status).toBe('EXPIRED');
+  });
+
+  it('another mint paid to the deposit owner is held, never counted; a payment after expiry is recorded late', async () => {
+    const both: Net = { ...net, tokens: [...net.tokens!, { asset: 'USDT', address: codec.wireForm(SOLANA_DEV.mints.USDT), decimals: 6 }] };
+    const inv = await newInvoice('5');
+    const payer = solanaPayer(node);
+    const wallet = await payer.funded('USDT', 10_000_000n);
+    const signature = await payer.pay(wallet, codec.parse(inv.depositAddress), 'USDT', 5_000_000n);
+    node.advance(1);
+    await watchNetwork(t.db, both);
+    expect((await rowOf(inv.id)).status).toBe('PENDING');
+    const held = await t.db.select().from(heldPayments).where(eq(heldPayments.invoiceId, inv.id));
+    expect(held).toEqual([
+      expect.objectContaining({ txHash: signature, token: 'USDT', mismatch: 'token', fromAddress: wallet.address, toAddress: inv.depositAddress }),
+    ]);
+    await watchNetwork(t.db, both);
+    expect(await t.db.select().from(heldPayments).where(eq(heldPayments.invoiceId, inv.id))).toHaveLength(1);
+    expect(await t.db.select().from(chainTransfers).where(eq(chainTransfers.invoiceId, inv.id))).toEqual([]);
+
+    // Expired by a completed pass, then paid: the payment is recorded as late.
+    await t.db
+      .update(invoices)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(invoices.id, inv.id));
+    await watchNetwork(t.db, both);
+    await expireInvoices(t.db, both);
+    expect((await rowOf(inv.id)).status).toBe('EXPIRED');
+    const usdc = await payer.funded('USDC', 10_000_000n);
+    await payer.pay(usdc, codec.parse(inv.depositAddress), 'USDC', 5_000_000n);
+    node.advance(1);
+    await watchNetwork(t.db, both);
+    expect((await rowOf(inv.id)).status).toBe('EXPIRED');
+    expect(await t.db.select().from(chainTransfers).where(eq(chainTransfers.invoiceId, inv.id))).toEqual([expect.objectContaining({ late: true })]);
+    expect(await typesOf(inv.id)).toContain('invoice.late_payment');
+  });
+
+  it('a listed sender is held for review, never counted', async () => {
+    const inv = await newInvoice('2');
+    const payer = solanaPayer(node);
+    const wallet = await payer.funded('USDC', 10_000_000n);
+    listAddresses(wallet.address);
+    const signature = await payer.pay(wallet, codec.parse(inv.depositAddress), 'USDC', 2_000_000n);
+    node.advance(FINALIZED_DEPTH);
+    await watchNetwork(t.db, net);
+    expect((await rowOf(inv.id)).status).toBe('PENDING');
+    expect(await t.db.select().from(heldPayments).where(eq(heldPayments.invoiceId, inv.id))).toEqual([
+      expect.objectContaining({ txHash: signature, mismatch: 'screening', fromAddress: wallet.address }),
+    ]);
+    expect(await t.db.select().from(chainTransfers).where(eq(chainTransfers.invoiceId, inv.id))).toEqual([]);
   });
 });
