@@ -59,7 +59,7 @@ export const WATCH_FAMILIES: { [F in ChainFamily]: WatchFamily<F> } = {
     // A viem client given for EVM tests does not apply to TRON.
     once: (db, net, { client: _viem, ...scan }) => watchTron(db, net, scan),
   },
-  // Each open invoice's deposit token accounts, read at `confirmed`; a slot every 400 ms (docs/solana.md §6).
+  // Each open invoice's deposit token accounts, read at `confirmed`; a slot every 400 ms (docs/solana.md §6.1).
   solana: {
     pollMs: 1_000,
     loop: (db, net) => {

@@ -31,7 +31,7 @@ const CONFIRM_MARGIN_MS = 5_000;
 type SolanaWatchNetwork = ReadyNetwork<'rpcUrl' | 'tokenAddress', SolanaNetwork>;
 
 /**
- * One watcher pass for a Solana network (docs/solana.md §3, §6). There is no log scan by block range: each watched
+ * One watcher pass for a Solana network (docs/solana.md §3, §6.1). There is no log scan by block range: each watched
  * invoice's deposit owner has its own associated token account per mint, so the pass reads those accounts'
  * payments (readDeposits, at `confirmed`) and attributes them by where they landed. A payment is recorded, keyed
  * by its signature, when it is first listed at `confirmed` (DETECTED, through applyTransfers as on the other
