@@ -144,13 +144,29 @@ async function confirmFinalized(db: Db, ids: string[], finalized: ReadonlySet<st
     .select()
     .from(invoices)
     .where(and(inArray(invoices.id, ids), inArray(invoices.status, ['DETECTED', 'OVERPAID'])));
+  // Every candidate's payments in one read, in the order confirmInvoices sums them.
+  const all = candidates.length
+    ? await db
+        .select({
+          invoiceId: chainTransfers.invoiceId,
+          txHash: chainTransfers.txHash,
+          logIndex: chainTransfers.logIndex,
+          amount: chainTransfers.amount,
+        })
+        .from(chainTransfers)
+        .where(
+          inArray(
+            chainTransfers.invoiceId,
+            candidates.map((c) => c.id),
+          ),
+        )
+        .orderBy(asc(chainTransfers.blockTime), asc(chainTransfers.blockNumber), asc(chainTransfers.logIndex))
+    : [];
+  const byInvoice = new Map<string, typeof all>();
+  for (const t of all) byInvoice.set(t.invoiceId, [...(byInvoice.get(t.invoiceId) ?? []), t]);
   let confirmed = 0;
   for (const inv of candidates) {
-    const paid = await db
-      .select({ txHash: chainTransfers.txHash, logIndex: chainTransfers.logIndex, amount: chainTransfers.amount })
-      .from(chainTransfers)
-      .where(eq(chainTransfers.invoiceId, inv.id))
-      .orderBy(asc(chainTransfers.blockTime), asc(chainTransfers.blockNumber), asc(chainTransfers.logIndex));
+    const paid = byInvoice.get(inv.id) ?? [];
     let sum = new Decimal(0);
     const threshold = paidThreshold(inv);
     const upTo = paid.findIndex((t) => (sum = sum.add(t.amount)).gte(threshold));
