@@ -18,7 +18,7 @@ export const SOLANA_FAMILY: FamilyOps<'solana'> = {
   // The same Base58 text is stored and shown.
   payerAddress: (stored) => SOLANA_ADDRESS_CODEC.parse(stored),
   // A Solana Pay URL (`solana:<owner>?amount=…&spl-token=<mint>`) needs the amount in whole tokens, which this
-  // interface does not carry yet (docs/solana.md §6): wallets scan the plain address meanwhile.
+  // interface does not carry yet (docs/solana.md §6.2): wallets scan the plain address meanwhile.
   paymentUri: () => null,
   checkRail: (net) => checkSolanaRail(net),
   // The slot at `confirmed`: what the detection reads at.

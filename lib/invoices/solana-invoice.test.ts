@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoices } from '@/db/schema';
 import { startSolanaNode, type SolanaNode } from '@/devtools/solana-node/solana-node';
 import { ADDRESS_CODECS } from '@/lib/chain/address-codecs';
-import { UnsupportedOnRailError } from '@/lib/chain/common/unsupported-on-rail';
 import { getRail, setNetworkOverride, type SolanaNetwork } from '@/lib/chain/network';
 import { solanaDepositOwner } from '@/lib/chain/solana/deposit-owner-key';
 import { readDeposits } from '@/lib/chain/solana/read-deposits';
@@ -20,8 +19,8 @@ import { CreateInvoiceBody } from './schemas';
 /**
  * Issue 49 step 1, with the Solana rail enabled in a test (a network override; RAILS cannot enable it): an invoice
  * gets its own deposit owner (SLIP-0010, m/44'/501'/index'/0'), a payer's wallet pays that owner's associated token
- * account, and the family's deposit read sees it at `confirmed` then `finalized`. The watcher that would record it
- * is not built: it refuses, and the invoice stays PENDING rather than being told "nothing paid".
+ * account, and the family's deposit read sees it at `confirmed` then `finalized`; the family's watcher then confirms it
+ * (step by step in lib/payments/solana-watch.test.ts).
  */
 const FINALIZED_DEPTH = 4;
 let node: SolanaNode;
@@ -90,10 +89,11 @@ describe('a Solana invoice on the stand-in (rail enabled by a test override)', (
     // The other invoice's owner received nothing.
     expect((await readDeposits(rpc, { owner: ADDRESS_CODECS.solana.parse(b.depositAddress), mint: net.tokenAddress })).deposits).toEqual([]);
 
-    // The watcher is not built: it refuses, and nothing about the invoice changes.
-    await expect(watchNetwork(t.db, net)).rejects.toBeInstanceOf(UnsupportedOnRailError);
-    const [after] = await t.db.select().from(invoices).where(eq(invoices.id, a.id));
-    expect(after!.status).toBe('PENDING');
-    expect(Number(after!.amountReceived)).toBe(0);
+    // The family's watcher records it, already finalized: paid and confirmed in one pass; the other invoice is untouched.
+    await watchNetwork(t.db, net);
+    const [after, other] = await Promise.all([a, b].map(async (i) => (await t.db.select().from(invoices).where(eq(invoices.id, i.id)))[0]!));
+    expect(after!.status).toBe('CONFIRMED');
+    expect(Number(after!.amountReceived)).toBe(12.5);
+    expect(other!.status).toBe('PENDING');
   });
 });

@@ -6,7 +6,8 @@ import { tronClientOf } from '@/lib/chain/tron-network-client';
 import type { ChainFamily } from '@/lib/config/rails';
 import { watchChain, type WatchOptions } from './watch-chain';
 import { TRON_READ_TIMEOUT_MS, watchTron } from './watch-tron';
-import { UnsupportedOnRailError } from '@/lib/chain/common/unsupported-on-rail';
+import { solanaRpc } from '@/lib/chain/solana/rpc';
+import { SOLANA_READ_TIMEOUT_MS, watchSolana } from './watch-solana';
 
 export type WatchNetwork<N extends Network = Network> = ReadyNetwork<'rpcUrl' | 'tokenAddress', N>;
 
@@ -58,14 +59,17 @@ export const WATCH_FAMILIES: { [F in ChainFamily]: WatchFamily<F> } = {
     // A viem client given for EVM tests does not apply to TRON.
     once: (db, net, { client: _viem, ...scan }) => watchTron(db, net, scan),
   },
-  // Not built (docs/solana.md §6; the reads are lib/chain/solana/read-deposits.ts): each pass fails, never "nothing paid".
+  // Each open invoice's deposit token accounts, read at `confirmed`; a slot every 400 ms (docs/solana.md §6.1).
   solana: {
     pollMs: 1_000,
-    loop: (_db, net) => ({
-      head: () => Promise.reject(new UnsupportedOnRailError(net.chain, 'the watcher')),
-      pass: () => Promise.reject(new UnsupportedOnRailError(net.chain, 'the watcher')),
-    }),
-    once: (_db, net) => Promise.reject(new UnsupportedOnRailError(net.chain, 'the watcher')),
+    loop: (db, net) => {
+      const rpc = solanaRpc(net.rpcUrl, { timeoutMs: SOLANA_READ_TIMEOUT_MS });
+      return {
+        head: async () => String(await rpc.call('getSlot', [{ commitment: 'confirmed' }])),
+        pass: (n) => watchSolana(db, n, { rpc }),
+      };
+    },
+    once: (db, net) => watchSolana(db, net),
   },
 };
 

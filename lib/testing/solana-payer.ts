@@ -83,15 +83,20 @@ export function solanaPayer(node: SolanaNode) {
 
 /**
  * A JSON-RPC server in front of the node that answers the named methods itself (`{ error }` or `{ result }`: a node
- * behind, a broken answer) and forwards the rest. `stop` closes it.
+ * behind, a broken answer) and forwards the rest; an answer given as a function of the params answers only where
+ * it returns one. `stop` closes it.
  */
-export async function faultySolanaNode(upstream: string, answers: Record<string, object>): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function faultySolanaNode(
+  upstream: string,
+  answers: Record<string, object | ((params: unknown[]) => object | undefined)>,
+): Promise<{ url: string; stop: () => Promise<void> }> {
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      const r = JSON.parse(body) as { id: number; method: string };
-      const answer = answers[r.method];
+      const r = JSON.parse(body) as { id: number; method: string; params?: unknown[] };
+      const given = answers[r.method];
+      const answer = typeof given === 'function' ? given(r.params ?? []) : given;
       const reply = answer
         ? Promise.resolve(JSON.stringify({ jsonrpc: '2.0', id: r.id, ...answer }))
         : fetch(upstream, { method: 'POST', body }).then((u) => u.text());
