@@ -25,10 +25,17 @@ export function boot(): Promise<void> {
       throw new Error('DATABASE_URL: production needs PostgreSQL; the embedded database is for development only');
     }
     const db = await getDb();
+    const t0 = performance.now();
     if (e.APP_ENV !== 'production') await migrate();
+    const t1 = performance.now();
     if (e.APP_ENV === 'development') {
       const { seedDemoTenant } = await import('@/lib/dev/seed');
       await seedDemoTenant(db);
+    }
+    // npm run dev's start phases (issue 45), asked for with DEV_TIMINGS=1.
+    if (process.env.DEV_TIMINGS === '1') {
+      const s = (ms: number) => (ms / 1000).toFixed(1);
+      console.log(`[boot] timings (s since Next started): migrations ${s(t0)}–${s(t1)}, demo seed ${s(t1)}–${s(performance.now())}`);
     }
     const inline = process.env.WORKER_INLINE !== undefined ? e.WORKER_INLINE : kind === 'pglite';
     const chainsUp = async () => {
