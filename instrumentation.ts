@@ -5,6 +5,6 @@ export async function register() {
     const { registerTracing } = await import('./lib/metrics/register-tracing');
     await registerTracing();
   }
-  const { boot } = await import('./lib/boot');
-  await boot();
+  const { bootBeforeRequests } = await import('./lib/boot');
+  await bootBeforeRequests();
 }

@@ -1,5 +1,6 @@
 import { checkRailsAtStart } from '@/lib/chain/check-rails-at-start';
-import { dbKind, getDb, migrate } from '@/lib/db';
+import { dbKind, getDbForBoot, migrate } from '@/lib/db';
+import { gateDatabase } from '@/lib/db/gate';
 import { knownExchangeWallets } from '@/lib/destinations/known-exchange-wallets';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
@@ -24,11 +25,18 @@ export function boot(): Promise<void> {
     if (e.APP_ENV === 'production' && kind === 'pglite') {
       throw new Error('DATABASE_URL: production needs PostgreSQL; the embedded database is for development only');
     }
-    const db = await getDb();
+    const db = await getDbForBoot();
+    const t0 = performance.now();
     if (e.APP_ENV !== 'production') await migrate();
+    const t1 = performance.now();
     if (e.APP_ENV === 'development') {
       const { seedDemoTenant } = await import('@/lib/dev/seed');
       await seedDemoTenant(db);
+    }
+    // npm run dev's start phases (issue 45), asked for with DEV_TIMINGS=1.
+    if (process.env.DEV_TIMINGS === '1') {
+      const s = (ms: number) => (ms / 1000).toFixed(1);
+      console.log(`[boot] timings (s since Next started): migrations ${s(t0)}–${s(t1)}, demo seed ${s(t1)}–${s(performance.now())}`);
     }
     const inline = process.env.WORKER_INLINE !== undefined ? e.WORKER_INLINE : kind === 'pglite';
     const chainsUp = async () => {
@@ -49,4 +57,18 @@ export function boot(): Promise<void> {
     } else await chainsUp();
   })();
   return g[bootKey]!;
+}
+
+/**
+ * What instrumentation's register() waits for before Next serves requests: the whole boot, except under `npm run dev`
+ * (DEV_CHAINS_READY_FILE, never in production), where Next serves and compiles its first pages meanwhile and each
+ * request's database reads wait for the boot's migrations and demo seed instead (lib/db/gate.ts; issue 45: the first
+ * page's compile waited for the database to open, 3-20 s).
+ */
+export function bootBeforeRequests(): Promise<void> {
+  const booting = boot();
+  if (!process.env.DEV_CHAINS_READY_FILE || env().APP_ENV === 'production') return booting;
+  gateDatabase(booting);
+  booting.catch((err: unknown) => log.error('boot', { error: String(err) }));
+  return Promise.resolve();
 }

@@ -9,9 +9,11 @@
  *   their real decimals and funded wallets, and the TRON stand-in (TRC-20 USDT, 3 s blocks) unless *_TRON_RPC_URL is set;
  *   a new chain id each start, so invoices of an earlier run (whose chain is gone) are left alone
  * - exchange: unless EXCHANGE_URL is set, a local FixedFloat-compatible exchange per local chain
- * The first minutes (issue 45): the chains start concurrently, and Next starts while they do (their ports, chain ids
- * and token addresses are planned ahead; Next checks no rail and runs no worker until DEV_CHAINS_READY_FILE exists);
- * once Next listens, the first pages are requested so they compile while the user reads the log.
+ * The first minutes (issue 45): Next starts first, once the database's lock is taken and every chain is planned (ports,
+ * chain ids, token addresses, the TRON stand-ins' USDT); the database opens and migrates, the anvils and the TRON
+ * stand-ins start meanwhile, concurrently, each checked against its plan (Next's boot waits for the database's
+ * socket, and checks no rail and runs no worker until DEV_CHAINS_READY_FILE exists); once Next listens, the first
+ * pages are requested so they compile while the user reads the log. DEV_TIMINGS=1 prints when each phase ran.
  * Ctrl-C stops Next and the other children first, then the chains, the database last.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -26,13 +28,16 @@ import { stopStack } from '@/lib/dev/stop-stack';
 import { warmUp } from '@/lib/dev/warm-up';
 import { ALL_DEV_RAILS, DEV_RAILS } from '@/lib/dev/dev-rails';
 import { localChainEnv } from '@/lib/dev/local-chain-env';
-import { localTronEnv } from '@/lib/dev/local-tron-env';
-import { tronNodeClient } from '@/lib/chain/tron/node-client';
-import { startTronNode, type TronNode } from '@/devtools/tron-node/tron-node';
+import type { TronNode } from '@/devtools/tron-node/tron-node';
+import { planLocalTron } from '@/lib/dev/local-tron';
 import { CHAIN_SPECS, EVM_CHAINS as CHAINS, parseRails, type Asset, type ChainKey } from '@/lib/config/rails';
 import { railExchangeCode } from '@/lib/exchange/rail-currencies';
-import { EmbeddedDbBusyError, hostEmbedded, type EmbeddedHost } from '@/lib/db/embedded';
+import { openDevDatabase } from '@/lib/dev/dev-database';
 import { devPublicBaseUrl } from '@/lib/dev/public-base-url';
+import { StartTimings, startTimingsWanted } from '@/lib/dev/start-timings';
+
+const timings = new StartTimings();
+timings.mark('modules loaded');
 
 const children: ChildProcess[] = [];
 const env: NodeJS.ProcessEnv = {
@@ -74,7 +79,7 @@ let shuttingDown = false;
 function shutdown(code = 0) {
   if (shuttingDown) return;
   shuttingDown = true;
-  const closeDb = embedded ? () => embedded!.close() : undefined;
+  const closeDb = database ? () => database.host.then((h) => h.close()).catch(() => {}) : undefined;
   void stopStack({ processes: children, chains: [...chains, ...tronNodes], closeDb }).finally(() => {
     if (readyFile) rmSync(path.dirname(readyFile), { recursive: true, force: true });
     process.exit(code);
@@ -83,28 +88,23 @@ function shutdown(code = 0) {
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
-let embedded: EmbeddedHost | undefined;
-/**
- * Takes the embedded database before anything else starts. A CLI command that owns it briefly
- * (run with no dev stack) is waited for; another long-running owner stops this start.
- */
-async function ownEmbedded(dataDir: string): Promise<EmbeddedHost> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      return await hostEmbedded(dataDir);
-    } catch (e) {
-      if (!(e instanceof EmbeddedDbBusyError) || Date.now() > deadline) throw e;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-}
-if (!process.env.DATABASE_URL) {
-  try {
-    embedded = await ownEmbedded(process.env.DATA_DIR || '.data');
-  } catch (e) {
+const dataDir = process.env.DATA_DIR || '.data';
+// Opened while Next starts: Next may start once the lock is taken (lib/dev/dev-database.ts).
+const database = process.env.DATABASE_URL ? undefined : openDevDatabase(dataDir);
+if (database) {
+  const fail = (e: unknown) => {
     console.error(`[dev] ${e instanceof Error ? e.message : String(e)}`);
-    process.exit(1);
+    shutdown(1);
+  };
+  void timings.time('database', database.host).catch(fail);
+  void timings.time('migrations', database.migrated).catch((e: unknown) => {
+    // The web process's boot applies them too, and says what failed.
+    if (!shuttingDown) console.log(`[dev] migrations from npm run dev: ${e instanceof Error ? e.message : String(e)} (the web process retries)`);
+  });
+  try {
+    await database.owned;
+  } catch (e) {
+    fail(e);
   }
 }
 
@@ -179,22 +179,20 @@ async function startPlanned(c: PlannedChain): Promise<AnvilChain> {
 }
 
 const tronNodes: TronNode[] = [];
-/**
- * The TRON stand-in (devtools/tron-node, docs/tron.md §10) per mode when TRON:USDT is enabled and the mode has no
- * TRON node set: 3 s blocks like TRON's, its USDT, funded energy and custody wallets, and in test mode a faucet
- * holding USDT for "Simulate payment". A new chain id each start, like the anvils.
- */
-async function localTron(mode: 'test' | 'live'): Promise<Record<string, string>> {
+/** The mode's TRON stand-in (lib/dev/local-tron.ts) when TRON:USDT is enabled and the mode has no TRON node set. */
+async function localTron(mode: 'test' | 'live'): Promise<{ env: Record<string, string>; start: () => Promise<void> }> {
   const p = mode === 'test' ? 'TEST' : 'LIVE';
-  if (!rails.some((r) => r.chain === 'TRON') || process.env[`${p}_TRON_RPC_URL`]) return {};
-  // A random chain id, not the genesis block's own: two stand-ins started within one 3 s slot get the same genesis.
-  const node = await startTronNode({ blockTimeMs: DEV_BLOCK_TIME.TRON * 1000, chainId: randomInt(1_000_000_000, 2 ** 31) });
-  tronNodes.push(node);
-  const [chainIdHex] = await tronNodeClient({ url: node.url, timeoutMs: 5_000 }).jsonRpc([{ method: 'eth_chainId', params: [] }]);
-  const chainId = Number(chainIdHex);
-  if (mode === 'test') await node.mintUsdt(node.keys.other.address, 1_000_000_000_000n); // 1,000,000 USDT (6 decimals)
-  console.log(`[dev] ${mode} TRON chain: stand-in ${node.url} (chain id ${chainId}), USDT ${node.usdt} (6 decimals)`);
-  return localTronEnv(mode, node, chainId);
+  if (!rails.some((r) => r.chain === 'TRON') || process.env[`${p}_TRON_RPC_URL`]) return { env: {}, start: async () => {} };
+  // A random chain id, not the genesis block's own (two stand-ins started within one 3 s slot get the same genesis):
+  // a new one each start, like the anvils.
+  const chainId = randomInt(1_000_000_000, 2 ** 31);
+  const tron = planLocalTron({ mode, port: await newPort(), chainId, blockTimeMs: DEV_BLOCK_TIME.TRON * 1000, started: (n) => tronNodes.push(n) });
+  return {
+    env: tron.env,
+    start: async () => {
+      if (!shuttingDown) await tron.start();
+    },
+  };
 }
 
 /**
@@ -245,38 +243,44 @@ async function planExchange(mode: 'test' | 'live', planned: PlannedChain[]) {
 const exchanges: { mode: string; url: string; codes: string[] }[] = [];
 
 let readyFile: string | undefined;
-/** Everything but Next, concurrently (issue 45: one after another, the chains took 50-130 s of the first minutes). */
-async function startChains(): Promise<void> {
-  const plans = await Promise.all([planLocalChains('test'), planLocalChains('live')]);
-  const anvils = Promise.all(plans.flatMap((p) => p.planned).map(startPlanned));
-  anvils.catch(() => {}); // awaited below; a failure must not go unhandled meanwhile
+/**
+ * Plans everything but Next (ports, chain ids, contract addresses, keys) and puts it in Next's env; the returned
+ * function starts it all concurrently, once Next has been spawned (issue 45: one after another, the chains took
+ * 50-130 s of the first minutes; then Next waited for the TRON stand-ins).
+ */
+async function planChains(): Promise<() => Promise<void>> {
+  const plans = await timings.time('plan chains', Promise.all([planLocalChains('test'), planLocalChains('live')]));
   for (const p of plans) Object.assign(env, p.env);
-  Object.assign(env, ...(await Promise.all([localTron('test'), localTron('live')])));
+  const trons = await Promise.all([localTron('test'), localTron('live')]);
+  for (const t of trons) Object.assign(env, t.env);
   const sims = await Promise.all([planExchange('test', plans[0].planned), planExchange('live', plans[1].planned)]);
   for (const x of sims) Object.assign(env, x.env);
   readyFile = path.join(mkdtempSync(path.join(tmpdir(), 'gw-dev-')), 'chains-ready');
   Object.assign(env, { DEV_CHAINS_READY_FILE: readyFile });
-  chainsStarted = (async () => {
-    const started = await anvils;
+  return async () => {
+    const tron = timings.time('tron', Promise.all(trons.map((t) => t.start())));
+    tron.catch(() => {}); // awaited below; a failure must not go unhandled meanwhile
+    const started = await timings.time('anvils', Promise.all(plans.flatMap((p) => p.planned).map(startPlanned)));
     plans
       .flatMap((p) => p.planned)
       .forEach((c, i) => {
         chainsOfMode[c.mode].push({ key: c.key, chain: started[i]! });
         if (c.key === 'BSC') chainByMode[c.mode] = started[i]!;
       });
-    await Promise.all(sims.map((x) => x.start()));
+    await timings.time('exchanges', Promise.all(sims.map((x) => x.start())));
     // One line for both modes' local exchanges (each printed its own banner, which read as one printed twice).
     if (exchanges.length > 0) {
       const where = exchanges.map((x) => `${x.mode} ${x.url}`).join(', ');
       console.log(`[dev] local exchange (FixedFloat API v2): ${where}; on-chain: ${exchanges[0]!.codes.join(', ')}`);
     }
-  })();
+    await tron;
+  };
 }
-let chainsStarted: Promise<void> = Promise.resolve();
+let startChains: () => Promise<void> = async () => {};
 try {
-  await startChains();
+  startChains = await planChains();
 } catch (e) {
-  console.error('[dev] starting the local chains:', e);
+  console.error('[dev] planning the local chains:', e);
   shutdown(1);
 }
 
@@ -285,19 +289,27 @@ const external = Boolean(process.env.DATABASE_URL);
 // The stack knows its origin: the links it hands out (checkoutUrl, claim links, invitations) are absolute (issue 45).
 Object.assign(env, { PUBLIC_BASE_URL: devPublicBaseUrl({ PORT: process.env.PORT, PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL }) });
 if (!shuttingDown) {
+  timings.mark('next spawned');
   start('next', 'node_modules/.bin/next', ['dev', '-p', port], { WORKER_INLINE: external ? 'false' : 'true' }, true);
   console.log(
-    `[dev] gateway on http://localhost:${port} (database: ${external ? 'PostgreSQL' : `embedded PGlite in ${process.env.DATA_DIR || '.data'}/, served by this process on ${embedded!.socket}`})`,
+    `[dev] gateway on http://localhost:${port} (database: ${external ? 'PostgreSQL' : `embedded PGlite in ${dataDir}/, served by this process on ${database!.socket}`})`,
   );
-  void warmUp(`http://127.0.0.1:${port}`, () => shuttingDown).then(
+  const signedIn = () => {
+    timings.mark('sign-in served');
+    if (startTimingsWanted()) console.log(timings.line());
+  };
+  void warmUp(`http://127.0.0.1:${port}`, () => shuttingDown, undefined, signedIn).then(
     (s) => s !== undefined && console.log(`[dev] first pages compiled in ${s} s: http://localhost:${port}/sign-in`),
   );
 }
+// Started once Next has been spawned: its boot checks no rail and starts no worker until the ready file exists.
+const chainsStarted = shuttingDown ? new Promise<void>(() => {}) : startChains();
 chainsStarted.then(
   () => {
     if (shuttingDown) return;
     if (external) start('worker', process.execPath, ['--import', 'tsx', 'scripts/worker.ts']);
     writeFileSync(readyFile!, '');
+    timings.mark('chains ready');
     console.log('[dev] local chains ready');
   },
   (e: unknown) => {

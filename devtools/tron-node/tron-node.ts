@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { TronWeb } from 'tronweb';
-import { encodeDeployData, type Abi, type Hex } from 'viem';
+import { encodeDeployData, getContractAddress, type Abi, type Hex } from 'viem';
 import { toBase58, toEvm } from './address';
 import { startAnvilEngine } from './anvil-process';
 import { devKey } from './dev-keys';
@@ -25,6 +25,21 @@ export interface TronNodeOptions {
 
 export type TronNode = Awaited<ReturnType<typeof startTronNode>>;
 
+const devKeys = () => ({ issuer: devKey(0), gas: devKey(1), hot: devKey(2), fee: devKey(3), other: devKey(4) });
+
+/**
+ * What startTronNode({ port }) will make, known before it runs (issue 45: `npm run dev` starts Next with it while
+ * the stand-in starts): the keys are fixed, and the USDT is the issuer's first contract (nonce 0). `npm run dev`
+ * checks the started node against it.
+ */
+export function planTronNode(opts: { port: number }) {
+  const keys = devKeys();
+  const usdtHex = `41${getContractAddress({ from: toEvm(keys.issuer.hex), nonce: 0n })
+    .slice(2)
+    .toLowerCase()}`;
+  return { url: `http://127.0.0.1:${opts.port}`, keys, usdt: toBase58(usdtHex), usdtHex };
+}
+
 /**
  * Starts the TRON stand-in: anvil as the execution engine, the TRON HTTP API and JSON-RPC on a free
  * 127.0.0.1 port, a Tether-like TRC-20 USDT (6 decimals, blacklist) and funded wallets
@@ -37,7 +52,7 @@ export async function startTronNode(opts: TronNodeOptions = {}) {
   const chain = new StandInChain(engine.rpc, ledger, opts.solidifyDepth ?? 19);
   await chain.addGenesis(opts.chainId);
   if (opts.reorgs) chain.history = new Map();
-  const keys = { issuer: devKey(0), gas: devKey(1), hot: devKey(2), fee: devKey(3), other: devKey(4) };
+  const keys = devKeys();
   for (const k of Object.values(keys)) ledger.create(k.hex, chain.head.timestamp).balance = 1_000_000_000_000n;
 
   const abi = artifact.abi as Abi;

@@ -4,6 +4,7 @@ import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import * as schema from '@/db/schema';
 import { env } from '@/lib/env';
 import { applyMigrations } from './apply-migrations';
+import { databaseReady } from './gate';
 
 export type Schema = typeof schema;
 /** A database handle or a transaction: every domain function takes one as its first argument. */
@@ -111,11 +112,18 @@ function holder(): Promise<DbHolder> {
 }
 
 export async function getDb(): Promise<Db> {
+  await databaseReady();
   return (await holder()).db;
 }
 
 export async function getAuthDb(): Promise<Db> {
+  await databaseReady();
   return (await holder()).authDb;
+}
+
+/** lib/boot.ts only: the database before the gate opens (./gate.ts), since the boot is what opens it. */
+export async function getDbForBoot(): Promise<Db> {
+  return (await holder()).db;
 }
 
 export async function dbKind(): Promise<'postgres' | 'pglite'> {

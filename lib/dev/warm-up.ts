@@ -14,9 +14,9 @@ const FIRST_PAGES: [method: string, path: string][] = [
 /**
  * Requests those routes as soon as Next listens, so they compile while the user reads the log. Unauthenticated:
  * the API answers 401 and the dashboard redirects, after compiling. Resolves with the seconds it took, or undefined
- * when stopped (the stack shutting down) or Next never answered.
+ * when stopped (the stack shutting down) or Next never answered. `onSignIn`: once /sign-in answered.
  */
-export async function warmUp(base: string, stopped: () => boolean, timeoutMs = 900_000): Promise<string | undefined> {
+export async function warmUp(base: string, stopped: () => boolean, timeoutMs = 900_000, onSignIn?: () => void): Promise<string | undefined> {
   const t0 = Date.now();
   const get = (method: string, path: string) =>
     fetch(`${base}${path}`, { method, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) }).then((r) => r.arrayBuffer());
@@ -30,6 +30,7 @@ export async function warmUp(base: string, stopped: () => boolean, timeoutMs = 9
     if (ok) break;
     await new Promise((r) => setTimeout(r, 300));
   }
+  onSignIn?.();
   await Promise.all(FIRST_PAGES.slice(1).map(([m, p]) => get(m, p).catch(() => undefined)));
   return stopped() ? undefined : ((Date.now() - t0) / 1000).toFixed(0);
 }

@@ -40,7 +40,8 @@ export class DevProcess {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  async start(timeoutMs = 180_000): Promise<void> {
+  /** `readyPath`: what must answer 2xx (bench/first-minutes.ts waits for the first page, not /api/health, whose compile would compete with it). */
+  async start(timeoutMs = 180_000, readyPath = '/api/health'): Promise<void> {
     const { cwd, env, port } = this.opts;
     const d = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], {
       cwd,
@@ -54,7 +55,7 @@ export class DevProcess {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       if (!this.running) throw new Error(`${this.opts.name ?? 'npm run dev'} exited (${d.exitCode ?? d.signalCode}):\n${this.log}`);
-      const ok = await fetch(`${this.base}/api/health`).then(
+      const ok = await fetch(`${this.base}${readyPath}`).then(
         (r) => r.ok,
         () => false,
       );

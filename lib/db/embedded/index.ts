@@ -15,7 +15,7 @@ export interface EmbeddedHost {
 }
 
 /** Unix socket paths are limited to ~107 bytes; a deep DATA_DIR gets a socket in the temp directory. */
-function socketPathFor(dataDir: string): string {
+export function socketPathFor(dataDir: string): string {
   const inDir = path.join(dataDir, 'pglite.sock');
   if (Buffer.byteLength(inDir) < 100) return inDir;
   return path.join(tmpdir(), `gw-pglite-${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}.sock`);
@@ -24,11 +24,13 @@ function socketPathFor(dataDir: string): string {
 /**
  * Opens dataDir's PGlite database in this process and serves it on a Unix socket, after taking
  * the directory's owner lock. Throws EmbeddedDbBusyError (naming the owner) if another live
- * process holds it: the directory is never opened twice.
+ * process holds it: the directory is never opened twice. `owned` is called once the lock is taken, before the
+ * database opens: from then on a process that asks for the socket (embeddedSocket) waits for this one's.
  */
-export async function hostEmbedded(dataDir: string): Promise<EmbeddedHost> {
+export async function hostEmbedded(dataDir: string, opts: { owned?: () => void } = {}): Promise<EmbeddedHost> {
   const dir = path.resolve(dataDir);
   const ownership = acquireOwnership(dir);
+  opts.owned?.();
   try {
     const pgdata = path.join(dir, 'pglite');
     mkdirSync(pgdata, { recursive: true });
