@@ -33,6 +33,7 @@ import { planLocalTron } from '@/lib/dev/local-tron';
 import { CHAIN_SPECS, EVM_CHAINS as CHAINS, parseRails, type Asset, type ChainKey } from '@/lib/config/rails';
 import { railExchangeCode } from '@/lib/exchange/rail-currencies';
 import { openDevDatabase } from '@/lib/dev/dev-database';
+import { startDevMail } from '@/lib/dev/dev-mail';
 import { devPublicBaseUrl } from '@/lib/dev/public-base-url';
 import { StartTimings, startTimingsWanted } from '@/lib/dev/start-timings';
 
@@ -288,6 +289,12 @@ const port = process.env.PORT ?? '3000';
 const external = Boolean(process.env.DATABASE_URL);
 // The stack knows its origin: the links it hands out (checkoutUrl, claim links, invitations) are absolute (issue 45).
 Object.assign(env, { PUBLIC_BASE_URL: devPublicBaseUrl({ PORT: process.env.PORT, PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL }) });
+// A local mail catcher unless the operator set SMTP_URL: the gateway's e-mails land in its web inbox (issue 48).
+if (!shuttingDown && !process.env.SMTP_URL) {
+  const mail = await startDevMail();
+  Object.assign(env, mail.env);
+  console.log(`[dev] mail inbox (maildev): ${mail.inboxUrl}, every e-mail the gateway sends lands here`);
+}
 if (!shuttingDown) {
   timings.mark('next spawned');
   start('next', 'node_modules/.bin/next', ['dev', '-p', port], { WORKER_INLINE: external ? 'false' : 'true' }, true);
