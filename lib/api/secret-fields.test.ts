@@ -24,6 +24,8 @@ const NOT_SHOWN_ONCE: Record<string, string> = {
   'settlements.token': 'the asset swept (USDT, USDC)',
   'totals.token': "a payout's asset per total (USDT, USDC)",
   'items.token': "a payout item's asset (USDT, USDC)",
+  tokenAddress: "a token contract's public address (automatic collection)",
+  'authorize.token': "the token contract's public address, an argument of the collector's authorize",
 };
 /** Secrets shown once under a name that does not say so, and what they carry. */
 const CARRIES_A_SECRET: Record<string, string> = {
