@@ -24,6 +24,8 @@ const NOT_SHOWN_ONCE: Record<string, string> = {
   'settlements.token': 'the asset swept (USDT, USDC)',
   'totals.token': "a payout's asset per total (USDT, USDC)",
   'items.token': "a payout item's asset (USDT, USDC)",
+  tokenAddress: "a subscription collection's token contract address (public)",
+  'authorize.token': 'the token contract address the payer authorizes (public)',
 };
 /** Secrets shown once under a name that does not say so, and what they carry. */
 const CARRIES_A_SECRET: Record<string, string> = {
@@ -78,6 +80,7 @@ describe('operations that return a secret declare it (secretFields)', () => {
         'createInvoice:checkoutUrl',
         'createOrder:checkoutUrl',
         'createRefundClaim:url',
+        'createPortalSession:url',
         'createWebhookEndpoint:secret',
         'revealPostbackSecret:secret',
         'rotatePostbackSecret:secret',
