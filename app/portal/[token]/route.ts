@@ -9,8 +9,10 @@ export const dynamic = 'force-dynamic';
  * A customer portal link (issue 48 §1): redeemed once, then answered with a 303 to /portal and the fresh session
  * secret in an httpOnly cookie scoped to /portal, so the page's own requests and their Referer carry no secret. An
  * unknown, used or expired link clears any session cookie and lands on the same page, which then says the link expired.
+ * The Location is relative: behind `next start` the request's URL names localhost, not the host the browser used, and
+ * a redirect there would leave the cookie behind.
  */
-export async function GET(request: Request, ctx: { params: Promise<{ token: string }> }) {
+export async function GET(_request: Request, ctx: { params: Promise<{ token: string }> }) {
   const { token } = await ctx.params;
   const session = await redeemPortalLink(await getDb(), token);
   const secure = isProduction() ? '; Secure' : '';
@@ -20,7 +22,7 @@ export async function GET(request: Request, ctx: { params: Promise<{ token: stri
   return new Response(null, {
     status: 303,
     headers: {
-      location: new URL('/portal', request.url).toString(),
+      location: '/portal',
       'set-cookie': cookie,
       'cache-control': 'no-store',
       'referrer-policy': 'no-referrer',
