@@ -41,6 +41,7 @@ export const ID_PREFIXES = {
   plan: 'plan',
   subscription: 'sub',
   email: 'eml',
+  portalSession: 'pts',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -3,7 +3,7 @@ import { index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/p
 import { createdAt, mode, tstz } from './columns';
 import { tenants } from './tenants';
 
-export const EMAIL_KINDS = ['invoice', 'upcoming', 'reminder', 'receipt', 'canceled'] as const;
+export const EMAIL_KINDS = ['invoice', 'upcoming', 'reminder', 'receipt', 'canceled', 'portal'] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 /**
  * `held`: written but not to be sent unless released (a period's invoice while automatic collection is tried: sent

@@ -30,3 +30,4 @@ export * from './plans';
 export * from './subscriptions';
 export * from './emails';
 export * from './subscription-collections';
+export * from './portal-sessions';

@@ -573,6 +573,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/portal-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time customer portal link
+         * @description Extension (issue 48). A link for a customer e-mail to the customer portal, where they see their subscriptions with this account (this mode) and can cancel one at its period end. The link works once and for 15 minutes; opening it starts a 30-minute browser session. With `sendEmail` it is e-mailed to the customer. The answer is the same whether or not the e-mail has a subscription (the portal then lists nothing), so it does not tell who is a customer. See docs/subscriptions.md.
+         *
+         *     Scope: `subscriptions:write` (or `admin`).
+         */
+        post: operations["createPortalSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/products": {
         parameters: {
             query?: never;
@@ -3171,6 +3193,15 @@ export interface components {
             graceDays: number;
             /** Format: date-time */
             createdAt: string;
+        };
+        PortalSession: {
+            /** @description The one-time portal link, carrying its secret: shown once, never stored in clear. Absolute when PUBLIC_BASE_URL is set. */
+            url: string;
+            /**
+             * Format: date-time
+             * @description The link works once, until then (15 minutes).
+             */
+            expiresAt: string;
         };
         PostbackSecret: {
             exists: boolean;
@@ -8176,6 +8207,166 @@ export interface operations {
             };
             /** @description Not Found (code: not_found) */
             404: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPortalSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "customerEmail": "customer@example.com",
+                 *       "sendEmail": true
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description The customer's e-mail: the portal shows this account's subscriptions (this mode) with this e-mail.
+                     */
+                    customerEmail: string;
+                    /**
+                     * @description E-mail the link to the customer (default false: only returned).
+                     * @default false
+                     */
+                    sendEmail?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSession"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_json, request_aborted) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict (code: idempotency_key_in_use) */
+            409: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large (code: payload_too_large) */
+            413: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type (code: unsupported_media_type) */
+            415: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity (code: idempotency_key_reused) */
+            422: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;

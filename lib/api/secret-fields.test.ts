@@ -80,6 +80,7 @@ describe('operations that return a secret declare it (secretFields)', () => {
         'createInvoice:checkoutUrl',
         'createOrder:checkoutUrl',
         'createRefundClaim:url',
+        'createPortalSession:url',
         'createWebhookEndpoint:secret',
         'revealPostbackSecret:secret',
         'rotatePostbackSecret:secret',

@@ -26,7 +26,7 @@ function render(subject: string, merchant: string, lines: Line[]): RenderedEmail
 
 /**
  * The e-mails' words: invoice (a period's invoice to pay), upcoming (due soon), reminder (it is past due), receipt (a
- * payment received), canceled (the subscription ended, and why).
+ * payment received), canceled (the subscription ended, and why), portal (a one-time link to the customer portal).
  * `data` holds strings only (amounts as decimal strings); every value is escaped in HTML.
  */
 export function renderEmail(kind: EmailKind, d: Record<string, string>): RenderedEmail {
@@ -57,6 +57,12 @@ export function renderEmail(kind: EmailKind, d: Record<string, string>): Rendere
         `${d.description ?? 'Your invoice'} (${what}) was due on ${d.dueAt} and is not paid yet.`,
         'Without payment the subscription will be canceled at the end of the grace period.',
         { link: d.payUrl!, label: 'Pay the invoice' },
+      ]);
+    case 'portal':
+      return render(`Manage your subscriptions with ${merchant}`, merchant, [
+        `Open this link to see your subscriptions with ${merchant} and cancel one at the end of its period.`,
+        { link: d.portalUrl!, label: 'Open the portal' },
+        `The link works once and until ${d.expiresAt}. If you did not ask for it, ignore this e-mail.`,
       ]);
     case 'receipt':
       return render(`Receipt from ${merchant}: ${what}`, merchant, [

@@ -4,10 +4,12 @@ import { PageQuery } from '@/lib/api/schemas';
 import {
   CancelSubscriptionBody,
   CreatePlanBody,
+  CreatePortalSessionBody,
   CreateSubscriptionBody,
   ListSubscriptionsQuery,
   PlanList,
   PlanSchema,
+  PortalSessionSchema,
   SubscriptionCollectionSchema,
   SubscriptionList,
   SubscriptionSchema,
@@ -121,4 +123,21 @@ export const getSubscriptionCollectionOp = defineOperation({
   query: z.strictObject({}),
   response: SubscriptionCollectionSchema,
   errors: ['service_unavailable'],
+});
+
+export const createPortalSessionOp = defineOperation({
+  id: 'createPortalSession',
+  method: 'POST',
+  path: '/v1/portal-sessions',
+  scope: 'subscriptions:write',
+  tag,
+  summary: 'A one-time customer portal link',
+  description:
+    'Extension (issue 48). A link for a customer e-mail to the customer portal, where they see their subscriptions with this account (this mode) and can cancel one at its period end. The link works once and for 15 minutes; opening it starts a 30-minute browser session. With `sendEmail` it is e-mailed to the customer. The answer is the same whether or not the e-mail has a subscription (the portal then lists nothing), so it does not tell who is a customer. See docs/subscriptions.md.',
+  body: CreatePortalSessionBody,
+  example: { customerEmail: 'customer@example.com', sendEmail: true },
+  response: PortalSessionSchema,
+  status: 201,
+  // The link is the credential: shown once, a replay is refused rather than answering it again.
+  secretFields: ['url'],
 });

@@ -160,3 +160,20 @@ export const SubscriptionCollectionSchema = z
   })
   .meta({ id: 'SubscriptionCollection' });
 export type SubscriptionCollectionView = z.infer<typeof SubscriptionCollectionSchema>;
+
+export const CreatePortalSessionBody = z.strictObject({
+  customerEmail: z
+    .email({ error: () => 'must be an e-mail address' })
+    .max(320)
+    .describe("The customer's e-mail: the portal shows this account's subscriptions (this mode) with this e-mail."),
+  sendEmail: z.boolean().default(false).describe('E-mail the link to the customer (default false: only returned).'),
+});
+
+export const PortalSessionSchema = z
+  .object({
+    url: z
+      .string()
+      .describe('The one-time portal link, carrying its secret: shown once, never stored in clear. Absolute when PUBLIC_BASE_URL is set.'),
+    expiresAt: Timestamp.describe('The link works once, until then (15 minutes).'),
+  })
+  .meta({ id: 'PortalSession' });

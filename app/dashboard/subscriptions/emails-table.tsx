@@ -13,6 +13,7 @@ const KIND: Record<Row['kind'], string> = {
   reminder: 'Past-due reminder',
   receipt: 'Receipt',
   canceled: 'Subscription canceled',
+  portal: 'Portal link',
 };
 const STATUS: Record<Row['status'], { label: string; tone: 'green' | 'blue' | 'red' | 'amber' | 'gray' }> = {
   sent: { label: 'Sent', tone: 'green' },
