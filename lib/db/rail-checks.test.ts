@@ -21,7 +21,7 @@ describe('chain and token columns', () => {
     expect(
       await refusal(
         t.db.execute(sql`insert into payment_links (id, tenant_id, mode, slug, name, chain, token, currency)
-                         values ('plink_x', ${t.tenant.id}, 'test', 'x', 'x', 'SOLANA', 'USDT', 'USDT')`),
+                         values ('plink_x', ${t.tenant.id}, 'test', 'x', 'x', 'AVALANCHE', 'USDT', 'USDT')`),
       ),
     ).toMatch(/payment_links_chain_ck/);
     // A link names what it is priced in: no USDT by default (migration 0039).
