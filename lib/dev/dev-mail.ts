@@ -17,18 +17,18 @@ export type DevMail = { env: Record<string, string>; smtpPort: number; webPort: 
  * and its web inbox printed, so invoices, reminders and receipts can be read without a mail account. Every address is
  * allowed in test mode (EMAIL_TEST_RECIPIENTS=*): nothing leaves this machine. Tests start theirs the same way.
  */
-export async function startDevMail(): Promise<DevMail> {
+export async function startDevMail(ports?: { smtp: number; web: number }): Promise<DevMail> {
   // A probed port can be taken before maildev binds it (other processes start servers too): try fresh ones.
   for (let attempt = 1; ; attempt++) {
-    const smtp = await freePort();
-    const web = await freePort();
+    const smtp = ports?.smtp ?? (await freePort());
+    const web = ports?.web ?? (await freePort());
     if (smtp === web) continue;
     const maildev = new MailDev({ smtp, web, ip: '127.0.0.1', webIp: '127.0.0.1', silent: true } as never);
     try {
       await maildev.start();
     } catch (err) {
       await maildev.stop().catch(() => {});
-      if (attempt >= 5) throw err;
+      if (ports || attempt >= 5) throw err;
       continue;
     }
     return {
