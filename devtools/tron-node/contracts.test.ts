@@ -234,7 +234,9 @@ describe('contracts on the stand-in: the subscription collector pulling USDT', (
     expect([approve.receipt.energy_usage_total, authorize.receipt.energy_usage_total, total, penalty]).toEqual([98_715, 70_131, 70_584, 46_003]);
     expect(pulled.receipt.energy_fee).toBe(total * 100);
     expect(penalty).toBe(direct.energy_penalty);
-    console.log(`[tron stand-in] of which the USDT frame ${direct.energy_used}, the collector frame ${total - direct.energy_used}`);
+    console.log(
+      `[tron stand-in] of which the USDT frame ${direct.energy_used}, the collector frame ${total - direct.energy_used}; pull bandwidth ${pulled.receipt.net_usage ?? Number(pulled.receipt.net_fee) / 1000} bytes`,
+    );
 
     const failed = async (p: Promise<Info>) => {
       const r = await p;
@@ -244,6 +246,27 @@ describe('contracts on the stand-in: the subscription collector pulling USDT', (
       expect(r.receipt.energy_fee).toBe(Number(r.receipt.energy_usage_total) * 100);
       return Number(r.receipt.energy_usage_total);
     };
+    // Into an address holding no USDT yet (a fresh deposit address): its balance slot is set, 15,000 × 4.4 more.
+    const fresh2 = fresh();
+    const sub2 = subId('sub-2');
+    await call(gateway, col, 'setDepositAllowed(address,bool)', [
+      { type: 'address', value: fresh2.address },
+      { type: 'bool', value: true },
+    ]);
+    await call(payer, col, 'authorize(bytes32,address,uint256,uint256,uint256)', [
+      { type: 'bytes32', value: sub2 },
+      { type: 'address', value: node.usdt },
+      { type: 'uint256', value: (10n * USDT).toString() },
+      { type: 'uint256', value: 30 * DAY },
+      { type: 'uint256', value: now },
+    ]);
+    const toFresh = await collect(10n * USDT, fresh2.address, sub2);
+    expect(toFresh.receipt.result).toBe('SUCCESS');
+    console.log(`[tron stand-in] collect into a fresh address ${toFresh.receipt.energy_usage_total}`);
+    expect(toFresh.receipt.energy_usage_total).toBe(total + 66_000);
+    expect(await usdtOf(fresh2.address)).toBe(10n * USDT);
+    expect(await usdtOf(payer.address)).toBe(80n * USDT);
+
     const overCap = await failed(collect(1n));
     const unallowed = await failed(collect(1n, payer.address));
     const later = subId('sub-later');
@@ -262,7 +285,7 @@ describe('contracts on the stand-in: the subscription collector pulling USDT', (
     console.log(`[tron stand-in] reverted pulls: over cap ${overCap}, unallowed ${unallowed}, early ${early}, revoked ${revoked} energy`);
     expect([overCap, unallowed, early, revoked]).toEqual([2_022, 866, 1_306, 1_172]);
     expect(await usdtOf(shop.address)).toBe(10n * USDT + 1n);
-    expect(await usdtOf(payer.address)).toBe(90n * USDT);
+    expect(await usdtOf(payer.address)).toBe(80n * USDT);
   });
 
   it("charges the contract owner's staked energy per consume_user_resource_percent, capped by origin_energy_limit", async () => {
