@@ -254,6 +254,8 @@ export class StandInChain {
         for (const id of b.txIds) {
           const r = this.txs.get(id)!;
           this.txs.delete(id);
+          // Its code went with anvil's state; a re-packed deployment registers it again.
+          if (r.tx.raw_data.contract[0]?.type === 'CreateSmartContract' && r.contractAddress) this.contracts.delete(r.contractAddress);
           if (drop.has(id)) {
             this.dropped.set(id, 'left out of the new branch (reorg)');
             continue;
