@@ -856,7 +856,7 @@ export interface paths {
         };
         /**
          * A subscription's automatic collection: how to allow it, and its state
-         * @description Extension (issue 48). What the payer's wallet must do for the gateway to pull each period (EVM rails with a collector contract): `approve` the collector on the token, then call `authorize` with the given arguments; and the current state read from the chain now (authorized, revoked, allowance or balance too low) with the last attempts. A chain that cannot be read is a 503 service_unavailable, never a verdict. See docs/subscriptions.md.
+         * @description Extension (issue 48). What the payer's wallet must do for the gateway to pull each period (EVM rails with a collector contract): `approve` the collector on the token, then call `authorize` with the given arguments, or, where the token has EIP-2612 (USDC), sign `permit.typedData` (ask with `?payer=`) for a set-up without a transaction; and the current state read from the chain now (authorized, revoked, allowance or balance too low) with the last attempts. A chain that cannot be read is a 503 service_unavailable, never a verdict. See docs/subscriptions.md.
          *
          *     Scope: `subscriptions:read` (or `admin`).
          */
@@ -3424,6 +3424,52 @@ export interface components {
                 periodSeconds: number;
                 /** @description Unix seconds: the next period start. */
                 start: string;
+            } | null;
+            /** @description On rails whose token has EIP-2612 (USDC, not on BSC): set up without a transaction. The payer signs both messages; `permitAndAuthorize(payer, (subscriptionId, token, maxPerPeriod, periodSeconds, start), permitValue, deadline, permitSig, authorizeSig)` on the collector, sent by anyone (the gateway), sets the allowance and the permission. null on other rails: approve and authorize. */
+            permit: {
+                /** @description Token base units the Permit allows the collector: twelve periods. */
+                permitValue: string;
+                /** @description Unix seconds: both signatures are valid until then (an hour from this answer). */
+                deadline: string;
+                /** @description The token's `Permit` and the collector's `Authorize` for `eth_signTypedData_v4`, with the payer's nonces; null without `?payer=`. */
+                typedData: {
+                    permit: {
+                        domain: {
+                            name: string;
+                            version: string;
+                            chainId: number;
+                            verifyingContract: string;
+                        };
+                        types: {
+                            [key: string]: {
+                                name: string;
+                                type: string;
+                            }[];
+                        };
+                        primaryType: string;
+                        message: {
+                            [key: string]: string;
+                        };
+                    };
+                    authorize: {
+                        domain: {
+                            name: string;
+                            version: string;
+                            chainId: number;
+                            verifyingContract: string;
+                        };
+                        types: {
+                            [key: string]: {
+                                name: string;
+                                type: string;
+                            }[];
+                        };
+                        primaryType: string;
+                        message: {
+                            [key: string]: string;
+                        };
+                    };
+                } | null;
             } | null;
             payer: string | null;
             /** @description The payer's allowance to the collector, in token (read now). */
@@ -10420,7 +10466,10 @@ export interface operations {
     };
     getSubscriptionCollection: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The paying wallet: the answer's `permit.typedData` carries its nonces (USDC rails). */
+                payer?: string;
+            };
             header?: {
                 /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
                 "Gateway-Version"?: "2026-11-01" | "2026-12-01";

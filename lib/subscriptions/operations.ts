@@ -10,6 +10,7 @@ import {
   PlanList,
   PlanSchema,
   PortalSessionSchema,
+  SubscriptionCollectionQuery,
   SubscriptionCollectionSchema,
   SubscriptionList,
   SubscriptionSchema,
@@ -118,9 +119,9 @@ export const getSubscriptionCollectionOp = defineOperation({
   tag,
   summary: "A subscription's automatic collection: how to allow it, and its state",
   description:
-    "Extension (issue 48). What the payer's wallet must do for the gateway to pull each period (EVM rails with a collector contract): `approve` the collector on the token, then call `authorize` with the given arguments; and the current state read from the chain now (authorized, revoked, allowance or balance too low) with the last attempts. A chain that cannot be read is a 503 service_unavailable, never a verdict. See docs/subscriptions.md.",
+    "Extension (issue 48). What the payer's wallet must do for the gateway to pull each period (EVM rails with a collector contract): `approve` the collector on the token, then call `authorize` with the given arguments, or, where the token has EIP-2612 (USDC), sign `permit.typedData` (ask with `?payer=`) for a set-up without a transaction; and the current state read from the chain now (authorized, revoked, allowance or balance too low) with the last attempts. A chain that cannot be read is a 503 service_unavailable, never a verdict. See docs/subscriptions.md.",
   params: { id: 'subscription' },
-  query: z.strictObject({}),
+  query: SubscriptionCollectionQuery,
   response: SubscriptionCollectionSchema,
   errors: ['service_unavailable'],
 });

@@ -123,6 +123,22 @@ export const CollectionAttemptSchema = z.object({
   createdAt: Timestamp,
 });
 
+/** EIP-712 typed data as `eth_signTypedData_v4` takes it (numbers as decimal strings). */
+const TypedData = z.object({
+  domain: z.object({ name: z.string(), version: z.string(), chainId: z.int(), verifyingContract: z.string() }),
+  types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+  primaryType: z.string(),
+  message: z.record(z.string(), z.string()),
+});
+
+export const SubscriptionCollectionQuery = z.strictObject({
+  payer: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address of 20 bytes')
+    .optional()
+    .describe("The paying wallet: the answer's `permit.typedData` carries its nonces (USDC rails)."),
+});
+
 export const SubscriptionCollectionSchema = z
   .object({
     subscriptionId: z.string(),
@@ -151,6 +167,21 @@ export const SubscriptionCollectionSchema = z
       .nullable()
       .describe(
         'The arguments of `authorize(subscriptionId, token, maxPerPeriod, periodSeconds, start)`, called on the collector from the paying wallet.',
+      ),
+    permit: z
+      .object({
+        permitValue: z.string().describe('Token base units the Permit allows the collector: twelve periods.'),
+        deadline: z.string().describe('Unix seconds: both signatures are valid until then (an hour from this answer).'),
+        typedData: z
+          .object({ permit: TypedData, authorize: TypedData })
+          .nullable()
+          .describe(
+            "The token's `Permit` and the collector's `Authorize` for `eth_signTypedData_v4`, with the payer's nonces; null without `?payer=`.",
+          ),
+      })
+      .nullable()
+      .describe(
+        'On rails whose token has EIP-2612 (USDC, not on BSC): set up without a transaction. The payer signs both messages; `permitAndAuthorize(payer, (subscriptionId, token, maxPerPeriod, periodSeconds, start), permitValue, deadline, permitSig, authorizeSig)` on the collector, sent by anyone (the gateway), sets the allowance and the permission. null on other rails: approve and authorize.',
       ),
     payer: z.string().nullable(),
     allowance: z.string().nullable().describe("The payer's allowance to the collector, in token (read now)."),
