@@ -64,7 +64,8 @@ export async function getCollection(
     db.select().from(subscriptionCollections).where(eq(subscriptionCollections.subscriptionId, sub.id)),
     db.select().from(collectionPulls).where(eq(collectionPulls.subscriptionId, sub.id)).orderBy(desc(collectionPulls.periodStart)).limit(5),
   ]);
-  const net = collectorRail(opts.railLookup)(sub.mode, sub.chain, sub.token);
+  // A fiat-priced plan's amount in token changes each period; the on-chain cap cannot follow it (not built).
+  const net = plan!.priceCurrency ? null : collectorRail(opts.railLookup)(sub.mode, sub.chain, sub.token);
   const attempts = pulls.map((p) => ({
     periodStart: p.periodStart.toISOString(),
     invoiceId: p.invoiceId,
