@@ -7,7 +7,7 @@ import type { finishSettlement } from './finish-settlement';
 import { settleEvmInvoice } from './settle-evm-invoice';
 import { settleTronInvoice } from './settle-tron-invoice';
 import { reclaimTronEnergy } from './tron/reclaim-energy';
-import { UnsupportedOnRailError } from '@/lib/chain/common/unsupported-on-rail';
+import { settleSolanaInvoice } from './settle-solana-invoice';
 
 /** What a sweep needs of its network: the node, the token, the deposit keys and the three wallets. */
 export const SETTLE_FIELDS = ['rpcUrl', 'tokenAddress', 'depositMnemonic', 'gasWalletKey', 'feeWallet', 'hotWalletKey'] as const;
@@ -30,8 +30,7 @@ export interface SettleHooks {
 const SETTLE: PerFamily<SettleNetwork, [db: Db, s: Settlement, invoice: Invoice, hooks: SettleHooks], ReturnType<typeof finishSettlement>> = {
   evm: (net, db, ...a) => settleEvmInvoice(db, net, ...a),
   tron: (net, db, ...a) => settleTronInvoice(db, net, ...a),
-  // Not built (docs/solana.md §6): the settlement fails and is retried, nothing is credited.
-  solana: (net) => Promise.reject(new UnsupportedOnRailError(net.chain, 'the settlement sweep')),
+  solana: (net, db, ...a) => settleSolanaInvoice(db, net, ...a),
 };
 
 /**
@@ -57,7 +56,8 @@ export const reclaimSweepResources = (db: Db, net: SettleNetwork, hooks: SettleH
 /**
  * Runs one settlement to completion, resumable at any point, by the rail's family (SETTLE): EVM
  * tops the deposit address up with gas and sends fee and net (settle-evm-invoice.ts); TRON delegates energy
- * from a staked wallet and has no nonces (settle-tron-invoice.ts, docs/tron.md §4). Either way the ledger is
+ * from a staked wallet and has no nonces (settle-tron-invoice.ts, docs/tron.md §4); Solana sends one transaction
+ * the gas wallet pays for, closing the deposit token account (settle-solana-invoice.ts). Each way the ledger is
  * credited, the invoice moved and invoice.paid_out written in one transaction (finishSettlement).
  */
 export async function settleInvoice(db: Db, network: SettleNetwork, settlementId: string, hooks: SettleHooks = {}) {
