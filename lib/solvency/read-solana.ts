@@ -2,6 +2,7 @@ import { formatUnits } from 'viem';
 import { tokensOf, type SolanaNetwork } from '@/lib/chain/network';
 import { RpcReadError } from '@/lib/chain/rpc-batch';
 import { ADDRESS_CODECS } from '@/lib/chain/address-codecs';
+import { SOLANA_GAS_WALLET_LOW_SOL } from '@/lib/chain/solana/gas-wallet-low';
 import { associatedTokenAccount } from '@/lib/chain/solana/associated-token-account';
 import { SolanaRpcError, solanaRpc } from '@/lib/chain/solana/rpc';
 import { readSolanaTokenBalance } from '@/lib/chain/solana/token-balance';
@@ -12,14 +13,9 @@ import type { ChainHoldings } from './read-chain';
 
 /** SOL: lamports are 9 decimals. */
 const SOL_DECIMALS = 9;
-/**
- * The gas wallet's floor in SOL: a sweep costs it 10,000 lamports (and returns more in rent than that), a withdrawal
- * to a wallet without a token account 2,039,280 lamports of rent: 0.1 SOL is ~50 of those (docs/solana.md §5).
- */
-const GAS_WALLET_LOW_SOL = '0.1';
 
 /** The gas line of a Solana network: the gas wallet's SOL against its floor (solvency-families.ts). */
-export const solanaGasFloor = (net: SolanaNetwork): GasFloor => ({ asset: nativeCoin(net), floor: new Decimal(GAS_WALLET_LOW_SOL).toFixed() });
+export const solanaGasFloor = (net: SolanaNetwork): GasFloor => ({ asset: nativeCoin(net), floor: new Decimal(SOLANA_GAS_WALLET_LOW_SOL).toFixed() });
 
 /**
  * readChainHoldings for a Solana network: each token of the hot wallet's and of the listed deposit owners' associated
