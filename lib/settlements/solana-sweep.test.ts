@@ -285,4 +285,32 @@ describe('the Solana settlement on the stand-in', () => {
         .where(and(eq(gasSpend.referenceId, p.settlementId))),
     ).toHaveLength(1);
   });
+  it('a sweep that lands failed (the close refused on chain, its fee paid) is replaced once final, and both fees are recorded', async () => {
+    const hotAta = await associatedTokenAccount(node.keys.hot.address, node.mints.USDC);
+    const p = await confirmedSettlement('2');
+    const hotBefore = await usdcOf(hotAta);
+    const payer = solanaPayer(node);
+    let first: string | null = null;
+    await settleInvoice(t.db, net, p.settlementId, {
+      ...mining,
+      beforeBroadcast: async () => {
+        if (first) return;
+        const [row] = await txsOf(p.settlementId);
+        first = row!.txHash;
+        // A payment lands, then the stored bytes reach a leader without preflight: they land and fail at CloseAccount.
+        await payer.pay(await payer.funded('USDC', 300_000n), p.owner, 'USDC', 300_000n);
+        await rpc().call('sendTransaction', [row!.rawTx, { encoding: 'base64', skipPreflight: true }]);
+      },
+    });
+    await expectPaidOut(p);
+    const failed = (await rpc().call('getSignatureStatuses', [[first!], { searchTransactionHistory: true }])).value[0];
+    expect(failed?.err).toEqual({ InstructionError: [expect.any(Number), { Custom: 11 }] });
+    const [tx] = await txsOf(p.settlementId);
+    expect(tx).toMatchObject({ status: 'confirmed', replacedTxHashes: [first] });
+    expect((await usdcOf(hotAta)) - hotBefore).toBe(p.units);
+    expect(await usdcOf(p.source)).toBe(300_000n);
+    const spent = await t.db.select().from(gasSpend).where(eq(gasSpend.referenceId, p.settlementId));
+    expect(spent.map((g) => g.txHash).sort()).toEqual([first, tx!.txHash].sort());
+    expect(spent.every((g) => g.costWei === String(FEE))).toBe(true);
+  });
 });
