@@ -35,10 +35,11 @@ const SETTLE: PerFamily<SettleNetwork, [db: Db, s: Settlement, invoice: Invoice,
 
 /**
  * Sweeps of a network run side by side: TRON's wait a block per preparatory step and ~19 for the transfer, with
- * no shared nonce, each on its own reservation of the energy wallet's stake (issue 44); EVM's one at a time (the
- * gas wallet's nonces and top-ups were built for that).
+ * no shared nonce, each on its own reservation of the energy wallet's stake (issue 44); Solana's wait ~32 slots for
+ * finality, each its own transaction with its own blockhash (the gas wallet pays fees without a nonce, and creating
+ * the hot wallet's account is idempotent); EVM's one at a time (the gas wallet's nonces and top-ups were built for that).
  */
-const CONCURRENCY: Record<ChainFamily, number> = { evm: 1, tron: 64, solana: 1 };
+const CONCURRENCY: Record<ChainFamily, number> = { evm: 1, tron: 64, solana: 16 };
 export const settleConcurrency = (net: Pick<SettleNetwork, 'chain'>) => CONCURRENCY[familyOf(net.chain)];
 
 /**

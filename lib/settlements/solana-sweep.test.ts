@@ -18,7 +18,7 @@ import { createTestTenant } from '@/lib/testing/fixtures';
 import { faultySolanaNode, solanaPayer } from '@/lib/testing/solana-payer';
 import { createSettlements } from './create-settlements';
 import { runSettlements } from './run-settlements';
-import { settleInvoice, type SettleHooks, type SettleNetwork } from './settle-invoice';
+import { settleConcurrency, settleInvoice, type SettleHooks, type SettleNetwork } from './settle-invoice';
 
 /**
  * Issue 49: a CONFIRMED Solana invoice swept from its deposit token account to the hot wallet's, the gas wallet paying,
@@ -312,5 +312,18 @@ describe('the Solana settlement on the stand-in', () => {
     const spent = await t.db.select().from(gasSpend).where(eq(gasSpend.referenceId, p.settlementId));
     expect(spent.map((g) => g.txHash).sort()).toEqual([first, tx!.txHash].sort());
     expect(spent.every((g) => g.costWei === String(FEE))).toBe(true);
+  });
+  it('sweeps of a network run side by side (settleConcurrency), each once', async () => {
+    const hotAta = await associatedTokenAccount(node.keys.hot.address, node.mints.USDC);
+    const paid = [await confirmedSettlement('1.5'), await confirmedSettlement('2.5'), await confirmedSettlement('3.5')];
+    const hotBefore = await usdcOf(hotAta);
+    expect(settleConcurrency(net)).toBeGreaterThan(1);
+    const r = await runSettlements(t.db, net, { hooks: mining, concurrency: settleConcurrency(net) });
+    expect(r).toEqual({ completed: 3, failed: 0 });
+    for (const p of paid) {
+      await expectPaidOut(p);
+      expect((await txsOf(p.settlementId)).map((x) => x.replacedTxHashes)).toEqual([null]);
+    }
+    expect((await usdcOf(hotAta)) - hotBefore).toBe(paid.reduce((a, p) => a + p.units, 0n));
   });
 });
