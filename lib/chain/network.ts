@@ -102,6 +102,14 @@ export interface TronNetwork extends NetworkBase<'tron'> {
   allowTrxBurn?: boolean;
   /** The low-funds floor of the energy wallet, in sweeps it can pay with delegated energy (`<MODE>_TRON_ENERGY_LOW_SWEEPS`, default 20). */
   energyLowSweeps?: number;
+  /**
+   * The subscription collector deployed on TRON (docs/subscriptions.md, "Automatic collection on TRON"): deployed by
+   * the energy wallet with consume_user_resource_percent 100, the energy wallet its operator. Set by tests and the
+   * stand-in only for now (no `<MODE>_TRON_COLLECTOR_ADDRESS` yet). Unset: TRON subscriptions are e-mailed.
+   */
+  collectorAddress?: WireAddress<'tron'>;
+  /** The collector's admin key (allows each period's deposit address), as on EVM. */
+  collectorAdminKey?: Hex;
 }
 
 /**
