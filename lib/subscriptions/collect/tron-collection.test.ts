@@ -236,4 +236,36 @@ describe('automatic collection on TRON (stand-in)', () => {
       .where(and(eq(ledgerEntries.tenantId, t.tenant.id), eq(ledgerEntries.kind, 'pull_network_fee')));
     expect(fees).toHaveLength(0);
   });
+  it('never packed: the same bytes re-broadcast until the solidified chain proves them expired, only then signed again; one pull', async () => {
+    const { sub, payer, period } = await subscribedWithCollection();
+    const p0 = await bill(sub.id, 0, period(0));
+    const inv = await invoiceOf(p0.invoiceId);
+    // Allowed beforehand (an offline admin's batch): the pull is the only transaction of the period.
+    await send(rail.node.keys.gas, net.collectorAddress, 'setDepositAllowed(address,bool)', [
+      { type: 'address', value: toBase58(inv.depositAddress) },
+      { type: 'bool', value: true },
+    ]);
+    rail.node.setPacking(false);
+    let first: Awaited<ReturnType<typeof pullOf>>;
+    try {
+      expect(await collect(period(0))).toMatchObject({ in_flight: 1, failed: 0 });
+      first = (await pullOf(p0.invoiceId))!;
+      expect(first!.allowTxHash).toBeNull();
+      expect(await collect(period(0))).toMatchObject({ in_flight: 1, failed: 0 }); // pooled: already known
+      // Past its 5-minute lifetime at the head (101 blocks), not yet under the solidified block: refused as expired, no verdict.
+      await rail.node.mine(105);
+      expect(await collect(period(0))).toMatchObject({ in_flight: 1, failed: 0 });
+      expect((await pullOf(p0.invoiceId))!.txHash).toBe(first!.txHash);
+      await rail.node.mine(20);
+    } finally {
+      rail.node.setPacking(true);
+    }
+    // The solidified chain is past the expiration and none of its blocks holds it: signed again, the old txID kept.
+    expect(await pullThrough(period(0))).toMatchObject({ pulled: 1 });
+    const done = (await pullOf(p0.invoiceId))!;
+    expect(done.txHash).not.toBe(first!.txHash);
+    expect(done.replacedTxHashes).toEqual([first!.txHash]);
+    expect(await usdtOf(payer.address)).toBe(90n * USDT);
+    expect(await usdtOf(inv.depositAddress)).toBe(10n * USDT);
+  });
 });
