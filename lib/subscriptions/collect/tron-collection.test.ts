@@ -28,7 +28,7 @@ import { setUpCollection } from './set-up-collection';
 const DAY_MS = 86_400_000;
 const USDT = 1_000_000n;
 let rail: TronRail;
-let net: TronNetwork & { rpcUrl: string; tokenAddress: string };
+let net: TronNetwork & { rpcUrl: string; tokenAddress: string; collectorAddress: string };
 let db: Db;
 let t: Awaited<ReturnType<typeof createTestTenant>>;
 const measured: Record<string, unknown>[] = [];
@@ -267,5 +267,18 @@ describe('automatic collection on TRON (stand-in)', () => {
     expect(done.replacedTxHashes).toEqual([first!.txHash]);
     expect(await usdtOf(payer.address)).toBe(90n * USDT);
     expect(await usdtOf(inv.depositAddress)).toBe(10n * USDT);
+  });
+  it('three workers on the same period at once: one recorded pull, one transfer', async () => {
+    const { sub, payer, period } = await subscribedWithCollection();
+    const p0 = await bill(sub.id, 0, period(0));
+    const runs = await Promise.all([collect(period(0)), collect(period(0)), collect(period(0))]);
+    expect(runs.reduce((n, r) => n + r.failed + r.fell_back + r.pulled, 0)).toBe(0);
+    await rail.node.mine(19);
+    expect(await collect(period(0))).toMatchObject({ pulled: 1, failed: 0 });
+    const rows = await db.select().from(collectionPulls).where(eq(collectionPulls.subscriptionId, sub.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'confirmed', replacedTxHashes: null });
+    expect(await usdtOf(payer.address)).toBe(90n * USDT);
+    expect(await usdtOf((await invoiceOf(p0.invoiceId)).depositAddress)).toBe(10n * USDT);
   });
 });
