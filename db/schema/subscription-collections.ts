@@ -74,6 +74,13 @@ export const collectionPulls = pgTable(
     allowRawTx: text(),
     gasUsed: bigint({ mode: 'bigint' }),
     /**
+     * TRON (no nonces, docs/tron.md §5): when the recorded pull can no longer be mined (ms precision) and its TaPoS
+     * reference block; only once it is proven expired unmined is it signed again, the old txID kept in replaced_tx_hashes.
+     */
+    expiresAt: tstz(),
+    refBlockNumber: bigint({ mode: 'number' }),
+    replacedTxHashes: text().array(),
+    /**
      * The gas of the pull and of the admin's allow, priced in the token (the merchant's cost, charged as a
      * pull_network_fee ledger entry with the credit of the pulled money); set when the pull is confirmed, null otherwise.
      */

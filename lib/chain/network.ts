@@ -102,6 +102,14 @@ export interface TronNetwork extends NetworkBase<'tron'> {
   allowTrxBurn?: boolean;
   /** The low-funds floor of the energy wallet, in sweeps it can pay with delegated energy (`<MODE>_TRON_ENERGY_LOW_SWEEPS`, default 20). */
   energyLowSweeps?: number;
+  /**
+   * The subscription collector deployed on TRON (docs/subscriptions.md, "Automatic collection on TRON"): deployed by
+   * the energy wallet with consume_user_resource_percent 100, the energy wallet its operator
+   * (`<MODE>_TRON_COLLECTOR_ADDRESS`, `T…`). Unset: TRON subscriptions are e-mailed.
+   */
+  collectorAddress?: WireAddress<'tron'>;
+  /** The collector's admin key (allows each period's deposit address), as on EVM. */
+  collectorAdminKey?: Hex;
 }
 
 /**
@@ -401,6 +409,8 @@ const FAMILY_SETTINGS: { [F in ChainFamily]: FamilySettings<F> } = {
   tron: (base, { raw, p }) => ({
     ...base,
     allowTrxBurn: raw[`${p}_TRON_ALLOW_TRX_BURN`] === true,
+    collectorAddress: optionalWire(ADDRESS_CODECS.tron, envBytes(raw[`${p}_TRON_COLLECTOR_ADDRESS`])),
+    collectorAdminKey: raw[`${p}_TRON_COLLECTOR_ADMIN_PRIVATE_KEY`] as Hex | undefined,
     energyLowSweeps: (raw[`${p}_TRON_ENERGY_LOW_SWEEPS`] as number | undefined) ?? DEFAULT_ENERGY_LOW_SWEEPS,
   }),
   // ed25519 keys, never BSC's secp256k1 ones: its own, else the stand-in's in development (lib/config/solana/).

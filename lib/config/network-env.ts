@@ -167,8 +167,11 @@ export const RAIL_ENV: Record<string, z.ZodType> = {
       [`${p}_BSC_USDC_SYMBOL`, symbol.optional()],
       /** EVM networks: the disperse contract batch payouts are sent through (docs/payouts.md); unset: one transfer per item. */
       ...(['BSC', ...EXTRA_CHAINS] as const).map((c) => [`${p}_${c}_DISPERSE_ADDRESS`, address.optional()] as const),
-      /** EVM networks: the subscription collector payers approve (docs/subscriptions.md); unset: subscriptions are e-mailed invoices only. */
-      ...(['BSC', ...EXTRA_CHAINS] as const).map((c) => [`${p}_${c}_COLLECTOR_ADDRESS`, address.optional()] as const),
+      /**
+       * EVM and TRON networks: the subscription collector payers approve (docs/subscriptions.md), in the network's own
+       * address form (`0x…`, `T…`); unset: subscriptions are e-mailed invoices only.
+       */
+      ...(['BSC', ...EXTRA_CHAINS] as const).map((c) => [`${p}_${c}_COLLECTOR_ADDRESS`, ENV_ADDRESS[CHAIN_SPECS[c].family].optional()] as const),
       /** Its admin key: the pull job allows each period's deposit address with it (docs/subscriptions.md). */
       ...(['BSC', ...EXTRA_CHAINS] as const).map((c) => [`${p}_${c}_COLLECTOR_ADMIN_PRIVATE_KEY`, privateKey.optional()] as const),
       ...EXTRA_CHAINS.flatMap((c) => [

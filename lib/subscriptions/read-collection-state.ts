@@ -27,11 +27,16 @@ export async function readCollectionState(
     bigint,
     bigint,
   ];
-  const seen = { balance, allowance, available };
+  return judgeCollectionState({ balance, allowance, available }, p.amount);
+}
+
+/** The verdict on what was read (either family): the permission first, then the allowance, then the balance. */
+export function judgeCollectionState(seen: { balance: bigint; allowance: bigint; available: bigint }, amount: bigint): CollectionState {
+  const { balance, allowance, available } = seen;
   // The permission first: without it the payer's money is not ours to ask about.
-  if (available < p.amount) return { ...seen, ready: false, reason: 'not_authorized' };
+  if (available < amount) return { ...seen, ready: false, reason: 'not_authorized' };
   if (allowance === 0n) return { ...seen, ready: false, reason: 'allowance_revoked' };
-  if (allowance < p.amount) return { ...seen, ready: false, reason: 'insufficient_allowance' };
-  if (balance < p.amount) return { ...seen, ready: false, reason: 'insufficient_balance' };
+  if (allowance < amount) return { ...seen, ready: false, reason: 'insufficient_allowance' };
+  if (balance < amount) return { ...seen, ready: false, reason: 'insufficient_balance' };
   return { ...seen, ready: true };
 }

@@ -97,3 +97,21 @@ function safe(sun: bigint): number {
   if (sun <= 0n || sun > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`amount out of range: ${sun} sun`);
   return Number(sun);
 }
+
+/**
+ * A smart contract call (`fn` its signature, e.g. `collect(bytes32,address,uint256,address)`) from `from`, its
+ * arguments as `params` or already encoded (`rawParameter`: the words after the selector, to sign a recorded call
+ * again); `feeLimitSun` caps its energy.
+ */
+export async function buildContractCall(
+  q: Common & { contract: string; fn: string; params: { type: string; value: unknown }[]; rawParameter?: string; feeLimitSun: number },
+): Promise<UnsignedTronTx> {
+  const options = {
+    feeLimit: q.feeLimitSun,
+    txLocal: true,
+    blockHeader: blockHeader(q.ref, q.lifetimeMs),
+    ...(q.rawParameter ? { rawParameter: q.rawParameter } : {}),
+  };
+  const { transaction } = await tronWeb.transactionBuilder.triggerSmartContract(toBase58(q.contract), q.fn, options, q.params, toBase58(q.from));
+  return transaction;
+}

@@ -1,17 +1,22 @@
-import { keccak256, toHex, type Address, type Hex } from 'viem';
+import { keccak256, toHex, type Hex } from 'viem';
 import type { Plan } from '@/db/schema';
 import { getRail, onFamily, type Network } from '@/lib/chain/network';
-import { hasPermit, type Asset, type ChainKey } from '@/lib/config/rails';
+import { hasPermit, type Asset, type ChainFamily, type ChainKey } from '@/lib/config/rails';
 import type { Mode } from '@/lib/mode';
 
-/** What a pull needs of a rail: its node, token, the collector and the operator (gas wallet) key; the admin key if configured. */
+/**
+ * What a pull needs of a rail: its family (which picks the pull's code, pull-ops.ts), node, token, the collector and
+ * the operator key (the gas wallet on EVM, the energy wallet on TRON); the admin key if configured. Addresses are the
+ * family's wire form (`0x…` on EVM, `T…` on TRON).
+ */
 export interface CollectorNetwork {
+  family: ChainFamily;
   mode: Mode;
   chainId: number;
   rpcUrl: string;
-  tokenAddress: Address;
+  tokenAddress: string;
   decimals: number;
-  collectorAddress: Address;
+  collectorAddress: string;
   operatorKey: Hex;
   adminKey?: Hex;
   /** USD per unit of the gas coin and the network's flat transfer fee: the pull's gas priced in the token (price-pull-gas.ts). */
@@ -20,12 +25,14 @@ export interface CollectorNetwork {
   chain?: ChainKey;
   /** The token takes an EIP-2612 permit (USDC): the payer may set up by two signatures (permitAndAuthorize). */
   permit?: boolean;
+  /** TRON: a pull the energy wallet's staked energy cannot pay may burn TRX (`<MODE>_TRON_ALLOW_TRX_BURN`), as a sweep may. */
+  allowTrxBurn?: boolean;
 }
 
 export type RailLookup = (mode: Mode, chain: ChainKey, token: Asset) => Network | undefined;
 
 /**
- * The rail's collector, or null when it has none (TRON, Solana, or an EVM network without `<MODE>_<CHAIN>_COLLECTOR_ADDRESS`
+ * The rail's collector, or null when it has none (Solana, or an EVM network without `<MODE>_<CHAIN>_COLLECTOR_ADDRESS`
  * or its node, token or gas wallet): such subscriptions are paid by e-mailed invoice.
  */
 export function collectorNetworkOf(net: Network | undefined): CollectorNetwork | null {
@@ -34,6 +41,7 @@ export function collectorNetworkOf(net: Network | undefined): CollectorNetwork |
     evm: (n): CollectorNetwork | null =>
       n.collectorAddress && n.rpcUrl && n.tokenAddress && n.gasWalletKey
         ? {
+            family: n.family,
             mode: n.mode,
             chainId: n.chainId,
             rpcUrl: n.rpcUrl,
@@ -48,7 +56,25 @@ export function collectorNetworkOf(net: Network | undefined): CollectorNetwork |
             permit: hasPermit(n.chain, n.token),
           }
         : null,
-    tron: () => null,
+    // The energy wallet is the operator: pulls use its staked energy (the collector charges the caller all of it).
+    tron: (n): CollectorNetwork | null =>
+      n.collectorAddress && n.rpcUrl && n.tokenAddress && n.gasWalletKey
+        ? {
+            family: n.family,
+            mode: n.mode,
+            chainId: n.chainId,
+            rpcUrl: n.rpcUrl,
+            tokenAddress: n.tokenAddress,
+            decimals: n.decimals,
+            collectorAddress: n.collectorAddress,
+            operatorKey: n.gasWalletKey,
+            adminKey: n.collectorAdminKey,
+            gasCoinUsd: n.gasCoinUsd,
+            networkFee: n.networkFee,
+            chain: n.chain,
+            allowTrxBurn: n.allowTrxBurn,
+          }
+        : null,
     solana: () => null,
   });
 }

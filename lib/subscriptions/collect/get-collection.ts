@@ -1,18 +1,16 @@
 import { desc, eq } from 'drizzle-orm';
-import { formatUnits, parseUnits, type Address } from 'viem';
+import { formatUnits, parseUnits, type Address, type Hex } from 'viem';
 import { collectionPulls, plans, subscriptionCollections } from '@/db/schema';
 import { ApiError } from '@/lib/api/errors';
-import { publicClient } from '@/lib/chain/clients';
-import { COLLECTOR_ABI } from '@/lib/chain/evm/collector/deploy-collector';
 import type { Db } from '@/lib/db';
 import { formatAmount } from '@/lib/invoices/amount';
 import { log } from '@/lib/log';
 import type { Mode } from '@/lib/mode';
 import { getSubscriptionOrThrow } from '../load-subscription';
-import { readCollectionState } from '../read-collection-state';
 import type { SubscriptionCollectionView } from '../schemas';
 import { readPermitBlock } from './permit-block';
 import { collectorRail, periodSecondsOf, permissionIdOf, type CollectorNetwork, type RailLookup } from './collector-network';
+import { pullOpsOf } from './pull-ops';
 
 type State = SubscriptionCollectionView['state'];
 type Read = { state: State; allowance: string | null; balance: string | null };
@@ -27,25 +25,24 @@ async function unreadable<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The chain's verdict on a kept permission now. */
-function readState(net: CollectorNetwork, payer: Address, permissionId: `0x${string}`, amount: bigint): Promise<Read> {
-  return unreadable(async () => {
-    const s = await readCollectionState(net, { subscriptionId: permissionId, payer, token: net.tokenAddress, amount });
+/** The chain's verdict on a kept permission now; a read that fails is a 503, never a verdict. */
+async function readState(net: CollectorNetwork, payer: string, permissionId: Hex, amount: bigint): Promise<Read> {
+  const ops = pullOpsOf(net);
+  try {
+    const s = await ops.readState(net, { permissionId, payer, amount });
     const seen = { allowance: formatUnits(s.allowance, net.decimals), balance: formatUnits(s.balance, net.decimals) };
     if (s.ready) return { state: 'authorized', ...seen };
     if (s.reason !== 'not_authorized') return { state: s.reason, ...seen };
     // Nothing available: revoked, this period's cap used (something was pulled), or not started yet (nothing ever pulled).
-    const perm = (await publicClient(net.rpcUrl).readContract({
-      address: net.collectorAddress,
-      abi: COLLECTOR_ABI,
-      functionName: 'permissions',
-      args: [payer, permissionId],
-    })) as readonly unknown[];
-    if (perm[6] === true) return { state: 'revoked', ...seen };
+    const perm = await ops.readPermission(net, payer, permissionId);
+    if (perm.revoked) return { state: 'revoked', ...seen };
     // A zero allowance says more to the payer than a used cap: the next period will not be pulled either.
     if (s.allowance === 0n) return { state: 'allowance_revoked', ...seen };
-    return { state: BigInt(perm[4] as bigint) > 0n ? 'period_collected' : 'authorized', ...seen };
-  });
+    return { state: perm.spent > 0n ? 'period_collected' : 'authorized', ...seen };
+  } catch (err) {
+    log.warn('collection state unreadable', { error: err instanceof Error ? err.message : String(err) });
+    throw new ApiError('service_unavailable', 'The chain could not be read: the collection state is unknown, try again.');
+  }
 }
 
 /**
@@ -80,7 +77,7 @@ export async function getCollection(
     subscriptionId: sub.id,
     chain: sub.chain,
     token: sub.token,
-    payer: kept?.payer ?? null,
+    payer: kept && net ? pullOpsOf(net).wireAddress(kept.payer) : (kept?.payer ?? null),
     cancelReason: kept?.cancelReason ?? null,
     attempts,
   };
@@ -121,16 +118,18 @@ export async function getCollection(
     ? { state: 'not_set_up', allowance: null, balance: null }
     : kept.status === 'canceled'
       ? { state: 'canceled', allowance: null, balance: null }
-      : await readState(net, kept.payer as Address, permissionId, amount);
+      : await readState(net, kept.payer, permissionId, amount);
+  // Addresses as the payer's wallet writes them: `0x…` lower case on EVM, `T…` on TRON.
+  const wire = pullOpsOf(net).wireAddress;
   return {
     ...base,
     ...read,
     chainId: net.chainId,
-    tokenAddress: net.tokenAddress.toLowerCase(),
+    tokenAddress: wire(net.tokenAddress),
     decimals: net.decimals,
-    collectorAddress: net.collectorAddress.toLowerCase(),
-    approve: { spender: net.collectorAddress.toLowerCase(), amountPerPeriod: amount.toString() },
-    authorize: { ...authorize, maxPerPeriod: amount.toString(), start: String(authorize.start) },
+    collectorAddress: wire(net.collectorAddress),
+    approve: { spender: wire(net.collectorAddress), amountPerPeriod: amount.toString() },
+    authorize: { ...authorize, token: wire(net.tokenAddress), maxPerPeriod: amount.toString(), start: String(authorize.start) },
     permit,
   };
 }

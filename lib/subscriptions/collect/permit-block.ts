@@ -22,7 +22,9 @@ export const PERMIT_TTL_SECONDS = 3_600n;
  * name and version are read from the contract and checked against its DOMAIN_SEPARATOR, so a wallet never signs for a
  * domain the token would not verify. One batch, one node; a failed read or a mismatch throws (the route's 503).
  */
-export async function readPermitBlock(net: CollectorNetwork, p: { terms: AuthorizeTerms; payer?: Address; now: Date }) {
+export async function readPermitBlock(rail: CollectorNetwork, p: { terms: AuthorizeTerms; payer?: Address; now: Date }) {
+  // EIP-2612 is an EVM token's: the rail's addresses are `0x…` here.
+  const net = { ...rail, tokenAddress: rail.tokenAddress as Address, collectorAddress: rail.collectorAddress as Address };
   const permitValue = p.terms.maxPerPeriod * PERMIT_PERIODS;
   const deadline = BigInt(Math.floor(p.now.getTime() / 1000)) + PERMIT_TTL_SECONDS;
   const call = (to: Address, data: Hex) => ({ method: 'eth_call', params: [{ to, data }, 'latest'] });

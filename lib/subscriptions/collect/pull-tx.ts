@@ -77,7 +77,7 @@ export async function recordPull(db: Db, client: PublicClient, net: CollectorNet
           net,
           adminPending,
           gasPrice,
-          net.collectorAddress,
+          net.collectorAddress as Address,
           encodeFunctionData({ abi: COLLECTOR_ABI, functionName: 'setDepositAllowed', args: [p.depositAddress, true] }),
           ALLOW_GAS,
         )
@@ -89,7 +89,7 @@ export async function recordPull(db: Db, client: PublicClient, net: CollectorNet
       net,
       opPending,
       gasPrice,
-      net.collectorAddress,
+      net.collectorAddress as Address,
       encodeFunctionData({ abi: COLLECTOR_ABI, functionName: 'collect', args: [p.permissionId, p.payer, units, p.depositAddress] }),
       PULL_GAS,
     );

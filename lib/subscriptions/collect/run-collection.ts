@@ -1,7 +1,6 @@
 import { and, eq, gt, gte, isNull, sql } from 'drizzle-orm';
-import type { Address, Hex } from 'viem';
+import type { Hex } from 'viem';
 import { collectionPulls, invoices, subscriptionCollections, subscriptionPeriods, subscriptions, type CollectionPull } from '@/db/schema';
-import { publicClient } from '@/lib/chain/clients';
 import type { Db } from '@/lib/db';
 import { log } from '@/lib/log';
 import { Decimal } from '@/lib/money';
@@ -72,7 +71,7 @@ async function due(db: Db, now: Date, opts: CollectionOptions) {
 }
 
 /**
- * The automatic collection job (issue 48 §2), EVM rails: each due period pulled from the payer's wallet into its
+ * The automatic collection job (issue 48 §2), EVM and TRON rails: each due period pulled from the payer's wallet into its
  * invoice's deposit address through the collector, or e-mailed instead (lib/subscriptions/collect/collect-period.ts).
  * Exactly once per period: the attempt row's unique index (subscription, period) is written before any broadcast, a
  * recorded pull is only resent, and the contract itself refuses a second pull over the period's cap. A period whose
@@ -81,7 +80,7 @@ async function due(db: Db, now: Date, opts: CollectionOptions) {
 export async function runCollection(db: Db, opts: CollectionOptions = {}) {
   const now = opts.now ?? new Date();
   const rail = collectorRail(opts.railLookup);
-  const counts: Record<CollectOutcome | 'failed', number> = { pulled: 0, fell_back: 0, raced: 0, failed: 0 };
+  const counts: Record<CollectOutcome | 'failed', number> = { pulled: 0, fell_back: 0, raced: 0, in_flight: 0, failed: 0 };
   for (const c of await due(db, now, opts)) {
     const p: PeriodToCollect = {
       subscriptionId: c.subscriptionId,
@@ -90,7 +89,7 @@ export async function runCollection(db: Db, opts: CollectionOptions = {}) {
       amount: new Decimal(c.amount).toFixed(),
       depositAddress: c.depositAddress,
       chainId: c.chainId,
-      payer: c.payer as Address,
+      payer: c.payer,
       permissionId: c.permissionId as Hex,
     };
     try {
@@ -100,7 +99,7 @@ export async function runCollection(db: Db, opts: CollectionOptions = {}) {
         if (!c.pull) counts[(await fallBack(db, p, 'no collector', now)) ? 'fell_back' : 'raced']++;
         continue;
       }
-      counts[await collectPeriod(db, publicClient(net.rpcUrl), net, p, now, (c.pull as CollectionPull | null) ?? null, opts.hooks)]++;
+      counts[await collectPeriod(db, net, p, now, (c.pull as CollectionPull | null) ?? null, opts.hooks)]++;
     } catch (err) {
       counts.failed++;
       const message = err instanceof Error ? err.message : String(err);

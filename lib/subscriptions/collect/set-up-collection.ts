@@ -1,13 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { formatUnits, parseUnits, type Address } from 'viem';
+import { formatUnits, parseUnits } from 'viem';
 import { plans, subscriptionCollections, subscriptions, type SubscriptionCollection } from '@/db/schema';
-import { publicClient } from '@/lib/chain/clients';
-import { COLLECTOR_ABI } from '@/lib/chain/evm/collector/deploy-collector';
 import type { Db } from '@/lib/db';
 import { ApiError, notFound } from '@/lib/api/errors';
 import { collectorRail, permissionIdOf, type RailLookup } from './collector-network';
-
-type Permission = readonly [Address, number, number, bigint, bigint, number, boolean];
+import { pullOpsOf } from './pull-ops';
 
 /**
  * Turns on automatic collection for a subscription once its payer authorized the collector on chain (approve, then
@@ -18,7 +15,8 @@ type Permission = readonly [Address, number, number, bigint, bigint, number, boo
 export async function setUpCollection(
   db: Db,
   subscriptionId: string,
-  p: { payer: Address },
+  /** The payer's address in the rail's form (`0x…`, `T…`). */
+  p: { payer: string },
   opts: { railLookup?: RailLookup } = {},
 ): Promise<SubscriptionCollection> {
   const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId));
@@ -30,19 +28,16 @@ export async function setUpCollection(
   if (plan!.priceCurrency)
     throw new ApiError('validation_failed', 'A fiat-priced plan has no automatic collection yet: its periods are paid by invoice');
   const permissionId = permissionIdOf(sub.id);
-  const [token, start, period, cap, , , revoked] = (await publicClient(net.rpcUrl).readContract({
-    address: net.collectorAddress,
-    abi: COLLECTOR_ABI,
-    functionName: 'permissions',
-    args: [p.payer, permissionId],
-  })) as Permission;
+  const ops = pullOpsOf(net);
+  const payer = ops.storedAddress(p.payer);
+  const { token, start, period, cap, revoked } = await ops.readPermission(net, payer, permissionId);
   const need = parseUnits(plan!.amount, net.decimals);
-  if (token.toLowerCase() !== net.tokenAddress.toLowerCase() || revoked || cap < need)
+  if (ops.storedAddress(token) !== ops.storedAddress(net.tokenAddress) || revoked || cap < need)
     throw new ApiError('validation_failed', 'The payer has not authorized the collector for this subscription, its token and amount');
   const row = {
     subscriptionId: sub.id,
     chainId: net.chainId,
-    payer: p.payer.toLowerCase(),
+    payer,
     permissionId,
     maxPerPeriod: formatUnits(cap, net.decimals),
     periodSeconds: Number(period),
