@@ -17,8 +17,6 @@ export const SOLANA_FAMILY: FamilyOps<'solana'> = {
   // Its own branch (m/44'/501'/index'/0', SLIP-0010), derived at claim time from the one index sequence.
   pooledAddresses: false,
   depositAddress: (mnemonic, index) => SOLANA_ADDRESS_CODEC.parseStored(solanaDepositOwnerAddress(mnemonic, index)),
-  // Configured keys are ed25519 seeds, never BSC's secp256k1 keys.
-  walletAddress: (key) => SOLANA_ADDRESS_CODEC.parse(solanaWalletAddress(key)),
   // The same Base58 text is stored and shown.
   payerAddress: (stored) => SOLANA_ADDRESS_CODEC.parse(stored),
   // A Solana Pay URL (`solana:<owner>?amount=…&spl-token=<mint>`) needs the amount in whole tokens, which this
@@ -31,6 +29,8 @@ export const SOLANA_FAMILY: FamilyOps<'solana'> = {
   readFreezeList: (net) => Promise.reject(new UnsupportedOnRailError(net.chain, 'the freeze-list read')),
 
   // Withdrawals (docs/solana.md §6.2)
+  // Our wallets' addresses (a destination that is one is refused): configured keys are ed25519 seeds, never BSC's secp256k1 keys.
+  walletAddress: (key) => SOLANA_ADDRESS_CODEC.parse(solanaWalletAddress(key)),
   // The destination rule on the accounts as the node has them at `confirmed`: a wallet is paid at its ATA, a token
   // account only when it is its owner's ATA for this mint, and never a frozen one. The sending lane judges it again.
   judgeDestination: async (net, address) => {

@@ -139,6 +139,9 @@ describe('USDC withdrawals on Solana', () => {
       [await lane.payer.ata(usdtHolder.address, lane.node.mints.USDT), 'token_account_other_mint', /another token/],
       [lane.node.mints.USDT, 'mint_account', /token mint/],
       [lane.node.mints.USDC, 'destination_token_contract', /token contract/],
+      // Our wallets, derived from their ed25519 seeds (not as secp256k1 keys).
+      [lane.node.keys.hot.address, 'destination_own_wallet', /own wallets/],
+      [lane.node.keys.gas.address, 'destination_own_wallet', /own wallets/],
       [TOKEN_PROGRAM_ADDRESS, 'program_account', /program/],
       [await lane.payer.ata(frozen.address, lane.node.mints.USDC), 'token_account_frozen', /frozen/],
       [frozen.address, 'token_account_frozen', /frozen/],
