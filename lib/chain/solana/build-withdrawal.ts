@@ -11,7 +11,6 @@ import {
   type Instruction,
   type TransactionSigner,
 } from '@solana/kit';
-import { getAddMemoInstruction } from '@solana-program/memo';
 import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import type { SignedSolanaTransaction } from './build-sweep';
 import type { SolanaWithdrawalPlan } from './plan-withdrawal';
@@ -45,7 +44,8 @@ export async function buildSolanaWithdrawal(
       amount: plan.amount,
       decimals: plan.decimals,
     }),
-    getAddMemoInstruction({ memo }, { programAddress: MEMO_PROGRAM }),
+    // An SPL Memo instruction is the program and the text, no accounts (@solana-program/memo is a dev dependency only).
+    { programAddress: MEMO_PROGRAM, data: new TextEncoder().encode(memo) },
   );
   const message = pipe(
     createTransactionMessage({ version: 0 }),
