@@ -5849,7 +5849,7 @@ export interface operations {
                     "application/json": components["schemas"]["Withdrawal"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, unknown_api_version, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, destination_screened, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, destination_screened, not_associated_token_account, token_account_other_mint, token_account_frozen, mint_account, token_2022_account, program_account, program_owned_account, off_curve_unknown, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
@@ -9640,7 +9640,7 @@ export interface operations {
                     "application/json": components["schemas"]["RefundRequest"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, unknown_api_version, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, destination_screened, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, refund_exceeds_received, insufficient_balance, amount_below_minimum, invalid_amount, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, destination_screened, not_associated_token_account, token_account_other_mint, token_account_frozen, mint_account, token_2022_account, program_account, program_owned_account, off_curve_unknown, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */
@@ -12957,7 +12957,7 @@ export interface operations {
                     "application/json": components["schemas"]["Withdrawal"];
                 };
             };
-            /** @description Bad Request (code: validation_failed, unknown_api_version, insufficient_balance, amount_below_minimum, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, destination_screened, invalid_amount, invalid_url, withdrawal_limit_exceeded, invalid_json, request_aborted) */
+            /** @description Bad Request (code: validation_failed, unknown_api_version, insufficient_balance, amount_below_minimum, invalid_address, destination_own_wallet, destination_token_contract, destination_deposit_address, destination_blacklisted, destination_screened, not_associated_token_account, token_account_other_mint, token_account_frozen, mint_account, token_2022_account, program_account, program_owned_account, off_curve_unknown, invalid_amount, invalid_url, withdrawal_limit_exceeded, invalid_json, request_aborted) */
             400: {
                 headers: {
                     /** @description Quote it when contacting support. */

@@ -4,6 +4,7 @@ import { checkEvmRail } from './check-evm-rail';
 import { depositAddress } from './deposit-account';
 import { readEvmFreezeList } from './freeze-list';
 import { resultOf, rpcBatch } from './rpc-batch';
+import { privateKeyToAddress } from 'viem/accounts';
 
 /**
  * The EVM family (BSC, Ethereum, Polygon…): JSON-RPC, one deposit branch for every network. Method bodies call
@@ -15,6 +16,7 @@ export const EVM_FAMILY: FamilyOps<'evm'> = {
   // payment on the wrong EVM network be held, not lost; the pool job derives it ahead (refill-address-pool.ts).
   pooledAddresses: true,
   depositAddress: (mnemonic, index) => EVM_ADDRESS_CODEC.parseStored(depositAddress(mnemonic, index)),
+  walletAddress: (key) => EVM_ADDRESS_CODEC.parse(privateKeyToAddress(key)),
   // The stored lower-case form, as the EIP-681 URI carries it.
   // EIP-55, as the API states it: a wallet that checks the checksum accepts it, and a person can compare it by eye.
   payerAddress: (stored) => EVM_ADDRESS_CODEC.parse(stored),
@@ -25,4 +27,6 @@ export const EVM_FAMILY: FamilyOps<'evm'> = {
     return Number(BigInt(resultOf(o!, 'eth_blockNumber') as string));
   },
   readFreezeList: (net, _fn, address) => readEvmFreezeList(net, address),
+  // Any valid address can hold the token (the freeze list is read apart).
+  judgeDestination: () => Promise.resolve(null),
 };

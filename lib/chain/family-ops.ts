@@ -2,6 +2,7 @@ import type { ChainFamily, FreezeListFunction } from '@/lib/config/rails';
 import type { StoredAddress, WireAddress } from './common/address-brand';
 import type { NetworkOf, ReadyNetwork } from './network';
 import type { RailProblem } from './rail-stops';
+import type { DestinationRefusalCode } from './common/destination-refusal';
 
 /**
  * What the chain adapter does differently per chain family (issue 43 §2): lib asks `familyOps(chain)`
@@ -24,6 +25,9 @@ export interface FamilyOps<F extends ChainFamily = ChainFamily> {
   /** The stored form of the deposit address at `index` of the mnemonic's branch for this family. */
   depositAddress(mnemonic: string, index: number): StoredAddress<F>;
 
+  /** The address a configured wallet key (gas, hot, faucet) holds on the family's networks, synchronously. */
+  walletAddress(key: `0x${string}`): WireAddress<F>;
+
   // Checkout
   /** The deposit address as the payer copies it, from its stored form. */
   payerAddress(stored: string): WireAddress<F>;
@@ -40,4 +44,11 @@ export interface FamilyOps<F extends ChainFamily = ChainFamily> {
   readHead(net: NetworkOf<F> & { rpcUrl: string }, timeoutMs: number): Promise<number>;
   /** Whether the token contract's freeze list `fn` holds `address` (a failed read throws). */
   readFreezeList(net: ReadyNetwork<'rpcUrl' | 'tokenAddress', NetworkOf<F>>, fn: FreezeListFunction, address: WireAddress<F>): Promise<boolean>;
+  /**
+   * Whether the chain lets `address` receive the rail's token, read from the node before a payout is accepted (Solana:
+   * the destination rule, a token account must be its owner's associated one and not frozen): null when it can, else
+   * the refusal's code (an API error code) and sentence. Families whose every valid address can receive answer null
+   * without a read. A failed read throws.
+   */
+  judgeDestination(net: NetworkOf<F>, address: WireAddress<F>): Promise<{ code: DestinationRefusalCode; reason: string } | null>;
 }

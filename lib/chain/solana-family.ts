@@ -5,6 +5,8 @@ import { UnsupportedOnRailError } from './common/unsupported-on-rail';
 import { SOLANA_ADDRESS_CODEC } from './solana/address-codec';
 import { solanaDepositOwnerAddress } from './solana/deposit-owner-address';
 import { solanaRpc } from './solana/rpc';
+import { judgeSolanaPayee } from './solana/judge-payee';
+import { solanaWalletAddress } from './solana/wallet-address';
 
 /**
  * The Solana family (docs/solana.md): JSON-RPC through lib/chain/solana. The deposit address is a per-invoice owner
@@ -28,4 +30,15 @@ export const SOLANA_FAMILY: FamilyOps<'solana'> = {
   readHead: async (net, timeoutMs) => Number(await solanaRpc(net.rpcUrl, { timeoutMs }).call('getSlot', [{ commitment: 'confirmed' }])),
   // Freezing on Solana is a token account's state, read by the destination rule, not a contract's list.
   readFreezeList: (net) => Promise.reject(new UnsupportedOnRailError(net.chain, 'the freeze-list read')),
+
+  // Withdrawals (docs/solana.md §6.2)
+  // Our wallets' addresses (a destination that is one is refused): configured keys are ed25519 seeds, never BSC's secp256k1 keys.
+  walletAddress: (key) => SOLANA_ADDRESS_CODEC.parse(solanaWalletAddress(key)),
+  // The destination rule on the accounts as the node has them at `confirmed`: a wallet is paid at its ATA, a token
+  // account only when it is its owner's ATA for this mint, and never a frozen one. The sending lane judges it again.
+  judgeDestination: async (net, address) => {
+    if (!net.rpcUrl || !net.tokenAddress) throw new Error(`${net.mode} ${net.chain}: no node or mint configured to read the destination`);
+    const payee = await judgeSolanaPayee(solanaRpc(net.rpcUrl), address, SOLANA_ADDRESS_CODEC.parse(net.tokenAddress));
+    return payee.ok ? null : { code: payee.code, reason: payee.reason };
+  },
 };

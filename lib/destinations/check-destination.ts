@@ -19,6 +19,7 @@ import { ourAddresses } from './our-addresses';
 import { refuseBlacklisted } from './refuse-blacklisted';
 import { refuseScreened } from './refuse-screened';
 import { refuseScreenedByAdapters } from './refuse-screened-by-adapters';
+import { refuseUnreceivable } from './refuse-unreceivable';
 
 /**
  * Where money may be sent: the one module for withdrawals, refunds (merchant, payer proposals,
@@ -126,9 +127,13 @@ export function notDepositAddressSql(address: WireAddress): SQL {
     storedForms(bytes).map((f) => sql`${f}`),
     sql`, `,
   );
-  // The pool holds the derivation's EIP-55 form (db/schema/invoices.ts), whatever network later claims it.
-  return sql`not exists (select 1 from ${invoices} where ${invoices.depositAddress} in (${stored}))
-    and not exists (select 1 from ${depositAddressPool} where ${depositAddressPool.address} = ${ADDRESS_CODECS.evm.wireForm(bytes)})`;
+  // The pool holds the derivation's EIP-55 form (db/schema/invoices.ts), whatever network later claims it: only
+  // accounts of its length can be in it (a Solana key's 32 bytes never are).
+  const pooled =
+    bytes.length === 2 + 2 * ADDRESS_CODECS.evm.byteLength
+      ? sql`and not exists (select 1 from ${depositAddressPool} where ${depositAddressPool.address} = ${ADDRESS_CODECS.evm.wireForm(bytes)})`
+      : sql``;
+  return sql`not exists (select 1 from ${invoices} where ${invoices.depositAddress} in (${stored})) ${pooled}`;
 }
 
 /** Refuses one of our deposit addresses (issued or pooled, any network, in any family's form). */
@@ -144,6 +149,7 @@ export async function checkDestination(db: Db, net: Network, raw: string, path =
   const address = parseDestination(net, raw, path);
   await refuseDepositAddress(db, address, path);
   await refuseBlacklisted(net, address, path);
+  await refuseUnreceivable(net, address, path);
   await refuseScreenedByAdapters(familyOf(net.chain), address, path);
   return address;
 }

@@ -11,7 +11,8 @@ import { accountBytes } from '@/lib/chain/address-codecs';
 import { TronNodeError } from '@/lib/chain/tron/node-client';
 import { tronClientOf } from '@/lib/chain/tron-network-client';
 import { SOLANA_ADDRESS_CODEC } from '@/lib/chain/solana/address-codec';
-import { UnsupportedOnRailError } from '@/lib/chain/common/unsupported-on-rail';
+import { readSolanaSenderKind } from '@/lib/chain/solana/read-sender-kind';
+import { SolanaRpcError, solanaRpc } from '@/lib/chain/solana/rpc';
 
 /**
  * TRON: whether the account is a smart contract (`/wallet/getcontract` answers `{}` for any other account). A
@@ -34,10 +35,13 @@ const SENDER_FAMILIES: Record<
 > = {
   evm: { wire: (s) => getAddress(s), readCode: (net, a) => readCode(net, a) },
   tron: { wire: (s) => toBase58(toHex41(s)), readCode: (net, a) => readTronCode(net, a) },
-  // Whether a Solana sender is a person's wallet (not a program or a PDA) is not read yet: refused, never assumed.
+  // A program, a program-owned account or a key-less derived address counts as a contract (read-sender-kind.ts).
   solana: {
     wire: (s) => SOLANA_ADDRESS_CODEC.parse(s),
-    readCode: (net) => Promise.reject(new UnsupportedOnRailError(net.chain, 'the sender check')),
+    readCode: async (net, a) => {
+      if (!net.rpcUrl) throw new SolanaRpcError('getAccountInfo', `no ${net.mode} ${net.chain} node configured`);
+      return readSolanaSenderKind(solanaRpc(net.rpcUrl), SOLANA_ADDRESS_CODEC.parse(a));
+    },
   },
 };
 
@@ -66,7 +70,7 @@ export async function checkSendBackSender(net: Network, sender: string): Promise
   try {
     kind = await family.readCode(net, address);
   } catch (err) {
-    if (!(err instanceof RpcReadError) && !(err instanceof TronNodeError)) throw err;
+    if (!(err instanceof RpcReadError) && !(err instanceof TronNodeError) && !(err instanceof SolanaRpcError)) throw err;
     throw new ApiError('service_unavailable', `Could not read whether the sender is a contract on ${name}; nothing was changed, try again.`);
   }
   if (kind === 'contract') {

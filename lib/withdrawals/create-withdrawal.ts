@@ -10,6 +10,7 @@ import { requireRail } from '@/lib/chain/network';
 import { notDepositAddressSql, parseDestination, refuseDepositAddress } from '@/lib/destinations/check-destination';
 import { refuseBlacklisted } from '@/lib/destinations/refuse-blacklisted';
 import { refuseScreenedByAdapters } from '@/lib/destinations/refuse-screened-by-adapters';
+import { refuseUnreceivable } from '@/lib/destinations/refuse-unreceivable';
 import { insertRowSql } from '@/lib/db/insert-row-sql';
 import { outbox } from '@/lib/events/outbox';
 import { newId } from '@/lib/ids';
@@ -135,6 +136,8 @@ export async function prepareWithdrawal(
   const destination = parseDestination(network, input.destinationAddress, 'destinationAddress', !opts.freezeListAtSend);
   // The token's freeze list (USDT, USDC: lib/config/rails.ts), read before anything is written (a failed read is a 503).
   if (!opts.freezeListAtSend) await refuseBlacklisted(network, destination);
+  // Whether the chain lets it receive the token at all (Solana's destination rule), likewise.
+  if (!opts.freezeListAtSend) await refuseUnreceivable(network, destination);
   // The optional screening adapters, likewise (off by default; a failed read is a 503, never a pass).
   if (!opts.freezeListAtSend) await refuseScreenedByAdapters(familyOf(network.chain), destination);
   // postBackUrl follows the spec: HTTPS only, never a private or local host.

@@ -5,6 +5,7 @@ import { postLedgerEntries } from '@/lib/ledger/post-entry';
 import { Decimal } from '@/lib/money';
 import { emitWithdrawalEvent } from './emit-withdrawal-event';
 import { refundBatchShare } from './refund-batch-share';
+import { refundUnusedNetworkFee } from './refund-unused-network-fee';
 import { runWithdrawalFinalHooks } from './withdrawal-final-hooks';
 
 /**
@@ -54,8 +55,11 @@ async function debitedBy(tx: Db, withdrawalId: string): Promise<Decimal> {
   return new Decimal(row!.sum);
 }
 
-/** COMPLETED, with its event and hooks; a batched item gets back what its flat network fee reserved beyond its share of the batch. */
-export async function completeWithdrawal(db: Db, id: string): Promise<Withdrawal | null> {
+/**
+ * COMPLETED, with its event and hooks; a batched item gets back what its flat network fee reserved beyond its share
+ * of the batch, and one whose lane priced what its transfer cost (`networkCost`, in the token) what it reserved beyond that.
+ */
+export async function completeWithdrawal(db: Db, id: string, opts: { networkCost?: Decimal } = {}): Promise<Withdrawal | null> {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(withdrawals)
@@ -64,6 +68,7 @@ export async function completeWithdrawal(db: Db, id: string): Promise<Withdrawal
       .returning();
     if (!row) return null;
     await refundBatchShare(tx, row);
+    if (opts.networkCost) await refundUnusedNetworkFee(tx, row, opts.networkCost);
     await emitWithdrawalEvent(tx, row, 'withdrawal.completed');
     await runWithdrawalFinalHooks(tx, row);
     return row;

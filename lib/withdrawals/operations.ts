@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '@/lib/api/operation';
+import { DESTINATION_REFUSAL_CODES } from '@/lib/chain/common/destination-refusal';
 import { PageQuery } from '@/lib/api/schemas';
 import {
   BalanceQuery,
@@ -62,6 +63,7 @@ export const createWithdrawalOp = defineOperation({
     'destination_deposit_address',
     'destination_blacklisted',
     'destination_screened',
+    ...DESTINATION_REFUSAL_CODES.filter((c) => c !== 'invalid_address'),
     'service_unavailable',
     'invalid_amount',
     'invalid_url',

@@ -24,3 +24,12 @@ export const tronWaitReasons = {
   resent: (txId: string, expiration: number) =>
     `Re-sending: transaction ${txId} expired unmined (the solidified chain passed ${new Date(expiration).toISOString()} without it).`,
 };
+
+/** The `pendingReason` texts of a Solana withdrawal (a recent blockhash, valid up to a block height: docs/solana.md §6.2). */
+export const solanaWaitReasons = {
+  landed: (signature: string, slot: number) => `Transaction ${signature} is in slot ${slot}; waiting for it to be finalized.`,
+  refused: (code: string, signature: string, lastValid: number) =>
+    `The node refused transaction ${signature} (${code}); re-signed only once the finalized block height is past ${lastValid} without it.`,
+  resent: (signature: string, lastValid: number, finalized: number) =>
+    `Re-sending: transaction ${signature} expired unlanded (finalized block height ${finalized} is past its last valid height ${lastValid}).`,
+};

@@ -9,17 +9,17 @@ import type { LaneNetwork } from './lane-helpers';
 import type { SendOptions } from './run-send-lane';
 import type { TrackOptions } from './track-sent-withdrawals';
 import { processTronWithdrawals } from './tron-lane';
-import { UnsupportedOnRailError } from '@/lib/chain/common/unsupported-on-rail';
+import type { SolanaRpc } from '@/lib/chain/solana/rpc';
+import { processSolanaWithdrawals } from './solana-lane';
 
 /** A lane pass's options: send and track tuning, and in tests the node client of either family. */
-export type LaneOptions = SendOptions & TrackOptions & { client?: PublicClient; tronClient?: TronNodeClient };
+export type LaneOptions = SendOptions & TrackOptions & { client?: PublicClient; tronClient?: TronNodeClient; solanaRpc?: SolanaRpc };
 
 /** Each family's lane (lazy bodies: the lanes import this module's types). */
 const LANES: PerFamily<LaneNetwork, [db: Db, opts: LaneOptions], Promise<{ completed: number; failed: number; sent: number }>> = {
   evm: (lane, db, opts) => processEvmWithdrawals(db, lane, opts),
   tron: (lane, db, opts) => processTronWithdrawals(db, lane, opts),
-  // Not built (docs/solana.md §6): a pass fails, its withdrawals wait queued.
-  solana: (lane) => Promise.reject(new UnsupportedOnRailError(lane.chain, 'the withdrawal lane')),
+  solana: (lane, db, opts) => processSolanaWithdrawals(db, lane, opts),
 };
 
 export function isLaneReady(net: Network): net is LaneNetwork {
@@ -28,7 +28,7 @@ export function isLaneReady(net: Network): net is LaneNetwork {
 
 /**
  * One pass of a hot wallet's sending lane, by its family (LANES; EVM: evm-lane.ts; TRON, which has no nonces:
- * tron-lane.ts, docs/tron.md §5): track what was sent, then send what is due; on a stopped network nothing, and
+ * tron-lane.ts, docs/tron.md §5; Solana: solana-lane.ts, docs/solana.md §6.2): track what was sent, then send what is due; on a stopped network nothing, and
  * a stopped token's withdrawals wait (lib/chain/rail-gate.ts).
  */
 export async function processWithdrawals(db: Db, lane: LaneNetwork, opts: LaneOptions = {}) {

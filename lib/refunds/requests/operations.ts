@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DESTINATION_REFUSAL_CODES } from '@/lib/chain/common/destination-refusal';
 import { defineOperation } from '@/lib/api/operation';
 import { ApproveRefundRequestBody, DeclineRefundRequestBody, ListRefundRequestsQuery, RefundRequestList, RefundRequestSchema } from './schemas';
 
@@ -54,6 +55,7 @@ export const approveRefundRequestOp = defineOperation({
     'destination_deposit_address',
     'destination_blacklisted',
     'destination_screened',
+    ...DESTINATION_REFUSAL_CODES.filter((c) => c !== 'invalid_address'),
     'service_unavailable',
     'destination_not_allowed',
     'withdrawal_limit_exceeded',
