@@ -1,3 +1,4 @@
+import { isAddress } from 'viem';
 import { z } from 'zod';
 import { PLAN_INTERVALS } from '@/db/schema/plans';
 import { SUBSCRIPTION_STATUSES } from '@/db/schema/subscriptions';
@@ -152,7 +153,8 @@ const TypedData = z.object({
 export const SubscriptionCollectionQuery = z.strictObject({
   payer: z
     .string()
-    .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address of 20 bytes')
+    // A permit is an EVM token's (USDC): the payer is a 0x address (viem's rule, not a pattern written out here).
+    .refine((v) => isAddress(v, { strict: false }), 'must be a 0x address of 20 bytes')
     .optional()
     .describe("The paying wallet: the answer's `permit.typedData` carries its nonces (USDC rails)."),
 });
