@@ -59,8 +59,8 @@ test('issue 48 in the dashboard: plans on an EVM rail and on TRON, a subscriptio
   const customer = uniqueEmail('customer');
   await page.getByRole('button', { name: 'New subscription' }).click();
   await page.getByLabel('Customer e-mail').fill(customer);
-  await page.getByLabel('Plan').selectOption({ label: 'Tron monthly: 12.50 USDT' });
-  const network = page.getByLabel('Network');
+  await page.getByLabel('Plan', { exact: true }).selectOption({ label: 'Tron monthly: 12.50 USDT' });
+  const network = page.getByLabel('Network', { exact: true });
   await expect(network).toHaveValue('TRON:USDT');
   expect((await network.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).sort()).toEqual(
     DEV_RAILS.filter((r) => r.endsWith(':USDT')).sort(),
@@ -92,6 +92,7 @@ test('issue 48 in the dashboard: plans on an EVM rail and on TRON, a subscriptio
   await sub.getByRole('button', { name: 'Change network' }).click();
   await expect(sub.getByTestId('portal-rail-result')).toHaveText('From the next period you pay on Ethereum.');
   await expect(sub).toContainText('12.50 USDT on ETHEREUM');
+  await expect(sub.getByLabel('Network for USDT')).toHaveValue('ETHEREUM');
   await shot(portal, 'portal-change-network-360');
   const pay = await portal.request.get(
     new URL((await sub.getByTestId('portal-pay').getAttribute('href'))!, BASE).toString().replace(/^https?:\/\/[^/]+/, BASE),

@@ -25,7 +25,9 @@ export function ChangeRailForm({
       <input type="hidden" name="subscriptionId" value={subscriptionId} />
       <label className="text-xs text-slate-600">
         Network for {token}
+        {/* Keyed by the saved network: after a change the picker shows it (a form action resets the form to its defaults). */}
         <select
+          key={chain}
           name="chain"
           defaultValue={chain}
           className="mt-1 block rounded-md border border-slate-300 bg-white px-2 py-1.5 text-xs text-slate-900"
