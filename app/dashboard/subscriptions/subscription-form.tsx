@@ -15,7 +15,8 @@ import { createSubscriptionAction } from './actions';
 export interface PlanChoice {
   id: string;
   name: string;
-  amount: string;
+  amount: string | null;
+  price: { currency: string; amount: string } | null;
   chain: string;
   token: string;
 }
@@ -57,7 +58,7 @@ function SubscriptionForm({ onDone, plans, rails }: { onDone: () => void; plans:
         <select id="sub-plan" name="planId" value={planId} onChange={(e) => setPlanId(e.target.value)} className={inputClass}>
           {plans.map((p) => (
             <option key={p.id} value={p.id}>
-              {p.name}: {p.amount} {p.token}
+              {p.name}: {p.price ? `${p.price.amount} ${p.price.currency} in ${p.token}` : `${p.amount} ${p.token}`}
             </option>
           ))}
         </select>

@@ -60,7 +60,8 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ i
             <div>
               <dt className="text-xs text-slate-500">Plan</dt>
               <dd>
-                {plan.name}: {sub.amount} {sub.token} {every(plan.interval, plan.intervalCount)}
+                {plan.name}: {sub.amount} {sub.priceCurrency ? `${sub.priceCurrency} in ${sub.token}` : sub.token}{' '}
+                {every(plan.interval, plan.intervalCount)}
               </dd>
             </div>
             <div>
