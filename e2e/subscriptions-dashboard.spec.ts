@@ -15,11 +15,14 @@ test.afterAll(async () => {
 async function portalLinkMailedTo(request: APIRequestContext, to: string) {
   let link: string | undefined;
   await expect
-    .poll(async () => {
-      const inbox = (await (await request.get(`http://127.0.0.1:${MAIL_PORTS.web}/api/email`)).json()) as { to: unknown; text: string }[];
-      link = inbox.filter((m) => JSON.stringify(m.to).includes(to)).flatMap((m) => m.text.match(/https?:\/\/\S+\/portal\/[A-Za-z0-9_-]+/) ?? [])[0];
-      return link;
-    })
+    .poll(
+      async () => {
+        const inbox = (await (await request.get(`http://127.0.0.1:${MAIL_PORTS.web}/api/email`)).json()) as { to: unknown; text: string }[];
+        link = inbox.filter((m) => JSON.stringify(m.to).includes(to)).flatMap((m) => m.text.match(/https?:\/\/\S+\/portal\/[A-Za-z0-9_-]+/) ?? [])[0];
+        return link;
+      },
+      { timeout: 30_000 },
+    )
     .toBeTruthy();
   return link!.replace(/^https?:\/\/[^/]+/, BASE);
 }
@@ -82,10 +85,13 @@ test('issue 48 in the dashboard: plans on an EVM rail and on TRON, a subscriptio
   // The outbox sends it through the stack's SMTP server (maildev); the page says so, and the customer has it.
   const mail = page.locator('[data-email-id]').filter({ hasText: customer }).filter({ hasText: 'Portal link' });
   await expect
-    .poll(async () => {
-      await page.reload();
-      return mail.getAttribute('data-email-status');
-    })
+    .poll(
+      async () => {
+        await page.reload();
+        return mail.getAttribute('data-email-status');
+      },
+      { timeout: 60_000 }, // the send-emails job's next run
+    )
     .toBe('sent');
 
   // The customer opens the link, sees the open invoice to pay and moves to Ethereum from the next period.
