@@ -39,6 +39,11 @@ test('an invited member signs in but cannot create API keys', async ({ page, bro
   await member.goto('/dashboard/products');
   await expect(member.getByTestId('products-owner-only')).toBeVisible();
   await expect(member.getByRole('button', { name: /add product/i })).toHaveCount(0);
+  // Plans are prices too; subscribing a customer to one is a member's daily work.
+  await member.goto('/dashboard/subscriptions');
+  await expect(member.getByTestId('plans-owner-only')).toBeVisible();
+  await expect(member.getByRole('button', { name: 'New plan' })).toHaveCount(0);
+  await expect(member.getByRole('button', { name: 'New subscription' })).toBeVisible();
   await memberContext.close();
 
   await page.reload();

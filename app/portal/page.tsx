@@ -2,9 +2,13 @@ import { cookies } from 'next/headers';
 import { Time } from '@/components/ui/time';
 import { getDb } from '@/lib/db';
 import { portalSession } from '@/lib/portal/portal-session';
+import { portalNetworks } from '@/lib/portal/portal-networks';
+import { portalPayLinks } from '@/lib/portal/portal-pay-links';
 import { portalSubscriptions } from '@/lib/portal/portal-subscriptions';
 import { PORTAL_COOKIE } from '@/lib/portal/portal-token';
 import { cancelAtPeriodEndAction } from './actions';
+import { ChangeRailForm } from './change-rail-form';
+import { PayLink } from './pay-link';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Your subscriptions', robots: { index: false } };
@@ -20,6 +24,9 @@ export default async function PortalPage() {
   const db = await getDb();
   const customer = await portalSession(db, (await cookies()).get(PORTAL_COOKIE)?.value);
   const subs = customer ? await portalSubscriptions(db, customer) : [];
+  const [networks, payLinks] = customer
+    ? await Promise.all([portalNetworks(db, customer), portalPayLinks(db, subs)])
+    : [{}, new Map<string, string>()];
   return (
     <main className="mx-auto min-h-screen w-full max-w-xl px-4 py-6 sm:py-12">
       <section className="space-y-3 rounded-xl border border-slate-200 bg-white p-4 text-sm text-slate-700 shadow-sm" data-testid="portal">
@@ -53,6 +60,10 @@ export default async function PortalPage() {
                         </>
                       )}
                     </div>
+                    {payLinks.has(s.id) && <PayLink href={payLinks.get(s.id)!} />}
+                    {s.status !== 'canceled' && (networks[s.token]?.length ?? 0) > 1 && (
+                      <ChangeRailForm subscriptionId={s.id} token={s.token} chain={s.chain} networks={networks[s.token]!} />
+                    )}
                     {s.status !== 'canceled' &&
                       (s.cancelAtPeriodEnd ? (
                         <p className="text-xs font-medium text-slate-900" data-testid="portal-cancel-scheduled">

@@ -7,7 +7,7 @@ import { subscriptionViews } from '@/lib/subscriptions/load-subscription';
 import { portalSession, type PortalCustomer } from './portal-session';
 
 // The customer's subscriptions: this tenant and mode, this e-mail whatever its case.
-const ofCustomer = (c: PortalCustomer) =>
+export const ofCustomer = (c: PortalCustomer) =>
   and(eq(subscriptions.tenantId, c.tenantId), eq(subscriptions.mode, c.mode), sql`lower(${subscriptions.customerEmail}) = ${c.customerEmail}`);
 
 /** What the portal lists: the customer's subscriptions at this merchant and mode, newest first, with their plan's name. */

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { Badge } from '@/components/ui/badge';
-import { Card, EmptyState, tableClass, tdClass, thClass } from '@/components/ui/card';
-import { ScrollTable } from '@/components/ui/scroll-hint';
+import { Card, EmptyState, tdClass } from '@/components/ui/card';
+import { CardTable } from '@/components/ui/card-table';
 import { Time } from '@/components/ui/time';
 import type { listEmails } from '@/lib/email/list-emails';
 
@@ -40,53 +40,40 @@ export function EmailsTable({ rows, needsAttention }: { rows: Row[]; needsAttent
       {rows.length === 0 ? (
         <EmptyState title="No e-mails yet">Invoices, reminders and receipts sent to your customers appear here.</EmptyState>
       ) : (
-        <ScrollTable className="-m-5">
-          <table className={tableClass}>
-            <thead>
-              <tr>
-                <th className={thClass}>To</th>
-                <th className={thClass}>What</th>
-                <th className={thClass}>Status</th>
-                <th className={thClass}>Written</th>
-                <th className={thClass}>Last error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((m) => (
-                <tr key={m.id} data-email-id={m.id} data-email-status={m.status}>
-                  <td className={tdClass}>{m.to}</td>
-                  <td className={tdClass}>
-                    {KIND[m.kind]}
-                    {m.subjectId.startsWith('inv_') && (
-                      <div className="font-mono text-xs">
-                        <Link href={`/dashboard/invoices/${m.subjectId}`} className="text-indigo-600 hover:underline">
-                          {m.subjectId}
-                        </Link>
-                      </div>
+        <CardTable columns={['To', 'What', 'Status', 'Written', 'Last error']}>
+          {rows.map((m) => (
+            <tr key={m.id} data-email-id={m.id} data-email-status={m.status}>
+              <td className={tdClass}>{m.to}</td>
+              <td className={tdClass}>
+                {KIND[m.kind]}
+                {m.subjectId.startsWith('inv_') && (
+                  <div className="font-mono text-xs">
+                    <Link href={`/dashboard/invoices/${m.subjectId}`} className="text-indigo-600 hover:underline">
+                      {m.subjectId}
+                    </Link>
+                  </div>
+                )}
+              </td>
+              <td className={tdClass}>
+                <Badge tone={STATUS[m.status].tone}>{STATUS[m.status].label}</Badge>
+                {m.attempts > 0 && m.status !== 'sent' && (
+                  <div className="text-xs text-slate-500">
+                    {m.attempts} {m.attempts === 1 ? 'attempt' : 'attempts'}
+                    {m.status === 'pending' && (
+                      <>
+                        , next <Time iso={m.nextAttemptAt.toISOString()} />
+                      </>
                     )}
-                  </td>
-                  <td className={tdClass}>
-                    <Badge tone={STATUS[m.status].tone}>{STATUS[m.status].label}</Badge>
-                    {m.attempts > 0 && m.status !== 'sent' && (
-                      <div className="text-xs text-slate-500">
-                        {m.attempts} {m.attempts === 1 ? 'attempt' : 'attempts'}
-                        {m.status === 'pending' && (
-                          <>
-                            , next <Time iso={m.nextAttemptAt.toISOString()} />
-                          </>
-                        )}
-                      </div>
-                    )}
-                  </td>
-                  <td className={tdClass}>
-                    <Time iso={(m.sentAt ?? m.createdAt).toISOString()} />
-                  </td>
-                  <td className={`${tdClass} max-w-xs whitespace-normal text-xs text-slate-600`}>{m.lastError ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollTable>
+                  </div>
+                )}
+              </td>
+              <td className={tdClass}>
+                <Time iso={(m.sentAt ?? m.createdAt).toISOString()} />
+              </td>
+              <td className={`${tdClass} max-w-xs whitespace-normal text-xs text-slate-600`}>{m.lastError ?? '—'}</td>
+            </tr>
+          ))}
+        </CardTable>
       )}
     </Card>
   );

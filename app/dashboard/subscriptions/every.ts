@@ -1,0 +1,2 @@
+/** "every month", "every 3 months". */
+export const every = (interval: string, count: number) => (count === 1 ? `every ${interval}` : `every ${count} ${interval}s`);
