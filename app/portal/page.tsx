@@ -4,7 +4,8 @@ import { getDb } from '@/lib/db';
 import { portalSession } from '@/lib/portal/portal-session';
 import { portalSubscriptions } from '@/lib/portal/portal-subscriptions';
 import { PORTAL_COOKIE } from '@/lib/portal/portal-token';
-import { cancelAtPeriodEndAction } from './actions';
+import { PortalCollection } from '@/components/portal/portal-collection';
+import { cancelAtPeriodEndAction, setUpCollectionPortalAction, turnOffCollectionAction } from './actions';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Your subscriptions', robots: { index: false } };
@@ -14,7 +15,7 @@ const STATUS: Record<string, string> = { trialing: 'Trial', active: 'Active', pa
 /**
  * The customer portal (issue 48 §1), reached through a one-time link (app/portal/[token]/route.ts) that leaves the
  * session secret in a cookie scoped to /portal. Lists the customer's subscriptions at this merchant and mode and
- * cancels one at its period end. Without a valid session: one sentence, whatever the reason.
+ * cancels one at its period end, and turns each one's automatic collection off or on. Without a valid session: one sentence, whatever the reason.
  */
 export default async function PortalPage() {
   const db = await getDb();
@@ -53,6 +54,9 @@ export default async function PortalPage() {
                         </>
                       )}
                     </div>
+                    {s.collection ? (
+                      <PortalCollection offer={s.collection} turnOff={turnOffCollectionAction} setUp={setUpCollectionPortalAction} />
+                    ) : null}
                     {s.status !== 'canceled' &&
                       (s.cancelAtPeriodEnd ? (
                         <p className="text-xs font-medium text-slate-900" data-testid="portal-cancel-scheduled">

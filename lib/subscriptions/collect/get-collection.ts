@@ -11,7 +11,8 @@ import type { Mode } from '@/lib/mode';
 import { getSubscriptionOrThrow } from '../load-subscription';
 import { readCollectionState } from '../read-collection-state';
 import type { SubscriptionCollectionView } from '../schemas';
-import { collectorRail, periodSecondsOf, permissionIdOf, type CollectorNetwork, type RailLookup } from './collector-network';
+import { collectorRail, permissionIdOf, type CollectorNetwork, type RailLookup } from './collector-network';
+import { collectionSigningData } from './signing-data';
 
 type State = SubscriptionCollectionView['state'];
 type Read = { state: State; allowance: string | null; balance: string | null };
@@ -95,21 +96,5 @@ export async function getCollection(
     : kept.status === 'canceled'
       ? { state: 'canceled', allowance: null, balance: null }
       : await readState(net, kept.payer as Address, permissionId, amount);
-  return {
-    ...base,
-    ...read,
-    chainId: net.chainId,
-    tokenAddress: net.tokenAddress.toLowerCase(),
-    decimals: net.decimals,
-    collectorAddress: net.collectorAddress.toLowerCase(),
-    approve: { spender: net.collectorAddress.toLowerCase(), amountPerPeriod: amount.toString() },
-    authorize: {
-      subscriptionId: permissionId,
-      token: net.tokenAddress.toLowerCase(),
-      maxPerPeriod: amount.toString(),
-      periodSeconds: periodSecondsOf(plan!),
-      // Periods billed from the set-up on are pulled: the next one starts at the current period's end.
-      start: String(Math.floor(sub.currentPeriodEnd.getTime() / 1000)),
-    },
-  };
+  return { ...base, ...read, ...collectionSigningData(sub, plan!, net) };
 }
