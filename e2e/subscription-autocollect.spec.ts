@@ -6,6 +6,7 @@ import { emails } from '@/db/schema';
 import { COLLECTOR_ABI } from '@/lib/chain/evm/collector/deploy-collector';
 import { closeDb, getDb } from '@/lib/db';
 import { APP_PORTS } from '../playwright.config';
+import { shot } from './support/dashboard';
 import { signedUpMerchant } from './support/merchant';
 import { payOnEvm } from './support/pay-rail';
 import { ANVIL_PORT, CHAIN_ID } from './support/stack-env';
@@ -62,6 +63,11 @@ test('the payer turns on automatic collection at the checkout (signed with their
     "You allow Autocollect Gym to collect at most 10.00 USDT every 28 days into this gateway's addresses",
   );
   await expect(payer.getByTestId('autocollect-terms')).toContainText('You can stop it any time by revoking the allowance or in the customer portal.');
+
+  // At 360 px the long hex values wrap inside the page: nothing scrolls sideways.
+  const overflow = (p: typeof payer) => p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(await overflow(payer)).toBeLessThanOrEqual(0);
+  await shot(payer, 'subscription-autocollect-checkout-360');
 
   // What the page says to sign, as a wallet would read it.
   const approve = payer.getByTestId('autocollect-approve');
@@ -129,6 +135,8 @@ test('the payer turns on automatic collection at the checkout (signed with their
   await expect(row.getByTestId('portal-revoke-help')).toContainText(`revoke(${id})`);
   await expect(row.getByTestId('portal-revoke-help')).toContainText(`approve(${collector}, 0)`);
   expect(await m.json(`/v1/subscriptions/${sub.id}/collection`)).toMatchObject({ state: 'canceled', cancelReason: 'turned off by the customer' });
+  expect(await overflow(portal)).toBeLessThanOrEqual(0);
+  await shot(portal, 'subscription-autocollect-portal-360');
   // Turning it back on is the checkout's own set-up, in the portal.
   await row.locator('summary', { hasText: 'Turn on automatic collection' }).click();
   await expect(row.getByTestId('autocollect-terms')).toContainText('at most 10.00 USDT every 28 days');

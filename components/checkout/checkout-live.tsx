@@ -165,7 +165,7 @@ export function CheckoutLive({ initial, claim, collection }: { initial: Checkout
         </p>
       ) : null}
 
-      {collection ? <PayChoice offer={collection} invoiceId={state.id} claim={claim} /> : null}
+      {collection ? <PayChoice offer={collection} invoiceId={state.id} claim={claim} awaiting={awaiting} /> : null}
 
       {awaiting ? (
         <section className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">

@@ -8,9 +8,10 @@ import { AutoCollectSetup } from './auto-collect';
 /**
  * The checkout of a subscription's invoice, on the payer's own page (claim token): "Pay now" (the transfer below) or
  * "Pay now and collect automatically" (pay this period, and allow the next ones to be pulled). Only "Pay now" where the
- * rail has no collector.
+ * rail has no collector. Once this invoice no longer awaits payment, only the offer for the next periods. Needs
+ * JavaScript (the choice and the wallet button); the payment itself does not.
  */
-export function PayChoice({ offer, invoiceId, claim }: { offer: CollectionOffer; invoiceId: string; claim?: string }) {
+export function PayChoice({ offer, invoiceId, claim, awaiting }: { offer: CollectionOffer; invoiceId: string; claim?: string; awaiting: boolean }) {
   const [auto, setAuto] = useState(false);
   if (!offer.supported)
     return (
@@ -37,10 +38,15 @@ export function PayChoice({ offer, invoiceId, claim }: { offer: CollectionOffer;
   );
   return (
     <section className="space-y-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="pay-choice">
-      <div className="flex gap-2">
-        {tab(false, 'Pay now')}
-        {tab(true, 'Pay now and collect automatically')}
-      </div>
+      {awaiting ? (
+        <div className="flex gap-2">
+          {tab(false, 'Pay now')}
+          {tab(true, 'Pay now and collect automatically')}
+        </div>
+      ) : (
+        // This period is paid (or closed): only the next ones remain to allow.
+        <div className="flex">{tab(true, 'Collect the next periods automatically')}</div>
+      )}
       {auto ? <AutoCollectSetup offer={offer} action={setUpCollectionAction} hidden={{ invoiceId, ...(claim ? { claim } : {}) }} /> : null}
     </section>
   );

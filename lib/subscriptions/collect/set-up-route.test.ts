@@ -13,6 +13,7 @@ import { publicClient } from '@/lib/chain/clients';
 import { redeemPortalLink } from '@/lib/portal/redeem-portal-link';
 import { setUpCollectionFromPortal, turnOffCollectionFromPortal } from '@/lib/portal/portal-collection';
 import { collectorRail, permissionIdOf } from './collector-network';
+import { checkoutCollectionOffer } from './collection-offer';
 import { recordPull } from './pull-tx';
 import { setUpCollectionFromCheckout } from './turn-on-collection';
 import { turnOffCollection } from './turn-off-collection';
@@ -127,6 +128,20 @@ describe('POST /v1/subscriptions/{id}/collection', () => {
 });
 
 describe("the checkout's set-up (the payer's claim token)", () => {
+  it('offers what GET …/collection says to sign where the rail has a collector, and only "Pay now" elsewhere', async () => {
+    const s = await subscription();
+    const what = (await call('GET', `/v1/subscriptions/${s.sub.id}/collection`, { key: t.test })).body;
+    const offer = await checkoutCollectionOffer(t.db, s.invoiceId);
+    expect(offer).toMatchObject({ supported: true, merchantName: t.tenant.name, amount: '10.00', token: 'USDT', periodDays: 1, on: null });
+    if (!offer?.supported) throw new Error('no offer');
+    const { chainId, tokenAddress, decimals, collectorAddress, approve, authorize } = what;
+    expect(offer.signing).toEqual({ chainId, tokenAddress, decimals, collectorAddress, approve, authorize });
+    expect(offer.approveUri).toBe(`ethereum:${tokenAddress}@${chainId}/approve?address=${collectorAddress}&uint256=${units('120')}`);
+    expect(await checkoutCollectionOffer(t.db, s.invoiceId, { railLookup: () => undefined })).toMatchObject({ supported: false });
+    const inv = await call('POST', '/v1/invoices', { key: t.test, body: { amount: '5.00' } });
+    expect(await checkoutCollectionOffer(t.db, inv.body.id)).toBeNull();
+  });
+
   it('needs the claim token of one of the subscription invoices: none, a wrong one or another invoice’s is refused', async () => {
     const s = await subscription();
     const other = await createTestTenant();
