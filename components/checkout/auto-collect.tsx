@@ -1,11 +1,12 @@
 'use client';
 
-import { useActionState, useState } from 'react';
+import { useActionState, useState, useSyncExternalStore } from 'react';
 import type { CollectionOffer } from '@/lib/subscriptions/collect/collection-offer';
 import type { AutoCollectState } from './actions';
 import { CopyField } from './copy-field';
 
 type Offer = Extract<CollectionOffer, { supported: true }>;
+const noSubscription = () => () => {};
 type Eip1193 = { request: (a: { method: string; params?: unknown[] }) => Promise<unknown> };
 
 /** The cap, the period and how to stop it, in plain words: what the payer agrees to. */
@@ -65,7 +66,12 @@ export function AutoCollectSetup({
   const [payer, setPayer] = useState('');
   const [walletError, setWalletError] = useState<string | null>(null);
   const [signing, setSigning] = useState(false);
-  const hasWallet = typeof window !== 'undefined' && Boolean((window as unknown as { ethereum?: unknown }).ethereum);
+  // False on the server and while hydrating (the server cannot know), then the browser's answer.
+  const hasWallet = useSyncExternalStore(
+    noSubscription,
+    () => Boolean((window as unknown as { ethereum?: unknown }).ethereum),
+    () => false,
+  );
   const s = offer.signing;
   if (state.on)
     return (

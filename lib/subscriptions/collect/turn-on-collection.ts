@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { getAddress, isAddress, type Address } from 'viem';
 import { invoices, subscriptionPeriods } from '@/db/schema';
 import { ApiError, notFound } from '@/lib/api/errors';
@@ -41,7 +41,7 @@ export async function setUpCollectionFromCheckout(db: Db, invoiceId: string, p: 
     .select({ claimTokenHash: invoices.claimTokenHash, subscriptionId: subscriptionPeriods.subscriptionId })
     .from(invoices)
     .leftJoin(subscriptionPeriods, eq(subscriptionPeriods.invoiceId, invoices.id))
-    .where(and(eq(invoices.id, invoiceId)));
+    .where(eq(invoices.id, invoiceId));
   if (!row) throw notFound('Invoice');
   if (!claimTokenMatches(row.claimTokenHash, p.claimToken))
     throw new ApiError('claim_token_required', 'Open this page from the payment link you were given to turn on automatic collection.');
