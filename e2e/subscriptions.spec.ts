@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { closeDb } from '@/lib/db';
 import { APP_PORTS } from '../playwright.config';
 import { shot, signUpViaUi, uniqueEmail } from './support/dashboard';
+import { MAIL_PORTS } from './support/stack-env';
 import { merchantKey } from './support/merchant';
 
 const BASE = `http://127.0.0.1:${APP_PORTS[0]}`;
@@ -33,12 +34,20 @@ test('the Subscriptions page lists subscriptions, plans and the e-mails to custo
   await expect(row.locator('[data-status]')).toHaveAttribute('data-status', 'ACTIVE');
   await expect(row.getByRole('link', { name: latestInvoiceId })).toHaveAttribute('href', `/dashboard/invoices/${latestInvoiceId}`);
   await expect(page.locator(`[data-plan-id="${planId}"]`)).toContainText('every month');
-  // The period's invoice e-mail is in the outbox (no SMTP server in this stack: it waits, and says so).
+  // The period's invoice e-mail went through the outbox to the stack's SMTP server (maildev), and the page says so.
   const mail = page.locator('[data-email-id]').filter({ hasText: 'member.one@example.com' });
   await expect(mail).toContainText('Invoice');
   await expect(mail).toContainText(latestInvoiceId);
-  await expect(mail).toHaveAttribute('data-email-status', 'pending');
-  await expect(mail).toContainText('Waiting to send');
+  await expect
+    .poll(async () => {
+      await page.reload();
+      return mail.getAttribute('data-email-status');
+    })
+    .toBe('sent');
+  await expect(mail).toContainText('Sent');
+  const inbox = (await (await request.get(`http://127.0.0.1:${MAIL_PORTS.web}/api/email`)).json()) as { subject: string; text: string }[];
+  const delivered = inbox.find((m) => m.text.includes(`/pay/${latestInvoiceId}`));
+  expect(delivered?.subject).toBe('Invoice from Gym Partners: 29.00 USDT on BSC');
   await shot(page, 'subscriptions-1280');
   await page.setViewportSize({ width: 360, height: 800 });
   await page.reload();

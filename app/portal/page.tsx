@@ -42,7 +42,7 @@ export default async function PortalPage() {
                     <div className="flex items-baseline justify-between gap-2">
                       <span className="font-medium text-slate-900">{s.planName}</span>
                       <span className="tabular-nums">
-                        {s.amount} {s.token} on {s.chain}
+                        {s.amount} {s.priceCurrency ? `${s.priceCurrency} in ${s.token}` : s.token} on {s.chain}
                       </span>
                     </div>
                     <div className="text-xs text-slate-600">

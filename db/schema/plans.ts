@@ -2,6 +2,7 @@ import { check, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { assetColumn, chainColumn, createdAt, mode, money, railChecks } from './columns';
 import { tenants } from './tenants';
+import { FIAT_CURRENCIES } from '../../lib/config/rails';
 
 export const PLAN_INTERVALS = ['day', 'week', 'month', 'year'] as const;
 export type PlanInterval = (typeof PLAN_INTERVALS)[number];
@@ -20,8 +21,13 @@ export const plans = pgTable(
       .references(() => tenants.id),
     mode: mode(),
     name: text().notNull(),
-    /** Charged each period, in `token` (exact decimal, at most 2 places as invoices take it). */
+    /**
+     * Charged each period, in `token` (exact decimal, at most 2 places as invoices take it); for a fiat-priced plan,
+     * in `priceCurrency`, converted at each period's billing (the rate is recorded on the period).
+     */
     amount: money().notNull(),
+    /** A fiat currency (EUR, ...) the plan is priced in, or null: priced in `token`. Only USDT plans (the fiat rates' quote asset). */
+    priceCurrency: text({ enum: FIAT_CURRENCIES }),
     /** The default rail of its subscriptions: network and token. */
     chain: chainColumn(),
     token: assetColumn(),

@@ -51,8 +51,19 @@ export interface TronSweepPlan {
   carried?: CarriedSettlements;
 }
 
+/**
+ * A Solana sweep's plan (lib/settlements/solana/): one transaction moving `units` from the deposit token account to
+ * the hot wallet's, the gas wallet as fee payer. What it costs is in the signed transaction itself (settlement_txs,
+ * stored with its `lastValidBlockHeight` before the broadcast), so the plan only fixes the amount and what it carries.
+ */
+export interface SolanaSweepPlan {
+  kind: 'solana';
+  units: string;
+  carried?: CarriedSettlements;
+}
+
 /** Fixed before the first transaction of a sweep, reused on resume: how it is paid for, and the deferred settlements it carries. */
-export type SweepPlan = EvmSweepPlan | TronSweepPlan;
+export type SweepPlan = EvmSweepPlan | TronSweepPlan | SolanaSweepPlan;
 
 export const SETTLEMENT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
 
@@ -166,21 +177,26 @@ export const settlementTxs = pgTable(
     settlementId: text()
       .notNull()
       .references(() => settlements.id),
-    /** EVM: gas_topup, fee, custody. TRON: activate, stake, delegate, gas_topup (TRX, burn mode), custody, undelegate. */
+    /** EVM: gas_topup, fee, custody. TRON: activate, stake, delegate, gas_topup (TRX, burn mode), custody, undelegate. Solana: custody. */
     step: text({ enum: SETTLEMENT_STEPS }).notNull(),
     chainId: bigint({ mode: 'number' }).notNull(),
     fromAddress: text().notNull(),
     toAddress: text().notNull(),
     /** EVM only: TRON has no nonces (a reference block and an expiration instead). */
     nonce: integer(),
-    /** EVM: keccak of the raw bytes. TRON: the txID, sha256(raw_data), without 0x. */
+    /** EVM: keccak of the raw bytes. TRON: the txID, sha256(raw_data), without 0x. Solana: the fee payer's signature (Base58). */
     txHash: text().notNull(),
-    /** EVM: the signed RLP hex. TRON: the signed transaction as JSON (broadcast as is). */
+    /** EVM: the signed RLP hex. TRON: the signed transaction as JSON (broadcast as is). Solana: the base64 wire transaction. */
     rawTx: text().notNull(),
     /** TRON: after this no block can include it (re-signed only once isSafelyExpired proves it never landed). */
     expiresAt: tstz(),
     /** TRON: the block its TaPoS references (only later blocks can hold it). */
     refBlockNumber: bigint({ mode: 'number' }),
+    /**
+     * Solana: the block height after which its blockhash is no longer accepted; once the finalized height is past it
+     * and the node has no status for it, it never landed and may be replaced (judgeSentTransaction).
+     */
+    lastValidBlockHeight: bigint({ mode: 'number' }),
     /**
      * TRON: earlier txIDs of this step: proven expired unmined, or final and failed, before it was signed again; for
      * stake and delegate also one that landed and was followed by more (a failed transfer planned again).

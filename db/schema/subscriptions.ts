@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { assetColumn, chainColumn, createdAt, mode, railChecks, tstz } from './columns';
+import { assetColumn, chainColumn, createdAt, exchangeRate, mode, money, railChecks, tstz } from './columns';
 import { invoices } from './invoices';
 import { plans } from './plans';
 import { tenants } from './tenants';
@@ -72,6 +72,13 @@ export const subscriptionPeriods = pgTable(
       .references(() => invoices.id),
     /** Unpaid after this instant the subscription is past_due; graceDays later it is canceled. */
     dueAt: tstz().notNull(),
+    /** The period's invoice amount in the subscription's token (null on periods billed before it was recorded). */
+    amount: money(),
+    /** A fiat-priced plan's period: the price's currency and the rate (token per unit) it was converted at, from where, quoted when. */
+    priceCurrency: text(),
+    rate: exchangeRate(),
+    rateSource: text(),
+    rateAt: tstz(),
     createdAt: createdAt(),
   },
   (t) => [

@@ -38,6 +38,8 @@ export type SolanaNode = Awaited<ReturnType<typeof startSolanaNode>>;
 
 export const TOKEN_DECIMALS = 6;
 const LAMPORTS_PER_SOL = 1_000_000_000n;
+/** What the faucet wallet holds of each mint at start: 1,000,000 tokens. */
+const FAUCET_UNITS = 1_000_000_000_000n;
 
 /** A signer from a fixed seed, so dev addresses are the same on every start (these keys guard nothing real). */
 const devSigner = (name: string) => createKeyPairSignerFromPrivateKeyBytes(createHash('sha256').update(`solana-stand-in:${name}`).digest());
@@ -54,6 +56,8 @@ export async function startSolanaNode(opts: SolanaNodeOptions = {}) {
     gas: await devSigner('gas'),
     hot: await devSigner('hot'),
     other: await devSigner('other'),
+    // The test-mode faucet: holds FAUCET_UNITS of each mint from the start (the gateway's test payments come from it).
+    faucet: await devSigner('faucet'),
   };
   for (const k of Object.values(keys)) chain.airdrop(k.address, 1000n * LAMPORTS_PER_SOL);
   const mints = { USDC: (await devSigner('mint:USDC')).address, USDT: (await devSigner('mint:USDT')).address };
@@ -100,6 +104,18 @@ export async function startSolanaNode(opts: SolanaNodeOptions = {}) {
     return sig;
   };
   const ata = async (owner: Address, mint: Address) => (await findAssociatedTokenPda({ owner, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS }))[0];
+  const mintTo = async (token: keyof typeof mints, owner: Address, units: bigint) => {
+    const mint = mints[token];
+    const token_ = await ata(owner, mint);
+    return submit(
+      [keys.issuer],
+      [
+        getCreateAssociatedTokenIdempotentInstruction({ payer: keys.issuer, ata: token_, owner, mint }),
+        getMintToCheckedInstruction({ mint, token: token_, mintAuthority: keys.issuer, amount: units, decimals: TOKEN_DECIMALS }),
+      ],
+    );
+  };
+  for (const token of ['USDC', 'USDT'] as const) await mintTo(token, keys.faucet.address, FAUCET_UNITS);
 
   return {
     url,
@@ -113,17 +129,7 @@ export async function startSolanaNode(opts: SolanaNodeOptions = {}) {
       return chain.head.slot;
     },
     /** Mints base units of `token` to the owner's associated token account, creating it (a real transaction from the issuer). */
-    async mintTo(token: keyof typeof mints, owner: Address, units: bigint) {
-      const mint = mints[token];
-      const token_ = await ata(owner, mint);
-      return submit(
-        [keys.issuer],
-        [
-          getCreateAssociatedTokenIdempotentInstruction({ payer: keys.issuer, ata: token_, owner, mint }),
-          getMintToCheckedInstruction({ mint, token: token_, mintAuthority: keys.issuer, amount: units, decimals: TOKEN_DECIMALS }),
-        ],
-      );
-    },
+    mintTo,
     /** Freezes a token account with the mint's freeze authority (USDC's and USDT's issuers can). */
     freeze: (token: keyof typeof mints, account: Address) =>
       submit([keys.issuer], [getFreezeAccountInstruction({ account, mint: mints[token], owner: keys.issuer })]),

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { toEvm } from './address';
 import { runSystem, createsAccount } from './actuators';
 import type { Rpc } from './anvil-process';
 import { BroadcastError, billedBytes, commitNet, planNet, validateError } from './bandwidth';
 import type { Account, Ledger } from './ledger';
-import { runTrigger, type ContractRet } from './trigger';
+import { applyContractTx } from './contract-tx';
+import { checkDeploy } from './deploy';
+import type { ContractRet } from './trigger';
 import { decodeTx, ownerOf, recoverSigner, type TronTxJson } from './tx-codec';
 
 export interface TronBlock {
@@ -41,6 +42,9 @@ export interface DeployedContract {
   bytecode: string;
   origin: string;
   energyFactor: number;
+  /** consume_user_resource_percent: the callers' share of a call's energy (the rest from the origin's stake). */
+  userPercent: number;
+  originEnergyLimit: number;
 }
 
 const SLOT_MS = 3000;
@@ -143,6 +147,8 @@ export class StandInChain {
       if (feeLimit < 0 || feeLimit > this.ledger.params.maxFeeLimit)
         throw validateError(`feeLimit must be >= 0 and <= ${this.ledger.params.maxFeeLimit}`);
       if (Number(c.parameter.value.call_value ?? 0) !== 0) throw validateError('call_value is not modelled by the stand-in');
+    } else if (c.type === 'CreateSmartContract') {
+      checkDeploy(this.ledger, c.parameter.value, owner, tx.txID, Number(tx.raw_data.fee_limit ?? 0));
     } else {
       runSystem(this.ledger, { type: c.type, value: c.parameter.value, owner, netFee: bill.fee }, slot, (a) => this.contracts.has(a), true);
     }
@@ -214,32 +220,8 @@ export class StandInChain {
     if (bill.kind === 'burn' || bill.kind === 'create-burn') receipt.net_fee = Number(bill.fee);
     else receipt.net_usage = bill.bytes;
     const record: TxRecord = { tx, blockNumber: number, ret: 'SUCCESS', fee: bill.fee, receipt, log: [] };
-    if (c.type === 'TriggerSmartContract') {
-      const contract = this.contracts.get(String(c.parameter.value.contract_address).toLowerCase())!;
-      const call = {
-        from: toEvm(owner),
-        to: toEvm(contract.address),
-        data: `0x${String(c.parameter.value.data ?? '')}`,
-        feeLimit: BigInt(tx.raw_data.fee_limit ?? 0),
-      };
-      const out = await runTrigger(this.rpc, this.ledger, acc, call, contract.energyFactor, ts);
-      Object.assign(
-        receipt,
-        nonZero({
-          energy_usage: out.energyFromStake,
-          energy_fee: Number(out.energyFee),
-          energy_usage_total: out.energyTotal,
-          energy_penalty_total: out.penalty,
-        }),
-      );
-      receipt.result = out.ret;
-      Object.assign(record, {
-        ret: out.ret,
-        fee: record.fee + out.energyFee,
-        contractResult: out.result,
-        contractAddress: contract.address,
-        evmHash: out.evmHash,
-      });
+    if (c.type === 'TriggerSmartContract' || c.type === 'CreateSmartContract') {
+      await applyContractTx(this, record, c, owner, acc, ts);
     } else {
       record.fee += runSystem(this.ledger, { type: c.type, value: c.parameter.value, owner, netFee: 0n }, ts, (a) => this.contracts.has(a), false);
     }
@@ -272,6 +254,8 @@ export class StandInChain {
         for (const id of b.txIds) {
           const r = this.txs.get(id)!;
           this.txs.delete(id);
+          // Its code went with anvil's state; a re-packed deployment registers it again.
+          if (r.tx.raw_data.contract[0]?.type === 'CreateSmartContract' && r.contractAddress) this.contracts.delete(r.contractAddress);
           if (drop.has(id)) {
             this.dropped.set(id, 'left out of the new branch (reorg)');
             continue;
@@ -319,8 +303,4 @@ function normalize(raw: TronTxJson): { tx: TxRecord['tx']; size: number } {
   if (raw.visible) throw new BroadcastError('OTHER_ERROR', 'the stand-in accepts visible=false transactions only');
   const { txId, rawDataHex, size } = decodeTx(raw);
   return { tx: { ...raw, visible: false, txID: txId, raw_data_hex: rawDataHex }, size };
-}
-
-function nonZero(o: Record<string, number>) {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== 0));
 }

@@ -2,8 +2,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { TronWeb } from 'tronweb';
 import { toBase58, toEvm, toHex41 } from './address';
 import { BroadcastError } from './bandwidth';
-import type { StandInChain, TronBlock } from './chain';
+import type { DeployedContract, StandInChain, TronBlock } from './chain';
 import { handleJsonRpc } from './json-rpc';
+import { factorOf } from './contract-tx';
 import { constantCall } from './trigger';
 import { accountView, blockView, resourceView, txInfoView, txView } from './views';
 
@@ -78,16 +79,12 @@ export function tronHttpApi(chain: StandInChain, opts: { autoMine: boolean }): S
     getaccountresource: (b) => resourceView(chain.ledger, toHex41(String(b.address)), chain.head.timestamp),
     getcontract: (b) => {
       const c = chain.contracts.get(toHex41(String(b.value)));
-      if (!c) return {};
-      return { origin_address: c.origin, contract_address: c.address, abi: { entrys: c.abi }, bytecode: c.bytecode.replace(/^0x/, ''), name: c.name };
+      return c ? contractView(c, true) : {};
     },
     getcontractinfo: (b) => {
       const c = chain.contracts.get(toHex41(String(b.value)));
       if (!c) return {};
-      return {
-        smart_contract: { origin_address: c.origin, contract_address: c.address, abi: { entrys: c.abi }, name: c.name },
-        contract_state: { energy_factor: Math.round(c.energyFactor * 10_000) },
-      };
+      return { smart_contract: contractView(c, false), contract_state: { energy_factor: Math.round(c.energyFactor * 10_000) } };
     },
     getchainparameters: () => {
       const p = chain.ledger.params;
@@ -109,7 +106,7 @@ export function tronHttpApi(chain: StandInChain, opts: { autoMine: boolean }): S
       const out = await constantCall(
         chain.rpc,
         { from: toEvm(String(b.owner_address ?? contract.address)), to: toEvm(contract.address), data: `0x${data}` },
-        contract.energyFactor,
+        factorOf(chain.contracts),
       );
       const result = out.failed ? { result: true, message: Buffer.from('REVERT opcode executed').toString('hex') } : { result: true };
       return {
@@ -138,6 +135,24 @@ export function tronHttpApi(chain: StandInChain, opts: { autoMine: boolean }): S
         b58(b.owner_address),
       );
       return { result: { result: true }, txid: transaction.txID, transaction };
+    },
+    deploycontract: (b) => {
+      // java-tron appends `parameter` to `bytecode` unchecked; TronWeb checks a constructor's arguments unless given a
+      // non-empty rawParameter, so the code's last byte is handed over as that (the concatenation is the same).
+      const code = String(b.bytecode ?? '').replace(/^0x/, '') + String(b.parameter ?? '');
+      return builder.transactionBuilder.createSmartContract(
+        {
+          abi: typeof b.abi === 'string' ? b.abi : JSON.stringify(b.abi ?? []),
+          bytecode: code.slice(0, -2),
+          rawParameter: code.slice(-2),
+          feeLimit: Number(b.fee_limit ?? 0),
+          userFeePercentage: Number(b.consume_user_resource_percent ?? 0),
+          originEnergyLimit: Number(b.origin_energy_limit ?? 0),
+          name: String(b.name ?? ''),
+          blockHeader: header(),
+        } as never,
+        b58(b.owner_address),
+      );
     },
     createtransaction: (b) =>
       builder.transactionBuilder.sendTrx(b58(b.to_address), Number(b.amount), b58(b.owner_address), { blockHeader: header() }),
@@ -204,6 +219,19 @@ export function tronHttpApi(chain: StandInChain, opts: { autoMine: boolean }): S
       }
     })();
   });
+}
+
+/** SmartContract as getcontract answers it (visible=false): hex addresses, creation bytecode, the energy split. */
+function contractView(c: DeployedContract, withCode: boolean) {
+  return {
+    origin_address: c.origin,
+    contract_address: c.address,
+    abi: { entrys: c.abi },
+    ...(withCode ? { bytecode: c.bytecode.replace(/^0x/, '') } : {}),
+    ...(c.userPercent ? { consume_user_resource_percent: c.userPercent } : {}),
+    origin_energy_limit: c.originEnergyLimit,
+    name: c.name,
+  };
 }
 
 function resource(v: unknown): 'ENERGY' | 'BANDWIDTH' {

@@ -70,6 +70,9 @@ export async function startTronNode(opts: TronNodeOptions = {}) {
     bytecode: artifact.bytecode,
     origin: keys.issuer.hex,
     energyFactor: ledger.params.energyFactor,
+    // Callers pay all of its energy (the issuer stakes none for them).
+    userPercent: 100,
+    originEnergyLimit: 10_000_000,
   });
 
   const server = tronHttpApi(chain, { autoMine: !opts.blockTimeMs });

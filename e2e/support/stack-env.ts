@@ -19,6 +19,8 @@ export const STACK_PORT = Number(process.env.E2E_STACK_PORT ?? 3199);
 process.env.E2E_CHAIN_ID ??= String(1_000_000 + Math.floor(Math.random() * 1_000_000));
 export const CHAIN_ID = Number(process.env.E2E_CHAIN_ID);
 export const EXCHANGE_PORT = Number(process.env.E2E_EXCHANGE_PORT ?? 8646);
+/** The stack's mail catcher (maildev, as `npm run dev` starts it): specs read the e-mails at its web API. */
+export const MAIL_PORTS = { smtp: Number(process.env.E2E_SMTP_PORT ?? 8648), web: Number(process.env.E2E_MAIL_WEB_PORT ?? 8649) };
 export const EXCHANGE_KEY = 'e2e_sim_key';
 export const EXCHANGE_SECRET = 'e2e_sim_secret_0123456789abcdef';
 
@@ -132,6 +134,8 @@ export function stackEnv(): Record<string, string> {
     TEST_EXCHANGE_URL: `http://127.0.0.1:${EXCHANGE_PORT}`,
     TEST_EXCHANGE_API_KEY: EXCHANGE_KEY,
     TEST_EXCHANGE_API_SECRET: EXCHANGE_SECRET,
+    // E-mails go to the stack's maildev (test-mode recipients on reserved domains are sent anyway).
+    SMTP_URL: `smtp://127.0.0.1:${MAIL_PORTS.smtp}`,
     // The console's solvency page shows a run within seconds of the stack starting and of a payment.
     SOLVENCY_EVERY_SECONDS: '10',
   };

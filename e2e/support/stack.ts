@@ -11,11 +11,13 @@ import { startExchangeSim } from '@/devtools/exchange-sim/server';
 import { startAnvil, type AnvilChain } from '@/lib/testing/anvil';
 import { toEvm } from '@/lib/chain/tron/address';
 import { startTronNode } from '@/devtools/tron-node/tron-node';
+import { startDevMail } from '@/lib/dev/dev-mail';
 import {
   E2E_EVM_CHAINS,
   EXCHANGE_KEY,
   EXCHANGE_PORT,
   EXCHANGE_SECRET,
+  MAIL_PORTS,
   STACK_PORT,
   TOKEN_ADDRESS,
   TRON_CHAIN_ID,
@@ -62,6 +64,9 @@ if (toEvm(tron.usdtHex).toLowerCase() !== TRON_USDT_ADDRESS.toLowerCase()) {
 }
 await tron.mintUsdt(tron.keys.other.address, 1_000_000_000_000n);
 
+// The mail catcher the stack's SMTP_URL points at.
+const mail = await startDevMail(MAIL_PORTS);
+
 // Migrate here, before /health answers: the app servers start next and must not race the worker's migration.
 await migrate();
 await closeDb();
@@ -80,6 +85,7 @@ async function stop() {
   await sim.stop();
   for (const a of anvils) await a.stop();
   await tron.stop();
+  await mail.stop();
   process.exit(0);
 }
 process.on('SIGTERM', stop);

@@ -542,7 +542,7 @@ export interface paths {
         put?: never;
         /**
          * Create a subscription plan
-         * @description Extension (issue 48). What a subscriber pays each period (`amount` in `token`, at most 2 decimals) on which rail by default, how long a period is (`interval` × `intervalCount`), the free trial and the grace period after an unpaid invoice falls due. A plan is not edited: create another. See docs/subscriptions.md.
+         * @description Extension (issue 48). What a subscriber pays each period (`amount` in `token`, at most 2 decimals, or for USDT plans a fiat `price` converted at each billing) on which rail by default, how long a period is (`interval` × `intervalCount`), the free trial and the grace period after an unpaid invoice falls due. A plan is not edited: create another. See docs/subscriptions.md.
          *
          *     Scope: `subscriptions:write` (or `admin`).
          */
@@ -794,7 +794,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a customer to a plan
-         * @description Extension (issue 48). Without a trial the subscription is `active` and its first period's invoice is created at once (`latestInvoiceId`; invoice.created then subscription.created). With one it is `trialing` until `currentPeriodEnd`. Each period the gateway creates the next invoice (subscription.renewed); unpaid after its due date (a week, or the period when shorter) the subscription is `past_due` (subscription.past_due), active again once paid, and canceled `graceDays` later (subscription.canceled). The invoice is paid as any other. On EVM rails whose payer authorized the gateway's collector contract, each period is pulled from the payer's wallet into the invoice's address instead of e-mailed; when it cannot be (approval revoked, insufficient balance) the invoice is e-mailed and subscription.payment_failed sent (docs/subscriptions.md). The payer turns it on from the checkout of a period's invoice (Pay now and collect automatically), or the merchant with POST /v1/subscriptions/{id}/collection once the payer signed; the customer portal turns it off.
+         * @description Extension (issue 48). Without a trial the subscription is `active` and its first period's invoice is created at once (`latestInvoiceId`; invoice.created then subscription.created). With one it is `trialing` until `currentPeriodEnd`. Each period the gateway creates the next invoice (subscription.renewed); unpaid after its due date (a week, or the period when shorter) the subscription is `past_due` (subscription.past_due), active again once paid, and canceled `graceDays` later (subscription.canceled). A fiat-priced plan's period is converted to USDT at the gateway's fiat rate when it is billed (the rate recorded on the invoice); without a fresh rate the period waits for the next run (rate_unavailable when it is the first period, created here). The invoice is paid as any other. On EVM rails whose payer authorized the gateway's collector contract, each period is pulled from the payer's wallet into the invoice's address instead of e-mailed; when it cannot be (approval revoked, insufficient balance) the invoice is e-mailed and subscription.payment_failed sent (docs/subscriptions.md). The payer turns it on from the checkout of a period's invoice (Pay now and collect automatically), or the merchant with POST /v1/subscriptions/{id}/collection once the payer signed; the customer portal turns it off.
          *
          *     Scope: `subscriptions:write` (or `admin`).
          */
@@ -856,7 +856,7 @@ export interface paths {
         };
         /**
          * A subscription's automatic collection: how to allow it, and its state
-         * @description Extension (issue 48). What the payer's wallet must do for the gateway to pull each period (EVM rails with a collector contract): `approve` the collector on the token, then call `authorize` with the given arguments; and the current state read from the chain now (authorized, revoked, allowance or balance too low) with the last attempts. A chain that cannot be read is a 503 service_unavailable, never a verdict. See docs/subscriptions.md.
+         * @description Extension (issue 48). What the payer's wallet must do for the gateway to pull each period (EVM rails with a collector contract): `approve` the collector on the token, then call `authorize` with the given arguments, or, where the token has EIP-2612 (USDC), sign `permit.typedData` (ask with `?payer=`) for a set-up without a transaction; and the current state read from the chain now (authorized, revoked, allowance or balance too low) with the last attempts. A chain that cannot be read is a 503 service_unavailable, never a verdict. See docs/subscriptions.md.
          *
          *     Scope: `subscriptions:read` (or `admin`).
          */
@@ -3186,8 +3186,14 @@ export interface components {
         Plan: {
             id: string;
             name: string;
-            /** @description Charged each period, in token. */
-            amount: string;
+            /** @description Charged each period, in token; null for a fiat-priced plan (price). */
+            amount: string | null;
+            /** @description A fiat-priced plan's price: each period converted to token when billed. null: priced in token (amount). */
+            price: {
+                /** @enum {string} */
+                currency: "USD" | "EUR" | "GBP" | "CHF" | "JPY" | "CAD" | "AUD";
+                amount: string;
+            } | null;
             /** @enum {string} */
             chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /** @enum {string} */
@@ -3365,8 +3371,13 @@ export interface components {
             chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
             /** @enum {string} */
             token: "USDT" | "USDC";
-            /** @description Each period's invoice amount (the plan's). */
+            /** @description Each period's invoice amount (the plan's), in token; in priceCurrency for a fiat-priced plan. */
             amount: string;
+            /**
+             * @description A fiat-priced plan's currency: each period's invoice is amount converted to token when billed. null: amount is in token.
+             * @enum {string|null}
+             */
+            priceCurrency: "USD" | "EUR" | "GBP" | "CHF" | "JPY" | "CAD" | "AUD" | null;
             /**
              * @description trialing (no invoice yet), active, past_due (the period's invoice is unpaid after its due date; active again once paid), canceled (final).
              * @enum {string}
@@ -3401,7 +3412,7 @@ export interface components {
         SubscriptionCollection: {
             subscriptionId: string;
             /**
-             * @description unsupported: this rail has no collector (TRON, or no collector configured): pay by invoice. not_set_up: no payer's authorization kept. authorized: the next pull would go through. period_collected: this on-chain period's cap is used (it was pulled); the next one is pulled as usual. revoked: the payer revoked the permission on the collector. allowance_revoked: the allowance to the collector is zero. insufficient_allowance / insufficient_balance: the payer's allowance or balance is below the amount. canceled: automatic collection was turned off (cancelReason).
+             * @description unsupported: this rail has no collector (TRON, or no collector configured) or the plan is priced in fiat: pay by invoice. not_set_up: no payer's authorization kept. authorized: the next pull would go through. period_collected: this on-chain period's cap is used (it was pulled); the next one is pulled as usual. revoked: the payer revoked the permission on the collector. allowance_revoked: the allowance to the collector is zero. insufficient_allowance / insufficient_balance: the payer's allowance or balance is below the amount. canceled: automatic collection was turned off (cancelReason).
              * @enum {string}
              */
             state: "unsupported" | "not_set_up" | "authorized" | "period_collected" | "revoked" | "allowance_revoked" | "insufficient_allowance" | "insufficient_balance" | "canceled";
@@ -3430,6 +3441,52 @@ export interface components {
                 periodSeconds: number;
                 /** @description Unix seconds: the next period start. */
                 start: string;
+            } | null;
+            /** @description On rails whose token has EIP-2612 (USDC, not on BSC): set up without a transaction. The payer signs both messages; `permitAndAuthorize(payer, (subscriptionId, token, maxPerPeriod, periodSeconds, start), permitValue, deadline, permitSig, authorizeSig)` on the collector, sent by anyone (the gateway), sets the allowance and the permission. null on other rails: approve and authorize. */
+            permit: {
+                /** @description Token base units the Permit allows the collector: twelve periods. */
+                permitValue: string;
+                /** @description Unix seconds: both signatures are valid until then (an hour from this answer). */
+                deadline: string;
+                /** @description The token's `Permit` and the collector's `Authorize` for `eth_signTypedData_v4`, with the payer's nonces; null without `?payer=`. */
+                typedData: {
+                    permit: {
+                        domain: {
+                            name: string;
+                            version: string;
+                            chainId: number;
+                            verifyingContract: string;
+                        };
+                        types: {
+                            [key: string]: {
+                                name: string;
+                                type: string;
+                            }[];
+                        };
+                        primaryType: string;
+                        message: {
+                            [key: string]: string;
+                        };
+                    };
+                    authorize: {
+                        domain: {
+                            name: string;
+                            version: string;
+                            chainId: number;
+                            verifyingContract: string;
+                        };
+                        types: {
+                            [key: string]: {
+                                name: string;
+                                type: string;
+                            }[];
+                        };
+                        primaryType: string;
+                        message: {
+                            [key: string]: string;
+                        };
+                    };
+                } | null;
             } | null;
             payer: string | null;
             /** @description The payer's allowance to the collector, in token (read now). */
@@ -7975,8 +8032,14 @@ export interface operations {
                 "application/json": {
                     /** @description Shown to subscribers on each invoice, e.g. "Pro monthly". */
                     name: string;
-                    /** @description Charged each period in `token`: a decimal string greater than 0 with at most 2 decimals. */
-                    amount: string;
+                    /** @description Charged each period in `token`: a decimal string greater than 0 with at most 2 decimals. Give this or `price`. */
+                    amount?: string;
+                    /** @description A fiat price instead of `amount` (USDT plans only, as fiat-priced invoices): each period's invoice is this price converted at the gateway's fiat rate when the period is billed; the rate is recorded on the period and the invoice. */
+                    price?: {
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "CHF" | "JPY" | "CAD" | "AUD";
+                        amount: string;
+                    };
                     /**
                      * @description The subscriptions' default network; a subscription may choose another network of the same token.
                      * @default BSC
@@ -10151,6 +10214,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Service Unavailable (code: rate_unavailable) */
+            503: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSubscription: {
@@ -10426,7 +10502,10 @@ export interface operations {
     };
     getSubscriptionCollection: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The paying wallet: the answer's `permit.typedData` carries its nonces (USDC rails). */
+                payer?: string;
+            };
             header?: {
                 /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
                 "Gateway-Version"?: "2026-11-01" | "2026-12-01";

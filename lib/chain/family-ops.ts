@@ -27,8 +27,11 @@ export interface FamilyOps<F extends ChainFamily = ChainFamily> {
   // Checkout
   /** The deposit address as the payer copies it, from its stored form. */
   payerAddress(stored: string): WireAddress<F>;
-  /** A payment URI with token and amount that wallets prefill; null when the family's wallets share none. */
-  paymentUri(p: { token: string; chainId: number; to: string; units: bigint | string }): string | null;
+  /**
+   * A payment URI with token and amount that wallets prefill; null when the family's wallets share none. `token` is the
+   * network's token address as configured; `decimals` turns `units` into whole tokens where the URI wants those.
+   */
+  paymentUri(p: { token: string; chainId: number; to: string; units: bigint | string; decimals: number }): string | null;
 
   // Chain reads
   /** The rail check: the node's chain id and each token's decimals and symbol against the configuration (check-rail.ts). */

@@ -14,8 +14,8 @@ const root = process.cwd();
 /** A family branch or an address rule written out: the forms the review counted, and address patterns. */
 const BRANCH = [
   /startsWith\(\s*['"]T['"]\s*\)/g,
-  /[!=]==\s*['"](?:tron|evm)['"]/g,
-  /['"](?:tron|evm)['"]\s*[!=]==/g,
+  /[!=]==\s*['"](?:tron|evm|solana)['"]/g,
+  /['"](?:tron|evm|solana)['"]\s*[!=]==/g,
   /\bisEvmNetwork\(/g,
   /0x\[0-9a-fA-F\]\{40\}/g,
   /T\[1-9A-HJ/g,
@@ -68,6 +68,7 @@ describe('the chain family seam', () => {
       "if (addr.startsWith('T')) return tron(addr);",
       "const fee = familyOf(chain) === 'tron' ? energy : gas;",
       "if ('evm' !== spec.family) return;",
+      "if (net.family === 'solana') return closeAccount();",
       'if (isEvmNetwork(net)) watch(net);',
       'const ok = /^0x[0-9a-fA-F]{40}$/.test(s);',
       'const ok = /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(s);',

@@ -4,6 +4,9 @@ import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import type { Mode } from '@/lib/mode';
 
+/** Hex hashes (EVM, TRON) are kept lowercase, however a node spelled them; a Base58 signature (Solana) is case-sensitive. */
+const txKey = (hash: string) => (/^(0x)?[0-9a-fA-F]+$/.test(hash) ? hash.toLowerCase() : hash);
+
 export type GasSpendKind = (typeof gasSpend.kind.enumValues)[number];
 
 /**
@@ -26,7 +29,7 @@ export async function recordGasSpend(
   const mode = typeof spend.mode === 'string' ? sql`${spend.mode}` : sql`(select mode from settlements where id = ${spend.mode.ofSettlement})`;
   await db.execute(sql`
     insert into ${gasSpend} (id, mode, chain_id, kind, reference_id, tx_hash, gas_used, cost_wei)
-    values (${newId('gasSpend')}, ${mode}, ${spend.chainId}, ${spend.kind}, ${spend.referenceId}, ${spend.txHash.toLowerCase()},
+    values (${newId('gasSpend')}, ${mode}, ${spend.chainId}, ${spend.kind}, ${spend.referenceId}, ${txKey(spend.txHash)},
             ${spend.gasUsed.toString()}::numeric, ${cost.toString()}::numeric)
     on conflict (chain_id, tx_hash) do nothing`);
 }

@@ -71,7 +71,14 @@ describe('the Solana family', () => {
       expect(ops.payerAddress(stored)).toBe(stored);
     }
     expect(ops.pooledAddresses).toBe(false);
-    expect(ops.paymentUri({ token: net.tokenAddress!, chainId: net.chainId, to: ops.depositAddress(DEV_MNEMONIC, 0), units: 1n })).toBeNull();
+    // A Solana Pay transfer request (the spec's example: `solana:<recipient>?amount=1&spl-token=EPjF…`): whole tokens,
+    // never an exponent, the mint in Base58.
+    const to = ops.depositAddress(DEV_MNEMONIC, 0);
+    const uri = (units: bigint) => ops.paymentUri({ token: net.tokenAddress!, chainId: net.chainId, to, units, decimals: 6 });
+    expect(uri(12_500_000n)).toBe(`solana:${to}?amount=12.5&spl-token=${net.tokenAddress}`);
+    expect(uri(1n)).toBe(`solana:${to}?amount=0.000001&spl-token=${net.tokenAddress}`);
+    expect(uri(100_000_000n)).toBe(`solana:${to}?amount=100&spl-token=${net.tokenAddress}`);
+    expect(net.tokenAddress).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
   });
 
   it('reads the head slot and checks the mints (SPL Token mint, decimals) on the node', async () => {

@@ -1,3 +1,4 @@
+import { Decimal } from '@/lib/money';
 import type { FamilyOps } from './family-ops';
 import { checkSolanaRail } from './check-solana-rail';
 import { UnsupportedOnRailError } from './common/unsupported-on-rail';
@@ -17,9 +18,11 @@ export const SOLANA_FAMILY: FamilyOps<'solana'> = {
   depositAddress: (mnemonic, index) => SOLANA_ADDRESS_CODEC.parseStored(solanaDepositOwnerAddress(mnemonic, index)),
   // The same Base58 text is stored and shown.
   payerAddress: (stored) => SOLANA_ADDRESS_CODEC.parse(stored),
-  // A Solana Pay URL (`solana:<owner>?amount=…&spl-token=<mint>`) needs the amount in whole tokens, which this
-  // interface does not carry yet (docs/solana.md §6.2): wallets scan the plain address meanwhile.
-  paymentUri: () => null,
+  // A Solana Pay transfer request: the recipient is the invoice's owner key (wallets pay its associated token account
+  // for `spl-token`); the amount in whole tokens, plain decimal (no exponent), as the spec requires. No `reference`:
+  // the per-invoice owner already tells payments apart (docs/solana.md §3).
+  paymentUri: ({ token, to, units, decimals }) =>
+    `solana:${to}?amount=${new Decimal(units.toString()).div(new Decimal(10).pow(decimals)).toFixed()}&spl-token=${token}`,
   checkRail: (net) => checkSolanaRail(net),
   // The slot at `confirmed`: what the detection reads at.
   readHead: async (net, timeoutMs) => Number(await solanaRpc(net.rpcUrl, { timeoutMs }).call('getSlot', [{ commitment: 'confirmed' }])),

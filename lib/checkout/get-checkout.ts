@@ -76,6 +76,7 @@ export async function getCheckout(db: Db, invoiceId: string) {
           chainId: inv.chainId,
           to: inv.depositAddress,
           units: parseUnits(remaining.toFixed(), net.decimals),
+          decimals: net.decimals,
         })
       : null;
   const qrHasAmount = tokenUri !== null;

@@ -33,6 +33,11 @@ export interface TokenSpec {
    * holder are lost, so every rail states it.
    */
   freezeList: FreezeListFunction | null;
+  /**
+   * The contract has EIP-2612 `permit` (Circle's FiatToken v2: USDC wherever Circle issues it): a payer allows the
+   * subscription collector by signature, without a transaction (docs/subscriptions.md). Binance-Peg tokens and USDT do not.
+   */
+  permit?: boolean;
 }
 
 /**
@@ -46,6 +51,11 @@ export type FreezeListFunction = (typeof FREEZE_LIST_FUNCTIONS)[number];
 /** The freeze list of a rail's token contract, or null when it has none. */
 export function freezeListOf(chain: ChainKey, asset: Asset): FreezeListFunction | null {
   return CHAIN_SPECS[chain].tokens[asset]?.freezeList ?? null;
+}
+
+/** Whether a rail's token takes an EIP-2612 permit (TokenSpec.permit). */
+export function hasPermit(chain: ChainKey, asset: Asset): boolean {
+  return CHAIN_SPECS[chain].tokens[asset]?.permit === true;
 }
 
 /** The symbols a token of the table may report: its own list, else the asset's name. */
@@ -131,7 +141,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
     nativeDecimals: 18,
     tokens: {
       USDT: { mainnet: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimals: 6, freezeList: 'isBlackListed' },
-      USDC: { mainnet: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6, freezeList: 'isBlacklisted' },
+      USDC: { mainnet: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6, freezeList: 'isBlacklisted', permit: true },
     },
   },
   POLYGON: {
@@ -147,7 +157,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
     nativeDecimals: 18,
     tokens: {
       USDT: { mainnet: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', decimals: 6, symbols: USDT0, freezeList: 'isBlocked' },
-      USDC: { mainnet: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', decimals: 6, freezeList: 'isBlacklisted' },
+      USDC: { mainnet: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', decimals: 6, freezeList: 'isBlacklisted', permit: true },
     },
   },
   ARBITRUM: {
@@ -163,7 +173,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
     nativeDecimals: 18,
     tokens: {
       USDT: { mainnet: '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9', decimals: 6, symbols: USDT0, freezeList: 'isBlocked' },
-      USDC: { mainnet: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', decimals: 6, freezeList: 'isBlacklisted' },
+      USDC: { mainnet: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', decimals: 6, freezeList: 'isBlacklisted', permit: true },
     },
   },
   BASE: {
@@ -178,7 +188,7 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
     nativeCoin: 'ETH',
     nativeDecimals: 18,
     tokens: {
-      USDC: { mainnet: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', decimals: 6, freezeList: 'isBlacklisted' },
+      USDC: { mainnet: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', decimals: 6, freezeList: 'isBlacklisted', permit: true },
     },
   },
   // TRON: a block every 3 s; irreversible once solidified (19 of 27 super representatives built on it, ~57 s).

@@ -1,18 +1,17 @@
 import { getNetworks, onFamily, type Network, type PerFamily } from '@/lib/chain/network';
-import { UnsupportedOnRailError } from '@/lib/chain/common/unsupported-on-rail';
 import { log } from '@/lib/log';
 import { MODES, type Mode } from '@/lib/mode';
 import { factsOf, readError, readNetworkWallets, READ_TIMEOUT_MS, type NetworkWallets } from './read-network-wallets';
 import { readTronWallets } from './read-tron-wallets';
+import { readSolanaWallets } from './read-solana-wallets';
 
 export type { GasWallet, HotWallet, NetworkWallets, TokenBalance } from './read-network-wallets';
 
-/** Each family's wallet read (TRON's energy wallet, stake and sweeps it can pay: read-tron-wallets.ts). */
+/** Each family's wallet read (TRON's energy wallet, stake and sweeps it can pay: read-tron-wallets.ts; Solana's SOL and token accounts: read-solana-wallets.ts). */
 const READ_WALLETS: PerFamily<Network, [timeoutMs: number], Promise<NetworkWallets>> = {
   evm: (...a) => readNetworkWallets(...a),
   tron: (...a) => readTronWallets(...a),
-  // Not built (docs/solana.md §6): the network shows as unreadable, never as empty wallets.
-  solana: (net) => Promise.reject(new UnsupportedOnRailError(net.chain, 'the console wallet read')),
+  solana: (...a) => readSolanaWallets(...a),
 };
 
 /**

@@ -2,6 +2,7 @@ import { erc20Abi, formatUnits, parseUnits, type Address } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { onFamily, tokensOf, type EvmNetwork, type Network } from '@/lib/chain/network';
 import { publicClient } from '@/lib/chain/clients';
+import { SOLANA_GAS_WALLET_LOW_SOL } from '@/lib/chain/solana/gas-wallet-low';
 import { log } from '@/lib/log';
 import { CHAIN_SPECS, type Asset, type ChainKey } from '@/lib/config/rails';
 import type { Mode } from '@/lib/mode';
@@ -62,7 +63,7 @@ export function factsOf(net: Network): NetworkFacts {
     chainId: net.chainId,
     nativeCoin: CHAIN_SPECS[net.chain].nativeCoin,
     // TRON's floor is in sweeps (read-tron-wallets.ts): its coin line keeps the default.
-    lowAt: onFamily(net, { evm: (n) => n.gasWalletLow ?? DEFAULT_LOW_AT, tron: () => DEFAULT_LOW_AT, solana: () => DEFAULT_LOW_AT }),
+    lowAt: onFamily(net, { evm: (n) => n.gasWalletLow ?? DEFAULT_LOW_AT, tron: () => DEFAULT_LOW_AT, solana: () => SOLANA_GAS_WALLET_LOW_SOL }),
   };
 }
 

@@ -1,12 +1,11 @@
-import { createServer } from 'node:net';
 import { and, eq } from 'drizzle-orm';
-import { MailDev } from 'maildev';
 import nodemailer from 'nodemailer';
 import type { Hex } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emails } from '@/db/schema';
 import type { Network } from '@/lib/chain/network';
 import { getDb, type Db } from '@/lib/db';
+import { startDevMail, type DevMail } from '@/lib/dev/dev-mail';
 import { resetEnvCache } from '@/lib/env';
 import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import { createPlan } from '@/lib/subscriptions/create-plan';
@@ -29,15 +28,7 @@ withTestChain(async (c) => {
   net = c.network('test');
 });
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
-let maildev: MailDev;
+let maildev: DevMail;
 let smtpPort: number;
 let webPort: number;
 let db: Db;
@@ -51,9 +42,8 @@ async function inbox(to: string): Promise<any[]> {
 const later = () => new Date(Date.now() + 60_000);
 
 beforeAll(async () => {
-  [smtpPort, webPort] = [await freePort(), await freePort()];
-  maildev = new MailDev({ smtp: smtpPort, web: webPort, ip: '127.0.0.1', webIp: '127.0.0.1', silent: true } as never);
-  await maildev.start();
+  maildev = await startDevMail();
+  ({ smtpPort, webPort } = maildev);
   db = await getDb();
 });
 afterAll(() => maildev?.stop());
@@ -102,7 +92,7 @@ describe('receipts for invoices with a customer e-mail', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ kind: 'receipt', to, status: 'pending', mode: 'test' });
 
-    await sendEmails(db, { transport: smtp(), now: later() });
+    await sendEmails(db, { transport: smtp(), now: later(), tenantId: t.tenant.id });
     const [mail] = await inbox(to);
     expect(mail.subject).toBe('Receipt from Beans & Co: 5.00 USDT on BSC');
     expect(mail.text).toContain('We received your payment of 5.00 USDT on BSC.');
@@ -111,8 +101,13 @@ describe('receipts for invoices with a customer e-mail', () => {
 });
 
 describe('test mode never mails a real address unless the operator allows it', () => {
+  // One tenant for the block: its sends take only its own messages (other files share the database).
+  let t: Awaited<ReturnType<typeof createTestTenant>>;
+  beforeAll(async () => {
+    t = await createTestTenant();
+  });
+  const send = () => sendEmails(db, { transport: smtp(), now: later(), tenantId: t.tenant.id });
   async function queued(to: string, mode: 'test' | 'live') {
-    const t = await createTestTenant();
     const [row] = await db
       .insert(emails)
       .values({
@@ -133,7 +128,7 @@ describe('test mode never mails a real address unless the operator allows it', (
     const real = await queued(`ann.${process.pid}@gmail.com`, 'test');
     const reserved = await queued(`ann.${process.pid}@shop.example`, 'test');
     const live = await queued(`ann.live.${process.pid}@gmail.com`, 'live');
-    await sendEmails(db, { transport: smtp(), now: later() });
+    await send();
     expect(await statusOf(real.id)).toMatchObject({ status: 'suppressed' });
     expect((await statusOf(real.id)).lastError).toMatch(/test mode/);
     expect(await inbox(real.to)).toHaveLength(0);
@@ -147,14 +142,14 @@ describe('test mode never mails a real address unless the operator allows it', (
     const allowed = await queued(`qa.${process.pid}@gmail.com`, 'test');
     const domain = await queued(`pat.${process.pid}@acme-staff.com`, 'test');
     const other = await queued(`zed.${process.pid}@gmail.com`, 'test');
-    await sendEmails(db, { transport: smtp(), now: later() });
+    await send();
     expect((await statusOf(allowed.id)).status).toBe('sent');
     expect((await statusOf(domain.id)).status).toBe('sent');
     expect((await statusOf(other.id)).status).toBe('suppressed');
     process.env.EMAIL_TEST_RECIPIENTS = '*';
     resetEnvCache();
     const any = await queued(`any.${process.pid}@gmail.com`, 'test');
-    await sendEmails(db, { transport: smtp(), now: later() });
+    await send();
     expect((await statusOf(any.id)).status).toBe('sent');
   });
 });

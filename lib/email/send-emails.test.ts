@@ -1,10 +1,10 @@
 import { createServer } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { MailDev } from 'maildev';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emails, subscriptionPeriods } from '@/db/schema';
 import { getDb, type Db } from '@/lib/db';
+import { startDevMail, type DevMail } from '@/lib/dev/dev-mail';
 import { createPlan } from '@/lib/subscriptions/create-plan';
 import { createSubscription } from '@/lib/subscriptions/create-subscription';
 import { runBilling } from '@/lib/subscriptions/run-billing';
@@ -24,7 +24,7 @@ const freePort = () =>
     });
   });
 
-let maildev: MailDev;
+let maildev: DevMail;
 let smtpPort: number;
 let webPort: number;
 let db: Db;
@@ -37,9 +37,8 @@ async function inbox(to: string): Promise<any[]> {
 }
 
 beforeAll(async () => {
-  [smtpPort, webPort] = [await freePort(), await freePort()];
-  maildev = new MailDev({ smtp: smtpPort, web: webPort, ip: '127.0.0.1', webIp: '127.0.0.1', silent: true } as never);
-  await maildev.start();
+  maildev = await startDevMail();
+  ({ smtpPort, webPort } = maildev);
   db = await getDb();
   t = await createTestTenant({ name: 'Acme <Tools>' });
 });
@@ -57,17 +56,17 @@ describe('e-mail', () => {
     const t1 = new Date(Math.max(Date.now(), queued!.nextAttemptAt.getTime()));
 
     // The server is down: retried later, with backoff; the message waits.
-    const down = await sendEmails(db, { transport: smtp(await freePort()), now: t1 });
+    const down = await sendEmails(db, { transport: smtp(await freePort()), now: t1, tenantId: t.tenant.id });
     expect(down.failed).toBeGreaterThanOrEqual(1);
     let [row] = await db.select().from(emails).where(eq(emails.id, queued!.id));
     expect(row).toMatchObject({ status: 'pending', attempts: 1 });
     expect(row!.nextAttemptAt).toEqual(new Date(t1.getTime() + emailBackoffMs(1)));
     expect(row!.lastError).toBeTruthy();
     // Not due yet: not sent even with the server up.
-    await sendEmails(db, { transport: smtp(smtpPort), now: new Date(t1.getTime() + emailBackoffMs(1) - 1) });
+    await sendEmails(db, { transport: smtp(smtpPort), now: new Date(t1.getTime() + emailBackoffMs(1) - 1), tenantId: t.tenant.id });
     expect(await inbox(to)).toHaveLength(0);
 
-    await sendEmails(db, { transport: smtp(smtpPort), now: new Date(t1.getTime() + emailBackoffMs(1)) });
+    await sendEmails(db, { transport: smtp(smtpPort), now: new Date(t1.getTime() + emailBackoffMs(1)), tenantId: t.tenant.id });
     [row] = await db.select().from(emails).where(eq(emails.id, queued!.id));
     expect(row).toMatchObject({ status: 'sent', attempts: 2, lastError: null });
     const [mail] = await inbox(to);
@@ -80,7 +79,7 @@ describe('e-mail', () => {
     // Unpaid past its due date: past_due, and a reminder with the same pay link.
     const [period] = await db.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.subscriptionId, sub.id));
     await runBilling(db, { now: period!.dueAt, tenantId: t.tenant.id });
-    await sendEmails(db, { transport: smtp(smtpPort), now: period!.dueAt });
+    await sendEmails(db, { transport: smtp(smtpPort), now: period!.dueAt, tenantId: t.tenant.id });
     const reminder = (await inbox(to)).find((m) => m.subject.startsWith('Reminder'));
     expect(reminder?.text).toContain(`/pay/${sub.latestInvoiceId}`);
   });
@@ -99,7 +98,7 @@ describe('e-mail', () => {
         attempts: 7,
       })
       .returning();
-    await sendEmails(db, { transport: smtp(await freePort()), now: new Date(Date.now() + 86_400_000) });
+    await sendEmails(db, { transport: smtp(await freePort()), now: new Date(Date.now() + 86_400_000), tenantId: t.tenant.id });
     const [after] = await db.select().from(emails).where(eq(emails.id, row!.id));
     expect(after).toMatchObject({ status: 'failed', attempts: 8 });
   });

@@ -23,12 +23,13 @@ function smtpTransport(): Transporter | null {
 }
 
 /** Due messages, claimed (their next attempt pushed past the claim) so concurrent senders never take the same one. */
-async function claim(db: Db, now: Date, limit: number): Promise<Email[]> {
+async function claim(db: Db, now: Date, limit: number, tenantId?: string): Promise<Email[]> {
   const at = sql`${now.toISOString()}::timestamptz`;
+  const ofTenant = tenantId ? sql` and tenant_id = ${tenantId}` : sql``;
   const ids = rowsOf<{ id: string }>(
     await db.execute(sql`
       update ${emails} set next_attempt_at = ${at} + ${`${CLAIM_MS} milliseconds`}::interval
-       where id in (select id from ${emails} where status = 'pending' and next_attempt_at <= ${at}
+       where id in (select id from ${emails} where status = 'pending' and next_attempt_at <= ${at}${ofTenant}
                      order by next_attempt_at limit ${limit} for update skip locked)
       returning id`),
   ).map((r) => r.id);
@@ -41,13 +42,17 @@ async function claim(db: Db, now: Date, limit: number): Promise<Email[]> {
  * server delays only e-mail. Without SMTP_URL nothing is sent (messages wait). A test-mode message to an address the
  * operator did not allow is `suppressed`, never sent.
  */
-export async function sendEmails(db: Db, opts: { now?: Date; transport?: Transporter | null; limit?: number } = {}) {
+export async function sendEmails(
+  db: Db,
+  /** `tenantId` sends one tenant's messages only (a sender per tenant; tests sharing a database stay apart). */
+  opts: { now?: Date; transport?: Transporter | null; limit?: number; tenantId?: string } = {},
+) {
   const transport = opts.transport === undefined ? smtpTransport() : opts.transport;
   if (!transport) return { sent: 0, failed: 0 };
   const now = opts.now ?? new Date();
   let sent = 0;
   let failed = 0;
-  for (const m of await claim(db, now, opts.limit ?? 50)) {
+  for (const m of await claim(db, now, opts.limit ?? 50, opts.tenantId)) {
     if (m.mode === 'test' && !testModeRecipientAllowed(m.to, env().EMAIL_TEST_RECIPIENTS)) {
       const lastError = 'test mode: not sent to an address outside the reserved test domains and EMAIL_TEST_RECIPIENTS';
       await db.update(emails).set({ status: 'suppressed', lastError }).where(eq(emails.id, m.id));

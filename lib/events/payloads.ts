@@ -5,7 +5,7 @@ import { ORDER_STATUSES } from '@/db/schema/storefront';
 import { WITHDRAWAL_STATUSES } from '@/db/schema/withdrawals';
 import { PAYOUT_ITEM_STATUSES, PAYOUT_STATUSES } from '@/db/schema/payouts';
 import { NullableTimestamp, Timestamp } from '@/lib/api/schemas';
-import { ASSETS, OFFERED_CHAINS } from '@/lib/config/rails';
+import { ASSETS, FIAT_CURRENCIES, OFFERED_CHAINS } from '@/lib/config/rails';
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from './types';
 import { SUBSCRIPTION_STATUSES } from '@/db/schema/subscriptions';
 
@@ -164,7 +164,11 @@ export const SubscriptionEventData = z
     customerEmail: z.string(),
     chain: z.enum(OFFERED_CHAINS).describe("The network of each period's invoice."),
     token: z.enum(ASSETS),
-    amount: z.string().describe("Each period's invoice amount (the plan's)."),
+    amount: z.string().describe("Each period's invoice amount (the plan's), in token; in priceCurrency for a fiat-priced plan."),
+    priceCurrency: z
+      .enum(FIAT_CURRENCIES)
+      .nullable()
+      .describe("A fiat-priced plan's currency: each period's invoice is amount converted to token when billed. null: amount is in token."),
     status: z
       .enum(SUBSCRIPTION_STATUSES)
       .describe(

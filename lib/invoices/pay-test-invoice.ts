@@ -1,10 +1,10 @@
 import type { Db } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
 import { onFamily, requireRail, type PerFamily, type ReadyNetwork } from '@/lib/chain/network';
-import { UnsupportedOnRailError } from '@/lib/chain/common/unsupported-on-rail';
 import { getInvoiceOrThrow } from './get-invoice-or-throw';
 import { formatAmount } from './amount';
 import { payEvmTestInvoice } from './pay-evm-test-invoice';
+import { paySolanaTestInvoice } from './pay-solana-test-invoice';
 import { payTronTestInvoice } from './pay-tron-test-invoice';
 
 /** Each family's faucet payment (lazy bodies, like every family table). */
@@ -15,14 +15,15 @@ const PAY: PerFamily<
 > = {
   evm: (...a) => payEvmTestInvoice(...a),
   tron: (...a) => payTronTestInvoice(...a),
-  solana: (net) => Promise.reject(new UnsupportedOnRailError(net.chain, 'the test-mode faucet payment')),
+  solana: (...a) => paySolanaTestInvoice(...a),
 };
 
 /**
  * POST /v1/test-helpers/invoices/:id/pay: a real test-USDT transfer from the
  * faucet to the invoice's deposit address on the test chain; the watcher finds
  * it like any customer payment. Answers once the transaction is broadcast. Sent by the rail's family:
- * an ERC-20 transfer (pay-evm-test-invoice.ts) or a TronWeb-signed TRC-20 one (pay-tron-test-invoice.ts).
+ * an ERC-20 transfer (pay-evm-test-invoice.ts), a TronWeb-signed TRC-20 one (pay-tron-test-invoice.ts) or an SPL
+ * `transferChecked` from the faucet wallet (pay-solana-test-invoice.ts).
  */
 export async function payTestInvoice(db: Db, where: { id: string; tenantId: string }, amount: string) {
   const invoice = await getInvoiceOrThrow(db, { ...where, mode: 'test' });

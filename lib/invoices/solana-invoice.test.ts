@@ -11,6 +11,7 @@ import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import { CHAIN_SPECS } from '@/lib/config/rails';
 import { SOLANA_DEV } from '@/lib/config/solana/dev-network';
 import { watchNetwork } from '@/lib/payments/watch-families';
+import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { solanaPayer } from '@/lib/testing/solana-payer';
 import { createInvoice } from './create-invoice';
@@ -43,6 +44,7 @@ beforeAll(async () => {
     depositMnemonic: DEV_MNEMONIC,
     gasWalletKey: SOLANA_DEV.gasWalletKey,
     hotWalletKey: SOLANA_DEV.hotWalletKey,
+    faucetKey: SOLANA_DEV.faucetKey,
     tokens: [{ asset: 'USDC', address: codec.wireForm(SOLANA_DEV.mints.USDC), decimals: 6 }],
   };
   setNetworkOverride('test', net);
@@ -95,5 +97,22 @@ describe('a Solana invoice on the stand-in (rail enabled by a test override)', (
     expect(after!.status).toBe('CONFIRMED');
     expect(Number(after!.amountReceived)).toBe(12.5);
     expect(other!.status).toBe('PENDING');
+  });
+
+  it('is paid in test mode by POST /v1/test-helpers/invoices/{id}/pay: an SPL transfer from the faucet, found by the watcher', async () => {
+    const input = { ...CreateInvoiceBody.parse({ amount: '7.25', token: 'USDC' }), chain: 'SOLANA' as const };
+    const inv = await createInvoice(t.db, { tenantId: t.tenant.id, mode: 'test' }, net, input);
+    const paid = await call('POST', `/v1/test-helpers/invoices/${inv.id}/pay`, { key: t.test, body: { amount: '7.25' } });
+    expect(paid.status, paid.text).toBe(200);
+    // The faucet is the stand-in's funded wallet; the deposit owner's token account was created by the payment.
+    expect(paid.body).toMatchObject({ invoiceId: inv.id, from: node.keys.faucet.address, to: inv.depositAddress, amount: '7.25' });
+    expect(paid.body.txHash).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
+    node.advance(FINALIZED_DEPTH);
+    await watchNetwork(t.db, net);
+    const [row] = await t.db.select().from(invoices).where(eq(invoices.id, inv.id));
+    expect(row).toMatchObject({ status: 'CONFIRMED' });
+    expect(Number(row!.amountReceived)).toBe(7.25);
+    // Live mode has no faucet: the helper is test mode's only.
+    expect((await call('POST', `/v1/test-helpers/invoices/${inv.id}/pay`, { key: t.live, body: { amount: '1' } })).status).toBe(404);
   });
 });

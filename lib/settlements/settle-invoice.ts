@@ -7,7 +7,7 @@ import type { finishSettlement } from './finish-settlement';
 import { settleEvmInvoice } from './settle-evm-invoice';
 import { settleTronInvoice } from './settle-tron-invoice';
 import { reclaimTronEnergy } from './tron/reclaim-energy';
-import { UnsupportedOnRailError } from '@/lib/chain/common/unsupported-on-rail';
+import { settleSolanaInvoice } from './settle-solana-invoice';
 
 /** What a sweep needs of its network: the node, the token, the deposit keys and the three wallets. */
 export const SETTLE_FIELDS = ['rpcUrl', 'tokenAddress', 'depositMnemonic', 'gasWalletKey', 'feeWallet', 'hotWalletKey'] as const;
@@ -30,16 +30,16 @@ export interface SettleHooks {
 const SETTLE: PerFamily<SettleNetwork, [db: Db, s: Settlement, invoice: Invoice, hooks: SettleHooks], ReturnType<typeof finishSettlement>> = {
   evm: (net, db, ...a) => settleEvmInvoice(db, net, ...a),
   tron: (net, db, ...a) => settleTronInvoice(db, net, ...a),
-  // Not built (docs/solana.md §6): the settlement fails and is retried, nothing is credited.
-  solana: (net) => Promise.reject(new UnsupportedOnRailError(net.chain, 'the settlement sweep')),
+  solana: (net, db, ...a) => settleSolanaInvoice(db, net, ...a),
 };
 
 /**
  * Sweeps of a network run side by side: TRON's wait a block per preparatory step and ~19 for the transfer, with
- * no shared nonce, each on its own reservation of the energy wallet's stake (issue 44); EVM's one at a time (the
- * gas wallet's nonces and top-ups were built for that).
+ * no shared nonce, each on its own reservation of the energy wallet's stake (issue 44); Solana's wait ~32 slots for
+ * finality, each its own transaction with its own blockhash (the gas wallet pays fees without a nonce, and creating
+ * the hot wallet's account is idempotent); EVM's one at a time (the gas wallet's nonces and top-ups were built for that).
  */
-const CONCURRENCY: Record<ChainFamily, number> = { evm: 1, tron: 64, solana: 1 };
+const CONCURRENCY: Record<ChainFamily, number> = { evm: 1, tron: 64, solana: 16 };
 export const settleConcurrency = (net: Pick<SettleNetwork, 'chain'>) => CONCURRENCY[familyOf(net.chain)];
 
 /**
@@ -57,7 +57,8 @@ export const reclaimSweepResources = (db: Db, net: SettleNetwork, hooks: SettleH
 /**
  * Runs one settlement to completion, resumable at any point, by the rail's family (SETTLE): EVM
  * tops the deposit address up with gas and sends fee and net (settle-evm-invoice.ts); TRON delegates energy
- * from a staked wallet and has no nonces (settle-tron-invoice.ts, docs/tron.md §4). Either way the ledger is
+ * from a staked wallet and has no nonces (settle-tron-invoice.ts, docs/tron.md §4); Solana sends one transaction
+ * the gas wallet pays for, closing the deposit token account (settle-solana-invoice.ts). Each way the ledger is
  * credited, the invoice moved and invoice.paid_out written in one transaction (finishSettlement).
  */
 export async function settleInvoice(db: Db, network: SettleNetwork, settlementId: string, hooks: SettleHooks = {}) {

@@ -13,7 +13,8 @@ export interface ChainHoldings {
   hotBalances: Map<string, string>;
   /** `${token}:${address}` → balance of that deposit address. */
   depositBalances: Map<string, string>;
-  gas: { address: Address; balance: string } | null;
+  /** The gas wallet in its wire form (EIP-55, or Base58 on Solana) and its coin. */
+  gas: { address: string; balance: string } | null;
   /** TRON's energy wallet instead of a gas wallet: its TRX and the sweeps its stake can pay (lib/solvency/read-tron.ts). */
   energy?: { address: string; trx: string; sweeps: number } | null;
   /** Transactions mined successfully at or before blockNumber (lowercase hashes). */

@@ -3,7 +3,7 @@ import type { ChainFamily } from '@/lib/config/rails';
 import { coinGasFloor, energyGasFloor, type GasFloor } from './network-lines';
 import { readChainHoldings, type ChainHoldings } from './read-chain';
 import { readTronHoldings } from './read-tron';
-import { UnsupportedOnRailError } from '@/lib/chain/common/unsupported-on-rail';
+import { readSolanaHoldings, solanaGasFloor } from './read-solana';
 
 interface SolvencyFamily<F extends ChainFamily = ChainFamily> {
   /** The network's holdings at one block (run-solvency.ts). */
@@ -21,13 +21,7 @@ interface SolvencyFamily<F extends ChainFamily = ChainFamily> {
 export const SOLVENCY_FAMILIES: { [F in ChainFamily]: SolvencyFamily<F> } = {
   evm: { readHoldings: (...a) => readChainHoldings(...a), gasFloor: (net) => coinGasFloor(net) },
   tron: { readHoldings: (...a) => readTronHoldings(...a), gasFloor: (net) => energyGasFloor(net) },
-  // Not built (docs/solana.md §6): the solvency run reports the network unreadable, never solvent.
-  solana: {
-    readHoldings: (net) => Promise.reject(new UnsupportedOnRailError(net.chain, 'the solvency read')),
-    gasFloor: (net) => {
-      throw new UnsupportedOnRailError(net.chain, 'the gas wallet floor');
-    },
-  },
+  solana: { readHoldings: (...a) => readSolanaHoldings(...a), gasFloor: (net) => solanaGasFloor(net) },
 };
 
 /** The network's family's entry, taking that network (its methods are the family's, chosen by `net.family`). */

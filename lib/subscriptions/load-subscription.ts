@@ -12,7 +12,7 @@ export async function subscriptionViews(db: Db, rows: Subscription[]): Promise<S
   const ids = rows.map((r) => r.id);
   const [planRows, periods] = await Promise.all([
     db
-      .select({ id: plans.id, amount: plans.amount })
+      .select({ id: plans.id, amount: plans.amount, priceCurrency: plans.priceCurrency })
       .from(plans)
       .where(inArray(plans.id, [...new Set(rows.map((r) => r.planId))])),
     db

@@ -5,6 +5,7 @@ import type { Db } from '@/lib/db';
 import { createInvoice } from '@/lib/invoices/create-invoice';
 import { CreateInvoiceBody } from '@/lib/invoices/schemas';
 import { Decimal } from '@/lib/money';
+import { priceInvoice } from '@/lib/fiat-rates/price-invoice';
 import { enqueueEmail } from '@/lib/email/enqueue-email';
 import { emailLink } from '@/lib/email/email-link';
 import { eq } from 'drizzle-orm';
@@ -31,26 +32,34 @@ export async function openPeriod(tx: Db, sub: Subscription, plan: Plan, n: numbe
   const minutes = dueMinutes(start, end);
   const network = networkFor(sub.mode, { chain: sub.chain, token: sub.token }, ['depositMnemonic']);
   const day = (d: Date) => d.toISOString().slice(0, 10);
-  const invoice = await createInvoice(
-    tx,
-    { tenantId: sub.tenantId, mode: sub.mode },
-    network,
-    CreateInvoiceBody.parse({
-      amount: new Decimal(plan.amount).toFixed(2),
-      chain: sub.chain,
-      token: sub.token,
-      description: `${plan.name}: ${day(start)} to ${day(end)}`.slice(0, 1000),
-      metadata: { subscriptionId: sub.id, periodStart: start.toISOString() },
-      customerEmail: sub.customerEmail, // a receipt once paid, as for any invoice with an e-mail
-      expiresInMinutes: minutes,
-    }),
-    null,
-    { now },
-  );
+  const body = CreateInvoiceBody.parse({
+    amount: new Decimal(plan.amount).toFixed(2),
+    currency: plan.priceCurrency ?? undefined,
+    chain: sub.chain,
+    token: sub.token,
+    description: `${plan.name}: ${day(start)} to ${day(end)}`.slice(0, 1000),
+    metadata: { subscriptionId: sub.id, periodStart: start.toISOString() },
+    customerEmail: sub.customerEmail, // a receipt once paid, as for any invoice with an e-mail
+    expiresInMinutes: minutes,
+  });
+  // A fiat price is converted at the rate of now, as a fiat-priced invoice is; no rate (rate_unavailable) throws and
+  // rolls the period back, to be billed by a later run: an amount is never guessed.
+  const { input, pricing } = await priceInvoice(tx, sub.mode, body);
+  const invoice = await createInvoice(tx, { tenantId: sub.tenantId, mode: sub.mode }, network, input, pricing, { now });
   const dueAt = new Date(now.getTime() + minutes * 60_000);
-  await tx
-    .insert(subscriptionPeriods)
-    .values({ subscriptionId: sub.id, periodNumber: n, periodStart: start, periodEnd: end, invoiceId: invoice.id, dueAt });
+  await tx.insert(subscriptionPeriods).values({
+    subscriptionId: sub.id,
+    periodNumber: n,
+    periodStart: start,
+    periodEnd: end,
+    invoiceId: invoice.id,
+    dueAt,
+    amount: invoice.amountExpected,
+    priceCurrency: pricing?.priceCurrency ?? null,
+    rate: pricing?.rate ?? null,
+    rateSource: pricing?.rateSource ?? null,
+    rateAt: pricing?.rateAt ?? null,
+  });
   // The customer's copy of the checkout link (its claim token exists in clear only now); sent by the e-mail job. With
   // automatic collection set up it is held: sent only if the period is not pulled (lib/subscriptions/collect).
   const [collection] = await tx

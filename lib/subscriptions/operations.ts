@@ -11,6 +11,7 @@ import {
   PlanSchema,
   PortalSessionSchema,
   SetUpCollectionBody,
+  SubscriptionCollectionQuery,
   SubscriptionCollectionSchema,
   SubscriptionList,
   SubscriptionSchema,
@@ -26,7 +27,7 @@ export const createPlanOp = defineOperation({
   tag,
   summary: 'Create a subscription plan',
   description:
-    'Extension (issue 48). What a subscriber pays each period (`amount` in `token`, at most 2 decimals) on which rail by default, how long a period is (`interval` × `intervalCount`), the free trial and the grace period after an unpaid invoice falls due. A plan is not edited: create another. See docs/subscriptions.md.',
+    'Extension (issue 48). What a subscriber pays each period (`amount` in `token`, at most 2 decimals, or for USDT plans a fiat `price` converted at each billing) on which rail by default, how long a period is (`interval` × `intervalCount`), the free trial and the grace period after an unpaid invoice falls due. A plan is not edited: create another. See docs/subscriptions.md.',
   body: CreatePlanBody,
   example: { name: 'Pro monthly', amount: '29.00', chain: 'BSC', token: 'USDT', interval: 'month', intervalCount: 1, trialDays: 14, graceDays: 3 },
   response: PlanSchema,
@@ -66,11 +67,14 @@ export const createSubscriptionOp = defineOperation({
   description:
     "Extension (issue 48). Without a trial the subscription is `active` and its first period's invoice is created at once (`latestInvoiceId`; invoice.created then subscription.created). With one it is `trialing` until `currentPeriodEnd`. " +
     'Each period the gateway creates the next invoice (subscription.renewed); unpaid after its due date (a week, or the period when shorter) the subscription is `past_due` (subscription.past_due), active again once paid, and canceled `graceDays` later (subscription.canceled). ' +
+    "A fiat-priced plan's period is converted to USDT at the gateway's fiat rate when it is billed (the rate recorded on the invoice); without a fresh rate the period waits for the next run (rate_unavailable when it is the first period, created here). " +
     "The invoice is paid as any other. On EVM rails whose payer authorized the gateway's collector contract, each period is pulled from the payer's wallet into the invoice's address instead of e-mailed; when it cannot be (approval revoked, insufficient balance) the invoice is e-mailed and subscription.payment_failed sent (docs/subscriptions.md). The payer turns it on from the checkout of a period's invoice (Pay now and collect automatically), or the merchant with POST /v1/subscriptions/{id}/collection once the payer signed; the customer portal turns it off.",
   body: CreateSubscriptionBody,
   example: { planId: 'plan_01JD0000000000000000000000', customerEmail: 'customer@example.com' },
   response: SubscriptionSchema,
   status: 201,
+  // A fiat-priced plan's first period is converted at once: no fresh rate is a 503, never a guessed amount.
+  errors: ['rate_unavailable'],
 });
 
 export const listSubscriptionsOp = defineOperation({
@@ -119,9 +123,9 @@ export const getSubscriptionCollectionOp = defineOperation({
   tag,
   summary: "A subscription's automatic collection: how to allow it, and its state",
   description:
-    "Extension (issue 48). What the payer's wallet must do for the gateway to pull each period (EVM rails with a collector contract): `approve` the collector on the token, then call `authorize` with the given arguments; and the current state read from the chain now (authorized, revoked, allowance or balance too low) with the last attempts. A chain that cannot be read is a 503 service_unavailable, never a verdict. See docs/subscriptions.md.",
+    "Extension (issue 48). What the payer's wallet must do for the gateway to pull each period (EVM rails with a collector contract): `approve` the collector on the token, then call `authorize` with the given arguments, or, where the token has EIP-2612 (USDC), sign `permit.typedData` (ask with `?payer=`) for a set-up without a transaction; and the current state read from the chain now (authorized, revoked, allowance or balance too low) with the last attempts. A chain that cannot be read is a 503 service_unavailable, never a verdict. See docs/subscriptions.md.",
   params: { id: 'subscription' },
-  query: z.strictObject({}),
+  query: SubscriptionCollectionQuery,
   response: SubscriptionCollectionSchema,
   errors: ['service_unavailable'],
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PLAN_INTERVALS } from '@/db/schema/plans';
 import { SUBSCRIPTION_STATUSES } from '@/db/schema/subscriptions';
 import { PageQuery, paged, Timestamp } from '@/lib/api/schemas';
-import { ASSETS, DEFAULT_RAIL, OFFERED_CHAINS } from '@/lib/config/rails';
+import { ASSETS, DEFAULT_RAIL, FIAT_CURRENCIES, OFFERED_CHAINS } from '@/lib/config/rails';
 import { amountString } from '@/lib/invoices/amount';
 import { SubscriptionEventData } from '@/lib/events/payloads';
 
@@ -13,36 +13,54 @@ const int = (min: number, max: number) =>
     .min(min, `must be at least ${min}`)
     .max(max, `must be at most ${max}`);
 
-export const CreatePlanBody = z.strictObject({
-  name: z.string().trim().min(1).max(200).describe('Shown to subscribers on each invoice, e.g. "Pro monthly".'),
-  // Two decimals, as an invoice takes its amount: each period's invoice is exactly this.
-  amount: amountString({ maxDecimals: 2, max: '1000000000', example: '29.00' }).describe(
-    'Charged each period in `token`: a decimal string greater than 0 with at most 2 decimals.',
-  ),
-  chain: z
-    .enum(OFFERED_CHAINS, { error: () => `must be one of: ${OFFERED_CHAINS.join(', ')}` })
-    .default(DEFAULT_RAIL.chain)
-    .describe("The subscriptions' default network; a subscription may choose another network of the same token."),
-  token: z
-    .enum(ASSETS, { error: () => `must be one of: ${ASSETS.join(', ')}` })
-    .default(DEFAULT_RAIL.token)
-    .describe('USDT (default) or USDC.'),
-  interval: z.enum(PLAN_INTERVALS, { error: () => `must be one of: ${PLAN_INTERVALS.join(', ')}` }).describe('The unit of a period.'),
-  intervalCount: int(1, 365).default(1).describe('Units per period (interval month, intervalCount 3 = quarterly). Default 1.'),
-  trialDays: int(0, 730)
-    .default(0)
-    .describe('Free days before the first paid period. Default 0: the first invoice is created with the subscription.'),
-  graceDays: int(0, 365)
-    .default(0)
-    .describe("Days after a period's invoice is due (and the subscription past_due) before the subscription is canceled. Default 0."),
-});
+export const CreatePlanBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200).describe('Shown to subscribers on each invoice, e.g. "Pro monthly".'),
+    // Two decimals, as an invoice takes its amount: each period's invoice is exactly this.
+    amount: amountString({ maxDecimals: 2, max: '1000000000', example: '29.00' })
+      .optional()
+      .describe('Charged each period in `token`: a decimal string greater than 0 with at most 2 decimals. Give this or `price`.'),
+    price: z
+      .strictObject({
+        currency: z.enum(FIAT_CURRENCIES, { error: () => `must be one of: ${FIAT_CURRENCIES.join(', ')}` }),
+        amount: amountString({ maxDecimals: 2, max: '1000000000', example: '9.99' }),
+      })
+      .optional()
+      .describe(
+        "A fiat price instead of `amount` (USDT plans only, as fiat-priced invoices): each period's invoice is this price converted at the gateway's fiat rate when the period is billed; the rate is recorded on the period and the invoice.",
+      ),
+    chain: z
+      .enum(OFFERED_CHAINS, { error: () => `must be one of: ${OFFERED_CHAINS.join(', ')}` })
+      .default(DEFAULT_RAIL.chain)
+      .describe("The subscriptions' default network; a subscription may choose another network of the same token."),
+    token: z
+      .enum(ASSETS, { error: () => `must be one of: ${ASSETS.join(', ')}` })
+      .default(DEFAULT_RAIL.token)
+      .describe('USDT (default) or USDC.'),
+    interval: z.enum(PLAN_INTERVALS, { error: () => `must be one of: ${PLAN_INTERVALS.join(', ')}` }).describe('The unit of a period.'),
+    intervalCount: int(1, 365).default(1).describe('Units per period (interval month, intervalCount 3 = quarterly). Default 1.'),
+    trialDays: int(0, 730)
+      .default(0)
+      .describe('Free days before the first paid period. Default 0: the first invoice is created with the subscription.'),
+    graceDays: int(0, 365)
+      .default(0)
+      .describe("Days after a period's invoice is due (and the subscription past_due) before the subscription is canceled. Default 0."),
+  })
+  .refine((b) => (b.amount === undefined) !== (b.price === undefined), {
+    message: 'give either amount (in token) or price (in a fiat currency)',
+    path: ['amount'],
+  });
 export type CreatePlanInput = z.output<typeof CreatePlanBody>;
 
 export const PlanSchema = z
   .object({
     id: z.string(),
     name: z.string(),
-    amount: z.string().describe('Charged each period, in token.'),
+    amount: z.string().nullable().describe('Charged each period, in token; null for a fiat-priced plan (price).'),
+    price: z
+      .object({ currency: z.enum(FIAT_CURRENCIES), amount: z.string() })
+      .nullable()
+      .describe("A fiat-priced plan's price: each period converted to token when billed. null: priced in token (amount)."),
     chain: z.enum(OFFERED_CHAINS),
     token: z.enum(ASSETS),
     interval: z.enum(PLAN_INTERVALS),
@@ -99,7 +117,7 @@ const CollectionState = z
     'canceled',
   ])
   .describe(
-    "unsupported: this rail has no collector (TRON, or no collector configured): pay by invoice. not_set_up: no payer's authorization kept. " +
+    "unsupported: this rail has no collector (TRON, or no collector configured) or the plan is priced in fiat: pay by invoice. not_set_up: no payer's authorization kept. " +
       "authorized: the next pull would go through. period_collected: this on-chain period's cap is used (it was pulled); the next one is pulled as usual. " +
       'revoked: the payer revoked the permission on the collector. allowance_revoked: the allowance to the collector is zero. ' +
       "insufficient_allowance / insufficient_balance: the payer's allowance or balance is below the amount. canceled: automatic collection was turned off (cancelReason).",
@@ -130,6 +148,22 @@ export const CollectionAttemptSchema = z.object({
   createdAt: Timestamp,
 });
 
+/** EIP-712 typed data as `eth_signTypedData_v4` takes it (numbers as decimal strings). */
+const TypedData = z.object({
+  domain: z.object({ name: z.string(), version: z.string(), chainId: z.int(), verifyingContract: z.string() }),
+  types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+  primaryType: z.string(),
+  message: z.record(z.string(), z.string()),
+});
+
+export const SubscriptionCollectionQuery = z.strictObject({
+  payer: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address of 20 bytes')
+    .optional()
+    .describe("The paying wallet: the answer's `permit.typedData` carries its nonces (USDC rails)."),
+});
+
 export const SubscriptionCollectionSchema = z
   .object({
     subscriptionId: z.string(),
@@ -158,6 +192,21 @@ export const SubscriptionCollectionSchema = z
       .nullable()
       .describe(
         'The arguments of `authorize(subscriptionId, token, maxPerPeriod, periodSeconds, start)`, called on the collector from the paying wallet.',
+      ),
+    permit: z
+      .object({
+        permitValue: z.string().describe('Token base units the Permit allows the collector: twelve periods.'),
+        deadline: z.string().describe('Unix seconds: both signatures are valid until then (an hour from this answer).'),
+        typedData: z
+          .object({ permit: TypedData, authorize: TypedData })
+          .nullable()
+          .describe(
+            "The token's `Permit` and the collector's `Authorize` for `eth_signTypedData_v4`, with the payer's nonces; null without `?payer=`.",
+          ),
+      })
+      .nullable()
+      .describe(
+        'On rails whose token has EIP-2612 (USDC, not on BSC): set up without a transaction. The payer signs both messages; `permitAndAuthorize(payer, (subscriptionId, token, maxPerPeriod, periodSeconds, start), permitValue, deadline, permitSig, authorizeSig)` on the collector, sent by anyone (the gateway), sets the allowance and the permission. null on other rails: approve and authorize.',
       ),
     payer: z.string().nullable(),
     allowance: z.string().nullable().describe("The payer's allowance to the collector, in token (read now)."),

@@ -32,6 +32,7 @@ describe('plans', () => {
       id: expect.stringMatching(/^plan_/),
       name: 'Pro monthly',
       amount: '29.50',
+      price: null,
       chain: 'BSC',
       token: 'USDT',
       interval: 'month',
@@ -74,6 +75,7 @@ describe('subscriptions', () => {
         'chain',
         'token',
         'amount',
+        'priceCurrency',
         'status',
         'currentPeriodStart',
         'currentPeriodEnd',
@@ -83,7 +85,15 @@ describe('subscriptions', () => {
         'createdAt',
       ].sort(),
     );
-    expect(sub).toMatchObject({ status: 'active', chain: 'BSC', token: 'USDT', amount: '29.50', cancelAtPeriodEnd: false, canceledAt: null });
+    expect(sub).toMatchObject({
+      status: 'active',
+      chain: 'BSC',
+      token: 'USDT',
+      amount: '29.50',
+      priceCurrency: null,
+      cancelAtPeriodEnd: false,
+      canceledAt: null,
+    });
     const start = new Date(sub.currentPeriodStart);
     const end = new Date(sub.currentPeriodEnd);
     expect(end.getUTCMonth()).toBe((start.getUTCMonth() + 1) % 12);

@@ -7,7 +7,8 @@ export function planView(p: Plan): PlanView {
   return {
     id: p.id,
     name: p.name,
-    amount: formatAmount(p.amount),
+    amount: p.priceCurrency ? null : formatAmount(p.amount),
+    price: p.priceCurrency ? { currency: p.priceCurrency, amount: formatAmount(p.amount) } : null,
     chain: p.chain,
     token: p.token,
     interval: p.interval,
@@ -19,7 +20,7 @@ export function planView(p: Plan): PlanView {
 }
 
 /** The wire form of a subscription: the billing anchor and period number are the job's, not the API's. */
-export function subscriptionView(s: Subscription, plan: Pick<Plan, 'amount'>, latestInvoiceId: string | null): SubscriptionView {
+export function subscriptionView(s: Subscription, plan: Pick<Plan, 'amount' | 'priceCurrency'>, latestInvoiceId: string | null): SubscriptionView {
   return {
     id: s.id,
     planId: s.planId,
@@ -27,6 +28,7 @@ export function subscriptionView(s: Subscription, plan: Pick<Plan, 'amount'>, la
     chain: s.chain,
     token: s.token,
     amount: formatAmount(plan.amount),
+    priceCurrency: plan.priceCurrency,
     status: s.status,
     currentPeriodStart: s.currentPeriodStart.toISOString(),
     currentPeriodEnd: s.currentPeriodEnd.toISOString(),

@@ -56,7 +56,7 @@ export default async function SubscriptionsPage() {
                       <td className={`${tdClass} tabular-nums`}>
                         {planName.get(s.planId) ?? s.planId}
                         <div className="text-xs text-slate-500">
-                          {s.amount} {s.token} on {s.chain}
+                          {s.amount} {s.priceCurrency ? `${s.priceCurrency} in ${s.token}` : s.token} on {s.chain}
                         </div>
                       </td>
                       <td className={tdClass}>
@@ -101,7 +101,7 @@ export default async function SubscriptionsPage() {
                     <tr key={p.id} data-plan-id={p.id}>
                       <td className={tdClass}>{p.name}</td>
                       <td className={`${tdClass} tabular-nums`}>
-                        {p.amount} {p.token} on {p.chain}
+                        {p.price ? `${p.price.amount} ${p.price.currency} in ${p.token}` : `${p.amount} ${p.token}`} on {p.chain}
                       </td>
                       <td className={tdClass}>{every(p.interval, p.intervalCount)}</td>
                       <td className={`${tdClass} tabular-nums`}>

@@ -30,6 +30,8 @@ export interface SolanaSweepPlan {
 export type SolanaSweepRefusal = {
   refused:
     | 'nothing_to_sweep'
+    /** The account holds less at `finalized` than the amount asked for (a node behind, or the payment not final). */
+    | 'less_than_planned'
     /** The account holds less at `confirmed` than at `finalized`: an earlier sweep is landing; judge it first. */
     | 'outflow_pending'
     | 'source_frozen'
@@ -41,7 +43,7 @@ export type SolanaSweepRefusal = {
 const TOKEN_ACCOUNT_SIZE = 165;
 
 /** The SPL token account in a base64 getAccountInfo value; null when there is none (or it is something else). */
-function tokenAccount(value: SolanaRpcResult<'getAccountInfo'>['value']) {
+export function tokenAccount(value: SolanaRpcResult<'getAccountInfo'>['value']) {
   if (!value || value.owner !== TOKEN_PROGRAM_ADDRESS || !Array.isArray(value.data) || value.data[1] !== 'base64') return null;
   const bytes = Buffer.from(value.data[0], 'base64');
   return bytes.length === TOKEN_ACCOUNT_SIZE ? getTokenDecoder().decode(bytes) : null;
@@ -51,11 +53,12 @@ function tokenAccount(value: SolanaRpcResult<'getAccountInfo'>['value']) {
  * Reads what a sweep of `owner`'s deposit token account of `mint` to `destinationOwner`'s ATA needs: the finalized
  * balance (what may be credited and moved), whether a newer payment is still arriving (then the account is not
  * closed, so that payment is not refused), the destination's existence, rent and a recent blockhash. Every read
- * failure throws.
+ * failure throws. With `amount` exactly that much moves (a settlement's sum), and the account is closed only if it
+ * holds nothing more at `confirmed`; without it, the whole finalized balance.
  */
 export async function planSolanaSweep(
   rpc: SolanaRpc,
-  q: { owner: Address; mint: Address; decimals: number; destinationOwner: Address },
+  q: { owner: Address; mint: Address; decimals: number; destinationOwner: Address; amount?: bigint },
 ): Promise<SolanaSweepPlan | SolanaSweepRefusal> {
   const source = await associatedTokenAccount(q.owner, q.mint);
   const destination = await associatedTokenAccount(q.destinationOwner, q.mint);
@@ -70,23 +73,25 @@ export async function planSolanaSweep(
   const later = tokenAccount(confirmed.value);
   if (!later || later.amount < token.amount) return { refused: 'outflow_pending' };
   // Nothing final yet and a payment still arriving: wait for it rather than close under it.
-  if (token.amount === 0n && later.amount > 0n) return { refused: 'nothing_to_sweep' };
+  if (q.amount === undefined && token.amount === 0n && later.amount > 0n) return { refused: 'nothing_to_sweep' };
+  const moved = q.amount ?? token.amount;
+  if (moved > token.amount) return { refused: 'less_than_planned' };
   const destToken = tokenAccount(dest.value);
   if (dest.value && (!destToken || destToken.mint !== q.mint || destToken.owner !== q.destinationOwner))
     return { refused: 'destination_not_token_account' };
   if (destToken?.state === 2) return { refused: 'destination_frozen' };
   // An empty account is only closed (its rent recovered): no destination account is created for nothing.
-  const createDestination = dest.value === null && token.amount > 0n;
+  const createDestination = dest.value === null && moved > 0n;
   const [rent, latest] = await Promise.all([
     createDestination ? rpc.call('getMinimumBalanceForRentExemption', [165]) : Promise.resolve(0),
     rpc.call('getLatestBlockhash', [{ commitment: 'confirmed' }]),
   ]);
-  const close = later.amount === token.amount;
+  const close = later.amount === moved;
   return {
     mint: q.mint,
     decimals: q.decimals,
     source,
-    amount: token.amount,
+    amount: moved,
     close,
     rentReturned: close ? BigInt(final.value!.lamports) : 0n,
     destination,

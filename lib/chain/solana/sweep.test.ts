@@ -154,6 +154,19 @@ describe('sweeping a deposit token account', () => {
     expect(await refusal(owner.address)).toEqual({ refused: 'outflow_pending' });
   });
 
+  it('with an amount: moves exactly that, closes only when nothing more is there, refuses more than the finalized balance', async () => {
+    const owner = await paidDeposit(9_000_000n);
+    const hot = (await generateKeyPairSigner()).address;
+    const ask = (amount: bigint) => planSolanaSweep(rpc, { owner: owner.address, mint: node.mints.USDC, decimals: 6, destinationOwner: hot, amount });
+    expect(await ask(9_000_001n)).toEqual({ refused: 'less_than_planned' });
+    expect(await ask(9_000_000n)).toMatchObject({ amount: 9_000_000n, close: true });
+    const part = await ask(4_000_000n);
+    expect(part).toMatchObject({ amount: 4_000_000n, close: false, rentReturned: 0n });
+    await land(await buildSolanaSweep(part as SolanaSweepPlan, { owner, feePayer: node.keys.gas }));
+    expect(await tokenBalance(owner.address)).toEqual([5_000_000n]);
+    expect(await tokenBalance(hot)).toEqual([4_000_000n]);
+  });
+
   it('closes an empty deposit account alone (a zero payment created it): its rent comes back, no destination account is made', async () => {
     const owner = await paidDeposit(0n);
     const hot = (await generateKeyPairSigner()).address;

@@ -70,7 +70,7 @@ export async function readTronFees(client: TronNodeClient): Promise<{ energySun:
 }
 
 /**
- * Energy of one typical sweep: a USDT transfer to a holder (the hot wallet) is ~64,300 on mainnet (57,842 on
+ * Energy of one typical sweep: a USDT transfer to a holder (the hot wallet) is ~64,300 on mainnet (57,759 on
  * the stand-in), plus the sweep's 10 % margin. Only for the low-energy warning: each sweep estimates its own.
  */
 export const TYPICAL_SWEEP_ENERGY = 71_000;

@@ -16,5 +16,7 @@ export const SOLANA_ENV: Record<string, z.ZodType> = Object.fromEntries(
     [`${p}_SOLANA_GAS_WALLET_PRIVATE_KEY`, solanaPrivateKey.optional()],
     [`${p}_SOLANA_HOT_WALLET_PRIVATE_KEY`, solanaPrivateKey.optional()],
     [`${p}_SOLANA_FEE_WALLET_ADDRESS`, solanaEnvAddressSchema.optional()],
+    /** Test mode only: the wallet whose tokens the pay helper sends (the stand-in's funded faucet in development). */
+    ...(p === 'TEST' ? [[`TEST_SOLANA_FAUCET_PRIVATE_KEY`, solanaPrivateKey.optional()] as const] : []),
   ]),
 );

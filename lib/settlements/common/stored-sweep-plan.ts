@@ -1,12 +1,11 @@
-import type { EvmSweepPlan, Settlement, SweepPlan, TronSweepPlan } from '@/db/schema';
+import type { EvmSweepPlan, Settlement, SolanaSweepPlan, SweepPlan, TronSweepPlan } from '@/db/schema';
 import type { ChainFamily } from '@/lib/config/rails';
 
 /** Each family's stored sweep plan (settlements.gas_plan); `SweepPlanOf[F]` below fails to compile for a family without one. */
 interface SweepPlanOf {
   evm: EvmSweepPlan;
   tron: TronSweepPlan;
-  /** None until the Solana settlement is built (docs/solana.md §6): its sweep refuses before planning. */
-  solana: never;
+  solana: SolanaSweepPlan;
 }
 
 /** The family a stored plan was made for: EVM rows carry no `kind` (they predate TRON). */

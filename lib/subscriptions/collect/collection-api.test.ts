@@ -65,6 +65,8 @@ describe('GET /v1/subscriptions/{id}/collection', () => {
         maxPerPeriod: units('10').toString(),
         periodSeconds: 86_400,
       },
+      // BSC's USDT has no EIP-2612 permit: approve and authorize.
+      permit: null,
       payer: null,
       attempts: [],
     });

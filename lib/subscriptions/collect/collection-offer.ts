@@ -23,7 +23,8 @@ export async function collectionOffer(db: Db, sub: Subscription, opts: { railLoo
     db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, sub.tenantId)),
     db.select().from(subscriptionCollections).where(eq(subscriptionCollections.subscriptionId, sub.id)),
   ]);
-  const net = collectorRail(opts.railLookup)(sub.mode, sub.chain, sub.token);
+  // A fiat-priced plan has no automatic collection (its token amount changes each period; get-collection.ts).
+  const net = plan!.priceCurrency ? null : collectorRail(opts.railLookup)(sub.mode, sub.chain, sub.token);
   const base = {
     subscriptionId: sub.id,
     merchantName: tenant!.name,

@@ -1,7 +1,7 @@
 import { keccak256, toHex, type Address, type Hex } from 'viem';
 import type { Plan } from '@/db/schema';
 import { getRail, onFamily, type Network } from '@/lib/chain/network';
-import type { Asset, ChainKey } from '@/lib/config/rails';
+import { hasPermit, type Asset, type ChainKey } from '@/lib/config/rails';
 import type { Mode } from '@/lib/mode';
 
 /** What a pull needs of a rail: its node, token, the collector and the operator (gas wallet) key; the admin key if configured. */
@@ -18,6 +18,8 @@ export interface CollectorNetwork {
   gasCoinUsd?: string;
   networkFee?: string;
   chain?: ChainKey;
+  /** The token takes an EIP-2612 permit (USDC): the payer may set up by two signatures (permitAndAuthorize). */
+  permit?: boolean;
 }
 
 export type RailLookup = (mode: Mode, chain: ChainKey, token: Asset) => Network | undefined;
@@ -43,6 +45,7 @@ export function collectorNetworkOf(net: Network | undefined): CollectorNetwork |
             gasCoinUsd: n.gasCoinUsd,
             networkFee: n.networkFee,
             chain: n.chain,
+            permit: hasPermit(n.chain, n.token),
           }
         : null,
     tron: () => null,

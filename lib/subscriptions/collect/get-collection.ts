@@ -11,15 +11,25 @@ import type { Mode } from '@/lib/mode';
 import { getSubscriptionOrThrow } from '../load-subscription';
 import { readCollectionState } from '../read-collection-state';
 import type { SubscriptionCollectionView } from '../schemas';
-import { collectorRail, permissionIdOf, type CollectorNetwork, type RailLookup } from './collector-network';
-import { collectionSigningData } from './signing-data';
+import { readPermitBlock } from './permit-block';
+import { collectorRail, periodSecondsOf, permissionIdOf, type CollectorNetwork, type RailLookup } from './collector-network';
 
 type State = SubscriptionCollectionView['state'];
 type Read = { state: State; allowance: string | null; balance: string | null };
 
-/** The chain's verdict on a kept permission now; a read that fails is a 503, never a verdict. */
-async function readState(net: CollectorNetwork, payer: Address, permissionId: `0x${string}`, amount: bigint): Promise<Read> {
+/** A read that fails is a 503, never an answer. */
+async function unreadable<T>(read: () => Promise<T>): Promise<T> {
   try {
+    return await read();
+  } catch (err) {
+    log.warn('collection state unreadable', { error: err instanceof Error ? err.message : String(err) });
+    throw new ApiError('service_unavailable', 'The chain could not be read: the collection state is unknown, try again.');
+  }
+}
+
+/** The chain's verdict on a kept permission now. */
+function readState(net: CollectorNetwork, payer: Address, permissionId: `0x${string}`, amount: bigint): Promise<Read> {
+  return unreadable(async () => {
     const s = await readCollectionState(net, { subscriptionId: permissionId, payer, token: net.tokenAddress, amount });
     const seen = { allowance: formatUnits(s.allowance, net.decimals), balance: formatUnits(s.balance, net.decimals) };
     if (s.ready) return { state: 'authorized', ...seen };
@@ -35,10 +45,7 @@ async function readState(net: CollectorNetwork, payer: Address, permissionId: `0
     // A zero allowance says more to the payer than a used cap: the next period will not be pulled either.
     if (s.allowance === 0n) return { state: 'allowance_revoked', ...seen };
     return { state: BigInt(perm[4] as bigint) > 0n ? 'period_collected' : 'authorized', ...seen };
-  } catch (err) {
-    log.warn('collection state unreadable', { error: err instanceof Error ? err.message : String(err) });
-    throw new ApiError('service_unavailable', 'The chain could not be read: the collection state is unknown, try again.');
-  }
+  });
 }
 
 /**
@@ -49,7 +56,7 @@ async function readState(net: CollectorNetwork, payer: Address, permissionId: `0
 export async function getCollection(
   db: Db,
   where: { id: string; tenantId: string; mode: Mode },
-  opts: { railLookup?: RailLookup } = {},
+  opts: { railLookup?: RailLookup; payer?: string; now?: Date } = {},
 ): Promise<SubscriptionCollectionView> {
   const sub = await getSubscriptionOrThrow(db, where);
   const [[plan], [kept], pulls] = await Promise.all([
@@ -57,7 +64,8 @@ export async function getCollection(
     db.select().from(subscriptionCollections).where(eq(subscriptionCollections.subscriptionId, sub.id)),
     db.select().from(collectionPulls).where(eq(collectionPulls.subscriptionId, sub.id)).orderBy(desc(collectionPulls.periodStart)).limit(5),
   ]);
-  const net = collectorRail(opts.railLookup)(sub.mode, sub.chain, sub.token);
+  // A fiat-priced plan's amount in token changes each period; the on-chain cap cannot follow it (not built).
+  const net = plan!.priceCurrency ? null : collectorRail(opts.railLookup)(sub.mode, sub.chain, sub.token);
   const attempts = pulls.map((p) => ({
     periodStart: p.periodStart.toISOString(),
     invoiceId: p.invoiceId,
@@ -86,15 +94,43 @@ export async function getCollection(
       collectorAddress: null,
       approve: null,
       authorize: null,
+      permit: null,
       allowance: null,
       balance: null,
     };
   const amount = parseUnits(plan!.amount, net.decimals);
   const permissionId = permissionIdOf(sub.id);
+  const authorize = {
+    subscriptionId: permissionId,
+    token: net.tokenAddress.toLowerCase() as Address,
+    maxPerPeriod: amount,
+    periodSeconds: periodSecondsOf(plan!),
+    // Periods billed from the set-up on are pulled: the next one starts at the current period's end.
+    start: Math.floor(sub.currentPeriodEnd.getTime() / 1000),
+  };
+  const permit = net.permit
+    ? await unreadable(() =>
+        readPermitBlock(net, {
+          terms: { ...authorize, periodSeconds: BigInt(authorize.periodSeconds), start: BigInt(authorize.start) },
+          payer: opts.payer as Address | undefined,
+          now: opts.now ?? new Date(),
+        }),
+      )
+    : null;
   const read: Read = !kept
     ? { state: 'not_set_up', allowance: null, balance: null }
     : kept.status === 'canceled'
       ? { state: 'canceled', allowance: null, balance: null }
       : await readState(net, kept.payer as Address, permissionId, amount);
-  return { ...base, ...read, ...collectionSigningData(sub, plan!, net) };
+  return {
+    ...base,
+    ...read,
+    chainId: net.chainId,
+    tokenAddress: net.tokenAddress.toLowerCase(),
+    decimals: net.decimals,
+    collectorAddress: net.collectorAddress.toLowerCase(),
+    approve: { spender: net.collectorAddress.toLowerCase(), amountPerPeriod: amount.toString() },
+    authorize: { ...authorize, maxPerPeriod: amount.toString(), start: String(authorize.start) },
+    permit,
+  };
 }

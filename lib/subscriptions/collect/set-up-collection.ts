@@ -31,6 +31,9 @@ export async function setUpCollection(
   const [plan] = await db.select().from(plans).where(eq(plans.id, sub.planId));
   const net = collectorRail(opts.railLookup)(sub.mode, sub.chain, sub.token);
   if (!net) throw new ApiError('validation_failed', 'This rail has no automatic collection (no collector contract): pay by invoice');
+  // The on-chain cap is a token amount; a fiat price converts to a different one each period.
+  if (plan!.priceCurrency)
+    throw new ApiError('validation_failed', 'A fiat-priced plan has no automatic collection yet: its periods are paid by invoice');
   const permissionId = permissionIdOf(sub.id);
   const client = publicClient(net.rpcUrl);
   let permission: Permission;

@@ -137,9 +137,17 @@ contract TestTetherTokenV2 is TestStablecoin {
     }
 }
 
-/** Circle's USDC (FiatToken, every network it issues on): `isBlacklisted`; a listed holder can neither send nor receive. */
+/**
+ * Circle's USDC (FiatToken v2, every network it issues on): `isBlacklisted`; a listed holder can neither send nor
+ * receive. And its EIP-2612 `permit` (FiatTokenV2's EIP2612 with EIP-712 domain (name, version "2", chain id, this
+ * contract)): an allowance set by the holder's signature, each signature usable once (`nonces`) until its deadline.
+ */
 contract TestFiatToken is TestStablecoin {
     mapping(address => bool) internal blacklisted;
+    mapping(address => uint256) public nonces;
+
+    bytes32 public constant PERMIT_TYPEHASH =
+        keccak256('Permit(address owner,address spender,uint256 value,uint256 nonce,uint256 deadline)');
 
     event Blacklisted(address indexed _account);
     event UnBlacklisted(address indexed _account);
@@ -162,5 +170,41 @@ contract TestFiatToken is TestStablecoin {
 
     function _checkFrozen(address _from, address _to) internal view override {
         require(!blacklisted[_from] && !blacklisted[_to], 'Blacklistable: account is blacklisted');
+    }
+
+    function version() external pure returns (string memory) {
+        return '2';
+    }
+
+    /** Computed per call (FiatToken caches it): a chain id that changes (a fork) changes the domain. */
+    function DOMAIN_SEPARATOR() public view returns (bytes32) {
+        return
+            keccak256(
+                abi.encode(
+                    keccak256('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)'),
+                    keccak256(bytes(name)),
+                    keccak256(bytes('2')),
+                    block.chainid,
+                    address(this)
+                )
+            );
+    }
+
+    function permit(address _owner, address _spender, uint256 _value, uint256 _deadline, uint8 _v, bytes32 _r, bytes32 _s) external {
+        require(!blacklisted[_owner] && !blacklisted[_spender], 'Blacklistable: account is blacklisted');
+        require(_deadline >= block.timestamp, 'FiatTokenV2: permit is expired');
+        bytes32 digest = keccak256(
+            abi.encodePacked(
+                '\x19\x01',
+                DOMAIN_SEPARATOR(),
+                keccak256(abi.encode(PERMIT_TYPEHASH, _owner, _spender, _value, nonces[_owner]++, _deadline))
+            )
+        );
+        // As OpenZeppelin's ECDSA (FiatToken's too): the lower-half s and v of 27/28 only, so a signature has one form.
+        require(uint256(_s) <= 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0 && (_v == 27 || _v == 28), 'ECRecover: invalid signature');
+        address signer = ecrecover(digest, _v, _r, _s);
+        require(signer != address(0) && signer == _owner, 'EIP2612: invalid signature');
+        allowance[_owner][_spender] = _value;
+        emit Approval(_owner, _spender, _value);
     }
 }

@@ -14,7 +14,18 @@ pragma solidity 0.8.37;
  *    per subscription, and only into the gateway's addresses.
  * Tokens never rest here: each pull is one `transferFrom(payer, to, amount)`. Tokens that return nothing (USDT on
  * Ethereum) and tokens that return a bool are both accepted; `false` or a revert fails the pull.
+ *
+ * For tokens with EIP-2612 `permit` (Circle's USDC) the payer need not send a transaction at all: they sign the
+ * token's Permit (the allowance) and this contract's Authorize (the permission, EIP-712), and anyone (the operator)
+ * submits both through `permitAndAuthorize`. The payer's Authorize signature is the consent: a nonce per payer makes
+ * each one usable once, so a revoked permission cannot be brought back by replaying it.
  */
+interface IERC20Permit {
+    function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s) external;
+
+    function allowance(address owner, address spender) external view returns (uint256);
+}
+
 contract SubscriptionCollector {
     /** Two slots: token, start and period length; then the cap, what was pulled in `spentPeriod`, and revocation. */
     struct Permission {
@@ -32,6 +43,29 @@ contract SubscriptionCollector {
     /** payer => subscription id => permission: an id is the payer's own, another payer cannot take it over. */
     mapping(address => mapping(bytes32 => Permission)) public permissions;
     mapping(address => bool) public depositAllowed;
+    /** The payer's next Authorize signature nonce: each signature authorizes once. */
+    mapping(address => uint256) public nonces;
+
+    /** What a payer authorizes (the arguments of `authorize`). */
+    struct Terms {
+        bytes32 subscriptionId;
+        address token;
+        uint256 maxPerPeriod;
+        uint256 periodSeconds;
+        uint256 start;
+    }
+
+    /** An ECDSA signature (v, r, s). */
+    struct Signature {
+        uint8 v;
+        bytes32 r;
+        bytes32 s;
+    }
+
+    bytes32 public constant AUTHORIZE_TYPEHASH =
+        keccak256(
+            'Authorize(address payer,bytes32 subscriptionId,address token,uint256 maxPerPeriod,uint256 periodSeconds,uint256 start,uint256 nonce,uint256 deadline)'
+        );
 
     event Authorized(
         address indexed payer,
@@ -63,6 +97,9 @@ contract SubscriptionCollector {
     error OverCap(uint256 available);
     error DepositNotAllowed(address to);
     error TransferFailed();
+    error Expired(uint256 deadline);
+    error BadSignature();
+    error PermitFailed();
 
     constructor(address admin_, address operator_) {
         admin = admin_;
@@ -81,6 +118,59 @@ contract SubscriptionCollector {
      * its permission and its period count: that is the payer's own new consent, never the operator's.
      */
     function authorize(bytes32 subscriptionId, address token, uint256 maxPerPeriod, uint256 periodSeconds, uint256 start) external {
+        _authorize(msg.sender, subscriptionId, token, maxPerPeriod, periodSeconds, start);
+    }
+
+    /**
+     * Gasless set-up for a token with EIP-2612 (USDC): the payer signed the token's Permit (`permitValue` for this
+     * contract, until `deadline`) and this contract's Authorize (the same terms, their current nonce, the same
+     * deadline); anyone submits both. The Authorize signature is checked first and its nonce used up before the
+     * token is called. A permit that fails is accepted only when the allowance already covers `permitValue`: someone
+     * who copied the permit from the mempool and submitted it first must not block the set-up; a permit that never
+     * took effect (wrong signer, expired, replayed) leaves the allowance short and reverts `PermitFailed`.
+     */
+    function permitAndAuthorize(
+        address payer,
+        Terms calldata terms,
+        uint256 permitValue,
+        uint256 deadline,
+        Signature calldata permitSig,
+        Signature calldata authorizeSig
+    ) external {
+        if (block.timestamp > deadline) revert Expired(deadline);
+        // A struct of static fields encodes in place: this is the EIP-712 hash of Authorize's fields in order.
+        bytes32 structHash = keccak256(abi.encode(AUTHORIZE_TYPEHASH, payer, terms, nonces[payer]++, deadline));
+        if (_recover(keccak256(abi.encodePacked('\x19\x01', DOMAIN_SEPARATOR(), structHash)), authorizeSig) != payer) revert BadSignature();
+        address token = terms.token;
+        try IERC20Permit(token).permit(payer, address(this), permitValue, deadline, permitSig.v, permitSig.r, permitSig.s) {} catch {
+            if (IERC20Permit(token).allowance(payer, address(this)) < permitValue) revert PermitFailed();
+        }
+        _authorize(payer, terms.subscriptionId, token, terms.maxPerPeriod, terms.periodSeconds, terms.start);
+    }
+
+    /** The EIP-712 domain of Authorize: name "SubscriptionCollector", version "1", this chain and contract. */
+    function DOMAIN_SEPARATOR() public view returns (bytes32) {
+        return
+            keccak256(
+                abi.encode(
+                    keccak256('EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)'),
+                    keccak256('SubscriptionCollector'),
+                    keccak256('1'),
+                    block.chainid,
+                    address(this)
+                )
+            );
+    }
+
+    /** ecrecover with one valid form per signature (lower-half s, v 27 or 28); a bad one recovers no address. */
+    function _recover(bytes32 digest, Signature calldata sig) private pure returns (address) {
+        if (uint256(sig.s) > 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0 || (sig.v != 27 && sig.v != 28)) revert BadSignature();
+        address signer = ecrecover(digest, sig.v, sig.r, sig.s);
+        if (signer == address(0)) revert BadSignature();
+        return signer;
+    }
+
+    function _authorize(address payer, bytes32 subscriptionId, address token, uint256 maxPerPeriod, uint256 periodSeconds, uint256 start) private {
         // A token without code would "succeed" every transfer: refused once here rather than checked on each pull.
         if (
             token.code.length == 0 ||
@@ -90,7 +180,7 @@ contract SubscriptionCollector {
             periodSeconds > type(uint48).max ||
             start > type(uint48).max
         ) revert BadPermission();
-        permissions[msg.sender][subscriptionId] = Permission({
+        permissions[payer][subscriptionId] = Permission({
             token: token,
             start: uint48(start),
             period: uint48(periodSeconds),
@@ -99,7 +189,7 @@ contract SubscriptionCollector {
             spentPeriod: 0,
             revoked: false
         });
-        emit Authorized(msg.sender, subscriptionId, token, maxPerPeriod, periodSeconds, start);
+        emit Authorized(payer, subscriptionId, token, maxPerPeriod, periodSeconds, start);
     }
 
     /** The payer ends automatic collection for one subscription (lowering the token allowance ends it for all). */

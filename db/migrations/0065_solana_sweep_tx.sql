@@ -1,0 +1,1 @@
+ALTER TABLE "settlement_txs" ADD COLUMN "last_valid_block_height" bigint;
