@@ -278,8 +278,14 @@ export const MONEY_PATHS = {
       owner_no_2fa: no('as above'),
       member: no('as above'),
       support: NO_TENANT,
-      ...everyKey(no('no /v1 operation pulls, whatever the scope (GET /v1/subscriptions/{id}/collection only reads; creating a subscription bills)')),
-      payer_with_claim_token: no('the payer allows pulls on chain (approve, authorize) and can revoke them; never starts one'),
+      ...everyKey(
+        no(
+          'no /v1 operation pulls, whatever the scope (GET /v1/subscriptions/{id}/collection only reads; POST …/collection keeps a permission only when the payer signed it on chain; creating a subscription bills)',
+        ),
+      ),
+      payer_with_claim_token: no(
+        'the payer allows pulls on chain (approve, authorize), turns collection on at the checkout and off in the portal, and can revoke them; never starts one',
+      ),
       claim_link_holder: NOT_PAYER,
       stranger_with_invoice_id: NOT_PAYER,
       policy_job: { controls: ['payer_permission', 'once_per_period'], note: 'the merchant pays its gas (pull_network_fee)' },

@@ -5,6 +5,7 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { ApiError } from '@/lib/api/errors';
 import { getDb } from '@/lib/db';
+import { setUpCollectionFromPortal, turnOffCollectionFromPortal } from '@/lib/portal/portal-collection';
 import { cancelFromPortal } from '@/lib/portal/portal-subscriptions';
 import { PORTAL_COOKIE } from '@/lib/portal/portal-token';
 
@@ -22,4 +23,37 @@ export async function cancelAtPeriodEndAction(formData: FormData): Promise<void>
     }
   }
   redirect('/portal');
+}
+
+const CollectionForm = z.object({ subscriptionId: z.string().min(1).max(100) });
+
+/** "Turn off automatic collection": the session and the owner are checked again in turnOffCollectionFromPortal. */
+export async function turnOffCollectionAction(formData: FormData): Promise<void> {
+  const form = CollectionForm.safeParse(Object.fromEntries(formData));
+  if (form.success) {
+    try {
+      await turnOffCollectionFromPortal(await getDb(), (await cookies()).get(PORTAL_COOKIE)?.value, form.data.subscriptionId);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+    }
+  }
+  redirect('/portal');
+}
+
+const SetUpForm = z.object({ subscriptionId: z.string().min(1).max(100), payer: z.string().max(200) });
+
+/** Turning automatic collection (back) on from the portal: the same check of the chain as the checkout's. */
+export async function setUpCollectionPortalAction(
+  _prev: { error?: string; on?: string },
+  formData: FormData,
+): Promise<{ error?: string; on?: string }> {
+  const form = SetUpForm.safeParse(Object.fromEntries(formData));
+  if (!form.success) return { error: 'Please enter the wallet address you signed with.' };
+  try {
+    const on = await setUpCollectionFromPortal(await getDb(), (await cookies()).get(PORTAL_COOKIE)?.value, form.data.subscriptionId, form.data.payer);
+    return { on: on.payer };
+  } catch (err) {
+    if (err instanceof ApiError) return { error: err.message };
+    throw err;
+  }
 }

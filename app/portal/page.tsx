@@ -6,7 +6,8 @@ import { portalNetworks } from '@/lib/portal/portal-networks';
 import { portalPayLinks } from '@/lib/portal/portal-pay-links';
 import { portalSubscriptions } from '@/lib/portal/portal-subscriptions';
 import { PORTAL_COOKIE } from '@/lib/portal/portal-token';
-import { cancelAtPeriodEndAction } from './actions';
+import { PortalCollection } from '@/components/portal/portal-collection';
+import { cancelAtPeriodEndAction, setUpCollectionPortalAction, turnOffCollectionAction } from './actions';
 import { ChangeRailForm } from './change-rail-form';
 import { PayLink } from './pay-link';
 
@@ -18,7 +19,7 @@ const STATUS: Record<string, string> = { trialing: 'Trial', active: 'Active', pa
 /**
  * The customer portal (issue 48 §1), reached through a one-time link (app/portal/[token]/route.ts) that leaves the
  * session secret in a cookie scoped to /portal. Lists the customer's subscriptions at this merchant and mode and
- * cancels one at its period end. Without a valid session: one sentence, whatever the reason.
+ * cancels one at its period end, and turns each one's automatic collection off or on. Without a valid session: one sentence, whatever the reason.
  */
 export default async function PortalPage() {
   const db = await getDb();
@@ -64,6 +65,9 @@ export default async function PortalPage() {
                     {s.status !== 'canceled' && (networks[s.token]?.length ?? 0) > 1 && (
                       <ChangeRailForm subscriptionId={s.id} token={s.token} chain={s.chain} networks={networks[s.token]!} />
                     )}
+                    {s.collection ? (
+                      <PortalCollection offer={s.collection} turnOff={turnOffCollectionAction} setUp={setUpCollectionPortalAction} />
+                    ) : null}
                     {s.status !== 'canceled' &&
                       (s.cancelAtPeriodEnd ? (
                         <p className="text-xs font-medium text-slate-900" data-testid="portal-cancel-scheduled">

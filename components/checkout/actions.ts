@@ -1,6 +1,6 @@
 'use server';
 
-// The checkout's server action (the payer's refund address), called by its refund section: they live beside them because components/ imports nothing from app/ (docs/architecture.md).
+// The checkout's server actions (the payer's refund address, automatic collection), called by its refund section: they live beside them because components/ imports nothing from app/ (docs/architecture.md).
 
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
@@ -13,6 +13,7 @@ import { CLAIM_COOKIE, claimCookies } from '@/lib/http/secret-url-cookie';
 import { log } from '@/lib/log';
 import { autoRefund } from '@/lib/refunds/requests/auto-refund';
 import { proposeRefundAddress } from '@/lib/refunds/requests/propose-refund-address';
+import { setUpCollectionFromCheckout } from '@/lib/subscriptions/collect/turn-on-collection';
 
 export interface RefundAddressState {
   error?: string;
@@ -58,4 +59,30 @@ export async function proposeRefundAddressAction(_prev: RefundAddressState, form
   const jar = await cookies();
   for (const c of claimCookies(form.data.invoiceId, claim ?? '', isProduction())) jar.set(c);
   redirect(`/pay/${form.data.invoiceId}`);
+}
+
+export interface AutoCollectState {
+  error?: string;
+  /** Automatic collection is on for this wallet (lowercase). */
+  on?: string;
+}
+
+const CollectForm = z.object({ invoiceId: z.string().min(1).max(64), payer: z.string().max(200), claim: z.string().max(200).optional() });
+
+/**
+ * "Pay now and collect automatically": the payer gives the wallet that signed approve and authorize; the server reads
+ * the permission back from the chain (setUpCollectionFromCheckout: the invoice's claim token, from the hidden field or
+ * the cookie, is the credential). A refusal or an unreadable chain comes back as a message, never as "not set up".
+ */
+export async function setUpCollectionAction(_prev: AutoCollectState, formData: FormData): Promise<AutoCollectState> {
+  const form = CollectForm.safeParse(Object.fromEntries(formData));
+  if (!form.success) return { error: 'Please enter the wallet address you signed with.' };
+  const claim = form.data.claim || (await cookies()).get(CLAIM_COOKIE)?.value;
+  try {
+    const on = await setUpCollectionFromCheckout(await getDb(), form.data.invoiceId, { claimToken: claim, payer: form.data.payer });
+    return { on: on.payer };
+  } catch (err) {
+    if (err instanceof ApiError) return { error: err.message };
+    throw err;
+  }
 }

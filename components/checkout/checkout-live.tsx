@@ -4,7 +4,9 @@ import { useEffect, useState } from 'react';
 import { CHAIN_GONE_TEXT } from '@/lib/invoices/chain-gone-text';
 import type { PublicCheckout as CheckoutState } from '@/lib/checkout/present-checkout';
 import { CopyField } from './copy-field';
+import { PayChoice } from './pay-choice';
 import { RefundSection } from './refund-section';
+import type { CollectionOffer } from '@/lib/subscriptions/collect/collection-offer';
 
 const FINAL = new Set(['PAID_OUT', 'EXPIRED', 'FAILED']);
 
@@ -68,8 +70,9 @@ function headline(s: CheckoutState): { title: string; tone: string } {
  * The live part of the hosted checkout: polls the public status endpoint every 2 s until final.
  * Each answer carries the QR of what is still to pay, so after a partial payment it encodes the remainder.
  * `claim`: the payer's claim token when the page was opened with a valid one; sent with each poll in a header.
+ * `collection`: on the payer's page of a subscription's invoice, the automatic collection offer (pay-choice.tsx).
  */
-export function CheckoutLive({ initial, claim }: { initial: CheckoutState; claim?: string }) {
+export function CheckoutLive({ initial, claim, collection }: { initial: CheckoutState; claim?: string; collection?: CollectionOffer | null }) {
   const [state, setState] = useState(initial);
   const countdown = useCountdown(state.expiresAt, initial.renderedAt);
   const moving = refundMoving(state);
@@ -161,6 +164,8 @@ export function CheckoutLive({ initial, claim }: { initial: CheckoutState; claim
           {CHAIN_GONE_TEXT}. This payment request was made on a local test chain that has since been restarted: do not pay it.
         </p>
       ) : null}
+
+      {collection ? <PayChoice offer={collection} invoiceId={state.id} claim={claim} awaiting={awaiting} /> : null}
 
       {awaiting ? (
         <section className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">

@@ -74,13 +74,20 @@ export const E2E_EVM_CHAINS = evmNetworks.map((chain, i) => {
       decimals: CHAIN_SPECS[chain].tokens[asset]!.decimals,
       address: getContractAddress({ from: privateKeyToAddress(STACK_KEYS.faucet), nonce: BigInt(nonce) }),
     })),
+    // The subscription collector, deployed by startAnvil's faucet after each token's deploy and mint and the disperse
+    // contract (lib/testing/anvil.ts, planAnvil): automatic collection is offered on every EVM rail of the stack.
+    collector: getContractAddress({ from: privateKeyToAddress(STACK_KEYS.faucet), nonce: BigInt(2 * assets.length + 1) }),
   };
 });
+/** The collector's admin (allows pull destinations): the dev key lib/testing/anvil.ts deploys it with. */
+export const COLLECTOR_ADMIN_KEY: Hex = devKey(5);
 
 /** The variables of the EVM networks besides the default rail's (names as lib/dev/local-chain-env.ts writes them). */
 function otherEvmEnv(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const c of E2E_EVM_CHAINS) {
+    out[`TEST_${c.chain}_COLLECTOR_ADDRESS`] = c.collector;
+    out[`TEST_${c.chain}_COLLECTOR_ADMIN_PRIVATE_KEY`] = COLLECTOR_ADMIN_KEY;
     if (c.chain === UNPREFIXED_RAIL.chain) {
       for (const t of c.tokens.slice(1)) out[`TEST_${c.chain}_${t.asset}_ADDRESS`] = t.address;
       continue;

@@ -35,6 +35,10 @@ for (const c of E2E_EVM_CHAINS) {
       console.error(`[e2e stack] ${c.chain} ${t.asset} deployed at ${a.tokenOf(t.asset)}, expected ${t.address}`);
       process.exit(1);
     }
+  if (a.collector.toLowerCase() !== c.collector.toLowerCase()) {
+    console.error(`[e2e stack] ${c.chain} collector deployed at ${a.collector}, expected ${c.collector}`);
+    process.exit(1);
+  }
   anvils.push(a);
 }
 const chain = anvils[0]!;

@@ -794,7 +794,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a customer to a plan
-         * @description Extension (issue 48). Without a trial the subscription is `active` and its first period's invoice is created at once (`latestInvoiceId`; invoice.created then subscription.created). With one it is `trialing` until `currentPeriodEnd`. Each period the gateway creates the next invoice (subscription.renewed); unpaid after its due date (a week, or the period when shorter) the subscription is `past_due` (subscription.past_due), active again once paid, and canceled `graceDays` later (subscription.canceled). A fiat-priced plan's period is converted to USDT at the gateway's fiat rate when it is billed (the rate recorded on the invoice); without a fresh rate the period waits for the next run (rate_unavailable when it is the first period, created here). The invoice is paid as any other. On EVM rails whose payer authorized the gateway's collector contract, each period is pulled from the payer's wallet into the invoice's address instead of e-mailed; when it cannot be (approval revoked, insufficient balance) the invoice is e-mailed and subscription.payment_failed sent (docs/subscriptions.md). Setting up collection from the checkout or portal is not built yet.
+         * @description Extension (issue 48). Without a trial the subscription is `active` and its first period's invoice is created at once (`latestInvoiceId`; invoice.created then subscription.created). With one it is `trialing` until `currentPeriodEnd`. Each period the gateway creates the next invoice (subscription.renewed); unpaid after its due date (a week, or the period when shorter) the subscription is `past_due` (subscription.past_due), active again once paid, and canceled `graceDays` later (subscription.canceled). A fiat-priced plan's period is converted to USDT at the gateway's fiat rate when it is billed (the rate recorded on the invoice); without a fresh rate the period waits for the next run (rate_unavailable when it is the first period, created here). The invoice is paid as any other. On EVM rails whose payer authorized the gateway's collector contract, each period is pulled from the payer's wallet into the invoice's address instead of e-mailed; when it cannot be (approval revoked, insufficient balance) the invoice is e-mailed and subscription.payment_failed sent (docs/subscriptions.md). The payer turns it on from the checkout of a period's invoice (Pay now and collect automatically), or the merchant with POST /v1/subscriptions/{id}/collection once the payer signed; the customer portal turns it off.
          *
          *     Scope: `subscriptions:write` (or `admin`).
          */
@@ -862,7 +862,13 @@ export interface paths {
          */
         get: operations["getSubscriptionCollection"];
         put?: never;
-        post?: never;
+        /**
+         * Turn on automatic collection once the payer authorized it
+         * @description Extension (issue 48). After the payer's wallet did what `GET .../collection` says (`approve`, then `authorize`), give its address: the gateway reads the permission and the allowance back from the collector and token and keeps them, so the periods billed from then on are pulled. The consent is the payer's signature on chain: a wallet that did not authorize this subscription's id, token and amount, or did not approve at least one period, is `409 collection_not_authorized` and nothing is kept. A chain that cannot be read is a 503 service_unavailable. Payers do the same from the hosted checkout of the subscription's invoice (with their claim token). See docs/subscriptions.md.
+         *
+         *     Scope: `subscriptions:write` (or `admin`).
+         */
+        post: operations["setUpSubscriptionCollection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10572,6 +10578,186 @@ export interface operations {
             };
             /** @description Not Found (code: not_found) */
             404: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable (code: service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setUpSubscriptionCollection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A subscription id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "payer": "0x8ba1f109551bD432803012645Ac136ddd64DBA72"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The 0x wallet that approved the collector and called `authorize` (the permission is read back from the contract). */
+                    payer: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionCollection"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed, unknown_api_version, invalid_address, invalid_json, request_aborted) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found (code: not_found) */
+            404: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict (code: collection_not_authorized, idempotency_key_in_use) */
+            409: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large (code: payload_too_large) */
+            413: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type (code: unsupported_media_type) */
+            415: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity (code: idempotency_key_reused) */
+            422: {
                 headers: {
                     /** @description Quote it when contacting support. */
                     "X-Request-Id"?: string;

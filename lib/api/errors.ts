@@ -51,6 +51,7 @@ export const ERROR_STATUS = {
   too_many_refund_requests: 409,
   sender_not_refundable: 409,
   duplicate_reference: 409,
+  collection_not_authorized: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,

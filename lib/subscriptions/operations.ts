@@ -10,6 +10,7 @@ import {
   PlanList,
   PlanSchema,
   PortalSessionSchema,
+  SetUpCollectionBody,
   SubscriptionCollectionQuery,
   SubscriptionCollectionSchema,
   SubscriptionList,
@@ -67,7 +68,7 @@ export const createSubscriptionOp = defineOperation({
     "Extension (issue 48). Without a trial the subscription is `active` and its first period's invoice is created at once (`latestInvoiceId`; invoice.created then subscription.created). With one it is `trialing` until `currentPeriodEnd`. " +
     'Each period the gateway creates the next invoice (subscription.renewed); unpaid after its due date (a week, or the period when shorter) the subscription is `past_due` (subscription.past_due), active again once paid, and canceled `graceDays` later (subscription.canceled). ' +
     "A fiat-priced plan's period is converted to USDT at the gateway's fiat rate when it is billed (the rate recorded on the invoice); without a fresh rate the period waits for the next run (rate_unavailable when it is the first period, created here). " +
-    "The invoice is paid as any other. On EVM rails whose payer authorized the gateway's collector contract, each period is pulled from the payer's wallet into the invoice's address instead of e-mailed; when it cannot be (approval revoked, insufficient balance) the invoice is e-mailed and subscription.payment_failed sent (docs/subscriptions.md). Setting up collection from the checkout or portal is not built yet.",
+    "The invoice is paid as any other. On EVM rails whose payer authorized the gateway's collector contract, each period is pulled from the payer's wallet into the invoice's address instead of e-mailed; when it cannot be (approval revoked, insufficient balance) the invoice is e-mailed and subscription.payment_failed sent (docs/subscriptions.md). The payer turns it on from the checkout of a period's invoice (Pay now and collect automatically), or the merchant with POST /v1/subscriptions/{id}/collection once the payer signed; the customer portal turns it off.",
   body: CreateSubscriptionBody,
   example: { planId: 'plan_01JD0000000000000000000000', customerEmail: 'customer@example.com' },
   response: SubscriptionSchema,
@@ -127,6 +128,22 @@ export const getSubscriptionCollectionOp = defineOperation({
   query: SubscriptionCollectionQuery,
   response: SubscriptionCollectionSchema,
   errors: ['service_unavailable'],
+});
+
+export const setUpSubscriptionCollectionOp = defineOperation({
+  id: 'setUpSubscriptionCollection',
+  method: 'POST',
+  path: '/v1/subscriptions/:id/collection',
+  scope: 'subscriptions:write',
+  tag,
+  summary: 'Turn on automatic collection once the payer authorized it',
+  description:
+    "Extension (issue 48). After the payer's wallet did what `GET .../collection` says (`approve`, then `authorize`), give its address: the gateway reads the permission and the allowance back from the collector and token and keeps them, so the periods billed from then on are pulled. The consent is the payer's signature on chain: a wallet that did not authorize this subscription's id, token and amount, or did not approve at least one period, is `409 collection_not_authorized` and nothing is kept. A chain that cannot be read is a 503 service_unavailable. Payers do the same from the hosted checkout of the subscription's invoice (with their claim token). See docs/subscriptions.md.",
+  params: { id: 'subscription' },
+  body: SetUpCollectionBody,
+  example: { payer: '0x8ba1f109551bD432803012645Ac136ddd64DBA72' },
+  response: SubscriptionCollectionSchema,
+  errors: ['collection_not_authorized', 'invalid_address', 'service_unavailable'],
 });
 
 export const createPortalSessionOp = defineOperation({

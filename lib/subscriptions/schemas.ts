@@ -124,6 +124,13 @@ const CollectionState = z
       "insufficient_allowance / insufficient_balance: the payer's allowance or balance is below the amount. canceled: automatic collection was turned off (cancelReason).",
   );
 
+export const SetUpCollectionBody = z.strictObject({
+  payer: z
+    .string()
+    .max(100)
+    .describe('The 0x wallet that approved the collector and called `authorize` (the permission is read back from the contract).'),
+});
+
 export const CollectionAttemptSchema = z.object({
   periodStart: Timestamp,
   invoiceId: z.string(),

@@ -5,6 +5,7 @@ import { getDb } from '@/lib/db';
 import { getCheckoutView } from '@/lib/checkout/get-checkout-view';
 import { presentCheckout } from '@/lib/checkout/present-checkout';
 import { CheckoutLive } from '@/components/checkout/checkout-live';
+import { checkoutCollectionOffer } from '@/lib/subscriptions/collect/collection-offer';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Pay', robots: { index: false } };
@@ -25,14 +26,17 @@ export default async function PayPage({
 }) {
   const { invoiceId } = await params;
   const { claim } = await searchParams;
-  const view = await getCheckoutView(await getDb(), invoiceId);
+  const db = await getDb();
+  const view = await getCheckoutView(db, invoiceId);
   if (!view) notFound();
   const token = (await cookies()).get(CLAIM_COOKIE)?.value ?? (typeof claim === 'string' ? claim : undefined);
   const state = presentCheckout(view, token);
+  // Only the payer (the claim token) is offered automatic collection of a subscription's next periods.
+  const collection = state.claimed ? await checkoutCollectionOffer(db, invoiceId) : null;
   return (
     <main className="mx-auto min-h-screen w-full max-w-md px-4 py-6 sm:py-12">
       {/* Keyed by render time: a new server render (after the refund form's post) starts from its fresher state. */}
-      <CheckoutLive key={state.renderedAt} initial={state} claim={state.claimed ? token : undefined} />
+      <CheckoutLive key={state.renderedAt} initial={state} claim={state.claimed ? token : undefined} collection={collection} />
     </main>
   );
 }

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { encodeFunctionData, keccak256, parseUnits, TransactionReceiptNotFoundError, type Address, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { collectionPulls, type CollectionPull } from '@/db/schema';
+import { collectionPulls, subscriptionCollections, type CollectionPull } from '@/db/schema';
 import { broadcastRaw } from '@/lib/chain/broadcast-raw';
 import { COLLECTOR_ABI } from '@/lib/chain/evm/collector/deploy-collector';
 import { recordGasSpend } from '@/lib/chain/record-gas-spend';
@@ -55,6 +55,14 @@ export async function recordPull(db: Db, client: PublicClient, net: CollectorNet
   const pendingOf = (a: PrivateKeyAccount) => client.getTransactionCount({ address: a.address, blockTag: 'pending' });
   const [opPending, adminPending] = await Promise.all([pendingOf(operator), admin ? pendingOf(admin) : 0]);
   return db.transaction(async (tx) => {
+    // Automatic collection turned off since the job listed this period (the payer, in the portal): no new pull. The
+    // shared lock orders this against turnOffCollection's update of the same row (lib/subscriptions/collect/turn-off-collection.ts).
+    const [on] = await tx
+      .select({ id: subscriptionCollections.subscriptionId })
+      .from(subscriptionCollections)
+      .where(and(eq(subscriptionCollections.subscriptionId, p.subscriptionId), eq(subscriptionCollections.status, 'active')))
+      .for('share');
+    if (!on) return null;
     const [row] = await tx
       .insert(collectionPulls)
       .values({

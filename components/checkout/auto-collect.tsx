@@ -1,0 +1,175 @@
+'use client';
+
+import { useActionState, useState, useSyncExternalStore } from 'react';
+import type { CollectionOffer } from '@/lib/subscriptions/collect/collection-offer';
+import type { AutoCollectState } from './actions';
+import { CopyField } from './copy-field';
+
+type Offer = Extract<CollectionOffer, { supported: true }>;
+const noSubscription = () => () => {};
+type Eip1193 = { request: (a: { method: string; params?: unknown[] }) => Promise<unknown> };
+
+/** The cap, the period and how to stop it, in plain words: what the payer agrees to. */
+export function AutoCollectTerms({ offer }: { offer: Offer }) {
+  const days = offer.periodDays === 1 ? 'day' : `${offer.periodDays} days`;
+  return (
+    <p className="text-sm text-slate-700" data-testid="autocollect-terms">
+      You allow {offer.merchantName} to collect at most{' '}
+      <strong className="tabular-nums">
+        {offer.amount} {offer.token}
+      </strong>{' '}
+      every {days} into this gateway&apos;s addresses, from <time dateTime={offer.startsAt}>{offer.startsAt.slice(0, 10)}</time> on ({offer.rail}).
+      You can stop it any time by revoking the allowance or in the customer portal.
+    </p>
+  );
+}
+
+/** The wallet's two transactions, sent through an injected wallet (window.ethereum), each awaited until mined. */
+async function signWithWallet(offer: Offer): Promise<string> {
+  const eth = (window as unknown as { ethereum?: Eip1193 }).ethereum!;
+  const [from] = (await eth.request({ method: 'eth_requestAccounts' })) as string[];
+  await eth.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: `0x${offer.signing.chainId.toString(16)}` }] });
+  const mined = async (hash: unknown) => {
+    for (let i = 0; i < 120; i++) {
+      const r = (await eth.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { status?: string } | null;
+      if (r) {
+        if (r.status !== '0x1') throw new Error('The transaction failed on chain.');
+        return;
+      }
+      await new Promise((ok) => setTimeout(ok, 1000)); // the wallet has no push for receipts
+    }
+    throw new Error('The transaction is not mined yet: submit once it is.');
+  };
+  await mined(await eth.request({ method: 'eth_sendTransaction', params: [{ from, to: offer.signing.tokenAddress, data: offer.approveData }] }));
+  await mined(
+    await eth.request({ method: 'eth_sendTransaction', params: [{ from, to: offer.signing.collectorAddress, data: offer.authorizeData }] }),
+  );
+  return from!;
+}
+
+/**
+ * Turning automatic collection on (the checkout of a subscription's invoice, the customer portal): the terms, what the
+ * wallet signs (approve on the token, authorize on the collector: the same data as GET /v1/subscriptions/{id}/collection,
+ * as an EIP-681 link and as calldata), a button for an injected wallet, and the form that gives the server the wallet's
+ * address (it reads the permission back from the chain). `action` is the caller's server action; `hidden` its fields.
+ */
+export function AutoCollectSetup({
+  offer,
+  action,
+  hidden,
+}: {
+  offer: Offer;
+  action: (prev: AutoCollectState, formData: FormData) => Promise<AutoCollectState>;
+  hidden: Record<string, string>;
+}) {
+  const [state, formAction, pending] = useActionState(action, {});
+  const [payer, setPayer] = useState('');
+  const [walletError, setWalletError] = useState<string | null>(null);
+  const [signing, setSigning] = useState(false);
+  // False on the server and while hydrating (the server cannot know), then the browser's answer.
+  const hasWallet = useSyncExternalStore(
+    noSubscription,
+    () => Boolean((window as unknown as { ethereum?: unknown }).ethereum),
+    () => false,
+  );
+  const s = offer.signing;
+  if (state.on)
+    return (
+      <p className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900" data-testid="autocollect-on">
+        Automatic collection is on for <span className="break-all font-mono">{state.on}</span>. The next periods are collected from this wallet.
+      </p>
+    );
+  return (
+    <section className="space-y-3" data-testid="autocollect" data-subscription-id={offer.subscriptionId}>
+      <AutoCollectTerms offer={offer} />
+      <ol className="list-decimal space-y-3 pl-5 text-sm text-slate-700">
+        <li data-testid="autocollect-approve" data-token={s.tokenAddress} data-spender={s.approve.spender} data-amount={offer.approveUnits}>
+          <p>
+            Approve the collector on the {offer.token} contract for {offer.approveTotal} {offer.token} ({offer.approvePeriods} periods): the allowance
+            is used by each collection; approve again when it runs out.
+          </p>
+          <CopyField label="Token contract" value={s.tokenAddress} />
+          <CopyField label="approve: spender" value={s.approve.spender} />
+          <CopyField label="approve: amount (base units)" value={offer.approveUnits} />
+          <CopyField label="Payment link (EIP-681)" value={offer.approveUri} />
+        </li>
+        <li
+          data-testid="autocollect-authorize"
+          data-collector={s.collectorAddress}
+          data-args={JSON.stringify([
+            s.authorize.subscriptionId,
+            s.authorize.token,
+            s.authorize.maxPerPeriod,
+            s.authorize.periodSeconds,
+            s.authorize.start,
+          ])}
+          data-calldata={offer.authorizeData}
+        >
+          <p>From the same wallet, call authorize on the collector:</p>
+          <CopyField label="Collector contract" value={s.collectorAddress} />
+          <p className="break-all font-mono text-xs text-slate-600">
+            authorize({s.authorize.subscriptionId}, {s.authorize.token}, {s.authorize.maxPerPeriod}, {s.authorize.periodSeconds}, {s.authorize.start})
+          </p>
+          <CopyField label="authorize: calldata" value={offer.authorizeData} />
+        </li>
+      </ol>
+      {hasWallet ? (
+        <button
+          type="button"
+          disabled={signing}
+          className="w-full rounded-md border border-slate-300 px-4 py-2 text-sm font-medium text-slate-900 hover:bg-slate-50 disabled:opacity-60"
+          onClick={async () => {
+            setSigning(true);
+            setWalletError(null);
+            try {
+              setPayer(await signWithWallet(offer));
+            } catch (err) {
+              setWalletError(err instanceof Error ? err.message : String(err));
+            } finally {
+              setSigning(false);
+            }
+          }}
+        >
+          {signing ? 'Waiting for your wallet…' : 'Sign both with my wallet'}
+        </button>
+      ) : null}
+      {walletError ? (
+        <p role="alert" className="text-sm text-rose-700">
+          {walletError}
+        </p>
+      ) : null}
+      <form action={formAction} className="space-y-2" aria-label="Automatic collection">
+        {Object.entries(hidden).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <label className="block text-xs font-medium text-slate-500" htmlFor={`payer-${offer.subscriptionId}`}>
+          The wallet address you signed with
+        </label>
+        <input
+          id={`payer-${offer.subscriptionId}`}
+          name="payer"
+          required
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="0x…"
+          pattern="0x[0-9a-fA-F]{40}"
+          value={payer}
+          onChange={(e) => setPayer(e.target.value)}
+          className="w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm"
+        />
+        {state.error ? (
+          <p role="alert" className="text-sm text-rose-700" data-testid="autocollect-error">
+            {state.error}
+          </p>
+        ) : null}
+        <button
+          type="submit"
+          disabled={pending}
+          className="w-full rounded-md bg-slate-900 px-4 py-2.5 text-sm font-medium text-white disabled:opacity-60"
+        >
+          {pending ? 'Checking the chain…' : 'Turn on automatic collection'}
+        </button>
+      </form>
+    </section>
+  );
+}

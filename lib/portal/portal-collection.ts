@@ -1,0 +1,23 @@
+import type { Db } from '@/lib/db';
+import { setUpCollection } from '@/lib/subscriptions/collect/set-up-collection';
+import { turnOffCollection } from '@/lib/subscriptions/collect/turn-off-collection';
+import { parsePayer } from '@/lib/subscriptions/collect/turn-on-collection';
+import { portalSubscriptionOf } from './portal-subscriptions';
+
+export const TURNED_OFF_IN_PORTAL = 'turned off by the customer';
+
+/**
+ * The portal's "Turn off automatic collection": the session and the owner are checked again (portalSubscriptionOf);
+ * no pull is started for it any more (turnOffCollection). The permission on chain is the customer's to revoke; the
+ * page shows how.
+ */
+export async function turnOffCollectionFromPortal(db: Db, secret: unknown, subscriptionId: string, now = new Date()) {
+  const { sub } = await portalSubscriptionOf(db, secret, subscriptionId, now);
+  return turnOffCollection(db, sub.id, TURNED_OFF_IN_PORTAL, now);
+}
+
+/** The portal's set-up, as the checkout's: the session is the credential, the consent is read back from the chain. */
+export async function setUpCollectionFromPortal(db: Db, secret: unknown, subscriptionId: string, payer: string, now = new Date()) {
+  const { sub } = await portalSubscriptionOf(db, secret, subscriptionId, now);
+  return setUpCollection(db, sub.id, { payer: parsePayer(payer) }, { requireAllowance: true });
+}

@@ -1,0 +1,84 @@
+import { and, eq, ne } from 'drizzle-orm';
+import { encodeFunctionData, formatUnits, type Address, type Hex } from 'viem';
+import { plans, subscriptionCollections, subscriptionPeriods, subscriptions, tenants, type Subscription } from '@/db/schema';
+import { COLLECTOR_ABI } from '@/lib/chain/evm/collector/deploy-collector';
+import { CHAIN_SPECS } from '@/lib/config/rails';
+import type { Db } from '@/lib/db';
+import { formatAmount } from '@/lib/invoices/amount';
+import { collectorRail, type RailLookup } from './collector-network';
+import { collectionSigningData } from './signing-data';
+
+/** The approval the page suggests: this many periods, so the payer does not approve again every period (nor forever). */
+export const APPROVE_PERIODS = 12n;
+
+/**
+ * What the payer is shown to turn automatic collection on (the checkout of a period's invoice, the customer portal):
+ * the cap and period in plain words and exactly what the wallet signs, the same data as GET
+ * /v1/subscriptions/{id}/collection, plus the two transactions ready to send (EIP-681 for the approve, calldata for
+ * authorize). No chain read: the page renders without a node. `supported` false: this rail has no collector.
+ */
+export async function collectionOffer(db: Db, sub: Subscription, opts: { railLookup?: RailLookup } = {}) {
+  const [[plan], [tenant], [kept]] = await Promise.all([
+    db.select().from(plans).where(eq(plans.id, sub.planId)),
+    db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, sub.tenantId)),
+    db.select().from(subscriptionCollections).where(eq(subscriptionCollections.subscriptionId, sub.id)),
+  ]);
+  // A fiat-priced plan has no automatic collection (its token amount changes each period; get-collection.ts).
+  const net = plan!.priceCurrency ? null : collectorRail(opts.railLookup)(sub.mode, sub.chain, sub.token);
+  const base = {
+    subscriptionId: sub.id,
+    merchantName: tenant!.name,
+    amount: formatAmount(plan!.amount),
+    token: sub.token,
+    // "USDT (BEP-20) on BNB Smart Chain", as the checkout names a rail (lib/checkout/network-label.ts, not imported: lib/checkout uses lib/subscriptions).
+    rail: `${sub.token} (${CHAIN_SPECS[sub.chain].tokenStandard}) on ${CHAIN_SPECS[sub.chain].name}`,
+    on: kept?.status === 'active' ? { payer: kept.payer } : null,
+    cancelReason: kept?.status === 'canceled' ? kept.cancelReason : null,
+  };
+  if (!net) return { ...base, supported: false as const };
+  const s = collectionSigningData(sub, plan!, net);
+  const approveUnits = BigInt(s.approve.amountPerPeriod) * APPROVE_PERIODS;
+  const a = s.authorize;
+  return {
+    ...base,
+    supported: true as const,
+    periodDays: a.periodSeconds / 86_400,
+    startsAt: new Date(Number(a.start) * 1000).toISOString(),
+    signing: s,
+    approvePeriods: Number(APPROVE_PERIODS),
+    approveTotal: formatAmount(formatUnits(approveUnits, s.decimals)),
+    approveUnits: approveUnits.toString(),
+    /** EIP-681: most wallets open it as the token's approve. */
+    approveUri: `ethereum:${s.tokenAddress}@${s.chainId}/approve?address=${s.approve.spender}&uint256=${approveUnits}`,
+    approveData: encodeFunctionData({
+      abi: [
+        {
+          type: 'function',
+          name: 'approve',
+          stateMutability: 'nonpayable',
+          inputs: [{ type: 'address' }, { type: 'uint256' }],
+          outputs: [{ type: 'bool' }],
+        },
+      ],
+      args: [s.approve.spender as Address, approveUnits],
+    }),
+    authorizeData: encodeFunctionData({
+      abi: COLLECTOR_ABI,
+      functionName: 'authorize',
+      args: [a.subscriptionId as Hex, a.token as Address, BigInt(a.maxPerPeriod), BigInt(a.periodSeconds), BigInt(a.start)],
+    }),
+    revokeData: encodeFunctionData({ abi: COLLECTOR_ABI, functionName: 'revoke', args: [a.subscriptionId as Hex] }),
+  };
+}
+
+export type CollectionOffer = Awaited<ReturnType<typeof collectionOffer>>;
+
+/** The offer for the checkout of a period's invoice of a subscription still running; null for any other invoice. */
+export async function checkoutCollectionOffer(db: Db, invoiceId: string, opts: { railLookup?: RailLookup } = {}) {
+  const [row] = await db
+    .select({ sub: subscriptions })
+    .from(subscriptionPeriods)
+    .innerJoin(subscriptions, eq(subscriptions.id, subscriptionPeriods.subscriptionId))
+    .where(and(eq(subscriptionPeriods.invoiceId, invoiceId), ne(subscriptions.status, 'canceled')));
+  return row ? collectionOffer(db, row.sub, opts) : null;
+}
