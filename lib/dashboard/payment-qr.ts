@@ -16,7 +16,8 @@ export async function paymentQrSvg(
 ): Promise<string> {
   const units = new Decimal(amount).times(new Decimal(10).pow(network.decimals)).toFixed(0);
   const tokenUri =
-    network.tokenAddress && familyOps(network.chain).paymentUri({ token: network.tokenAddress, chainId: network.chainId, to: address, units, decimals: network.decimals });
+    network.tokenAddress &&
+    familyOps(network.chain).paymentUri({ token: network.tokenAddress, chainId: network.chainId, to: address, units, decimals: network.decimals });
   const uri = tokenUri || address;
   return QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M', color: { dark: '#0f172a', light: '#ffffff' } });
 }
