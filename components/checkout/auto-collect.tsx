@@ -151,8 +151,9 @@ export function AutoCollectSetup({
           required
           autoComplete="off"
           spellCheck={false}
-          placeholder="0x…"
-          pattern="0x[0-9a-fA-F]{40}"
+          placeholder={offer.payerInput.placeholder}
+          pattern={offer.payerInput.pattern}
+          title={offer.payerInput.title}
           value={payer}
           onChange={(e) => setPayer(e.target.value)}
           className="w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm"

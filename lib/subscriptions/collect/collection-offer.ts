@@ -1,8 +1,9 @@
+import { addressRuleOf } from '@/lib/chain/address-rules';
 import { and, eq, ne } from 'drizzle-orm';
 import { encodeFunctionData, formatUnits, type Address, type Hex } from 'viem';
 import { plans, subscriptionCollections, subscriptionPeriods, subscriptions, tenants, type Subscription } from '@/db/schema';
 import { COLLECTOR_ABI } from '@/lib/chain/evm/collector/deploy-collector';
-import { CHAIN_SPECS } from '@/lib/config/rails';
+import { CHAIN_SPECS, type ChainKey } from '@/lib/config/rails';
 import type { Db } from '@/lib/db';
 import { formatAmount } from '@/lib/invoices/amount';
 import { collectorRail, type RailLookup } from './collector-network';
@@ -17,6 +18,11 @@ export const APPROVE_PERIODS = 12n;
  * /v1/subscriptions/{id}/collection, plus the two transactions ready to send (EIP-681 for the approve, calldata for
  * authorize). No chain read: the page renders without a node. `supported` false: this rail has no collector.
  */
+function payerInputOf(chain: ChainKey) {
+  const rule = addressRuleOf(chain);
+  return { placeholder: rule.placeholder, pattern: rule.pattern.source.replace(/^\^|\$$/g, ''), title: `A ${rule.name} address: ${rule.shape}` };
+}
+
 export async function collectionOffer(db: Db, sub: Subscription, opts: { railLookup?: RailLookup } = {}) {
   const [[plan], [tenant], [kept]] = await Promise.all([
     db.select().from(plans).where(eq(plans.id, sub.planId)),
@@ -33,6 +39,8 @@ export async function collectionOffer(db: Db, sub: Subscription, opts: { railLoo
     // "USDT (BEP-20) on BNB Smart Chain", as the checkout names a rail (lib/checkout/network-label.ts, not imported: lib/checkout uses lib/subscriptions).
     rail: `${sub.token} (${CHAIN_SPECS[sub.chain].tokenStandard}) on ${CHAIN_SPECS[sub.chain].name}`,
     on: kept?.status === 'active' ? { payer: kept.payer } : null,
+    // The payer's address field, from the rail family's rule (0x… on EVM, T… on TRON): the browser's first check.
+    payerInput: payerInputOf(sub.chain),
     cancelReason: kept?.status === 'canceled' ? kept.cancelReason : null,
   };
   if (!net) return { ...base, supported: false as const };
