@@ -1,7 +1,5 @@
-import { and, asc, eq } from 'drizzle-orm';
-import { withdrawals, type Withdrawal } from '@/db/schema';
+import type { Withdrawal } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import { log } from '@/lib/log';
 import type { SolanaNetwork } from '@/lib/chain/network';
 import { recordGasSpend } from '@/lib/chain/record-gas-spend';
 import { broadcastSolanaTransaction } from '@/lib/chain/solana/broadcast-transaction';
@@ -12,17 +10,10 @@ import { CHAIN_SPECS, gasCoinOf } from '@/lib/config/rails';
 import { batchShare } from './batch-share';
 import { completeWithdrawal, failWithdrawal } from './finish-withdrawal';
 import type { LaneNetwork } from './lane-helpers';
-import { chainWaitReasons, solanaWaitReasons } from './pending-reasons';
+import { solanaWaitReasons } from './pending-reasons';
 import { recordedSolanaTx } from './solana-send';
 import type { TrackOptions } from './track-sent-withdrawals';
-
-async function setReason(db: Db, w: Withdrawal, pendingReason: string | null, now: Date) {
-  if (w.pendingReason === pendingReason) return;
-  await db
-    .update(withdrawals)
-    .set({ pendingReason, updatedAt: now })
-    .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PROCESSING'), eq(withdrawals.txHash, w.txHash!)));
-}
+import { markBroadcast, requeueExpired, setTrackReason, trackProcessing, type TrackOutcome } from './track-processing';
 
 /**
  * Follows the PROCESSING withdrawals of a Solana hot wallet (docs/solana.md §6.2): COMPLETED once the stored
@@ -33,36 +24,17 @@ async function setReason(db: Db, w: Withdrawal, pendingReason: string | null, no
  * decides nothing: the reason says so and the next pass asks again.
  */
 export async function trackSolanaWithdrawals(db: Db, net: LaneNetwork<SolanaNetwork>, rpc: SolanaRpc, opts: TrackOptions = {}) {
-  const now = opts.now ?? new Date();
-  const open = await db
-    .select()
-    .from(withdrawals)
-    .where(and(eq(withdrawals.mode, net.mode), eq(withdrawals.chainId, net.chainId), eq(withdrawals.status, 'PROCESSING')))
-    .orderBy(asc(withdrawals.createdAt));
-  let completed = 0;
-  let failed = 0;
-  for (const w of open) {
-    try {
-      const outcome = await trackOne(db, net, rpc, w, now);
-      if (outcome === 'completed') completed++;
-      if (outcome === 'failed') failed++;
-    } catch (err) {
-      const message = String((err as Error).message ?? err).split('\n')[0]!;
-      log.warn('Solana withdrawal tracking could not read the chain', { withdrawalId: w.id, error: message.slice(0, 300) });
-      await setReason(db, w, chainWaitReasons.readFailed(message), now);
-    }
-  }
-  return { completed, failed };
+  return trackProcessing(db, net, 'Solana', opts, (w, now) => trackOne(db, net, rpc, w, now));
 }
 
-async function trackOne(db: Db, net: LaneNetwork<SolanaNetwork>, rpc: SolanaRpc, w: Withdrawal, now: Date) {
+async function trackOne(db: Db, net: LaneNetwork<SolanaNetwork>, rpc: SolanaRpc, w: Withdrawal, now: Date): Promise<TrackOutcome> {
   const recorded = recordedSolanaTx(w);
   // Only the stored signature can land: every earlier one was found safely expired before it was replaced.
   const judged = await judgeSentTransaction(rpc, recorded);
   if (judged.state === 'landed') {
     if (judged.confirmationStatus !== 'finalized') {
-      await setReason(db, w, solanaWaitReasons.landed(recorded.signature, judged.slot), now);
-      if (w.broadcastAt === null) await db.update(withdrawals).set({ broadcastAt: now }).where(eq(withdrawals.id, w.id));
+      await setTrackReason(db, w, solanaWaitReasons.landed(recorded.signature, judged.slot), now);
+      await markBroadcast(db, w, now);
       return null;
     }
     const cost = await readLandedCost(rpc, recorded.signature);
@@ -88,37 +60,24 @@ async function trackOne(db: Db, net: LaneNetwork<SolanaNetwork>, rpc: SolanaRpc,
     return (await completeWithdrawal(db, w.id, priced.share ? { networkCost: priced.share } : {})) ? 'completed' : null;
   }
   if (judged.state === 'safely_expired') {
-    await requeue(db, w, solanaWaitReasons.resent(recorded.signature, recorded.lastValidBlockHeight, judged.finalizedBlockHeight), now);
+    await requeueExpired(
+      db,
+      w,
+      solanaWaitReasons.resent(recorded.signature, recorded.lastValidBlockHeight, judged.finalizedBlockHeight),
+      now,
+      'Solana',
+    );
     return null;
   }
   try {
     await broadcastSolanaTransaction(rpc, recorded);
-    await setReason(db, w, null, now);
-    if (w.broadcastAt === null) await db.update(withdrawals).set({ broadcastAt: now }).where(eq(withdrawals.id, w.id));
+    await setTrackReason(db, w, null, now);
+    await markBroadcast(db, w, now);
   } catch (err) {
     if (!(err instanceof SolanaRpcError) || err.code === undefined) throw err;
     // Refused (BlockhashNotFound, a node behind): never re-signed on a refusal, only once the finalized height passed.
     const code = JSON.stringify((err.data as { err?: unknown } | undefined)?.err ?? err.code);
-    await setReason(db, w, solanaWaitReasons.refused(code, recorded.signature, recorded.lastValidBlockHeight), now);
+    await setTrackReason(db, w, solanaWaitReasons.refused(code, recorded.signature, recorded.lastValidBlockHeight), now);
   }
   return null;
-}
-
-/** Back to the send queue for a new signature (the send path judges the destination and reads the balances again). */
-async function requeue(db: Db, w: Withdrawal, reason: string, now: Date) {
-  log.warn('Solana withdrawal re-queued: its transaction expired unlanded', { withdrawalId: w.id, signatures: [w.txHash, ...w.replacedTxHashes] });
-  await db
-    .update(withdrawals)
-    .set({
-      status: 'PENDING',
-      signedTx: null,
-      txHash: null,
-      txExpiration: null,
-      replacedTxHashes: [...w.replacedTxHashes, w.txHash!],
-      pendingReason: reason,
-      broadcastAt: null,
-      nextAttemptAt: now,
-      updatedAt: now,
-    })
-    .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PROCESSING'), eq(withdrawals.txHash, w.txHash!)));
 }

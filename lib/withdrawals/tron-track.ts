@@ -1,7 +1,6 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { withdrawals, type Withdrawal } from '@/db/schema';
 import type { Db } from '@/lib/db';
-import { log } from '@/lib/log';
 import { recordGasSpend } from '@/lib/chain/record-gas-spend';
 import { broadcastTronTx, lookupTronTx, TronBroadcastError, type TronTxState } from '@/lib/chain/tron/broadcast';
 import { isSafelyExpired } from '@/lib/chain/tron/expiry';
@@ -9,17 +8,10 @@ import type { TronNodeClient } from '@/lib/chain/tron/node-client';
 import { completeWithdrawal, failWithdrawal } from './finish-withdrawal';
 import type { LaneNetwork } from './lane-helpers';
 import type { TronNetwork } from '@/lib/chain/network';
-import { chainWaitReasons, tronWaitReasons } from './pending-reasons';
+import { tronWaitReasons } from './pending-reasons';
 import { recordedTronTx } from './tron-send';
 import type { TrackOptions } from './track-sent-withdrawals';
-
-async function setReason(db: Db, w: Withdrawal, pendingReason: string | null, now: Date) {
-  if (w.pendingReason === pendingReason) return;
-  await db
-    .update(withdrawals)
-    .set({ pendingReason, updatedAt: now })
-    .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PROCESSING'), eq(withdrawals.txHash, w.txHash!)));
-}
+import { markBroadcast, requeueExpired, setTrackReason, trackProcessing, type TrackOutcome } from './track-processing';
 
 /**
  * Follows the PROCESSING withdrawals of a TRON hot wallet to a final state (docs/tron.md §5): COMPLETED once a
@@ -29,29 +21,10 @@ async function setReason(db: Db, w: Withdrawal, pendingReason: string | null, no
  * its transaction can never be mined. A failed read decides nothing: the reason says so, the next pass asks again.
  */
 export async function trackTronWithdrawals(db: Db, net: LaneNetwork<TronNetwork>, client: TronNodeClient, opts: TrackOptions = {}) {
-  const now = opts.now ?? new Date();
-  const open = await db
-    .select()
-    .from(withdrawals)
-    .where(and(eq(withdrawals.mode, net.mode), eq(withdrawals.chainId, net.chainId), eq(withdrawals.status, 'PROCESSING')))
-    .orderBy(asc(withdrawals.createdAt));
-  let completed = 0;
-  let failed = 0;
-  for (const w of open) {
-    try {
-      const outcome = await trackOne(db, net, client, w, now);
-      if (outcome === 'completed') completed++;
-      if (outcome === 'failed') failed++;
-    } catch (err) {
-      const message = String((err as Error).message ?? err).split('\n')[0]!;
-      log.warn('TRON withdrawal tracking could not read the chain', { withdrawalId: w.id, error: message.slice(0, 300) });
-      await setReason(db, w, chainWaitReasons.readFailed(message), now);
-    }
-  }
-  return { completed, failed };
+  return trackProcessing(db, net, 'TRON', opts, (w, now) => trackOne(db, net, client, w, now));
 }
 
-async function trackOne(db: Db, net: LaneNetwork<TronNetwork>, client: TronNodeClient, w: Withdrawal, now: Date) {
+async function trackOne(db: Db, net: LaneNetwork<TronNetwork>, client: TronNodeClient, w: Withdrawal, now: Date): Promise<TrackOutcome> {
   const hashes = [w.txHash!, ...w.replacedTxHashes];
   // Every signature this withdrawal ever had: whichever one landed is the payment (at most one can: the others
   // were proven expired unmined before the next was made).
@@ -63,7 +36,7 @@ async function trackOne(db: Db, net: LaneNetwork<TronNetwork>, client: TronNodeC
   if (found) {
     const { hash, state } = found;
     if (state.state === 'mined') {
-      await setReason(db, w, tronWaitReasons.mined(hash, state.info.blockNumber), now);
+      await setTrackReason(db, w, tronWaitReasons.mined(hash, state.info.blockNumber), now);
       return null;
     }
     if (hash !== w.txHash) {
@@ -88,38 +61,17 @@ async function trackOne(db: Db, net: LaneNetwork<TronNetwork>, client: TronNodeC
   }
   const recorded = recordedTronTx(w);
   if (await isSafelyExpired(recorded, client)) {
-    await requeue(db, w, tronWaitReasons.resent(w.txHash!, recorded.expiration), now);
+    await requeueExpired(db, w, tronWaitReasons.resent(w.txHash!, recorded.expiration), now, 'TRON');
     return null;
   }
   try {
     await broadcastTronTx(client, recorded);
-    await setReason(db, w, null, now);
-    if (w.broadcastAt === null) await db.update(withdrawals).set({ broadcastAt: now }).where(eq(withdrawals.id, w.id));
+    await setTrackReason(db, w, null, now);
+    await markBroadcast(db, w, now);
   } catch (err) {
     if (!(err instanceof TronBroadcastError)) throw err;
     // Refused (expired on the node's head, or TaPoS): it can still not be re-signed until the solidified chain proves it unmined.
-    await setReason(db, w, tronWaitReasons.refused(err.code, w.txHash!, recorded.expiration), now);
+    await setTrackReason(db, w, tronWaitReasons.refused(err.code, w.txHash!, recorded.expiration), now);
   }
   return null;
-}
-
-/** Back to the send queue for a new signature (the send path re-reads the blacklist, balances and estimate). */
-async function requeue(db: Db, w: Withdrawal, reason: string, now: Date) {
-  log.warn('TRON withdrawal re-queued: its transaction expired unmined', { withdrawalId: w.id, hashes: [w.txHash, ...w.replacedTxHashes] });
-  await db
-    .update(withdrawals)
-    .set({
-      status: 'PENDING',
-      signedTx: null,
-      txHash: null,
-      txExpiration: null,
-      refBlockNumber: null,
-      replacedTxHashes: [...w.replacedTxHashes, w.txHash!],
-      pendingReason: reason,
-      broadcastAt: null,
-      nextAttemptAt: now,
-      updatedAt: now,
-    })
-    // Only over the transaction this pass proved expired.
-    .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PROCESSING'), eq(withdrawals.txHash, w.txHash!)));
 }
