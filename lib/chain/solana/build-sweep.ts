@@ -1,25 +1,9 @@
-import {
-  appendTransactionMessageInstructions,
-  createTransactionMessage,
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  type Instruction,
-  type TransactionSigner,
-} from '@solana/kit';
-import { getCloseAccountInstruction, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
+import type { TransactionSigner } from '@solana/kit';
+import { getCloseAccountInstruction } from '@solana-program/token';
 import type { SolanaSweepPlan } from './plan-sweep';
+import { signTokenTransfer, type SignedSolanaTransaction } from './sign-token-transfer';
 
-/** A signed transaction ready to broadcast, and the block height after which it can no longer land. */
-export interface SignedSolanaTransaction {
-  signature: string;
-  /** base64 wire bytes: stored before the first broadcast, re-sent as they are (same signature) until it lands or expires. */
-  wire: string;
-  lastValidBlockHeight: number;
-}
+export type { SignedSolanaTransaction };
 
 /**
  * Signs a sweep: [create the destination ATA when missing] + transferChecked of the finalized amount + [close the
@@ -33,37 +17,6 @@ export async function buildSolanaSweep(
 ): Promise<SignedSolanaTransaction> {
   const { owner, feePayer } = signers;
   if (owner.address === feePayer.address) throw new Error('the fee payer must not be the deposit owner: deposit keys hold no SOL');
-  const instructions: Instruction[] = [];
-  if (plan.createDestination)
-    instructions.push(
-      getCreateAssociatedTokenIdempotentInstruction({ payer: feePayer, ata: plan.destination, owner: plan.destinationOwner, mint: plan.mint }),
-    );
-  if (plan.amount > 0n)
-    instructions.push(
-      getTransferCheckedInstruction({
-        source: plan.source,
-        mint: plan.mint,
-        destination: plan.destination,
-        authority: owner,
-        amount: plan.amount,
-        decimals: plan.decimals,
-      }),
-    );
-  if (plan.close) instructions.push(getCloseAccountInstruction({ account: plan.source, destination: feePayer.address, owner }));
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(feePayer, m),
-    (m) =>
-      setTransactionMessageLifetimeUsingBlockhash(
-        { blockhash: plan.lifetime.blockhash as never, lastValidBlockHeight: BigInt(plan.lifetime.lastValidBlockHeight) },
-        m,
-      ),
-    (m) => appendTransactionMessageInstructions(instructions, m),
-  );
-  const signed = await signTransactionMessageWithSigners(message);
-  return {
-    signature: getSignatureFromTransaction(signed),
-    wire: getBase64EncodedWireTransaction(signed),
-    lastValidBlockHeight: plan.lifetime.lastValidBlockHeight,
-  };
+  const close = plan.close ? [getCloseAccountInstruction({ account: plan.source, destination: feePayer.address, owner })] : [];
+  return signTokenTransfer(plan, signers, close);
 }

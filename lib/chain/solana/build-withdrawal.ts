@@ -1,19 +1,6 @@
-import {
-  appendTransactionMessageInstructions,
-  createTransactionMessage,
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  type Address,
-  type Instruction,
-  type TransactionSigner,
-} from '@solana/kit';
-import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
-import type { SignedSolanaTransaction } from './build-sweep';
+import type { Address, TransactionSigner } from '@solana/kit';
 import type { SolanaWithdrawalPlan } from './plan-withdrawal';
+import { signTokenTransfer, type SignedSolanaTransaction } from './sign-token-transfer';
 
 /** SPL Memo v3, what wallets and explorers read (@solana-program/memo defaults to a newer address: docs/solana.md §1). */
 const MEMO_PROGRAM = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr' as Address;
@@ -29,38 +16,6 @@ export async function buildSolanaWithdrawal(
   memo: string,
   signers: { owner: TransactionSigner; feePayer: TransactionSigner },
 ): Promise<SignedSolanaTransaction> {
-  const { owner, feePayer } = signers;
-  const instructions: Instruction[] = [];
-  if (plan.createDestination)
-    instructions.push(
-      getCreateAssociatedTokenIdempotentInstruction({ payer: feePayer, ata: plan.destination, owner: plan.destinationOwner, mint: plan.mint }),
-    );
-  instructions.push(
-    getTransferCheckedInstruction({
-      source: plan.source,
-      mint: plan.mint,
-      destination: plan.destination,
-      authority: owner,
-      amount: plan.amount,
-      decimals: plan.decimals,
-    }),
-    // An SPL Memo instruction is the program and the text, no accounts (@solana-program/memo is a dev dependency only).
-    { programAddress: MEMO_PROGRAM, data: new TextEncoder().encode(memo) },
-  );
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(feePayer, m),
-    (m) =>
-      setTransactionMessageLifetimeUsingBlockhash(
-        { blockhash: plan.lifetime.blockhash as never, lastValidBlockHeight: BigInt(plan.lifetime.lastValidBlockHeight) },
-        m,
-      ),
-    (m) => appendTransactionMessageInstructions(instructions, m),
-  );
-  const signed = await signTransactionMessageWithSigners(message);
-  return {
-    signature: getSignatureFromTransaction(signed),
-    wire: getBase64EncodedWireTransaction(signed),
-    lastValidBlockHeight: plan.lifetime.lastValidBlockHeight,
-  };
+  // An SPL Memo instruction is the program and the text, no accounts (@solana-program/memo is a dev dependency only).
+  return signTokenTransfer(plan, signers, [{ programAddress: MEMO_PROGRAM, data: new TextEncoder().encode(memo) }]);
 }
