@@ -167,6 +167,17 @@ for (const { chain, token } of RAILS) {
       expect(await invoicesPerPeriod(subId)).toEqual([1, 1, 1, 1, 1]);
       const mails = await mailsTo(request, customer);
       expect(invoices.map((id) => mails.filter((x) => x.text.includes(`/pay/${id}?claim=`)).length)).toEqual([1, 0, 0, 0, 1]);
+      // The customer has a receipt for every period, pulled or paid by hand, and the e-mail that it ended.
+      await expect
+        .poll(async () => {
+          await jobs.sendMail(end);
+          const inbox = await mailsTo(request, customer);
+          return {
+            receipts: invoices.map((id) => inbox.filter((x) => x.subject.startsWith('Receipt from') && x.text.includes(`(${id})`)).length),
+            ended: inbox.filter((x) => x.text.includes('ended at the end of its period')).length,
+          };
+        })
+        .toEqual({ receipts: [1, 1, 1, 1, 1], ended: 1 });
     } finally {
       await clock.restore();
     }
