@@ -1,20 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { and, eq } from 'drizzle-orm';
-import { createPublicClient, createTestClient, createWalletClient, erc20Abi, http, parseUnits, type Address, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { emails } from '@/db/schema';
-import { COLLECTOR_ABI } from '@/lib/chain/evm/collector/deploy-collector';
 import { closeDb, getDb } from '@/lib/db';
 import { APP_PORTS } from '../playwright.config';
 import { shot } from './support/dashboard';
+import { evmPayerWallet, shownEvmTerms } from './support/evm-wallet';
 import { signedUpMerchant } from './support/merchant';
-import { payOnEvm } from './support/pay-rail';
-import { ANVIL_PORT, CHAIN_ID } from './support/stack-env';
 
 const BASE = `http://127.0.0.1:${APP_PORTS[0]}`;
-const RPC = `http://127.0.0.1:${ANVIL_PORT}`;
-const chain = { id: CHAIN_ID, name: 'e2e', nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 }, rpcUrls: { default: { http: [RPC] } } };
-const client = createPublicClient({ chain, transport: http(RPC) });
 
 test.afterAll(async () => {
   await closeDb();
@@ -70,13 +63,7 @@ test('the payer turns on automatic collection at the checkout (signed with their
   await shot(payer, 'subscription-autocollect-checkout-360');
 
   // What the page says to sign, as a wallet would read it.
-  const approve = payer.getByTestId('autocollect-approve');
-  const authorize = payer.getByTestId('autocollect-authorize');
-  const token = (await approve.getAttribute('data-token')) as Address;
-  const spender = (await approve.getAttribute('data-spender')) as Address;
-  const amount = BigInt((await approve.getAttribute('data-amount'))!);
-  const collector = (await authorize.getAttribute('data-collector')) as Address;
-  const [id, authToken, cap, period, start] = JSON.parse((await authorize.getAttribute('data-args'))!) as [Hex, Address, string, number, string];
+  const { spender, collector, id, authToken, cap, period, start, amount } = await shownEvmTerms(payer);
   const shown = await m.json(`/v1/subscriptions/${sub.id}/collection`);
   expect({ spender, collector, id, authToken, cap, period, start }).toEqual({
     spender: shown.approve.spender,
@@ -90,26 +77,14 @@ test('the payer turns on automatic collection at the checkout (signed with their
   expect(amount).toBe(BigInt(shown.approve.amountPerPeriod) * 12n);
 
   // Submitting a wallet that signed nothing is refused, with what is missing.
-  const key = generatePrivateKey();
-  const wallet = privateKeyToAccount(key);
+  const wallet = evmPayerWallet('BSC', 'USDT');
   await payer.getByLabel('The wallet address you signed with').fill(wallet.address);
   await payer.getByRole('button', { name: 'Turn on automatic collection' }).click();
   await expect(payer.getByTestId('autocollect-error')).toContainText('has not authorized the collector');
 
   // The payer's wallet (viem on the e2e anvil) signs exactly what was shown: approve, then authorize.
-  await createTestClient({ chain, mode: 'anvil', transport: http(RPC) }).setBalance({ address: wallet.address, value: parseUnits('1', 18) });
-  await client.waitForTransactionReceipt({ hash: await payOnEvm('BSC', 'USDT', wallet.address, '100') });
-  const signer = createWalletClient({ chain, account: wallet, transport: http(RPC) });
-  const sent = async (hash: Hex) => expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success');
-  await sent(await signer.writeContract({ address: token, abi: erc20Abi, functionName: 'approve', args: [spender, amount] }));
-  await sent(
-    await signer.writeContract({
-      address: collector,
-      abi: COLLECTOR_ABI,
-      functionName: 'authorize',
-      args: [id, authToken, BigInt(cap), BigInt(period), BigInt(start)],
-    }),
-  );
+  await wallet.fund('100');
+  await wallet.signShown(payer);
   await payer.getByRole('button', { name: 'Turn on automatic collection' }).click();
   await expect(payer.getByTestId('autocollect-on')).toContainText(wallet.address.toLowerCase());
   expect(await m.json(`/v1/subscriptions/${sub.id}/collection`)).toMatchObject({

@@ -1,31 +1,15 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { closeDb } from '@/lib/db';
 import { DEV_RAILS } from '@/lib/dev/dev-rails';
 import { APP_PORTS } from '../playwright.config';
 import { shot, signUpViaUi, uniqueEmail } from './support/dashboard';
-import { MAIL_PORTS } from './support/stack-env';
+import { portalLinkMailedTo } from './support/inbox';
 
 const BASE = `http://127.0.0.1:${APP_PORTS[0]}`;
 
 test.afterAll(async () => {
   await closeDb();
 });
-
-/** The portal link in the message the stack's maildev received for `to`: what the customer gets. */
-async function portalLinkMailedTo(request: APIRequestContext, to: string) {
-  let link: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const inbox = (await (await request.get(`http://127.0.0.1:${MAIL_PORTS.web}/api/email`)).json()) as { to: unknown; text: string }[];
-        link = inbox.filter((m) => JSON.stringify(m.to).includes(to)).flatMap((m) => m.text.match(/https?:\/\/\S+\/portal\/[A-Za-z0-9_-]+/) ?? [])[0];
-        return link;
-      },
-      { timeout: 30_000 },
-    )
-    .toBeTruthy();
-  return link!.replace(/^https?:\/\/[^/]+/, BASE);
-}
 
 test('issue 48 in the dashboard: plans on an EVM rail and on TRON, a subscription, the portal link, the customer changes network', async ({
   page,

@@ -11,11 +11,15 @@ import { ANVIL_PORT, TOKEN_ADDRESS } from './stack-env';
 const BASE = `http://127.0.0.1:${APP_PORTS[0]}`;
 const chain = createPublicClient({ transport: http(`http://127.0.0.1:${ANVIL_PORT}`) });
 
+/** The tenant of the merchant signed up with `email`. */
+export async function merchantTenant(email: string) {
+  const [u] = await (await getDb()).select().from(users).where(eq(users.email, email));
+  return u!.tenantId!;
+}
+
 /** A test-mode admin key for the signed-up merchant, made the way `npm run gateway -- key:create` does. */
 export async function merchantKey(email: string) {
-  const db = await getDb();
-  const [u] = await db.select().from(users).where(eq(users.email, email));
-  return (await createApiKey(db, { tenantId: u!.tenantId!, mode: 'test', name: 'e2e', scopes: ['admin'] })).key;
+  return (await createApiKey(await getDb(), { tenantId: await merchantTenant(email), mode: 'test', name: 'e2e', scopes: ['admin'] })).key;
 }
 
 /** A merchant signed up through the UI (the page stays signed in) with GET/POST helpers on its test key. */
@@ -29,7 +33,7 @@ export async function signedUpMerchant(page: Page, request: APIRequestContext, b
     expect(res.status(), await res.text()).toBeLessThan(300);
     return (await res.json()) as Record<string, any>;
   };
-  return { json, post };
+  return { json, post, tenantId: await merchantTenant(email) };
 }
 
 /** The e2e chain's USDT held by an address, in units. */
