@@ -2,7 +2,7 @@
  * Solana rail benchmark on the stand-in (devtools/solana-node) making a slot every 400 ms (mainnet's target) and
  * finalizing 32 slots behind (mainnet's usual lag): invoices paid in USDC from wallets built with @solana/kit
  * (lib/testing/solana-payer.ts), found by the worker's watch loop at its default poll, fanned out and swept by the
- * real settlement jobs. Prints
+ * real settlement jobs (side by side, as the worker runs them). Prints
  * - detection latency: payer's send → DETECTED (seen at `confirmed`) and → CONFIRMED (`finalized`), p50/p95/max;
  * - cost per sweep in SOL: the lamports gas_spend records (fees the gas wallet paid) and the gas wallet's net change
  *   (the closed deposit accounts' rent comes back to it).
@@ -33,6 +33,7 @@ await withBenchDatabase(async () => {
   const { watchChainLoop } = await import('@/lib/payments/watch-loop');
   const { createSettlements } = await import('@/lib/settlements/create-settlements');
   const { runSettlements } = await import('@/lib/settlements/run-settlements');
+  const { settleConcurrency } = await import('@/lib/settlements/settle-invoice');
   const { createTestTenant } = await import('@/lib/testing/fixtures');
   const { solanaPayer } = await import('@/lib/testing/solana-payer');
   const db = await getDb();
@@ -116,7 +117,8 @@ await withBenchDatabase(async () => {
       await new Promise((r) => setTimeout(r, 500));
     }
     const sweepStart = Date.now();
-    const done = await runSettlements(db, net, { max: PAYMENTS });
+    // As the worker's job runs them (lib/jobs/invoice-jobs.ts): the family's concurrency (16 on Solana).
+    const done = await runSettlements(db, net, { max: PAYMENTS, concurrency: settleConcurrency(net) });
     const sweepMs = Date.now() - sweepStart;
     if (done.completed !== PAYMENTS) {
       const rows = await db.select().from(settlements).where(inArray(settlements.id, settlementIds));
