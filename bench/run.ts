@@ -17,6 +17,7 @@ const BENCHES = [
   'tron',
   'tron-sweep',
   'tron-volume',
+  'solana',
   'queues',
   'webhooks',
   'exchange',

@@ -6,32 +6,31 @@
  * - Next.js dev server
  * - chains: unless TEST_RPC_URL / LIVE_RPC_URL are set, one anvil per mode and enabled network on 127.0.0.1
  *   (BSC, Ethereum, Polygon; DEV_ALL_RAILS=1 adds Arbitrum and Base) with freshly deployed USDT and USDC at
- *   their real decimals and funded wallets, and the TRON stand-in (TRC-20 USDT, 3 s blocks) unless *_TRON_RPC_URL is set;
+ *   their real decimals and funded wallets, the TRON stand-in (TRC-20 USDT, 3 s blocks) unless *_TRON_RPC_URL is set,
+ *   and the Solana stand-in (SPL USDC and USDT, 400 ms slots, lib/dev/local-solana.ts) unless *_SOLANA_RPC_URL is set;
  *   a new chain id each start, so invoices of an earlier run (whose chain is gone) are left alone
  * - exchange: unless EXCHANGE_URL is set, a local FixedFloat-compatible exchange per local chain
  * The first minutes (issue 45): Next starts first, once the database's lock is taken and every chain is planned (ports,
  * chain ids, token addresses, the TRON stand-ins' USDT); the database opens and migrates, the anvils and the TRON
- * stand-ins start meanwhile, concurrently, each checked against its plan (Next's boot waits for the database's
+ * and Solana stand-ins start meanwhile, concurrently, each checked against its plan (Next's boot waits for the database's
  * socket, and checks no rail and runs no worker until DEV_CHAINS_READY_FILE exists); once Next listens, the first
  * pages are requested so they compile while the user reads the log. DEV_TIMINGS=1 prints when each phase ran.
  * Ctrl-C stops Next and the other children first, then the chains, the database last.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { privateKeyToAccount } from 'viem/accounts';
 import { freePort, planAnvil, startAnvil, type AnvilChain, type PlannedAnvil } from '@/lib/testing/anvil';
 import { DevOutputFilter } from '@/lib/dev/dev-output';
 import { stopStack } from '@/lib/dev/stop-stack';
 import { warmUp } from '@/lib/dev/warm-up';
 import { ALL_DEV_RAILS, DEV_RAILS } from '@/lib/dev/dev-rails';
 import { localChainEnv } from '@/lib/dev/local-chain-env';
-import type { TronNode } from '@/devtools/tron-node/tron-node';
-import { planLocalTron } from '@/lib/dev/local-tron';
+import { planStandIns } from '@/lib/dev/local-stand-ins';
 import { CHAIN_SPECS, EVM_CHAINS as CHAINS, parseRails, type Asset, type ChainKey } from '@/lib/config/rails';
-import { railExchangeCode } from '@/lib/exchange/rail-currencies';
+import { planLocalExchange } from '@/lib/dev/local-exchange';
 import { openDevDatabase } from '@/lib/dev/dev-database';
 import { startDevMail } from '@/lib/dev/dev-mail';
 import { devPublicBaseUrl } from '@/lib/dev/public-base-url';
@@ -81,7 +80,7 @@ function shutdown(code = 0) {
   if (shuttingDown) return;
   shuttingDown = true;
   const closeDb = database ? () => database.host.then((h) => h.close()).catch(() => {}) : undefined;
-  void stopStack({ processes: children, chains: [...chains, ...tronNodes], closeDb }).finally(() => {
+  void stopStack({ processes: children, chains: [...chains, ...standIns], closeDb }).finally(() => {
     if (readyFile) rmSync(path.dirname(readyFile), { recursive: true, force: true });
     process.exit(code);
   });
@@ -110,8 +109,6 @@ if (database) {
 }
 
 const chains: AnvilChain[] = [];
-/** The mode's BSC chain (the exchange simulator's own rail). */
-const chainByMode: Partial<Record<'test' | 'live', AnvilChain>> = {};
 /** Every local chain of a mode with the network it stands for: the local exchange trades each one's tokens. */
 const chainsOfMode: Record<'test' | 'live', { key: ChainKey; chain: AnvilChain }[]> = { test: [], live: [] };
 
@@ -179,69 +176,27 @@ async function startPlanned(c: PlannedChain): Promise<AnvilChain> {
   return chain;
 }
 
-const tronNodes: TronNode[] = [];
-/** The mode's TRON stand-in (lib/dev/local-tron.ts) when TRON:USDT is enabled and the mode has no TRON node set. */
-async function localTron(mode: 'test' | 'live'): Promise<{ env: Record<string, string>; start: () => Promise<void> }> {
-  const p = mode === 'test' ? 'TEST' : 'LIVE';
-  if (!rails.some((r) => r.chain === 'TRON') || process.env[`${p}_TRON_RPC_URL`]) return { env: {}, start: async () => {} };
-  // A random chain id, not the genesis block's own (two stand-ins started within one 3 s slot get the same genesis):
-  // a new one each start, like the anvils.
-  const chainId = randomInt(1_000_000_000, 2 ** 31);
-  const tron = planLocalTron({ mode, port: await newPort(), chainId, blockTimeMs: DEV_BLOCK_TIME.TRON * 1000, started: (n) => tronNodes.push(n) });
-  return {
-    env: tron.env,
-    start: async () => {
-      if (!shuttingDown) await tron.start();
-    },
-  };
-}
+/** The TRON and Solana stand-ins of both modes (lib/dev/local-stand-ins.ts), stopped with the anvils. */
+const standIns: { stop(): Promise<unknown> }[] = [];
+const planModeStandIns = (mode: 'test' | 'live') =>
+  planStandIns({
+    mode,
+    rails,
+    newPort,
+    slotMs: { TRON: DEV_BLOCK_TIME.TRON * 1000, SOLANA: DEV_BLOCK_TIME.SOLANA * 1000 },
+    stopping: () => shuttingDown,
+    started: (n) => standIns.push(n),
+  });
 
-/**
- * The local exchange (npm run exchange:sim) per mode, unless EXCHANGE_URL is set: it sees deposits
- * in every token of the mode's local chains (USDTBSC through EXCHANGE_SIM_*, the others through
- * EXCHANGE_SIM_RAILS, under their exchange codes) and pays them out of its own funded wallet (each
- * chain's spare key). Planned (port, credentials) before the chains start; started once they have.
- */
-async function planExchange(mode: 'test' | 'live', planned: PlannedChain[]) {
-  if (process.env.EXCHANGE_URL || !planned.some((c) => c.key === 'BSC')) return { env: {}, start: async () => {} };
-  const port = String(await newPort());
-  const [key, secret] = [`sim_${mode}_${randomBytes(4).toString('hex')}`, randomBytes(24).toString('hex')];
-  const startSim = async () => {
-    const chain = chainByMode[mode]!;
-    const rails: Record<string, { rpcUrl: string; tokenAddress: string; decimals: number; walletKey: string }> = {};
-    await Promise.all(
-      chainsOfMode[mode].map(async ({ chain: c }) => {
-        for (const t of c.tokens) await c.mint(privateKeyToAccount(c.keys.other).address, '100000000', t.address);
-      }),
-    );
-    for (const { key: k, chain: c } of chainsOfMode[mode]) {
-      for (const t of c.tokens) {
-        if (k === 'BSC' && t.asset === 'USDT') continue; // the EXCHANGE_SIM_* chain below
-        rails[railExchangeCode({ chain: k, token: t.asset })] = {
-          rpcUrl: c.rpcUrl,
-          tokenAddress: t.address,
-          decimals: t.decimals,
-          walletKey: c.keys.other,
-        };
-      }
-    }
-    if (shuttingDown) return; // Ctrl-C while the chains started: nothing new
-    start(`exchange-sim-${mode}`, process.execPath, ['--import', 'tsx', 'scripts/exchange-sim.ts'], {
-      EXCHANGE_SIM_PORT: port,
-      EXCHANGE_SIM_API_KEY: key,
-      EXCHANGE_SIM_API_SECRET: secret,
-      EXCHANGE_SIM_RPC_URL: chain.rpcUrl,
-      EXCHANGE_SIM_TOKEN_ADDRESS: chain.token,
-      EXCHANGE_SIM_WALLET_KEY: chain.keys.other,
-      EXCHANGE_SIM_RAILS: JSON.stringify(rails),
-      EXCHANGE_SIM_QUIET: '1',
-    });
-    exchanges.push({ mode, url: `http://127.0.0.1:${port}`, codes: ['USDTBSC', ...Object.keys(rails)] });
-  };
-  const p = mode === 'test' ? 'TEST_EXCHANGE' : 'EXCHANGE';
-  return { env: { [`${p}_URL`]: `http://127.0.0.1:${port}`, [`${p}_API_KEY`]: key, [`${p}_API_SECRET`]: secret }, start: startSim };
-}
-const exchanges: { mode: string; url: string; codes: string[] }[] = [];
+const planExchange = async (mode: 'test' | 'live', planned: PlannedChain[]) =>
+  planLocalExchange({
+    mode,
+    port: await newPort(),
+    hasLocalBsc: planned.some((c) => c.key === 'BSC'),
+    chains: () => chainsOfMode[mode],
+    spawnSim: (name, extra) => start(name, process.execPath, ['--import', 'tsx', 'scripts/exchange-sim.ts'], extra),
+    stopping: () => shuttingDown,
+  });
 
 let readyFile: string | undefined;
 /**
@@ -252,29 +207,24 @@ let readyFile: string | undefined;
 async function planChains(): Promise<() => Promise<void>> {
   const plans = await timings.time('plan chains', Promise.all([planLocalChains('test'), planLocalChains('live')]));
   for (const p of plans) Object.assign(env, p.env);
-  const trons = await Promise.all([localTron('test'), localTron('live')]);
-  for (const t of trons) Object.assign(env, t.env);
+  const nodes = await Promise.all([planModeStandIns('test'), planModeStandIns('live')]);
+  for (const t of nodes) Object.assign(env, t.env);
   const sims = await Promise.all([planExchange('test', plans[0].planned), planExchange('live', plans[1].planned)]);
   for (const x of sims) Object.assign(env, x.env);
   readyFile = path.join(mkdtempSync(path.join(tmpdir(), 'gw-dev-')), 'chains-ready');
   Object.assign(env, { DEV_CHAINS_READY_FILE: readyFile });
   return async () => {
-    const tron = timings.time('tron', Promise.all(trons.map((t) => t.start())));
-    tron.catch(() => {}); // awaited below; a failure must not go unhandled meanwhile
+    const standIn = timings.time('stand-ins', Promise.all(nodes.map((t) => t.start())));
+    standIn.catch(() => {}); // awaited below; a failure must not go unhandled meanwhile
     const started = await timings.time('anvils', Promise.all(plans.flatMap((p) => p.planned).map(startPlanned)));
-    plans
-      .flatMap((p) => p.planned)
-      .forEach((c, i) => {
-        chainsOfMode[c.mode].push({ key: c.key, chain: started[i]! });
-        if (c.key === 'BSC') chainByMode[c.mode] = started[i]!;
-      });
-    await timings.time('exchanges', Promise.all(sims.map((x) => x.start())));
+    plans.flatMap((p) => p.planned).forEach((c, i) => chainsOfMode[c.mode].push({ key: c.key, chain: started[i]! }));
+    const exchanges = (await timings.time('exchanges', Promise.all(sims.map((x) => x.start())))).filter((x) => x !== undefined);
     // One line for both modes' local exchanges (each printed its own banner, which read as one printed twice).
     if (exchanges.length > 0) {
       const where = exchanges.map((x) => `${x.mode} ${x.url}`).join(', ');
       console.log(`[dev] local exchange (FixedFloat API v2): ${where}; on-chain: ${exchanges[0]!.codes.join(', ')}`);
     }
-    await tron;
+    await standIn;
   };
 }
 let startChains: () => Promise<void> = async () => {};

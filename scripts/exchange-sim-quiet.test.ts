@@ -33,7 +33,9 @@ describe('the local exchange under npm run dev', () => {
     expect(await runSim({})).toMatch(/^\[exchange-sim\] FixedFloat API v2 on http/);
     expect(await runSim({ EXCHANGE_SIM_QUIET: '1' })).toBe('');
     const dev = readFileSync('scripts/dev.ts', 'utf8');
-    expect(dev).toContain("EXCHANGE_SIM_QUIET: '1'");
+    // The simulator's settings moved to lib/dev/local-exchange.ts with its start (scripts/dev.ts stays short).
+    const sim = readFileSync('lib/dev/local-exchange.ts', 'utf8');
+    expect(sim).toContain("EXCHANGE_SIM_QUIET: '1'");
     expect(dev.match(/console\.log\(`\[dev\] local exchange/g)).toHaveLength(1);
   });
 });

@@ -4,6 +4,7 @@ import { HDKey, mnemonicToAccount, privateKeyToAddress } from 'viem/accounts';
 import { DEV_MNEMONIC } from '../../lib/config/network-env';
 import { CHAIN_SPECS, UNPREFIXED_RAIL, familyOf, splitRailId, type Asset, type ChainKey } from '../../lib/config/rails';
 import { DEV_RAILS } from '../../lib/dev/dev-rails';
+import { localSolanaEnv } from '../../lib/dev/local-solana-env';
 
 /**
  * The e2e chain and worker, known before anything starts so the config can
@@ -49,6 +50,17 @@ function tronKey(i: number): Hex {
 export const TRON_KEYS = { issuer: tronKey(0), gas: tronKey(1), hot: tronKey(2), faucet: tronKey(4) };
 /** The stand-in's USDT in its 0x form (the setting takes T… or 0x). */
 export const TRON_USDT_ADDRESS = getContractAddress({ from: privateKeyToAddress(TRON_KEYS.issuer), nonce: 0n });
+
+/**
+ * The Solana stand-in (devtools/solana-node) on a fixed port when a Solana rail is among the dev rails: 400 ms slots
+ * as in `npm run dev`, finalized 8 slots behind (3.2 s, so a payment is credited within seconds), its fixed mints and
+ * wallets (lib/dev/local-solana-env.ts, the env `npm run dev` sets).
+ */
+export const SOLANA_PORT = Number(process.env.E2E_SOLANA_PORT ?? 8650);
+export const SOLANA_FINALIZED_DEPTH = 8;
+export const SOLANA_ON = DEV_RAILS.some((r) => familyOf(splitRailId(r).chain) === 'solana');
+const solanaEnv = (): Record<string, string> =>
+  SOLANA_ON ? { ...localSolanaEnv('test', `http://127.0.0.1:${SOLANA_PORT}`), TEST_SOLANA_CONFIRMATIONS: String(SOLANA_FINALIZED_DEPTH) } : {};
 
 /**
  * Every EVM network of the dev rails (lib/dev/dev-rails.ts) gets an anvil of its own, its tokens deployed by the faucet in
@@ -116,7 +128,7 @@ export function stackEnv(): Record<string, string> {
     TEST_FEE_WALLET_ADDRESS: privateKeyToAddress(STACK_KEYS.fee),
     TEST_HOT_WALLET_PRIVATE_KEY: STACK_KEYS.hot,
     TEST_FAUCET_PRIVATE_KEY: STACK_KEYS.faucet,
-    // The dev stack's rails (lib/dev/dev-rails.ts): BSC, Ethereum and Polygon on anvils, USDT on TRON (the stand-in).
+    // The dev stack's rails (lib/dev/dev-rails.ts): BSC, Ethereum and Polygon on anvils, USDT on TRON, USDC and USDT on Solana (the stand-ins).
     RAILS: DEV_RAILS.join(','),
     ...otherEvmEnv(),
     TEST_TRON_RPC_URL: `http://127.0.0.1:${TRON_PORT}`,
@@ -127,6 +139,7 @@ export function stackEnv(): Record<string, string> {
     TEST_TRON_GAS_WALLET_PRIVATE_KEY: TRON_KEYS.gas,
     TEST_TRON_HOT_WALLET_PRIVATE_KEY: TRON_KEYS.hot,
     TEST_TRON_FAUCET_PRIVATE_KEY: TRON_KEYS.faucet,
+    ...solanaEnv(),
     // Deliveries may reach the spec's receiver on loopback, and the 8-attempt schedule (38 h) shrinks to about 3 s.
     WEBHOOK_ALLOW_PRIVATE_HOSTS: '127.0.0.0/8',
     WEBHOOK_RETRY_SCALE: '0.00002',

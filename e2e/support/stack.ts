@@ -1,5 +1,5 @@
 /**
- * Playwright's first webServer: an anvil per EVM network of the dev rails (0.5 s blocks, their test tokens), the TRON stand-in and the job
+ * Playwright's first webServer: an anvil per EVM network of the dev rails (0.5 s blocks, their test tokens), the TRON and Solana stand-ins and the job
  * worker, with a /health endpoint that answers once both run. Started before
  * the app servers, which get the same environment (e2e/support/stack-env.ts).
  */
@@ -12,12 +12,17 @@ import { startAnvil, type AnvilChain } from '@/lib/testing/anvil';
 import { toEvm } from '@/lib/chain/tron/address';
 import { startTronNode } from '@/devtools/tron-node/tron-node';
 import { startDevMail } from '@/lib/dev/dev-mail';
+import { planLocalSolana } from '@/lib/dev/local-solana';
+import type { SolanaNode } from '@/devtools/solana-node/solana-node';
 import {
   E2E_EVM_CHAINS,
   EXCHANGE_KEY,
   EXCHANGE_PORT,
   EXCHANGE_SECRET,
   MAIL_PORTS,
+  SOLANA_FINALIZED_DEPTH,
+  SOLANA_ON,
+  SOLANA_PORT,
   STACK_PORT,
   TOKEN_ADDRESS,
   TRON_CHAIN_ID,
@@ -64,6 +69,13 @@ if (toEvm(tron.usdtHex).toLowerCase() !== TRON_USDT_ADDRESS.toLowerCase()) {
 }
 await tron.mintUsdt(tron.keys.other.address, 1_000_000_000_000n);
 
+// The Solana stand-in (when a Solana rail is a dev rail): its faucet holds 1,000,000 of each mint from the start.
+let solana: SolanaNode | undefined;
+if (SOLANA_ON) {
+  const plan = planLocalSolana({ mode: 'test', port: SOLANA_PORT, slotTimeMs: 400, finalizedDepth: SOLANA_FINALIZED_DEPTH, started: () => {} });
+  solana = await plan.start();
+}
+
 // The mail catcher the stack's SMTP_URL points at.
 const mail = await startDevMail(MAIL_PORTS);
 
@@ -85,6 +97,7 @@ async function stop() {
   await sim.stop();
   for (const a of anvils) await a.stop();
   await tron.stop();
+  await solana?.stop();
   await mail.stop();
   process.exit(0);
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/lib/db';
 import { textArray } from '@/lib/db/text-array';
+import { storedAddress } from '@/lib/chain/deposit-keys';
 import type { Mode } from '@/lib/mode';
 
 /** A withdrawal debited and not final: its tokens are still in the hot wallet unless one of its transactions is mined. */
@@ -35,7 +36,7 @@ export interface OwedSnapshot {
   unattributed: Map<string, string>;
   withdrawals: InFlightWithdrawal[];
   held: HeldPayment[];
-  /** `${chainId}:${token}` → deposit addresses (lowercase). */
+  /** `${chainId}:${token}` → deposit addresses in their stored form (lowercase hex; Solana's Base58 as it is, case-sensitive). */
   depositAddresses: Map<string, Set<string>>;
 }
 
@@ -90,7 +91,7 @@ export async function readOwedSnapshot(db: Db, mode: Mode): Promise<OwedSnapshot
         chainId: Number(r.chain_id),
         token: r.token,
         amount: r.amount,
-        address: r.to_address.toLowerCase(),
+        address: storedAddress(r.to_address),
         settlementId: r.settlement_id,
         feeAmount: r.fee_amount,
       }));
@@ -106,7 +107,7 @@ export async function readOwedSnapshot(db: Db, mode: Mode): Promise<OwedSnapshot
       const add = (chainId: number, token: string, address: string) => {
         const k = lineKey(chainId, token);
         if (!depositAddresses.has(k)) depositAddresses.set(k, new Set());
-        depositAddresses.get(k)!.add(address.toLowerCase());
+        depositAddresses.get(k)!.add(storedAddress(address));
       };
       for (const a of addresses) add(Number(a.chain_id), a.token, a.deposit_address);
       for (const h of held) add(h.chainId, h.token, h.address);
