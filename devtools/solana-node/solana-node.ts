@@ -56,6 +56,8 @@ export async function startSolanaNode(opts: SolanaNodeOptions = {}) {
     gas: await devSigner('gas'),
     hot: await devSigner('hot'),
     other: await devSigner('other'),
+    // Where development's fees go (an address only: SOLANA_DEV.feeWallet); funded like the others, it holds nothing special.
+    fee: await devSigner('fee'),
     // The test-mode faucet: holds FAUCET_UNITS of each mint from the start (the gateway's test payments come from it).
     faucet: await devSigner('faucet'),
   };

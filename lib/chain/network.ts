@@ -418,7 +418,10 @@ const FAMILY_SETTINGS: { [F in ChainFamily]: FamilySettings<F> } = {
     ...base,
     gasWalletKey: (raw[`${p}_SOLANA_GAS_WALLET_PRIVATE_KEY`] as Hex | undefined) ?? (dev ? SOLANA_DEV.gasWalletKey : undefined),
     hotWalletKey: (raw[`${p}_SOLANA_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined) ?? (dev ? SOLANA_DEV.hotWalletKey : undefined),
-    feeWallet: base.feeWallet ?? optionalWire(ADDRESS_CODECS.solana, envBytes(raw[`${p}_SOLANA_FEE_WALLET_ADDRESS`])),
+    // The worker settles a network only with a fee wallet (canSettle): development gets the stand-in's `fee` wallet.
+    feeWallet:
+      base.feeWallet ??
+      optionalWire(ADDRESS_CODECS.solana, envBytes(raw[`${p}_SOLANA_FEE_WALLET_ADDRESS`]) ?? (dev ? SOLANA_DEV.feeWallet : undefined)),
     // Test mode's payments (POST /v1/test-helpers/invoices/{id}/pay): the stand-in's funded faucet in development.
     faucetKey: p === 'TEST' ? ((raw.TEST_SOLANA_FAUCET_PRIVATE_KEY as Hex | undefined) ?? (dev ? SOLANA_DEV.faucetKey : undefined)) : undefined,
   }),

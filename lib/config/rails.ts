@@ -225,7 +225,6 @@ export const CHAIN_SPECS: Record<ChainKey, ChainSpec> = {
     confirmations: 32,
     nativeCoin: 'SOL',
     nativeDecimals: 9,
-    notOffered: 'its rail is being built (issue 49, docs/solana.md §6): no settlement or withdrawal lane yet',
     tokens: {
       USDT: { mainnet: '0xce010e60afedb22717bd631934475de2963e956a01d0ec331663ae72ad132b09', decimals: 6, freezeList: null },
       USDC: { mainnet: '0xc6fa7af3bedbad3a3d65f36aabc97431b1bbe4c2d2f6e0e47ca60203452f5d61', decimals: 6, freezeList: null },
