@@ -115,7 +115,7 @@ export interface TronNetwork extends NetworkBase<'tron'> {
 /**
  * A network of the Solana family (docs/solana.md): mints as Base58 `tokenAddress`/`tokens`, the wallet keys
  * (`gasWalletKey`: the sweeps' fee payer; `hotWalletKey`) as ed25519 seeds in `0x` hex, deposits at a per-invoice
- * owner's associated token account. Its rails are not offered yet (lib/config/rails.ts `notOffered`).
+ * owner's associated token account.
  */
 export type SolanaNetwork = NetworkBase<'solana'>;
 

@@ -11,6 +11,7 @@ import { UnsupportedOnRailError } from './common/unsupported-on-rail';
 import { FAMILIES, familyOps } from './families';
 import type { SolanaNetwork } from './network';
 import { solanaDepositOwner } from './solana/deposit-owner-key';
+import { solanaTestNetwork } from '@/lib/testing/solana-network';
 
 /**
  * Solana through the family seam (issue 49, step 1): FamilyOps answers from lib/chain/solana against the stand-in,
@@ -21,22 +22,7 @@ let net: SolanaNetwork & { rpcUrl: string };
 const codec = ADDRESS_CODECS.solana;
 beforeAll(async () => {
   node = await startSolanaNode();
-  net = {
-    family: 'solana',
-    mode: 'test',
-    chain: 'SOLANA',
-    token: 'USDC',
-    chainId: CHAIN_SPECS.SOLANA.devChainId.test,
-    rpcUrl: node.url,
-    tokenAddress: codec.wireForm(SOLANA_DEV.mints.USDC),
-    decimals: 6,
-    confirmations: CHAIN_SPECS.SOLANA.confirmations,
-    depositMnemonic: DEV_MNEMONIC,
-    tokens: [
-      { asset: 'USDC', address: codec.wireForm(SOLANA_DEV.mints.USDC), decimals: 6 },
-      { asset: 'USDT', address: codec.wireForm(SOLANA_DEV.mints.USDT), decimals: 6 },
-    ],
-  };
+  net = solanaTestNetwork(node, { assets: ['USDC', 'USDT'] });
 });
 afterAll(async () => {
   await node.stop();
@@ -55,6 +41,7 @@ describe('the Solana family', () => {
     const hot = await createKeyPairSignerFromPrivateKeyBytes(Buffer.from(SOLANA_DEV.hotWalletKey.slice(2), 'hex'));
     expect(gas.address).toBe(node.keys.gas.address);
     expect(hot.address).toBe(node.keys.hot.address);
+    expect(codec.wireForm(SOLANA_DEV.feeWallet)).toBe(node.keys.fee.address);
     expect(codec.wireForm(CHAIN_SPECS.SOLANA.tokens.USDC!.mainnet)).toBe('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v');
     expect(codec.wireForm(CHAIN_SPECS.SOLANA.tokens.USDT!.mainnet)).toBe('Es9vMFrzaCERmJfrF8H2TRSAP1KYzWfnSxYV3Ac1c3Pn');
     // Configuration's syntax (lib/config/solana) agrees with the codec, leading zero bytes included.
