@@ -22,7 +22,7 @@ import {
   getMintToCheckedInstruction,
 } from '@solana-program/token';
 import { SolanaChain } from './chain';
-import { solanaRpcServer } from './json-rpc';
+import { GENESIS_HASH, solanaRpcServer } from './json-rpc';
 
 export interface SolanaNodeOptions {
   /** Produce a slot every this many ms (dev; mainnet's is ~400); default none: a slot per accepted transaction (tests). */
@@ -122,6 +122,8 @@ export async function startSolanaNode(opts: SolanaNodeOptions = {}) {
   return {
     url,
     chain,
+    /** What `getGenesisHash` answers: fixed, like the keys and mints. */
+    genesisHash: GENESIS_HASH,
     keys,
     /** The test mints: USDC and USDT, 6 decimals, mint and freeze authority `keys.issuer`. */
     mints,

@@ -5,6 +5,8 @@
  * lib/chain/solana/dev-network.test.ts checks them against a running stand-in.
  */
 export const SOLANA_DEV = {
+  // What the stand-in's getGenesisHash answers (devtools/solana-node/json-rpc.ts): the rail check's network identity.
+  genesisHash: '9LuctH9SHTAGKu2vM63KQZHZTFULd3bcGQemgrCxyVot',
   mints: {
     // 9AWvesBix9MhjnSgjgPByLKCavkbdGXNr3XcfPSh4DeA
     USDC: '0x794d8f1e1fd9dbb26e38a6e753881b3198c683a99ec4fd02dc50f412df728333',
@@ -20,6 +22,7 @@ export const SOLANA_DEV = {
   // Gr81yuM5qBqaVxZwErJxeab4P5BTX3jvZBn1XWEeifir: holds 1,000,000 of each test mint from the stand-in's start
   faucetKey: '0xf973cf10d39a3d7d28e1fdeaf050bf8106f0f60902e9c2bfcdf89e29ee41cb10',
 } as const satisfies {
+  genesisHash: string;
   mints: Record<'USDC' | 'USDT', `0x${string}`>;
   gasWalletKey: `0x${string}`;
   hotWalletKey: `0x${string}`;
