@@ -1,8 +1,15 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { getBase58Encoder, type Address } from '@solana/kit';
+import { getBase58Decoder, getBase58Encoder, type Address } from '@solana/kit';
 import { TOKEN_PROGRAM_ADDRESS, getTokenDecoder } from '@solana-program/token';
 import { SendError, type Commitment, type SolanaChain } from './chain';
 import { accountView, transactionView } from './views';
+
+/**
+ * The stand-in's genesis hash: the same on every start (sha256 of `solana-stand-in:genesis`), so development's
+ * configuration can name it as mainnet's and devnet's are named (the gateway's rail check compares it).
+ */
+export const GENESIS_HASH = getBase58Decoder().decode(createHash('sha256').update('solana-stand-in:genesis').digest());
 
 type Req = { id?: unknown; method?: string; params?: unknown[] };
 type Config = { commitment?: Commitment; encoding?: string; limit?: number; before?: string; until?: string; skipPreflight?: boolean };
@@ -54,6 +61,8 @@ function call(chain: SolanaChain, method: string, params: unknown[], opts: { onS
   switch (method) {
     case 'getSlot':
       return chain.at(config(params[0]).commitment).slot;
+    case 'getGenesisHash':
+      return GENESIS_HASH;
     case 'getBlockHeight':
       return chain.at(config(params[0]).commitment).blockHeight;
     case 'getLatestBlockhash': {

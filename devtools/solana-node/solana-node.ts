@@ -22,7 +22,7 @@ import {
   getMintToCheckedInstruction,
 } from '@solana-program/token';
 import { SolanaChain } from './chain';
-import { solanaRpcServer } from './json-rpc';
+import { GENESIS_HASH, solanaRpcServer } from './json-rpc';
 
 export interface SolanaNodeOptions {
   /** Produce a slot every this many ms (dev; mainnet's is ~400); default none: a slot per accepted transaction (tests). */
@@ -56,6 +56,8 @@ export async function startSolanaNode(opts: SolanaNodeOptions = {}) {
     gas: await devSigner('gas'),
     hot: await devSigner('hot'),
     other: await devSigner('other'),
+    // Where development's fees go (an address only: SOLANA_DEV.feeWallet); funded like the others, it holds nothing special.
+    fee: await devSigner('fee'),
     // The test-mode faucet: holds FAUCET_UNITS of each mint from the start (the gateway's test payments come from it).
     faucet: await devSigner('faucet'),
   };
@@ -120,6 +122,8 @@ export async function startSolanaNode(opts: SolanaNodeOptions = {}) {
   return {
     url,
     chain,
+    /** What `getGenesisHash` answers: fixed, like the keys and mints. */
+    genesisHash: GENESIS_HASH,
     keys,
     /** The test mints: USDC and USDT, 6 decimals, mint and freeze authority `keys.issuer`. */
     mints,

@@ -2142,7 +2142,7 @@ export interface components {
              * @description The network of the settlement or withdrawal that caused it; null for adjustments.
              * @enum {string|null}
              */
-            network: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | null;
+            network: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA" | null;
             /** @description settlement, withdrawal, or the kind of record behind an adjustment. */
             sourceType: string;
             sourceId: string;
@@ -2192,7 +2192,7 @@ export interface components {
             /** @enum {string} */
             status: "PENDING" | "DETECTED" | "PARTIALLY_PAID" | "OVERPAID" | "CONFIRMED" | "PROCESSING_PAYOUT" | "PAID_OUT" | "EXPIRED" | "FAILED";
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
             /** @enum {string} */
             token: "USDT" | "USDC";
             /** @description EIP-55 checksummed address the customer pays to. */
@@ -2452,7 +2452,7 @@ export interface components {
              * @description The network the payment was sent on.
              * @enum {string}
              */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
             /**
              * @description The token that was sent.
              * @enum {string}
@@ -2462,7 +2462,7 @@ export interface components {
              * @description The invoice's network.
              * @enum {string}
              */
-            invoiceChain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            invoiceChain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
             /**
              * @description The invoice's token.
              * @enum {string}
@@ -2526,7 +2526,7 @@ export interface components {
             /** @enum {string} */
             status: "PENDING" | "DETECTED" | "PARTIALLY_PAID" | "OVERPAID" | "CONFIRMED" | "PROCESSING_PAYOUT" | "PAID_OUT" | "EXPIRED" | "FAILED";
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
             /** @enum {string} */
             token: "USDT" | "USDC";
             /** @description EIP-55 checksummed address the customer pays to. */
@@ -2614,7 +2614,7 @@ export interface components {
             /** @enum {string} */
             status: "PENDING" | "DETECTED" | "PARTIALLY_PAID" | "OVERPAID" | "CONFIRMED" | "PROCESSING_PAYOUT" | "PAID_OUT" | "EXPIRED" | "FAILED";
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
             /** @enum {string} */
             token: "USDT" | "USDC";
             /** @description EIP-55 checksummed address the customer pays to. */
@@ -2679,7 +2679,7 @@ export interface components {
                  * @description Extension: the network the payment came on (another than the invoice's when the wrong-network policy credited it).
                  * @enum {string}
                  */
-                chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+                chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
                 txHash: string;
                 logIndex: number;
                 amount: string;
@@ -2740,7 +2740,7 @@ export interface components {
             invoiceId: string;
             tenantId: string;
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
             /** @enum {string} */
             token: "USDT" | "USDC";
             depositAddress: string;
@@ -2860,7 +2860,7 @@ export interface components {
              * @description Extension: the network the figures are for.
              * @enum {string}
              */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
         };
         Order: {
             id: string;
@@ -2992,7 +2992,7 @@ export interface components {
              * @description The network of each payer's invoice.
              * @enum {string}
              */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
             /**
              * @description The token of each payer's invoice.
              * @enum {string}
@@ -3093,7 +3093,7 @@ export interface components {
             /** @enum {string} */
             withdrawalStatus: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED";
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
             /** @enum {string} */
             token: "USDT" | "USDC";
             destinationAddress: string;
@@ -3133,7 +3133,7 @@ export interface components {
             /** @description The item's withdrawal (its withdrawal.* events come too). */
             withdrawalId: string;
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
             /** @enum {string} */
             token: "USDT" | "USDC";
             destinationAddress: string;
@@ -3195,7 +3195,7 @@ export interface components {
                 amount: string;
             } | null;
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
             /** @enum {string} */
             token: "USDT" | "USDC";
             /** @enum {string} */
@@ -3368,7 +3368,7 @@ export interface components {
              * @description The network of each period's invoice.
              * @enum {string}
              */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
             /** @enum {string} */
             token: "USDT" | "USDC";
             /** @description Each period's invoice amount (the plan's), in token; in priceCurrency for a fiat-priced plan. */
@@ -3417,7 +3417,7 @@ export interface components {
              */
             state: "unsupported" | "not_set_up" | "authorized" | "period_collected" | "revoked" | "allowance_revoked" | "insufficient_allowance" | "insufficient_balance" | "canceled";
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
             chainId: number | null;
             /** @enum {string} */
             token: "USDT" | "USDC";
@@ -3713,7 +3713,7 @@ export interface components {
             status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED";
             destinationAddress: string;
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
             /** @enum {string} */
             token: "USDT" | "USDC";
             txHash: string | null;
@@ -3761,7 +3761,7 @@ export interface components {
         };
         WithdrawalCost: {
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
             /** @description The smallest withdrawal (and refund) paid on this network. */
             minWithdrawal: string;
             /** @description Flat fee added to the percentage fee on each withdrawal on this network: its gas, set by the operator. */
@@ -3787,7 +3787,7 @@ export interface components {
             status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED";
             destinationAddress: string;
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
             /** @enum {string} */
             token: "USDT" | "USDC";
             txHash: string | null;
@@ -3821,7 +3821,7 @@ export interface components {
             status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED";
             destinationAddress: string;
             /** @enum {string} */
-            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+            chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
             /** @enum {string} */
             token: "USDT" | "USDC";
             txHash: string | null;
@@ -4420,7 +4420,7 @@ export interface operations {
                 /** @description Only this balance. */
                 asset?: "USDT" | "USDC";
                 /** @description Only transactions caused on this network. */
-                network?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+                network?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
                 type?: "payment_credit" | "invoice_fee" | "withdrawal" | "withdrawal_fee" | "withdrawal_reversal" | "network_fee" | "refund" | "exchange" | "adjustment";
                 /** @description Created at or after this instant (ISO 8601). */
                 createdFrom?: string;
@@ -4768,11 +4768,11 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     /**
-                     * @description Network the customer pays on: BSC (default), ETHEREUM, POLYGON, ARBITRUM, BASE or TRON, among the rails this gateway enables (docs/invoices.md "Rails").
+                     * @description Network the customer pays on: BSC (default), ETHEREUM, POLYGON, ARBITRUM, BASE, TRON or SOLANA, among the rails this gateway enables (docs/invoices.md "Rails").
                      * @default BSC
                      * @enum {string}
                      */
-                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
                     /**
                      * @description USDT (default) or USDC; the payment credits your balance in this asset.
                      * @default USDT
@@ -5991,7 +5991,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Extension: the invoice's network (default BSC), among the enabled rails; the exchange pays out on it. */
-                chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+                chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
                 /** @description Extension: the invoice's token, USDT (default) or USDC. */
                 token?: "USDT" | "USDC";
             };
@@ -6132,7 +6132,7 @@ export interface operations {
                      * @description Extension: the invoice's network (default BSC), among the enabled rails; the exchange pays out on it.
                      * @enum {string}
                      */
-                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
                     /**
                      * @description Extension: the invoice's token, USDT (default) or USDC.
                      * @enum {string}
@@ -7104,7 +7104,7 @@ export interface operations {
                      * @default BSC
                      * @enum {string}
                      */
-                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
                     /**
                      * @description USDT (default) or USDC: what payers pay and your balance is credited in.
                      * @default USDT
@@ -7653,7 +7653,7 @@ export interface operations {
                          * @description The network to pay on, among the enabled rails.
                          * @enum {string}
                          */
-                        chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+                        chain: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
                         /**
                          * @description The token paid, debited from that balance.
                          * @enum {string}
@@ -8045,7 +8045,7 @@ export interface operations {
                      * @default BSC
                      * @enum {string}
                      */
-                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
                     /**
                      * @description USDT (default) or USDC.
                      * @default USDT
@@ -10081,7 +10081,7 @@ export interface operations {
                      * @description The network the customer pays on (the plan's token): default, the plan's network.
                      * @enum {string}
                      */
-                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
                     /**
                      * @description End at the end of the first period instead of renewing.
                      * @default false
@@ -13114,7 +13114,7 @@ export interface operations {
                      * @description Extension: the network to pay on (default BSC), among the enabled rails; sent from that network's hot wallet.
                      * @enum {string}
                      */
-                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
                     /**
                      * @description Extension: USDT (default) or USDC; debited from that balance.
                      * @enum {string}
@@ -14367,7 +14367,7 @@ export interface operations {
                      * @description Extension: the network the gateway sends from (default BSC), among the enabled rails; fromCcy must be the exchange's code of this rail.
                      * @enum {string}
                      */
-                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+                    chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
                     /**
                      * @description Extension: USDT (default) or USDC; debited from that balance.
                      * @enum {string}
@@ -14534,7 +14534,7 @@ export interface operations {
                 /** @description Extension: the asset to read, USDT (default) or USDC. */
                 currency?: "USDT" | "USDC";
                 /** @description Extension: the network to withdraw on (its minimum and flat fee apply); default BSC, or the first enabled network paying the asset. */
-                chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON";
+                chain?: "BSC" | "ETHEREUM" | "POLYGON" | "ARBITRUM" | "BASE" | "TRON" | "SOLANA";
             };
             header?: {
                 /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */

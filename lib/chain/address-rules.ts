@@ -18,6 +18,12 @@ export function addressFamilyOf(raw: string): ChainFamily | undefined {
   return Object.values(ADDRESS_RULES).find((r) => r.pattern.test(s))?.family;
 }
 
+/** The transaction id rule of the family whose id form `raw` has (the console's search), or undefined. */
+export function txIdRuleOf(raw: string): AddressRule['txId'] | undefined {
+  const s = raw.trim();
+  return Object.values(ADDRESS_RULES).find((r) => r.txId.pattern.test(s))?.txId;
+}
+
 /**
  * Why `raw` cannot be an address on `chain`, after "The address …" (null: it has the right form). Another
  * family's address is named as such, since a person who pasted one picked the wrong wallet or network, not a typo.

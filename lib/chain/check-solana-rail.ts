@@ -1,23 +1,27 @@
 import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
-import { tokenVariable } from '@/lib/config/rail-variables';
+import { networkVariable, tokenVariable } from '@/lib/config/rail-variables';
 import { tokensOf, type Network } from './network';
-import type { RailProblem } from './rail-stops';
+import { networkKey, recordVerdict, type RailProblem } from './rail-stops';
 import { RpcReadError } from './rpc-batch';
-import { solanaRpc } from './solana/rpc';
+import { clusterOfGenesis, SOLANA_CLUSTERS } from './solana/genesis';
+import { solanaRpc, type SolanaRpc } from './solana/rpc';
 
 // SPL Token's Mint layout: mint authority (4 + 32 bytes), supply (8), then decimals (1 byte).
 const MINT_DECIMALS_OFFSET = 44;
 const MINT_SIZE = 82;
 
 /**
- * The rail check of a Solana network: each token's mint read at `confirmed` must be an SPL Token mint (owned by the
- * Token program, not Token-2022) with the configured decimals. Solana has no chain id to compare, and a mint has no
- * on-chain symbol, so neither is checked (the node's genesis hash would be the network check: docs/solana.md §6).
- * A node that does not answer throws RpcReadError and records nothing.
+ * The rail check of a Solana network: the node's genesis hash must be the cluster its chain id stands for
+ * (solana/genesis.ts: mainnet-beta for live, devnet for test, the stand-in in development), else every rail of the
+ * network stops, as a wrong chain id stops an EVM or TRON network; then each token's mint read at `confirmed` must be
+ * an SPL Token mint (owned by the Token program, not Token-2022) with the configured decimals. A mint has no
+ * on-chain symbol, so none is checked. A node that does not answer throws RpcReadError and records nothing.
  */
 export async function checkSolanaRail(net: Network): Promise<RailProblem[]> {
   if (!net.rpcUrl) return [];
   const rpc = solanaRpc(net.rpcUrl, { timeoutMs: 10_000 });
+  const wrongCluster = await clusterProblem(net, rpc);
+  if (wrongCluster) return [wrongCluster];
   const problems: RailProblem[] = [];
   for (const t of tokensOf(net)) {
     let info;
@@ -38,4 +42,31 @@ export async function checkSolanaRail(net: Network): Promise<RailProblem[]> {
       problem(`the mint ${t.address} has ${data[MINT_DECIMALS_OFFSET]} decimals, expected ${t.decimals} for ${net.chain}:${t.asset}`);
   }
   return problems;
+}
+
+/** The node's genesis hash against the cluster of the network's chain id: a mismatch is recorded and returned. */
+async function clusterProblem(net: Network, rpc: SolanaRpc): Promise<RailProblem | undefined> {
+  const expected = SOLANA_CLUSTERS.get(net.chainId);
+  if (!expected) return undefined;
+  const rpcVariable = networkVariable(net.mode, net.chain, 'RPC_URL');
+  let answered: string;
+  try {
+    answered = await rpc.call('getGenesisHash', []);
+  } catch (err) {
+    throw new RpcReadError(
+      `${rpcVariable}: the rail check could not read the genesis hash from the ${net.mode} ${net.chain} node (${(err as Error).message})`,
+      {
+        cause: err,
+      },
+    );
+  }
+  if (answered === expected.genesisHash) return undefined;
+  const problem: RailProblem = {
+    mode: net.mode,
+    chain: net.chain,
+    variable: rpcVariable,
+    message: `the node at ${rpcVariable} serves ${clusterOfGenesis(answered) ?? 'an unknown cluster'} (genesis ${answered}), not ${expected.name} (genesis ${expected.genesisHash}), which ${net.mode} mode's chain id ${net.chainId} stands for; every ${net.chain} rail of this mode is stopped`,
+  };
+  recordVerdict(networkKey(net), problem);
+  return problem;
 }

@@ -115,7 +115,7 @@ export interface TronNetwork extends NetworkBase<'tron'> {
 /**
  * A network of the Solana family (docs/solana.md): mints as Base58 `tokenAddress`/`tokens`, the wallet keys
  * (`gasWalletKey`: the sweeps' fee payer; `hotWalletKey`) as ed25519 seeds in `0x` hex, deposits at a per-invoice
- * owner's associated token account. Its rails are not offered yet (lib/config/rails.ts `notOffered`).
+ * owner's associated token account.
  */
 export type SolanaNetwork = NetworkBase<'solana'>;
 
@@ -418,7 +418,10 @@ const FAMILY_SETTINGS: { [F in ChainFamily]: FamilySettings<F> } = {
     ...base,
     gasWalletKey: (raw[`${p}_SOLANA_GAS_WALLET_PRIVATE_KEY`] as Hex | undefined) ?? (dev ? SOLANA_DEV.gasWalletKey : undefined),
     hotWalletKey: (raw[`${p}_SOLANA_HOT_WALLET_PRIVATE_KEY`] as Hex | undefined) ?? (dev ? SOLANA_DEV.hotWalletKey : undefined),
-    feeWallet: base.feeWallet ?? optionalWire(ADDRESS_CODECS.solana, envBytes(raw[`${p}_SOLANA_FEE_WALLET_ADDRESS`])),
+    // The worker settles a network only with a fee wallet (canSettle): development gets the stand-in's `fee` wallet.
+    feeWallet:
+      base.feeWallet ??
+      optionalWire(ADDRESS_CODECS.solana, envBytes(raw[`${p}_SOLANA_FEE_WALLET_ADDRESS`]) ?? (dev ? SOLANA_DEV.feeWallet : undefined)),
     // Test mode's payments (POST /v1/test-helpers/invoices/{id}/pay): the stand-in's funded faucet in development.
     faucetKey: p === 'TEST' ? ((raw.TEST_SOLANA_FAUCET_PRIVATE_KEY as Hex | undefined) ?? (dev ? SOLANA_DEV.faucetKey : undefined)) : undefined,
   }),

@@ -9,8 +9,15 @@ import { ADDRESS_CODECS } from './address-codecs';
 import { addressFamilyOf, addressProblem } from './address-rules';
 import { UnsupportedOnRailError } from './common/unsupported-on-rail';
 import { FAMILIES, familyOps } from './families';
-import type { SolanaNetwork } from './network';
+import { withoutStoppedRails, type SolanaNetwork } from './network';
 import { solanaDepositOwner } from './solana/deposit-owner-key';
+import { faultySolanaNode } from '@/lib/testing/solana-payer';
+import { solanaTestNetwork } from '@/lib/testing/solana-network';
+import { clearRailVerdicts } from './rail-stops';
+
+const rpcCall = async (url: string, method: string) =>
+  ((await (await fetch(url, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }) })).json()) as { result: unknown })
+    .result;
 
 /**
  * Solana through the family seam (issue 49, step 1): FamilyOps answers from lib/chain/solana against the stand-in,
@@ -21,22 +28,7 @@ let net: SolanaNetwork & { rpcUrl: string };
 const codec = ADDRESS_CODECS.solana;
 beforeAll(async () => {
   node = await startSolanaNode();
-  net = {
-    family: 'solana',
-    mode: 'test',
-    chain: 'SOLANA',
-    token: 'USDC',
-    chainId: CHAIN_SPECS.SOLANA.devChainId.test,
-    rpcUrl: node.url,
-    tokenAddress: codec.wireForm(SOLANA_DEV.mints.USDC),
-    decimals: 6,
-    confirmations: CHAIN_SPECS.SOLANA.confirmations,
-    depositMnemonic: DEV_MNEMONIC,
-    tokens: [
-      { asset: 'USDC', address: codec.wireForm(SOLANA_DEV.mints.USDC), decimals: 6 },
-      { asset: 'USDT', address: codec.wireForm(SOLANA_DEV.mints.USDT), decimals: 6 },
-    ],
-  };
+  net = solanaTestNetwork(node, { assets: ['USDC', 'USDT'] });
 });
 afterAll(async () => {
   await node.stop();
@@ -55,6 +47,7 @@ describe('the Solana family', () => {
     const hot = await createKeyPairSignerFromPrivateKeyBytes(Buffer.from(SOLANA_DEV.hotWalletKey.slice(2), 'hex'));
     expect(gas.address).toBe(node.keys.gas.address);
     expect(hot.address).toBe(node.keys.hot.address);
+    expect(codec.wireForm(SOLANA_DEV.feeWallet)).toBe(node.keys.fee.address);
     expect(codec.wireForm(CHAIN_SPECS.SOLANA.tokens.USDC!.mainnet)).toBe('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v');
     expect(codec.wireForm(CHAIN_SPECS.SOLANA.tokens.USDT!.mainnet)).toBe('Es9vMFrzaCERmJfrF8H2TRSAP1KYzWfnSxYV3Ac1c3Pn');
     // Configuration's syntax (lib/config/solana) agrees with the codec, leading zero bytes included.
@@ -97,7 +90,34 @@ describe('the Solana family', () => {
     const notMint = { ...net, tokens: [{ asset: 'USDT' as const, address: codec.parse(node.keys.gas.address), decimals: 6 }] };
     expect((await FAMILIES.solana.checkRail(notMint))[0]?.message).toMatch(/not an SPL Token mint/);
     const stopped = { ...net, rpcUrl: 'http://127.0.0.1:1' };
-    await expect(FAMILIES.solana.checkRail(stopped)).rejects.toThrow(/could not read the USDC mint/);
+    await expect(FAMILIES.solana.checkRail(stopped)).rejects.toThrow(/TEST_SOLANA_RPC_URL: the rail check could not read the genesis hash/);
+  });
+
+  it("refuses a node of another cluster than the chain id's by its genesis hash, and stops the network's rails", async () => {
+    expect(await rpcCall(node.url, 'getGenesisHash')).toBe(SOLANA_DEV.genesisHash);
+    // Production's test mode (devnet, 103) pointed at the stand-in, and development's chain id at a devnet node.
+    const devnet = { ...net, chainId: CHAIN_SPECS.SOLANA.chainId.test };
+    const lying = await faultySolanaNode(node.url, { getGenesisHash: { result: 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG' } });
+    try {
+      for (const [n, message] of [
+        [devnet, /the node at TEST_SOLANA_RPC_URL serves the stand-in \(genesis 9Luct\w+\), not devnet \(genesis EtWT\w+\)/],
+        [
+          { ...net, rpcUrl: lying.url },
+          /serves devnet \(genesis EtWT\w+\), not the stand-in .* chain id 31397 stands for; every SOLANA rail of this mode is stopped/,
+        ],
+      ] as const) {
+        expect(await FAMILIES.solana.checkRail(n)).toEqual([
+          { mode: 'test', chain: 'SOLANA', variable: 'TEST_SOLANA_RPC_URL', message: expect.stringMatching(message) },
+        ]);
+        expect(withoutStoppedRails(n), 'every rail of the network stopped').toBeUndefined();
+        clearRailVerdicts();
+      }
+      // A chain id the table does not know (a test's own) is not compared; its mints still are.
+      expect(await FAMILIES.solana.checkRail({ ...net, chainId: 90_001, rpcUrl: lying.url })).toEqual([]);
+    } finally {
+      clearRailVerdicts();
+      await lying.stop();
+    }
   });
 
   it('refuses what is not built with UnsupportedOnRailError, never an answer', async () => {

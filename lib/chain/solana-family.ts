@@ -10,8 +10,8 @@ import { solanaWalletAddress } from './solana/wallet-address';
 
 /**
  * The Solana family (docs/solana.md): JSON-RPC through lib/chain/solana. The deposit address is a per-invoice owner
- * key (§3), whose associated token account for the mint receives. What is not built yet throws
- * UnsupportedOnRailError; the rail is not offered until it is (lib/config/rails.ts `notOffered`).
+ * key (§3), whose associated token account for the mint receives. What the family has no use for throws
+ * UnsupportedOnRailError (the freeze-list read: Solana's mints declare none, a frozen account is read instead).
  */
 export const SOLANA_FAMILY: FamilyOps<'solana'> = {
   family: 'solana',

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tronDepositKey } from '@/lib/chain/tron/deposit-key';
 import { toEvm } from '@/lib/chain/tron/address';
+import { SOLANA_DEV } from '@/lib/config/solana/dev-network';
 import { DEV_ACCOUNT_ADDRESSES, DEV_MNEMONIC, DEV_TRON_ACCOUNT_ADDRESSES, NETWORK_ENV, RAIL_ENV, networkEnvProblems } from '@/lib/config/network-env';
 
 const parse = (vars: Record<string, string>) => z.object(NETWORK_ENV).parse(vars);
@@ -93,6 +94,35 @@ describe('network environment', () => {
       'production',
     );
     expect(problems).toEqual([`${name}: a well-known development account (anvil/hardhat) is refused in production`]);
+  });
+
+  it("refuses the Solana stand-in's keys and fee wallet in production, and wants a fee wallet for an enabled SOLANA rail", () => {
+    const parseAll = (vars: Record<string, string>) => z.object({ ...NETWORK_ENV, ...RAIL_ENV }).parse(vars);
+    const SOL = {
+      ...LIVE,
+      RAILS: 'SOLANA:USDC',
+      LIVE_SOLANA_RPC_URL: 'https://solana-rpc.example',
+      LIVE_SOLANA_GAS_WALLET_PRIVATE_KEY: `0x${'51'.repeat(32)}`,
+      LIVE_SOLANA_HOT_WALLET_PRIVATE_KEY: `0x${'52'.repeat(32)}`,
+      LIVE_SOLANA_FEE_WALLET_ADDRESS: `0x${'53'.repeat(32)}`,
+    };
+    expect(networkEnvProblems(parseAll(SOL), 'production')).toEqual([]);
+    expect(
+      networkEnvProblems(
+        parseAll({ ...SOL, LIVE_SOLANA_HOT_WALLET_PRIVATE_KEY: SOLANA_DEV.hotWalletKey.toUpperCase().replace('0X', '0x') }),
+        'production',
+      ),
+    ).toEqual(["LIVE_SOLANA_HOT_WALLET_PRIVATE_KEY: the Solana stand-in's development key is refused in production"]);
+    // The development default, written as a person copies it (Base58).
+    expect(
+      networkEnvProblems(parseAll({ ...SOL, LIVE_SOLANA_FEE_WALLET_ADDRESS: 'EoUMaXvq9gFZysztJTpY1cGSY6vxyfwx3tvxSyR4hYCc' }), 'production'),
+    ).toEqual(["LIVE_SOLANA_FEE_WALLET_ADDRESS: the Solana stand-in's development fee wallet is refused in production"]);
+    const { LIVE_SOLANA_FEE_WALLET_ADDRESS: _fee, ...noFee } = SOL;
+    expect(networkEnvProblems(parseAll(noFee), 'production')).toEqual([
+      'LIVE_SOLANA_FEE_WALLET_ADDRESS: required in production for the enabled SOLANA rails (their invoices are settled only with a fee wallet)',
+    ]);
+    // Development settles to the stand-in's fee wallet without configuration.
+    expect(networkEnvProblems(parseAll({ ...noFee, LIVE_SOLANA_GAS_WALLET_PRIVATE_KEY: SOLANA_DEV.gasWalletKey }), 'development')).toEqual([]);
   });
 
   it('refuses the development mnemonic for the test network too, whatever its case and spacing', () => {

@@ -2,6 +2,7 @@ import { privateKeyToAddress } from 'viem/accounts';
 import { z } from 'zod';
 import { CHAIN_SPECS, parseRails } from '@/lib/config/rails';
 import { ENV_ADDRESS } from './env-addresses';
+import { solanaDevKeyProblems } from './solana/dev-key-problems';
 import { SOLANA_ENV } from './solana/solana-env';
 import { modeSeparationProblems, railEnvProblems } from './rail-env-problems';
 
@@ -264,5 +265,11 @@ export function networkEnvProblems(e: NetworkEnv, appEnv: string): string[] {
     problems.push(`TEST_CHAIN_ID: the test network's chain id (${testChainId}) must differ from LIVE_CHAIN_ID in production`);
   }
   problems.push(...railEnvProblems(e), ...modeSeparationProblems(e));
+  problems.push(
+    ...solanaDevKeyProblems(e, {
+      modes: e.TEST_RPC_URL !== undefined ? ['LIVE', 'TEST'] : ['LIVE'],
+      railEnabled: parseRails(e.RAILS).some((r) => CHAIN_SPECS[r.chain].family === CHAIN_SPECS.SOLANA.family),
+    }),
+  );
   return problems;
 }

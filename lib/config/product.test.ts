@@ -10,9 +10,9 @@ describe('railsSentence', () => {
     expect(railsSentence(parseRails('ETHEREUM:USDT,ARBITRUM:USDT'))).toBe('USDT on BNB Smart Chain, Ethereum and Arbitrum One');
   });
 
-  it('every rail: USDT on five networks (none on Base), USDC on five (none on TRON)', () => {
+  it('every rail: USDT on six networks (none on Base), USDC on six (none on TRON)', () => {
     expect(railsSentence(ALL_RAILS)).toBe(
-      'USDT on BNB Smart Chain, Ethereum, Polygon PoS, Arbitrum One and TRON; USDC on BNB Smart Chain, Ethereum, Polygon PoS, Arbitrum One and Base',
+      'USDT on BNB Smart Chain, Ethereum, Polygon PoS, Arbitrum One, TRON and Solana; USDC on BNB Smart Chain, Ethereum, Polygon PoS, Arbitrum One, Base and Solana',
     );
   });
 });

@@ -237,7 +237,7 @@ export const gasCoinOf = (chain: ChainKey): string => CHAIN_SPECS[chain].nativeC
 
 /**
  * The networks the API offers (its request and response enums, hence the OpenAPI document): every network but a
- * not-offered one (`notOffered`), so a Solana chain is no documented value until its rail is offered.
+ * not-offered one (`notOffered`, none at present: Solana's was removed once the rail matrix covered it).
  */
 export const OFFERED_CHAINS = CHAINS.filter((c) => !CHAIN_SPECS[c].notOffered) as unknown as readonly [ChainKey, ...ChainKey[]];
 
@@ -280,7 +280,7 @@ export function splitRailId(id: RailId): RailKey {
   return { chain, token };
 }
 
-/** Every offered (network, token) pair of the table: BSC USDT, BSC USDC, Ethereum USDT and USDC, ... (not Solana's yet). */
+/** Every offered (network, token) pair of the table: BSC USDT, BSC USDC, Ethereum USDT and USDC, ..., Solana's two. */
 export const ALL_RAILS: readonly RailKey[] = CHAINS.filter((chain) => !CHAIN_SPECS[chain].notOffered).flatMap((chain) =>
   ASSETS.filter((token) => CHAIN_SPECS[chain].tokens[token]).map((token) => ({ chain, token })),
 );

@@ -1,36 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSolanaNode, type SolanaNode } from '@/devtools/solana-node/solana-node';
-import { ADDRESS_CODECS } from '@/lib/chain/address-codecs';
 import type { SolanaNetwork } from '@/lib/chain/network';
-import { CHAIN_SPECS } from '@/lib/config/rails';
-import { SOLANA_DEV } from '@/lib/config/solana/dev-network';
 import { faultySolanaNode } from '@/lib/testing/solana-payer';
 import { readSolanaWallets } from './read-solana-wallets';
+import { solanaTestNetwork } from '@/lib/testing/solana-network';
 
 /** Issue 49: the console's wallet read of a Solana network on the stand-in: SOL of the gas and hot wallets, the hot wallet's tokens. */
-const codec = ADDRESS_CODECS.solana;
 let node: SolanaNode;
 let net: SolanaNetwork;
 
 beforeAll(async () => {
   node = await startSolanaNode({ finalizedDepth: 4 });
-  net = {
-    family: 'solana',
-    mode: 'test',
-    chain: 'SOLANA',
-    token: 'USDC',
-    chainId: CHAIN_SPECS.SOLANA.devChainId.test,
-    rpcUrl: node.url,
-    tokenAddress: codec.wireForm(SOLANA_DEV.mints.USDC),
-    decimals: 6,
-    confirmations: CHAIN_SPECS.SOLANA.confirmations,
-    gasWalletKey: SOLANA_DEV.gasWalletKey,
-    hotWalletKey: SOLANA_DEV.hotWalletKey,
-    tokens: [
-      { asset: 'USDC', address: codec.wireForm(SOLANA_DEV.mints.USDC), decimals: 6 },
-      { asset: 'USDT', address: codec.wireForm(SOLANA_DEV.mints.USDT), decimals: 6 },
-    ],
-  };
+  net = solanaTestNetwork(node, { assets: ['USDC', 'USDT'] });
 });
 afterAll(async () => {
   await node?.stop();

@@ -1,6 +1,6 @@
-import { eq, ilike, or, sql } from 'drizzle-orm';
+import { eq, ilike, or, sql, type Column, type SQL } from 'drizzle-orm';
 import { chainTransfers, events, invoices, orders, settlements, settlementTxs, tenants, webhookDeliveries, withdrawals } from '@/db/schema';
-import { addressFamilyOf } from '@/lib/chain/address-rules';
+import { addressFamilyOf, txIdRuleOf } from '@/lib/chain/address-rules';
 import { storedAddress } from '@/lib/chain/deposit-keys';
 import type { Db } from '@/lib/db';
 import { chainGone } from '@/lib/invoices/chain-gone';
@@ -17,8 +17,6 @@ export interface SearchHit {
   notWatched?: boolean;
 }
 
-// A transaction id: `0x` + 32 bytes on EVM networks, the same 32 bytes without `0x` on TRON.
-const TX_HASH = /^(0x)?[0-9a-fA-F]{64}$/;
 const LIMIT = 25;
 /** The columns hold 18 decimals; a summary shows the amount as the API does, in its own token. */
 const units = (amount: string, token: string) => `${formatAmount(amount)} ${token}`;
@@ -94,13 +92,12 @@ export async function searchConsole(db: Db, raw: string): Promise<SearchHit[]> {
         mode: w.mode,
         summary: `${w.status} · ${units(w.amount, w.token)} · destination`,
       });
-  } else if (TX_HASH.test(q)) {
-    const h = q.toLowerCase();
-    for (const t of await db
-      .select()
-      .from(chainTransfers)
-      .where(sql`lower(${chainTransfers.txHash}) = ${h}`)
-      .limit(LIMIT))
+  } else if (txIdRuleOf(q)) {
+    // A transaction id of any family (its rule: lib/chain/address-rules.ts): hex in any case, Base58 exactly as given.
+    const exact = !txIdRuleOf(q)!.caseInsensitive;
+    const h = exact ? q : q.toLowerCase();
+    const same = (column: SQL | Column) => (exact ? sql`${column} = ${h}` : sql`lower(${column}) = ${h}`);
+    for (const t of await db.select().from(chainTransfers).where(same(chainTransfers.txHash)).limit(LIMIT))
       hits.push({
         kind: 'payment',
         id: t.invoiceId,
@@ -111,7 +108,7 @@ export async function searchConsole(db: Db, raw: string): Promise<SearchHit[]> {
     for (const w of await db
       .select()
       .from(withdrawals)
-      .where(or(sql`lower(${withdrawals.txHash}) = ${h}`, sql`${h} = any(${withdrawals.replacedTxHashes})`))
+      .where(or(same(withdrawals.txHash), sql`${h} = any(${withdrawals.replacedTxHashes})`))
       .limit(LIMIT))
       hits.push({
         kind: 'withdrawal',
@@ -124,7 +121,7 @@ export async function searchConsole(db: Db, raw: string): Promise<SearchHit[]> {
       .select({ step: settlementTxs.step, invoiceId: settlements.invoiceId, tenantId: settlements.tenantId, mode: settlements.mode })
       .from(settlementTxs)
       .innerJoin(settlements, eq(settlements.id, settlementTxs.settlementId))
-      .where(sql`lower(${settlementTxs.txHash}) = ${h}`)
+      .where(same(settlementTxs.txHash))
       .limit(LIMIT);
     for (const s of sweeps)
       hits.push({

@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
+import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { SOLANA_DEV } from '@/lib/config/solana/dev-network';
 
 /** The public key of an ed25519 seed (`0x` + 64 hex), as `0x` + 64 hex (the form Solana settings take besides Base58). */
@@ -7,13 +7,6 @@ export function ed25519PublicKeyHex(seed: `0x${string}`): `0x${string}` {
   const spki = createPublicKey(createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' })).export({ format: 'der', type: 'spki' });
   return `0x${spki.subarray(-32).toString('hex')}`;
 }
-
-/**
- * The fee wallet of a local stand-in: its `other` account (devtools/solana-node derives each account from
- * sha256(`solana-stand-in:<name>`)). The worker settles a network only with a fee wallet, and Solana's 32-byte keys
- * cannot borrow BSC's.
- */
-export const STAND_IN_FEE_WALLET = ed25519PublicKeyHex(`0x${createHash('sha256').update('solana-stand-in:other').digest('hex')}`);
 
 /**
  * The variables that point a mode at a local Solana stand-in (devtools/solana-node), named as docs/rails.md
@@ -29,7 +22,7 @@ export function localSolanaEnv(mode: 'test' | 'live', url: string): Record<strin
     [`${p}_SOLANA_USDT_ADDRESS`]: SOLANA_DEV.mints.USDT,
     [`${p}_SOLANA_GAS_WALLET_PRIVATE_KEY`]: SOLANA_DEV.gasWalletKey,
     [`${p}_SOLANA_HOT_WALLET_PRIVATE_KEY`]: SOLANA_DEV.hotWalletKey,
-    [`${p}_SOLANA_FEE_WALLET_ADDRESS`]: STAND_IN_FEE_WALLET,
+    [`${p}_SOLANA_FEE_WALLET_ADDRESS`]: SOLANA_DEV.feeWallet,
     ...(mode === 'test' ? { TEST_SOLANA_FAUCET_PRIVATE_KEY: SOLANA_DEV.faucetKey } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import { startSolanaNode, type SolanaNode } from '@/devtools/solana-node/solana-node';
 import { SOLANA_DEV } from '@/lib/config/solana/dev-network';
 import { solanaEnvAddress } from '@/lib/config/solana/env-address';
-import { STAND_IN_FEE_WALLET, ed25519PublicKeyHex, localSolanaEnv } from './local-solana-env';
+import { ed25519PublicKeyHex, localSolanaEnv } from './local-solana-env';
 
 /**
  * A mode's Solana stand-in for `npm run dev` and the e2e stack (devtools/solana-node, docs/solana.md §1): a slot
@@ -24,8 +24,8 @@ export function planLocalSolana(opts: {
     const node = await startSolanaNode({ port, slotTimeMs: opts.slotTimeMs, finalizedDepth: opts.finalizedDepth });
     opts.started(node);
     const hex = (a: string) => solanaEnvAddress(a);
-    const planned = [url, SOLANA_DEV.mints.USDC, SOLANA_DEV.mints.USDT, STAND_IN_FEE_WALLET, ed25519PublicKeyHex(SOLANA_DEV.gasWalletKey)];
-    const actual = [node.url, hex(node.mints.USDC), hex(node.mints.USDT), hex(node.keys.other.address), hex(node.keys.gas.address)];
+    const planned = [url, SOLANA_DEV.mints.USDC, SOLANA_DEV.mints.USDT, ed25519PublicKeyHex(SOLANA_DEV.gasWalletKey)];
+    const actual = [node.url, hex(node.mints.USDC), hex(node.mints.USDT), hex(node.keys.fee.address), hex(node.keys.gas.address)];
     planned.push(ed25519PublicKeyHex(SOLANA_DEV.hotWalletKey), ed25519PublicKeyHex(SOLANA_DEV.faucetKey));
     actual.push(hex(node.keys.hot.address), hex(node.keys.faucet.address));
     if (planned.some((v, i) => v !== actual[i])) {

@@ -8,14 +8,13 @@ import { solanaDepositOwner } from '@/lib/chain/solana/deposit-owner-key';
 import { readDeposits } from '@/lib/chain/solana/read-deposits';
 import { solanaRpc } from '@/lib/chain/solana/rpc';
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
-import { CHAIN_SPECS } from '@/lib/config/rails';
-import { SOLANA_DEV } from '@/lib/config/solana/dev-network';
 import { watchNetwork } from '@/lib/payments/watch-families';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { solanaPayer } from '@/lib/testing/solana-payer';
 import { createInvoice } from './create-invoice';
 import { CreateInvoiceBody } from './schemas';
+import { solanaTestNetwork } from '@/lib/testing/solana-network';
 
 /**
  * Issue 49 step 1, with the Solana rail enabled in a test (a network override; RAILS cannot enable it): an invoice
@@ -30,23 +29,7 @@ let net: SolanaNetwork & { rpcUrl: string; tokenAddress: NonNullable<SolanaNetwo
 beforeAll(async () => {
   node = await startSolanaNode({ finalizedDepth: FINALIZED_DEPTH });
   t = await createTestTenant();
-  const codec = ADDRESS_CODECS.solana;
-  net = {
-    family: 'solana',
-    mode: 'test',
-    chain: 'SOLANA',
-    token: 'USDC',
-    chainId: CHAIN_SPECS.SOLANA.devChainId.test,
-    rpcUrl: node.url,
-    tokenAddress: codec.wireForm(SOLANA_DEV.mints.USDC),
-    decimals: 6,
-    confirmations: CHAIN_SPECS.SOLANA.confirmations,
-    depositMnemonic: DEV_MNEMONIC,
-    gasWalletKey: SOLANA_DEV.gasWalletKey,
-    hotWalletKey: SOLANA_DEV.hotWalletKey,
-    faucetKey: SOLANA_DEV.faucetKey,
-    tokens: [{ asset: 'USDC', address: codec.wireForm(SOLANA_DEV.mints.USDC), decimals: 6 }],
-  };
+  net = solanaTestNetwork(node);
   setNetworkOverride('test', net);
 });
 afterAll(async () => {

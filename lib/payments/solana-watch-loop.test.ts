@@ -6,14 +6,12 @@ import { sleep } from '@/lib/async/sleep';
 import { ADDRESS_CODECS } from '@/lib/chain/address-codecs';
 import { clearRailVerdicts } from '@/lib/chain/rail-stops';
 import { setNetworkOverride, type SolanaNetwork } from '@/lib/chain/network';
-import { DEV_MNEMONIC } from '@/lib/config/network-env';
-import { CHAIN_SPECS } from '@/lib/config/rails';
-import { SOLANA_DEV } from '@/lib/config/solana/dev-network';
 import { createInvoice } from '@/lib/invoices/create-invoice';
 import { CreateInvoiceBody } from '@/lib/invoices/schemas';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { solanaPayer } from '@/lib/testing/solana-payer';
 import { watchChainLoop } from './watch-loop';
+import { solanaTestNetwork } from '@/lib/testing/solana-network';
 
 /**
  * The watch loop (the worker's job) watches Solana through its family's loop entry: with slots made on a timer, an
@@ -25,22 +23,7 @@ let node: SolanaNode;
 let net: SolanaNetwork & { rpcUrl: string; tokenAddress: NonNullable<SolanaNetwork['tokenAddress']>; depositMnemonic: string };
 beforeAll(async () => {
   node = await startSolanaNode({ slotTimeMs: SLOT_MS, finalizedDepth: FINALIZED_DEPTH });
-  const codec = ADDRESS_CODECS.solana;
-  net = {
-    family: 'solana',
-    mode: 'test',
-    chain: 'SOLANA',
-    token: 'USDC',
-    chainId: CHAIN_SPECS.SOLANA.devChainId.test,
-    rpcUrl: node.url,
-    tokenAddress: codec.wireForm(SOLANA_DEV.mints.USDC),
-    decimals: 6,
-    confirmations: CHAIN_SPECS.SOLANA.confirmations,
-    depositMnemonic: DEV_MNEMONIC,
-    gasWalletKey: SOLANA_DEV.gasWalletKey,
-    hotWalletKey: SOLANA_DEV.hotWalletKey,
-    tokens: [{ asset: 'USDC', address: codec.wireForm(SOLANA_DEV.mints.USDC), decimals: 6 }],
-  };
+  net = solanaTestNetwork(node);
   setNetworkOverride('test', net);
 });
 afterAll(async () => {

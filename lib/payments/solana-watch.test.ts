@@ -5,8 +5,6 @@ import { startSolanaNode, type SolanaNode } from '@/devtools/solana-node/solana-
 import { ADDRESS_CODECS } from '@/lib/chain/address-codecs';
 import { loadCursor } from '@/lib/chain/cursor';
 import { setNetworkOverride, type SolanaNetwork } from '@/lib/chain/network';
-import { DEV_MNEMONIC } from '@/lib/config/network-env';
-import { CHAIN_SPECS } from '@/lib/config/rails';
 import { SOLANA_DEV } from '@/lib/config/solana/dev-network';
 import { createInvoice } from '@/lib/invoices/create-invoice';
 import { expireInvoices } from '@/lib/invoices/expire-invoices';
@@ -15,6 +13,7 @@ import { createTestTenant } from '@/lib/testing/fixtures';
 import { listAddresses, resetScreeningAfterEach } from '@/lib/testing/screening';
 import { faultySolanaNode, solanaPayer } from '@/lib/testing/solana-payer';
 import { watchNetwork } from './watch-families';
+import { solanaTestNetwork } from '@/lib/testing/solana-network';
 
 /**
  * Issue 49 step 3: the Solana watcher through the family-neutral entry (watchNetwork). A payment into an invoice's
@@ -31,21 +30,7 @@ const codec = ADDRESS_CODECS.solana;
 beforeAll(async () => {
   node = await startSolanaNode({ finalizedDepth: FINALIZED_DEPTH });
   t = await createTestTenant();
-  net = {
-    family: 'solana',
-    mode: 'test',
-    chain: 'SOLANA',
-    token: 'USDC',
-    chainId: CHAIN_SPECS.SOLANA.devChainId.test,
-    rpcUrl: node.url,
-    tokenAddress: codec.wireForm(SOLANA_DEV.mints.USDC),
-    decimals: 6,
-    confirmations: CHAIN_SPECS.SOLANA.confirmations,
-    depositMnemonic: DEV_MNEMONIC,
-    gasWalletKey: SOLANA_DEV.gasWalletKey,
-    hotWalletKey: SOLANA_DEV.hotWalletKey,
-    tokens: [{ asset: 'USDC', address: codec.wireForm(SOLANA_DEV.mints.USDC), decimals: 6 }],
-  };
+  net = solanaTestNetwork(node);
   setNetworkOverride('test', net);
 });
 afterAll(async () => {

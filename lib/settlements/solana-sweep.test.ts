@@ -8,9 +8,7 @@ import { setNetworkOverride, type SolanaNetwork } from '@/lib/chain/network';
 import { associatedTokenAccount } from '@/lib/chain/solana/associated-token-account';
 import { solanaRpc } from '@/lib/chain/solana/rpc';
 import { readSolanaTokenBalance } from '@/lib/chain/solana/token-balance';
-import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import { CHAIN_SPECS } from '@/lib/config/rails';
-import { SOLANA_DEV } from '@/lib/config/solana/dev-network';
 import { createInvoice } from '@/lib/invoices/create-invoice';
 import { CreateInvoiceBody } from '@/lib/invoices/schemas';
 import { watchNetwork } from '@/lib/payments/watch-families';
@@ -19,6 +17,7 @@ import { faultySolanaNode, solanaPayer } from '@/lib/testing/solana-payer';
 import { createSettlements } from './create-settlements';
 import { runSettlements } from './run-settlements';
 import { settleConcurrency, settleInvoice, type SettleHooks, type SettleNetwork } from './settle-invoice';
+import { solanaTestNetwork } from '@/lib/testing/solana-network';
 
 /**
  * Issue 49: a CONFIRMED Solana invoice swept from its deposit token account to the hot wallet's, the gas wallet paying,
@@ -38,24 +37,7 @@ const rpc = () => solanaRpc(node.url);
 beforeAll(async () => {
   node = await startSolanaNode({ finalizedDepth: FINALIZED_DEPTH });
   t = await createTestTenant({ invoiceFeeRate: '0.01' });
-  net = {
-    family: 'solana',
-    mode: 'test',
-    chain: 'SOLANA',
-    token: 'USDC',
-    chainId: CHAIN_SPECS.SOLANA.devChainId.test,
-    rpcUrl: node.url,
-    tokenAddress: codec.wireForm(SOLANA_DEV.mints.USDC),
-    decimals: 6,
-    confirmations: CHAIN_SPECS.SOLANA.confirmations,
-    depositMnemonic: DEV_MNEMONIC,
-    gasWalletKey: SOLANA_DEV.gasWalletKey,
-    hotWalletKey: SOLANA_DEV.hotWalletKey,
-    feeWallet: codec.parse(node.keys.other.address),
-    sweepMinimum: '0.10',
-    sweepFee: '0.01',
-    tokens: [{ asset: 'USDC', address: codec.wireForm(SOLANA_DEV.mints.USDC), decimals: 6 }],
-  };
+  net = solanaTestNetwork(node, { feeWallet: codec.parse(node.keys.other.address), sweepMinimum: '0.10', sweepFee: '0.01' });
   setNetworkOverride('test', net);
 });
 afterAll(async () => {

@@ -1,15 +1,14 @@
 import { generateKeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSolanaNode, type SolanaNode } from '@/devtools/solana-node/solana-node';
-import { ADDRESS_CODECS } from '@/lib/chain/address-codecs';
 import type { SolanaNetwork } from '@/lib/chain/network';
 import { RpcReadError } from '@/lib/chain/rpc-batch';
 import { solanaDepositOwner } from '@/lib/chain/solana/deposit-owner-key';
 import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import { CHAIN_SPECS } from '@/lib/config/rails';
-import { SOLANA_DEV } from '@/lib/config/solana/dev-network';
 import { faultySolanaNode, solanaPayer } from '@/lib/testing/solana-payer';
 import { solvencyFamily } from './solvency-families';
+import { solanaTestNetwork } from '@/lib/testing/solana-network';
 
 /**
  * Issue 49: the solvency run's read of a Solana network (through SOLVENCY_FAMILIES): the hot wallet's and the deposit
@@ -17,30 +16,13 @@ import { solvencyFamily } from './solvency-families';
  * wallet was read at, on the stand-in.
  */
 const FINALIZED_DEPTH = 4;
-const codec = ADDRESS_CODECS.solana;
 let node: SolanaNode;
 let net: SolanaNetwork;
 const chainId = CHAIN_SPECS.SOLANA.devChainId.test;
 
 beforeAll(async () => {
   node = await startSolanaNode({ finalizedDepth: FINALIZED_DEPTH });
-  net = {
-    family: 'solana',
-    mode: 'test',
-    chain: 'SOLANA',
-    token: 'USDC',
-    chainId,
-    rpcUrl: node.url,
-    tokenAddress: codec.wireForm(SOLANA_DEV.mints.USDC),
-    decimals: 6,
-    confirmations: CHAIN_SPECS.SOLANA.confirmations,
-    gasWalletKey: SOLANA_DEV.gasWalletKey,
-    hotWalletKey: SOLANA_DEV.hotWalletKey,
-    tokens: [
-      { asset: 'USDC', address: codec.wireForm(SOLANA_DEV.mints.USDC), decimals: 6 },
-      { asset: 'USDT', address: codec.wireForm(SOLANA_DEV.mints.USDT), decimals: 6 },
-    ],
-  };
+  net = solanaTestNetwork(node, { chainId, assets: ['USDC', 'USDT'] });
 });
 afterAll(async () => {
   await node?.stop();

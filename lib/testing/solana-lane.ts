@@ -17,11 +17,8 @@ import { TOKEN_PROGRAM_ADDRESS, getInitializeAccount3Instruction } from '@solana
 import { withdrawals } from '@/db/schema';
 import { startSolanaNode } from '@/devtools/solana-node/solana-node';
 import { ApiError } from '@/lib/api/errors';
-import { ADDRESS_CODECS } from '@/lib/chain/address-codecs';
 import { setNetworkOverride, type SolanaNetwork } from '@/lib/chain/network';
 import { solanaRpc } from '@/lib/chain/solana/rpc';
-import { CHAIN_SPECS } from '@/lib/config/rails';
-import { SOLANA_DEV } from '@/lib/config/solana/dev-network';
 import { rowsOf, type Db } from '@/lib/db';
 import { getBalance } from '@/lib/ledger/get-balance';
 import { postLedgerEntry } from '@/lib/ledger/post-entry';
@@ -30,6 +27,7 @@ import { createWithdrawal } from '@/lib/withdrawals/create-withdrawal';
 import type { LaneNetwork } from '@/lib/withdrawals/lane-helpers';
 import { processWithdrawals, type LaneOptions } from '@/lib/withdrawals/process-withdrawals';
 import { createTestTenant } from './fixtures';
+import { solanaTestNetwork } from './solana-network';
 import { solanaPayer } from './solana-payer';
 
 export const FINALIZED_DEPTH = 4;
@@ -37,31 +35,19 @@ export const RENT = 2_039_280n;
 
 /**
  * A Solana USDC rail for withdrawal tests: the stand-in (finalized 4 slots behind), its dev mints and wallets, the
- * rail enabled by a test override (RAILS cannot: it is not offered) with a 0.40 network fee at 150 USD/SOL, and the
+ * rail enabled by a test override (the test environment's RAILS does not enable it) with a 0.40 network fee at 150 USD/SOL, and the
  * hot wallet holding 1,000 USDC. `stop` removes the override and stops the node. Test files running side by side
  * share the database, and a lane tracks and sends every withdrawal of its mode and chain id: each file gives its own
  * `chainId`, so no file's lane takes another's withdrawals to its own stand-in.
  */
 export async function startSolanaLane(opts: { chainId?: number } = {}) {
   const node = await startSolanaNode({ finalizedDepth: FINALIZED_DEPTH });
-  const codec = ADDRESS_CODECS.solana;
-  const net: LaneNetwork<SolanaNetwork> = {
-    family: 'solana',
-    mode: 'test',
-    chain: 'SOLANA',
-    token: 'USDC',
-    chainId: opts.chainId ?? CHAIN_SPECS.SOLANA.devChainId.test,
-    rpcUrl: node.url,
-    tokenAddress: codec.wireForm(SOLANA_DEV.mints.USDC),
-    decimals: 6,
-    confirmations: CHAIN_SPECS.SOLANA.confirmations,
-    gasWalletKey: SOLANA_DEV.gasWalletKey,
-    hotWalletKey: SOLANA_DEV.hotWalletKey,
-    tokens: [{ asset: 'USDC', address: codec.wireForm(SOLANA_DEV.mints.USDC), decimals: 6 }],
+  const net: LaneNetwork<SolanaNetwork> = solanaTestNetwork(node, {
+    ...(opts.chainId !== undefined && { chainId: opts.chainId }),
     minWithdrawal: '0.50',
     networkFee: '0.40',
     gasCoinUsd: '150',
-  };
+  });
   setNetworkOverride('test', net);
   await node.mintTo('USDC', node.keys.hot.address, 1_000_000_000n);
   node.advance(1);
@@ -138,7 +124,7 @@ export async function usdcTenant(balance: string) {
 }
 export type UsdcTenant = Awaited<ReturnType<typeof usdcTenant>>;
 
-/** A USDC withdrawal on SOLANA as the route makes one (the API's chain enum has no SOLANA while it is not offered). */
+/** A USDC withdrawal on SOLANA as the route makes one (without the route's request parsing and auth). */
 export const withdrawSolana = (t: UsdcTenant, amount: string, destinationAddress: string) =>
   createWithdrawal(
     t.db,

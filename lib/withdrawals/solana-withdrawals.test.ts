@@ -22,8 +22,8 @@ import { processWithdrawals } from './process-withdrawals';
 /**
  * Issue 49: USDC withdrawals on Solana from the hot wallet, the gas wallet paying the fee and, when the destination
  * wallet has no token account yet, its rent, which is the withdrawal's network fee (reserved in full at creation,
- * the part a transfer did not need given back when it completes). The rail is enabled by a test override (it is
- * not offered: the API's chain enum has no SOLANA), so withdrawals are made as the route would make them.
+ * the part a transfer did not need given back when it completes). The rail is enabled by a test override, and
+ * withdrawals are made as the route would make them (the rail matrix makes them through the API).
  * The RPC fault scenarios: solana-withdrawals-faults.test.ts.
  */
 let lane: SolanaLane;

@@ -20,4 +20,9 @@ export interface AddressRule {
   shape: string;
   /** True when letter case is presentation only (EVM's EIP-55 checksum): two spellings differing in case are one address. */
   caseInsensitive: boolean;
+  /**
+   * A transaction id of the family as a person pastes one (the console's search): its anchored shape, and whether
+   * its case is presentation only (hex) or part of it (Base58).
+   */
+  txId: { pattern: RegExp; caseInsensitive: boolean };
 }

@@ -1,7 +1,7 @@
 /**
  * A capability a family's rail does not have yet (issue 49: Solana's watcher, sweep, withdrawal lane…): its table
  * entry throws this instead of answering, so nothing reads "nothing found" or "sent" from code that was never
- * built. The rail is not offered meanwhile (lib/config/rails.ts `notOffered`), so only a test reaches one.
+ * built. A rail is not offered while one it needs is missing (lib/config/rails.ts `notOffered`).
  */
 export class UnsupportedOnRailError extends Error {
   readonly code = 'not_supported_on_rail';

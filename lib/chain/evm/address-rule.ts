@@ -9,4 +9,6 @@ export const EVM_ADDRESS_RULE: AddressRule = {
   name: 'EVM (0x…)',
   shape: '0x followed by 40 hex characters',
   caseInsensitive: true,
+  // A transaction hash: `0x` + 32 bytes in hex.
+  txId: { pattern: /^0x[0-9a-fA-F]{64}$/, caseInsensitive: true },
 };

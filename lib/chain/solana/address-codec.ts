@@ -10,8 +10,8 @@ const toBase58 = (bytes: string) => getAddressDecoder().decode(Buffer.from(check
 
 /**
  * Solana: an account is a 32-byte public key; the wire form and the stored form are the same Base58 text, which is
- * canonical (one spelling per key), so rows compare as strings. In ADDRESS_CODECS since Solana is a chain family;
- * its rails are not offered until the rail is complete (docs/solana.md).
+ * canonical (one spelling per key), so rows compare as strings. In ADDRESS_CODECS since Solana is a chain family
+ * (docs/solana.md).
  */
 export const SOLANA_ADDRESS_CODEC: AddressCodec<'solana'> = {
   family: 'solana',

@@ -14,4 +14,6 @@ export const SOLANA_ADDRESS_RULE: AddressRule = {
   name: 'Solana (Base58)',
   shape: 'a Solana address: 43 or 44 Base58 characters (fewer only after leading 1s)',
   caseInsensitive: false,
+  // A transaction id is its first signature: Base58 of 64 bytes, 86 to 88 characters, case-sensitive.
+  txId: { pattern: /^[1-9A-HJ-NP-Za-km-z]{86,88}$/, caseInsensitive: false },
 };

@@ -60,6 +60,8 @@ const instruction = z.object({
 /** Each method's `result`, by method name. */
 export const SOLANA_RPC_RESULTS = {
   getSlot: u64,
+  /** The hash of the chain's first block: which cluster the node serves (mainnet-beta, devnet, a stand-in). */
+  getGenesisHash: pubkey,
   getBlockHeight: u64,
   getMinimumBalanceForRentExemption: u64,
   getBalance: withContext(u64),

@@ -10,4 +10,6 @@ export const TRON_ADDRESS_RULE: AddressRule = {
   name: 'TRON (T…)',
   shape: 'a TRON address: T followed by 33 Base58 characters',
   caseInsensitive: false,
+  // A transaction id: the same 32 bytes of hex as EVM's hash, without `0x`.
+  txId: { pattern: /^[0-9a-fA-F]{64}$/, caseInsensitive: true },
 };

@@ -3,8 +3,8 @@ import { solanaEnvAddressSchema, solanaPrivateKey } from './env-address';
 
 /**
  * Solana's variables (docs/solana.md). Apart from the EVM and TRON networks' (lib/config/network-env.ts) because
- * its wallet keys are ed25519 seeds, not secp256k1. RAILS refuses SOLANA rails while the rail is not offered
- * (lib/config/rails.ts `notOffered`), so these only configure the network a test or dev run overrides in.
+ * its wallet keys are ed25519 seeds, not secp256k1. They configure the SOLANA network once RAILS enables a
+ * SOLANA rail; outside production the stand-in's fixed mints and keys (dev-network.ts) fill what is unset.
  */
 export const SOLANA_ENV: Record<string, z.ZodType> = Object.fromEntries(
   (['TEST', 'LIVE'] as const).flatMap((p) => [

@@ -1,12 +1,17 @@
 import { familyOf, splitRailId, type Asset, type ChainFamily, type ChainKey, type RailId } from '@/lib/config/rails';
 import { startEvmMatrixChain } from './evm-chain';
 import type { MatrixChain, MatrixChainStarter } from './matrix-chain';
+import { startSolanaMatrixChain } from './solana-chain';
 import { startTronMatrixChain } from './tron-chain';
 
 export type { MatrixChain };
 
 /** Each family's matrix chain: a family missing here cannot have a dev rail (matrix-coverage.test.ts). */
-export const MATRIX_CHAINS: Partial<Record<ChainFamily, MatrixChainStarter>> = { evm: startEvmMatrixChain, tron: startTronMatrixChain };
+export const MATRIX_CHAINS: Partial<Record<ChainFamily, MatrixChainStarter>> = {
+  evm: startEvmMatrixChain,
+  tron: startTronMatrixChain,
+  solana: startSolanaMatrixChain,
+};
 
 /** The networks of a list of rails, each with the tokens the list enables on it (one chain per network, shared by its rails). */
 export function networksOf(rails: readonly RailId[]): Map<ChainKey, Asset[]> {
