@@ -24,7 +24,7 @@ export function planLocalSolana(opts: {
     const node = await startSolanaNode({ port, slotTimeMs: opts.slotTimeMs, finalizedDepth: opts.finalizedDepth });
     opts.started(node);
     const hex = (a: string) => solanaEnvAddress(a);
-    const planned = [url, SOLANA_DEV.mints.USDC, SOLANA_DEV.mints.USDT, ed25519PublicKeyHex(SOLANA_DEV.gasWalletKey)];
+    const planned = [url, SOLANA_DEV.mints.USDC, SOLANA_DEV.mints.USDT, SOLANA_DEV.feeWallet, ed25519PublicKeyHex(SOLANA_DEV.gasWalletKey)];
     const actual = [node.url, hex(node.mints.USDC), hex(node.mints.USDT), hex(node.keys.fee.address), hex(node.keys.gas.address)];
     planned.push(ed25519PublicKeyHex(SOLANA_DEV.hotWalletKey), ed25519PublicKeyHex(SOLANA_DEV.faucetKey));
     actual.push(hex(node.keys.hot.address), hex(node.keys.faucet.address));
