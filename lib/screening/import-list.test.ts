@@ -7,7 +7,8 @@ import { auditLog } from '@/db/schema';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { ImportRefused, importScreeningList } from './import-list';
 import { MalformedSdnError } from './parse-sdn';
-import { readListFile, SHIPPED_LIST_PATH } from './screening-list';
+import { screenAddress } from './screen-address';
+import { readListFile, setScreeningList, SHIPPED_LIST_PATH } from './screening-list';
 
 const actor = { kind: 'system' as const, id: 'cli', label: 'test import' };
 const NEW_EVM = '0x' + 'ab'.repeat(20);
@@ -17,7 +18,11 @@ function setup() {
   const target = path.join(mkdtempSync(path.join(tmpdir(), 'sdn-import-')), 'ofac-sdn.json');
   copyFileSync(SHIPPED_LIST_PATH, target);
   const shipped = readListFile(SHIPPED_LIST_PATH);
-  const rows = [...shipped.snapshot.families.evm.entries.map((e) => `ETH,${e}`), ...shipped.snapshot.families.tron.entries.map((e) => `TRX,${e}`)];
+  const rows = [
+    ...shipped.snapshot.families.evm.entries.map((e) => `ETH,${e}`),
+    ...shipped.snapshot.families.tron.entries.map((e) => `TRX,${e}`),
+    ...shipped.snapshot.families.solana.entries.map((e) => `SOL,${e}`),
+  ];
   return { target, shipped, rows };
 }
 
@@ -73,5 +78,32 @@ describe('gateway screening:import', () => {
     expect(readFileSync(target, 'utf8')).toBe(before);
     const forced = await importScreeningList(t.db, half, { date: '2025-01-01', actor, target, force: true });
     expect(forced.counts.evm!.removed).toBeGreaterThan(50);
+  });
+
+  it('screens Solana: the shipped list holds the published SOL entries, and an import adds and counts Solana ones', async () => {
+    // OFAC's "Digital Currency Address - SOL" entries as 0xB10C's sanctioned_addresses_SOL.txt lists them (docs/screening.md).
+    const published = [
+      '42RLPACwZPx3vYYmxSueqsogfynBDqXK298EDsNoyoHi',
+      'Fc1EwQUZyTEagaDvA1utHXCcZNyG1x2PLt2DfNu1cJdH',
+      'FuCC7GoYwt5TsNTjWL23Xx9UKCvC18chjMEFPL3vJDCC',
+    ];
+    const shipped = readListFile(SHIPPED_LIST_PATH);
+    expect(shipped.snapshot.families.solana.entries).toEqual(published);
+    const NEW_SOL = 'BPFLoaderUpgradeab1e11111111111111111111111';
+    const t = await createTestTenant();
+    const { target, rows } = setup();
+    const csv = ['asset,address', ...rows, `SOL,${NEW_SOL}`].join('\n');
+    const report = await importScreeningList(t.db, csv, { date: '2025-01-03', actor, target });
+    expect(report.counts.solana).toMatchObject({ added: 1, removed: 0 });
+    expect(report.counts.evm).toMatchObject({ added: 0, removed: 0 });
+    const written = readListFile(target);
+    expect(written.snapshot.families.solana.count).toBe(4);
+    setScreeningList(written);
+    try {
+      for (const a of [...published, NEW_SOL]) expect(screenAddress('solana', a)).toMatchObject({ outcome: 'listed', listVersion: written.version });
+      expect(screenAddress('solana', '11111111111111111111111111111112').outcome).toBe('clean');
+    } finally {
+      setScreeningList(null);
+    }
   });
 });
