@@ -12,6 +12,7 @@ import { startAnvil, type AnvilChain } from '@/lib/testing/anvil';
 import { toEvm } from '@/lib/chain/tron/address';
 import { startTronNode } from '@/devtools/tron-node/tron-node';
 import { startDevMail } from '@/lib/dev/dev-mail';
+import { deployTronCollector } from '@/lib/dev/tron-collector';
 import {
   E2E_EVM_CHAINS,
   EXCHANGE_KEY,
@@ -21,6 +22,7 @@ import {
   STACK_PORT,
   TOKEN_ADDRESS,
   TRON_CHAIN_ID,
+  TRON_COLLECTOR,
   TRON_PORT,
   TRON_SOLIDIFY_DEPTH,
   TRON_USDT_ADDRESS,
@@ -63,6 +65,9 @@ if (toEvm(tron.usdtHex).toLowerCase() !== TRON_USDT_ADDRESS.toLowerCase()) {
   process.exit(1);
 }
 await tron.mintUsdt(tron.keys.other.address, 1_000_000_000_000n);
+// The subscription collector where the env says (TEST_TRON_COLLECTOR_ADDRESS), the energy wallet staked for pulls.
+const tronCollector = await deployTronCollector(tron.url, tron.keys.gas, TRON_COLLECTOR);
+console.error(`[e2e stack] TRON collector ${tronCollector.address}: ${tronCollector.energy} energy to deploy`);
 
 // The mail catcher the stack's SMTP_URL points at.
 const mail = await startDevMail(MAIL_PORTS);
@@ -76,7 +81,13 @@ worker.on('exit', (code) => {
   process.exit(1);
 });
 
-const server = createServer((_req, res) => res.end('ok')).listen(STACK_PORT, '127.0.0.1');
+// /health; and POST /tron/warp?to=<ms>: the stand-in's next block at that chain time (a subscription's next period,
+// weeks ahead, begins on chain: e2e/tron-subscription-autocollect.spec.ts).
+const server = createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://stack');
+  if (req.method === 'POST' && url.pathname === '/tron/warp') tron.warpTo(Number(url.searchParams.get('to')));
+  res.end('ok');
+}).listen(STACK_PORT, '127.0.0.1');
 
 async function stop() {
   server.close();
