@@ -41,6 +41,14 @@ async function invoiceEmailLink(invoiceId: string) {
   return (await mail())!.data.payUrl!.replace(/^https?:\/\/[^/]+/, BASE);
 }
 
+/** Waits until the transaction is in a block (the e2e stand-in mines every 3 s). */
+async function inBlock(txId: string) {
+  const tw = new TronWeb({ fullHost: TRON });
+  await expect
+    .poll(async () => ((await tw.trx.getUnconfirmedTransactionInfo(txId)) as { blockNumber?: number }).blockNumber ?? 0, { timeout: 30_000 })
+    .toBeGreaterThan(0);
+}
+
 /** Signs and sends a contract call as `who` (TronWeb, as TronLink does); resolves once it is in a block, successful. */
 async function send(who: { privateKey: string; address: string }, contract: string, fn: string, params: { type: string; value: unknown }[]) {
   const tw = new TronWeb({ fullHost: TRON, privateKey: who.privateKey });
@@ -105,8 +113,10 @@ test('a TRON payer turns on automatic collection at the checkout (signed as Tron
   const acc = utils.accounts.generateAccount();
   const payer = { privateKey: acc.privateKey, address: acc.address.base58 };
   const faucet = new TronWeb({ fullHost: TRON, privateKey: TRON_KEYS.faucet.slice(2) });
-  expect((await faucet.trx.sendTransaction(payer.address, 1_000_000_000)).result).toBe(true);
-  await payOnTron(payer.address, '100');
+  const trx = await faucet.trx.sendTransaction(payer.address, 1_000_000_000);
+  expect(trx.result).toBe(true);
+  await inBlock(trx.transaction.txID);
+  await inBlock(await payOnTron(payer.address, '100'));
   await send(payer, token, 'approve(address,uint256)', [
     { type: 'address', value: spender },
     { type: 'uint256', value: amount },
@@ -130,7 +140,7 @@ test('a TRON payer turns on automatic collection at the checkout (signed as Tron
 
   // This period is paid now, by transfer (from the stack's faucet), and confirmed by the TRON watcher.
   const first = await m.json(`/v1/invoices/${sub.latestInvoiceId}`);
-  await payOnTron(first.depositAddress, first.amount);
+  await payOnTron(first.depositAddress, first.amountExpected);
   await expect.poll(async () => (await m.json(`/v1/invoices/${sub.latestInvoiceId}`)).status, { timeout: 60_000 }).toBe('CONFIRMED');
 
   // The next period, billed and collected by the jobs (run here at its time); the chain's clock at its start.
@@ -153,7 +163,11 @@ test('a TRON payer turns on automatic collection at the checkout (signed as Tron
     .poll(
       async () => {
         await runCollection(db, { now: next, tenantId: row!.tenantId });
-        return (await pullOf()).map((p) => p.status);
+        const rows = await pullOf();
+        // A reverted pull says why (the stand-in's receipt and revert data).
+        if (rows[0]?.status === 'failed')
+          console.log(`[tron autocollect] failed pull ${JSON.stringify(await tw.trx.getUnconfirmedTransactionInfo(rows[0].txHash!))}`);
+        return rows.map((p) => p.status);
       },
       { timeout: 60_000, intervals: [1_000] },
     )

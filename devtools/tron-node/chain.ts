@@ -170,6 +170,12 @@ export class StandInChain {
     return this.serial(async () => {
       const number = this.head.number + 1;
       const ts = Math.max(this.head.timestamp + SLOT_MS, Math.ceil(this.warpTo / SLOT_MS) * SLOT_MS);
+      if (this.warpTo) {
+        // anvil's own clock moves too: transactions are traced on its pending block, whose time is that clock's.
+        const pending = await this.rpc<{ timestamp: string }>('eth_getBlockByNumber', ['pending', false]);
+        const ahead = ts / 1000 - Number(pending.timestamp);
+        if (ahead > 0) await this.rpc('evm_increaseTime', [ahead]);
+      }
       this.warpTo = 0;
       const packed: TxRecord[] = [];
       const pool = this.pool;
