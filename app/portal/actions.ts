@@ -51,7 +51,7 @@ export async function setUpCollectionPortalAction(
   if (!form.success) return { error: 'Please enter the wallet address you signed with.' };
   try {
     const on = await setUpCollectionFromPortal(await getDb(), (await cookies()).get(PORTAL_COOKIE)?.value, form.data.subscriptionId, form.data.payer);
-    return { on: on.payer };
+    return { on: on.shownPayer };
   } catch (err) {
     if (err instanceof ApiError) return { error: err.message };
     throw err;

@@ -80,7 +80,7 @@ export async function setUpCollectionAction(_prev: AutoCollectState, formData: F
   const claim = form.data.claim || (await cookies()).get(CLAIM_COOKIE)?.value;
   try {
     const on = await setUpCollectionFromCheckout(await getDb(), form.data.invoiceId, { claimToken: claim, payer: form.data.payer });
-    return { on: on.payer };
+    return { on: on.shownPayer };
   } catch (err) {
     if (err instanceof ApiError) return { error: err.message };
     throw err;

@@ -4,10 +4,10 @@ import { useActionState, useState, useSyncExternalStore } from 'react';
 import type { CollectionOffer } from '@/lib/subscriptions/collect/collection-offer';
 import type { AutoCollectState } from './actions';
 import { CopyField } from './copy-field';
+import { INJECTED_WALLETS, WALLET_NAMES } from './wallets';
 
 type Offer = Extract<CollectionOffer, { supported: true }>;
 const noSubscription = () => () => {};
-type Eip1193 = { request: (a: { method: string; params?: unknown[] }) => Promise<unknown> };
 
 /** The cap, the period and how to stop it, in plain words: what the payer agrees to. */
 export function AutoCollectTerms({ offer }: { offer: Offer }) {
@@ -24,33 +24,11 @@ export function AutoCollectTerms({ offer }: { offer: Offer }) {
   );
 }
 
-/** The wallet's two transactions, sent through an injected wallet (window.ethereum), each awaited until mined. */
-async function signWithWallet(offer: Offer): Promise<string> {
-  const eth = (window as unknown as { ethereum?: Eip1193 }).ethereum!;
-  const [from] = (await eth.request({ method: 'eth_requestAccounts' })) as string[];
-  await eth.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: `0x${offer.signing.chainId.toString(16)}` }] });
-  const mined = async (hash: unknown) => {
-    for (let i = 0; i < 120; i++) {
-      const r = (await eth.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { status?: string } | null;
-      if (r) {
-        if (r.status !== '0x1') throw new Error('The transaction failed on chain.');
-        return;
-      }
-      await new Promise((ok) => setTimeout(ok, 1000)); // the wallet has no push for receipts
-    }
-    throw new Error('The transaction is not mined yet: submit once it is.');
-  };
-  await mined(await eth.request({ method: 'eth_sendTransaction', params: [{ from, to: offer.signing.tokenAddress, data: offer.approveData }] }));
-  await mined(
-    await eth.request({ method: 'eth_sendTransaction', params: [{ from, to: offer.signing.collectorAddress, data: offer.authorizeData }] }),
-  );
-  return from!;
-}
-
 /**
  * Turning automatic collection on (the checkout of a subscription's invoice, the customer portal): the terms, what the
  * wallet signs (approve on the token, authorize on the collector: the same data as GET /v1/subscriptions/{id}/collection,
- * as an EIP-681 link and as calldata), a button for an injected wallet, and the form that gives the server the wallet's
+ * in the rail family's address form, as the call and its calldata, with an EIP-681 link on EVM), a button for the
+ * family's injected wallet (wallets.ts: window.ethereum, TronLink), and the form that gives the server the wallet's
  * address (it reads the permission back from the chain). `action` is the caller's server action; `hidden` its fields.
  */
 export function AutoCollectSetup({
@@ -67,11 +45,13 @@ export function AutoCollectSetup({
   const [walletError, setWalletError] = useState<string | null>(null);
   const [signing, setSigning] = useState(false);
   // False on the server and while hydrating (the server cannot know), then the browser's answer.
+  const wallet = INJECTED_WALLETS[offer.family];
   const hasWallet = useSyncExternalStore(
     noSubscription,
-    () => Boolean((window as unknown as { ethereum?: unknown }).ethereum),
+    () => wallet.present(),
     () => false,
   );
+  const walletName = WALLET_NAMES[offer.family];
   const s = offer.signing;
   if (state.on)
     return (
@@ -91,7 +71,10 @@ export function AutoCollectSetup({
           <CopyField label="Token contract" value={s.tokenAddress} />
           <CopyField label="approve: spender" value={s.approve.spender} />
           <CopyField label="approve: amount (base units)" value={offer.approveUnits} />
-          <CopyField label="Payment link (EIP-681)" value={offer.approveUri} />
+          {offer.approveUri ? <CopyField label="Payment link (EIP-681)" value={offer.approveUri} /> : null}
+          <p className="break-all font-mono text-xs text-slate-600">
+            approve({s.approve.spender}, {offer.approveUnits})
+          </p>
         </li>
         <li
           data-testid="autocollect-authorize"
@@ -105,7 +88,7 @@ export function AutoCollectSetup({
           ])}
           data-calldata={offer.authorizeData}
         >
-          <p>From the same wallet, call authorize on the collector:</p>
+          <p>From the same wallet ({walletName}), call authorize on the collector:</p>
           <CopyField label="Collector contract" value={s.collectorAddress} />
           <p className="break-all font-mono text-xs text-slate-600">
             authorize({s.authorize.subscriptionId}, {s.authorize.token}, {s.authorize.maxPerPeriod}, {s.authorize.periodSeconds}, {s.authorize.start})
@@ -122,7 +105,7 @@ export function AutoCollectSetup({
             setSigning(true);
             setWalletError(null);
             try {
-              setPayer(await signWithWallet(offer));
+              setPayer(await wallet.sign(offer));
             } catch (err) {
               setWalletError(err instanceof Error ? err.message : String(err));
             } finally {

@@ -66,6 +66,11 @@ export class StandInChain {
   /** false: blocks are made but pending transactions are left out (a node that never packs them). */
   packing = true;
   /**
+   * The next block's earliest timestamp (ms; 0: none): a stack's clock jump, so a period that starts weeks ahead (a
+   * subscription's) can begin on chain. Used once, rounded up to the 3 s slot; later blocks follow it 3 s apart.
+   */
+  warpTo = 0;
+  /**
    * Set (startTronNode's `reorgs`): each block's state is kept (an anvil snapshot and a copy of the TRON ledger)
    * so `reorg` can replace recent blocks. Off by default: the copies cost time per block.
    */
@@ -102,11 +107,9 @@ export class StandInChain {
   async addGenesis(chainId?: number) {
     const b = await this.rpc<{ hash: string; timestamp: string; transactionsRoot: string }>('eth_getBlockByNumber', ['0x0', false]);
     const id = blockId(0, b.hash);
-    if (chainId !== undefined && !(Number.isInteger(chainId) && chainId > 0 && chainId < 2 ** 32))
-      throw new Error(`chain id ${chainId}: not 4 bytes`);
     this.blocks.push({
       number: 0,
-      id: chainId === undefined ? id : id.slice(0, -8) + chainId.toString(16).padStart(8, '0'),
+      id: chainId === undefined ? id : genesisIdOf(chainId),
       parentId: '0'.repeat(64),
       timestamp: Number(b.timestamp) * 1000,
       txIds: [],
@@ -166,7 +169,14 @@ export class StandInChain {
   mine(): Promise<TronBlock> {
     return this.serial(async () => {
       const number = this.head.number + 1;
-      const ts = this.head.timestamp + SLOT_MS;
+      const ts = Math.max(this.head.timestamp + SLOT_MS, Math.ceil(this.warpTo / SLOT_MS) * SLOT_MS);
+      if (this.warpTo) {
+        // anvil's own clock moves too: transactions are traced on its pending block, whose time is that clock's.
+        const pending = await this.rpc<{ timestamp: string }>('eth_getBlockByNumber', ['pending', false]);
+        const ahead = ts / 1000 - Number(pending.timestamp);
+        if (ahead > 0) await this.rpc('evm_increaseTime', [ahead]);
+      }
+      this.warpTo = 0;
       const packed: TxRecord[] = [];
       const pool = this.pool;
       this.pool = [];
@@ -277,6 +287,17 @@ export class StandInChain {
 }
 
 /** TRON block id: the 8-byte number, then 24 bytes of the block hash (here anvil's). */
+/**
+ * The genesis id of a stand-in started with `chainId`: block 0, bytes derived from the chain id alone, the chain id
+ * last (what `eth_chainId` answers). Known before the node starts, so a transaction referring to the genesis block
+ * (TaPoS) can be built and its txID (hence a deployed contract's address) known in advance (lib/dev/tron-collector.ts).
+ */
+export function genesisIdOf(chainId: number): string {
+  if (!(Number.isInteger(chainId) && chainId > 0 && chainId < 2 ** 32)) throw new Error(`chain id ${chainId}: not 4 bytes`);
+  const hex = chainId.toString(16).padStart(8, '0');
+  return '0'.repeat(16) + createHash('sha256').update(`tron stand-in genesis ${hex}`).digest('hex').slice(0, 40) + hex;
+}
+
 export function blockId(number: number, evmHash: string): string {
   return number.toString(16).padStart(16, '0') + evmHash.slice(2 + 16);
 }

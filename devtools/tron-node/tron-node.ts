@@ -110,6 +110,13 @@ export async function startTronNode(opts: TronNodeOptions = {}) {
      * `drop`; mine to build the new branch. See StandInChain.reorg.
      */
     reorg: (depth: number, opts: { drop?: string[] } = {}) => chain.reorg(depth, opts),
+    /**
+     * The next block is at `ms` (chain time) or later: the clock jumps forward once, never back. Payments in later
+     * blocks are judged at the new time (an invoice that expired before it sees them late).
+     */
+    warpTo(ms: number) {
+      chain.warpTo = ms;
+    },
     /** false: blocks keep coming but pending transactions are never packed (they expire unmined). */
     setPacking(on: boolean) {
       chain.packing = on;

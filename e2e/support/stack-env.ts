@@ -5,6 +5,7 @@ import { DEV_MNEMONIC } from '../../lib/config/network-env';
 import { CHAIN_SPECS, UNPREFIXED_RAIL, familyOf, splitRailId, type Asset, type ChainKey } from '../../lib/config/rails';
 import { DEV_RAILS } from '../../lib/dev/dev-rails';
 import { localSolanaEnv } from '../../lib/dev/local-solana-env';
+import { planTronCollector, tronCollectorEnv } from '../../lib/dev/tron-collector';
 
 /**
  * The e2e chain and worker, known before anything starts so the config can
@@ -50,6 +51,17 @@ function tronKey(i: number): Hex {
 export const TRON_KEYS = { issuer: tronKey(0), gas: tronKey(1), hot: tronKey(2), faucet: tronKey(4) };
 /** The stand-in's USDT in its 0x form (the setting takes T… or 0x). */
 export const TRON_USDT_ADDRESS = getContractAddress({ from: privateKeyToAddress(TRON_KEYS.issuer), nonce: 0n });
+/**
+ * The subscription collector on the stand-in, deployed by the energy wallet (`gas`, its admin and operator) right
+ * after the stand-in starts (e2e/support/stack.ts): its deploy is built from the chain id and the planning time
+ * (lib/dev/tron-collector.ts), so its address is known here. The time is kept in the environment, as the chain ids are.
+ */
+process.env.E2E_TRON_COLLECTOR_PLANNED_AT ??= String(Date.now());
+export const TRON_COLLECTOR = planTronCollector({
+  chainId: TRON_CHAIN_ID,
+  owner: { hex: `41${privateKeyToAddress(TRON_KEYS.gas).slice(2)}` },
+  plannedAtMs: Number(process.env.E2E_TRON_COLLECTOR_PLANNED_AT),
+});
 
 /**
  * The Solana stand-in (devtools/solana-node) on a fixed port when a Solana rail is among the dev rails: 400 ms slots
@@ -140,6 +152,7 @@ export function stackEnv(): Record<string, string> {
     TEST_TRON_HOT_WALLET_PRIVATE_KEY: TRON_KEYS.hot,
     TEST_TRON_FAUCET_PRIVATE_KEY: TRON_KEYS.faucet,
     ...solanaEnv(),
+    ...tronCollectorEnv('test', TRON_COLLECTOR.address, TRON_KEYS.gas),
     // Deliveries may reach the spec's receiver on loopback, and the 8-attempt schedule (38 h) shrinks to about 3 s.
     WEBHOOK_ALLOW_PRIVATE_HOSTS: '127.0.0.0/8',
     WEBHOOK_RETRY_SCALE: '0.00002',

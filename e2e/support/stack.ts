@@ -14,6 +14,7 @@ import { startTronNode } from '@/devtools/tron-node/tron-node';
 import { startDevMail } from '@/lib/dev/dev-mail';
 import { planLocalSolana } from '@/lib/dev/local-solana';
 import type { SolanaNode } from '@/devtools/solana-node/solana-node';
+import { deployTronCollector } from '@/lib/dev/tron-collector';
 import {
   E2E_EVM_CHAINS,
   EXCHANGE_KEY,
@@ -26,6 +27,7 @@ import {
   STACK_PORT,
   TOKEN_ADDRESS,
   TRON_CHAIN_ID,
+  TRON_COLLECTOR,
   TRON_PORT,
   TRON_SOLIDIFY_DEPTH,
   TRON_USDT_ADDRESS,
@@ -68,6 +70,9 @@ if (toEvm(tron.usdtHex).toLowerCase() !== TRON_USDT_ADDRESS.toLowerCase()) {
   process.exit(1);
 }
 await tron.mintUsdt(tron.keys.other.address, 1_000_000_000_000n);
+// The subscription collector where the env says (TEST_TRON_COLLECTOR_ADDRESS), the energy wallet staked for pulls.
+const tronCollector = await deployTronCollector(tron.url, tron.keys.gas, TRON_COLLECTOR);
+console.error(`[e2e stack] TRON collector ${tronCollector.address}: ${tronCollector.energy} energy to deploy`);
 
 // The Solana stand-in (when a Solana rail is a dev rail): its faucet holds 1,000,000 of each mint from the start.
 let solana: SolanaNode | undefined;
@@ -88,7 +93,13 @@ worker.on('exit', (code) => {
   process.exit(1);
 });
 
-const server = createServer((_req, res) => res.end('ok')).listen(STACK_PORT, '127.0.0.1');
+// /health; and POST /tron/warp?to=<ms>: the stand-in's next block at that chain time (a subscription's next period,
+// weeks ahead, begins on chain: e2e/tron-subscription-autocollect.spec.ts).
+const server = createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://stack');
+  if (req.method === 'POST' && url.pathname === '/tron/warp') tron.warpTo(Number(url.searchParams.get('to')));
+  res.end('ok');
+}).listen(STACK_PORT, '127.0.0.1');
 
 async function stop() {
   server.close();

@@ -3412,7 +3412,7 @@ export interface components {
         SubscriptionCollection: {
             subscriptionId: string;
             /**
-             * @description unsupported: this rail has no collector (TRON, or no collector configured) or the plan is priced in fiat: pay by invoice. not_set_up: no payer's authorization kept. authorized: the next pull would go through. period_collected: this on-chain period's cap is used (it was pulled); the next one is pulled as usual. revoked: the payer revoked the permission on the collector. allowance_revoked: the allowance to the collector is zero. insufficient_allowance / insufficient_balance: the payer's allowance or balance is below the amount. canceled: automatic collection was turned off (cancelReason).
+             * @description unsupported: this rail has no collector (Solana, or no collector configured) or the plan is priced in fiat: pay by invoice. not_set_up: no payer's authorization kept. authorized: the next pull would go through. period_collected: this on-chain period's cap is used (it was pulled); the next one is pulled as usual. revoked: the payer revoked the permission on the collector. allowance_revoked: the allowance to the collector is zero. insufficient_allowance / insufficient_balance: the payer's allowance or balance is below the amount. canceled: automatic collection was turned off (cancelReason).
              * @enum {string}
              */
             state: "unsupported" | "not_set_up" | "authorized" | "period_collected" | "revoked" | "allowance_revoked" | "insufficient_allowance" | "insufficient_balance" | "canceled";
@@ -10640,7 +10640,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description The 0x wallet that approved the collector and called `authorize` (the permission is read back from the contract). */
+                    /** @description The wallet (`0x…` on EVM, `T…` on TRON) that approved the collector and called `authorize` (the permission is read back from the contract). */
                     payer: string;
                 };
             };

@@ -19,5 +19,5 @@ export async function turnOffCollectionFromPortal(db: Db, secret: unknown, subsc
 /** The portal's set-up, as the checkout's: the session is the credential, the consent is read back from the chain. */
 export async function setUpCollectionFromPortal(db: Db, secret: unknown, subscriptionId: string, payer: string, now = new Date()) {
   const { sub } = await portalSubscriptionOf(db, secret, subscriptionId, now);
-  return setUpCollection(db, sub.id, { payer: parsePayer(payer) }, { requireAllowance: true });
+  return setUpCollection(db, sub.id, { payer: parsePayer(sub.chain, payer) }, { requireAllowance: true });
 }

@@ -118,7 +118,7 @@ const CollectionState = z
     'canceled',
   ])
   .describe(
-    "unsupported: this rail has no collector (TRON, or no collector configured) or the plan is priced in fiat: pay by invoice. not_set_up: no payer's authorization kept. " +
+    "unsupported: this rail has no collector (Solana, or no collector configured) or the plan is priced in fiat: pay by invoice. not_set_up: no payer's authorization kept. " +
       "authorized: the next pull would go through. period_collected: this on-chain period's cap is used (it was pulled); the next one is pulled as usual. " +
       'revoked: the payer revoked the permission on the collector. allowance_revoked: the allowance to the collector is zero. ' +
       "insufficient_allowance / insufficient_balance: the payer's allowance or balance is below the amount. canceled: automatic collection was turned off (cancelReason).",
@@ -128,7 +128,9 @@ export const SetUpCollectionBody = z.strictObject({
   payer: z
     .string()
     .max(100)
-    .describe('The 0x wallet that approved the collector and called `authorize` (the permission is read back from the contract).'),
+    .describe(
+      'The wallet (`0x…` on EVM, `T…` on TRON) that approved the collector and called `authorize` (the permission is read back from the contract).',
+    ),
 });
 
 export const CollectionAttemptSchema = z.object({

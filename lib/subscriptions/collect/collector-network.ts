@@ -1,6 +1,6 @@
 import { keccak256, toHex, type Hex } from 'viem';
 import type { Plan } from '@/db/schema';
-import { getRail, onFamily, type Network } from '@/lib/chain/network';
+import { getRail, onFamily, type EvmNetwork, type Network, type TronNetwork } from '@/lib/chain/network';
 import { hasPermit, type Asset, type ChainFamily, type ChainKey } from '@/lib/config/rails';
 import type { Mode } from '@/lib/mode';
 
@@ -23,8 +23,8 @@ export interface CollectorNetwork {
   gasCoinUsd?: string;
   networkFee?: string;
   chain?: ChainKey;
-  /** The token takes an EIP-2612 permit (USDC): the payer may set up by two signatures (permitAndAuthorize). */
-  permit?: boolean;
+  /** The token takes an EIP-2612 permit (USDC; `hasPermit` of the rails table): the payer may set up by two signatures (permitAndAuthorize). */
+  permit: boolean;
   /** TRON: a pull the energy wallet's staked energy cannot pay may burn TRX (`<MODE>_TRON_ALLOW_TRX_BURN`), as a sweep may. */
   allowTrxBurn?: boolean;
 }
@@ -37,46 +37,29 @@ export type RailLookup = (mode: Mode, chain: ChainKey, token: Asset) => Network 
  */
 export function collectorNetworkOf(net: Network | undefined): CollectorNetwork | null {
   if (!net) return null;
-  return onFamily(net, {
-    evm: (n): CollectorNetwork | null =>
-      n.collectorAddress && n.rpcUrl && n.tokenAddress && n.gasWalletKey
-        ? {
-            family: n.family,
-            mode: n.mode,
-            chainId: n.chainId,
-            rpcUrl: n.rpcUrl,
-            tokenAddress: n.tokenAddress,
-            decimals: n.decimals,
-            collectorAddress: n.collectorAddress,
-            operatorKey: n.gasWalletKey,
-            adminKey: n.collectorAdminKey,
-            gasCoinUsd: n.gasCoinUsd,
-            networkFee: n.networkFee,
-            chain: n.chain,
-            permit: hasPermit(n.chain, n.token),
-          }
-        : null,
-    // The energy wallet is the operator: pulls use its staked energy (the collector charges the caller all of it).
-    tron: (n): CollectorNetwork | null =>
-      n.collectorAddress && n.rpcUrl && n.tokenAddress && n.gasWalletKey
-        ? {
-            family: n.family,
-            mode: n.mode,
-            chainId: n.chainId,
-            rpcUrl: n.rpcUrl,
-            tokenAddress: n.tokenAddress,
-            decimals: n.decimals,
-            collectorAddress: n.collectorAddress,
-            operatorKey: n.gasWalletKey,
-            adminKey: n.collectorAdminKey,
-            gasCoinUsd: n.gasCoinUsd,
-            networkFee: n.networkFee,
-            chain: n.chain,
-            allowTrxBurn: n.allowTrxBurn,
-          }
-        : null,
-    solana: () => null,
-  });
+  // EVM and TRON read the same settings; the energy wallet is TRON's operator (pulls use its staked energy: the
+  // collector charges the caller all of it), the gas wallet EVM's.
+  const withCollector = (n: EvmNetwork | TronNetwork): CollectorNetwork | null =>
+    n.collectorAddress && n.rpcUrl && n.tokenAddress && n.gasWalletKey
+      ? {
+          family: n.family,
+          mode: n.mode,
+          chainId: n.chainId,
+          rpcUrl: n.rpcUrl,
+          tokenAddress: n.tokenAddress,
+          decimals: n.decimals,
+          collectorAddress: n.collectorAddress,
+          operatorKey: n.gasWalletKey,
+          adminKey: n.collectorAdminKey,
+          gasCoinUsd: n.gasCoinUsd,
+          networkFee: n.networkFee,
+          chain: n.chain,
+          // From the rails table: USDC's EIP-2612 (no TRON token has one).
+          permit: hasPermit(n.chain, n.token),
+          allowTrxBurn: 'allowTrxBurn' in n ? n.allowTrxBurn : undefined,
+        }
+      : null;
+  return onFamily(net, { evm: withCollector, tron: withCollector, solana: () => null });
 }
 
 export const collectorRail =

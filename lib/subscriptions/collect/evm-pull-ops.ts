@@ -1,4 +1,4 @@
-import type { Address, Hex } from 'viem';
+import { isAddress, isAddressEqual, zeroAddress, type Address, type Hex } from 'viem';
 import { publicClient } from '@/lib/chain/clients';
 import { COLLECTOR_ABI } from '@/lib/chain/evm/collector/deploy-collector';
 import { readCollectionState } from '../read-collection-state';
@@ -16,6 +16,10 @@ export const EVM_PULL_OPS: PullOps = {
   costDecimals: 18,
   storedAddress: (a) => a.toLowerCase(),
   wireAddress: (a) => a.toLowerCase(),
+  // A mixed-case address must be checksum-valid (a typo is caught), and never the zero address.
+  payerProblem: (s) => (!isAddress(s, { strict: true }) || isAddressEqual(s, zeroAddress) ? 'is not a valid 0x address (40 hex characters)' : null),
+  abiAddress: (a) => a.toLowerCase() as Address,
+  approveLink: (p) => `ethereum:${p.token}@${p.chainId}/approve?address=${p.spender}&uint256=${p.units}`,
   readState: (net, p) =>
     readCollectionState(
       { rpcUrl: net.rpcUrl, collectorAddress: net.collectorAddress as Address },

@@ -46,6 +46,12 @@ export interface PullOps {
   /** An address (payer, deposit address) as stored; and as the API and the payer's wallet write it. */
   storedAddress(addr: string): string;
   wireAddress(stored: string): string;
+  /** Why the payer's typed or pasted wallet is not one of this family's (null: it is): checksum, zero address. */
+  payerProblem(input: string): string | null;
+  /** An address (wire or stored form) as the collector's ABI takes it (its 20 account bytes, `0x…`): TRON's calldata is EVM's. */
+  abiAddress(addr: string): `0x${string}`;
+  /** A link most of the family's wallets open as the token's `approve` (EIP-681 on EVM); null where there is none (TRON). */
+  approveLink(p: { token: string; chainId: number; spender: string; units: bigint }): string | null;
   /** Balance, allowance and what the permission allows now (one block where the family allows); a failed read throws. */
   readState(net: CollectorNetwork, p: { permissionId: Hex; payer: string; amount: bigint }): Promise<CollectionState>;
   readPermission(net: CollectorNetwork, payer: string, permissionId: Hex): Promise<Permission>;
@@ -65,6 +71,9 @@ const NO_PULLS: PullOps = {
   costDecimals: 9,
   storedAddress: (a) => a,
   wireAddress: (a) => a,
+  payerProblem: () => 'has no automatic collection on this chain',
+  abiAddress: none,
+  approveLink: () => null,
   readState: none,
   readPermission: none,
   depositAllowed: none,

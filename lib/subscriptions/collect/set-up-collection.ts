@@ -23,7 +23,7 @@ export async function setUpCollection(
   p: { payer: string },
   /** `requireAllowance`: the payer's own set-up (checkout, portal) also needs one period approved. */
   opts: { railLookup?: RailLookup; requireAllowance?: boolean } = {},
-): Promise<SubscriptionCollection> {
+): Promise<SubscriptionCollection & { shownPayer: string }> {
   const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId));
   if (!sub) throw notFound('Subscription');
   if (sub.status === 'canceled') throw new ApiError('invalid_state', 'This subscription is canceled: nothing more will be collected.');
@@ -74,5 +74,6 @@ export async function setUpCollection(
     // Set up again: counted from now, so a period e-mailed while collection was off is not pulled as well.
     .onConflictDoUpdate({ target: subscriptionCollections.subscriptionId, set: { ...row, createdAt: new Date() } })
     .returning();
-  return saved!;
+  // `shownPayer`: the payer as their wallet writes it (`0x…` lower case, `T…`), for the page that confirms it.
+  return { ...saved!, shownPayer: shown };
 }

@@ -1,11 +1,13 @@
 import { parseUnits } from 'viem';
 import type { Plan, Subscription } from '@/db/schema';
 import { periodSecondsOf, permissionIdOf, type CollectorNetwork } from './collector-network';
+import { pullOpsOf } from './pull-ops';
 
 /**
  * What the payer's wallet signs to allow automatic collection, the same data wherever it is shown (GET
  * /v1/subscriptions/{id}/collection, the checkout, the portal): `approve(spender, amount)` on the token, then
- * `authorize(subscriptionId, token, maxPerPeriod, periodSeconds, start)` on the collector. Amounts in base units.
+ * `authorize(subscriptionId, token, maxPerPeriod, periodSeconds, start)` on the collector. Amounts in base units;
+ * addresses as the payer's wallet writes them (`0x…` lower case on EVM, `T…` on TRON: the family's wire form).
  */
 export function collectionSigningData(
   sub: Pick<Subscription, 'id' | 'currentPeriodEnd'>,
@@ -13,15 +15,16 @@ export function collectionSigningData(
   net: CollectorNetwork,
 ) {
   const amount = parseUnits(plan.amount, net.decimals);
+  const wire = pullOpsOf(net).wireAddress;
   return {
     chainId: net.chainId,
-    tokenAddress: net.tokenAddress.toLowerCase(),
+    tokenAddress: wire(net.tokenAddress),
     decimals: net.decimals,
-    collectorAddress: net.collectorAddress.toLowerCase(),
-    approve: { spender: net.collectorAddress.toLowerCase(), amountPerPeriod: amount.toString() },
+    collectorAddress: wire(net.collectorAddress),
+    approve: { spender: wire(net.collectorAddress), amountPerPeriod: amount.toString() },
     authorize: {
       subscriptionId: permissionIdOf(sub.id),
-      token: net.tokenAddress.toLowerCase(),
+      token: wire(net.tokenAddress),
       maxPerPeriod: amount.toString(),
       periodSeconds: periodSecondsOf(plan),
       // Periods billed from the set-up on are pulled: the next one starts at the current period's end.

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectionPulls, emails, gasSpend, invoices, ledgerEntries, subscriptionPeriods } from '@/db/schema';
 import collector from '@/lib/chain/evm/collector/collector.json' with { type: 'json' };
 import { setNetworkOverride, type TronNetwork } from '@/lib/chain/network';
-import { toBase58 } from '@/lib/chain/tron/address';
 import { readTrc20Balance } from '@/lib/chain/tron/token-balance';
 import type { Db } from '@/lib/db';
 import { watchTron } from '@/lib/payments/watch-tron';
@@ -15,6 +14,10 @@ import { createPlan } from '../create-plan';
 import { createSubscription } from '../create-subscription';
 import { runBilling } from '../run-billing';
 import { CreatePlanBody, CreateSubscriptionBody } from '../schemas';
+import { decodeFunctionData, erc20Abi, getAddress } from 'viem';
+import { COLLECTOR_ABI } from '@/lib/chain/evm/collector/deploy-collector';
+import { toBase58, toEvm } from '@/lib/chain/tron/address';
+import { checkoutCollectionOffer } from './collection-offer';
 import { permissionIdOf } from './collector-network';
 import { runCollection, type CollectionOptions } from './run-collection';
 import { setUpCollection } from './set-up-collection';
@@ -280,5 +283,69 @@ describe('automatic collection on TRON (stand-in)', () => {
     expect(rows[0]).toMatchObject({ status: 'confirmed', replacedTxHashes: null });
     expect(await usdtOf(payer.address)).toBe(90n * USDT);
     expect(await usdtOf((await invoiceOf(p0.invoiceId)).depositAddress)).toBe(10n * USDT);
+  });
+
+  it("the checkout's offer on TRON is what TronLink signs (T… addresses); the payer signs it with TronWeb and POST …/collection turns it on", async () => {
+    t = await createTestTenant({ invoiceFeeRate: '0.01' });
+    db = t.db;
+    const plan = await createPlan(db, owner(), CreatePlanBody.parse({ name: 'Monthly', amount: '10.00', interval: 'month' }));
+    const sub = await createSubscription(
+      db,
+      owner(),
+      CreateSubscriptionBody.parse({ planId: plan.id, customerEmail: 'pat@example.com', chain: 'TRON' }),
+    );
+    const offer = (await checkoutCollectionOffer(db, sub.latestInvoiceId!))!;
+    expect(offer).toMatchObject({
+      supported: true,
+      family: 'tron',
+      amount: '10.00',
+      rail: 'USDT (TRC-20) on TRON',
+      periodDays: 28,
+      on: null,
+      approveUri: null, // TronLink has no approve link: the page shows the call
+      approveUnits: String(120n * USDT),
+      approveTotal: '120.00',
+      signing: {
+        tokenAddress: rail.node.usdt,
+        collectorAddress: net.collectorAddress,
+        approve: { spender: net.collectorAddress, amountPerPeriod: String(10n * USDT) },
+        authorize: { subscriptionId: permissionIdOf(sub.id), token: rail.node.usdt, maxPerPeriod: String(10n * USDT), periodSeconds: 28 * 86_400 },
+      },
+    });
+    if (!offer.supported) throw new Error('unreachable');
+    // The calldata a TronLink TriggerSmartContract carries: the ABI's, addresses as their 20 account bytes.
+    expect(decodeFunctionData({ abi: erc20Abi, data: offer.approveData }).args).toEqual([getAddress(toEvm(net.collectorAddress)), 120n * USDT]);
+    const s = offer.signing;
+    const a = s.authorize;
+    expect(decodeFunctionData({ abi: COLLECTOR_ABI, data: offer.authorizeData }).args).toEqual([
+      a.subscriptionId,
+      getAddress(toEvm(rail.node.usdt)),
+      10n * USDT,
+      BigInt(a.periodSeconds),
+      BigInt(a.start),
+    ]);
+    const acc = utils.accounts.generateAccount();
+    const payer = { privateKey: acc.privateKey, address: acc.address.base58 };
+    expect(new RegExp(`^${offer.payerInput.pattern}$`).test(payer.address)).toBe(true);
+    await rail.node.sendTrx(payer.address, 1_000_000_000);
+    await rail.node.mintUsdt(payer.address, 100n * USDT);
+    // What the page shows, signed as TronLink would: approve(collector, cap × 12), then authorize(…).
+    await send(payer, s.tokenAddress, 'approve(address,uint256)', [
+      { type: 'address', value: s.approve.spender },
+      { type: 'uint256', value: offer.approveUnits },
+    ]);
+    await send(payer, s.collectorAddress, 'authorize(bytes32,address,uint256,uint256,uint256)', [
+      { type: 'bytes32', value: a.subscriptionId },
+      { type: 'address', value: a.token },
+      { type: 'uint256', value: a.maxPerPeriod },
+      { type: 'uint256', value: a.periodSeconds },
+      { type: 'uint256', value: a.start },
+    ]);
+    const post = (p: string) => call('POST', `/v1/subscriptions/${sub.id}/collection`, { key: t.test, body: { payer: p } });
+    expect((await post(toEvm(payer.address))).body.code).toBe('invalid_address'); // an EVM address on a TRON rail
+    const on = await post(payer.address);
+    expect(on.status, on.text).toBe(200);
+    expect(on.body).toMatchObject({ state: 'authorized', payer: payer.address, allowance: '120', balance: '100' });
+    expect((await checkoutCollectionOffer(db, sub.latestInvoiceId!))!.on).toEqual({ payer: payer.address });
   });
 });

@@ -1,6 +1,6 @@
 import { erc20Abi, type Hex } from 'viem';
 import { COLLECTOR_ABI } from '@/lib/chain/evm/collector/deploy-collector';
-import { toBase58, toEvm, toHex41 } from '@/lib/chain/tron/address';
+import { parseTronAddress, toBase58, toEvm, toHex41 } from '@/lib/chain/tron/address';
 import { readTrc20Balance } from '@/lib/chain/tron/token-balance';
 import { readTronView } from '@/lib/chain/tron/view-call';
 import { tronClientOf } from '@/lib/chain/tron-network-client';
@@ -24,6 +24,17 @@ export const TRON_PULL_OPS: PullOps = {
   costDecimals: 6,
   storedAddress: (a) => toHex41(a),
   wireAddress: (a) => toBase58(a),
+  payerProblem(s) {
+    try {
+      parseTronAddress(s);
+      return null;
+    } catch (e) {
+      return `is not a valid TRON address: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  },
+  abiAddress: (a) => toEvm(a),
+  // TronLink has no approve link: the page shows the call (contract, function, arguments) it signs.
+  approveLink: () => null,
   // Three reads at the head: TRON's HTTP API has no batch nor past block; each failed read throws.
   async readState(net, p) {
     const client = clientOf(net);

@@ -17,8 +17,12 @@ import type { PullProgress, PullRequest } from './pull-ops';
 
 /** Minutes, not TronWeb's 60 s: a resumed pull rebroadcasts the same bytes this long before it may be signed again. */
 const LIFETIME_MS = 5 * 60_000;
-/** The most energy a pull uses (136,584 into a fresh deposit address on the stand-in, 70,584 into a holder's), with a margin. */
-const PULL_ENERGY = 150_000;
+/**
+ * The most energy a pull uses, with a margin: 136,584 into a fresh deposit address on the stand-in with an unlimited
+ * allowance, more with a finite one (the checkout's 12 periods: Tether writes the allowance down, and 150,000 ran out
+ * of energy in e2e/tron-subscription-autocollect.spec.ts).
+ */
+const PULL_ENERGY = 200_000;
 /** fee_limit caps all the energy a call may use, staked included (docs/tron.md §4): 100 sun per energy of PULL_ENERGY. */
 const PULL_FEE_LIMIT_SUN = PULL_ENERGY * 100;
 const ALLOW_FEE_LIMIT_SUN = 10_000_000;

@@ -1,22 +1,25 @@
 import { eq } from 'drizzle-orm';
-import { getAddress, isAddress, type Address } from 'viem';
-import { invoices, subscriptionPeriods } from '@/db/schema';
+import { invoices, subscriptionPeriods, subscriptions } from '@/db/schema';
 import { ApiError, notFound } from '@/lib/api/errors';
 import type { Db } from '@/lib/db';
 import { claimTokenMatches } from '@/lib/invoices/claim-token';
 import type { Mode } from '@/lib/mode';
+import { familyOf, type ChainKey } from '@/lib/config/rails';
 import { getSubscriptionOrThrow } from '../load-subscription';
 import type { RailLookup } from './collector-network';
+import { PULL_OPS } from './pull-ops';
 import { setUpCollection } from './set-up-collection';
 
-/** The payer's wallet as they typed or pasted it: a 0x address (checksum-valid when mixed case), never the zero address. */
-export function parsePayer(input: string): Address {
+/**
+ * The payer's wallet as they typed or pasted it, in the rail family's form (`0x…` checksum-valid when mixed case on
+ * EVM, a Base58Check `T…` on TRON), never the zero address: the family's rule (PULL_OPS), not a pattern here.
+ */
+export function parsePayer(chain: ChainKey, input: string): string {
   const s = input.trim();
-  if (!isAddress(s, { strict: true }) || /^0x0{40}$/i.test(s))
-    throw new ApiError('invalid_address', 'The wallet address must be the 0x address (40 hex characters) you signed with.', [
-      { path: 'payer', message: 'is not a valid 0x address' },
-    ]);
-  return getAddress(s);
+  const problem = PULL_OPS[familyOf(chain)].payerProblem(s);
+  if (problem)
+    throw new ApiError('invalid_address', `The wallet address ${problem}: give the address you signed with.`, [{ path: 'payer', message: problem }]);
+  return s;
 }
 
 type Opts = { railLookup?: RailLookup };
@@ -28,7 +31,7 @@ type Opts = { railLookup?: RailLookup };
  */
 export async function turnOnCollection(db: Db, where: { id: string; tenantId: string; mode: Mode }, payer: string, opts: Opts = {}) {
   const sub = await getSubscriptionOrThrow(db, where);
-  return setUpCollection(db, sub.id, { payer: parsePayer(payer) }, { ...opts, requireAllowance: true });
+  return setUpCollection(db, sub.id, { payer: parsePayer(sub.chain, payer) }, { ...opts, requireAllowance: true });
 }
 
 /**
@@ -38,13 +41,14 @@ export async function turnOnCollection(db: Db, where: { id: string; tenantId: st
  */
 export async function setUpCollectionFromCheckout(db: Db, invoiceId: string, p: { claimToken: string | undefined; payer: string }, opts: Opts = {}) {
   const [row] = await db
-    .select({ claimTokenHash: invoices.claimTokenHash, subscriptionId: subscriptionPeriods.subscriptionId })
+    .select({ claimTokenHash: invoices.claimTokenHash, subscriptionId: subscriptionPeriods.subscriptionId, chain: subscriptions.chain })
     .from(invoices)
     .leftJoin(subscriptionPeriods, eq(subscriptionPeriods.invoiceId, invoices.id))
+    .leftJoin(subscriptions, eq(subscriptions.id, subscriptionPeriods.subscriptionId))
     .where(eq(invoices.id, invoiceId));
   if (!row) throw notFound('Invoice');
   if (!claimTokenMatches(row.claimTokenHash, p.claimToken))
     throw new ApiError('claim_token_required', 'Open this page from the payment link you were given to turn on automatic collection.');
-  if (!row.subscriptionId) throw notFound('Subscription');
-  return setUpCollection(db, row.subscriptionId, { payer: parsePayer(p.payer) }, { ...opts, requireAllowance: true });
+  if (!row.subscriptionId || !row.chain) throw notFound('Subscription');
+  return setUpCollection(db, row.subscriptionId, { payer: parsePayer(row.chain, p.payer) }, { ...opts, requireAllowance: true });
 }
