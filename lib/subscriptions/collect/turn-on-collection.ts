@@ -1,12 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { getAddress, isAddress, type Address } from 'viem';
+import { getAddress, isAddress, type Address, type Hex } from 'viem';
+import type { z } from 'zod';
 import { invoices, subscriptionPeriods } from '@/db/schema';
 import { ApiError, notFound } from '@/lib/api/errors';
 import type { Db } from '@/lib/db';
 import { claimTokenMatches } from '@/lib/invoices/claim-token';
 import type { Mode } from '@/lib/mode';
 import { getSubscriptionOrThrow } from '../load-subscription';
+import type { PermitSetUpBody } from '../schemas';
 import type { RailLookup } from './collector-network';
+import { submitPermitSetUp, type PermitSubmission } from './submit-permit';
 import { setUpCollection } from './set-up-collection';
 
 /** The payer's wallet as they typed or pasted it: a 0x address (checksum-valid when mixed case), never the zero address. */
@@ -37,14 +40,57 @@ export async function turnOnCollection(db: Db, where: { id: string; tenantId: st
  * periods. A missing or wrong token is 403 `claim_token_required`; an invoice that is no subscription's is a 404.
  */
 export async function setUpCollectionFromCheckout(db: Db, invoiceId: string, p: { claimToken: string | undefined; payer: string }, opts: Opts = {}) {
+  const subscriptionId = await checkoutSubscriptionOf(db, invoiceId, p.claimToken);
+  return setUpCollection(db, subscriptionId, { payer: parsePayer(p.payer) }, { ...opts, requireAllowance: true });
+}
+
+/** The subscription of a checkout's invoice, once its claim token matched (403 `claim_token_required` otherwise). */
+async function checkoutSubscriptionOf(db: Db, invoiceId: string, claimToken: string | undefined): Promise<string> {
   const [row] = await db
     .select({ claimTokenHash: invoices.claimTokenHash, subscriptionId: subscriptionPeriods.subscriptionId })
     .from(invoices)
     .leftJoin(subscriptionPeriods, eq(subscriptionPeriods.invoiceId, invoices.id))
     .where(eq(invoices.id, invoiceId));
   if (!row) throw notFound('Invoice');
-  if (!claimTokenMatches(row.claimTokenHash, p.claimToken))
+  if (!claimTokenMatches(row.claimTokenHash, claimToken))
     throw new ApiError('claim_token_required', 'Open this page from the payment link you were given to turn on automatic collection.');
   if (!row.subscriptionId) throw notFound('Subscription');
-  return setUpCollection(db, row.subscriptionId, { payer: parsePayer(p.payer) }, { ...opts, requireAllowance: true });
+  return row.subscriptionId;
+}
+
+/** The API's and the pages' permit body as submitPermitSetUp takes it: the payer's address checked like the approve path's. */
+export function permitSubmissionOf(b: z.infer<typeof PermitSetUpBody>): PermitSubmission {
+  return {
+    payer: parsePayer(b.payer),
+    chainId: b.chainId,
+    permitValue: BigInt(b.permitValue),
+    deadline: BigInt(b.deadline),
+    permitSignature: b.permitSignature as Hex,
+    authorizeSignature: b.authorizeSignature as Hex,
+  };
+}
+
+/**
+ * POST /v1/subscriptions/{id}/collection/permit: the merchant forwards its payer's two USDC signatures; the gateway
+ * checks them, sends permitAndAuthorize from its gas wallet (the gas charged to the merchant) and turns collection on.
+ */
+export async function turnOnCollectionByPermit(
+  db: Db,
+  where: { id: string; tenantId: string; mode: Mode },
+  body: z.infer<typeof PermitSetUpBody>,
+  opts: Opts & { now?: Date } = {},
+) {
+  const sub = await getSubscriptionOrThrow(db, where);
+  return submitPermitSetUp(db, sub.id, permitSubmissionOf(body), opts);
+}
+
+/** The checkout's "sign" set-up on a USDC rail: the invoice's claim token is the credential, as for the approve path. */
+export async function setUpCollectionByPermitFromCheckout(
+  db: Db,
+  invoiceId: string,
+  p: { claimToken: string | undefined; body: z.infer<typeof PermitSetUpBody> },
+  opts: Opts & { now?: Date } = {},
+) {
+  const subscriptionId = await checkoutSubscriptionOf(db, invoiceId, p.claimToken);
+  return submitPermitSetUp(db, subscriptionId, permitSubmissionOf(p.body), opts);
 }
