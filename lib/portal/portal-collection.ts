@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Db } from '@/lib/db';
+import { permitOffer } from '@/lib/subscriptions/collect/permit-offer';
 import { submitPermitSetUp } from '@/lib/subscriptions/collect/submit-permit';
 import type { PermitSetUpBody } from '@/lib/subscriptions/schemas';
 import { setUpCollection } from '@/lib/subscriptions/collect/set-up-collection';
@@ -35,4 +36,10 @@ export async function setUpCollectionByPermitFromPortal(
 ) {
   const { sub } = await portalSubscriptionOf(db, secret, subscriptionId, now);
   return submitPermitSetUp(db, sub.id, permitSubmissionOf(body), { now });
+}
+
+/** The portal's "sign" button: the two messages for this payer's wallet, behind the session. */
+export async function permitOfferFromPortal(db: Db, secret: unknown, subscriptionId: string, payer: string, now = new Date()) {
+  const { sub } = await portalSubscriptionOf(db, secret, subscriptionId, now);
+  return permitOffer(db, sub.id, parsePayer(payer), { now });
 }

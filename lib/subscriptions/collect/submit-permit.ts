@@ -1,10 +1,10 @@
-import { eq } from 'drizzle-orm';
-import { parseUnits, type Address } from 'viem';
-import { plans, subscriptions, type SubscriptionCollection } from '@/db/schema';
-import { ApiError, notFound } from '@/lib/api/errors';
+import type { Address } from 'viem';
+import type { SubscriptionCollection } from '@/db/schema';
+import { ApiError } from '@/lib/api/errors';
 import { publicClient } from '@/lib/chain/clients';
 import type { Db } from '@/lib/db';
-import { collectorRail, periodSecondsOf, permissionIdOf, type RailLookup } from './collector-network';
+import type { RailLookup } from './collector-network';
+import { permitRailOf, permitTermsOf } from './permit-offer';
 import { setUpCollection } from './set-up-collection';
 import { findSetUp, recordSetUp, sendSetUp } from './permit-tx';
 import { verifyPermit, type PermitSubmission } from './verify-permit';
@@ -26,26 +26,12 @@ export async function submitPermitSetUp(
   /** `afterRecord`: tests stop the process between the record and the broadcast. */
   opts: { railLookup?: RailLookup; now?: Date; afterRecord?: () => void | Promise<void> } = {},
 ): Promise<SubscriptionCollection> {
-  const [sub] = await db.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId));
-  if (!sub) throw notFound('Subscription');
-  if (sub.status === 'canceled') throw new ApiError('invalid_state', 'This subscription is canceled: nothing more will be collected.');
-  const [plan] = await db.select().from(plans).where(eq(plans.id, sub.planId));
-  const net = plan!.priceCurrency ? null : collectorRail(opts.railLookup)(sub.mode, sub.chain, sub.token);
-  // The capability, not the family: only a token with EIP-2612 (USDC outside BSC) takes a permit.
-  if (!net?.permit)
-    throw new ApiError('validation_failed', "This rail's token takes no permit signature: approve and authorize from the wallet instead");
+  const { sub, plan, net } = await permitRailOf(db, subscriptionId, opts.railLookup);
   const client = publicClient(net.rpcUrl);
   const payer = p.payer.toLowerCase() as Address;
   let row = await findSetUp(db, net.chainId, p.authorizeSignature);
   if (!row || row.subscriptionId !== sub.id) {
-    const terms = {
-      subscriptionId: permissionIdOf(sub.id),
-      token: net.tokenAddress.toLowerCase() as Address,
-      maxPerPeriod: parseUnits(plan!.amount, net.decimals),
-      periodSeconds: BigInt(periodSecondsOf(plan!)),
-      // As offered (get-collection.ts): the periods billed from the set-up on are pulled.
-      start: BigInt(Math.floor(sub.currentPeriodEnd.getTime() / 1000)),
-    };
+    const terms = permitTermsOf(sub, plan, net);
     const verified = await verifyPermit(net, terms, p, opts.now ?? new Date()).catch(async (err: unknown) => {
       // A concurrent twin may have been recorded and mined meanwhile (the nonce moved on, so the pair no longer
       // verifies): its transaction is this consent's.

@@ -9,6 +9,7 @@ import type { Mode } from '@/lib/mode';
 import { getSubscriptionOrThrow } from '../load-subscription';
 import type { PermitSetUpBody } from '../schemas';
 import type { RailLookup } from './collector-network';
+import { permitOffer } from './permit-offer';
 import { submitPermitSetUp, type PermitSubmission } from './submit-permit';
 import { setUpCollection } from './set-up-collection';
 
@@ -93,4 +94,10 @@ export async function setUpCollectionByPermitFromCheckout(
 ) {
   const subscriptionId = await checkoutSubscriptionOf(db, invoiceId, p.claimToken);
   return submitPermitSetUp(db, subscriptionId, permitSubmissionOf(p.body), opts);
+}
+
+/** The checkout's "sign" button: the two messages for this payer's wallet (permitOffer), behind the claim token. */
+export async function permitOfferFromCheckout(db: Db, invoiceId: string, p: { claimToken: string | undefined; payer: string }) {
+  const subscriptionId = await checkoutSubscriptionOf(db, invoiceId, p.claimToken);
+  return permitOffer(db, subscriptionId, parsePayer(p.payer));
 }
