@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { createWalletClient, erc20Abi, http, parseSignature, parseUnits, serializeSignature, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectionSetups, gasSpend, ledgerEntries, subscriptionCollections, subscriptionPeriods } from '@/db/schema';
+import { collectionSetups, emails, gasSpend, ledgerEntries, subscriptionCollections, subscriptionPeriods } from '@/db/schema';
 import { COLLECTOR_ABI } from '@/lib/chain/evm/collector/deploy-collector';
 import { setNetworkOverride, type EvmNetwork } from '@/lib/chain/network';
 import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
@@ -14,6 +14,7 @@ import { withTestChain } from '@/lib/testing/test-chain';
 import { runBilling } from '../run-billing';
 import { permissionIdOf } from './collector-network';
 import { submitPermitSetUp } from './submit-permit';
+import { permitOfferFromCheckout, setUpCollectionByPermitFromCheckout } from './turn-on-collection';
 import { runCollection } from './run-collection';
 import { setUpCollection } from './set-up-collection';
 
@@ -320,5 +321,50 @@ describe("POST /v1/subscriptions/{id}/collection/permit: the gateway submits the
       expect(await sent()).toBe(before + 1);
       expect((await get(sub.id)).body.state).toBe('authorized');
     }
+  });
+
+  it("the checkout's sign path: the typed data and the submission need the invoice's claim token; then collection is on", async () => {
+    const plan = await call('POST', '/v1/plans', {
+      key: t.test,
+      body: { name: 'Daily now', amount: '10.00', chain: 'ETHEREUM', token: 'USDC', interval: 'day' },
+    });
+    const sub = (await call('POST', '/v1/subscriptions', { key: t.test, body: { planId: plan.body.id, customerEmail: 'cid@example.com' } })).body;
+    const [mail] = await t.db
+      .select({ data: emails.data })
+      .from(emails)
+      .where(and(eq(emails.kind, 'invoice'), eq(emails.subjectId, sub.latestInvoiceId)));
+    const claim = new URL(mail!.data.payUrl!).searchParams.get('claim')!;
+    const key = generatePrivateKey();
+    const payer = privateKeyToAccount(key).address;
+    await chain.mint(payer, '100');
+    await expect(permitOfferFromCheckout(t.db, sub.latestInvoiceId, { claimToken: 'x'.repeat(43), payer })).rejects.toMatchObject({
+      code: 'claim_token_required',
+    });
+    // What the page's wallet signs: the offer for this payer, its deadline moved to the chain's clock (the tests above moved it).
+    const offer = await permitOfferFromCheckout(t.db, sub.latestInvoiceId, { claimToken: claim, payer });
+    expect(offer).toMatchObject({ chainId: chain.chainId, permitValue: units('120').toString() });
+    const deadline = String((await chainNow()) + 3600);
+    const hex = async (td: TypedData) => {
+      const { v, r, s: sv } = await sign(key, { ...td, message: { ...td.message, deadline } });
+      return serializeSignature({ r, s: sv, v: BigInt(v) });
+    };
+    const body = {
+      payer,
+      chainId: offer.chainId,
+      permitValue: offer.permitValue,
+      deadline,
+      permitSignature: await hex(offer.typedData.permit as unknown as TypedData),
+      authorizeSignature: await hex(offer.typedData.authorize as unknown as TypedData),
+    };
+    const before = await sent();
+    await expect(setUpCollectionByPermitFromCheckout(t.db, sub.latestInvoiceId, { claimToken: undefined, body })).rejects.toMatchObject({
+      code: 'claim_token_required',
+    });
+    expect(await sent()).toBe(before);
+    expect(await setUpCollectionByPermitFromCheckout(t.db, sub.latestInvoiceId, { claimToken: claim, body })).toMatchObject({
+      status: 'active',
+      payer: payer.toLowerCase(),
+    });
+    expect(await sent()).toBe(before + 1);
   });
 });
