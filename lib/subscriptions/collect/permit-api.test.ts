@@ -1,10 +1,11 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { createWalletClient, erc20Abi, http, parseSignature, parseUnits, serializeSignature, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectionSetups, emails, gasSpend, ledgerEntries, subscriptionCollections, subscriptionPeriods } from '@/db/schema';
 import { COLLECTOR_ABI } from '@/lib/chain/evm/collector/deploy-collector';
 import { setNetworkOverride, type EvmNetwork } from '@/lib/chain/network';
+import { getNetworkCosts } from '@/lib/console/get-network-costs';
 import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
 import { Decimal } from '@/lib/money';
 import type { AnvilChain } from '@/lib/testing/anvil';
@@ -245,6 +246,13 @@ describe("POST /v1/subscriptions/{id}/collection/permit: the gateway submits the
     expect(charged[0]).toMatchObject({ referenceType: 'collection_setup', referenceId: perm!.id, currency: 'USDC' });
     expect(new Decimal(charged[0]!.amount).toFixed(2)).toBe(fee.neg().toFixed(2));
     expect(period!.invoiceId).toMatch(/^inv_/);
+    // The console sets the gas against what paid for it: the set-up's charge counts with the pulls'.
+    const fees = await t.db
+      .select()
+      .from(ledgerEntries)
+      .where(inArray(ledgerEntries.kind, ['pull_network_fee', 'setup_network_fee']));
+    const [costs] = (await getNetworkCosts(t.db, ['test'])).filter((r) => r.chainId === chain.chainId);
+    expect(new Decimal(costs!.windows['24h'].pullFees).toFixed(2)).toBe(fees.reduce((a, e) => a.minus(e.amount), new Decimal(0)).toFixed(2));
     // The statement lists it as a network fee with the set-up's transaction.
     const listed = await call('GET', '/v1/balance-transactions?type=network_fee', { key: t.test });
     expect(listed.body.data.map((d: { txHash: string }) => d.txHash)).toContain(perm!.txHash);
