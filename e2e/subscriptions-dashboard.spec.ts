@@ -66,7 +66,7 @@ test('issue 48 in the dashboard: plans on an EVM rail and on TRON, a subscriptio
   await page.getByLabel('Price in').selectOption('EUR');
   await page.getByLabel('Paid in').selectOption('ETHEREUM:USDC');
   await page.getByRole('button', { name: 'Create plan' }).click();
-  await expect(page.locator('#plan-price-in-msg')).toContainText('Fiat prices are offered for USDT plans');
+  await expect(page.locator('#plan-price-in-msg')).toContainText('must be absent for a USDC plan');
   await page.getByLabel('Paid in').selectOption('BSC:USDT');
   await page.getByRole('button', { name: 'Create plan' }).click();
   await expect(page.locator('[data-plan-id]').filter({ hasText: 'Pro in euros' })).toContainText('9.99 EUR in USDT on BSC');
