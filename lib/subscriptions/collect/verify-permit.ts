@@ -43,7 +43,7 @@ const refuse = (
   code: 'permit_expired' | 'permit_value_exceeds_cap' | 'permit_wrong_chain' | 'permit_invalid_signature',
   path: string,
   message: string,
-) => new ApiError(code, message, [{ path, message }]);
+) => new ApiError(code, `${path} ${message}`, [{ path, message }]);
 
 /** `eth_signTypedData_v4`'s data as viem hashes it: no EIP712Domain type, uint256 fields as bigints. */
 function asSigned(td: PermitTypedData['permit'] | PermitTypedData['authorize']) {
