@@ -43,6 +43,18 @@ test('issue 48 in the dashboard: plans on an EVM rail and on TRON, a subscriptio
   await expect(tronPlan).toContainText('12.50 USDT on TRON');
   await expect(tronPlan).toContainText('0 d / 3 d');
 
+  // Priced in a fiat currency ("Price in"): USDT plans only, the refusal under its field; then listed with its price.
+  await page.getByRole('button', { name: 'New plan' }).click();
+  await page.getByLabel('Name').fill('Pro in euros');
+  await page.getByLabel('Amount', { exact: true }).fill('9.99');
+  await page.getByLabel('Price in').selectOption('EUR');
+  await page.getByLabel('Paid in').selectOption('ETHEREUM:USDC');
+  await page.getByRole('button', { name: 'Create plan' }).click();
+  await expect(page.locator('#plan-price-in-msg')).toContainText('must be absent for a USDC plan');
+  await page.getByLabel('Paid in').selectOption('BSC:USDT');
+  await page.getByRole('button', { name: 'Create plan' }).click();
+  await expect(page.locator('[data-plan-id]').filter({ hasText: 'Pro in euros' })).toContainText('9.99 EUR in USDT on BSC');
+
   // A subscription to the TRON plan: the network picker holds the plan's token on every accepted network.
   const customer = uniqueEmail('customer');
   await page.getByRole('button', { name: 'New subscription' }).click();

@@ -280,7 +280,7 @@ export const MONEY_PATHS = {
       support: NO_TENANT,
       ...everyKey(
         no(
-          'no /v1 operation pulls, whatever the scope (GET /v1/subscriptions/{id}/collection only reads; POST …/collection keeps a permission only when the payer signed it on chain; creating a subscription bills)',
+          'no /v1 operation pulls, whatever the scope (GET /v1/subscriptions/{id}/collection only reads; POST …/collection keeps a permission only when the payer signed it on chain; POST …/collection/permit sends only the payer’s own signed permit and Authorize, which pull nothing; creating a subscription bills)',
         ),
       ),
       payer_with_claim_token: no(

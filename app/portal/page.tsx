@@ -7,7 +7,13 @@ import { portalPayLinks } from '@/lib/portal/portal-pay-links';
 import { portalSubscriptions } from '@/lib/portal/portal-subscriptions';
 import { PORTAL_COOKIE } from '@/lib/portal/portal-token';
 import { PortalCollection } from '@/components/portal/portal-collection';
-import { cancelAtPeriodEndAction, setUpCollectionPortalAction, turnOffCollectionAction } from './actions';
+import {
+  cancelAtPeriodEndAction,
+  permitOfferPortalAction,
+  setUpByPermitPortalAction,
+  setUpCollectionPortalAction,
+  turnOffCollectionAction,
+} from './actions';
 import { ChangeRailForm } from './change-rail-form';
 import { PayLink } from './pay-link';
 
@@ -66,7 +72,12 @@ export default async function PortalPage() {
                       <ChangeRailForm subscriptionId={s.id} token={s.token} chain={s.chain} networks={networks[s.token]!} />
                     )}
                     {s.collection ? (
-                      <PortalCollection offer={s.collection} turnOff={turnOffCollectionAction} setUp={setUpCollectionPortalAction} />
+                      <PortalCollection
+                        offer={s.collection}
+                        turnOff={turnOffCollectionAction}
+                        setUp={setUpCollectionPortalAction}
+                        permit={{ offer: permitOfferPortalAction, submit: setUpByPermitPortalAction }}
+                      />
                     ) : null}
                     {s.status !== 'canceled' &&
                       (s.cancelAtPeriodEnd ? (

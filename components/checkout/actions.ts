@@ -13,7 +13,12 @@ import { CLAIM_COOKIE, claimCookies } from '@/lib/http/secret-url-cookie';
 import { log } from '@/lib/log';
 import { autoRefund } from '@/lib/refunds/requests/auto-refund';
 import { proposeRefundAddress } from '@/lib/refunds/requests/propose-refund-address';
-import { setUpCollectionFromCheckout } from '@/lib/subscriptions/collect/turn-on-collection';
+import {
+  permitOfferFromCheckout,
+  setUpCollectionByPermitFromCheckout,
+  setUpCollectionFromCheckout,
+} from '@/lib/subscriptions/collect/turn-on-collection';
+import { PermitSetUpBody } from '@/lib/subscriptions/schemas';
 
 export interface RefundAddressState {
   error?: string;
@@ -81,6 +86,42 @@ export async function setUpCollectionAction(_prev: AutoCollectState, formData: F
   try {
     const on = await setUpCollectionFromCheckout(await getDb(), form.data.invoiceId, { claimToken: claim, payer: form.data.payer });
     return { on: on.shownPayer };
+  } catch (err) {
+    if (err instanceof ApiError) return { error: err.message };
+    throw err;
+  }
+}
+
+/** The checkout's and the portal's USDC "sign" path: the typed data for the wallet, then its two signatures. */
+export interface PermitActions {
+  offer: (hidden: Record<string, string>, payer: string) => Promise<{ offer?: Awaited<ReturnType<typeof permitOfferFromCheckout>>; error?: string }>;
+  submit: (hidden: Record<string, string>, body: z.input<typeof PermitSetUpBody>) => Promise<AutoCollectState>;
+}
+
+const Hidden = z.object({ invoiceId: z.string().min(1).max(64), claim: z.string().max(200).optional() });
+
+/** The two messages the payer's wallet signs for a set-up without a transaction (USDC): behind the claim token. */
+export async function permitOfferAction(hidden: Record<string, string>, payer: string): ReturnType<PermitActions['offer']> {
+  const h = Hidden.safeParse(hidden);
+  if (!h.success || typeof payer !== 'string') return { error: 'Open this page from the payment link you were given.' };
+  const claim = h.data.claim || (await cookies()).get(CLAIM_COOKIE)?.value;
+  try {
+    return { offer: await permitOfferFromCheckout(await getDb(), h.data.invoiceId, { claimToken: claim, payer }) };
+  } catch (err) {
+    if (err instanceof ApiError) return { error: err.message };
+    throw err;
+  }
+}
+
+/** The wallet's two signatures: the gateway checks them, sends the set-up from its own wallet and turns collection on. */
+export async function setUpByPermitAction(hidden: Record<string, string>, body: z.input<typeof PermitSetUpBody>): Promise<AutoCollectState> {
+  const h = Hidden.safeParse(hidden);
+  const b = PermitSetUpBody.safeParse(body);
+  if (!h.success || !b.success) return { error: 'The wallet did not return two signatures: try again.' };
+  const claim = h.data.claim || (await cookies()).get(CLAIM_COOKIE)?.value;
+  try {
+    const on = await setUpCollectionByPermitFromCheckout(await getDb(), h.data.invoiceId, { claimToken: claim, body: b.data });
+    return { on: on.payer };
   } catch (err) {
     if (err instanceof ApiError) return { error: err.message };
     throw err;

@@ -2,9 +2,9 @@
 
 import { useActionState, useState, useSyncExternalStore } from 'react';
 import type { CollectionOffer } from '@/lib/subscriptions/collect/collection-offer';
-import type { AutoCollectState } from './actions';
+import type { AutoCollectState, PermitActions } from './actions';
 import { CopyField } from './copy-field';
-import { INJECTED_WALLETS, WALLET_NAMES } from './wallets';
+import { INJECTED_WALLETS, WALLET_NAMES, type Eip1193 } from './wallets';
 
 type Offer = Extract<CollectionOffer, { supported: true }>;
 const noSubscription = () => () => {};
@@ -25,22 +25,45 @@ export function AutoCollectTerms({ offer }: { offer: Offer }) {
 }
 
 /**
+ * USDC (EIP-2612): the wallet signs the token's Permit and the collector's Authorize (eth_signTypedData_v4, no
+ * transaction, no gas coin); the gateway checks both and sends permitAndAuthorize from its own wallet.
+ */
+async function signPermitWithWallet(offer: Offer, actions: PermitActions, hidden: Record<string, string>): Promise<AutoCollectState> {
+  const eth = (window as unknown as { ethereum?: Eip1193 }).ethereum!;
+  const [from] = (await eth.request({ method: 'eth_requestAccounts' })) as string[];
+  await eth.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: `0x${offer.signing.chainId.toString(16)}` }] });
+  const got = await actions.offer(hidden, from!);
+  if (!got.offer) return { error: got.error ?? 'The messages to sign could not be prepared: try again.' };
+  const { typedData, chainId, permitValue, deadline } = got.offer;
+  const signTyped = async (td: unknown) => (await eth.request({ method: 'eth_signTypedData_v4', params: [from, JSON.stringify(td)] })) as string;
+  const permitSignature = await signTyped(typedData.permit);
+  const authorizeSignature = await signTyped(typedData.authorize);
+  return actions.submit(hidden, { payer: from!, chainId, permitValue, deadline, permitSignature, authorizeSignature });
+}
+
+/**
  * Turning automatic collection on (the checkout of a subscription's invoice, the customer portal): the terms, what the
  * wallet signs (approve on the token, authorize on the collector: the same data as GET /v1/subscriptions/{id}/collection,
  * in the rail family's address form, as the call and its calldata, with an EIP-681 link on EVM), a button for the
  * family's injected wallet (wallets.ts: window.ethereum, TronLink), and the form that gives the server the wallet's
  * address (it reads the permission back from the chain). `action` is the caller's server action; `hidden` its fields.
+ * On a USDC rail (`offer.permit`) with an injected wallet, `permit` offers signing two messages instead: no
+ * transaction for the payer; the approve path stays for wallets that cannot (and for USDT, which has no permit).
  */
 export function AutoCollectSetup({
   offer,
   action,
   hidden,
+  permit,
 }: {
   offer: Offer;
   action: (prev: AutoCollectState, formData: FormData) => Promise<AutoCollectState>;
   hidden: Record<string, string>;
+  permit?: PermitActions;
 }) {
-  const [state, formAction, pending] = useActionState(action, {});
+  const [formState, formAction, pending] = useActionState(action, {});
+  const [signedOn, setSignedOn] = useState<string | null>(null);
+  const state: AutoCollectState = signedOn ? { on: signedOn } : formState;
   const [payer, setPayer] = useState('');
   const [walletError, setWalletError] = useState<string | null>(null);
   const [signing, setSigning] = useState(false);
@@ -62,6 +85,34 @@ export function AutoCollectSetup({
   return (
     <section className="space-y-3" data-testid="autocollect" data-subscription-id={offer.subscriptionId}>
       <AutoCollectTerms offer={offer} />
+      {offer.permit && permit && hasWallet ? (
+        <div className="space-y-1" data-testid="autocollect-permit">
+          <button
+            type="button"
+            disabled={signing}
+            className="w-full rounded-md bg-slate-900 px-4 py-2.5 text-sm font-medium text-white disabled:opacity-60"
+            onClick={async () => {
+              setSigning(true);
+              setWalletError(null);
+              try {
+                const r = await signPermitWithWallet(offer, permit, hidden);
+                if (r.on) setSignedOn(r.on);
+                else setWalletError(r.error ?? 'Automatic collection could not be turned on.');
+              } catch (err) {
+                setWalletError(err instanceof Error ? err.message : String(err));
+              } finally {
+                setSigning(false);
+              }
+            }}
+          >
+            {signing ? 'Waiting for your wallet…' : 'Sign with my wallet (no transaction, no gas)'}
+          </button>
+          <p className="text-xs text-slate-600">
+            Your wallet signs two messages: the {offer.token} permit ({offer.approvePeriods} periods) and the authorization above. This gateway sends
+            them; {offer.merchantName} pays the network fee. Or send the two transactions below.
+          </p>
+        </div>
+      ) : null}
       <ol className="list-decimal space-y-3 pl-5 text-sm text-slate-700">
         <li data-testid="autocollect-approve" data-token={s.tokenAddress} data-spender={s.approve.spender} data-amount={offer.approveUnits}>
           <p>

@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import type { CollectionOffer } from '@/lib/subscriptions/collect/collection-offer';
-import { setUpCollectionAction } from './actions';
+import { permitOfferAction, setUpByPermitAction, setUpCollectionAction } from './actions';
 import { AutoCollectSetup } from './auto-collect';
 
 /**
@@ -47,7 +47,14 @@ export function PayChoice({ offer, invoiceId, claim, awaiting }: { offer: Collec
         // This period is paid (or closed): only the next ones remain to allow.
         <div className="flex">{tab(true, 'Collect the next periods automatically')}</div>
       )}
-      {auto ? <AutoCollectSetup offer={offer} action={setUpCollectionAction} hidden={{ invoiceId, ...(claim ? { claim } : {}) }} /> : null}
+      {auto ? (
+        <AutoCollectSetup
+          offer={offer}
+          action={setUpCollectionAction}
+          hidden={{ invoiceId, ...(claim ? { claim } : {}) }}
+          permit={{ offer: permitOfferAction, submit: setUpByPermitAction }}
+        />
+      ) : null}
     </section>
   );
 }

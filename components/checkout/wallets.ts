@@ -2,7 +2,7 @@ import type { ChainFamily } from '@/lib/config/rails';
 import type { CollectionOffer } from '@/lib/subscriptions/collect/collection-offer';
 
 type Offer = Extract<CollectionOffer, { supported: true }>;
-type Eip1193 = { request: (a: { method: string; params?: unknown[] }) => Promise<unknown> };
+export type Eip1193 = { request: (a: { method: string; params?: unknown[] }) => Promise<unknown> };
 type TronLink = {
   defaultAddress: { base58: string | false };
   transactionBuilder: {

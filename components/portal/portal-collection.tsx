@@ -1,5 +1,5 @@
 import { AutoCollectSetup } from '@/components/checkout/auto-collect';
-import type { AutoCollectState } from '@/components/checkout/actions';
+import type { AutoCollectState, PermitActions } from '@/components/checkout/actions';
 import type { CollectionOffer } from '@/lib/subscriptions/collect/collection-offer';
 
 /**
@@ -11,10 +11,13 @@ export function PortalCollection({
   offer,
   turnOff,
   setUp,
+  permit,
 }: {
   offer: CollectionOffer;
   turnOff: (formData: FormData) => Promise<void>;
   setUp: (prev: AutoCollectState, formData: FormData) => Promise<AutoCollectState>;
+  /** The USDC "sign" path (two messages, no transaction). */
+  permit?: PermitActions;
 }) {
   if (!offer.supported)
     return (
@@ -60,7 +63,7 @@ export function PortalCollection({
       <details>
         <summary className="cursor-pointer font-medium text-slate-900">Turn on automatic collection</summary>
         <div className="pt-2">
-          <AutoCollectSetup offer={offer} action={setUp} hidden={{ subscriptionId: offer.subscriptionId }} />
+          <AutoCollectSetup offer={offer} action={setUp} hidden={{ subscriptionId: offer.subscriptionId }} permit={permit} />
         </div>
       </details>
     </div>

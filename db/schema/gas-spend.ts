@@ -28,6 +28,7 @@ export const gasSpend = pgTable(
         'withdrawal_batch',
         'subscription_pull',
         'collector_allow',
+        'collector_setup',
       ],
     }).notNull(),
     /** The settlement, withdrawal or withdrawal batch (payout items sent together) the transaction was for. */

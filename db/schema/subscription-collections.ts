@@ -102,3 +102,50 @@ export const collectionPulls = pgTable(
 
 export type SubscriptionCollection = typeof subscriptionCollections.$inferSelect;
 export type CollectionPull = typeof collectionPulls.$inferSelect;
+
+/**
+ * A payer's USDC set-up by signature (EIP-2612, docs/subscriptions.md#usdc-set-up-by-signature-eip-2612): the
+ * operator's `permitAndAuthorize` with the payer's two signatures, recorded signed before it is broadcast. One per
+ * consent: the unique index on (chain, payer, the Authorize's collector nonce) refuses a second transaction for the
+ * same signed pair, whether replayed or sent twice at once; a reverted one (`failed`) leaves the nonce unused on chain,
+ * so it no longer holds the index. `network_fee` (its gas priced in the token) is charged to the merchant with the
+ * next credit of the subscription's money (pull-fee-entries.ts).
+ */
+export const collectionSetups = pgTable(
+  'collection_setups',
+  {
+    id: text().primaryKey(),
+    subscriptionId: text()
+      .notNull()
+      .references(() => subscriptions.id),
+    chainId: bigint({ mode: 'number' }).notNull(),
+    /** The payer's wallet (lowercase 0x address). */
+    payer: text().notNull(),
+    /** The payer's nonce on the collector the Authorize signature uses (a decimal string: uint256). */
+    collectorNonce: text().notNull(),
+    /** The Authorize signature (0x, 65 bytes): a replayed submission is found by it. */
+    authorizeSignature: text().notNull(),
+    status: text({ enum: ['signed', 'confirmed', 'failed'] }).notNull(),
+    fromAddress: text().notNull(),
+    nonce: integer().notNull(),
+    txHash: text().notNull(),
+    rawTx: text().notNull(),
+    gasUsed: bigint({ mode: 'bigint' }),
+    networkFee: money(),
+    lastError: text(),
+    createdAt: createdAt(),
+    confirmedAt: tstz(),
+  },
+  (t) => [
+    uniqueIndex('collection_setups_consent_uq')
+      .on(t.chainId, t.payer, t.collectorNonce)
+      .where(sql`status <> 'failed'`),
+    index('collection_setups_subscription_idx').on(t.subscriptionId),
+    /** Recorded set-ups not finished: resumed by the collection job (they hold a gas wallet nonce). */
+    index('collection_setups_signed_idx')
+      .on(t.createdAt)
+      .where(sql`status = 'signed'`),
+  ],
+);
+
+export type CollectionSetup = typeof collectionSetups.$inferSelect;

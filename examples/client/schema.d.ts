@@ -875,6 +875,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/subscriptions/{id}/collection/permit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn on automatic collection with the payer's USDC signatures
+         * @description Extension (issue 48). On rails whose token has EIP-2612 (USDC, not on BSC): give the payer's two signatures of `permit.typedData` from `GET .../collection?payer=` (the token's Permit and the collector's Authorize) as signed. The gateway checks them before anything is sent: the rail's chain (`permit_wrong_chain`), a deadline at least a minute away (`permit_expired`), an allowance of one to twelve periods (`permit_value_exceeds_cap`), and both messages, rebuilt from the subscription's terms, the collector as spender and the payer's current nonces, recovering to `payer` (`permit_invalid_signature`); all 400 with nothing sent. Then it sends `permitAndAuthorize` from its own wallet, once per signed pair (a replay or a concurrent duplicate gets the same transaction), waits for it and turns collection on. The transaction's gas is charged to the account with the subscription's next credited payment. A chain that cannot be read, or a transaction not confirmed yet, is a 503: send the same body again. See docs/subscriptions.md.
+         *
+         *     Scope: `subscriptions:write` (or `admin`).
+         */
+        post: operations["setUpSubscriptionCollectionByPermit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/me": {
         parameters: {
             query?: never;
@@ -10718,6 +10740,201 @@ export interface operations {
                 };
             };
             /** @description Conflict (code: collection_not_authorized, idempotency_key_in_use) */
+            409: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload Too Large (code: payload_too_large) */
+            413: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Media Type (code: unsupported_media_type) */
+            415: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity (code: idempotency_key_reused) */
+            422: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests (code: rate_limited, too_many_failed_auth) */
+            429: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying (sent with rate_limited and too_many_failed_auth). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service Unavailable (code: service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setUpSubscriptionCollectionByPermit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The dated API version of this request, instead of the key's or the account's (2026-12-01 is the latest, and what this document describes). An unknown version is 400 unknown_api_version. See the versions in the description above. */
+                "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                /** @description Up to 255 characters. Replays the first response for 24 hours; a 429 or 5xx is not remembered, so a retry with the key runs again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A subscription id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "payer": "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+                 *       "chainId": 1,
+                 *       "permitValue": "120000000",
+                 *       "deadline": "1767225600",
+                 *       "permitSignature": "0x111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111111b",
+                 *       "authorizeSignature": "0x222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222222221c"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The 0x wallet that signed both messages (their `owner` and `payer`). */
+                    payer: string;
+                    /** @description The chain id of both domains as signed (the rail's: another is refused, permit_wrong_chain). */
+                    chainId: number;
+                    /** @description The Permit's `value` as signed, in base units: at most twelve periods (`permit.permitValue`). */
+                    permitValue: string;
+                    /** @description The `deadline` of both messages as signed (Unix seconds). */
+                    deadline: string;
+                    /** @description The payer's signature of the token's Permit. */
+                    permitSignature: string;
+                    /** @description The payer's signature of the collector's Authorize. */
+                    authorizeSignature: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    /** @description Requests per minute allowed for the key. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix epoch seconds when the current one-minute window ends. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionCollection"];
+                };
+            };
+            /** @description Bad Request (code: validation_failed, unknown_api_version, permit_invalid_signature, permit_expired, permit_value_exceeds_cap, permit_wrong_chain, invalid_address, invalid_json, request_aborted) */
+            400: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized (code: invalid_api_key) */
+            401: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (code: https_required, tenant_suspended, insufficient_scope) */
+            403: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found (code: not_found) */
+            404: {
+                headers: {
+                    /** @description Quote it when contacting support. */
+                    "X-Request-Id"?: string;
+                    /** @description The API version this response is rendered in (absent when the request failed before its key was known). */
+                    "Gateway-Version"?: "2026-11-01" | "2026-12-01";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict (code: collection_not_authorized, invalid_state, idempotency_key_in_use) */
             409: {
                 headers: {
                     /** @description Quote it when contacting support. */

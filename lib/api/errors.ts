@@ -31,6 +31,11 @@ export const ERROR_STATUS = {
   exchange_rejected: 400,
   unknown_api_version: 400,
   payout_items_invalid: 400,
+  // The payer's USDC permit signatures (lib/subscriptions/collect/verify-permit.ts): refused before anything is sent.
+  permit_invalid_signature: 400,
+  permit_expired: 400,
+  permit_value_exceeds_cap: 400,
+  permit_wrong_chain: 400,
   invalid_api_key: 401,
   insufficient_scope: 403,
   tenant_suspended: 403,

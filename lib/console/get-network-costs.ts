@@ -21,7 +21,7 @@ export interface CostWindow {
   feesEarned: string;
   invoiceFees: string;
   withdrawalFees: string;
-  /** Subscription pulls' gas charged to merchants (pull_network_fee), so their gas is set against what paid for it. */
+  /** Subscription pulls' gas charged to merchants (pull_network_fee, and the USDC set-ups' setup_network_fee), so their gas is set against what paid for it. */
   pullFees: string;
   transactions: number;
 }
@@ -87,9 +87,13 @@ async function costWindow(db: Db, net: Network, since: Date): Promise<CostWindow
               - coalesce((select sum(l.amount) from ledger_entries l join withdrawals w on w.id = l.reference_id
                            where l.kind = 'network_fee_refund' and w.chain_id = ${net.chainId} and w.mode = ${net.mode}
                              and w.created_at >= ${since.toISOString()}::timestamptz), 0))::text as withdrawal,
-             coalesce((select -sum(l.amount) from ledger_entries l join collection_pulls p on p.id = l.reference_id
+             (coalesce((select -sum(l.amount) from ledger_entries l join collection_pulls p on p.id = l.reference_id
                         where l.kind = 'pull_network_fee' and p.chain_id = ${net.chainId} and l.mode = ${net.mode}
-                          and l.created_at >= ${since.toISOString()}::timestamptz), 0)::text as pull`),
+                          and l.created_at >= ${since.toISOString()}::timestamptz), 0)
+              -- The payer's USDC set-up by signature: its gas is charged the same way (setup_network_fee).
+              + coalesce((select -sum(l.amount) from ledger_entries l join collection_setups c on c.id = l.reference_id
+                           where l.kind = 'setup_network_fee' and c.chain_id = ${net.chainId} and l.mode = ${net.mode}
+                             and l.created_at >= ${since.toISOString()}::timestamptz), 0))::text as pull`),
   );
   // The gas coin's own base unit: wei on EVM networks, sun on TRON.
   const gas = formatUnits(BigInt(r!.wei), CHAIN_SPECS[net.chain].nativeDecimals);

@@ -27,13 +27,14 @@ export const ENTRY_FROM = sql`
   left join settlements s on e.reference_type = 'settlement' and s.id = e.reference_id
   left join withdrawals w on e.reference_type = 'withdrawal' and w.id = e.reference_id
   left join collection_pulls cp on e.reference_type = 'collection_pull' and cp.id = e.reference_id
+  left join collection_setups cs on e.reference_type = 'collection_setup' and cs.id = e.reference_id
   left join invoices i on i.id = s.invoice_id`;
 
 export const ENTRY_COLUMNS = sql`
   e.id, e.currency, e.amount::text as amount, e.kind, e.reference_type, e.reference_id, e.balance_after::text as balance_after,
-  e.created_at, ${TYPE_SQL} as type, coalesce(s.chain_id, w.chain_id, cp.chain_id) as chain_id, w.chain as withdrawal_chain,
+  e.created_at, ${TYPE_SQL} as type, coalesce(s.chain_id, w.chain_id, cp.chain_id, cs.chain_id) as chain_id, w.chain as withdrawal_chain,
   s.amount::text as gross, s.fee_amount::text as fee, coalesce(s.invoice_id, cp.invoice_id) as invoice_id,
-  coalesce(w.tx_hash, cp.tx_hash, (select t.tx_hash from settlement_txs t where t.settlement_id = s.id and t.step = 'custody')) as tx_hash,
+  coalesce(w.tx_hash, cp.tx_hash, cs.tx_hash, (select t.tx_hash from settlement_txs t where t.settlement_id = s.id and t.step = 'custody')) as tx_hash,
   i.price_currency, i.rate::text as rate`;
 
 export interface EntryRow {

@@ -4,6 +4,7 @@ import { collectionPulls, emails, plans, subscriptions, tenants } from '@/db/sch
 import { verifyCredentials } from '@/lib/auth/verify-credentials';
 import { can } from '@/lib/dashboard/permissions';
 import { closeDb, getDb, type Db } from '@/lib/db';
+import { Decimal } from '@/lib/money';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { startTronRail, type TronRail } from '@/lib/testing/tron-rail';
@@ -87,6 +88,41 @@ describe('plans from the dashboard', () => {
     await signIn('owner', off.tenant.id);
     expect(await createPlanAction(TRON_PLAN)).toMatchObject({ ok: false, error: { code: 'validation_failed', details: [{ path: 'chain' }] } });
     expect(await plansOf(off.tenant.id)).toHaveLength(0);
+  });
+
+  it('"Price in": the token (amount) or a fiat currency (price); a fiat price is refused for USDC, each error on its field', async () => {
+    const priced = await createTestTenant();
+    await signIn('owner', priced.tenant.id);
+    const base = { ...TRON_PLAN, chain: 'BSC', amount: '9.99' };
+    const inEur = await createPlanAction({ ...base, name: 'Pro (EUR)', priceIn: 'EUR' });
+    expect(inEur).toMatchObject({ ok: true, data: { name: 'Pro (EUR)', amount: null, price: { currency: 'EUR', amount: '9.99' }, token: 'USDT' } });
+    const inToken = await createPlanAction({ ...base, name: 'Pro (USDT)', priceIn: 'token' });
+    expect(inToken).toMatchObject({ ok: true, data: { amount: '9.99', price: null } });
+    // The API lists the fiat plan with its price, as created through it.
+    const listed = (await call('GET', '/v1/plans', { key: priced.test })).body.data as { name: string; price: unknown }[];
+    expect(listed.find((p) => p.name === 'Pro (EUR)')?.price).toEqual({ currency: 'EUR', amount: '9.99' });
+
+    expect(await createPlanAction({ ...base, priceIn: 'XYZ' })).toMatchObject({
+      ok: false,
+      error: { code: 'validation_failed', details: [{ path: 'price.currency' }] },
+    });
+    expect(await createPlanAction({ ...base, priceIn: 'EUR', amount: '1.234' })).toMatchObject({
+      ok: false,
+      error: { code: 'validation_failed', details: [{ path: 'price.amount' }] },
+    });
+    // Fiat rates are quoted in USDT: a USDC plan is priced in USDC.
+    expect(await createPlanAction({ ...base, chain: 'ETHEREUM', token: 'USDC', priceIn: 'EUR' })).toMatchObject({
+      ok: false,
+      error: { code: 'validation_failed', details: [{ path: 'price' }] },
+    });
+    const kept = (await plansOf(priced.tenant.id)).map((p) => [new Decimal(p.amount).toFixed(2), p.priceCurrency]);
+    expect(kept).toHaveLength(2);
+    expect(kept).toEqual(
+      expect.arrayContaining([
+        ['9.99', 'EUR'],
+        ['9.99', null],
+      ]),
+    );
   });
 
   it("writes in the header's mode: a live plan is not a test plan", async () => {

@@ -10,6 +10,7 @@ import {
   PlanList,
   PlanSchema,
   PortalSessionSchema,
+  PermitSetUpBody,
   SetUpCollectionBody,
   SubscriptionCollectionQuery,
   SubscriptionCollectionSchema,
@@ -144,6 +145,38 @@ export const setUpSubscriptionCollectionOp = defineOperation({
   example: { payer: '0x8ba1f109551bD432803012645Ac136ddd64DBA72' },
   response: SubscriptionCollectionSchema,
   errors: ['collection_not_authorized', 'invalid_address', 'service_unavailable'],
+});
+
+export const setUpSubscriptionCollectionByPermitOp = defineOperation({
+  id: 'setUpSubscriptionCollectionByPermit',
+  method: 'POST',
+  path: '/v1/subscriptions/:id/collection/permit',
+  scope: 'subscriptions:write',
+  tag,
+  summary: "Turn on automatic collection with the payer's USDC signatures",
+  description:
+    "Extension (issue 48). On rails whose token has EIP-2612 (USDC, not on BSC): give the payer's two signatures of `permit.typedData` from `GET .../collection?payer=` (the token's Permit and the collector's Authorize) as signed. The gateway checks them before anything is sent: the rail's chain (`permit_wrong_chain`), a deadline at least a minute away (`permit_expired`), an allowance of one to twelve periods (`permit_value_exceeds_cap`), and both messages, rebuilt from the subscription's terms, the collector as spender and the payer's current nonces, recovering to `payer` (`permit_invalid_signature`); all 400 with nothing sent. Then it sends `permitAndAuthorize` from its own wallet, once per signed pair (a replay or a concurrent duplicate gets the same transaction), waits for it and turns collection on. The transaction's gas is charged to the account with the subscription's next credited payment. A chain that cannot be read, or a transaction not confirmed yet, is a 503: send the same body again. See docs/subscriptions.md.",
+  params: { id: 'subscription' },
+  body: PermitSetUpBody,
+  example: {
+    payer: '0x8ba1f109551bD432803012645Ac136ddd64DBA72',
+    chainId: 1,
+    permitValue: '120000000',
+    deadline: '1767225600',
+    permitSignature: `0x${'1'.repeat(128)}1b`,
+    authorizeSignature: `0x${'2'.repeat(128)}1c`,
+  },
+  response: SubscriptionCollectionSchema,
+  errors: [
+    'permit_invalid_signature',
+    'permit_expired',
+    'permit_value_exceeds_cap',
+    'permit_wrong_chain',
+    'collection_not_authorized',
+    'invalid_address',
+    'invalid_state',
+    'service_unavailable',
+  ],
 });
 
 export const createPortalSessionOp = defineOperation({

@@ -133,6 +133,24 @@ export const SetUpCollectionBody = z.strictObject({
     ),
 });
 
+const UintString = z
+  .string()
+  .regex(/^[0-9]{1,78}$/, 'must be a whole number as a decimal string')
+  .describe('A whole number as a decimal string, as the typed data has it.');
+const SignatureHex = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte signature (0x and 130 hex characters), as eth_signTypedData_v4 returns it');
+
+/** The payer's two USDC signatures (GET …/collection?payer= `permit.typedData`, signed as given). */
+export const PermitSetUpBody = z.strictObject({
+  payer: z.string().max(100).describe('The 0x wallet that signed both messages (their `owner` and `payer`).'),
+  chainId: z.number().int().positive().describe("The chain id of both domains as signed (the rail's: another is refused, permit_wrong_chain)."),
+  permitValue: UintString.describe("The Permit's `value` as signed, in base units: at most twelve periods (`permit.permitValue`)."),
+  deadline: UintString.describe('The `deadline` of both messages as signed (Unix seconds).'),
+  permitSignature: SignatureHex.describe("The payer's signature of the token's Permit."),
+  authorizeSignature: SignatureHex.describe("The payer's signature of the collector's Authorize."),
+});
+
 export const CollectionAttemptSchema = z.object({
   periodStart: Timestamp,
   invoiceId: z.string(),

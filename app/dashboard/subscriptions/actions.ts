@@ -7,15 +7,17 @@ import { createPortalSession } from '@/lib/portal/create-portal-session';
 import { cancelSubscription } from '@/lib/subscriptions/cancel-subscription';
 import { createPlan } from '@/lib/subscriptions/create-plan';
 import { createSubscription } from '@/lib/subscriptions/create-subscription';
+import { planBodyOfForm } from '@/lib/subscriptions/plan-form-input';
 import { CancelSubscriptionBody, CreatePlanBody, CreatePortalSessionBody, CreateSubscriptionBody } from '@/lib/subscriptions/schemas';
 
 // The API's lib functions and zod bodies; tenant and mode come from the session and the header's mode, never the form.
 // Plans are prices (the owner's, as payment links); subscribing, cancelling and the portal link are members' daily work.
 
+/** The plan form: priced in the rail's token or in a fiat currency ("Price in", planBodyOfForm). */
 export async function createPlanAction(input: unknown) {
   return runAction(async () => {
     const ctx = await actionContext('plans:manage');
-    const plan = await createPlan(ctx.db, ctx.owner, CreatePlanBody.parse(input));
+    const plan = await createPlan(ctx.db, ctx.owner, CreatePlanBody.parse(planBodyOfForm(input)));
     revalidatePath('/dashboard/subscriptions');
     return plan;
   });

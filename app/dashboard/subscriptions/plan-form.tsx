@@ -9,6 +9,8 @@ import { useFormSubmit } from '@/components/ui/use-form-submit';
 import { useToast } from '@/components/ui/toast';
 import { zodFieldErrors } from '@/lib/dashboard/form-errors';
 import { railOptionLabel } from '@/lib/subscriptions/rail-option-label';
+import { FIAT_CURRENCIES } from '@/lib/config/rails';
+import { planBodyOfForm } from '@/lib/subscriptions/plan-form-input';
 import { CreatePlanBody } from '@/lib/subscriptions/schemas';
 import { createPlanAction } from './actions';
 
@@ -32,6 +34,7 @@ function PlanForm({ onDone, rails }: { onDone: () => void; rails: string[] }) {
         const [chain, token] = text('rail').split(':');
         const input = {
           name: text('name'),
+          priceIn: text('priceIn'),
           amount: text('amount'),
           chain,
           token,
@@ -40,7 +43,7 @@ function PlanForm({ onDone, rails }: { onDone: () => void; rails: string[] }) {
           trialDays: num('trialDays'),
           graceDays: num('graceDays'),
         };
-        const parsed = CreatePlanBody.safeParse(input);
+        const parsed = CreatePlanBody.safeParse(planBodyOfForm(input));
         const res = await submit(parsed.success ? null : zodFieldErrors(parsed.error), () => createPlanAction(input));
         if (!res) return;
         toast(`Plan “${res.data.name}” created`);
@@ -53,9 +56,26 @@ function PlanForm({ onDone, rails }: { onDone: () => void; rails: string[] }) {
         <input id="plan-name" name="name" className={inputClass} />
       </Field>
       <div className="grid grid-cols-2 gap-3">
-        <Field id="plan-amount" label="Amount" error={errors.amount} hint="Each period, at most 2 decimals.">
+        <Field id="plan-amount" label="Amount" error={errors.amount ?? errors['price.amount']} hint="Each period, at most 2 decimals.">
           <input id="plan-amount" name="amount" inputMode="decimal" className={inputClass} />
         </Field>
+        <Field
+          id="plan-price-in"
+          label="Price in"
+          error={errors.price ?? errors['price.currency']}
+          hint="A fiat price (USDT plans) is converted at the rate of the day each period is billed."
+        >
+          <select id="plan-price-in" name="priceIn" defaultValue="token" className={inputClass}>
+            <option value="token">The token (amount in USDT or USDC)</option>
+            {FIAT_CURRENCIES.map((c) => (
+              <option key={c} value={c}>
+                {c} (fiat price)
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <div className="grid grid-cols-2 gap-3">
         <Field id="plan-rail" label="Paid in" error={errors.chain ?? errors.token} hint="A rail this account accepts.">
           <select id="plan-rail" name="rail" defaultValue={rails[0]} className={inputClass}>
             {rails.map((r) => (

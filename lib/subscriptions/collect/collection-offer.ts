@@ -57,6 +57,8 @@ export async function collectionOffer(db: Db, sub: Subscription, opts: { railLoo
   return {
     ...base,
     supported: true as const,
+    /** The token takes an EIP-2612 permit (USDC): the payer may sign two messages instead of sending approve and authorize. */
+    permit: Boolean(net.permit),
     periodDays: a.periodSeconds / 86_400,
     startsAt: new Date(Number(a.start) * 1000).toISOString(),
     signing: s,

@@ -1,14 +1,21 @@
-import { createWalletClient, http, parseSignature, parseUnits, type Hex } from 'viem';
+import { and, eq, inArray } from 'drizzle-orm';
+import { createWalletClient, erc20Abi, http, parseSignature, parseUnits, serializeSignature, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectionSetups, emails, gasSpend, ledgerEntries, subscriptionCollections, subscriptionPeriods } from '@/db/schema';
 import { COLLECTOR_ABI } from '@/lib/chain/evm/collector/deploy-collector';
-import { setNetworkOverride } from '@/lib/chain/network';
+import { setNetworkOverride, type EvmNetwork } from '@/lib/chain/network';
+import { getNetworkCosts } from '@/lib/console/get-network-costs';
+import { runInvoiceJobs } from '@/lib/jobs/run-invoice-jobs';
+import { Decimal } from '@/lib/money';
 import type { AnvilChain } from '@/lib/testing/anvil';
 import { call } from '@/lib/testing/app';
 import { createTestTenant } from '@/lib/testing/fixtures';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { runBilling } from '../run-billing';
 import { permissionIdOf } from './collector-network';
+import { submitPermitSetUp } from './submit-permit';
+import { permitOfferFromCheckout, setUpCollectionByPermitFromCheckout } from './turn-on-collection';
 import { runCollection } from './run-collection';
 import { setUpCollection } from './set-up-collection';
 
@@ -18,12 +25,16 @@ import { setUpCollection } from './set-up-collection';
  * the payer never holds gas, and the period is then pulled as after approve + authorize.
  */
 let chain: AnvilChain;
+let net: EvmNetwork;
 let t: Awaited<ReturnType<typeof createTestTenant>>;
+const GAS_COIN_USD = '3000';
 
 withTestChain(
   async (c) => {
     chain = c;
-    setNetworkOverride('test', c.network('test'), 'ETHEREUM');
+    // A gas coin price, so the set-up's gas is priced in USDC (price-pull-gas.ts) rather than a flat fee.
+    net = { ...(c.network('test') as EvmNetwork), gasCoinUsd: GAS_COIN_USD };
+    setNetworkOverride('test', net, 'ETHEREUM');
   },
   { chain: 'ETHEREUM', tokens: [{ asset: 'USDC', decimals: 6 }] },
 );
@@ -131,5 +142,237 @@ describe('GET /v1/subscriptions/{id}/collection on a USDC rail: the permit block
     await runBilling(t.db, { now: at, tenantId: t.tenant.id });
     expect(await runCollection(t.db, { now: at, tenantId: t.tenant.id })).toMatchObject({ pulled: 1 });
     expect((await get(sub.id)).body).toMatchObject({ state: 'period_collected', balance: '90', allowance: '110' });
+  });
+});
+
+/*
+ * POST /v1/subscriptions/{id}/collection/permit: the payer's two signatures given to the gateway, which checks them
+ * off chain, records and sends permitAndAuthorize from its gas wallet once per signed pair, turns collection on, and
+ * charges the transaction's gas to the merchant with the subscription's next credit.
+ */
+describe("POST /v1/subscriptions/{id}/collection/permit: the gateway submits the payer's signatures", () => {
+  const measured: string[] = [];
+  afterAll(() => {
+    if (measured.length) console.log(`[permit set-up] ${measured.join('; ')}`);
+  });
+  const operator = () => privateKeyToAccount(chain.keys.gas).address;
+  const sent = () => chain.client.getTransactionCount({ address: operator() });
+  const chainNow = async () => Number((await chain.client.getBlock()).timestamp);
+  const post = (id: string, body: unknown) => call('POST', `/v1/subscriptions/${id}/collection/permit`, { key: t.test, body });
+  const setUpsOf = (subId: string) => t.db.select().from(collectionSetups).where(eq(collectionSetups.subscriptionId, subId));
+
+  /** A daily 10.00 USDC subscription (two-day trial: later than the chain's clock the test above moved), a payer holding 100 USDC and no gas coin. */
+  async function subscribed() {
+    const plan = await call('POST', '/v1/plans', {
+      key: t.test,
+      body: { name: 'Daily', amount: '10.00', chain: 'ETHEREUM', token: 'USDC', interval: 'day', trialDays: 2 },
+    });
+    expect(plan.status, plan.text).toBe(201);
+    const sub = (await call('POST', '/v1/subscriptions', { key: t.test, body: { planId: plan.body.id, customerEmail: 'pia@example.com' } })).body;
+    const key = generatePrivateKey();
+    const payer = privateKeyToAccount(key).address;
+    await chain.mint(payer, '100');
+    return { sub, key, payer };
+  }
+
+  /** The answer's typed data signed by `by` (the payer unless given), with what the test alters first; and the body to submit. */
+  async function signed(
+    subId: string,
+    key: Hex,
+    alter: { by?: Hex; deadline?: bigint; value?: bigint; chainId?: number; submitChainId?: number } = {},
+  ) {
+    const payer = privateKeyToAccount(key).address;
+    const res = await get(subId, `?payer=${payer}`);
+    expect(res.status, res.text).toBe(200);
+    const { permit, authorize } = res.body.permit.typedData as { permit: TypedData; authorize: TypedData };
+    const deadline = (alter.deadline ?? BigInt((await chainNow()) + 3600)).toString();
+    const value = (alter.value ?? BigInt(res.body.permit.permitValue)).toString();
+    const chainId = alter.chainId ?? chain.chainId;
+    const withDomain = (td: TypedData, message: Record<string, string>) => ({ ...td, domain: { ...td.domain, chainId }, message });
+    const hex = async (td: TypedData) => {
+      const { v, r, s } = await sign(alter.by ?? key, td);
+      return serializeSignature({ r, s, v: BigInt(v) });
+    };
+    return {
+      payer,
+      chainId: alter.submitChainId ?? chainId,
+      permitValue: value,
+      deadline,
+      permitSignature: await hex(withDomain(permit, { ...permit.message, value, deadline })),
+      authorizeSignature: await hex(withDomain(authorize, { ...authorize.message, deadline })),
+    };
+  }
+
+  it('a valid pair: one transaction from the gas wallet, allowance and permission on chain, collection on; its gas charged to the merchant', async () => {
+    const { sub, key, payer } = await subscribed();
+    const before = await sent();
+    const res = await post(sub.id, await signed(sub.id, key));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ state: 'authorized', payer: payer.toLowerCase(), allowance: '120', balance: '100' });
+    expect(await sent()).toBe(before + 1);
+    expect(await chain.client.getBalance({ address: payer })).toBe(0n);
+    expect(await chain.client.readContract({ address: chain.token, abi: erc20Abi, functionName: 'allowance', args: [payer, chain.collector] })).toBe(
+      units('120'),
+    );
+    const [perm] = await setUpsOf(sub.id);
+    expect(perm).toMatchObject({ status: 'confirmed', payer: payer.toLowerCase(), collectorNonce: '0' });
+    const [kept] = await t.db.select().from(subscriptionCollections).where(eq(subscriptionCollections.subscriptionId, sub.id));
+    expect(kept).toMatchObject({ status: 'active', payer: payer.toLowerCase(), maxPerPeriod: expect.stringMatching(/^10(\.0+)?$/) });
+    // Its gas, from the receipt, priced in USDC at the gas coin's price, rounded up to the cent.
+    const [spend] = await t.db.select().from(gasSpend).where(eq(gasSpend.referenceId, perm!.id));
+    expect(spend).toMatchObject({ kind: 'collector_setup', txHash: perm!.txHash });
+    const fee = new Decimal(spend!.costWei).div(new Decimal(10).pow(18)).times(GAS_COIN_USD).toDecimalPlaces(2, Decimal.ROUND_UP);
+    expect(fee.gt(0)).toBe(true);
+    expect(new Decimal(perm!.networkFee!).toFixed(2)).toBe(fee.toFixed(2));
+    measured.push(`permitAndAuthorize ${perm!.gasUsed} gas, ${spend!.costWei} wei -> ${fee.toFixed(2)} USDC`);
+
+    // The next period is pulled and credited: the set-up's gas is taken from that credit, once.
+    const at = new Date(new Date(sub.currentPeriodEnd).getTime() + 60_000);
+    await chain.client.setNextBlockTimestamp({ timestamp: BigInt(Math.floor(at.getTime() / 1000)) });
+    await chain.mine(1);
+    await runBilling(t.db, { now: at, tenantId: t.tenant.id });
+    // (The subscription of the test above is due again too.)
+    expect((await runCollection(t.db, { now: at, tenantId: t.tenant.id })).pulled).toBeGreaterThanOrEqual(1);
+    const [period] = await t.db.select().from(subscriptionPeriods).where(eq(subscriptionPeriods.subscriptionId, sub.id));
+    for (let i = 0; i < 3; i++) {
+      await runInvoiceJobs(t.db, net, { retry: { maxAttempts: 2, backoffMs: 0 } });
+      await chain.mine(5);
+    }
+    const charged = await t.db
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.tenantId, t.tenant.id), eq(ledgerEntries.kind, 'setup_network_fee')));
+    expect(charged).toHaveLength(1);
+    expect(charged[0]).toMatchObject({ referenceType: 'collection_setup', referenceId: perm!.id, currency: 'USDC' });
+    expect(new Decimal(charged[0]!.amount).toFixed(2)).toBe(fee.neg().toFixed(2));
+    expect(period!.invoiceId).toMatch(/^inv_/);
+    // The console sets the gas against what paid for it: the set-up's charge counts with the pulls'.
+    const fees = await t.db
+      .select()
+      .from(ledgerEntries)
+      .where(inArray(ledgerEntries.kind, ['pull_network_fee', 'setup_network_fee']));
+    const [costs] = (await getNetworkCosts(t.db, ['test'])).filter((r) => r.chainId === chain.chainId);
+    expect(new Decimal(costs!.windows['24h'].pullFees).toFixed(2)).toBe(fees.reduce((a, e) => a.minus(e.amount), new Decimal(0)).toFixed(2));
+    // The statement lists it as a network fee with the set-up's transaction.
+    const listed = await call('GET', '/v1/balance-transactions?type=network_fee', { key: t.test });
+    expect(listed.body.data.map((d: { txHash: string }) => d.txHash)).toContain(perm!.txHash);
+  });
+
+  it('refuses a wrong signer, a passed deadline, an allowance over the cap and another chain: 400 with a code, nothing sent', async () => {
+    const { sub, key } = await subscribed();
+    const before = await sent();
+    const cases: [string, Parameters<typeof signed>[2]][] = [
+      ['permit_invalid_signature', { by: generatePrivateKey() }],
+      ['permit_expired', { deadline: BigInt((await chainNow()) - 10) }],
+      ['permit_value_exceeds_cap', { value: units('130') }],
+      ['permit_wrong_chain', { chainId: 5 }],
+      // Signed for another chain but submitted as this one's: the signatures do not recover to the payer.
+      ['permit_invalid_signature', { chainId: 5, submitChainId: chain.chainId }],
+    ];
+    for (const [code, alter] of cases) {
+      const res = await post(sub.id, await signed(sub.id, key, alter));
+      expect(res.status, `${code}: ${res.text}`).toBe(400);
+      expect(res.body.code).toBe(code);
+      expect(res.body.details?.[0]?.path).toBeTruthy();
+    }
+    // A malformed signature never reaches the chain either.
+    const body = await signed(sub.id, key);
+    expect((await post(sub.id, { ...body, permitSignature: '0x1234' })).status).toBe(400);
+    expect(await sent()).toBe(before);
+    expect(await setUpsOf(sub.id)).toEqual([]);
+    expect((await get(sub.id)).body.state).toBe('not_set_up');
+    // The payer's own pair still goes through afterwards.
+    expect((await post(sub.id, body)).status).toBe(200);
+    expect(await sent()).toBe(before + 1);
+  });
+
+  it('a replayed submission and a concurrent pair: one transaction', async () => {
+    const { sub, key } = await subscribed();
+    const before = await sent();
+    const body = await signed(sub.id, key);
+    const [a, b] = await Promise.all([post(sub.id, body), post(sub.id, body)]);
+    expect([a.status, b.status], `${a.text} ${b.text}`).toEqual([200, 200]);
+    const again = await post(sub.id, body);
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.state).toBe('authorized');
+    expect(await sent()).toBe(before + 1);
+    const rows = await setUpsOf(sub.id);
+    expect(rows).toHaveLength(1);
+    expect(await t.db.select().from(gasSpend).where(eq(gasSpend.referenceId, rows[0]!.id))).toHaveLength(1);
+  });
+
+  it('stopped between the record and the broadcast: nothing sent; the replay (or the collection job) sends the same bytes once', async () => {
+    for (const resume of ['replay', 'job'] as const) {
+      const { sub, key, payer } = await subscribed();
+      const before = await sent();
+      const body = await signed(sub.id, key);
+      const crash = () => {
+        throw new Error('worker killed');
+      };
+      const sub0 = { payer: payer as Address, chainId: body.chainId, permitValue: BigInt(body.permitValue), deadline: BigInt(body.deadline) };
+      await expect(
+        submitPermitSetUp(
+          t.db,
+          sub.id,
+          { ...sub0, permitSignature: body.permitSignature as Hex, authorizeSignature: body.authorizeSignature as Hex },
+          { afterRecord: crash },
+        ),
+      ).rejects.toThrow('worker killed');
+      const [recorded] = await setUpsOf(sub.id);
+      expect(recorded).toMatchObject({ status: 'signed' });
+      expect(await sent()).toBe(before);
+      if (resume === 'replay') expect((await post(sub.id, body)).status).toBe(200);
+      else expect(await runCollection(t.db, { tenantId: t.tenant.id })).toMatchObject({ set_up: 1 });
+      const rows = await setUpsOf(sub.id);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ status: 'confirmed', txHash: recorded!.txHash });
+      expect(await sent()).toBe(before + 1);
+      expect((await get(sub.id)).body.state).toBe('authorized');
+    }
+  });
+
+  it("the checkout's sign path: the typed data and the submission need the invoice's claim token; then collection is on", async () => {
+    const plan = await call('POST', '/v1/plans', {
+      key: t.test,
+      body: { name: 'Daily now', amount: '10.00', chain: 'ETHEREUM', token: 'USDC', interval: 'day' },
+    });
+    const sub = (await call('POST', '/v1/subscriptions', { key: t.test, body: { planId: plan.body.id, customerEmail: 'cid@example.com' } })).body;
+    const [mail] = await t.db
+      .select({ data: emails.data })
+      .from(emails)
+      .where(and(eq(emails.kind, 'invoice'), eq(emails.subjectId, sub.latestInvoiceId)));
+    const claim = new URL(mail!.data.payUrl!).searchParams.get('claim')!;
+    const key = generatePrivateKey();
+    const payer = privateKeyToAccount(key).address;
+    await chain.mint(payer, '100');
+    await expect(permitOfferFromCheckout(t.db, sub.latestInvoiceId, { claimToken: 'x'.repeat(43), payer })).rejects.toMatchObject({
+      code: 'claim_token_required',
+    });
+    // What the page's wallet signs: the offer for this payer, its deadline moved to the chain's clock (the tests above moved it).
+    const offer = await permitOfferFromCheckout(t.db, sub.latestInvoiceId, { claimToken: claim, payer });
+    expect(offer).toMatchObject({ chainId: chain.chainId, permitValue: units('120').toString() });
+    const deadline = String((await chainNow()) + 3600);
+    const hex = async (td: TypedData) => {
+      const { v, r, s: sv } = await sign(key, { ...td, message: { ...td.message, deadline } });
+      return serializeSignature({ r, s: sv, v: BigInt(v) });
+    };
+    const body = {
+      payer,
+      chainId: offer.chainId,
+      permitValue: offer.permitValue,
+      deadline,
+      permitSignature: await hex(offer.typedData.permit as unknown as TypedData),
+      authorizeSignature: await hex(offer.typedData.authorize as unknown as TypedData),
+    };
+    const before = await sent();
+    await expect(setUpCollectionByPermitFromCheckout(t.db, sub.latestInvoiceId, { claimToken: undefined, body })).rejects.toMatchObject({
+      code: 'claim_token_required',
+    });
+    expect(await sent()).toBe(before);
+    expect(await setUpCollectionByPermitFromCheckout(t.db, sub.latestInvoiceId, { claimToken: claim, body })).toMatchObject({
+      status: 'active',
+      payer: payer.toLowerCase(),
+    });
+    expect(await sent()).toBe(before + 1);
   });
 });

@@ -27,7 +27,7 @@ export interface PullRequest {
   needsAllow: boolean;
 }
 
-async function signed(
+export async function signed(
   tx: Db,
   account: PrivateKeyAccount,
   net: CollectorNetwork,
@@ -117,7 +117,7 @@ export async function recordPull(db: Db, client: PublicClient, net: CollectorNet
 }
 
 /** The receipt of a recorded transaction: looked up, else the identical bytes (re)broadcast and awaited. A failed look-up throws. */
-async function landed(client: PublicClient, hash: Hex, raw: Hex, afterBroadcast?: () => void | Promise<void>) {
+export async function landed(client: PublicClient, hash: Hex, raw: Hex, afterBroadcast?: () => void | Promise<void>) {
   try {
     return await client.getTransactionReceipt({ hash });
   } catch (err) {

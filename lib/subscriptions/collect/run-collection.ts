@@ -7,6 +7,7 @@ import { Decimal } from '@/lib/money';
 import { collectorRail, type RailLookup } from './collector-network';
 import { collectPeriod, type CollectHooks, type CollectOutcome, type PeriodToCollect } from './collect-period';
 import { fallBack } from './fall-back';
+import { resumeSetUps } from './resume-set-ups';
 
 export interface CollectionOptions {
   /** The clock: tests move it instead of sleeping. */
@@ -80,7 +81,9 @@ async function due(db: Db, now: Date, opts: CollectionOptions) {
 export async function runCollection(db: Db, opts: CollectionOptions = {}) {
   const now = opts.now ?? new Date();
   const rail = collectorRail(opts.railLookup);
-  const counts: Record<CollectOutcome | 'failed', number> = { pulled: 0, fell_back: 0, raced: 0, in_flight: 0, failed: 0 };
+  const counts: Record<CollectOutcome | 'failed' | 'set_up', number> = { pulled: 0, fell_back: 0, raced: 0, in_flight: 0, failed: 0, set_up: 0 };
+  // Set-ups by signature first: each holds a gas wallet nonce the pulls signed after it would wait behind.
+  counts.set_up = await resumeSetUps(db, opts);
   for (const c of await due(db, now, opts)) {
     const p: PeriodToCollect = {
       subscriptionId: c.subscriptionId,
