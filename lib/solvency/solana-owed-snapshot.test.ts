@@ -2,15 +2,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSolanaNode, type SolanaNode } from '@/devtools/solana-node/solana-node';
 import { ADDRESS_CODECS } from '@/lib/chain/address-codecs';
 import { setNetworkOverride, type SolanaNetwork } from '@/lib/chain/network';
-import { DEV_MNEMONIC } from '@/lib/config/network-env';
 import { CHAIN_SPECS } from '@/lib/config/rails';
-import { SOLANA_DEV } from '@/lib/config/solana/dev-network';
 import { createInvoice } from '@/lib/invoices/create-invoice';
 import { CreateInvoiceBody } from '@/lib/invoices/schemas';
 import { watchNetwork } from '@/lib/payments/watch-families';
 import { createSettlements } from '@/lib/settlements/create-settlements';
 import type { SettleNetwork } from '@/lib/settlements/settle-invoice';
 import { createTestTenant } from '@/lib/testing/fixtures';
+import { solanaTestNetwork } from '@/lib/testing/solana-network';
 import { solanaPayer } from '@/lib/testing/solana-payer';
 import { networkLines } from './network-lines';
 import { readOwedSnapshot } from './owed-snapshot';
@@ -27,24 +26,8 @@ let net: SettleNetwork<SolanaNetwork>;
 const codec = ADDRESS_CODECS.solana;
 beforeAll(async () => {
   node = await startSolanaNode({ finalizedDepth: FINALIZED_DEPTH });
-  net = {
-    family: 'solana',
-    mode: 'test',
-    chain: 'SOLANA',
-    token: 'USDC',
-    chainId: CHAIN_SPECS.SOLANA.devChainId.test,
-    rpcUrl: node.url,
-    tokenAddress: codec.wireForm(SOLANA_DEV.mints.USDC),
-    decimals: 6,
-    confirmations: CHAIN_SPECS.SOLANA.confirmations,
-    depositMnemonic: DEV_MNEMONIC,
-    gasWalletKey: SOLANA_DEV.gasWalletKey,
-    hotWalletKey: SOLANA_DEV.hotWalletKey,
-    feeWallet: codec.parse(node.keys.other.address),
-    sweepMinimum: '0.10',
-    sweepFee: '0.01',
-    tokens: [{ asset: 'USDC', address: codec.wireForm(SOLANA_DEV.mints.USDC), decimals: 6 }],
-  };
+  // A chain id of this file's own: other files' Solana invoices (same test database) are not its settlements.
+  net = solanaTestNetwork(node, { chainId: 200_000 + Math.floor(Math.random() * 800_000), sweepMinimum: '0.10', sweepFee: '0.01' });
   setNetworkOverride('test', net);
 });
 afterAll(async () => {
