@@ -53,7 +53,8 @@ for (const { chain, token } of RAILS) {
     browser,
     request,
   }) => {
-    test.setTimeout(150_000);
+    // TRON: ~85 s (3 s blocks, each wallet call and pull waited for; a pull final after solidification), EVM ~40 s.
+    test.setTimeout(240_000);
     const rail = `${chain}:${token}`;
     const clock = chainClock(chain);
     const m = await signedUpMerchant(page, request, `Walk Gym ${chain}`, 'correct-horse-battery');
