@@ -10,14 +10,15 @@ import { APP_PORTS } from '../playwright.config';
 import { shot } from './support/dashboard';
 import { signedUpMerchant } from './support/merchant';
 import { payOnTron } from './support/pay-rail';
-import { STACK_PORT, TRON_COLLECTOR, TRON_KEYS, TRON_PORT, stackEnv } from './support/stack-env';
+import { chainClock } from './support/payer-wallet';
+import { TRON_COLLECTOR, TRON_KEYS, TRON_PORT, stackEnv } from './support/stack-env';
 
 /*
  * Issue 48 on TRON, end to end: the collector the stack deployed on the stand-in (TEST_TRON_COLLECTOR_ADDRESS), the
  * checkout's "Pay now and collect automatically" on a TRON rail signed as TronLink would (TronWeb, from this process,
  * with the data the page shows), the first invoice paid, and the next period pulled once by the collection job.
- * The next period starts 28 days ahead on chain: the stand-in's clock jumps there (POST /tron/warp of the stack), so
- * this file runs after the other TRON specs (alphabetical order, one worker): later TRON payments would be late.
+ * The next period starts 28 days ahead on chain: the stand-in's clock jumps there (POST /tron/warp of the stack) and is
+ * rewound to the wall clock afterwards (tronClock), so later TRON payments and repeats of this test are on time.
  */
 const BASE = `http://127.0.0.1:${APP_PORTS[0]}`;
 const TRON = `http://127.0.0.1:${TRON_PORT}`;
@@ -145,41 +146,41 @@ test('a TRON payer turns on automatic collection at the checkout (signed as Tron
 
   // The next period, billed and collected by the jobs (run here at its time); the chain's clock at its start.
   const next = new Date(new Date(sub.currentPeriodEnd).getTime() + 60_000);
-  expect((await request.post(`http://127.0.0.1:${STACK_PORT}/tron/warp?to=${next.getTime()}`)).ok()).toBe(true);
-  const tw = new TronWeb({ fullHost: TRON });
-  await expect
-    .poll(async () => ((await tw.trx.getCurrentBlock()) as { block_header: { raw_data: { timestamp: number } } }).block_header.raw_data.timestamp, {
-      timeout: 30_000,
-    })
-    .toBeGreaterThanOrEqual(next.getTime());
-  Object.assign(process.env, stackEnv());
-  resetEnvCache();
-  const db = await getDb();
-  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
-  await runBilling(db, { now: next, tenantId: row!.tenantId });
-  const pullOf = async () => db.select().from(collectionPulls).where(eq(collectionPulls.subscriptionId, sub.id));
-  // Recorded and broadcast, then followed until solidified (2 blocks on the e2e stand-in): each run one step.
-  await expect
-    .poll(
-      async () => {
-        await runCollection(db, { now: next, tenantId: row!.tenantId });
-        const rows = await pullOf();
-        // A reverted pull says why (the stand-in's receipt and revert data).
-        if (rows[0]?.status === 'failed')
-          console.log(`[tron autocollect] failed pull ${JSON.stringify(await tw.trx.getUnconfirmedTransactionInfo(rows[0].txHash!))}`);
-        return rows.map((p) => p.status);
-      },
-      { timeout: 60_000, intervals: [1_000] },
-    )
-    .toEqual(['confirmed']);
-  const [pull] = await pullOf();
-  const usdt = await new TronWeb({ fullHost: TRON, privateKey: payer.privateKey }).contract().at(token);
-  expect(BigInt(String(await usdt.balanceOf(payer.address).call()))).toBe(90n * USDT);
-  expect(BigInt(String(await usdt.balanceOf(TronWeb.address.fromHex(pull!.depositAddress)).call()))).toBe(10n * USDT);
-  // A second run in the same period pulls nothing more.
-  expect(await runCollection(db, { now: next, tenantId: row!.tenantId })).toMatchObject({ pulled: 0, in_flight: 0 });
-  expect(await pullOf()).toHaveLength(1);
-  const spent = await db.select().from(gasSpend).where(eq(gasSpend.referenceId, pull!.id));
-  console.log(`[tron autocollect] ${JSON.stringify(spent.map((s) => ({ kind: s.kind, energy: s.gasUsed, burnedSun: s.costWei })))}`);
-  expect(spent.map((s) => s.kind).sort()).toEqual(['collector_allow', 'subscription_pull']);
+  const clock = chainClock('TRON');
+  try {
+    await clock.moveTo(next);
+    const tw = new TronWeb({ fullHost: TRON });
+    Object.assign(process.env, stackEnv());
+    resetEnvCache();
+    const db = await getDb();
+    const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
+    await runBilling(db, { now: next, tenantId: row!.tenantId });
+    const pullOf = async () => db.select().from(collectionPulls).where(eq(collectionPulls.subscriptionId, sub.id));
+    // Recorded and broadcast, then followed until solidified (2 blocks on the e2e stand-in): each run one step.
+    await expect
+      .poll(
+        async () => {
+          await runCollection(db, { now: next, tenantId: row!.tenantId });
+          const rows = await pullOf();
+          // A reverted pull says why (the stand-in's receipt and revert data).
+          if (rows[0]?.status === 'failed')
+            console.log(`[tron autocollect] failed pull ${JSON.stringify(await tw.trx.getUnconfirmedTransactionInfo(rows[0].txHash!))}`);
+          return rows.map((p) => p.status);
+        },
+        { timeout: 60_000, intervals: [1_000] },
+      )
+      .toEqual(['confirmed']);
+    const [pull] = await pullOf();
+    const usdt = await new TronWeb({ fullHost: TRON, privateKey: payer.privateKey }).contract().at(token);
+    expect(BigInt(String(await usdt.balanceOf(payer.address).call()))).toBe(90n * USDT);
+    expect(BigInt(String(await usdt.balanceOf(TronWeb.address.fromHex(pull!.depositAddress)).call()))).toBe(10n * USDT);
+    // A second run in the same period pulls nothing more.
+    expect(await runCollection(db, { now: next, tenantId: row!.tenantId })).toMatchObject({ pulled: 0, in_flight: 0 });
+    expect(await pullOf()).toHaveLength(1);
+    const spent = await db.select().from(gasSpend).where(eq(gasSpend.referenceId, pull!.id));
+    console.log(`[tron autocollect] ${JSON.stringify(spent.map((s) => ({ kind: s.kind, energy: s.gasUsed, burnedSun: s.costWei })))}`);
+    expect(spent.map((s) => s.kind).sort()).toEqual(['collector_allow', 'subscription_pull']);
+  } finally {
+    await clock.restore();
+  }
 });

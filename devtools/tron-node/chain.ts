@@ -66,8 +66,10 @@ export class StandInChain {
   /** false: blocks are made but pending transactions are left out (a node that never packs them). */
   packing = true;
   /**
-   * The next block's earliest timestamp (ms; 0: none): a stack's clock jump, so a period that starts weeks ahead (a
-   * subscription's) can begin on chain. Used once, rounded up to the 3 s slot; later blocks follow it 3 s apart.
+   * A stack's clock move for the next block (ms; 0: none), rounded up to the 3 s slot; later blocks follow it 3 s apart.
+   * Ahead of the head: a jump, so a period that starts weeks ahead (a subscription's) can begin on chain. Behind it: a
+   * rewind (back to the wall clock after such a jump, as anvil's evm_setTime allows), so block time goes back once, on
+   * purpose. Not modelled: a transaction whose expiration passed during the jump, still pooled, may land after a rewind.
    */
   warpTo = 0;
   /**
@@ -169,12 +171,10 @@ export class StandInChain {
   mine(): Promise<TronBlock> {
     return this.serial(async () => {
       const number = this.head.number + 1;
-      const ts = Math.max(this.head.timestamp + SLOT_MS, Math.ceil(this.warpTo / SLOT_MS) * SLOT_MS);
+      const ts = nextSlot(this.head.timestamp, this.warpTo);
       if (this.warpTo) {
-        // anvil's own clock moves too: transactions are traced on its pending block, whose time is that clock's.
-        const pending = await this.rpc<{ timestamp: string }>('eth_getBlockByNumber', ['pending', false]);
-        const ahead = ts / 1000 - Number(pending.timestamp);
-        if (ahead > 0) await this.rpc('evm_increaseTime', [ahead]);
+        // anvil's own clock follows, either way: transactions are traced on its pending block, whose time is that clock's.
+        await this.rpc('evm_setTime', [ts / 1000]);
       }
       this.warpTo = 0;
       const packed: TxRecord[] = [];
@@ -284,6 +284,13 @@ export class StandInChain {
   register(c: DeployedContract) {
     this.contracts.set(c.address, c);
   }
+}
+
+/** The next block's time: 3 s after the head, or the warp's slot (before the head: a rewind, after it: a jump). */
+export function nextSlot(head: number, warpTo: number): number {
+  if (!warpTo) return head + SLOT_MS;
+  const warped = Math.ceil(warpTo / SLOT_MS) * SLOT_MS;
+  return warped < head ? warped : Math.max(head + SLOT_MS, warped);
 }
 
 /** TRON block id: the 8-byte number, then 24 bytes of the block hash (here anvil's). */

@@ -95,7 +95,8 @@ export class Ledger {
 
   /** Usage left after linear recovery over the window. */
   recovered(usage: number, since: number, now: number): number {
-    return Math.max(0, Math.floor(usage * (1 - (now - since) / this.params.windowMs)));
+    // max(0, …): after a rewind (StandInChain.warpTo) a use stamped later counts as just made, not as growing.
+    return Math.max(0, Math.floor(usage * (1 - Math.max(0, now - since) / this.params.windowMs)));
   }
 
   private weight(r: Resource): number {

@@ -297,3 +297,43 @@ describe('answers shaped like java-tron', () => {
     expect(r.EnergyLimit).toBe(Math.floor((2 * r.TotalEnergyLimit!) / r.TotalEnergyWeight!));
   });
 });
+
+describe('the clock moved by a test (warpTo), forward and back, as anvil’s evm_setTime', () => {
+  const heads = async () => {
+    const tron = node.chain.head.timestamp;
+    const evm = await node.chain.rpc<{ timestamp: string }>('eth_getBlockByNumber', ['latest', false]);
+    return { tron, evm: Number(evm.timestamp) * 1000 };
+  };
+  /** A USDT transfer signed by TronWeb (expiration from the head's time), mined in the next block: its block time. */
+  const payAt = async (payer: { privateKey: string; address: string }, to: string) => {
+    const usdt = await node.tronWeb(payer.privateKey).contract().at(node.usdt);
+    const txId = await usdt.transfer(to, 1_000_000).send({ feeLimit: 100_000_000 });
+    const got = await info(txId);
+    expect(got.receipt.result).toBe('SUCCESS');
+    return got.blockTimeStamp as number;
+  };
+
+  it('jumps weeks ahead, rewinds to the wall clock (block time goes back once), then mines 3 s apart; anvil follows both ways', async () => {
+    const payer = fresh();
+    const shop = fresh();
+    await node.sendTrx(payer.address, 100_000_000);
+    await node.mintUsdt(payer.address, 10_000_000n);
+    const ahead = Date.now() + 28 * 86_400_000 + 1_234;
+    node.warpTo(ahead);
+    await node.mine();
+    const jumped = Math.ceil(ahead / 3000) * 3000;
+    expect(await heads()).toEqual({ tron: jumped, evm: jumped });
+    expect(await payAt(payer, shop.address)).toBe(jumped + 3000);
+
+    const wall = Date.now();
+    node.warpTo(wall);
+    await node.mine();
+    const back = Math.ceil(wall / 3000) * 3000;
+    expect(await heads()).toEqual({ tron: back, evm: back });
+    // After the rewind: blocks 3 s apart from there, transactions accepted and applied (bandwidth, energy) at that time.
+    expect(await payAt(payer, shop.address)).toBe(back + 3000);
+    await node.mine(2);
+    expect(await heads()).toEqual({ tron: back + 9000, evm: back + 9000 });
+    expect(await usdtOf(node.tronWeb(payer.privateKey), shop.address)).toBe(2_000_000n);
+  });
+});

@@ -111,8 +111,9 @@ export async function startTronNode(opts: TronNodeOptions = {}) {
      */
     reorg: (depth: number, opts: { drop?: string[] } = {}) => chain.reorg(depth, opts),
     /**
-     * The next block is at `ms` (chain time) or later: the clock jumps forward once, never back. Payments in later
-     * blocks are judged at the new time (an invoice that expired before it sees them late).
+     * The next block is at `ms` (chain time, rounded up to the 3 s slot): a jump forward, or a rewind (earlier than the
+     * head: block time goes back once, as anvil's evm_setTime; then 3 s apart again). Payments in later blocks are judged
+     * at the new time (an invoice that expired before it sees them late), so a test that jumps restores the wall clock.
      */
     warpTo(ms: number) {
       chain.warpTo = ms;

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { familyOf, type Asset, type ChainFamily, type ChainKey } from '@/lib/config/rails';
 import { evmClock, evmPayerWallet } from './evm-wallet';
+import { tronClock, tronPayerWallet } from './tron-wallet';
 
 /** A customer's wallet on a rail of the e2e stack, as the subscription walks use it (one implementation per family). */
 export interface PayerWallet {
@@ -24,9 +25,10 @@ export interface ChainClock {
   restore(): Promise<void>;
 }
 
-// A TRON entry (TronWeb against the stand-in) goes here once TRON collection runs in the e2e stack.
+// A Solana entry goes here once Solana collection runs in the e2e stack.
 const FAMILIES: Partial<Record<ChainFamily, { wallet: (chain: ChainKey, asset: Asset) => PayerWallet; clock: (chain: ChainKey) => ChainClock }>> = {
   evm: { wallet: evmPayerWallet, clock: evmClock },
+  tron: { wallet: tronPayerWallet, clock: tronClock },
 };
 
 function familyKit(chain: ChainKey) {
