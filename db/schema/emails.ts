@@ -34,6 +34,11 @@ export const emails = pgTable(
     status: text({ enum: EMAIL_STATUSES }).notNull().default('pending'),
     attempts: integer().notNull().default(0),
     nextAttemptAt: tstz().notNull().defaultNow(),
+    /**
+     * A sender holds the message until then, on the database's clock (never the caller's: a sender whose clock runs
+     * ahead, or a test clock, must not take a message another sender is still sending). Null: nobody holds it.
+     */
+    claimedUntil: tstz(),
     lastError: text(),
     sentAt: tstz(),
     createdAt: createdAt(),

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { eq } from 'drizzle-orm';
-import nodemailer from 'nodemailer';
+import nodemailer, { type Transporter } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emails, subscriptionPeriods } from '@/db/schema';
 import { getDb, type Db } from '@/lib/db';
@@ -101,5 +101,34 @@ describe('e-mail', () => {
     await sendEmails(db, { transport: smtp(await freePort()), now: new Date(Date.now() + 86_400_000), tenantId: t.tenant.id });
     const [after] = await db.select().from(emails).where(eq(emails.id, row!.id));
     expect(after).toMatchObject({ status: 'failed', attempts: 8 });
+  });
+
+  it('a message one sender is sending is not sent again by a sender whose clock runs ahead (a test clock, a skewed host)', async () => {
+    // Seen in the subscription walk: the worker claimed a receipt at the wall clock, the spec's sender at a test clock
+    // months ahead found its claim lapsed and sent it too. The claim is judged on the database's clock now.
+    const id = `eml_claim${process.pid}`;
+    await db.insert(emails).values({
+      id,
+      tenantId: t.tenant.id,
+      mode: 'test',
+      kind: 'receipt',
+      subjectId: `inv_claim${process.pid}`,
+      to: 'claim@example.com',
+      data: { amount: '1.00', token: 'USDT', chain: 'BSC' },
+    });
+    let release!: () => void;
+    const held = new Promise<void>((ok) => (release = ok));
+    const sentBy: string[] = [];
+    const slow = { sendMail: async () => (sentBy.push('wall clock'), await held) } as unknown as Transporter;
+    const fast = { sendMail: async () => void sentBy.push('test clock') } as unknown as Transporter;
+    const first = sendEmails(db, { transport: slow, tenantId: t.tenant.id });
+    await expect.poll(() => sentBy.length).toBe(1);
+    const ahead = await sendEmails(db, { transport: fast, now: new Date(Date.now() + 90 * 86_400_000), tenantId: t.tenant.id });
+    expect(ahead.sent).toBe(0);
+    release();
+    expect(await first).toMatchObject({ sent: 1 });
+    expect(sentBy).toEqual(['wall clock']);
+    const [after] = await db.select().from(emails).where(eq(emails.id, id));
+    expect(after).toMatchObject({ status: 'sent', attempts: 1, claimedUntil: null });
   });
 });

@@ -22,14 +22,18 @@ function smtpTransport(): Transporter | null {
   return cached.transport;
 }
 
-/** Due messages, claimed (their next attempt pushed past the claim) so concurrent senders never take the same one. */
+/**
+ * Due messages (by the caller's clock, which a test clock moves), claimed on the database's clock so concurrent
+ * senders never take the same one, whatever their clocks say; a claim left by a sender that died lapses after CLAIM_MS.
+ */
 async function claim(db: Db, now: Date, limit: number, tenantId?: string): Promise<Email[]> {
   const at = sql`${now.toISOString()}::timestamptz`;
   const ofTenant = tenantId ? sql` and tenant_id = ${tenantId}` : sql``;
   const ids = rowsOf<{ id: string }>(
     await db.execute(sql`
-      update ${emails} set next_attempt_at = ${at} + ${`${CLAIM_MS} milliseconds`}::interval
-       where id in (select id from ${emails} where status = 'pending' and next_attempt_at <= ${at}${ofTenant}
+      update ${emails} set claimed_until = now() + ${`${CLAIM_MS} milliseconds`}::interval
+       where id in (select id from ${emails} where status = 'pending' and next_attempt_at <= ${at}
+                       and (claimed_until is null or claimed_until < now())${ofTenant}
                      order by next_attempt_at limit ${limit} for update skip locked)
       returning id`),
   ).map((r) => r.id);
@@ -55,7 +59,7 @@ export async function sendEmails(
   for (const m of await claim(db, now, opts.limit ?? 50, opts.tenantId)) {
     if (m.mode === 'test' && !testModeRecipientAllowed(m.to, env().EMAIL_TEST_RECIPIENTS)) {
       const lastError = 'test mode: not sent to an address outside the reserved test domains and EMAIL_TEST_RECIPIENTS';
-      await db.update(emails).set({ status: 'suppressed', lastError }).where(eq(emails.id, m.id));
+      await db.update(emails).set({ status: 'suppressed', lastError, claimedUntil: null }).where(eq(emails.id, m.id));
       continue;
     }
     const { subject, text, html } = renderEmail(m.kind, m.data);
@@ -63,7 +67,7 @@ export async function sendEmails(
       await transport.sendMail({ from: env().EMAIL_FROM, to: m.to, subject, text, html, headers: { 'X-Gateway-Email-Id': m.id } });
       await db
         .update(emails)
-        .set({ status: 'sent', sentAt: new Date(), attempts: m.attempts + 1, lastError: null })
+        .set({ status: 'sent', sentAt: new Date(), attempts: m.attempts + 1, lastError: null, claimedUntil: null })
         .where(eq(emails.id, m.id));
       sent++;
     } catch (err) {
@@ -72,7 +76,13 @@ export async function sendEmails(
       const gaveUp = attempts >= MAX_EMAIL_ATTEMPTS;
       await db
         .update(emails)
-        .set({ attempts, lastError, status: gaveUp ? 'failed' : 'pending', nextAttemptAt: new Date(now.getTime() + emailBackoffMs(attempts)) })
+        .set({
+          attempts,
+          lastError,
+          status: gaveUp ? 'failed' : 'pending',
+          nextAttemptAt: new Date(now.getTime() + emailBackoffMs(attempts)),
+          claimedUntil: null,
+        })
         .where(eq(emails.id, m.id));
       failed++;
       log.warn('e-mail send failed', { emailId: m.id, attempts, gaveUp, error: lastError });

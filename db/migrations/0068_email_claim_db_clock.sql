@@ -1,0 +1,1 @@
+ALTER TABLE "emails" ADD COLUMN "claimed_until" timestamp (3) with time zone;
