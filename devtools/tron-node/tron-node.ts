@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { TronWeb } from 'tronweb';
 import { encodeDeployData, getContractAddress, type Abi, type Hex } from 'viem';
@@ -17,7 +18,7 @@ export interface TronNodeOptions {
   /** Produce a block every this many ms (dev); default none: a block per accepted broadcast (tests). */
   blockTimeMs?: number;
   port?: number;
-  /** The chain id (`eth_chainId`) to answer; default the genesis block's own, new each start. */
+  /** The chain id (`eth_chainId`) to answer; default a random one, new each start. */
   chainId?: number;
   /** Keep each block's state so `reorg` can replace recent blocks (tests of the reorg path). */
   reorgs?: boolean;
@@ -50,7 +51,9 @@ export async function startTronNode(opts: TronNodeOptions = {}) {
   const engine = await startAnvilEngine(genesisSeconds, 728126428);
   const ledger = new Ledger({ ...MAINNET_PARAMS, ...opts.params });
   const chain = new StandInChain(engine.rpc, ledger, opts.solidifyDepth ?? 19);
-  await chain.addGenesis(opts.chainId);
+  // A chain id of its own by default: anvil's genesis hash is the same for every stand-in started in one 3 s slot, and
+  // two test files' stand-ins sharing a chain id share a network in the database (its stake queue, its lanes).
+  await chain.addGenesis(opts.chainId ?? randomInt(1, 2 ** 31));
   if (opts.reorgs) chain.history = new Map();
   const keys = devKeys();
   for (const k of Object.values(keys)) ledger.create(k.hex, chain.head.timestamp).balance = 1_000_000_000_000n;
