@@ -1,5 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RpcReadError } from '@/lib/chain/rpc-batch';
 import { invoices, ledgerEntries, settlements, settlementTxs, type SettlementStep } from '@/db/schema';
 import { readTronAccount } from '@/lib/chain/tron/resources';
 import { readTronStake } from '@/lib/chain/tron/stake';
@@ -81,12 +82,26 @@ async function sweepAll(ts: Paid[], net: SettleNetwork, hooks: SettleHooks) {
   const deadline = Date.now() + 150_000;
   for (;;) {
     // Each sweep claimed by its own runner, all at once (only: other test files' TRON settlements are not ours).
-    await Promise.all(ids.map((only) => runSettlements(db, net, { only, hooks, retry: { maxAttempts: 100, backoffMs: 0 } })));
+    // A failed read in the rail check fails that runner's pass (the job runs again), not the test.
+    const pass = (only: string) => runSettlements(db, net, { only, hooks, retry: { maxAttempts: 100, backoffMs: 0 } });
+    await Promise.all(
+      ids.map((only) =>
+        pass(only).catch((e: unknown) => {
+          if (!(e instanceof RpcReadError)) throw e;
+        }),
+      ),
+    );
     // The janitor's pass (crashing at its step too); a crash or another file's settlement fails the pass, not the test.
     await reclaimSweepResources(db, net, hooks).catch(() => undefined);
     const done = await db.select().from(settlementTxs).where(inArray(settlementTxs.settlementId, ids));
     if (ids.every((id) => done.some((r) => r.settlementId === id && r.step === 'undelegate' && r.status === 'confirmed'))) break;
-    if (Date.now() > deadline) throw new Error(`never completed: ${JSON.stringify(done.map((r) => [r.settlementId, r.step, r.status]))}`);
+    if (Date.now() > deadline) {
+      const states = await db.select().from(settlements).where(inArray(settlements.id, ids));
+      const left = states.map((s) => [s.id, s.status, s.attempts, s.stakeWaitSince, s.lastError?.slice(0, 200)]);
+      throw new Error(
+        `never completed: ${JSON.stringify(done.map((r) => [r.settlementId, r.step, r.status]))}; settlements: ${JSON.stringify(left)}`,
+      );
+    }
     // A sweep waiting for stake other sweeps hold is due again in 2 s: a block meanwhile, then look again.
     await rail.node.mine(1);
     await new Promise((r) => setTimeout(r, 200));
@@ -161,14 +176,17 @@ describe('parallel TRON sweeps crashed at every step (issue 44)', () => {
     const before = await usdt(hot);
     // Every transaction reaches the chain the first time it is broadcast, and its sender is told it failed.
     const lost = new Set<string>();
-    let reads = 0;
     proxy.state.loseAnswerWhen = (c) => {
       const id = c.path.endsWith('/broadcasttransaction') ? (c.body?.txID as string | undefined) : undefined;
       if (!id || lost.has(id)) return false;
       lost.add(id);
       return true;
     };
-    proxy.state.failWhen = (c) => !c.path.endsWith('/broadcasttransaction') && ++reads % 5 === 0;
+    // 1 read in 5 failing, at random (seeded): every 5th call in lock-step starved the last sweep left, whose attempt
+    // made a multiple of 5 reads and so always failed at the same one (520 attempts), which no real node does.
+    let seed = 0x2545f491;
+    const random = () => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32;
+    proxy.state.failWhen = (c) => !c.path.endsWith('/broadcasttransaction') && random() < 0.2;
     proxy.state.nodes = [{ lag: 0 }, { lag: 3 }];
     try {
       await sweepAll(ts, { ...rail.net, rpcUrl: proxy.url }, { onWait: () => rail.node.mine(1) });
