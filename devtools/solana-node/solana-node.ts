@@ -84,6 +84,9 @@ export async function startSolanaNode(opts: SolanaNodeOptions = {}) {
 
   const autoSlot = !opts.slotTimeMs;
   const server = solanaRpcServer(chain, { onSend: () => autoSlot && chain.advance() });
+  // Longer than a client's idle keep-alive (Node's agent: 5 s), so the client, not the server, closes an idle socket:
+  // a server closing it as the client reuses it is an ECONNRESET (seen after event-loop stalls in npm run dev).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((r) => server.listen(opts.port ?? 0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const timer = opts.slotTimeMs ? setInterval(() => chain.advance(), opts.slotTimeMs) : undefined;

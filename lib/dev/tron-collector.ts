@@ -62,24 +62,44 @@ export function planTronCollector(p: { chainId: number; owner: { hex: string }; 
 
 /**
  * Stakes the energy wallet's TRX for energy and broadcasts the planned deploy, signed by it; resolves once the
- * collector is in a block (the stand-in mines every 3 s in dev), with the energy the deploy used. Throws if refused or
- * failed: a dev stack whose collector is not where its settings say must not start.
+ * collector is in a block (the stand-in mines every 3 s in dev), with the energy the deploy used. Throws if refused,
+ * failed, or the node kept failing past `deadlineMs`: a dev stack whose collector is not where its settings say must
+ * not start. A failed call is retried, never taken as an answer (the in-process stand-in resets a keep-alive socket
+ * now and then while the embedded database's migrations stall the event loop); each transaction is signed once, so a
+ * broadcast sent again after its answer was lost is the same transaction, and its duplicate counts as sent.
  */
-export async function deployTronCollector(url: string, energyWallet: { privateKey: string; address: string }, plan: TronCollectorPlan) {
+export async function deployTronCollector(
+  url: string,
+  energyWallet: { privateKey: string; address: string },
+  plan: TronCollectorPlan,
+  opts: { deadlineMs?: number } = {},
+) {
   const tw = new TronWeb({ fullHost: url, privateKey: energyWallet.privateKey });
-  const sent = async (tx: unknown, what: string) => {
-    const res = (await tw.trx.sendRawTransaction((await tw.trx.sign(tx as never)) as never)) as {
-      result?: boolean;
-      message?: string;
-      transaction: { txID: string };
-    };
-    if (!res.result) throw new Error(`TRON collector: ${what} refused: ${Buffer.from(String(res.message ?? ''), 'hex').toString()}`);
-    return res.transaction.txID;
+  const deadline = Date.now() + (opts.deadlineMs ?? 60_000);
+  const retried = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
+    for (;;) {
+      try {
+        return await call();
+      } catch (e) {
+        const why = e instanceof Error ? e.message : String(e);
+        if (Date.now() > deadline) throw new Error(`TRON collector: ${what} failed until the deadline: ${why}`);
+        await new Promise((ok) => setTimeout(ok, 250));
+      }
+    }
   };
-  await sent(await tw.transactionBuilder.freezeBalanceV2(Number(STAKE_SUN), 'ENERGY', energyWallet.address), 'stake');
+  const sent = async (tx: unknown, what: string) => {
+    const signed = (await tw.trx.sign(tx as never)) as { txID: string };
+    const res = (await retried(what, () => tw.trx.sendRawTransaction(signed as never))) as { result?: boolean; code?: string; message?: string };
+    if (!res.result && res.code !== 'DUP_TRANSACTION_ERROR') {
+      throw new Error(`TRON collector: ${what} refused: ${Buffer.from(String(res.message ?? ''), 'hex').toString()}`);
+    }
+    return signed.txID;
+  };
+  const stake = await retried('stake', () => tw.transactionBuilder.freezeBalanceV2(Number(STAKE_SUN), 'ENERGY', energyWallet.address));
+  await sent(stake, 'stake');
   const txId = await sent(plan.tx, 'deploy');
-  for (let i = 0; i < 200; i++) {
-    const info = (await tw.trx.getUnconfirmedTransactionInfo(txId)) as {
+  for (;;) {
+    const info = (await retried('deploy look-up', () => tw.trx.getUnconfirmedTransactionInfo(txId))) as {
       blockNumber?: number;
       receipt?: { result?: string; energy_usage_total?: number };
     };
@@ -87,9 +107,9 @@ export async function deployTronCollector(url: string, energyWallet: { privateKe
       if (info.receipt?.result !== 'SUCCESS') throw new Error(`TRON collector: deploy ${info.receipt?.result ?? 'failed'}`);
       return { address: plan.address, energy: info.receipt.energy_usage_total ?? 0 };
     }
+    if (Date.now() > deadline) throw new Error(`TRON collector: deploy not mined within ${(opts.deadlineMs ?? 60_000) / 1000} s`);
     await new Promise((ok) => setTimeout(ok, 250)); // the stand-in has no push for a mined transaction
   }
-  throw new Error('TRON collector: deploy not mined within 50 s');
 }
 
 /** The settings that give a mode's TRON rail the collector (docs/subscriptions.md): the energy wallet its admin too. */
