@@ -35,7 +35,8 @@ const NEEDS_BUILD = ['api', 'withdrawals', 'auth-abuse', 'statement'];
 if ((only.length ? only : BENCHES).some((b) => NEEDS_BUILD.includes(b))) ensureBuild();
 const rows: string[] = [];
 for (const name of only.length ? BENCHES.filter((b) => only.includes(b)) : BENCHES) {
-  console.log(`\n### bench/${name}.ts`);
+  const loadBefore = os.loadavg()[0]!;
+  console.log(`\n### bench/${name}.ts (load ${loadBefore.toFixed(2)})`);
   const r = spawnSync('node_modules/.bin/tsx', [`bench/${name}.ts`], { encoding: 'utf8', env: process.env, maxBuffer: 64 * 1024 * 1024 });
   process.stdout.write(r.stdout);
   process.stderr.write(
@@ -47,6 +48,8 @@ for (const name of only.length ? BENCHES.filter((b) => only.includes(b)) : BENCH
   const table = r.stdout.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| figure'));
   if (r.status !== 0 || table.length === 0) rows.push(`| ${name} | bench failed (exit ${r.status}) | | NO |`);
   for (const line of table) rows.push(`| ${name} ${line.slice(1)}`);
+  // Every figure of a bench is read against the machine's load around it (1-minute average, 2 cores here).
+  rows.push(`| ${name} | load average (1 min) before / after | ${loadBefore.toFixed(2)} / ${os.loadavg()[0]!.toFixed(2)} | | |`);
 }
 
 console.log(

@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
 /**
  * The process's Prometheus registry and the metrics each process counts itself (HTTP requests, job runs,
@@ -22,6 +22,9 @@ export function processMetrics(): ProcessMetrics {
   const g = globalThis as G;
   if (g[key]) return g[key];
   const registry = new Registry();
+  // Node's own figures (GC pauses by kind, event-loop delay percentiles, CPU, heap): where a latency tail comes from
+  // (issue 50; bench/lib/tail-sources.ts reads them around each load).
+  collectDefaultMetrics({ register: registry });
   const m: ProcessMetrics = {
     registry,
     httpRequests: new Counter({
