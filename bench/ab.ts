@@ -4,6 +4,7 @@
  * The other checkout needs its node_modules and its production build (`next build`) in place:
  *   git worktree add /tmp/ab/old 06cc1e3 && cp -al node_modules /tmp/ab/old/ && (cd /tmp/ab/old && npx next build)
  *   npx tsx bench/ab.ts /tmp/ab/old [rounds]
+ * AB_STEPS=withdrawals,api runs only those benches (names as in bench/: profile-withdrawals, profile-invoices, withdrawals, api).
  * Figures: the in-process cost of each money-moving request (bench/profile-*.ts: req/s and node CPU ms per request,
  * no HTTP), and over HTTP against the production build (bench/withdrawals.ts, bench/api.ts: req/s, p50 / p99, and
  * the ratio to the trivial route of the same run).
@@ -84,12 +85,15 @@ const STEPS: { script: string; read: (out: string) => Figures }[] = [
   },
 ];
 
+const only = process.env.AB_STEPS?.split(',').map((s) => `bench/${s.trim()}.ts`);
+const steps = only ? STEPS.filter((s) => only.includes(s.script)) : STEPS;
+
 const runs: { side: string; round: number; load: number; figures: Figures }[] = [];
 for (let round = 1; round <= rounds; round++) {
   for (const side of sides) {
     const figures: Figures = {};
     const load = os.loadavg()[0]!;
-    for (const step of STEPS) {
+    for (const step of steps) {
       const r = spawnSync(path.join(side.dir, 'node_modules/.bin/tsx'), [step.script], {
         cwd: side.dir,
         encoding: 'utf8',
