@@ -47,6 +47,8 @@ export const CONTROLS = {
     "the payer's permission on the collector contract (token, cap per period, start): revoked, or a zero allowance, and nothing is pulled",
   once_per_period:
     "the current period's unpaid invoice only, into its own deposit address, once (the attempt's unique index and the contract's per-period cap)",
+  payer_signature:
+    "the payer's own signatures (the token's Permit and the collector's Authorize), rebuilt from the subscription's terms and checked before anything is sent: another signer, chain or expired deadline, and the gas wallet sends nothing; one transaction per signed pair",
 } as const;
 export type Control = keyof typeof CONTROLS;
 
@@ -71,6 +73,7 @@ const NOT_JOB = no('no job starts it');
 const API_KEY_MONEY: Control[] = ['allowlist', 'daily_limit', 'approval_threshold', 'screening', 'minimum'];
 const OWNER_MONEY: Control[] = ['step_up', 'screening', 'minimum'];
 const OWNER_NO_2FA: Control[] = ['screening', 'minimum'];
+const PAYER_SIGNED: Control[] = ['payer_signature', 'payer_permission'];
 
 /** The keys' rows of a path only withdrawals:write (and admin) may start, with the given controls. */
 const keys = (controls: Control[] | Grant): Record<`api_key:${Scope}`, Grant> => {
@@ -289,6 +292,35 @@ export const MONEY_PATHS = {
       claim_link_holder: NOT_PAYER,
       stranger_with_invoice_id: NOT_PAYER,
       policy_job: { controls: ['payer_permission', 'once_per_period'], note: 'the merchant pays its gas (pull_network_fee)' },
+    },
+  },
+  // Issue 48: the gas wallet sends the payer's signed permitAndAuthorize (its gas the merchant's, setup_network_fee) and
+  // the collector is given an allowance over the payer's USDC: the payer's signatures are the consent, never an id.
+  subscription_permit_setup: {
+    title: "USDC collection set-up by signature (the gas wallet sends the payer's permit; the collector gets an allowance)",
+    operations: ['setUpSubscriptionCollectionByPermit'],
+    entry: 'checkout /pay/<id>?claim=<token> and the customer portal → sign',
+    actors: {
+      owner_2fa: no('no dashboard page or action sets up collection: the payer signs at the checkout or in the portal'),
+      owner_no_2fa: no('as above'),
+      member: no('as above'),
+      support: NO_TENANT,
+      ...everyKey(no('key without subscriptions:write (403 insufficient_scope)')),
+      'api_key:subscriptions:write': {
+        controls: PAYER_SIGNED,
+        note: 'forwards the payer’s own signed pair; the gas is charged to the merchant (setup_network_fee)',
+      },
+      'api_key:admin': {
+        controls: PAYER_SIGNED,
+        note: 'as subscriptions:write',
+      },
+      payer_with_claim_token: {
+        controls: PAYER_SIGNED,
+        note: 'the claim token of one of the subscription’s invoices (or a portal session)',
+      },
+      claim_link_holder: NOT_PAYER,
+      stranger_with_invoice_id: no('an invoice or subscription id is never a credential (claim_token_required)'),
+      policy_job: no('the collection job only resumes a set-up the payer’s signatures already recorded; never starts one'),
     },
   },
 } satisfies Record<string, MoneyPath>;

@@ -1,14 +1,5 @@
-import { createServer } from 'node:net';
 import { MailDev } from 'maildev';
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
+import { freePort } from '@/devtools/ports/free-port';
 
 export type DevMail = { env: Record<string, string>; smtpPort: number; webPort: number; inboxUrl: string; stop: () => Promise<void> };
 

@@ -6,6 +6,7 @@ import type { AnvilChain } from '@/lib/testing/anvil';
 import { startTestExchange } from '@/lib/testing/exchange-sim';
 import { withTestChain } from '@/lib/testing/test-chain';
 import { credOf, triedEntries, type Subject } from './entries';
+import { startUsdcChain, stopUsdcChain } from './permit-setup';
 import { buildWorld, type World } from './world';
 import { snapshot, tryAllowed } from './controls';
 
@@ -33,9 +34,12 @@ withTestChain(async (chain: AnvilChain) => {
   // The exchange's rate-limit weight is not the subject: enough for every row's orders.
   ex = await startTestExchange(chain, { config: { weightLimit: 5000 } });
   w = await buildWorld(chain, chain.network('test'));
+  // The permit set-up's rail: USDC with EIP-2612, on a chain of its own.
+  await startUsdcChain();
 });
 afterAll(async () => {
   await ex?.stop();
+  await stopUsdcChain();
 });
 
 const allowed = (g: Grant): g is Extract<Grant, { controls: unknown }> => 'controls' in g;

@@ -10,7 +10,8 @@ import { OVER_THRESHOLD, type World } from './world';
 /** What a refusal must leave as it was (a path whose attempt may leave its own link or request: the money only). */
 export async function snapshot(w: World, r: PathRunner) {
   const all = await w.written();
-  return r.moneyOnly ? { ledger: all.ledger, withdrawals: all.withdrawals } : all;
+  const extra = r.written ? await r.written(w) : {};
+  return r.moneyOnly ? { ledger: all.ledger, withdrawals: all.withdrawals, ...extra } : { ...all, ...extra };
 }
 
 /**
@@ -83,6 +84,7 @@ export async function tryAllowed(w: World, id: MoneyPathId, r: PathRunner, actor
     await decideWithdrawalApproval(w.db, w.ownerSession, (filler as { data: { id: string } }).data.id, 'reject', {});
   }
 
+  if (controls.includes('payer_signature')) await refused('payer signature', { ...base, foreignSigner: true }, 'permit_invalid_signature');
   if (controls.includes('payer_permission')) await refused('payer permission revoked', { ...base, revoked: true });
 
   const { t, s } = await attempt(base);

@@ -27,8 +27,10 @@ export interface Variant {
   tag?: string;
   /** The job's clock (the auto-refund delay is the subject): default two hours on. */
   now?: Date;
-  /** A subscription pull's subject whose payer revoked the permission on the collector. */
+  /** A subscription pull's subject whose payer revoked the permission on the collector (a permit set-up: under one period allowed). */
   revoked?: boolean;
+  /** A permit set-up whose messages another wallet signed, not the payer's. */
+  foreignSigner?: boolean;
 }
 /** What the path acts on (made by the world's owner as a fixture, before what is written is counted). */
 export type Subject = {
@@ -40,6 +42,9 @@ export type Subject = {
   linkId?: string;
   /** A subscription pull's: the subscription, its payer and the job's clock (its period billed). */
   pull?: { subscriptionId: string; payer: `0x${string}`; at: Date };
+  /** A permit set-up's: the subscription and its payer's key; `claim` is its invoice's claim token (the payer's). */
+  permit?: { subscriptionId: string; payerKey: `0x${string}` };
+  claim?: string;
 };
 
 export interface PathRunner {
@@ -55,6 +60,8 @@ export interface PathRunner {
   belowMinimum?: string;
   /** Refusals compare only the ledger and withdrawals (the attempt's own link or request is the actor's to make). */
   moneyOnly?: boolean;
+  /** What else a refusal must leave as it was (a path that spends gas: the gas wallet's transactions). */
+  written?: (w: World) => Promise<Record<string, string>>;
 }
 
 /** A batch's refusal (payout_items_invalid) is named by its first item's code: what that item alone would get. */
@@ -121,7 +128,7 @@ export function credOf(a: Actor, entry: Entry, w: World, s: Subject): Cred {
     const key = w.keys[a.slice('api_key:'.length) as keyof World['keys']];
     return { ...none, key, token: key };
   }
-  if (a === 'payer_with_claim_token') return { ...none, key: w.claim, token: w.claim };
+  if (a === 'payer_with_claim_token') return { ...none, key: s.claim ?? w.claim, token: s.claim ?? w.claim };
   if (a === 'claim_link_holder') {
     const secret = s.linkSecret ?? w.linkSecret;
     return { ...none, key: secret, token: secret };

@@ -10,6 +10,7 @@ import { redeemRefundClaim } from '@/lib/refunds/claims/redeem-refund-claim';
 import { autoRefund, runAutoRefunds } from '@/lib/refunds/requests/auto-refund';
 import { proposeRefundAddress } from '@/lib/refunds/requests/propose-refund-address';
 import { call } from '../app';
+import { permitSetupRunner } from './permit-setup';
 import { pullJob, pullSubject } from './subscription-pull';
 import { api, asSession, fromApi, fromLib, type Cred, type PathRunner, type Subject, type Try, type Variant } from './entries';
 import { BTC_LISTED, BTC_UNLISTED, OVER_THRESHOLD, XRP_LISTED, type World } from './world';
@@ -226,6 +227,8 @@ export const RUNNERS: Record<MoneyPathId, PathRunner> = {
     subject: pullSubject,
     entries: { job: (w, s) => pullJob(w, s) },
   },
+  // The payer's signatures, forwarded by a key or given at the checkout; the job only resumes recorded ones.
+  subscription_permit_setup: permitSetupRunner,
   held_withdrawal_approval: {
     amount: OVER_THRESHOLD,
     ...evm,
