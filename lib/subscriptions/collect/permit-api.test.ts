@@ -297,14 +297,26 @@ describe("POST /v1/subscriptions/{id}/collection/permit: the gateway submits the
       // The rest rides on the tenant's next USDC credit, whichever invoice it is of, as the part `:2`.
       const credit = { id: 'stl_x', tenantId: t.tenant.id, mode: 'test', token: 'USDC', kind: 'invoice', invoiceId: 'inv_other', netAmount: '5' };
       const rest = await pullFeeEntries(t.db, credit as unknown as Settlement);
-      expect(rest).toEqual([expect.objectContaining({ kind: 'setup_network_fee', referenceId: `${perm!.id}:2`, amount: fee.minus('0.10').neg().toFixed() })]);
-      await postLedgerEntries(t.db, [{ ...rest[0]!, amount: '5', kind: 'invoice_credit', referenceType: 'settlement', referenceId: credit.id }, ...rest]);
+      expect(rest).toEqual([
+        expect.objectContaining({ kind: 'setup_network_fee', referenceId: `${perm!.id}:2`, amount: fee.minus('0.10').neg().toFixed() }),
+      ]);
+      await postLedgerEntries(t.db, [
+        { ...rest[0]!, amount: '5', kind: 'invoice_credit', referenceType: 'settlement', referenceId: credit.id },
+        ...rest,
+      ]);
       expect(await pullFeeEntries(t.db, { ...credit, id: 'stl_y' } as unknown as Settlement)).toEqual([]);
       const total = (await setupFees()).reduce((a, e) => a.minus(e.amount), new Decimal(0));
       expect(total.toFixed()).toBe(fee.toFixed());
       // The statement and the console count both parts with the set-up's transaction.
       const listed = await call('GET', '/v1/balance-transactions?type=network_fee', { key: t.test });
       expect(listed.body.data.map((d: { txHash: string }) => d.txHash)).toEqual([perm!.txHash, perm!.txHash]);
+      expect(listed.body.data.map((d: { sourceId: string }) => d.sourceId)).toEqual([perm!.id, perm!.id]);
+      const [costs] = (await getNetworkCosts(t.db, ['test'])).filter((r) => r.chainId === chain.chainId);
+      const all = await t.db
+        .select()
+        .from(ledgerEntries)
+        .where(inArray(ledgerEntries.kind, ['pull_network_fee', 'setup_network_fee']));
+      expect(new Decimal(costs!.windows['24h'].pullFees).toFixed(2)).toBe(all.reduce((a, e) => a.minus(e.amount), new Decimal(0)).toFixed(2));
     } finally {
       t = shared;
     }

@@ -1,0 +1,26 @@
+import { sql } from 'drizzle-orm';
+import type { Subscription } from '@/db/schema';
+import type { Db } from '@/lib/db';
+import { lockBalance } from '@/lib/ledger/lock-balance';
+import { postLedgerEntries } from '@/lib/ledger/post-entry';
+import { gasCharges, unchargedGas } from './uncharged-gas';
+
+/**
+ * A subscription ends (canceled now, at its period end, or out of grace): the gas it caused that no credit paid yet,
+ * its USDC set-up's and the rest of a pull's above its credit, is charged now from the merchant's available balance,
+ * in the transaction of the cancel, up to what the balance holds (never below zero). What it does not cover rides on
+ * the tenant's next credit in that asset and mode (collect/pull-fee-entries.ts). A pull confirmed but not credited yet is left
+ * to its own credit. Call it last in the transaction: it locks the balance rows.
+ */
+export async function chargeGasOnEnd(tx: Db, sub: Pick<Subscription, 'id' | 'tenantId' | 'mode'>): Promise<void> {
+  const costs = await unchargedGas(tx, {
+    tenantId: sub.tenantId,
+    mode: sub.mode,
+    pulls: sql`p.subscription_id = ${sub.id} and ch.parts > 0`,
+    setups: sql`c.subscription_id = ${sub.id}`,
+  });
+  for (const currency of [...new Set(costs.map((c) => c.currency))].sort()) {
+    const owner = { tenantId: sub.tenantId, mode: sub.mode, currency };
+    await postLedgerEntries(tx, gasCharges(costs, owner, await lockBalance(tx, owner)));
+  }
+}
