@@ -322,6 +322,50 @@ describe("POST /v1/subscriptions/{id}/collection/permit: the gateway submits the
     }
   });
 
+  it('a set-up in flight when the subscription is canceled: its gas is charged from the balance when it confirms', async () => {
+    const shared = t;
+    t = await createTestTenant();
+    try {
+      await postLedgerEntry(t.db, {
+        tenantId: t.tenant.id,
+        mode: 'test',
+        currency: 'USDC',
+        amount: '5.00',
+        kind: 'invoice_credit',
+        referenceType: 'settlement',
+        referenceId: `stl_test_${t.tenant.id}`,
+      });
+      const { sub, key, payer } = await subscribed();
+      const body = await signed(sub.id, key);
+      const crash = () => {
+        throw new Error('worker killed');
+      };
+      const input = { payer: payer as Address, chainId: body.chainId, permitValue: BigInt(body.permitValue), deadline: BigInt(body.deadline) };
+      await expect(
+        submitPermitSetUp(
+          t.db,
+          sub.id,
+          { ...input, permitSignature: body.permitSignature as Hex, authorizeSignature: body.authorizeSignature as Hex },
+          { afterRecord: crash },
+        ),
+      ).rejects.toThrow('worker killed');
+      expect((await call('POST', `/v1/subscriptions/${sub.id}/cancel`, { key: t.test, body: { atPeriodEnd: false } })).status).toBe(200);
+      await runCollection(t.db, { tenantId: t.tenant.id });
+      const [perm] = await setUpsOf(sub.id);
+      expect(perm).toMatchObject({ status: 'confirmed' });
+      const charged = await t.db
+        .select()
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.tenantId, t.tenant.id), eq(ledgerEntries.kind, 'setup_network_fee')));
+      expect(charged).toHaveLength(1);
+      expect(charged[0]).toMatchObject({ referenceId: perm!.id, referenceType: 'collection_setup' });
+      expect(new Decimal(charged[0]!.amount).toFixed()).toBe(new Decimal(perm!.networkFee!).neg().toFixed());
+      expect(new Decimal(charged[0]!.balanceAfter).toFixed()).toBe(new Decimal('5').minus(perm!.networkFee!).toFixed());
+    } finally {
+      t = shared;
+    }
+  });
+
   it('refuses a wrong signer, a passed deadline, an allowance over the cap and another chain: 400 with a code, nothing sent', async () => {
     const { sub, key } = await subscribed();
     const before = await sent();
