@@ -322,6 +322,40 @@ describe("POST /v1/subscriptions/{id}/collection/permit: the gateway submits the
     }
   });
 
+  it('canceled at its period end by the billing job: the set-up gas is charged with that end', async () => {
+    const shared = t;
+    t = await createTestTenant();
+    try {
+      await postLedgerEntry(t.db, {
+        tenantId: t.tenant.id,
+        mode: 'test',
+        currency: 'USDC',
+        amount: '5.00',
+        kind: 'invoice_credit',
+        referenceType: 'settlement',
+        referenceId: `stl_test_${t.tenant.id}`,
+      });
+      const { sub, key } = await subscribed();
+      expect((await post(sub.id, await signed(sub.id, key))).status).toBe(200);
+      const [perm] = await setUpsOf(sub.id);
+      expect((await call('POST', `/v1/subscriptions/${sub.id}/cancel`, { key: t.test, body: { atPeriodEnd: true } })).status).toBe(200);
+      const setupFees = () =>
+        t.db
+          .select()
+          .from(ledgerEntries)
+          .where(and(eq(ledgerEntries.tenantId, t.tenant.id), eq(ledgerEntries.kind, 'setup_network_fee')));
+      // Not ended yet: its next invoice could still pay it.
+      expect(await setupFees()).toEqual([]);
+      await runBilling(t.db, { now: new Date(new Date(sub.currentPeriodEnd).getTime() + 60_000), tenantId: t.tenant.id });
+      const charged = await setupFees();
+      expect(charged.map((e) => [e.referenceId, new Decimal(e.amount).toFixed()])).toEqual([
+        [perm!.id, new Decimal(perm!.networkFee!).neg().toFixed()],
+      ]);
+    } finally {
+      t = shared;
+    }
+  });
+
   it('a set-up in flight when the subscription is canceled: its gas is charged from the balance when it confirms', async () => {
     const shared = t;
     t = await createTestTenant();
