@@ -87,11 +87,12 @@ async function costWindow(db: Db, net: Network, since: Date): Promise<CostWindow
               - coalesce((select sum(l.amount) from ledger_entries l join withdrawals w on w.id = l.reference_id
                            where l.kind = 'network_fee_refund' and w.chain_id = ${net.chainId} and w.mode = ${net.mode}
                              and w.created_at >= ${since.toISOString()}::timestamptz), 0))::text as withdrawal,
-             (coalesce((select -sum(l.amount) from ledger_entries l join collection_pulls p on p.id = l.reference_id
+             (coalesce((select -sum(l.amount) from ledger_entries l join collection_pulls p on p.id = split_part(l.reference_id, ':', 1)
                         where l.kind = 'pull_network_fee' and p.chain_id = ${net.chainId} and l.mode = ${net.mode}
                           and l.created_at >= ${since.toISOString()}::timestamptz), 0)
-              -- The payer's USDC set-up by signature: its gas is charged the same way (setup_network_fee).
-              + coalesce((select -sum(l.amount) from ledger_entries l join collection_setups c on c.id = l.reference_id
+              -- The payer's USDC set-up by signature: its gas is charged the same way (setup_network_fee). Either may be charged
+              -- in parts, the second on referring to <id>:<n> (lib/subscriptions/uncharged-gas.ts).
+              + coalesce((select -sum(l.amount) from ledger_entries l join collection_setups c on c.id = split_part(l.reference_id, ':', 1)
                            where l.kind = 'setup_network_fee' and c.chain_id = ${net.chainId} and l.mode = ${net.mode}
                              and l.created_at >= ${since.toISOString()}::timestamptz), 0))::text as pull`),
   );

@@ -21,13 +21,16 @@ export const TYPE_SQL = sql`(case
   when e.kind like '%network_fee%' or e.kind like '%gas%' then 'network_fee'
   else 'adjustment' end)`;
 
-/** One entry with what explains it: its settlement or withdrawal, the sweep or transfer hash, the invoice's fiat pricing. */
+/**
+ * One entry with what explains it: its settlement or withdrawal, the sweep or transfer hash, the invoice's fiat pricing.
+ * A gas charge in parts refers to its pull or set-up as `<id>:<n>` from its second part (lib/subscriptions/uncharged-gas.ts).
+ */
 export const ENTRY_FROM = sql`
   from ledger_entries e
   left join settlements s on e.reference_type = 'settlement' and s.id = e.reference_id
   left join withdrawals w on e.reference_type = 'withdrawal' and w.id = e.reference_id
-  left join collection_pulls cp on e.reference_type = 'collection_pull' and cp.id = e.reference_id
-  left join collection_setups cs on e.reference_type = 'collection_setup' and cs.id = e.reference_id
+  left join collection_pulls cp on e.reference_type = 'collection_pull' and cp.id = split_part(e.reference_id, ':', 1)
+  left join collection_setups cs on e.reference_type = 'collection_setup' and cs.id = split_part(e.reference_id, ':', 1)
   left join invoices i on i.id = s.invoice_id`;
 
 export const ENTRY_COLUMNS = sql`

@@ -31,7 +31,8 @@ export function balanceTransactionView(mode: Mode, r: EntryRow) {
     asset: r.currency,
     network: networkOf(mode, r),
     sourceType: r.reference_type,
-    sourceId: r.reference_id,
+    // A gas charge's later parts (`<id>:<n>`) name their pull or set-up.
+    sourceId: r.reference_type.startsWith('collection_') ? r.reference_id.split(':')[0]! : r.reference_id,
     invoiceId: r.invoice_id,
     txHash: r.tx_hash,
     balanceAfter: formatAmount(r.balance_after),

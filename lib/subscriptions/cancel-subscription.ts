@@ -5,6 +5,7 @@ import type { Mode } from '@/lib/mode';
 import { getSubscription, getSubscriptionOrThrow } from './load-subscription';
 import { emailCancellation } from './email-cancellation';
 import { writeSubscriptionEvents } from './write-subscription-events';
+import { chargeGasOnEnd } from './charge-gas-on-end';
 
 /**
  * At period end (default): the subscription is not renewed; the billing job cancels it at currentPeriodEnd. Now: it is
@@ -24,6 +25,8 @@ export async function cancelSubscription(
     if (sub && !input.atPeriodEnd) {
       await writeSubscriptionEvents(tx, sub, ['subscription.canceled']);
       await emailCancellation(tx, sub, 'merchant');
+      // Whoever causes a cost pays it: the gas no credit paid yet is charged with the cancel.
+      await chargeGasOnEnd(tx, sub);
     }
   });
   return getSubscription(db, where);

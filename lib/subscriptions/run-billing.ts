@@ -9,6 +9,7 @@ import { openPeriod, periodBounds, type NetworkFor } from './open-period';
 import { addDays } from './periods';
 import { remindUpcoming } from './remind-upcoming';
 import { writeSubscriptionEvents, type SubscriptionEventType } from './write-subscription-events';
+import { chargeGasOnEnd } from './charge-gas-on-end';
 
 type Change = { set: Partial<Subscription>; events: SubscriptionEventType[] } | null;
 
@@ -93,6 +94,8 @@ async function billOne(db: Db, id: string, now: Date, networkFor?: NetworkFor): 
       if (change.events.includes('subscription.canceled')) await emailCancellation(tx, sub!, wasPastDue ? 'unpaid' : 'period_end');
       written.push(...change.events);
     }
+    // Its gas no credit paid yet, charged with the end (last: it locks the balance).
+    if (sub!.status === 'canceled') await chargeGasOnEnd(tx, sub!);
     return written;
   });
 }

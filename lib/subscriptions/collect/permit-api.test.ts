@@ -15,6 +15,9 @@ import { withTestChain } from '@/lib/testing/test-chain';
 import { runBilling } from '../run-billing';
 import { permissionIdOf } from './collector-network';
 import { submitPermitSetUp } from './submit-permit';
+import { pullFeeEntries } from './pull-fee-entries';
+import { postLedgerEntries, postLedgerEntry } from '@/lib/ledger/post-entry';
+import type { Settlement } from '@/db/schema';
 import { permitOfferFromCheckout, setUpCollectionByPermitFromCheckout } from './turn-on-collection';
 import { runCollection } from './run-collection';
 import { setUpCollection } from './set-up-collection';
@@ -256,6 +259,145 @@ describe("POST /v1/subscriptions/{id}/collection/permit: the gateway submits the
     // The statement lists it as a network fee with the set-up's transaction.
     const listed = await call('GET', '/v1/balance-transactions?type=network_fee', { key: t.test });
     expect(listed.body.data.map((d: { txHash: string }) => d.txHash)).toContain(perm!.txHash);
+  });
+
+  it('canceled before another paid invoice: the set-up gas is charged from the balance at the cancel, the rest with the next credit', async () => {
+    // A tenant of its own, holding 0.10 USDC: less than the set-up's gas, so the charge is split in two parts.
+    const shared = t;
+    t = await createTestTenant();
+    try {
+      await postLedgerEntry(t.db, {
+        tenantId: t.tenant.id,
+        mode: 'test',
+        currency: 'USDC',
+        amount: '0.10',
+        kind: 'invoice_credit',
+        referenceType: 'settlement',
+        referenceId: `stl_test_${t.tenant.id}`,
+      });
+      const { sub, key } = await subscribed();
+      expect((await post(sub.id, await signed(sub.id, key))).status).toBe(200);
+      const [perm] = await setUpsOf(sub.id);
+      const fee = new Decimal(perm!.networkFee!);
+      expect(fee.gt('0.10')).toBe(true);
+      const canceled = await call('POST', `/v1/subscriptions/${sub.id}/cancel`, { key: t.test, body: { atPeriodEnd: false } });
+      expect(canceled.status, canceled.text).toBe(200);
+      const setupFees = () =>
+        t.db
+          .select()
+          .from(ledgerEntries)
+          .where(and(eq(ledgerEntries.tenantId, t.tenant.id), eq(ledgerEntries.kind, 'setup_network_fee')));
+      // Charged when the cost became the merchant's for good, up to what the balance held: never below zero.
+      expect((await setupFees()).map((e) => [e.referenceId, new Decimal(e.amount).toFixed(2), new Decimal(e.balanceAfter).toFixed(2)])).toEqual([
+        [perm!.id, '-0.10', '0.00'],
+      ]);
+      // Canceling again charges nothing more.
+      await call('POST', `/v1/subscriptions/${sub.id}/cancel`, { key: t.test, body: { atPeriodEnd: false } });
+      expect(await setupFees()).toHaveLength(1);
+      // The rest rides on the tenant's next USDC credit, whichever invoice it is of, as the part `:2`.
+      const credit = { id: 'stl_x', tenantId: t.tenant.id, mode: 'test', token: 'USDC', kind: 'invoice', invoiceId: 'inv_other', netAmount: '5' };
+      const rest = await pullFeeEntries(t.db, credit as unknown as Settlement);
+      expect(rest).toEqual([
+        expect.objectContaining({ kind: 'setup_network_fee', referenceId: `${perm!.id}:2`, amount: fee.minus('0.10').neg().toFixed() }),
+      ]);
+      await postLedgerEntries(t.db, [
+        { ...rest[0]!, amount: '5', kind: 'invoice_credit', referenceType: 'settlement', referenceId: credit.id },
+        ...rest,
+      ]);
+      expect(await pullFeeEntries(t.db, { ...credit, id: 'stl_y' } as unknown as Settlement)).toEqual([]);
+      const total = (await setupFees()).reduce((a, e) => a.minus(e.amount), new Decimal(0));
+      expect(total.toFixed()).toBe(fee.toFixed());
+      // The statement and the console count both parts with the set-up's transaction.
+      const listed = await call('GET', '/v1/balance-transactions?type=network_fee', { key: t.test });
+      expect(listed.body.data.map((d: { txHash: string }) => d.txHash)).toEqual([perm!.txHash, perm!.txHash]);
+      expect(listed.body.data.map((d: { sourceId: string }) => d.sourceId)).toEqual([perm!.id, perm!.id]);
+      const [costs] = (await getNetworkCosts(t.db, ['test'])).filter((r) => r.chainId === chain.chainId);
+      const all = await t.db
+        .select()
+        .from(ledgerEntries)
+        .where(inArray(ledgerEntries.kind, ['pull_network_fee', 'setup_network_fee']));
+      expect(new Decimal(costs!.windows['24h'].pullFees).toFixed(2)).toBe(all.reduce((a, e) => a.minus(e.amount), new Decimal(0)).toFixed(2));
+    } finally {
+      t = shared;
+    }
+  });
+
+  it('canceled at its period end by the billing job: the set-up gas is charged with that end', async () => {
+    const shared = t;
+    t = await createTestTenant();
+    try {
+      await postLedgerEntry(t.db, {
+        tenantId: t.tenant.id,
+        mode: 'test',
+        currency: 'USDC',
+        amount: '5.00',
+        kind: 'invoice_credit',
+        referenceType: 'settlement',
+        referenceId: `stl_test_${t.tenant.id}`,
+      });
+      const { sub, key } = await subscribed();
+      expect((await post(sub.id, await signed(sub.id, key))).status).toBe(200);
+      const [perm] = await setUpsOf(sub.id);
+      expect((await call('POST', `/v1/subscriptions/${sub.id}/cancel`, { key: t.test, body: { atPeriodEnd: true } })).status).toBe(200);
+      const setupFees = () =>
+        t.db
+          .select()
+          .from(ledgerEntries)
+          .where(and(eq(ledgerEntries.tenantId, t.tenant.id), eq(ledgerEntries.kind, 'setup_network_fee')));
+      // Not ended yet: its next invoice could still pay it.
+      expect(await setupFees()).toEqual([]);
+      await runBilling(t.db, { now: new Date(new Date(sub.currentPeriodEnd).getTime() + 60_000), tenantId: t.tenant.id });
+      const charged = await setupFees();
+      expect(charged.map((e) => [e.referenceId, new Decimal(e.amount).toFixed()])).toEqual([
+        [perm!.id, new Decimal(perm!.networkFee!).neg().toFixed()],
+      ]);
+    } finally {
+      t = shared;
+    }
+  });
+
+  it('a set-up in flight when the subscription is canceled: its gas is charged from the balance when it confirms', async () => {
+    const shared = t;
+    t = await createTestTenant();
+    try {
+      await postLedgerEntry(t.db, {
+        tenantId: t.tenant.id,
+        mode: 'test',
+        currency: 'USDC',
+        amount: '5.00',
+        kind: 'invoice_credit',
+        referenceType: 'settlement',
+        referenceId: `stl_test_${t.tenant.id}`,
+      });
+      const { sub, key, payer } = await subscribed();
+      const body = await signed(sub.id, key);
+      const crash = () => {
+        throw new Error('worker killed');
+      };
+      const input = { payer: payer as Address, chainId: body.chainId, permitValue: BigInt(body.permitValue), deadline: BigInt(body.deadline) };
+      await expect(
+        submitPermitSetUp(
+          t.db,
+          sub.id,
+          { ...input, permitSignature: body.permitSignature as Hex, authorizeSignature: body.authorizeSignature as Hex },
+          { afterRecord: crash },
+        ),
+      ).rejects.toThrow('worker killed');
+      expect((await call('POST', `/v1/subscriptions/${sub.id}/cancel`, { key: t.test, body: { atPeriodEnd: false } })).status).toBe(200);
+      await runCollection(t.db, { tenantId: t.tenant.id });
+      const [perm] = await setUpsOf(sub.id);
+      expect(perm).toMatchObject({ status: 'confirmed' });
+      const charged = await t.db
+        .select()
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.tenantId, t.tenant.id), eq(ledgerEntries.kind, 'setup_network_fee')));
+      expect(charged).toHaveLength(1);
+      expect(charged[0]).toMatchObject({ referenceId: perm!.id, referenceType: 'collection_setup' });
+      expect(new Decimal(charged[0]!.amount).toFixed()).toBe(new Decimal(perm!.networkFee!).neg().toFixed());
+      expect(new Decimal(charged[0]!.balanceAfter).toFixed()).toBe(new Decimal('5').minus(perm!.networkFee!).toFixed());
+    } finally {
+      t = shared;
+    }
   });
 
   it('refuses a wrong signer, a passed deadline, an allowance over the cap and another chain: 400 with a code, nothing sent', async () => {

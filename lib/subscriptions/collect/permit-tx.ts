@@ -1,12 +1,13 @@
 import { and, eq, ne } from 'drizzle-orm';
 import type { Address, Hex, PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { collectionSetups, type CollectionSetup } from '@/db/schema';
+import { collectionSetups, subscriptions, type CollectionSetup } from '@/db/schema';
 import { recordGasSpend } from '@/lib/chain/record-gas-spend';
 import type { Db } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import type { CollectorNetwork } from './collector-network';
 import { pricePullGas } from './price-pull-gas';
+import { chargeGasOnEnd } from '../charge-gas-on-end';
 import { landed, signed } from './pull-tx';
 import type { VerifiedPermit } from './verify-permit';
 
@@ -103,17 +104,23 @@ export async function sendSetUp(db: Db, client: PublicClient, net: CollectorNetw
   });
   // EIP-2612 is an EVM token's: the cost is in wei (18 decimals).
   const networkFee = await pricePullGas(db, net, row.id, 18);
-  const [done] = await db
-    .update(collectionSetups)
-    .set({
-      status: r.status === 'success' ? 'confirmed' : 'failed',
-      gasUsed: r.gasUsed,
-      networkFee,
-      confirmedAt: new Date(),
-      lastError: r.status === 'success' ? null : 'reverted',
-    })
-    .where(and(eq(collectionSetups.id, row.id), eq(collectionSetups.status, 'signed')))
-    .returning();
+  const done = await db.transaction(async (tx) => {
+    const [set] = await tx
+      .update(collectionSetups)
+      .set({
+        status: r.status === 'success' ? 'confirmed' : 'failed',
+        gasUsed: r.gasUsed,
+        networkFee,
+        confirmedAt: new Date(),
+        lastError: r.status === 'success' ? null : 'reverted',
+      })
+      .where(and(eq(collectionSetups.id, row.id), eq(collectionSetups.status, 'signed')))
+      .returning();
+    // Confirmed after its subscription ended (canceled while it was in flight): no later invoice of it will pay its gas.
+    const [sub] = set?.status === 'confirmed' ? await tx.select().from(subscriptions).where(eq(subscriptions.id, set.subscriptionId)) : [];
+    if (sub?.status === 'canceled') await chargeGasOnEnd(tx, sub);
+    return set;
+  });
   if (done) return done;
   const [now] = await db.select().from(collectionSetups).where(eq(collectionSetups.id, row.id));
   return now!;

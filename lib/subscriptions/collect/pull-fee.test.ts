@@ -20,6 +20,10 @@ import { CreatePlanBody, CreateSubscriptionBody } from '../schemas';
 import { permissionIdOf } from './collector-network';
 import { runCollection, type CollectionOptions } from './run-collection';
 import { setUpCollection } from './set-up-collection';
+import { pullFeeEntries } from './pull-fee-entries';
+import { cancelSubscription } from '../cancel-subscription';
+import { postLedgerEntry } from '@/lib/ledger/post-entry';
+import type { Settlement } from '@/db/schema';
 
 /*
  * Issue 48, "whoever causes a cost pays it": the gas of a subscription's pull (the operator's collect and the admin's
@@ -161,6 +165,48 @@ describe("a pull's gas is the merchant's", () => {
     const all = await entries();
     expect(all.map((e) => e.kind).sort()).toEqual(['invoice_credit', 'invoice_credit', 'pull_network_fee', 'pull_network_fee']);
     expect(new Decimal(all.at(-1)!.balanceAfter).toFixed(2)).toBe(expected.toFixed(2));
+  });
+
+  it('gas above its credit: the credit pays what it can, the cancel takes what the balance holds, the next credit the rest', async () => {
+    const { sub, period } = await subscribed();
+    const p = await bill(sub.id, 0, period(0));
+    // A gas coin this dear makes the pull's gas more than the 9.90 it brings.
+    const dear = () => ({ ...net, gasCoinUsd: '200000' });
+    expect(await runCollection(db, { now: period(0), tenantId: t.tenant.id, railLookup: dear })).toMatchObject({ pulled: 1 });
+    const pull = await pullOf(p.invoiceId);
+    const fee = new Decimal(pull.networkFee!);
+    expect(fee.gt('10.90')).toBe(true);
+    expect((await settle(p.invoiceId)).status).toBe('PAID_OUT');
+    const fees = async () =>
+      (await entries())
+        .filter((e) => e.kind === 'pull_network_fee')
+        .map((e) => [e.referenceId, new Decimal(e.amount).toFixed(2), new Decimal(e.balanceAfter).toFixed(2)]);
+    // Up to the credit, never below zero.
+    expect(await fees()).toEqual([[pull.id, '-9.90', '0.00']]);
+    // 1.00 on the balance when the subscription is canceled: the cancel takes it, as the pull's second part.
+    await postLedgerEntry(db, {
+      tenantId: t.tenant.id,
+      mode: 'test',
+      currency: 'USDT',
+      amount: '1.00',
+      kind: 'invoice_credit',
+      referenceType: 'settlement',
+      referenceId: `stl_test_${t.tenant.id}`,
+    });
+    await cancelSubscription(db, { id: sub.id, tenantId: t.tenant.id, mode: 'test' }, { atPeriodEnd: false });
+    expect(await fees()).toEqual([
+      [pull.id, '-9.90', '0.00'],
+      [`${pull.id}:2`, '-1.00', '0.00'],
+    ]);
+    // The rest rides on the tenant's next USDT credit, of any invoice, up to that credit.
+    const credit = { id: 'stl_x', tenantId: t.tenant.id, mode: 'test', token: 'USDT', kind: 'invoice', invoiceId: 'inv_other', netAmount: '100' };
+    const rest = await pullFeeEntries(db, credit as unknown as Settlement);
+    expect(rest).toEqual([
+      expect.objectContaining({ kind: 'pull_network_fee', referenceId: `${pull.id}:3`, amount: fee.minus('10.90').neg().toFixed() }),
+    ]);
+    expect(await pullFeeEntries(db, { ...credit, token: 'USDC' } as unknown as Settlement)).toEqual([]);
+    const small = await pullFeeEntries(db, { ...credit, netAmount: '0.5' } as unknown as Settlement);
+    expect(small.map((e) => e.amount)).toEqual(['-0.5']);
   });
 
   it('a reverted pull is not charged: the gateway bears it, as it does a failed withdrawal', async () => {
